@@ -1,0 +1,193 @@
+// Every table of the service. Timestamps are RFC 3339 UTC text with milliseconds
+// (fixed width, so text order is time order). `version` rises with every write and is
+// what `If-Match` checks atomically. Names are stored normalised (lowercase A-labels).
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const timestamps = {
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+};
+
+export const repositories = sqliteTable("repositories", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  roidSuffix: text("roid_suffix").notNull(),
+  ...timestamps,
+});
+
+export const extensions = sqliteTable(
+  "extensions",
+  {
+    id: text("id").primaryKey(),
+    unicodeName: text("unicode_name").notNull(),
+    type: text("type", { enum: ["generic", "country-code", "sponsored"] }).notNull(),
+    repositoryId: text("repository_id").notNull().references(() => repositories.id),
+    periodMin: integer("period_min").notNull(),
+    periodMax: integer("period_max").notNull(),
+    graceAdd: integer("grace_add").notNull(),
+    graceRenew: integer("grace_renew").notNull(),
+    graceAutoRenew: integer("grace_auto_renew").notNull(),
+    graceTransfer: integer("grace_transfer").notNull(),
+    graceRedemption: integer("grace_redemption").notNull(),
+    gracePendingDelete: integer("grace_pending_delete").notNull(),
+    nameserversMin: integer("nameservers_min").notNull(),
+    nameserversMax: integer("nameservers_max").notNull(),
+    idn: integer("idn", { mode: "boolean" }).notNull(),
+    dnssec: integer("dnssec", { mode: "boolean" }).notNull(),
+    ...timestamps,
+  },
+  (t) => [index("extensions_repository_idx").on(t.repositoryId, t.id)],
+);
+
+export const contacts = sqliteTable(
+  "contacts",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    organization: text("organization"),
+    email: text("email").notNull(),
+    /** The address lowercased: the `email` filter matches case-insensitively. */
+    emailKey: text("email_key").notNull(),
+    phone: text("phone"),
+    fax: text("fax"),
+    /** JSON array of 0–3 street lines. */
+    street: text("street", { mode: "json" }).$type<string[]>().notNull(),
+    city: text("city"),
+    state: text("state"),
+    postalCode: text("postal_code"),
+    countryCode: text("country_code"),
+    privacy: integer("privacy", { mode: "boolean" }).notNull(),
+    version: integer("version").notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [index("contacts_email_idx").on(t.emailKey, t.id)],
+);
+
+export const domains = sqliteTable(
+  "domains",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    extensionId: text("extension_id").notNull().references(() => extensions.id),
+    repositoryId: text("repository_id").notNull().references(() => repositories.id),
+    registrantId: text("registrant_id").references(() => contacts.id),
+    adminId: text("admin_id").references(() => contacts.id),
+    techId: text("tech_id").references(() => contacts.id),
+    billingId: text("billing_id").references(() => contacts.id),
+    /** JSON array of the client statuses set on the domain, in canonical order. */
+    statuses: text("statuses", { mode: "json" }).$type<string[]>().notNull(),
+    authInfo: text("auth_info").notNull(),
+    autoRenew: integer("auto_renew", { mode: "boolean" }).notNull(),
+    expiresAt: text("expires_at").notNull(),
+    version: integer("version").notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("domains_name_unique").on(t.name),
+    index("domains_extension_idx").on(t.extensionId, t.id),
+    index("domains_repository_idx").on(t.repositoryId, t.id),
+    index("domains_registrant_idx").on(t.registrantId, t.id),
+    index("domains_admin_idx").on(t.adminId, t.id),
+    index("domains_tech_idx").on(t.techId, t.id),
+    index("domains_billing_idx").on(t.billingId, t.id),
+    index("domains_expires_idx").on(t.expiresAt, t.id),
+  ],
+);
+
+export const hosts = sqliteTable(
+  "hosts",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    /** The superordinate domain managed here (subordinate host), or null (external host). */
+    domainId: text("domain_id").references(() => domains.id),
+    /** JSON array of canonical IP addresses (glue), in the order given. */
+    addresses: text("addresses", { mode: "json" }).$type<string[]>().notNull(),
+    version: integer("version").notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("hosts_name_unique").on(t.name), index("hosts_domain_idx").on(t.domainId, t.id)],
+);
+
+/** One row per host address, so that the `address` filter is an index search. */
+export const hostAddresses = sqliteTable(
+  "host_addresses",
+  {
+    hostId: text("host_id")
+      .notNull()
+      .references(() => hosts.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hostId, t.address] }), index("host_addresses_address_idx").on(t.address, t.hostId)],
+);
+
+/** A domain's nameservers, in the order the client gave them. */
+export const domainNameservers = sqliteTable(
+  "domain_nameservers",
+  {
+    domainId: text("domain_id")
+      .notNull()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => hosts.id),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.domainId, t.hostId] }), index("domain_nameservers_host_idx").on(t.hostId, t.domainId)],
+);
+
+export const zones = sqliteTable(
+  "zones",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    defaultTtl: integer("default_ttl").notNull(),
+    soaMname: text("soa_mname").notNull(),
+    soaRname: text("soa_rname").notNull(),
+    soaSerial: integer("soa_serial").notNull(),
+    soaRefresh: integer("soa_refresh").notNull(),
+    soaRetry: integer("soa_retry").notNull(),
+    soaExpire: integer("soa_expire").notNull(),
+    soaMinimum: integer("soa_minimum").notNull(),
+    version: integer("version").notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("zones_name_unique").on(t.name)],
+);
+
+export const records = sqliteTable(
+  "records",
+  {
+    id: text("id").primaryKey(),
+    zoneId: text("zone_id")
+      .notNull()
+      .references(() => zones.id, { onDelete: "cascade" }),
+    /** Owner name relative to the zone, `@` for the apex. */
+    name: text("name").notNull(),
+    type: text("type").notNull(),
+    /** RDATA in canonical presentation form. */
+    content: text("content").notNull(),
+    ttl: integer("ttl").notNull(),
+    comment: text("comment"),
+    version: integer("version").notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("records_identity_unique").on(t.zoneId, t.name, t.type, t.content),
+    index("records_zone_idx").on(t.zoneId, t.id),
+    index("records_type_idx").on(t.type, t.id),
+  ],
+);
+
+export const schema = {
+  repositories,
+  extensions,
+  contacts,
+  domains,
+  hosts,
+  hostAddresses,
+  domainNameservers,
+  zones,
+  records,
+};
+
