@@ -1,1 +1,4 @@
-export default { fetch: () => new Response("hi") };
+// Worker entry: the whole service is the Hono app.
+import { app } from "./app";
+
+export default app;

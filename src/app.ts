@@ -1,0 +1,69 @@
+// The app: conventions first (request id, charset, errors), then every resource under /v1.
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "./env";
+import { writeFailure } from "./db/errors";
+import { answerUnsupportedMethods } from "./http/methods";
+import { ApiError, problemResponse, type ProblemCode } from "./http/problem";
+import { jsonCharset, requestId } from "./http/request-id";
+import { createRouter } from "./http/router";
+import { contactsRouter } from "./resources/contacts";
+import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
+
+const HTTP_EXCEPTION_CODES: Record<number, ProblemCode> = {
+  400: "invalid_json",
+  404: "not_found",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+};
+
+function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException && HTTP_EXCEPTION_CODES[error.status]) {
+    return new ApiError(HTTP_EXCEPTION_CODES[error.status]!, error.message);
+  }
+  // Last line of defence for races the handlers did not foresee: a constraint that fired
+  // is the client's conflict, not our crash.
+  switch (writeFailure(error)) {
+    case "unique":
+      return new ApiError("already_exists", "A resource with this name was created at the same time; it already exists.");
+    case "foreign_key":
+      return new ApiError("object_linked", "A linked object changed at the same time; read the resources again and retry.");
+    case "version_conflict":
+      return new ApiError("precondition_failed", "The resource changed while this request was writing it; read it again and retry.");
+  }
+  return new ApiError("internal", "An internal error occurred; the request id identifies it in our logs.");
+}
+
+export function createApp() {
+  const v1 = createRouter().route("/", metaRouter).route("/", contactsRouter);
+
+  v1.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "Domain name management API",
+      version: SERVICE_VERSION,
+      description:
+        "Register domains, keep their contacts and name server hosts, and run their DNS zones. Conventions: RFC 9457 problem details, keyset pagination, ETag / If-Match, JSON Merge Patch. See /v1/problems for every error code.",
+    },
+    servers: [{ url: "/v1" }],
+  });
+
+  const app = createRouter();
+  app.use("*", requestId);
+  app.use("*", jsonCharset);
+  app.route("/v1", v1);
+  answerUnsupportedMethods(app);
+
+  app.notFound((c) => problemResponse(c, new ApiError("not_found", `No route matches ${c.req.method} ${new URL(c.req.url).pathname}.`)));
+  app.onError((error, c) => {
+    const problem = asApiError(error);
+    if (problem.code === "internal") {
+      console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), service: SERVICE_NAME, error: String((error as Error)?.stack ?? error) }));
+    }
+    return problemResponse(c, problem);
+  });
+  return app;
+}
+
+export const app = createApp();
+export type AppType = typeof app;

@@ -1,0 +1,26 @@
+// What a failed D1 write means. D1 reports SQLite errors as text (wrapped by drizzle), so
+// the cause chain is searched for the constraint that fired.
+
+export type WriteFailure = "unique" | "foreign_key" | "version_conflict";
+
+function messages(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    if (e instanceof Error) {
+      parts.push(e.message);
+      e = (e as { cause?: unknown }).cause;
+    } else {
+      parts.push(String(e));
+      break;
+    }
+  }
+  return parts.join(" | ");
+}
+
+export function writeFailure(error: unknown): WriteFailure | null {
+  const text = messages(error);
+  if (text.includes("version_conflict")) return "version_conflict";
+  if (text.includes("UNIQUE constraint failed") || text.includes("PRIMARY KEY constraint failed")) return "unique";
+  if (text.includes("FOREIGN KEY constraint failed")) return "foreign_key";
+  return null;
+}

@@ -1,0 +1,18 @@
+// Resources addressed by id or by name (contract §1): a path segment with a dot is a
+// name, normalised like names in bodies (so `Example.COM.` and `münchen.de` work);
+// one without a dot is an id.
+import { normalizeName } from "../dns/name";
+import { ApiError } from "./problem";
+
+export type ResourceRef = { kind: "id"; id: string } | { kind: "name"; name: string };
+
+export function resourceRef(segment: string, what: string): ResourceRef {
+  if (!segment.includes(".")) return { kind: "id", id: segment };
+  const normalized = normalizeName(segment, { underscore: true });
+  if (!normalized.ok) throw new ApiError("not_found", `No ${what} is named "${segment}": the name ${normalized.error}.`);
+  return { kind: "name", name: normalized.name };
+}
+
+export function notFound(what: string, segment: string): ApiError {
+  return new ApiError("not_found", `No ${what} has the ${segment.includes(".") ? "name" : "id"} "${segment}".`);
+}

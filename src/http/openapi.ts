@@ -1,0 +1,97 @@
+// Building blocks for route definitions, so every operation documents the conventions
+// of contract §1 the same way: problem responses, ETag headers, list envelopes, bodies.
+import { z } from "@hono/zod-openapi";
+import { JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from "./json-body";
+import { PROBLEMS, type ProblemCode } from "./problem";
+
+export const FieldErrorSchema = z.object({
+  field: z.string().openapi({ example: "address.country_code" }),
+  message: z.string().openapi({ example: "is not an ISO 3166-1 alpha-2 country code" }),
+});
+
+export const ProblemSchema = z
+  .object({
+    type: z.string().openapi({ example: "/v1/problems/validation_failed", description: "URI of the problem type; GET it for a description." }),
+    title: z.string().openapi({ example: "Validation failed" }),
+    status: z.number().int().openapi({ example: 422 }),
+    code: z.enum(Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCode[]]).openapi({ example: "validation_failed" }),
+    detail: z.string().openapi({ example: "2 fields are invalid" }),
+    errors: z.array(FieldErrorSchema).optional().openapi({ description: "Every bad input, for 400 and 422 problems." }),
+    request_id: z.string().openapi({ example: "01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
+  })
+  .openapi("Problem", { description: "RFC 9457 problem details." });
+
+const PROBLEM_MEDIA_TYPE = "application/problem+json";
+
+const STATUS_CODES_OF: Record<number, ProblemCode[]> = {};
+for (const [code, { status }] of Object.entries(PROBLEMS)) (STATUS_CODES_OF[status] ??= []).push(code as ProblemCode);
+
+function problemResponse(status: number) {
+  const codes = STATUS_CODES_OF[status] ?? [];
+  return {
+    description: `${codes.map((c) => PROBLEMS[c].title).join(" / ")} — \`code\`: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
+    content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemSchema } },
+  };
+}
+
+/** Problems any operation can answer (auth, rate limit, our own bugs). */
+const COMMON_ERRORS = [500] as const;
+
+export function errorResponses<const S extends readonly number[]>(...statuses: S) {
+  const out: Record<number, ReturnType<typeof problemResponse>> = {};
+  for (const status of [...statuses, ...COMMON_ERRORS]) out[status] = problemResponse(status);
+  return out as { [K in S[number] | (typeof COMMON_ERRORS)[number]]: ReturnType<typeof problemResponse> };
+}
+
+const ETAG_HEADER = {
+  ETag: { description: "Entity tag of the resource; send it back in `If-Match` / `If-None-Match`.", schema: { type: "string" as const } },
+};
+
+export function resourceResponse<S extends z.ZodType>(schema: S, description: string) {
+  return { description, headers: ETAG_HEADER, content: { [JSON_MEDIA_TYPE]: { schema } } } as const;
+}
+
+export function createdResponse<S extends z.ZodType>(schema: S, description: string) {
+  return {
+    description,
+    headers: { ...ETAG_HEADER, Location: { description: "Path of the new resource.", schema: { type: "string" as const } } },
+    content: { [JSON_MEDIA_TYPE]: { schema } },
+  } as const;
+}
+
+export const notModifiedResponse = { description: "Not modified: `If-None-Match` matched the current ETag." } as const;
+export const noContentResponse = { description: "Deleted." } as const;
+
+export function listSchema<S extends z.ZodType>(item: S, name: string) {
+  return z
+    .object({
+      data: z.array(item),
+      next_cursor: z.string().nullable().openapi({ description: "Cursor of the next page, or null on the last page." }),
+    })
+    .openapi(name);
+}
+
+export function listResponse<S extends z.ZodType>(schema: S, description: string) {
+  return {
+    description,
+    headers: { Link: { description: 'RFC 8288 link to the next page (`rel="next"`), when there is one.', schema: { type: "string" as const } } },
+    content: { [JSON_MEDIA_TYPE]: { schema } },
+  } as const;
+}
+
+export function jsonBody<S extends z.ZodType>(schema: S, description: string) {
+  return { required: true, description, content: { [JSON_MEDIA_TYPE]: { schema } } } as const;
+}
+
+/** PATCH bodies are JSON Merge Patch (RFC 7396), in either media type. */
+export function mergePatchBody<S extends z.ZodType>(schema: S, description: string) {
+  return {
+    required: true,
+    description: `${description} JSON Merge Patch (RFC 7396): absent fields stay, \`null\` clears an optional field, arrays are replaced whole, objects merge.`,
+    content: { [JSON_MEDIA_TYPE]: { schema }, [MERGE_PATCH_MEDIA_TYPE]: { schema } },
+  } as const;
+}
+
+export const TimestampSchema = z.string().openapi({ format: "date-time", example: "2026-11-22T09:30:00.000Z" });
+
+export const IF_MATCH_HEADER_DOC = "`If-Match` with the ETag from a read makes the write fail with 412 if the resource changed since.";

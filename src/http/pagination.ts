@@ -1,0 +1,146 @@
+// Keyset pagination (contract §1). A page is the rows after the last row of the previous
+// page in the list's order, so a page costs the same at row 100 000 as at row 1 and rows
+// inserted while paging are neither skipped nor repeated. The cursor carries that last
+// row's sort key and id, signed with HMAC-SHA-256 over the list it belongs to (path, sort
+// and filters), so an altered cursor or one from another list answers 400 `invalid_cursor`.
+import type { Context } from "hono";
+import { z } from "@hono/zod-openapi";
+import { integerParam } from "./query";
+import { ApiError } from "./problem";
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 200;
+
+export const paginationQuery = {
+  limit: integerParam(1, MAX_LIMIT)
+    .optional()
+    .openapi({ type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: "Page size, 1–200 (default 50)." }),
+  cursor: z
+    .string()
+    .max(2048)
+    .optional()
+    .openapi({ description: "Opaque cursor from the previous page's `next_cursor` (or its `Link: rel=\"next\"`)." }),
+};
+
+/** Where the previous page stopped: the sort key (if the order is not by id) and the id. */
+export type KeysetPosition = { key: string | number | null; id: string };
+
+const encoder = new TextEncoder();
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  try {
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+const SIGNATURE_BYTES = 16;
+
+async function signature(secret: string, scope: string, payload: string): Promise<Uint8Array> {
+  const mac = await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(`${scope}\n${payload}`));
+  return new Uint8Array(mac).slice(0, SIGNATURE_BYTES);
+}
+
+function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+/**
+ * The list a cursor belongs to: the path and every query parameter except the page
+ * controls, in a fixed order.
+ */
+export function listScope(c: Context): string {
+  const url = new URL(c.req.url);
+  const params = [...url.searchParams].filter(([name]) => name !== "cursor" && name !== "limit").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${url.pathname}?${new URLSearchParams(params).toString()}`;
+}
+
+export async function encodeCursor(secret: string, scope: string, position: KeysetPosition): Promise<string> {
+  const payload = toBase64Url(encoder.encode(JSON.stringify([position.key, position.id])));
+  return `${payload}.${toBase64Url(await signature(secret, scope, payload))}`;
+}
+
+export async function decodeCursor(secret: string, scope: string, cursor: string): Promise<KeysetPosition> {
+  const invalid = new ApiError("invalid_cursor", "The cursor is not one this list issued; start again from the first page.");
+  const [payload, mac, extra] = cursor.split(".");
+  if (!payload || !mac || extra !== undefined) throw invalid;
+  const given = fromBase64Url(mac);
+  const raw = fromBase64Url(payload);
+  if (!given || !raw || !timingSafeEqual(given, await signature(secret, scope, payload))) throw invalid;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(raw));
+  } catch {
+    throw invalid;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[1] !== "string") throw invalid;
+  const key: unknown = parsed[0];
+  if (key !== null && typeof key !== "string" && typeof key !== "number") throw invalid;
+  return { key, id: parsed[1] };
+}
+
+export interface PageRequest {
+  limit: number;
+  after: KeysetPosition | null;
+}
+
+function cursorSecret(c: Context): string {
+  return (c.env as { CURSOR_SECRET?: string }).CURSOR_SECRET || "domain-api-cursor-secret";
+}
+
+/** Reads `limit` and `cursor` (already validated in shape) into a page request. */
+export async function pageRequest(c: Context, query: { limit?: number | undefined; cursor?: string | undefined }): Promise<PageRequest> {
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  if (query.cursor === undefined) return { limit, after: null };
+  return { limit, after: await decodeCursor(cursorSecret(c), listScope(c), query.cursor) };
+}
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+/**
+ * Turns the rows of a page query (which asks for `limit + 1` rows to learn whether a
+ * next page exists) into the list body, and sets `Link: rel="next"` (RFC 8288).
+ */
+export async function pageResponse<Row, Item>(
+  c: Context,
+  page: PageRequest,
+  rows: Row[],
+  positionOf: (row: Row) => KeysetPosition,
+  present: (row: Row) => Item,
+): Promise<Page<Item>> {
+  const hasMore = rows.length > page.limit;
+  const pageRows = hasMore ? rows.slice(0, page.limit) : rows;
+  let nextCursor: string | null = null;
+  if (hasMore) {
+    nextCursor = await encodeCursor(cursorSecret(c), listScope(c), positionOf(pageRows[pageRows.length - 1]!));
+    const url = new URL(c.req.url);
+    url.searchParams.set("cursor", nextCursor);
+    c.header("Link", `<${url.pathname}${url.search}>; rel="next"`);
+  }
+  return { data: pageRows.map(present), next_cursor: nextCursor };
+}

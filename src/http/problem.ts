@@ -1,0 +1,84 @@
+// Errors as RFC 9457 problem details. Every error the API can answer is in PROBLEMS:
+// one table for the status, the title and the documentation of each `code`.
+import type { Context } from "hono";
+
+export const PROBLEMS = {
+  invalid_json: { status: 400, title: "Request body is not valid JSON", about: "The body could not be parsed as JSON, or is not a JSON object." },
+  invalid_query: { status: 400, title: "Invalid query parameters", about: "A query parameter is unknown, repeated or has a bad value; `errors` names each one." },
+  invalid_cursor: { status: 400, title: "Invalid cursor", about: "The `cursor` was altered, or belongs to another list, sort or filter." },
+  unauthorized: { status: 401, title: "Unauthorized", about: "No bearer token, or an unknown or revoked one." },
+  forbidden: { status: 403, title: "Forbidden", about: "The token lacks the scope this request needs." },
+  not_found: { status: 404, title: "Not found", about: "No resource has this id or name, or no route has this path." },
+  method_not_allowed: { status: 405, title: "Method not allowed", about: "The path exists but not with this method; the `Allow` header lists the methods it takes." },
+  already_exists: { status: 409, title: "Already exists", about: "The name is taken (domain, host, zone) or the record already exists." },
+  object_linked: { status: 409, title: "Object is linked", about: "Other objects use this one (EPP 2305); `detail` names them." },
+  status_prohibits: { status: 409, title: "Status prohibits the operation", about: "A status on the domain forbids this change (EPP 2304)." },
+  rrset_conflict: { status: 409, title: "DNS record set conflict", about: "The change breaks a DNS coexistence rule (RFC 1034 §3.6.2, RFC 2181 §10.1)." },
+  precondition_failed: { status: 412, title: "Precondition failed", about: "`If-Match` does not match the resource's current `ETag`." },
+  payload_too_large: { status: 413, title: "Payload too large", about: "JSON bodies are limited to 1 MiB, master files to 10 MiB." },
+  unsupported_media_type: { status: 415, title: "Unsupported media type", about: "The body's `Content-Type` is not one this operation takes." },
+  validation_failed: { status: 422, title: "Validation failed", about: "One or more fields are invalid; `errors` lists every one." },
+  unknown_field: { status: 422, title: "Unknown field", about: "The body has fields the resource does not have; `errors` names them." },
+  read_only_field: { status: 422, title: "Read-only field", about: "The body sets fields the server manages; `errors` names them." },
+  policy_violation: { status: 422, title: "Registry policy violation", about: "The values are well-formed but the registry's policy refuses them." },
+  rate_limited: { status: 429, title: "Too many requests", about: "Slow down; `Retry-After` says when to try again." },
+  internal: { status: 500, title: "Internal error", about: "A bug on our side; report the `request_id`." },
+} as const;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+/** One bad input: `field` is a JSON-pointer-ish path (`address.country_code`, `nameservers[2]`). */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The URI that identifies a problem type; `GET` on it describes the problem. */
+export function problemTypeUri(code: ProblemCode): string {
+  return `/v1/problems/${code}`;
+}
+
+/** Thrown by any layer to answer with a problem; the app's error handler renders it. */
+export class ApiError extends Error {
+  readonly code: ProblemCode;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ProblemCode, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+    super(detail);
+    this.name = "ApiError";
+    this.code = code;
+    this.errors = options.errors;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return PROBLEMS[this.code].status;
+  }
+}
+
+/** A 422 listing every bad field; `detail` counts them. */
+export function validationError(errors: FieldError[], code: ProblemCode = "validation_failed"): ApiError {
+  const detail = errors.length === 1 ? `${errors[0]!.field}: ${errors[0]!.message}` : `${errors.length} fields are invalid`;
+  return new ApiError(code, detail, { errors });
+}
+
+export function problemBody(code: ProblemCode, detail: string, requestId: string, errors?: FieldError[]) {
+  const { status, title } = PROBLEMS[code];
+  return {
+    type: problemTypeUri(code),
+    title,
+    status,
+    code,
+    detail,
+    ...(errors && errors.length > 0 ? { errors } : {}),
+    request_id: requestId,
+  };
+}
+
+export function problemResponse(c: Context, error: ApiError): Response {
+  const body = problemBody(error.code, error.message, (c.get("requestId") as string | undefined) ?? "", error.errors);
+  const headers = new Headers(error.headers);
+  headers.set("Content-Type", "application/problem+json; charset=utf-8");
+  return new Response(JSON.stringify(body), { status: error.status, headers });
+}

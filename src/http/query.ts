@@ -1,0 +1,41 @@
+// Strict query strings (contract §1): unknown or repeated parameters answer 400
+// `invalid_query`, naming the parameters the operation takes.
+import type { MiddlewareHandler } from "hono";
+import { z } from "@hono/zod-openapi";
+import { ApiError, type FieldError } from "./problem";
+
+export function strictQuery(schema: z.ZodObject): MiddlewareHandler {
+  const allowed = Object.keys(schema.shape);
+  const known = new Set(allowed);
+  return async (c, next) => {
+    const errors: FieldError[] = [];
+    for (const [name, values] of Object.entries(c.req.queries())) {
+      if (!known.has(name)) errors.push({ field: name, message: "is not a parameter of this operation" });
+      else if (values.length > 1) errors.push({ field: name, message: "is given more than once" });
+    }
+    if (errors.length > 0) {
+      const allowedText = allowed.length > 0 ? `allowed: ${allowed.join(", ")}` : "this operation takes no query parameters";
+      throw new ApiError("invalid_query", `Bad query parameters (${allowedText}).`, { errors });
+    }
+    await next();
+  };
+}
+
+/** A whole-number query parameter within [min, max]. */
+export function integerParam(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^[0-9]{1,10}$/, { error: `must be a whole number from ${min} to ${max}` })
+    .transform(Number)
+    .pipe(z.number().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }));
+}
+
+/** An RFC 3339 date-time query parameter, normalised to the stored form (UTC, ms). */
+export const dateTimeParam = z
+  .string()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)), {
+    error: "must be an RFC 3339 date-time such as 2026-11-22T09:30:00Z",
+  })
+  .transform((s) => new Date(s).toISOString());
+
+export const booleanParam = z.enum(["true", "false"], { error: "must be true or false" }).transform((s) => s === "true");

@@ -1,0 +1,89 @@
+// Turns zod's findings into the contract's problem details: every problem listed, each
+// with a JSON-pointer-ish `field` (`address.country_code`, `nameservers[2]`) and a
+// message a person can act on.
+import type { Context } from "hono";
+import type { z } from "@hono/zod-openapi";
+import { ApiError, validationError, type FieldError } from "./problem";
+
+type Issue = z.core.$ZodIssue;
+
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+function typeName(expected: string): string {
+  switch (expected) {
+    case "string":
+      return "a string";
+    case "number":
+    case "int":
+      return "a number";
+    case "boolean":
+      return "true or false";
+    case "array":
+      return "an array";
+    case "object":
+      return "an object";
+    default:
+      return expected;
+  }
+}
+
+function unitOf(origin: string): string {
+  return origin === "string" ? " characters" : origin === "array" || origin === "set" ? " items" : "";
+}
+
+/** A plain-language message for one issue; messages set on a schema win. */
+export function issueMessage(issue: Issue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      if (issue.input === undefined) return "is required";
+      if (issue.input === null) return `must be ${typeName(issue.expected)}, not null`;
+      return `must be ${typeName(issue.expected)}`;
+    case "too_small":
+      if (issue.message && !issue.message.startsWith("Too small")) return issue.message;
+      return issue.origin === "string" && issue.minimum === 1 ? "must not be empty" : `must be at least ${String(issue.minimum)}${unitOf(issue.origin)}`;
+    case "too_big":
+      if (issue.message && !issue.message.startsWith("Too big")) return issue.message;
+      return `must be at most ${String(issue.maximum)}${unitOf(issue.origin)}`;
+    case "invalid_value":
+      return `must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "unrecognized_keys":
+      return "is not a field of this object";
+    case "invalid_format":
+      return issue.message && !issue.message.startsWith("Invalid") ? issue.message : `is not a valid ${issue.format}`;
+    default:
+      return issue.message;
+  }
+}
+
+function fieldErrors(error: z.ZodError): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) errors.push({ field: fieldPath([...issue.path, key]), message: "is not a field of this object" });
+    } else {
+      errors.push({ field: fieldPath(issue.path), message: issueMessage(issue) });
+    }
+  }
+  return errors;
+}
+
+/** The zod-openapi hook: validation failures of any request part become problems. */
+export function validationHook(result: { success: boolean; error?: z.ZodError; target: string }, _c: Context): void {
+  if (result.success || !result.error) return;
+  const errors = fieldErrors(result.error);
+  if (result.target === "query") {
+    throw new ApiError("invalid_query", `Bad query parameters: ${errors.map((e) => `${e.field} ${e.message}`).join("; ")}.`, { errors });
+  }
+  if (result.target === "param") {
+    throw new ApiError("not_found", "No resource has this path.");
+  }
+  const onlyUnknown = result.error.issues.every((i) => i.code === "unrecognized_keys");
+  throw validationError(errors, onlyUnknown ? "unknown_field" : "validation_failed");
+}

@@ -1,0 +1,22 @@
+// Optimistic concurrency for read-modify-write handlers (RFC 9110 §13.1.1). A write that
+// lost a race (the row's version moved on, see drizzle/0002_version_guards.sql) is
+// answered 412 when the client pinned a version with If-Match; otherwise the handler
+// re-reads and tries again, since the client asked for its change on whatever is current.
+import type { Context } from "hono";
+import { writeFailure } from "../db/errors";
+import { ApiError } from "./problem";
+
+const ATTEMPTS = 5;
+
+export async function withVersionRetry<T>(c: Context, attempt: () => Promise<T>): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (writeFailure(error) !== "version_conflict") throw error;
+      if (c.req.header("if-match") !== undefined || i >= ATTEMPTS) {
+        throw new ApiError("precondition_failed", "The resource changed while this request was writing it; read it again and retry.");
+      }
+    }
+  }
+}

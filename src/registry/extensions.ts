@@ -1,0 +1,29 @@
+// Which extension a domain name is registered under (contract §5): the longest catalog
+// extension that is a suffix of the name, with exactly one label in front of it.
+
+export interface ExtensionMatch<E> {
+  extension: E;
+  /** The registrable label in front of the extension (`example` in `example.co.uk`). */
+  label: string;
+}
+
+export type RegistrableResult<E> = { ok: true; match: ExtensionMatch<E> } | { ok: false; error: string };
+
+/**
+ * `example.co.uk` → `co.uk` (longest match wins over `uk`); `www.example.com` is not
+ * registrable (a domain is one label under its extension); `example.invalid` has none.
+ */
+export function matchRegistrableName<E extends { id: string }>(name: string, extensions: ReadonlyMap<string, E>): RegistrableResult<E> {
+  const labels = name.split(".");
+  for (let i = 1; i < labels.length; i++) {
+    const suffix = labels.slice(i).join(".");
+    const extension = extensions.get(suffix);
+    if (!extension) continue;
+    if (i > 1) {
+      return { ok: false, error: `is not a registrable name: a domain is exactly one label under .${suffix} (did you mean ${labels.slice(i - 1).join(".")}?)` };
+    }
+    return { ok: true, match: { extension, label: labels[0]! } };
+  }
+  if (extensions.has(name)) return { ok: false, error: `.${name} is an extension itself, not a registrable name` };
+  return { ok: false, error: `no extension offered here matches .${labels.slice(1).join(".") || name}` };
+}

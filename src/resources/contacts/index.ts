@@ -1,0 +1,163 @@
+import { and, eq } from "drizzle-orm";
+import { catalog } from "../../db/catalog";
+import { database } from "../../db/client";
+import { writeFailure } from "../../db/errors";
+import { newId } from "../../db/ids";
+import { contacts } from "../../db/schema";
+import { checkIfMatch, entityTag } from "../../http/etag";
+import { notFound } from "../../http/lookup";
+import { pageRequest, pageResponse } from "../../http/pagination";
+import { ApiError } from "../../http/problem";
+import { sendResource, sendWritten } from "../../http/respond";
+import { createRouter } from "../../http/router";
+import { nameList } from "../../http/text";
+import { withVersionRetry } from "../../http/writes";
+import { missingAddressFields } from "../../registry/contacts";
+import { objectStatus } from "../../registry/statuses";
+import { domainsUsingContact, findContact, listContacts, type ContactRow, type ContactWithLinks } from "./queries";
+import * as routes from "./routes";
+import type { Contact, ContactPatch } from "./schemas";
+
+export function presentContact(row: ContactWithLinks): Contact {
+  return {
+    id: row.id,
+    name: row.name,
+    organization: row.organization,
+    email: row.email,
+    phone: row.phone,
+    fax: row.fax,
+    address: { street: row.street, city: row.city, state: row.state, postal_code: row.postalCode, country_code: row.countryCode },
+    privacy: row.privacy,
+    status: objectStatus(row.linked) as Contact["status"],
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+type ContactFields = Omit<ContactRow, "id" | "version" | "createdAt" | "updatedAt">;
+
+/** RFC 7396 merge of a contact patch onto the stored fields. */
+function mergeContact(current: ContactRow, patch: ContactPatch): ContactFields {
+  const address = patch.address === null ? { street: null, city: null, state: null, postal_code: null, country_code: null } : (patch.address ?? {});
+  const pick = <T,>(value: T | undefined, fallback: T): T => (value === undefined ? fallback : value);
+  const email = patch.email ?? current.email;
+  return {
+    name: patch.name ?? current.name,
+    organization: pick(patch.organization, current.organization),
+    email,
+    emailKey: email.toLowerCase(),
+    phone: pick(patch.phone, current.phone),
+    fax: pick(patch.fax, current.fax),
+    street: address.street === undefined ? current.street : (address.street ?? []),
+    city: pick(address.city, current.city),
+    state: pick(address.state, current.state),
+    postalCode: pick(address.postal_code, current.postalCode),
+    countryCode: pick(address.country_code, current.countryCode),
+    privacy: patch.privacy ?? current.privacy,
+  };
+}
+
+function sameFields(a: ContactFields, b: ContactFields): boolean {
+  return (Object.keys(a) as (keyof ContactFields)[]).every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
+}
+
+async function requireContact(c: { env: { DB: D1Database } }, id: string): Promise<ContactWithLinks> {
+  const row = await findContact(database(c.env.DB), id);
+  if (!row) throw notFound("contact", id);
+  return row;
+}
+
+export const contactsRouter = createRouter()
+  .openapi(routes.listContacts, async (c) => {
+    const query = c.req.valid("query");
+    const page = await pageRequest(c, query);
+    const rows = await listContacts(database(c.env.DB), query, page);
+    return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), presentContact), 200);
+  })
+  .openapi(routes.listRepositoryContacts, async (c) => {
+    const { repository } = c.req.valid("param");
+    const query = c.req.valid("query");
+    const db = database(c.env.DB);
+    if (!(await catalog(db)).repositories.has(repository)) throw notFound("repository", repository);
+    const page = await pageRequest(c, query);
+    const rows = await listContacts(db, { ...query, repository }, page);
+    return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), presentContact), 200);
+  })
+  .openapi(routes.getContact, async (c) => {
+    const row = await requireContact(c, c.req.valid("param").contact);
+    return sendResource(c, presentContact(row), row.version);
+  })
+  .openapi(routes.createContact, async (c) => {
+    const input = c.req.valid("json");
+    const now = new Date();
+    const timestamp = now.toISOString();
+    const row: ContactRow = {
+      id: newId("contact", now),
+      name: input.name,
+      organization: input.organization ?? null,
+      email: input.email,
+      emailKey: input.email.toLowerCase(),
+      phone: input.phone ?? null,
+      fax: input.fax ?? null,
+      street: input.address?.street ?? [],
+      city: input.address?.city ?? null,
+      state: input.address?.state ?? null,
+      postalCode: input.address?.postal_code ?? null,
+      countryCode: input.address?.country_code ?? null,
+      privacy: input.privacy ?? false,
+      version: 1,
+      createdAt: timestamp,
+      updatedAt: timestamp,
+    };
+    await database(c.env.DB).insert(contacts).values(row);
+    return sendWritten(c, presentContact({ ...row, linked: false }), row.version, 201, `/v1/contacts/${row.id}`);
+  })
+  .openapi(routes.updateContact, async (c) => {
+    const { contact: id } = c.req.valid("param");
+    const patch = c.req.valid("json");
+    const db = database(c.env.DB);
+    const updated = await withVersionRetry(c, async () => {
+      const current = await requireContact(c, id);
+      checkIfMatch(c, entityTag(current.version, presentContact(current)), current.version);
+      const fields = mergeContact(current, patch);
+      if (sameFields(fields, current)) return current;
+      const missing = missingAddressFields(fields);
+      if (current.linked && missing.length > 0) {
+        const users = await domainsUsingContact(db, id, { billing: false });
+        if (users.names.length > 0) {
+          throw new ApiError(
+            "policy_violation",
+            `Contact ${id} is a registrant, admin or tech contact of ${nameList(users.names, users.more)}, so it needs ${missing.join(" and ")}.`,
+            { errors: missing.map((field) => ({ field, message: "is required while the contact is a registrant, admin or tech contact" })) },
+          );
+        }
+      }
+      const next = { ...current, ...fields, version: current.version + 1, updatedAt: new Date().toISOString() };
+      await db
+        .update(contacts)
+        .set({ ...fields, version: next.version, updatedAt: next.updatedAt })
+        .where(eq(contacts.id, id));
+      return next;
+    });
+    return sendWritten(c, presentContact(updated), updated.version, 200);
+  })
+  .openapi(routes.deleteContact, async (c) => {
+    const { contact: id } = c.req.valid("param");
+    const db = database(c.env.DB);
+    const current = await requireContact(c, id);
+    const expected = checkIfMatch(c, entityTag(current.version, presentContact(current)), current.version) ?? current.version;
+    const linkedProblem = async () => {
+      const users = await domainsUsingContact(db, id, { billing: true });
+      return new ApiError("object_linked", `Contact ${id} is used by ${nameList(users.names, users.more)}; change those domains' contacts first.`);
+    };
+    if (current.linked) throw await linkedProblem();
+    try {
+      const result = await db.delete(contacts).where(and(eq(contacts.id, id), eq(contacts.version, expected))).run();
+      if (result.meta.changes === 0) throw new ApiError("precondition_failed", "The contact changed while this request was deleting it; read it again.");
+    } catch (error) {
+      // A domain linked it between the check and the delete: the foreign key refused.
+      if (writeFailure(error) === "foreign_key") throw await linkedProblem();
+      throw error;
+    }
+    return c.body(null, 204);
+  });

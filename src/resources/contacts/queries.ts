@@ -1,0 +1,68 @@
+import { and, asc, eq, getTableColumns, gt, or, sql, type SQL } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { contacts, domains } from "../../db/schema";
+import type { PageRequest } from "../../http/pagination";
+import { likeContaining } from "../../db/sql";
+
+export type ContactRow = typeof contacts.$inferSelect;
+export type ContactWithLinks = ContactRow & { linked: boolean };
+
+/** A contact is linked while any domain uses it, in any role (RFC 5733 §2.2). */
+const linked = sql<number>`exists (select 1 from ${domains} where ${or(
+  eq(domains.registrantId, contacts.id),
+  eq(domains.adminId, contacts.id),
+  eq(domains.techId, contacts.id),
+  eq(domains.billingId, contacts.id),
+)})`.mapWith((v) => v === 1);
+
+const columns = { ...getTableColumns(contacts), linked };
+
+export interface ContactFilters {
+  email?: string | undefined;
+  q?: string | undefined;
+  /** Only contacts the repository holds: used by a domain of that repository. */
+  repository?: string | undefined;
+}
+
+export function listContacts(db: Database, filters: ContactFilters, page: PageRequest) {
+  const conditions: (SQL | undefined)[] = [];
+  if (filters.email !== undefined) conditions.push(eq(contacts.emailKey, filters.email.toLowerCase()));
+  if (filters.q !== undefined) conditions.push(sql`${contacts.name} like ${likeContaining(filters.q)} escape '\\'`);
+  if (filters.repository !== undefined) {
+    conditions.push(sql`exists (select 1 from ${domains} where ${domains.repositoryId} = ${filters.repository} and ${or(
+      eq(domains.registrantId, contacts.id),
+      eq(domains.adminId, contacts.id),
+      eq(domains.techId, contacts.id),
+      eq(domains.billingId, contacts.id),
+    )})`);
+  }
+  if (page.after) conditions.push(gt(contacts.id, page.after.id));
+  return db
+    .select(columns)
+    .from(contacts)
+    .where(and(...conditions))
+    .orderBy(asc(contacts.id))
+    .limit(page.limit + 1);
+}
+
+export async function findContact(db: Database, id: string): Promise<ContactWithLinks | undefined> {
+  return db.select(columns).from(contacts).where(eq(contacts.id, id)).get();
+}
+
+/** Names of (up to `limit`) domains that use the contact, in the given roles. */
+export async function domainsUsingContact(db: Database, id: string, roles: { billing: boolean }, limit = 5): Promise<{ names: string[]; more: boolean }> {
+  const rows = await db
+    .select({ name: domains.name })
+    .from(domains)
+    .where(
+      or(
+        eq(domains.registrantId, id),
+        eq(domains.adminId, id),
+        eq(domains.techId, id),
+        roles.billing ? eq(domains.billingId, id) : undefined,
+      ),
+    )
+    .orderBy(asc(domains.name))
+    .limit(limit + 1);
+  return { names: rows.slice(0, limit).map((r) => r.name), more: rows.length > limit };
+}

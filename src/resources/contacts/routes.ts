@@ -1,0 +1,93 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { strictJsonBody, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from "../../http/json-body";
+import {
+  createdResponse,
+  errorResponses,
+  IF_MATCH_HEADER_DOC,
+  jsonBody,
+  listResponse,
+  mergePatchBody,
+  noContentResponse,
+  notModifiedResponse,
+  resourceResponse,
+} from "../../http/openapi";
+import { strictQuery } from "../../http/query";
+import {
+  CONTACT_READ_ONLY,
+  ContactCreateSchema,
+  ContactListQuery,
+  ContactListSchema,
+  ContactPatchSchema,
+  ContactSchema,
+} from "./schemas";
+
+const tags = ["Contacts"];
+const ContactParams = z.object({
+  contact: z.string().openapi({ param: { name: "contact", in: "path" }, description: "Contact id (`con_…`).", example: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
+});
+export const RepositoryParams = z.object({
+  repository: z.string().openapi({ param: { name: "repository", in: "path" }, description: "Repository id, e.g. `verisign`.", example: "verisign" }),
+});
+
+export const listContacts = createRoute({
+  method: "get",
+  path: "/contacts",
+  tags,
+  summary: "List contacts",
+  description: "Contacts in creation order, keyset-paginated. Filters combine with AND.",
+  middleware: [strictQuery(ContactListQuery)] as const,
+  request: { query: ContactListQuery },
+  responses: { 200: listResponse(ContactListSchema, "A page of contacts."), ...errorResponses(400) },
+});
+
+export const listRepositoryContacts = createRoute({
+  method: "get",
+  path: "/repositories/{repository}/contacts",
+  tags: ["Repositories"],
+  summary: "List the contacts a repository holds",
+  description: "Contacts used (in any role) by a domain of the repository; same filters, order and pagination as `GET /contacts`.",
+  middleware: [strictQuery(ContactListQuery)] as const,
+  request: { params: RepositoryParams, query: ContactListQuery },
+  responses: { 200: listResponse(ContactListSchema, "A page of contacts."), ...errorResponses(400, 404) },
+});
+
+export const getContact = createRoute({
+  method: "get",
+  path: "/contacts/{contact}",
+  tags,
+  summary: "Get a contact",
+  request: { params: ContactParams },
+  responses: { 200: resourceResponse(ContactSchema, "The contact."), 304: notModifiedResponse, ...errorResponses(404) },
+});
+
+export const createContact = createRoute({
+  method: "post",
+  path: "/contacts",
+  tags,
+  summary: "Create a contact",
+  description: "Required: `name` and `email`. A contact that will be a domain's registrant, admin or tech contact also needs `address.city` and `address.country_code`.",
+  middleware: [strictJsonBody(ContactCreateSchema, { readOnly: CONTACT_READ_ONLY })] as const,
+  request: { body: jsonBody(ContactCreateSchema, "The new contact.") },
+  responses: { 201: createdResponse(ContactSchema, "The contact was created."), ...errorResponses(400, 413, 415, 422) },
+});
+
+export const updateContact = createRoute({
+  method: "patch",
+  path: "/contacts/{contact}",
+  tags,
+  summary: "Update a contact",
+  description: `Fields to change. ${IF_MATCH_HEADER_DOC} Removing the city or country of a contact that is a registrant, admin or tech contact answers 422 \`policy_violation\`.`,
+  middleware: [strictJsonBody(ContactPatchSchema, { readOnly: CONTACT_READ_ONLY, mediaTypes: [JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE] })] as const,
+  request: { params: ContactParams, body: mergePatchBody(ContactPatchSchema, "Fields to change.") },
+  responses: { 200: resourceResponse(ContactSchema, "The updated contact."), ...errorResponses(400, 404, 412, 413, 415, 422) },
+});
+
+export const deleteContact = createRoute({
+  method: "delete",
+  path: "/contacts/{contact}",
+  tags,
+  summary: "Delete a contact",
+  description: `A contact used by any domain cannot be deleted (409 \`object_linked\`, naming the domains). ${IF_MATCH_HEADER_DOC}`,
+  request: { params: ContactParams },
+  responses: { 204: noContentResponse, ...errorResponses(404, 409, 412) },
+});

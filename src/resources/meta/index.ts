@@ -1,0 +1,81 @@
+// The service's own documents: the index, the OpenAPI description, problem types.
+import { createRoute, z } from "@hono/zod-openapi";
+import { errorResponses } from "../../http/openapi";
+import { ApiError, PROBLEMS, problemTypeUri, type ProblemCode } from "../../http/problem";
+import { createRouter } from "../../http/router";
+
+export const SERVICE_NAME = "domain-api";
+export const SERVICE_VERSION = "1.0.0";
+
+const COLLECTIONS = ["contacts", "domains", "hosts", "zones", "records", "extensions", "repositories"] as const;
+
+const IndexSchema = z
+  .object({
+    name: z.string().openapi({ example: SERVICE_NAME }),
+    version: z.string().openapi({ example: SERVICE_VERSION }),
+    links: z.record(z.string(), z.string()).openapi({ example: { contacts: "/v1/contacts", openapi: "/v1/openapi.json", docs: "/v1/docs" } }),
+  })
+  .openapi("Index");
+
+const ProblemTypeSchema = z
+  .object({ type: z.string(), code: z.string(), status: z.number().int(), title: z.string(), description: z.string() })
+  .openapi("ProblemType");
+
+const index = createRoute({
+  method: "get",
+  path: "/",
+  tags: ["Service"],
+  summary: "Service index",
+  description: "The service name and version, and links to every collection and to the API documentation. Public.",
+  responses: { 200: { description: "The index.", content: { "application/json": { schema: IndexSchema } } } },
+});
+
+const problemTypes = createRoute({
+  method: "get",
+  path: "/problems",
+  tags: ["Service"],
+  summary: "List problem types",
+  description: "Every `code` an error response can carry, with its status and meaning.",
+  responses: { 200: { description: "All problem types.", content: { "application/json": { schema: z.object({ data: z.array(ProblemTypeSchema) }) } } } },
+});
+
+const problemType = createRoute({
+  method: "get",
+  path: "/problems/{code}",
+  tags: ["Service"],
+  summary: "Describe a problem type",
+  description: "The document behind a problem's `type` URI.",
+  request: { params: z.object({ code: z.string().openapi({ param: { name: "code", in: "path" }, example: "validation_failed" }) }) },
+  responses: {
+    200: { description: "The problem type.", content: { "application/json": { schema: ProblemTypeSchema } } },
+    ...errorResponses(404),
+  },
+});
+
+function describeProblem(code: ProblemCode) {
+  const { status, title, about } = PROBLEMS[code];
+  return { type: problemTypeUri(code), code, status, title, description: about };
+}
+
+export const metaRouter = createRouter()
+  .openapi(index, (c) =>
+    c.json(
+      {
+        name: SERVICE_NAME,
+        version: SERVICE_VERSION,
+        links: {
+          ...Object.fromEntries(COLLECTIONS.map((name) => [name, `/v1/${name}`])),
+          problems: "/v1/problems",
+          openapi: "/v1/openapi.json",
+          docs: "/v1/docs",
+        },
+      },
+      200,
+    ),
+  )
+  .openapi(problemTypes, (c) => c.json({ data: (Object.keys(PROBLEMS) as ProblemCode[]).map(describeProblem) }, 200))
+  .openapi(problemType, (c) => {
+    const { code } = c.req.valid("param");
+    if (!Object.hasOwn(PROBLEMS, code)) throw new ApiError("not_found", `No problem type has the code "${code}".`);
+    return c.json(describeProblem(code as ProblemCode), 200);
+  });
