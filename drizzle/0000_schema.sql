@@ -1,6 +1,7 @@
 CREATE TABLE `contacts` (
 	`id` text PRIMARY KEY NOT NULL,
 	`name` text NOT NULL,
+	`name_key` text NOT NULL,
 	`organization` text,
 	`email` text NOT NULL,
 	`email_key` text NOT NULL,
@@ -94,6 +95,7 @@ CREATE INDEX `host_addresses_address_idx` ON `host_addresses` (`address`,`host_i
 CREATE TABLE `hosts` (
 	`id` text PRIMARY KEY NOT NULL,
 	`name` text NOT NULL,
+	`reversed_name` text NOT NULL,
 	`domain_id` text,
 	`addresses` text NOT NULL,
 	`version` integer DEFAULT 1 NOT NULL,
@@ -103,6 +105,7 @@ CREATE TABLE `hosts` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `hosts_name_unique` ON `hosts` (`name`);--> statement-breakpoint
+CREATE INDEX `hosts_reversed_name_idx` ON `hosts` (`reversed_name`);--> statement-breakpoint
 CREATE INDEX `hosts_domain_idx` ON `hosts` (`domain_id`,`id`);--> statement-breakpoint
 CREATE TABLE `records` (
 	`id` text PRIMARY KEY NOT NULL,

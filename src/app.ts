@@ -6,7 +6,9 @@ import { answerUnsupportedMethods } from "./http/methods";
 import { ApiError, problemResponse, type ProblemCode } from "./http/problem";
 import { jsonCharset, requestId } from "./http/request-id";
 import { createRouter } from "./http/router";
+import { catalogRouter } from "./resources/catalog";
 import { contactsRouter } from "./resources/contacts";
+import { domainsRouter } from "./resources/domains";
 import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
 
 const HTTP_EXCEPTION_CODES: Record<number, ProblemCode> = {
@@ -35,7 +37,7 @@ function asApiError(error: unknown): ApiError {
 }
 
 export function createApp() {
-  const v1 = createRouter().route("/", metaRouter).route("/", contactsRouter);
+  const v1 = createRouter().route("/", metaRouter).route("/", catalogRouter).route("/", contactsRouter).route("/", domainsRouter);
 
   v1.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -46,3 +46,48 @@ export async function createContact(overrides: Record<string, unknown> = {}) {
   expect(response.status, response.text).toBe(201);
   return response.body;
 }
+
+/**
+ * Like `api`, but sends the body exactly as given: a `Uint8Array` body goes out with no
+ * Content-Type at all (a string body would get `text/plain` from the Request constructor).
+ */
+export async function apiRaw<T = any>(
+  method: string,
+  path: string,
+  options: { body?: BodyInit; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const request = new Request(`http://api.test${path}`, { method, headers: new Headers(options.headers), body: options.body ?? null });
+  const response = await (exports as any).default.fetch(request);
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  if (text && /json/.test(response.headers.get("content-type") ?? "")) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** The methods of an `Allow` header, sorted, so tests do not depend on their order. */
+export function allowedMethods(response: ApiResponse): string[] {
+  return (response.headers.get("allow") ?? "")
+    .split(",")
+    .map((m) => m.trim())
+    .filter(Boolean)
+    .sort();
+}
+
+export const RFC3339_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** `con_` and a ULID: 26 Crockford base-32 characters (no I, L, O, U). */
+export const CONTACT_ID = /^con_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Follows `next_cursor` from `path` to the last page; returns every page's body and Link. */
+export async function allPages(path: string): Promise<{ pages: { data: any[]; next_cursor: string | null; link: string | null }[]; items: any[] }> {
+  const pages: { data: any[]; next_cursor: string | null; link: string | null }[] = [];
+  let url: string | null = path;
+  while (url) {
+    const response: ApiResponse = await api("GET", url);
+    expect(response.status, response.text).toBe(200);
+    pages.push({ ...response.body, link: response.headers.get("link") });
+    const cursor: string | null = response.body.next_cursor;
+    url = cursor ? `${path}${path.includes("?") ? "&" : "?"}cursor=${encodeURIComponent(cursor)}` : null;
+    if (pages.length > 1000) throw new Error("pagination does not end");
+  }
+  return { pages, items: pages.flatMap((p) => p.data) };
+}

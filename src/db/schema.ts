@@ -44,6 +44,8 @@ export const contacts = sqliteTable(
   {
     id: text("id").primaryKey(),
     name: text("name").notNull(),
+    /** The name lowercased (Unicode-aware, unlike SQLite's LIKE): what `q` searches. */
+    nameKey: text("name_key").notNull(),
     organization: text("organization"),
     email: text("email").notNull(),
     /** The address lowercased: the `email` filter matches case-insensitively. */
@@ -99,6 +101,8 @@ export const hosts = sqliteTable(
   {
     id: text("id").primaryKey(),
     name: text("name").notNull(),
+    /** Labels in reverse order (`com.example.ns1`): hosts under a domain form one index range. */
+    reversedName: text("reversed_name").notNull(),
     /** The superordinate domain managed here (subordinate host), or null (external host). */
     domainId: text("domain_id").references(() => domains.id),
     /** JSON array of canonical IP addresses (glue), in the order given. */
@@ -106,7 +110,11 @@ export const hosts = sqliteTable(
     version: integer("version").notNull().default(1),
     ...timestamps,
   },
-  (t) => [uniqueIndex("hosts_name_unique").on(t.name), index("hosts_domain_idx").on(t.domainId, t.id)],
+  (t) => [
+    uniqueIndex("hosts_name_unique").on(t.name),
+    index("hosts_reversed_name_idx").on(t.reversedName),
+    index("hosts_domain_idx").on(t.domainId, t.id),
+  ],
 );
 
 /** One row per host address, so that the `address` filter is an index search. */

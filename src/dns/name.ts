@@ -120,3 +120,8 @@ export function ancestorNames(name: string): string[] {
 export function isIdnName(name: string): boolean {
   return name.split(".").some((label) => label.startsWith("xn--"));
 }
+
+/** Labels in reverse order (`ns1.example.com` → `com.example.ns1`), so a subtree is one sorted range. */
+export function reversedName(name: string): string {
+  return name.split(".").reverse().join(".");
+}

@@ -53,7 +53,7 @@ function tooLarge(what: string, maxBytes: number): ApiError {
 export interface StrictJsonOptions {
   /** Media types the operation accepts (default: application/json only). */
   mediaTypes?: readonly string[];
-  /** Fields of the resource that the client may not write. */
+  /** Fields of the resource that the client may not write here (ignored when the schema has them). */
   readOnly?: readonly string[];
 }
 
@@ -87,8 +87,9 @@ export function strictJsonBody(schema: z.ZodObject, options: StrictJsonOptions =
     const readOnlyErrors: FieldError[] = [];
     const unknownErrors: FieldError[] = [];
     for (const field of Object.keys(body)) {
+      if (known.has(field)) continue;
       if (readOnly.has(field)) readOnlyErrors.push({ field, message: "is read-only" });
-      else if (!known.has(field)) unknownErrors.push({ field, message: `is not a field of this resource; allowed: ${[...known].join(", ")}` });
+      else unknownErrors.push({ field, message: `is not a field of this resource; allowed: ${[...known].join(", ")}` });
     }
     if (readOnlyErrors.length > 0) {
       throw new ApiError("read_only_field", `Read-only fields cannot be written: ${readOnlyErrors.map((e) => e.field).join(", ")}`, {

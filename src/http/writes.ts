@@ -20,3 +20,11 @@ export async function withVersionRetry<T>(c: Context, attempt: () => Promise<T>)
     }
   }
 }
+
+/** Thrown by a handler whose conditional write matched no row because the version moved on. */
+export class VersionConflict extends Error {
+  constructor() {
+    super("version_conflict");
+    this.name = "VersionConflict";
+  }
+}

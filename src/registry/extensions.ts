@@ -27,3 +27,17 @@ export function matchRegistrableName<E extends { id: string }>(name: string, ext
   if (extensions.has(name)) return { ok: false, error: `.${name} is an extension itself, not a registrable name` };
   return { ok: false, error: `no extension offered here matches .${labels.slice(1).join(".") || name}` };
 }
+
+/**
+ * The registrable domain a name falls under (`ns1.example.co.uk` → `example.co.uk`), or
+ * null when no catalog extension is a suffix of it. A name that is itself registrable is
+ * its own registrable domain. Since every domain is one label under its extension, this
+ * is the only domain here that can be superordinate to a host of that name.
+ */
+export function registrableDomainOf(name: string, extensions: ReadonlyMap<string, unknown>): string | null {
+  const labels = name.split(".");
+  for (let i = 1; i < labels.length; i++) {
+    if (extensions.has(labels.slice(i).join("."))) return labels.slice(i - 1).join(".");
+  }
+  return null;
+}

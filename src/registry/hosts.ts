@@ -2,6 +2,8 @@
 // subordinate (in-bailiwick): it needs glue addresses, and the registry is the only place
 // they can come from. An external host is resolved through its own zone, so glue for it
 // would be ignored at best (RFC 5732 §1.1) and is refused.
+import { parseIp, unusableGlueReason } from "../dns/ip";
+import { normalizeName, type NameResult } from "../dns/name";
 
 export const MAX_GLUE_ADDRESSES = 13;
 
@@ -15,12 +17,39 @@ export function glueProblem(subordinate: boolean, addressCount: number, superord
   return null;
 }
 
-/** The superordinate domain of a host: the longest managed domain name that contains it. */
-export function superordinateName(hostName: string, managedDomains: ReadonlySet<string>): string | null {
-  if (managedDomains.has(hostName)) return hostName;
-  for (let dot = hostName.indexOf("."); dot !== -1; dot = hostName.indexOf(".", dot + 1)) {
-    const candidate = hostName.slice(dot + 1);
-    if (managedDomains.has(candidate)) return candidate;
-  }
-  return null;
+/** A host name (RFC 952/1123 LDH, at least two labels). */
+export function normalizeHostName(input: string): NameResult {
+  return normalizeName(input, { minLabels: 2 });
+}
+
+export interface AddressProblem {
+  index: number;
+  message: string;
+}
+
+/**
+ * Glue addresses in canonical form (RFC 5952 for IPv6), refusing what cannot be a name
+ * server's address (RFC 6890 special-purpose ranges) and duplicates after canonicalisation.
+ */
+export function canonicalAddresses(inputs: readonly string[]): { addresses: string[]; problems: AddressProblem[] } {
+  const addresses: string[] = [];
+  const problems: AddressProblem[] = [];
+  inputs.forEach((input, index) => {
+    const ip = parseIp(input);
+    if (!ip) {
+      problems.push({ index, message: `"${input}" is not an IPv4 or IPv6 address` });
+      return;
+    }
+    const unusable = unusableGlueReason(ip);
+    if (unusable) {
+      problems.push({ index, message: `${ip.text} ${unusable}` });
+      return;
+    }
+    if (addresses.includes(ip.text)) {
+      problems.push({ index, message: `${ip.text} is listed twice` });
+      return;
+    }
+    addresses.push(ip.text);
+  });
+  return { addresses, problems };
 }

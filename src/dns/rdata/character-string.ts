@@ -1,6 +1,6 @@
 // <character-string> (RFC 1035 §3.3, presentation form §5.1): up to 255 octets, written
 // quoted or bare, with `\X` for a literal X and `\DDD` for the octet with decimal value DDD.
-import { fail, ok, type Check } from "./result";
+import { fail, ok, type Check } from "../result";
 
 export const MAX_STRING_OCTETS = 255;
 /** RDATA is at most 65535 octets on the wire (RFC 1035 §3.2.1, RDLENGTH is 16 bits). */
@@ -58,15 +58,16 @@ export function encodeCharString(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
     if (b >= 0x20 && b <= 0x7e && b !== 0x22 && b !== 0x5c) continue;
-    out += asciiRun(bytes.subarray(runStart, i));
+    out += octetsToLatin1(bytes.subarray(runStart, i));
     out += b === 0x22 || b === 0x5c ? `\\${String.fromCharCode(b)}` : `\\${b.toString().padStart(3, "0")}`;
     runStart = i + 1;
   }
-  return `${out}${asciiRun(bytes.subarray(runStart))}"`;
+  return `${out}${octetsToLatin1(bytes.subarray(runStart))}"`;
 }
 
-function asciiRun(bytes: Uint8Array): string {
-  // String.fromCharCode(...) would overflow the argument limit on a long run.
+/** One character per octet, for matching octet strings against ASCII grammars. */
+export function octetsToLatin1(bytes: Uint8Array): string {
+  // String.fromCharCode(...) with one huge argument list would overflow the stack.
   let out = "";
   for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode(...bytes.subarray(i, i + 8192));
   return out;

@@ -2,7 +2,7 @@
 // separated by white space, or quoted strings. Escapes (`\X`, `\DDD`) are kept in
 // `raw` and resolved by whoever knows what the field means: a `\.` means something
 // different inside a name than inside a TXT string.
-import { fail, ok, type Check } from "./result";
+import { fail, ok, type Check } from "../result";
 
 export interface Token {
   /** The token's text, escapes unresolved; for a quoted token, without the quotes. */

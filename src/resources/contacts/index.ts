@@ -43,6 +43,7 @@ function mergeContact(current: ContactRow, patch: ContactPatch): ContactFields {
   const email = patch.email ?? current.email;
   return {
     name: patch.name ?? current.name,
+    nameKey: (patch.name ?? current.name).toLowerCase(),
     organization: pick(patch.organization, current.organization),
     email,
     emailKey: email.toLowerCase(),
@@ -94,6 +95,7 @@ export const contactsRouter = createRouter()
     const row: ContactRow = {
       id: newId("contact", now),
       name: input.name,
+      nameKey: input.name.toLowerCase(),
       organization: input.organization ?? null,
       email: input.email,
       emailKey: input.email.toLowerCase(),

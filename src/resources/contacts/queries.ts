@@ -8,12 +8,10 @@ export type ContactRow = typeof contacts.$inferSelect;
 export type ContactWithLinks = ContactRow & { linked: boolean };
 
 /** A contact is linked while any domain uses it, in any role (RFC 5733 §2.2). */
-const linked = sql<number>`exists (select 1 from ${domains} where ${or(
-  eq(domains.registrantId, contacts.id),
-  eq(domains.adminId, contacts.id),
-  eq(domains.techId, contacts.id),
-  eq(domains.billingId, contacts.id),
-)})`.mapWith((v) => v === 1);
+const usedBy = (contact: SQL) =>
+  sql`(d.registrant_id = ${contact} or d.admin_id = ${contact} or d.tech_id = ${contact} or d.billing_id = ${contact})`;
+// Correlated subqueries name the outer table explicitly (drizzle leaves it out).
+const linked = sql<number>`exists (select 1 from domains d where ${usedBy(sql`"contacts"."id"`)})`.mapWith((v) => v === 1);
 
 const columns = { ...getTableColumns(contacts), linked };
 
@@ -27,14 +25,9 @@ export interface ContactFilters {
 export function listContacts(db: Database, filters: ContactFilters, page: PageRequest) {
   const conditions: (SQL | undefined)[] = [];
   if (filters.email !== undefined) conditions.push(eq(contacts.emailKey, filters.email.toLowerCase()));
-  if (filters.q !== undefined) conditions.push(sql`${contacts.name} like ${likeContaining(filters.q)} escape '\\'`);
+  if (filters.q !== undefined) conditions.push(sql`"contacts"."name_key" like ${likeContaining(filters.q.toLowerCase())} escape '\\'`);
   if (filters.repository !== undefined) {
-    conditions.push(sql`exists (select 1 from ${domains} where ${domains.repositoryId} = ${filters.repository} and ${or(
-      eq(domains.registrantId, contacts.id),
-      eq(domains.adminId, contacts.id),
-      eq(domains.techId, contacts.id),
-      eq(domains.billingId, contacts.id),
-    )})`);
+    conditions.push(sql`exists (select 1 from domains d where d.repository_id = ${filters.repository} and ${usedBy(sql`"contacts"."id"`)})`);
   }
   if (page.after) conditions.push(gt(contacts.id, page.after.id));
   return db

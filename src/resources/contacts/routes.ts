@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
+import { pathParams, RepositoryParams } from "../../http/params";
 import { strictJsonBody, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from "../../http/json-body";
 import {
   createdResponse,
@@ -22,12 +23,7 @@ import {
 } from "./schemas";
 
 const tags = ["Contacts"];
-const ContactParams = z.object({
-  contact: z.string().openapi({ param: { name: "contact", in: "path" }, description: "Contact id (`con_…`).", example: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
-});
-export const RepositoryParams = z.object({
-  repository: z.string().openapi({ param: { name: "repository", in: "path" }, description: "Repository id, e.g. `verisign`.", example: "verisign" }),
-});
+const ContactParams = pathParams("contact", "Contact id (`con_…`).", "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B");
 
 export const listContacts = createRoute({
   method: "get",

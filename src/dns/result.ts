@@ -1,4 +1,4 @@
-// The small result types every RDATA parser returns: a value or a human reason.
+// The small result types the DNS parsers return: a value or a human reason.
 // Parsers never throw; hostile input must come back as a reason, not an exception.
 
 export type RdataResult = { ok: true; content: string } | { ok: false; error: string };

@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// `npm start`: apply the local D1 migrations, then run `wrangler dev` on 127.0.0.1.
+//
+//   node scripts/start.mjs [--port N] [--persist-to DIR] [-- <extra wrangler dev args>]
+//
+// PORT (env) sets the port too; --port wins; default 8787. --persist-to keeps the local
+// D1 state in DIR (default .wrangler/state) for both the migrations and the server.
+// Arguments after `--`, and any option this script does not know, go to `wrangler dev`
+// unchanged (e.g. `--var NAME:VALUE`). Never touches the internet; stdin is not used.
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { resolve } from "node:path";
+import { assertWranglerInstalled, DB_NAME, exitStatus, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
+
+const USAGE = "usage: node scripts/start.mjs [--port N] [--persist-to DIR] [-- <wrangler dev args>]";
+
+function fail(message) {
+  console.error(`[start] ${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+function parsePort(value, source) {
+  if (!/^[0-9]+$/.test(String(value)) || Number(value) < 1 || Number(value) > 65535) {
+    fail(`${source} must be a port number 1-65535, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function parseArgs(argv) {
+  let port = process.env.PORT ? parsePort(process.env.PORT, "PORT") : 8787;
+  let persistTo = null;
+  const passThrough = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") {
+      passThrough.push(...argv.slice(i + 1));
+      break;
+    }
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = () => {
+      if (inline !== undefined) return inline;
+      if (i + 1 >= argv.length || argv[i + 1] === "--") fail(`${flag} needs a value`);
+      return argv[++i];
+    };
+    if (flag === "-h" || flag === "--help") {
+      console.log(USAGE);
+      process.exit(0);
+    } else if (flag === "--port") port = parsePort(value(), "--port");
+    else if (flag === "--persist-to") persistTo = value();
+    else passThrough.push(arg);
+  }
+  // `--persist-to` given among the wrangler dev arguments must reach the migrations too.
+  for (let i = 0; i < passThrough.length; i++) {
+    const arg = passThrough[i];
+    if (arg === "--persist-to" && i + 1 < passThrough.length) persistTo = passThrough.splice(i, 2)[1];
+    else if (arg.startsWith("--persist-to=")) persistTo = passThrough.splice(i, 1)[0].slice("--persist-to=".length);
+    else continue;
+    i--;
+  }
+  return { port, persistTo: persistTo === null ? null : resolve(process.cwd(), persistTo), passThrough };
+}
+
+// Fails fast, with a plain message, when something already listens on the port
+// (workerd would otherwise die later with a stack trace).
+function portIsFree(port) {
+  return new Promise((resolvePromise) => {
+    const probe = createServer();
+    probe.once("error", () => resolvePromise(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolvePromise(true)));
+  });
+}
+
+const { port, persistTo, passThrough } = parseArgs(process.argv.slice(2));
+assertWranglerInstalled();
+if (!(await portIsFree(port))) {
+  console.error(`[start] port ${port} on 127.0.0.1 is already in use: stop the other server or pick another port (--port N or PORT=N).`);
+  process.exit(1);
+}
+
+const persistArgs = persistTo ? ["--persist-to", persistTo] : [];
+const env = wranglerEnv();
+let child = null;
+let stopSignal = null;
+
+// Ctrl-C / kill: pass the signal to whichever wrangler is running, then exit with its code.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => {
+    stopSignal ??= signal;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill(signal);
+    else process.exit(exitStatus(null, signal));
+  });
+}
+
+function run(args) {
+  return new Promise((resolvePromise) => {
+    child = spawn(WRANGLER, args, { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
+    child.on("error", (error) => {
+      console.error(`[start] could not run ${WRANGLER}: ${error.message}`);
+      resolvePromise(1);
+    });
+    child.on("exit", (code, signal) => resolvePromise(exitStatus(code, signal)));
+  });
+}
+
+console.log(`[start] applying local D1 migrations (${persistTo ?? ".wrangler/state"})`);
+const migrated = await run(["d1", "migrations", "apply", DB_NAME, "--local", ...persistArgs]);
+if (migrated !== 0 || stopSignal) {
+  if (!stopSignal) console.error(`[start] applying migrations failed (exit ${migrated})`);
+  process.exit(stopSignal && migrated === 0 ? exitStatus(null, stopSignal) : migrated);
+}
+
+console.log(`[start] starting wrangler dev on http://127.0.0.1:${port}`);
+const served = await run([
+  "dev",
+  "--local",
+  "--ip",
+  "127.0.0.1",
+  "--port",
+  String(port),
+  "--show-interactive-dev-session=false",
+  ...persistArgs,
+  ...passThrough,
+]);
+process.exit(served);

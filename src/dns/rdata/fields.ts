@@ -1,0 +1,72 @@
+// Field readers shared by the per-type parsers: counted fields, integers, domain names
+// and hex blobs. Each returns a value or a reason that names the field.
+import { normalizeName } from "../name";
+import { MAX_RDATA_OCTETS } from "./character-string";
+import { rdataExamples, rdataShapes } from "./examples";
+import { fail, ok, show, type Check, type RdataResult } from "../result";
+import type { Token } from "./tokens";
+import type { RecordType } from "./types";
+
+/** Why `tokens` cannot hold the type's fields, or null when the count fits. */
+export function countProblem(type: RecordType, tokens: Token[], min: number, max = min): string | null {
+  if (tokens.length === 0) return `${type} content is empty; it needs ${rdataShapes[type]} (e.g. ${rdataExamples[type]})`;
+  if (tokens.length < min) return `${type} needs ${rdataShapes[type]} (e.g. ${rdataExamples[type]})`;
+  const extra = tokens[max];
+  if (extra) return `${type} has more than ${rdataShapes[type]}: unexpected ${show(extra.raw)}`;
+  return null;
+}
+
+/** An unsigned decimal integer in 0–max (no sign, no fraction, no unit). */
+export function uintField(token: Token | undefined, max: number, what: string): Check<number> {
+  const problem = `${what} must be an integer 0–${max}`;
+  if (!token || token.quoted || !/^[0-9]{1,10}$/.test(token.raw)) return fail(problem);
+  const value = Number(token.raw);
+  return value <= max ? ok(value) : fail(problem);
+}
+
+export interface TargetRules {
+  /** "." is meaningful here (null MX, RFC 7505; SRV "no service", RFC 2782; SVCB, RFC 9460). */
+  root?: boolean;
+  /** `_` labels are legitimate here (aliases to service names, RFC 8552). */
+  underscore?: boolean;
+}
+
+/**
+ * A domain name inside RDATA, returned absolute with its trailing dot. With an origin
+ * (master file, RFC 1035 §5.1) a name without a trailing dot is relative to it and "@"
+ * is the origin; without one (JSON API) every name is absolute.
+ */
+export function nameField(token: Token | undefined, origin: string | null, what: string, rules: TargetRules = {}): Check<string> {
+  if (!token) return fail(`${what} is missing`);
+  const raw = token.raw;
+  if (token.quoted) return fail(`${what} must be a domain name, not a quoted string`);
+  if (raw.includes("\\")) return fail(`${what} ${show(raw)}: escaped characters in names (such as \\.) are not supported`);
+  if (raw === ".") return rules.root ? ok(".") : fail(`${what} cannot be the root "."`);
+  if (raw === "@") return origin === null ? fail(`${what} "@" needs a zone origin; give the full name`) : ok(`${origin}.`);
+  const full = raw.endsWith(".") || origin === null ? raw : `${raw}.${origin}`;
+  const name = normalizeName(full, { underscore: rules.underscore });
+  return name.ok ? ok(`${name.name}.`) : fail(`${what} ${show(raw)}: ${name.error}`);
+}
+
+/**
+ * Hex digits, possibly split over several tokens (RFC 4034 §5.3 allows white space
+ * inside the digest), returned upper case as BIND prints them.
+ */
+export function hexField(tokens: Token[], what: string): Check<string> {
+  if (tokens.length === 0) return fail(`${what} is missing`);
+  if (tokens.some((t) => t.quoted)) return fail(`${what} must be hexadecimal digits, not a quoted string`);
+  const hex = tokens.map((t) => t.raw).join("");
+  if (!/^[0-9a-fA-F]+$/.test(hex)) return fail(`${what} must be hexadecimal digits (0–9, A–F)`);
+  if (hex.length % 2 !== 0) return fail(`${what} has an odd number of hex digits (${hex.length})`);
+  if (hex.length / 2 > MAX_RDATA_OCTETS) return fail(`${what} is longer than ${MAX_RDATA_OCTETS} octets`);
+  return ok(hex.toUpperCase());
+}
+
+/** Checks a hex field against the length a known hash algorithm gives. */
+export function hexLengthProblem(hex: string, expectedDigits: number | undefined, what: string): string | null {
+  if (expectedDigits === undefined || hex.length === expectedDigits) return null;
+  return `${what} must be ${expectedDigits} hex digits, not ${hex.length}`;
+}
+
+/** Every per-type parser has this shape; `origin` as in `nameField`. */
+export type RdataParser = (tokens: Token[], origin: string | null) => RdataResult;

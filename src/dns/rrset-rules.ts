@@ -1,0 +1,24 @@
+// Which record types may share an owner name. A CNAME is alone at its name and there
+// is only one (RFC 1034 §3.6.2, RFC 2181 §10.1); a name has at most one DNAME
+// (RFC 6672 §2.4); a zone's apex holds its SOA and NS records, so never a CNAME.
+
+/**
+ * Why a record of `type` cannot join the records whose types are `typesAtName` (the
+ * other records already at the same owner name), or null when it can. Identical records
+ * are a separate matter (they are one record, RFC 2181 §5).
+ */
+export function coexistenceProblem(type: string, typesAtName: Iterable<string>): string | null {
+  const others = [...typesAtName];
+  if (type === "CNAME" && others.includes("CNAME")) return "a name has at most one CNAME record (RFC 2181 §10.1)";
+  if (type === "CNAME" && others.length > 0) {
+    return `a CNAME cannot share its name with other records (here ${[...new Set(others)].join(", ")}) (RFC 1034 §3.6.2)`;
+  }
+  if (others.includes("CNAME")) return "the name already has a CNAME record, which must be alone (RFC 1034 §3.6.2)";
+  if (type === "DNAME" && others.includes("DNAME")) return "a name has at most one DNAME record (RFC 6672 §2.4)";
+  return null;
+}
+
+/** Why a record of `type` cannot be at the zone apex, or null. */
+export function apexProblem(type: string): string | null {
+  return type === "CNAME" ? "a CNAME cannot be at the zone apex, which holds the SOA and NS records (RFC 1034 §3.6.2)" : null;
+}

@@ -1,0 +1,9 @@
+import { z } from "@hono/zod-openapi";
+
+/** A path parameter, documented. */
+export function pathParams<const N extends string>(name: N, description: string, example: string) {
+  return z.object({ [name]: z.string().openapi({ param: { name, in: "path" }, description, example }) } as { [K in N]: z.ZodString });
+}
+
+/** `{repository}` in the catalog routes and in the repository sub-listings. */
+export const RepositoryParams = pathParams("repository", "Repository id, e.g. `verisign`.", "verisign");

@@ -1,0 +1,142 @@
+// Extensions and repositories: the read-only catalog, served from the per-isolate copy
+// (src/db/catalog.ts), so these reads cost no D1 round trip once an isolate is warm.
+import { createRoute } from "@hono/zod-openapi";
+import { catalog, type ExtensionRow, type RepositoryRow } from "../../db/catalog";
+import { database } from "../../db/client";
+import { normalizeName } from "../../dns/name";
+import { notFound } from "../../http/lookup";
+import { errorResponses, listResponse, notModifiedResponse, resourceResponse } from "../../http/openapi";
+import { pageRequest, pageResponse } from "../../http/pagination";
+import { strictQuery } from "../../http/query";
+import { sendResource } from "../../http/respond";
+import { createRouter } from "../../http/router";
+import { pathParams, RepositoryParams } from "../../http/params";
+import {
+  ExtensionListQuery,
+  ExtensionListSchema,
+  ExtensionSchema,
+  RepositoryListQuery,
+  RepositoryListSchema,
+  RepositorySchema,
+  type Extension,
+  type Repository,
+} from "./schemas";
+
+const ExtensionParams = pathParams("extension", "Extension id or name, with or without the leading dot (`co.uk`, `.de`, `рф`).", "com");
+
+const listExtensionsRoute = createRoute({
+  method: "get",
+  path: "/extensions",
+  tags: ["Extensions"],
+  summary: "List extensions",
+  description: "The extensions (TLDs) offered, in id order. Read-only: the catalog changes only by migration.",
+  middleware: [strictQuery(ExtensionListQuery)] as const,
+  request: { query: ExtensionListQuery },
+  responses: { 200: listResponse(ExtensionListSchema, "A page of extensions."), ...errorResponses(400) },
+});
+
+const getExtensionRoute = createRoute({
+  method: "get",
+  path: "/extensions/{extension}",
+  tags: ["Extensions"],
+  summary: "Get an extension",
+  request: { params: ExtensionParams },
+  responses: { 200: resourceResponse(ExtensionSchema, "The extension."), 304: notModifiedResponse, ...errorResponses(404) },
+});
+
+const listRepositoriesRoute = createRoute({
+  method: "get",
+  path: "/repositories",
+  tags: ["Repositories"],
+  summary: "List repositories",
+  description: "The registries whose object stores domains live in, in id order. Read-only.",
+  middleware: [strictQuery(RepositoryListQuery)] as const,
+  request: { query: RepositoryListQuery },
+  responses: { 200: listResponse(RepositoryListSchema, "A page of repositories."), ...errorResponses(400) },
+});
+
+const getRepositoryRoute = createRoute({
+  method: "get",
+  path: "/repositories/{repository}",
+  tags: ["Repositories"],
+  summary: "Get a repository",
+  request: { params: RepositoryParams },
+  responses: { 200: resourceResponse(RepositorySchema, "The repository."), 304: notModifiedResponse, ...errorResponses(404) },
+});
+
+export function presentExtension(row: ExtensionRow): Extension {
+  return {
+    id: row.id,
+    name: row.id,
+    unicode_name: row.unicodeName,
+    type: row.type,
+    repository: row.repositoryId,
+    periods: { min: row.periodMin, max: row.periodMax },
+    grace_periods: {
+      add: row.graceAdd,
+      renew: row.graceRenew,
+      auto_renew: row.graceAutoRenew,
+      transfer: row.graceTransfer,
+      redemption: row.graceRedemption,
+      pending_delete: row.gracePendingDelete,
+    },
+    nameservers: { min: row.nameserversMin, max: row.nameserversMax },
+    idn: row.idn,
+    dnssec: row.dnssec,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+function presentRepository(row: RepositoryRow, extensionIds: string[]): Repository {
+  return { id: row.id, name: row.name, roid_suffix: row.roidSuffix, extensions: extensionIds, created_at: row.createdAt, updated_at: row.updatedAt };
+}
+
+/** Rows after the cursor's id, in id order, at most limit + 1 (see pageResponse). */
+function pageOf<T extends { id: string }>(rows: Iterable<T>, after: string | null, limit: number): T[] {
+  const out: T[] = [];
+  for (const row of rows) {
+    if (after !== null && row.id <= after) continue;
+    out.push(row);
+    if (out.length > limit) break;
+  }
+  return out;
+}
+
+export const catalogRouter = createRouter()
+  .openapi(listExtensionsRoute, async (c) => {
+    const query = c.req.valid("query");
+    const page = await pageRequest(c, query);
+    const { extensions } = await catalog(database(c.env.DB));
+    const matching = [...extensions.values()].filter(
+      (e) =>
+        (query.repository === undefined || e.repositoryId === query.repository) &&
+        (query.type === undefined || e.type === query.type) &&
+        (query.idn === undefined || e.idn === query.idn),
+    );
+    const rows = pageOf(matching, page.after?.id ?? null, page.limit);
+    return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), presentExtension), 200);
+  })
+  .openapi(getExtensionRoute, async (c) => {
+    const segment = c.req.valid("param").extension;
+    const normalized = normalizeName(segment.startsWith(".") ? segment.slice(1) : segment);
+    const { extensions } = await catalog(database(c.env.DB));
+    const row = normalized.ok ? extensions.get(normalized.name) : undefined;
+    if (!row) throw notFound("extension", segment);
+    return sendResource(c, presentExtension(row), 1);
+  })
+  .openapi(listRepositoriesRoute, async (c) => {
+    const query = c.req.valid("query");
+    const page = await pageRequest(c, query);
+    const { repositories, extensionsOf } = await catalog(database(c.env.DB));
+    const rows = pageOf(repositories.values(), page.after?.id ?? null, page.limit);
+    return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), (r) => presentRepository(r, extensionsOf.get(r.id) ?? [])), 200);
+  })
+  .openapi(getRepositoryRoute, async (c) => {
+    const { repository } = c.req.valid("param");
+    const { repositories, extensionsOf } = await catalog(database(c.env.DB));
+    const row = repositories.get(repository);
+    if (!row) throw notFound("repository", repository);
+    return sendResource(c, presentRepository(row, extensionsOf.get(row.id) ?? []), 1);
+  });
+

@@ -1,0 +1,126 @@
+import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { likeContaining } from "../../db/sql";
+import { contacts, domainNameservers, domains, hosts, zones } from "../../db/schema";
+import type { PageRequest } from "../../http/pagination";
+import type { DomainSort } from "./schemas";
+
+export type DomainRow = typeof domains.$inferSelect;
+export type DomainWithLinks = DomainRow & { nameservers: string[]; zoneId: string | null };
+
+/** The domain's name server names in the order given, as one JSON array. */
+// Subqueries spell out their tables: drizzle renders columns of a single-table query
+// without the table name, which inside a correlated subquery would bind to the wrong table.
+const nameserverNames = sql<string[]>`(select json_group_array(name) from (select h.name as name from domain_nameservers dn join hosts h on h.id = dn.host_id where dn.domain_id = "domains"."id" order by dn.position))`.mapWith(
+  (v: string) => JSON.parse(v) as string[],
+);
+
+/** The zone served here under the same name (contract §5: linked by name, both ways). */
+const zoneId = sql<string | null>`(select z.id from zones z where z.name = "domains"."name")`;
+
+const columns = { ...getTableColumns(domains), nameservers: nameserverNames, zoneId };
+
+export interface DomainFilters {
+  name?: string | undefined;
+  q?: string | undefined;
+  extension?: string | undefined;
+  repository?: string | undefined;
+  /** The repository whose sub-listing this is (contract §3); ANDed with `repository`. */
+  heldBy?: string | undefined;
+  status?: string | undefined;
+  registrant?: string | undefined;
+  contact?: string | undefined;
+  nameserver?: string | undefined;
+  expiresBefore?: string | undefined;
+  expiresAfter?: string | undefined;
+}
+
+const hasNameservers = sql`exists (select 1 from domain_nameservers dn where dn.domain_id = "domains"."id")`;
+
+function statusCondition(status: string): SQL {
+  if (status === "inactive") return sql`not ${hasNameservers}`;
+  if (status === "ok") return and(eq(domains.statuses, []), hasNameservers)!;
+  return sql`exists (select 1 from json_each("domains"."statuses") where value = ${status})`;
+}
+
+const SORT_COLUMNS = { created_at: domains.id, name: domains.name, expires_at: domains.expiresAt } as const;
+
+export function sortOrder(sort: DomainSort | undefined) {
+  const spec = sort ?? "created_at";
+  const descending = spec.startsWith("-");
+  const field = (descending ? spec.slice(1) : spec) as keyof typeof SORT_COLUMNS;
+  return { field, descending, column: SORT_COLUMNS[field] };
+}
+
+/** The keyset position of a row in the given order. */
+export function domainPosition(row: DomainRow, sort: DomainSort | undefined) {
+  const { field } = sortOrder(sort);
+  return { key: field === "created_at" ? null : field === "name" ? row.name : row.expiresAt, id: row.id };
+}
+
+export function listDomains(db: Database, filters: DomainFilters, sort: DomainSort | undefined, page: PageRequest) {
+  const conditions: (SQL | undefined)[] = [];
+  if (filters.name !== undefined) conditions.push(eq(domains.name, filters.name));
+  if (filters.q !== undefined) conditions.push(sql`"domains"."name" like ${likeContaining(filters.q)} escape '\\'`);
+  if (filters.extension !== undefined) conditions.push(eq(domains.extensionId, filters.extension));
+  if (filters.repository !== undefined) conditions.push(eq(domains.repositoryId, filters.repository));
+  if (filters.heldBy !== undefined) conditions.push(eq(domains.repositoryId, filters.heldBy));
+  if (filters.status !== undefined) conditions.push(statusCondition(filters.status));
+  if (filters.registrant !== undefined) conditions.push(eq(domains.registrantId, filters.registrant));
+  if (filters.contact !== undefined) {
+    const id = filters.contact;
+    conditions.push(or(eq(domains.registrantId, id), eq(domains.adminId, id), eq(domains.techId, id), eq(domains.billingId, id)));
+  }
+  if (filters.nameserver !== undefined) {
+    conditions.push(
+      sql`"domains"."id" in (select dn.domain_id from domain_nameservers dn where dn.host_id = (select h.id from hosts h where h.name = ${filters.nameserver}))`,
+    );
+  }
+  if (filters.expiresBefore !== undefined) conditions.push(lt(domains.expiresAt, filters.expiresBefore));
+  if (filters.expiresAfter !== undefined) conditions.push(gt(domains.expiresAt, filters.expiresAfter));
+
+  const { field, descending, column } = sortOrder(sort);
+  if (page.after) {
+    const compare = descending ? sql.raw("<") : sql.raw(">");
+    conditions.push(
+      field === "created_at"
+        ? sql`"domains"."id" ${compare} ${page.after.id}`
+        : sql`("domains".${sql.identifier(column.name)}, "domains"."id") ${compare} (${page.after.key}, ${page.after.id})`,
+    );
+  }
+  const direction = descending ? desc : asc;
+  const order = field === "created_at" ? [direction(domains.id)] : [direction(column), direction(domains.id)];
+  return db
+    .select(columns)
+    .from(domains)
+    .where(and(...conditions))
+    .orderBy(...order)
+    .limit(page.limit + 1);
+}
+
+export function findDomain(db: Database, ref: { kind: "id"; id: string } | { kind: "name"; name: string }) {
+  return db
+    .select(columns)
+    .from(domains)
+    .where(ref.kind === "id" ? eq(domains.id, ref.id) : eq(domains.name, ref.name));
+}
+
+export function contactsById(db: Database, ids: readonly string[]) {
+  return db
+    .select({ id: contacts.id, city: contacts.city, countryCode: contacts.countryCode })
+    .from(contacts)
+    .where(inArray(contacts.id, [...ids]));
+}
+
+export function subordinateHostNames(db: Database, domainId: string, limit = 5) {
+  return db
+    .select({ name: hosts.name })
+    .from(hosts)
+    .where(eq(hosts.domainId, domainId))
+    .orderBy(asc(hosts.name))
+    .limit(limit + 1);
+}
+
+export function zoneNamed(db: Database, name: string) {
+  return db.select({ id: zones.id }).from(zones).where(eq(zones.name, name));
+}

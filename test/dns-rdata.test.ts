@@ -1,0 +1,365 @@
+import { describe, expect, it } from "vitest";
+import { canonicalRdata, isRecordType, RECORD_TYPES, rdataExamples, rdataTargets, type RecordType } from "../src/dns/rdata";
+
+const json = (type: RecordType, text: string) => canonicalRdata(type, text, null);
+const zone = (type: RecordType, text: string) => canonicalRdata(type, text, "example.com");
+const accepted = (content: string) => ({ ok: true, content });
+const refused = (error: string) => ({ ok: false, error });
+
+const HEX64 = "0c72ac70b745ac19998811b131d662c9ac69dbdbe7cb23e5b514b56664c5d3d6";
+
+describe("record types", () => {
+  it("knows exactly the supported types, upper case", () => {
+    expect(RECORD_TYPES).toEqual(["A", "AAAA", "CNAME", "MX", "NS", "TXT", "SRV", "CAA", "PTR", "DS", "TLSA", "SSHFP", "NAPTR", "SVCB", "HTTPS", "DNAME"]);
+    expect(isRecordType("MX")).toBe(true);
+    expect(isRecordType("mx")).toBe(false);
+    expect(isRecordType("SOA")).toBe(false);
+  });
+});
+
+describe("every example is valid and already canonical", () => {
+  it.each(RECORD_TYPES.map((t) => [t, rdataExamples[t]] as const))("%s %s", (type, example) => {
+    expect(json(type, example)).toEqual(accepted(example));
+    expect(zone(type, example)).toEqual(accepted(example));
+  });
+});
+
+describe("canonical output is stable (canonicalising twice changes nothing)", () => {
+  it.each([
+    ["TXT", '"a\\"b" "c\\\\d" "caf\\195\\169" "\\000"'],
+    ["SVCB", '1 svc.example.com. mandatory=alpn alpn="f\\\\\\\\oo\\\\,bar,h2" key667="x y"'],
+    ["CAA", '128 iodef "mailto:security@example.com"'],
+    ["NAPTR", '100 10 "u" "E2U+sip" "!^.*$!sip:info@example.com!" .'],
+  ] as const)("%s %s", (type, canonical) => {
+    expect(json(type, canonical)).toEqual(accepted(canonical));
+  });
+});
+
+describe("empty content", () => {
+  it.each(RECORD_TYPES)("%s refuses empty content and says what it needs", (type) => {
+    const result = json(type, "   ");
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatch(new RegExp(`^${type} content is empty; it needs .+ \\(e\\.g\\. .+\\)$`));
+  });
+  it("says what MX needs", () => {
+    expect(json("MX", "")).toEqual(refused("MX content is empty; it needs a preference and a mail server name (e.g. 10 mail.example.com.)"));
+  });
+});
+
+describe("A", () => {
+  it("accepts a dotted quad", () => {
+    expect(json("A", " 192.0.2.1 ")).toEqual(accepted("192.0.2.1"));
+  });
+  it("refuses leading zeros, out-of-range octets and extra fields", () => {
+    expect(json("A", "192.0.2.01")).toEqual(refused('A content "192.0.2.01" is not an IPv4 address (e.g. 192.0.2.10; no leading zeros)'));
+    expect(json("A", "256.0.0.1").ok).toBe(false);
+    expect(json("A", "192.0.2.1 192.0.2.2")).toEqual(refused('A has more than an IPv4 address: unexpected "192.0.2.2"'));
+  });
+  it("points an IPv6 address to AAAA", () => {
+    expect(json("A", "2001:db8::1")).toEqual(refused('A needs an IPv4 address; "2001:db8::1" is IPv6, use an AAAA record'));
+  });
+});
+
+describe("AAAA", () => {
+  it("compresses per RFC 5952", () => {
+    expect(json("AAAA", "2001:0DB8:0:0:0:0:0:0001")).toEqual(accepted("2001:db8::1"));
+  });
+  it("points an IPv4 address to A", () => {
+    expect(json("AAAA", "192.0.2.1")).toEqual(refused('AAAA needs an IPv6 address; "192.0.2.1" is IPv4, use an A record'));
+  });
+  it("refuses junk", () => {
+    expect(json("AAAA", "1::2::3")).toEqual(refused('AAAA content "1::2::3" is not an IPv6 address (e.g. 2001:db8::10)'));
+  });
+});
+
+describe("names inside content", () => {
+  it("in JSON, are absolute with or without the dot, lower-cased, and returned with the dot", () => {
+    expect(json("CNAME", "WWW.Example.COM")).toEqual(accepted("www.example.com."));
+    expect(json("CNAME", "www.example.com.")).toEqual(accepted("www.example.com."));
+  });
+  it("in a master file, are relative to the origin unless they end with a dot", () => {
+    expect(zone("CNAME", "www")).toEqual(accepted("www.example.com."));
+    expect(zone("CNAME", "www.example.net.")).toEqual(accepted("www.example.net."));
+    expect(zone("CNAME", "@")).toEqual(accepted("example.com."));
+    expect(canonicalRdata("CNAME", "www", "Example.COM.")).toEqual(accepted("www.example.com."));
+  });
+  it('refuses "@" without an origin', () => {
+    expect(json("CNAME", "@")).toEqual(refused('CNAME target "@" needs a zone origin; give the full name'));
+  });
+  it("converts IDN to A-labels", () => {
+    expect(json("CNAME", "münchen.de")).toEqual(accepted("xn--mnchen-3ya.de."));
+  });
+  it("names the label at fault", () => {
+    expect(json("NS", "-ns.example.net")).toEqual(refused('NS host "-ns.example.net": label "-ns" starts with a hyphen'));
+    expect(json("CNAME", "a..example.com")).toEqual(refused('CNAME target "a..example.com": has an empty label'));
+  });
+  it("refuses escaped characters and quoted names", () => {
+    expect(json("PTR", "a\\.b.example.com")).toEqual(
+      refused('PTR target "a\\\\.b.example.com": escaped characters in names (such as \\.) are not supported'),
+    );
+    expect(json("CNAME", '"www.example.com"')).toEqual(refused("CNAME target must be a domain name, not a quoted string"));
+  });
+  it("refuses the root where it means nothing", () => {
+    expect(json("CNAME", ".")).toEqual(refused('CNAME target cannot be the root "."'));
+    expect(json("NS", ".")).toEqual(refused('NS host cannot be the root "."'));
+  });
+  it("allows service labels in alias targets, not in host names", () => {
+    expect(json("CNAME", "s1._domainkey.example.net")).toEqual(accepted("s1._domainkey.example.net."));
+    expect(json("NS", "_ns.example.net")).toEqual(refused('NS host "_ns.example.net": label "_ns" may contain only letters, digits and hyphens'));
+  });
+  it("refuses wildcards in targets", () => {
+    expect(json("CNAME", "*.example.com")).toEqual(refused('CNAME target "*.example.com": label "*" is not allowed here'));
+  });
+});
+
+describe("CNAME, NS, PTR, DNAME", () => {
+  it("take exactly one name", () => {
+    expect(json("PTR", "host.example.com")).toEqual(accepted("host.example.com."));
+    expect(json("DNAME", "example.net")).toEqual(accepted("example.net."));
+    expect(json("NS", "ns1.example.net ns2.example.net")).toEqual(refused('NS has more than a name server\'s host name: unexpected "ns2.example.net"'));
+  });
+});
+
+describe("MX", () => {
+  it("canonicalises preference and exchange", () => {
+    expect(json("MX", "010 Mail.Example.com")).toEqual(accepted("10 mail.example.com."));
+    expect(zone("MX", "10 mail")).toEqual(accepted("10 mail.example.com."));
+  });
+  it("range-checks the preference", () => {
+    expect(json("MX", "65536 mail.example.com")).toEqual(refused("MX preference must be an integer 0–65535"));
+    expect(json("MX", "-1 mail.example.com")).toEqual(refused("MX preference must be an integer 0–65535"));
+    expect(json("MX", "mail.example.com")).toEqual(refused("MX needs a preference and a mail server name (e.g. 10 mail.example.com.)"));
+  });
+  it("accepts a null MX with preference 0 only (RFC 7505)", () => {
+    expect(json("MX", "0 .")).toEqual(accepted("0 ."));
+    expect(json("MX", "10 .")).toEqual(refused('a null MX (exchange ".") must have preference 0 (RFC 7505 §3)'));
+  });
+});
+
+describe("SRV", () => {
+  it("canonicalises all four fields", () => {
+    expect(json("SRV", "10 05 5060 SIP.example.com")).toEqual(accepted("10 5 5060 sip.example.com."));
+    expect(zone("SRV", "0 0 443 host")).toEqual(accepted("0 0 443 host.example.com."));
+  });
+  it("accepts the root target: no service here (RFC 2782)", () => {
+    expect(json("SRV", "0 0 0 .")).toEqual(accepted("0 0 0 ."));
+  });
+  it("range-checks each number and names it", () => {
+    expect(json("SRV", "70000 1 1 a.example.com")).toEqual(refused("SRV priority must be an integer 0–65535"));
+    expect(json("SRV", "1 x 1 a.example.com")).toEqual(refused("SRV weight must be an integer 0–65535"));
+    expect(json("SRV", "1 1 65536 a.example.com")).toEqual(refused("SRV port must be an integer 0–65535"));
+    expect(json("SRV", "1 1 1")).toEqual(refused("SRV needs priority, weight, port and target (e.g. 10 5 5060 sip.example.com.)"));
+  });
+});
+
+describe("TXT", () => {
+  it("in JSON, takes unquoted content as one text, spaces and all", () => {
+    expect(json("TXT", "v=spf1 include:_spf.example.com ~all")).toEqual(accepted('"v=spf1 include:_spf.example.com ~all"'));
+    expect(json("TXT", 'say "hi" \\o/')).toEqual(accepted('"say \\"hi\\" \\\\o/"'));
+  });
+  it("in JSON, splits a long unquoted text into strings of at most 255 bytes", () => {
+    const result = json("TXT", "a".repeat(600));
+    expect(result).toEqual(accepted(`"${"a".repeat(255)}" "${"a".repeat(255)}" "${"a".repeat(90)}"`));
+  });
+  it("does not cut a UTF-8 character in two when splitting", () => {
+    const result = json("TXT", `${"a".repeat(254)}é`);
+    expect(result).toEqual(accepted(`"${"a".repeat(254)}" "\\195\\169"`));
+  });
+  it("takes quoted strings with escapes", () => {
+    expect(json("TXT", '"a\\"b" "c\\\\d"  "\\065\\066"')).toEqual(accepted('"a\\"b" "c\\\\d" "AB"'));
+    expect(json("TXT", '""')).toEqual(accepted('""'));
+    expect(json("TXT", '"v=DKIM1; k=rsa;" "p=abc"')).toEqual(accepted('"v=DKIM1; k=rsa;" "p=abc"'));
+  });
+  it("writes non-printable and non-ASCII bytes as \\DDD", () => {
+    expect(json("TXT", '"tab\there" "café"')).toEqual(accepted('"tab\\009here" "caf\\195\\169"'));
+  });
+  it("in a master file, takes each bare token as one string", () => {
+    expect(zone("TXT", 'hello world "and more"')).toEqual(accepted('"hello" "world" "and more"'));
+  });
+  it("refuses a quoted string over 255 bytes", () => {
+    expect(json("TXT", `"${"a".repeat(256)}"`)).toEqual(
+      refused("TXT string 1 is 256 bytes; a string holds at most 255 (split it into several quoted strings)"),
+    );
+  });
+  it("refuses bad escapes and unclosed quotes", () => {
+    expect(json("TXT", '"\\256"')).toEqual(refused('TXT string 1: "\\256" is not an octet (0–255)'));
+    expect(json("TXT", '"\\12"')).toEqual(refused('TXT string 1: "\\12" is not an escape: use \\DDD with three decimal digits'));
+    expect(json("TXT", '"abc')).toEqual(refused("TXT content: a quoted string is not closed"));
+  });
+  it("refuses more than 65535 bytes of data", () => {
+    const strings = Array.from({ length: 300 }, () => `"${"x".repeat(255)}"`).join(" ");
+    expect(json("TXT", strings)).toEqual(refused("TXT data is 76800 octets on the wire; a record holds at most 65535"));
+  });
+});
+
+describe("CAA", () => {
+  it("quotes the value and lower-cases the tag", () => {
+    expect(json("CAA", "0 ISSUE letsencrypt.org")).toEqual(accepted('0 issue "letsencrypt.org"'));
+    expect(json("CAA", '0 issue "letsencrypt.org; validationmethods=dns-01"')).toEqual(accepted('0 issue "letsencrypt.org; validationmethods=dns-01"'));
+    expect(json("CAA", '0 issuewild ";"')).toEqual(accepted('0 issuewild ";"'));
+    expect(json("CAA", '128 iodef "https://example.com/caa"')).toEqual(accepted('128 iodef "https://example.com/caa"'));
+    expect(json("CAA", '0 issuemail "ca.example.net"')).toEqual(accepted('0 issuemail "ca.example.net"'));
+    expect(json("CAA", '0 contactemail "security@example.com"')).toEqual(accepted('0 contactemail "security@example.com"'));
+    expect(json("CAA", '0 contactphone "+1 (555) 010-0000"')).toEqual(accepted('0 contactphone "+1 (555) 010-0000"'));
+  });
+  it("range-checks the flags", () => {
+    expect(json("CAA", '256 issue "ca.example.net"')).toEqual(refused("CAA flags must be an integer 0–255"));
+  });
+  it("refuses unknown tags and names the known ones", () => {
+    expect(json("CAA", '0 tbs "x"')).toEqual(
+      refused('CAA tag "tbs" is not one of issue, issuewild, iodef, issuemail, issuevmc, contactemail, contactphone'),
+    );
+  });
+  it("checks the value against the tag", () => {
+    expect(json("CAA", '0 issue "not a domain"')).toEqual(
+      refused('CAA issue value must be a CA\'s domain name, optionally followed by "; key=value" parameters (RFC 8659 §4.2)'),
+    );
+    expect(json("CAA", '0 iodef "ftp://example.com"')).toEqual(refused("CAA iodef value must be a mailto:, http:// or https:// URL (RFC 8659 §4.4)"));
+  });
+  it("asks for a quoted value when it has spaces", () => {
+    expect(json("CAA", "0 issue letsencrypt.org; validationmethods=dns-01")).toEqual(
+      refused('CAA has more than flags, a tag and a value: unexpected "validationmethods=dns-01"'),
+    );
+  });
+});
+
+describe("DS", () => {
+  it("writes the digest in upper case, joined, as BIND does", () => {
+    expect(json("DS", `12345 13 2 ${HEX64.slice(0, 32)} ${HEX64.slice(32)}`)).toEqual(accepted(`12345 13 2 ${HEX64.toUpperCase()}`));
+  });
+  it("accepts algorithm mnemonics and writes the number", () => {
+    expect(json("DS", `1 ECDSAP256SHA256 2 ${HEX64}`)).toEqual(accepted(`1 13 2 ${HEX64.toUpperCase()}`));
+  });
+  it("checks the digest length for known digest types", () => {
+    expect(json("DS", `1 8 1 ${"a".repeat(40)}`)).toEqual(accepted(`1 8 1 ${"A".repeat(40)}`));
+    expect(json("DS", `1 8 4 ${"a".repeat(96)}`)).toEqual(accepted(`1 8 4 ${"A".repeat(96)}`));
+    expect(json("DS", `1 8 2 ${"a".repeat(62)}`)).toEqual(refused("DS digest for digest type 2 (SHA-256) must be 64 hex digits, not 62"));
+    expect(json("DS", `1 8 99 abcd`)).toEqual(accepted("1 8 99 ABCD"));
+  });
+  it("range-checks key tag, algorithm and digest type", () => {
+    expect(json("DS", `65536 8 2 ${HEX64}`)).toEqual(refused("DS key tag must be an integer 0–65535"));
+    expect(json("DS", `1 256 2 ${HEX64}`)).toEqual(refused("DS algorithm must be an integer 0–255"));
+    expect(json("DS", `1 8 256 ${HEX64}`)).toEqual(refused("DS digest type must be an integer 0–255"));
+    expect(json("DS", `1 8 0 ${HEX64}`)).toEqual(refused("DS digest type 0 is reserved (RFC 4034 §5.1.3)"));
+  });
+  it("refuses non-hex and odd-length digests", () => {
+    expect(json("DS", "1 8 2 xyz")).toEqual(refused("DS digest must be hexadecimal digits (0–9, A–F)"));
+    expect(json("DS", "1 8 99 abc")).toEqual(refused("DS digest has an odd number of hex digits (3)"));
+  });
+});
+
+describe("TLSA", () => {
+  it("canonicalises and checks the data length per matching type", () => {
+    expect(json("TLSA", `3 1 1 ${HEX64}`)).toEqual(accepted(`3 1 1 ${HEX64.toUpperCase()}`));
+    expect(json("TLSA", `3 1 2 ${HEX64}${HEX64}`)).toEqual(accepted(`3 1 2 ${(HEX64 + HEX64).toUpperCase()}`));
+    expect(json("TLSA", `3 0 0 3082`)).toEqual(accepted("3 0 0 3082"));
+    expect(json("TLSA", `3 1 2 ${HEX64}`)).toEqual(refused("TLSA data for matching type 2 must be 128 hex digits, not 64"));
+  });
+  it("range-checks usage, selector and matching type", () => {
+    expect(json("TLSA", `4 1 1 ${HEX64}`)).toEqual(refused("TLSA certificate usage must be an integer 0–3"));
+    expect(json("TLSA", `3 2 1 ${HEX64}`)).toEqual(refused("TLSA selector must be an integer 0–1"));
+    expect(json("TLSA", `3 1 3 ${HEX64}`)).toEqual(refused("TLSA matching type must be an integer 0–2"));
+  });
+});
+
+describe("SSHFP", () => {
+  it("canonicalises and checks the fingerprint length", () => {
+    expect(json("SSHFP", `4 2 ${HEX64}`)).toEqual(accepted(`4 2 ${HEX64.toUpperCase()}`));
+    expect(json("SSHFP", `1 1 ${"ab".repeat(20)}`)).toEqual(accepted(`1 1 ${"AB".repeat(20)}`));
+    expect(json("SSHFP", `1 1 ${HEX64}`)).toEqual(refused("SSHFP fingerprint for type 1 must be 40 hex digits, not 64"));
+  });
+  it("range-checks algorithm and type", () => {
+    expect(json("SSHFP", `7 2 ${HEX64}`)).toEqual(refused("SSHFP algorithm must be an integer 0–6"));
+    expect(json("SSHFP", `4 3 ${HEX64}`)).toEqual(refused("SSHFP fingerprint type must be an integer 0–2"));
+  });
+});
+
+describe("NAPTR", () => {
+  it("quotes the strings and makes the replacement absolute", () => {
+    expect(json("NAPTR", "100 10 S SIP+D2U \"\" _sip._udp.example.com")).toEqual(accepted('100 10 "S" "SIP+D2U" "" _sip._udp.example.com.'));
+    expect(zone("NAPTR", '100 10 "S" "SIP+D2U" "" _sip._udp')).toEqual(accepted('100 10 "S" "SIP+D2U" "" _sip._udp.example.com.'));
+  });
+  it("accepts a regexp with the root as replacement", () => {
+    expect(json("NAPTR", '100 10 "u" "E2U+sip" "!^.*$!sip:info@example.com!" .')).toEqual(
+      accepted('100 10 "u" "E2U+sip" "!^.*$!sip:info@example.com!" .'),
+    );
+  });
+  it("refuses both a regexp and a replacement", () => {
+    expect(json("NAPTR", '100 10 "u" "E2U+sip" "!^.*$!sip:a@example.com!" sip.example.com')).toEqual(
+      refused('NAPTR regexp and replacement are mutually exclusive: with a regexp the replacement must be "." (RFC 3403 §4.1)'),
+    );
+  });
+  it("checks flags and numbers", () => {
+    expect(json("NAPTR", '100 10 "S!" "SIP+D2U" "" .')).toEqual(refused("NAPTR flags may contain only letters and digits (RFC 3403 §4.1)"));
+    expect(json("NAPTR", '100 70000 "S" "SIP+D2U" "" .')).toEqual(refused("NAPTR preference must be an integer 0–65535"));
+    expect(json("NAPTR", '100 10 "S" "SIP+D2U" ""')).toEqual(
+      refused('NAPTR needs order, preference, flags, services, regexp and replacement (e.g. 100 10 "S" "SIP+D2U" "" _sip._udp.example.com.)'),
+    );
+  });
+});
+
+describe("SVCB and HTTPS", () => {
+  it("sorts parameters by key number and writes them canonically", () => {
+    expect(json("HTTPS", '1 . port=8443 ipv6hint=2001:DB8:0::1 ech=AEX+DQBB alpn=h2,h3 ipv4hint=192.0.2.1,192.0.2.2 mandatory=port,alpn no-default-alpn')).toEqual(
+      accepted('1 . mandatory=alpn,port alpn="h2,h3" no-default-alpn port=8443 ipv4hint=192.0.2.1,192.0.2.2 ech=AEX+DQBB ipv6hint=2001:db8::1'),
+    );
+  });
+  it("resolves the target like any name", () => {
+    expect(zone("SVCB", "1 svc alpn=h2")).toEqual(accepted('1 svc.example.com. alpn="h2"'));
+    expect(json("SVCB", "0 svc.example.net")).toEqual(accepted("0 svc.example.net."));
+  });
+  it("keeps escaped commas inside an alpn id (RFC 9460 appendix A.1)", () => {
+    expect(json("SVCB", '1 . alpn="f\\\\\\\\oo\\\\,bar,h2"')).toEqual(accepted('1 . alpn="f\\\\\\\\oo\\\\,bar,h2"'));
+  });
+  it("accepts generic keys, dohpath and ohttp (written key8, which BIND 9.18 reads)", () => {
+    expect(json("SVCB", '1 doh.example.net alpn=h2 dohpath="/dns-query{?dns}" ohttp key667="hello world" key1000')).toEqual(
+      accepted('1 doh.example.net. alpn="h2" dohpath="/dns-query{?dns}" key8 key667="hello world" key1000'),
+    );
+    expect(json("SVCB", "1 . key3=443")).toEqual(accepted("1 . port=443"));
+  });
+  it("refuses parameters in AliasMode", () => {
+    expect(json("HTTPS", "0 example.net alpn=h2")).toEqual(refused("HTTPS with priority 0 (AliasMode) takes no parameters (RFC 9460 §2.4.2)"));
+  });
+  it("refuses unknown, duplicate and malformed parameters", () => {
+    expect(json("SVCB", "1 . colour=blue")).toEqual(
+      refused('SVCB unknown SvcParamKey "colour" (known: mandatory, alpn, no-default-alpn, port, ipv4hint, ech, ipv6hint, dohpath, ohttp, or keyNNNNN)'),
+    );
+    expect(json("SVCB", "1 . port=1 port=2")).toEqual(refused("SVCB parameter port appears twice (RFC 9460 §2.2)"));
+    expect(json("SVCB", "1 . key65535=x")).toEqual(refused("SVCB SvcParamKey key65535 is out of range (key65535 is reserved, RFC 9460 §14.3.2)"));
+    expect(json("SVCB", "1 . port=99999")).toEqual(refused("SVCB port must be an integer 0–65535"));
+    expect(json("SVCB", "1 . ipv4hint=2001:db8::1")).toEqual(refused("SVCB ipv4hint must be a comma-separated list of IPv4 addresses"));
+    expect(json("SVCB", "1 . ipv6hint=")).toEqual(refused("SVCB ipv6hint needs a value (ipv6hint=…)"));
+    expect(json("SVCB", "1 . alpn=h2,,h3")).toEqual(refused("SVCB alpn must be a comma-separated list of protocol ids, each 1–255 bytes (e.g. alpn=h2,h3)"));
+    expect(json("SVCB", "1 . ech=not*base64")).toEqual(refused("SVCB ech must be an ECHConfigList in base64"));
+    expect(json("SVCB", "1 . alpn=h2 no-default-alpn=x")).toEqual(refused("SVCB no-default-alpn takes no value"));
+  });
+  it("checks mandatory and no-default-alpn for consistency (RFC 9460 §8, §7.1.1)", () => {
+    expect(json("SVCB", "1 . mandatory=port alpn=h2")).toEqual(refused("SVCB mandatory lists port, which the record does not have"));
+    expect(json("SVCB", "1 . mandatory=mandatory")).toEqual(refused("SVCB mandatory must not list mandatory itself (RFC 9460 §8)"));
+    expect(json("SVCB", "1 . no-default-alpn")).toEqual(refused("SVCB no-default-alpn requires alpn (RFC 9460 §7.1.1)"));
+  });
+  it("range-checks the priority", () => {
+    expect(json("HTTPS", "65536 .")).toEqual(refused("HTTPS priority must be an integer 0–65535"));
+  });
+});
+
+describe("generic RDATA (RFC 3597)", () => {
+  it("is refused with a reason", () => {
+    expect(zone("A", "\\# 4 C0000201")).toEqual(refused("generic RDATA (\\# …, RFC 3597) is not supported; write A data in its own presentation form"));
+  });
+});
+
+describe("rdataTargets lists the names a record points at", () => {
+  it.each([
+    ["CNAME", "www.example.com.", ["www.example.com"]],
+    ["MX", "10 mail.example.com.", ["mail.example.com"]],
+    ["MX", "0 .", []],
+    ["SRV", "10 5 5060 sip.example.com.", ["sip.example.com"]],
+    ["NAPTR", '100 10 "S" "SIP D2U" "" _sip._udp.example.com.', ["_sip._udp.example.com"]],
+    ["HTTPS", '1 svc.example.com. alpn="h2"', ["svc.example.com"]],
+    ["A", "192.0.2.1", []],
+    ["TXT", '"x.example.com."', []],
+  ] as const)("%s %s", (type, content, names) => {
+    expect(rdataTargets(type, content)).toEqual(names);
+  });
+});
