@@ -1,13 +1,12 @@
 // Extensions and repositories: the read-only catalog, served from the per-isolate copy
 // (src/db/catalog.ts), so these reads cost no D1 round trip once an isolate is warm.
-import { createRoute } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
 import { catalog, type ExtensionRow, type RepositoryRow } from "../../db/catalog";
 import { database } from "../../db/client";
 import { normalizeName } from "../../dns/name";
 import { notFound } from "../../http/lookup";
 import { errorResponses, listResponse, notModifiedResponse, resourceResponse } from "../../http/openapi";
 import { pageRequest, pageResponse } from "../../http/pagination";
-import { strictQuery } from "../../http/query";
 import { sendResource } from "../../http/respond";
 import { createRouter } from "../../http/router";
 import { pathParams, RepositoryParams } from "../../http/params";
@@ -24,18 +23,17 @@ import {
 
 const ExtensionParams = pathParams("extension", "Extension id or name, with or without the leading dot (`co.uk`, `.de`, `рф`).", "com");
 
-const listExtensionsRoute = createRoute({
+const listExtensionsRoute = defineRoute({
   method: "get",
   path: "/extensions",
   tags: ["Extensions"],
   summary: "List extensions",
   description: "The extensions (TLDs) offered, in id order. Read-only: the catalog changes only by migration.",
-  middleware: [strictQuery(ExtensionListQuery)] as const,
   request: { query: ExtensionListQuery },
   responses: { 200: listResponse(ExtensionListSchema, "A page of extensions."), ...errorResponses(400) },
 });
 
-const getExtensionRoute = createRoute({
+const getExtensionRoute = defineRoute({
   method: "get",
   path: "/extensions/{extension}",
   tags: ["Extensions"],
@@ -44,18 +42,17 @@ const getExtensionRoute = createRoute({
   responses: { 200: resourceResponse(ExtensionSchema, "The extension."), 304: notModifiedResponse, ...errorResponses(404) },
 });
 
-const listRepositoriesRoute = createRoute({
+const listRepositoriesRoute = defineRoute({
   method: "get",
   path: "/repositories",
   tags: ["Repositories"],
   summary: "List repositories",
   description: "The registries whose object stores domains live in, in id order. Read-only.",
-  middleware: [strictQuery(RepositoryListQuery)] as const,
   request: { query: RepositoryListQuery },
   responses: { 200: listResponse(RepositoryListSchema, "A page of repositories."), ...errorResponses(400) },
 });
 
-const getRepositoryRoute = createRoute({
+const getRepositoryRoute = defineRoute({
   method: "get",
   path: "/repositories/{repository}",
   tags: ["Repositories"],

@@ -1,6 +1,5 @@
-import { createRoute } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
 import { pathParams, RepositoryParams } from "../../http/params";
-import { strictJsonBody, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from "../../http/json-body";
 import {
   createdResponse,
   errorResponses,
@@ -12,7 +11,6 @@ import {
   notModifiedResponse,
   resourceResponse,
 } from "../../http/openapi";
-import { strictQuery } from "../../http/query";
 import {
   CONTACT_READ_ONLY,
   ContactCreateSchema,
@@ -25,29 +23,27 @@ import {
 const tags = ["Contacts"];
 const ContactParams = pathParams("contact", "Contact id (`con_…`).", "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B");
 
-export const listContacts = createRoute({
+export const listContacts = defineRoute({
   method: "get",
   path: "/contacts",
   tags,
   summary: "List contacts",
   description: "Contacts in creation order, keyset-paginated. Filters combine with AND.",
-  middleware: [strictQuery(ContactListQuery)] as const,
   request: { query: ContactListQuery },
   responses: { 200: listResponse(ContactListSchema, "A page of contacts."), ...errorResponses(400) },
 });
 
-export const listRepositoryContacts = createRoute({
+export const listRepositoryContacts = defineRoute({
   method: "get",
   path: "/repositories/{repository}/contacts",
   tags: ["Repositories"],
   summary: "List the contacts a repository holds",
   description: "Contacts used (in any role) by a domain of the repository; same filters, order and pagination as `GET /contacts`.",
-  middleware: [strictQuery(ContactListQuery)] as const,
   request: { params: RepositoryParams, query: ContactListQuery },
   responses: { 200: listResponse(ContactListSchema, "A page of contacts."), ...errorResponses(400, 404) },
 });
 
-export const getContact = createRoute({
+export const getContact = defineRoute({
   method: "get",
   path: "/contacts/{contact}",
   tags,
@@ -56,29 +52,29 @@ export const getContact = createRoute({
   responses: { 200: resourceResponse(ContactSchema, "The contact."), 304: notModifiedResponse, ...errorResponses(404) },
 });
 
-export const createContact = createRoute({
+export const createContact = defineRoute({
   method: "post",
   path: "/contacts",
   tags,
   summary: "Create a contact",
   description: "Required: `name` and `email`. A contact that will be a domain's registrant, admin or tech contact also needs `address.city` and `address.country_code`.",
-  middleware: [strictJsonBody(ContactCreateSchema, { readOnly: CONTACT_READ_ONLY })] as const,
+  readOnly: CONTACT_READ_ONLY,
   request: { body: jsonBody(ContactCreateSchema, "The new contact.") },
   responses: { 201: createdResponse(ContactSchema, "The contact was created."), ...errorResponses(400, 413, 415, 422) },
 });
 
-export const updateContact = createRoute({
+export const updateContact = defineRoute({
   method: "patch",
   path: "/contacts/{contact}",
   tags,
   summary: "Update a contact",
   description: `Fields to change. ${IF_MATCH_HEADER_DOC} Removing the city or country of a contact that is a registrant, admin or tech contact answers 422 \`policy_violation\`.`,
-  middleware: [strictJsonBody(ContactPatchSchema, { readOnly: CONTACT_READ_ONLY, mediaTypes: [JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE] })] as const,
+  readOnly: CONTACT_READ_ONLY,
   request: { params: ContactParams, body: mergePatchBody(ContactPatchSchema, "Fields to change.") },
   responses: { 200: resourceResponse(ContactSchema, "The updated contact."), ...errorResponses(400, 404, 412, 413, 415, 422) },
 });
 
-export const deleteContact = createRoute({
+export const deleteContact = defineRoute({
   method: "delete",
   path: "/contacts/{contact}",
   tags,

@@ -1,5 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
-import { JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE, strictJsonBody } from "../../http/json-body";
+import { defineRoute } from "../../http/route";
 import {
   createdResponse,
   errorResponses,
@@ -12,7 +11,6 @@ import {
   resourceResponse,
 } from "../../http/openapi";
 import { pathParams, RepositoryParams } from "../../http/params";
-import { strictQuery } from "../../http/query";
 import { DOMAIN_READ_ONLY, DomainCreateSchema, DomainListQuery, DomainListSchema, DomainPatchSchema, DomainSchema } from "./schemas";
 
 const tags = ["Domains"];
@@ -21,29 +19,27 @@ const DomainParams = pathParams("domain", "Domain id (`dom_…`) or name (`examp
 const LIST_DESCRIPTION =
   "Keyset-paginated; filters combine with AND. `sort` orders by `created_at` (default), `name` or `expires_at`, `-` for descending. List items omit `auth_info`.";
 
-export const listDomains = createRoute({
+export const listDomains = defineRoute({
   method: "get",
   path: "/domains",
   tags,
   summary: "List domains",
   description: LIST_DESCRIPTION,
-  middleware: [strictQuery(DomainListQuery)] as const,
   request: { query: DomainListQuery },
   responses: { 200: listResponse(DomainListSchema, "A page of domains."), ...errorResponses(400) },
 });
 
-export const listRepositoryDomains = createRoute({
+export const listRepositoryDomains = defineRoute({
   method: "get",
   path: "/repositories/{repository}/domains",
   tags: ["Repositories"],
   summary: "List the domains a repository holds",
   description: `Domains registered under the repository's extensions. ${LIST_DESCRIPTION}`,
-  middleware: [strictQuery(DomainListQuery)] as const,
   request: { params: RepositoryParams, query: DomainListQuery },
   responses: { 200: listResponse(DomainListSchema, "A page of domains."), ...errorResponses(400, 404) },
 });
 
-export const getDomain = createRoute({
+export const getDomain = defineRoute({
   method: "get",
   path: "/domains/{domain}",
   tags,
@@ -52,30 +48,30 @@ export const getDomain = createRoute({
   responses: { 200: resourceResponse(DomainSchema, "The domain, with `auth_info`."), 304: notModifiedResponse, ...errorResponses(404) },
 });
 
-export const createDomain = createRoute({
+export const createDomain = defineRoute({
   method: "post",
   path: "/domains",
   tags,
   summary: "Register a domain",
   description:
     "The name must be one label under an extension of the catalog (longest match: `example.co.uk` → `co.uk`). `period` (years) must lie in the extension's range; `expires_at` is registration time plus the period. Contacts must exist; a registrant, admin or tech contact needs `address.city` and `address.country_code`. Name servers are host names: an unknown external name becomes a host object, an unknown name under a domain managed here must be created as a host (with addresses) first. `status` takes client statuses only. `auth_info` is generated when absent. A zone of the same name is linked.",
-  middleware: [strictJsonBody(DomainCreateSchema, { readOnly: DOMAIN_READ_ONLY })] as const,
+  readOnly: DOMAIN_READ_ONLY,
   request: { body: jsonBody(DomainCreateSchema, "The registration.") },
   responses: { 201: createdResponse(DomainSchema, "The domain was registered."), ...errorResponses(400, 409, 413, 415, 422) },
 });
 
-export const updateDomain = createRoute({
+export const updateDomain = defineRoute({
   method: "patch",
   path: "/domains/{domain}",
   tags,
   summary: "Update a domain",
   description: `Change contacts, name servers (replaced whole), client statuses (replaced whole), \`auth_info\` or \`auto_renew\`. While \`clientUpdateProhibited\` is set, only a patch whose \`status\` removes it is accepted (409 \`status_prohibits\`). ${IF_MATCH_HEADER_DOC}`,
-  middleware: [strictJsonBody(DomainPatchSchema, { readOnly: DOMAIN_READ_ONLY, mediaTypes: [JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE] })] as const,
+  readOnly: DOMAIN_READ_ONLY,
   request: { params: DomainParams, body: mergePatchBody(DomainPatchSchema, "Fields to change.") },
   responses: { 200: resourceResponse(DomainSchema, "The updated domain."), ...errorResponses(400, 404, 409, 412, 413, 415, 422) },
 });
 
-export const deleteDomain = createRoute({
+export const deleteDomain = defineRoute({
   method: "delete",
   path: "/domains/{domain}",
   tags,

@@ -1,5 +1,6 @@
 // The service's own documents: the index, the OpenAPI description, problem types.
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
 import { errorResponses } from "../../http/openapi";
 import { ApiError, PROBLEMS, problemTypeUri, type ProblemCode } from "../../http/problem";
 import { createRouter } from "../../http/router";
@@ -21,7 +22,7 @@ const ProblemTypeSchema = z
   .object({ type: z.string(), code: z.string(), status: z.number().int(), title: z.string(), description: z.string() })
   .openapi("ProblemType");
 
-const index = createRoute({
+const index = defineRoute({
   method: "get",
   path: "/",
   tags: ["Service"],
@@ -30,7 +31,7 @@ const index = createRoute({
   responses: { 200: { description: "The index.", content: { "application/json": { schema: IndexSchema } } } },
 });
 
-const problemTypes = createRoute({
+const problemTypes = defineRoute({
   method: "get",
   path: "/problems",
   tags: ["Service"],
@@ -39,7 +40,7 @@ const problemTypes = createRoute({
   responses: { 200: { description: "All problem types.", content: { "application/json": { schema: z.object({ data: z.array(ProblemTypeSchema) }) } } } },
 });
 
-const problemType = createRoute({
+const problemType = defineRoute({
   method: "get",
   path: "/problems/{code}",
   tags: ["Service"],
