@@ -9,6 +9,7 @@ import { createRouter } from "./http/router";
 import { catalogRouter } from "./resources/catalog";
 import { contactsRouter } from "./resources/contacts";
 import { domainsRouter } from "./resources/domains";
+import { hostsRouter } from "./resources/hosts";
 import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
 
 const HTTP_EXCEPTION_CODES: Record<number, ProblemCode> = {
@@ -37,7 +38,7 @@ function asApiError(error: unknown): ApiError {
 }
 
 export function createApp() {
-  const v1 = createRouter().route("/", metaRouter).route("/", catalogRouter).route("/", contactsRouter).route("/", domainsRouter);
+  const v1 = createRouter().route("/", metaRouter).route("/", catalogRouter).route("/", contactsRouter).route("/", domainsRouter).route("/", hostsRouter);
 
   v1.doc31("/openapi.json", {
     openapi: "3.1.0",

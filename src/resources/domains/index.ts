@@ -23,13 +23,11 @@ import { canonicalStatuses, clientStatusProblem, deleteProhibited, domainStatus,
 import {
   checkContacts,
   checkNameserverCount,
-  newFindings,
   normalizeNameservers,
   planNameservers,
   superordinateCandidates,
-  throwFindings,
-  type Findings,
 } from "./links";
+import { newFindings, throwFindings, type Findings } from "../../http/findings";
 import { contactsById, domainPosition, findDomain, listDomains, subordinateHostNames, zoneNamed, type DomainFilters, type DomainWithLinks } from "./queries";
 import * as routes from "./routes";
 import type { Domain, DomainListItem, DomainListQueryInput } from "./schemas";

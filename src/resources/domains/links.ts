@@ -1,29 +1,10 @@
 // A domain's links to contacts and name servers, checked the same way on registration
 // and on update: every problem is collected so that one 422 lists them all.
 import type { ExtensionRow } from "../../db/catalog";
-import { ApiError, type FieldError } from "../../http/problem";
+import type { Findings } from "../../http/findings";
 import { missingAddressFields, ROLES_NEEDING_ADDRESS, type DomainContactRole } from "../../registry/contacts";
 import { registrableDomainOf } from "../../registry/extensions";
 import { normalizeHostName } from "../../registry/hosts";
-
-/** Bad input (validation_failed) and input the registry's policy refuses (policy_violation). */
-export interface Findings {
-  invalid: FieldError[];
-  policy: FieldError[];
-}
-
-export function newFindings(): Findings {
-  return { invalid: [], policy: [] };
-}
-
-/** Throws the 422 that lists every finding; validation errors decide the code when present. */
-export function throwFindings(findings: Findings): void {
-  const all = [...findings.invalid, ...findings.policy];
-  if (all.length === 0) return;
-  const code = findings.invalid.length > 0 ? "validation_failed" : "policy_violation";
-  const detail = all.length === 1 ? `${all[0]!.field}: ${all[0]!.message}` : `${all.length} fields are invalid`;
-  throw new ApiError(code, detail, { errors: all });
-}
 
 export const CONTACT_FIELDS: Record<DomainContactRole, string> = {
   registrant: "registrant",

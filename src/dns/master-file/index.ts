@@ -1,0 +1,11 @@
+// RFC 1035 §5 master files ("zone files"): reading a zone in, writing one out.
+export { MAX_REPORTED_ERRORS, parseMasterFile } from "./parse";
+export { renderMasterFile } from "./render";
+export type {
+  MasterFileError,
+  MasterFileRecord,
+  MasterFileResult,
+  ParsedMasterFile,
+  SoaFields,
+  ZoneToRender,
+} from "./types";

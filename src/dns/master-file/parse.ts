@@ -1,0 +1,312 @@
+// Reading a zone from an RFC 1035 §5 master file. Every bad line is reported with the
+// line it starts on and a reason (one reason per line), and nothing is thrown: the
+// result is either the whole zone or the list of problems.
+//
+// Choices where the RFCs leave room (BIND's behaviour unless said otherwise):
+// - A record without a TTL takes the $TTL in effect (RFC 2308 §4); without one, the
+//   previous record's TTL (RFC 1035 §5.1); the SOA, when it comes first, its MINIMUM.
+//   With none of these the line is refused.
+// - The zone's name is the `origin` option when given, else the $ORIGIN in effect at
+//   the first record. Owner names outside it are refused.
+// - Only class IN; $INCLUDE and $GENERATE, RFC 3597 generic syntax and `\`-escapes
+//   in names are refused with a reason.
+// - Identical records (same owner, type and RDATA) count once (RFC 2181 §5). Records of
+//   one RRset with different TTLs are refused (RFC 2181 §5.2), as is a CNAME beside
+//   other data (RFC 1034 §3.6.2), so an imported zone obeys the same rules as the API.
+import { isWithin, normalizeName } from "../name";
+import { canonicalRdataTokens, isRecordType, RECORD_TYPES, type Token } from "../rdata";
+import { nameField, uintField } from "../rdata/fields";
+import { fail, ok, show, type Check } from "../result";
+import { apexProblem, coexistenceProblem } from "../rrset-rules";
+import { looksLikeTtl, parseTtl } from "../ttl";
+import { createLexer, readEntry, type Entry } from "./lexer";
+import type { MasterFileError, MasterFileRecord, MasterFileResult, SoaFields } from "./types";
+
+/** After this many problems the reader stops: a hostile file must not grow the answer without end. */
+export const MAX_REPORTED_ERRORS = 1000;
+
+interface ReadState {
+  zone: string | null;
+  origin: string | null;
+  /** $TTL in effect. */
+  defaultTtl: number | null;
+  firstDefaultTtl: number | null;
+  previousTtl: number | null;
+  previousOwner: string | null;
+  /** The previous owner was refused: lines that repeat it need no second complaint. */
+  previousOwnerRefused: boolean;
+  soa: (SoaFields & { ttl: number }) | null;
+  soaLine: number;
+  records: MasterFileRecord[];
+  errors: MasterFileError[];
+  stopped: boolean;
+}
+
+function report(state: ReadState, line: number, message: string): void {
+  if (state.stopped) return;
+  state.errors.push({ line, message });
+  if (state.errors.length >= MAX_REPORTED_ERRORS) {
+    state.errors.push({ line, message: `more than ${MAX_REPORTED_ERRORS} problems; stopped reading here` });
+    state.stopped = true;
+  }
+}
+
+export function parseMasterFile(text: string, options: { origin?: string } = {}): MasterFileResult {
+  const state = initialState();
+  if (options.origin !== undefined) {
+    const zone = normalizeName(options.origin, { underscore: true });
+    if (!zone.ok) return { ok: false, errors: [{ line: 0, message: `the zone name ${show(options.origin)} ${zone.error}` }] };
+    state.zone = state.origin = zone.name;
+  }
+  const lexer = createLexer(text);
+  for (let entry = readEntry(lexer); entry !== null && !state.stopped; entry = readEntry(lexer)) readEntryInto(state, entry);
+  const zone = state.zone ?? state.origin;
+  if (zone === null && !state.stopped) {
+    report(state, 0, "the zone's name is unknown: add a $ORIGIN line or give the zone name");
+  }
+  if (!state.stopped) checkRrsets(state);
+  if (state.errors.length > 0 || zone === null) return { ok: false, errors: state.errors };
+  return { ok: true, zone: { origin: zone, defaultTtl: state.firstDefaultTtl, soa: state.soa, records: uniqueRecords(state.records) } };
+}
+
+function initialState(): ReadState {
+  return {
+    zone: null,
+    origin: null,
+    defaultTtl: null,
+    firstDefaultTtl: null,
+    previousTtl: null,
+    previousOwner: null,
+    previousOwnerRefused: false,
+    soa: null,
+    soaLine: 0,
+    records: [],
+    errors: [],
+    stopped: false,
+  };
+}
+
+function readEntryInto(state: ReadState, entry: Entry): void {
+  if (entry.error !== null) {
+    report(state, entry.line, entry.error);
+    // Its owner cannot be trusted; do not blame the lines that repeat it.
+    if (!entry.blankOwner) markOwnerRefused(state);
+    return;
+  }
+  const first = entry.tokens[0]!;
+  if (!first.quoted && first.raw.startsWith("$")) readDirective(state, entry);
+  else readRecord(state, entry);
+}
+
+function markOwnerRefused(state: ReadState): void {
+  state.previousOwner = null;
+  state.previousOwnerRefused = true;
+}
+
+function readDirective(state: ReadState, entry: Entry): void {
+  const [directive, ...args] = entry.tokens as [Token, ...Token[]];
+  const name = directive.raw.toUpperCase();
+  switch (name) {
+    case "$ORIGIN": {
+      if (args.length !== 1) return report(state, entry.line, "$ORIGIN takes one domain name");
+      const origin = originName(args[0]!, state.origin);
+      if (!origin.ok) return report(state, entry.line, origin.error);
+      state.origin = origin.value;
+      return;
+    }
+    case "$TTL": {
+      if (args.length !== 1 || args[0]!.quoted) return report(state, entry.line, "$TTL takes one TTL");
+      const ttl = parseTtl(args[0]!.raw, "$TTL");
+      if (!ttl.ok) return report(state, entry.line, ttl.error);
+      state.defaultTtl = ttl.value;
+      state.firstDefaultTtl ??= ttl.value;
+      return;
+    }
+    case "$INCLUDE":
+      return report(state, entry.line, "$INCLUDE is not supported: send the whole zone as one file");
+    case "$GENERATE":
+      return report(state, entry.line, "$GENERATE (a BIND extension) is not supported: list the records it would generate");
+    default:
+      return report(state, entry.line, `unknown directive ${show(directive.raw)} (known: $ORIGIN, $TTL)`);
+  }
+}
+
+function originName(token: Token, current: string | null): Check<string> {
+  const raw = token.raw;
+  if (token.quoted || raw.includes("\\")) return fail(`$ORIGIN ${show(raw)} is not a plain domain name`);
+  if (!raw.endsWith(".") && current === null) return fail(`$ORIGIN ${show(raw)} is relative, and there is no origin yet to append; end it with a dot`);
+  const name = normalizeName(raw.endsWith(".") ? raw : `${raw}.${current}`, { underscore: true });
+  return name.ok ? ok(name.name) : fail(`$ORIGIN ${show(raw)}: ${name.error}`);
+}
+
+function ownerName(token: Token, origin: string): Check<string> {
+  const raw = token.raw;
+  if (token.quoted) return fail("an owner name cannot be a quoted string");
+  if (raw === "@") return ok(origin);
+  if (raw.includes("\\")) return fail(`owner name ${show(raw)}: escaped characters in names (such as \\.) are not supported`);
+  const name = normalizeName(raw.endsWith(".") ? raw : `${raw}.${origin}`, { underscore: true, wildcard: true });
+  return name.ok ? ok(name.name) : fail(`owner name ${show(raw)}: ${name.error}`);
+}
+
+/** The owner of the entry, or null when it is refused (and reported, if it is this line's fault). */
+function entryOwner(state: ReadState, entry: Entry, origin: string): string | null {
+  if (entry.blankOwner) {
+    if (state.previousOwner === null && !state.previousOwnerRefused) {
+      report(state, entry.line, "the line starts with white space (repeat the previous owner), but no record comes before it");
+    }
+    return state.previousOwner;
+  }
+  const owner = ownerName(entry.tokens[0]!, origin);
+  if (!owner.ok) {
+    report(state, entry.line, owner.error);
+    markOwnerRefused(state);
+    return null;
+  }
+  state.previousOwner = owner.value;
+  state.previousOwnerRefused = false;
+  return owner.value;
+}
+
+interface RecordHead {
+  ttl: number | null;
+  /** Index of the type token. */
+  typeAt: number;
+}
+
+/** The optional TTL and class, in either order (RFC 1035 §5.1). */
+function readTtlAndClass(tokens: Token[], start: number): Check<RecordHead> {
+  let ttl: number | null = null;
+  let sawClass = false;
+  let i = start;
+  for (; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.quoted) break;
+    if (looksLikeTtl(token.raw)) {
+      if (ttl !== null) return fail("the record has two TTLs");
+      const parsed = parseTtl(token.raw);
+      if (!parsed.ok) return parsed;
+      ttl = parsed.value;
+      continue;
+    }
+    const recordClass = className(token.raw);
+    if (recordClass === null) break;
+    if (sawClass) return fail("the record has two classes");
+    if (recordClass !== "IN") return fail(`only class IN is supported, not ${recordClass}`);
+    sawClass = true;
+  }
+  return ok({ ttl, typeAt: i });
+}
+
+function className(raw: string): string | null {
+  const upper = raw.toUpperCase();
+  if (/^(IN|CH|CS|HS|NONE|ANY)$/.test(upper)) return upper;
+  const generic = /^CLASS([0-9]{1,5})$/.exec(upper);
+  if (!generic) return null;
+  // RFC 3597 §5: CLASSnn is another spelling of a known class.
+  const known: Record<string, string> = { "1": "IN", "3": "CH", "4": "HS" };
+  return known[String(Number(generic[1]))] ?? upper;
+}
+
+function readRecord(state: ReadState, entry: Entry): void {
+  if (state.zone === null) {
+    if (state.origin === null) {
+      report(state, entry.line, "the zone's name is unknown: add a $ORIGIN line before the first record, or give the zone name");
+      state.stopped = true;
+      return;
+    }
+    state.zone = state.origin;
+  }
+  const zone = state.zone;
+  const origin = state.origin ?? zone;
+  const owner = entryOwner(state, entry, origin);
+  if (owner === null) return;
+  const head = readTtlAndClass(entry.tokens, entry.blankOwner ? 0 : 1);
+  if (!head.ok) return report(state, entry.line, head.error);
+  const typeToken = entry.tokens[head.value.typeAt];
+  if (!typeToken) return report(state, entry.line, "the record has no type");
+  if (!isWithin(owner, zone)) return report(state, entry.line, `${owner} is outside the zone ${zone}`);
+  const rdata = entry.tokens.slice(head.value.typeAt + 1);
+  const type = typeToken.quoted ? "" : typeToken.raw.toUpperCase();
+  if (type === "SOA") return readSoa(state, entry.line, owner, head.value.ttl, rdata, origin);
+  if (!isRecordType(type)) return report(state, entry.line, unsupportedType(typeToken));
+  const ttl = head.value.ttl ?? state.defaultTtl ?? state.previousTtl;
+  if (ttl === null) return report(state, entry.line, "the record has no TTL, and no $TTL line or earlier record gives one");
+  state.previousTtl = ttl;
+  const content = canonicalRdataTokens(type, rdata, origin);
+  if (!content.ok) return report(state, entry.line, content.error);
+  state.records.push({ line: entry.line, fqdn: owner, type, ttl, content: content.content });
+}
+
+function unsupportedType(token: Token): string {
+  if (/^TYPE[0-9]+$/i.test(token.raw)) return `generic record types (${token.raw}, RFC 3597) are not supported`;
+  return `record type ${show(token.raw)} is not supported (supported: ${RECORD_TYPES.join(", ")}, and one SOA)`;
+}
+
+function soaTime(token: Token, what: string): Check<number> {
+  return token.quoted ? fail(`${what} must be a time in seconds`) : parseTtl(token.raw, what);
+}
+
+function readSoaFields(rdata: Token[], origin: string): Check<SoaFields> {
+  if (rdata.length !== 7) return fail("SOA needs mname, rname, serial, refresh, retry, expire and minimum");
+  const [mnameToken, rnameToken, serialToken, refreshToken, retryToken, expireToken, minimumToken] = rdata as [Token, Token, Token, Token, Token, Token, Token];
+  const mname = nameField(mnameToken, origin, "SOA mname");
+  if (!mname.ok) return mname;
+  // The mailbox's first label may hold `_` (and, written `\.`, a dot, which is refused).
+  const rname = nameField(rnameToken, origin, "SOA rname", { underscore: true });
+  if (!rname.ok) return rname;
+  const serial = uintField(serialToken, 4294967295, "SOA serial");
+  if (!serial.ok) return serial;
+  const times = [
+    soaTime(refreshToken, "SOA refresh"),
+    soaTime(retryToken, "SOA retry"),
+    soaTime(expireToken, "SOA expire"),
+    soaTime(minimumToken, "SOA minimum"),
+  ] as const;
+  for (const time of times) if (!time.ok) return time;
+  const [refresh, retry, expire, minimum] = times.map((t) => (t.ok ? t.value : 0)) as [number, number, number, number];
+  return ok({ mname: mname.value.slice(0, -1), rname: rname.value.slice(0, -1), serial: serial.value, refresh, retry, expire, minimum });
+}
+
+function readSoa(state: ReadState, line: number, owner: string, explicitTtl: number | null, rdata: Token[], origin: string): void {
+  if (owner !== state.zone) return report(state, line, `the SOA record must be at the zone apex ${state.zone}, not ${owner}`);
+  if (state.soa) return report(state, line, `a zone has one SOA record, and there is one on line ${state.soaLine} already`);
+  const fields = readSoaFields(rdata, origin);
+  if (!fields.ok) return report(state, line, fields.error);
+  const ttl = explicitTtl ?? state.defaultTtl ?? state.previousTtl ?? fields.value.minimum;
+  state.previousTtl = ttl;
+  state.soa = { ...fields.value, ttl };
+  state.soaLine = line;
+}
+
+function recordKey(record: MasterFileRecord): string {
+  return `${record.fqdn} ${record.type} ${record.content}`;
+}
+
+function uniqueRecords(records: MasterFileRecord[]): MasterFileRecord[] {
+  const seen = new Set<string>();
+  return records.filter((record) => {
+    const key = recordKey(record);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** RRset rules across lines: one TTL per RRset, CNAME alone and not at the apex. */
+function checkRrsets(state: ReadState): void {
+  const rrsetTtl = new Map<string, MasterFileRecord>();
+  const typesAt = new Map<string, string[]>();
+  for (const record of uniqueRecords(state.records)) {
+    const rrset = `${record.fqdn} ${record.type}`;
+    const first = rrsetTtl.get(rrset);
+    if (!first) rrsetTtl.set(rrset, record);
+    else if (first.ttl !== record.ttl) {
+      report(state, record.line, `TTL ${record.ttl} differs from TTL ${first.ttl} of the same ${record.type} RRset on line ${first.line}; an RRset has one TTL (RFC 2181 §5.2)`);
+    }
+    const types = typesAt.get(record.fqdn) ?? [];
+    const problem = (record.fqdn === state.zone ? apexProblem(record.type) : null) ?? coexistenceProblem(record.type, types);
+    if (problem) report(state, record.line, problem);
+    types.push(record.type);
+    typesAt.set(record.fqdn, types);
+  }
+}

@@ -1,0 +1,23 @@
+// Handlers that check many things collect every finding, so that one 422 lists them all
+// (contract §1), and tell bad input from input the registry's policy refuses.
+import { ApiError, type FieldError } from "./problem";
+
+/** Bad input (validation_failed) and input the registry's policy refuses (policy_violation). */
+export interface Findings {
+  invalid: FieldError[];
+  policy: FieldError[];
+}
+
+export function newFindings(): Findings {
+  return { invalid: [], policy: [] };
+}
+
+/** Throws the 422 that lists every finding; validation errors decide the code when present. */
+export function throwFindings(findings: Findings): void {
+  const all = [...findings.invalid, ...findings.policy];
+  if (all.length === 0) return;
+  const code = findings.invalid.length > 0 ? "validation_failed" : "policy_violation";
+  const detail = all.length === 1 ? `${all[0]!.field}: ${all[0]!.message}` : `${all.length} fields are invalid`;
+  throw new ApiError(code, detail, { errors: all });
+}
+

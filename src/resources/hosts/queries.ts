@@ -1,0 +1,70 @@
+import { and, asc, eq, getTableColumns, gt, sql, type SQL } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { likeContaining } from "../../db/sql";
+import { domains, hosts } from "../../db/schema";
+import type { PageRequest } from "../../http/pagination";
+
+export type HostRow = typeof hosts.$inferSelect;
+export type HostWithLinks = HostRow & { linked: boolean };
+
+// Correlated subqueries name the outer table explicitly (drizzle leaves it out).
+const linked = sql<number>`exists (select 1 from domain_nameservers dn where dn.host_id = "hosts"."id")`.mapWith((v) => v === 1);
+
+const columns = { ...getTableColumns(hosts), linked };
+
+export interface HostFilters {
+  name?: string | undefined;
+  q?: string | undefined;
+  /** Superordinate domain, by id or by (normalised) name. */
+  domain?: { kind: "id"; id: string } | { kind: "name"; name: string } | undefined;
+  address?: string | undefined;
+  /** The repository whose sub-listing this is: hosts its domains use or are superordinate to. */
+  heldBy?: string | undefined;
+}
+
+export function listHosts(db: Database, filters: HostFilters, page: PageRequest) {
+  const conditions: (SQL | undefined)[] = [];
+  if (filters.name !== undefined) conditions.push(eq(hosts.name, filters.name));
+  if (filters.q !== undefined) conditions.push(sql`"hosts"."name" like ${likeContaining(filters.q.toLowerCase())} escape '\\'`);
+  if (filters.domain !== undefined) {
+    conditions.push(
+      filters.domain.kind === "id"
+        ? eq(hosts.domainId, filters.domain.id)
+        : sql`"hosts"."domain_id" = (select d.id from domains d where d.name = ${filters.domain.name})`,
+    );
+  }
+  if (filters.address !== undefined) {
+    conditions.push(sql`"hosts"."id" in (select ha.host_id from host_addresses ha where ha.address = ${filters.address})`);
+  }
+  if (filters.heldBy !== undefined) {
+    conditions.push(
+      sql`(exists (select 1 from domain_nameservers dn join domains d on d.id = dn.domain_id where dn.host_id = "hosts"."id" and d.repository_id = ${filters.heldBy})
+        or exists (select 1 from domains d where d.id = "hosts"."domain_id" and d.repository_id = ${filters.heldBy}))`,
+    );
+  }
+  if (page.after) conditions.push(gt(hosts.id, page.after.id));
+  return db
+    .select(columns)
+    .from(hosts)
+    .where(and(...conditions))
+    .orderBy(asc(hosts.id))
+    .limit(page.limit + 1);
+}
+
+export function findHost(db: Database, ref: { kind: "id"; id: string } | { kind: "name"; name: string }) {
+  return db
+    .select(columns)
+    .from(hosts)
+    .where(ref.kind === "id" ? eq(hosts.id, ref.id) : eq(hosts.name, ref.name));
+}
+
+/** Names of (up to `limit`) domains that use the host as a name server. */
+export async function domainsUsingHost(db: Database, hostId: string, limit = 5): Promise<{ names: string[]; more: boolean }> {
+  const rows = await db
+    .select({ name: domains.name })
+    .from(domains)
+    .where(sql`"domains"."id" in (select dn.domain_id from domain_nameservers dn where dn.host_id = ${hostId})`)
+    .orderBy(asc(domains.name))
+    .limit(limit + 1);
+  return { names: rows.slice(0, limit).map((r) => r.name), more: rows.length > limit };
+}
