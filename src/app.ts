@@ -11,6 +11,7 @@ import { contactsRouter } from "./resources/contacts";
 import { domainsRouter } from "./resources/domains";
 import { hostsRouter } from "./resources/hosts";
 import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
+import { DOCS_PAGE } from "./resources/meta/docs";
 
 const HTTP_EXCEPTION_CODES: Record<number, ProblemCode> = {
   400: "invalid_json",
@@ -40,16 +41,22 @@ function asApiError(error: unknown): ApiError {
 export function createApp() {
   const v1 = createRouter().route("/", metaRouter).route("/", catalogRouter).route("/", contactsRouter).route("/", domainsRouter).route("/", hostsRouter);
 
-  v1.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "Domain name management API",
-      version: SERVICE_VERSION,
-      description:
-        "Register domains, keep their contacts and name server hosts, and run their DNS zones. Conventions: RFC 9457 problem details, keyset pagination, ETag / If-Match, JSON Merge Patch. See /v1/problems for every error code.",
-    },
-    servers: [{ url: "/v1" }],
+  // The document is built once per isolate: it depends only on the code.
+  let openApiDocument: unknown = null;
+  v1.get("/openapi.json", (c) => {
+    openApiDocument ??= v1.getOpenAPI31Document({
+      openapi: "3.1.0",
+      info: {
+        title: "Domain name management API",
+        version: SERVICE_VERSION,
+        description:
+          "Register domains, keep their contacts and name server hosts, and run their DNS zones. Conventions: RFC 9457 problem details (see /v1/problems for every code), keyset pagination with opaque cursors, ETag / If-Match / If-None-Match, JSON Merge Patch (RFC 7396) for PATCH. Names are returned lowercase as A-labels without the trailing dot, with `unicode_name` beside them.",
+      },
+      servers: [{ url: "/v1" }],
+    });
+    return c.json(openApiDocument);
   });
+  v1.get("/docs", (c) => c.html(DOCS_PAGE));
 
   const app = createRouter();
   app.use("*", requestId);

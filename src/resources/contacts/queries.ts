@@ -27,7 +27,9 @@ export function listContacts(db: Database, filters: ContactFilters, page: PageRe
   if (filters.email !== undefined) conditions.push(eq(contacts.emailKey, filters.email.toLowerCase()));
   if (filters.q !== undefined) conditions.push(sql`"contacts"."name_key" like ${likeContaining(filters.q.toLowerCase())} escape '\\'`);
   if (filters.repository !== undefined) {
-    conditions.push(sql`exists (select 1 from domains d where d.repository_id = ${filters.repository} and ${usedBy(sql`"contacts"."id"`)})`);
+    // `+d.repository_id` keeps SQLite from walking every domain of the repository per
+    // contact: the contact's own role indexes find its few domains instead.
+    conditions.push(sql`exists (select 1 from domains d where +d.repository_id = ${filters.repository} and ${usedBy(sql`"contacts"."id"`)})`);
   }
   if (page.after) conditions.push(gt(contacts.id, page.after.id));
   return db

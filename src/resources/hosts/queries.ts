@@ -37,9 +37,11 @@ export function listHosts(db: Database, filters: HostFilters, page: PageRequest)
     conditions.push(sql`"hosts"."id" in (select ha.host_id from host_addresses ha where ha.address = ${filters.address})`);
   }
   if (filters.heldBy !== undefined) {
+    // `+d.repository_id`: reach the host's domains through its own links, not by walking
+    // every domain of the repository for each host.
     conditions.push(
-      sql`(exists (select 1 from domain_nameservers dn join domains d on d.id = dn.domain_id where dn.host_id = "hosts"."id" and d.repository_id = ${filters.heldBy})
-        or exists (select 1 from domains d where d.id = "hosts"."domain_id" and d.repository_id = ${filters.heldBy}))`,
+      sql`(exists (select 1 from domain_nameservers dn join domains d on d.id = dn.domain_id where dn.host_id = "hosts"."id" and +d.repository_id = ${filters.heldBy})
+        or exists (select 1 from domains d where d.id = "hosts"."domain_id" and +d.repository_id = ${filters.heldBy}))`,
     );
   }
   if (page.after) conditions.push(gt(hosts.id, page.after.id));

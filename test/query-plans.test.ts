@@ -1,0 +1,69 @@
+// Every list query of the API is answered from an index (contract §1: a page costs the
+// same at row 100 000 as at row 1). SQLite's EXPLAIN QUERY PLAN says how it reads each
+// table; a bare `SCAN <table>` reads the whole table and fails the test.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { database } from "../src/db/client";
+import { listContacts } from "../src/resources/contacts/queries";
+import { listDomains } from "../src/resources/domains/queries";
+import { listHosts } from "../src/resources/hosts/queries";
+import { DOMAIN_SORTS } from "../src/resources/domains/schemas";
+
+const db = database(env.DB);
+const firstPage = { limit: 50, after: null };
+const laterPage = (key: string | null) => ({ limit: 50, after: { key, id: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" } });
+
+async function plan(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<string[]> {
+  const { sql, params } = query.toSQL();
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+  return results.map((r) => r.detail);
+}
+
+function fullScans(details: string[]): string[] {
+  // `SCAN t USING INDEX …` walks an index in the list's order and stops at the LIMIT;
+  // `SCAN t` alone (or a temp B-tree to sort a whole table) reads every row.
+  return details.filter((d) => /^SCAN (\w+)$/.test(d.trim()) && !/json_each/.test(d));
+}
+
+const cases: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
+  ["contacts, first page", listContacts(db, {}, firstPage)],
+  ["contacts, later page", listContacts(db, {}, laterPage(null))],
+  ["contacts by email", listContacts(db, { email: "ada@example.org" }, firstPage)],
+  ["contacts by q", listContacts(db, { q: "ada" }, firstPage)],
+  ["contacts a repository holds", listContacts(db, { repository: "verisign" }, firstPage)],
+  ["domains by name", listDomains(db, { name: "example.com" }, undefined, firstPage)],
+  ["domains by q", listDomains(db, { q: "exa" }, undefined, firstPage)],
+  ["domains by extension", listDomains(db, { extension: "com" }, undefined, laterPage(null))],
+  ["domains by repository", listDomains(db, { repository: "verisign" }, undefined, firstPage)],
+  ["domains by status", listDomains(db, { status: "clientHold" }, undefined, firstPage)],
+  ["domains by inactive status", listDomains(db, { status: "inactive" }, undefined, firstPage)],
+  ["domains by registrant", listDomains(db, { registrant: "con_x" }, undefined, firstPage)],
+  ["domains by contact in any role", listDomains(db, { contact: "con_x" }, undefined, firstPage)],
+  ["domains by name server", listDomains(db, { nameserver: "ns1.example.net" }, undefined, firstPage)],
+  ["domains expiring in a window", listDomains(db, { expiresAfter: "2026-01-01T00:00:00.000Z", expiresBefore: "2027-01-01T00:00:00.000Z" }, undefined, firstPage)],
+  ...DOMAIN_SORTS.map((sort) => [`domains sorted by ${sort}, later page`, listDomains(db, {}, sort, laterPage(sort.includes("created") ? null : "x"))] as [string, ReturnType<typeof listDomains>]),
+  ["hosts, later page", listHosts(db, {}, { limit: 50, after: { key: null, id: "hst_x" } })],
+  ["hosts by name", listHosts(db, { name: "ns1.example.com" }, firstPage)],
+  ["hosts by domain id", listHosts(db, { domain: { kind: "id", id: "dom_x" } }, firstPage)],
+  ["hosts by domain name", listHosts(db, { domain: { kind: "name", name: "example.com" } }, firstPage)],
+  ["hosts by address", listHosts(db, { address: "192.0.2.1" }, firstPage)],
+  ["hosts a repository holds", listHosts(db, { heldBy: "verisign" }, firstPage)],
+];
+
+describe("every list query uses an index", () => {
+  it.each(cases)("%s reads no table in full", async (_name, query) => {
+    const details = await plan(query);
+    expect(details.length).toBeGreaterThan(0);
+    expect(fullScans(details), details.join("\n")).toEqual([]);
+  });
+});
+
+describe("what a repository holds is found from each object's own links", () => {
+  it.each([
+    ["contacts", listContacts(db, { repository: "verisign" }, firstPage)],
+    ["hosts", listHosts(db, { heldBy: "verisign" }, firstPage)],
+  ] as const)("the %s sub-listing never walks all of a repository's domains per row", async (_name, query) => {
+    const details = await plan(query);
+    expect(details.join("\n")).not.toContain("domains_repository_idx");
+  });
+});
