@@ -14,6 +14,8 @@ export type RegistrableResult<E> = { ok: true; match: ExtensionMatch<E> } | { ok
  * registrable (a domain is one label under its extension); `example.invalid` has none.
  */
 export function matchRegistrableName<E extends { id: string }>(name: string, extensions: ReadonlyMap<string, E>): RegistrableResult<E> {
+  // `co.uk` is an extension of its own, so it is not a name registrable under `uk`.
+  if (extensions.has(name)) return { ok: false, error: `.${name} is an extension itself, not a registrable name` };
   const labels = name.split(".");
   for (let i = 1; i < labels.length; i++) {
     const suffix = labels.slice(i).join(".");
@@ -24,7 +26,6 @@ export function matchRegistrableName<E extends { id: string }>(name: string, ext
     }
     return { ok: true, match: { extension, label: labels[0]! } };
   }
-  if (extensions.has(name)) return { ok: false, error: `.${name} is an extension itself, not a registrable name` };
   return { ok: false, error: `no extension offered here matches .${labels.slice(1).join(".") || name}` };
 }
 
