@@ -124,6 +124,7 @@ CREATE TABLE `records` (
 CREATE UNIQUE INDEX `records_identity_unique` ON `records` (`zone_id`,`name`,`type`,`content`);--> statement-breakpoint
 CREATE INDEX `records_zone_idx` ON `records` (`zone_id`,`id`);--> statement-breakpoint
 CREATE INDEX `records_type_idx` ON `records` (`type`,`id`);--> statement-breakpoint
+CREATE INDEX `records_name_idx` ON `records` (`name`,`id`);--> statement-breakpoint
 CREATE TABLE `repositories` (
 	`id` text PRIMARY KEY NOT NULL,
 	`name` text NOT NULL,
@@ -143,6 +144,7 @@ CREATE TABLE `zones` (
 	`soa_retry` integer NOT NULL,
 	`soa_expire` integer NOT NULL,
 	`soa_minimum` integer NOT NULL,
+	`record_count` integer DEFAULT 0 NOT NULL,
 	`version` integer DEFAULT 1 NOT NULL,
 	`created_at` text NOT NULL,
 	`updated_at` text NOT NULL

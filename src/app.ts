@@ -10,6 +10,8 @@ import { catalogRouter } from "./resources/catalog";
 import { contactsRouter } from "./resources/contacts";
 import { domainsRouter } from "./resources/domains";
 import { hostsRouter } from "./resources/hosts";
+import { recordsRouter } from "./resources/records";
+import { zonesRouter } from "./resources/zones";
 import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
 import { DOCS_PAGE } from "./resources/meta/docs";
 
@@ -32,6 +34,10 @@ function asApiError(error: unknown): ApiError {
       return new ApiError("already_exists", "A resource with this name was created at the same time; it already exists.");
     case "foreign_key":
       return new ApiError("object_linked", "A linked object changed at the same time; read the resources again and retry.");
+    case "rrset_conflict":
+      return new ApiError("rrset_conflict", "A record written at the same time conflicts with this one (a CNAME must be alone at its name).");
+    case "apex_ns_required":
+      return new ApiError("rrset_conflict", "The zone apex must keep at least one NS record.");
     case "version_conflict":
       return new ApiError("precondition_failed", "The resource changed while this request was writing it; read it again and retry.");
   }
@@ -39,7 +45,7 @@ function asApiError(error: unknown): ApiError {
 }
 
 export function createApp() {
-  const v1 = createRouter().route("/", metaRouter).route("/", catalogRouter).route("/", contactsRouter).route("/", domainsRouter).route("/", hostsRouter);
+  const v1 = createRouter().route("/", metaRouter).route("/", catalogRouter).route("/", contactsRouter).route("/", domainsRouter).route("/", hostsRouter).route("/", zonesRouter).route("/", recordsRouter);
 
   // The document is built once per isolate: it depends only on the code.
   let openApiDocument: unknown = null;

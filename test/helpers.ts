@@ -91,3 +91,55 @@ export async function allPages(path: string): Promise<{ pages: { data: any[]; ne
   }
   return { pages, items: pages.flatMap((p) => p.data) };
 }
+
+/** A well-formed contact id that no contact has. */
+export const UNKNOWN_CONTACT = "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B";
+export const DOMAIN_ID = /^dom_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const HOST_ID = /^hst_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Registers a domain (expects 201) and returns it. */
+export async function createDomain(name: string, fields: Record<string, unknown> = {}) {
+  const response = await api("POST", "/v1/domains", { json: { name, ...fields } });
+  expect(response.status, response.text).toBe(201);
+  return response.body;
+}
+
+/** Creates a host (expects 201) and returns it. */
+export async function createHost(name: string, addresses?: string[]) {
+  const response = await api("POST", "/v1/hosts", { json: addresses === undefined ? { name } : { name, addresses } });
+  expect(response.status, response.text).toBe(201);
+  return response.body;
+}
+
+/** The `field` of every error of a problem, sorted. */
+export function errorFields(problem: { errors?: { field: string }[] }): string[] {
+  return (problem.errors ?? []).map((e) => e.field).sort();
+}
+
+/** The `errors[]` entry for `field` (fails when there is none). */
+export function errorFor(problem: { errors?: { field: string; message: string }[] }, field: string): { field: string; message: string } {
+  const error = (problem.errors ?? []).find((e) => e.field === field);
+  expect(error, `no error for ${field} in ${JSON.stringify(problem.errors)}`).toBeDefined();
+  return error!;
+}
+
+/** The names of a list response's items, in order. */
+export function namesOf(response: ApiResponse): string[] {
+  expect(response.status, response.text).toBe(200);
+  return response.body.data.map((item: { name: string }) => item.name);
+}
+
+/** The ids of a list response's items, in order. */
+export function idsOf(response: ApiResponse): string[] {
+  expect(response.status, response.text).toBe(200);
+  return response.body.data.map((item: { id: string }) => item.id);
+}
+
+/** `expires_at` as registries compute it: `from` plus whole calendar years, in UTC. */
+export function plusYears(from: string, years: number): string {
+  const date = new Date(from);
+  const result = new Date(date.getTime());
+  result.setUTCFullYear(date.getUTCFullYear() + years);
+  if (result.getUTCMonth() !== date.getUTCMonth()) result.setUTCDate(0);
+  return result.toISOString();
+}

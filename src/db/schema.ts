@@ -157,6 +157,8 @@ export const zones = sqliteTable(
     soaRetry: integer("soa_retry").notNull(),
     soaExpire: integer("soa_expire").notNull(),
     soaMinimum: integer("soa_minimum").notNull(),
+    /** Kept in step by every record write (same batch), so lists need not count. */
+    recordCount: integer("record_count").notNull().default(0),
     version: integer("version").notNull().default(1),
     ...timestamps,
   },
@@ -184,6 +186,7 @@ export const records = sqliteTable(
     uniqueIndex("records_identity_unique").on(t.zoneId, t.name, t.type, t.content),
     index("records_zone_idx").on(t.zoneId, t.id),
     index("records_type_idx").on(t.type, t.id),
+    index("records_name_idx").on(t.name, t.id),
   ],
 );
 

@@ -67,6 +67,10 @@ export function parseIPv6(input: string): ParsedIp | null {
 }
 
 function formatIPv6(groups: number[]): string {
+  // RFC 5952 §5: an IPv4-mapped address keeps its dotted-quad tail (`::ffff:192.0.2.1`).
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return `::ffff:${groups[6]! >> 8}.${groups[6]! & 0xff}.${groups[7]! >> 8}.${groups[7]! & 0xff}`;
+  }
   // RFC 5952 §4.2: compress the longest run of ≥ 2 zero groups, the first on a tie.
   let bestStart = -1;
   let bestLength = 1;

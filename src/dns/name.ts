@@ -125,3 +125,37 @@ export function isIdnName(name: string): boolean {
 export function reversedName(name: string): string {
   return name.split(".").reverse().join(".");
 }
+
+/** A stored owner name relative to the zone (`@` for the apex) as an absolute name. */
+export function absoluteOwnerName(relative: string, zone: string): string {
+  return relative === "@" ? zone : `${relative}.${zone}`;
+}
+
+/** An absolute owner name inside the zone as stored: relative, `@` for the apex. */
+export function relativeOwnerName(fqdn: string, zone: string): string {
+  return fqdn === zone ? "@" : fqdn.slice(0, -(zone.length + 1));
+}
+
+export type OwnerResult = { ok: true; relative: string; fqdn: string } | { ok: false; error: string };
+
+/**
+ * A record's owner name as an API client gives it: `@` (or nothing) for the apex, a name
+ * relative to the zone (`www`), or an absolute name inside it (`www.example.com`, with
+ * or without the trailing dot). A name with a trailing dot outside the zone is refused;
+ * one without a dot that does not end in the zone's name is relative (as in every DNS
+ * API). `*` may only be the leftmost label (RFC 4592 §2.1.1).
+ */
+export function resolveOwnerName(input: string | undefined, zone: string): OwnerResult {
+  if (input === undefined || input === "@" || input === "") return { ok: true, relative: "@", fqdn: zone };
+  const absolute = input.endsWith(".");
+  const normalized = normalizeName(input, { underscore: true, wildcard: true });
+  if (!normalized.ok) return normalized;
+  const name = normalized.name;
+  if (absolute || isWithin(name, zone)) {
+    if (!isWithin(name, zone)) return { ok: false, error: `${name} is outside the zone ${zone}` };
+    return { ok: true, relative: relativeOwnerName(name, zone), fqdn: name };
+  }
+  const fqdn = normalizeName(`${name}.${zone}`, { underscore: true, wildcard: true });
+  if (!fqdn.ok) return fqdn;
+  return { ok: true, relative: name, fqdn: fqdn.name };
+}

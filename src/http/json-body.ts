@@ -11,7 +11,7 @@ export const JSON_MEDIA_TYPE = "application/json";
 /** RFC 7396: PATCH bodies may say they are merge patches. */
 export const MERGE_PATCH_MEDIA_TYPE = "application/merge-patch+json";
 
-function mediaTypeOf(contentType: string | undefined): string {
+export function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
@@ -53,6 +53,8 @@ function tooLarge(what: string, maxBytes: number): ApiError {
 export interface StrictJsonOptions {
   /** Media types the operation accepts (default: application/json only). */
   mediaTypes?: readonly string[];
+  /** Other media types the operation takes, whose bodies the handler reads itself. */
+  otherMediaTypes?: readonly string[];
   /** Fields of the resource that the client may not write here (ignored when the schema has them). */
   readOnly?: readonly string[];
 }
@@ -66,12 +68,15 @@ export function strictJsonBody(schema: z.ZodObject, options: StrictJsonOptions =
   const mediaTypes = options.mediaTypes ?? [JSON_MEDIA_TYPE];
   const known = new Set(Object.keys(schema.shape));
   const readOnly = new Set(options.readOnly ?? []);
+  const otherMediaTypes = options.otherMediaTypes ?? [];
+  const accepted = [...mediaTypes, ...otherMediaTypes];
   return async (c, next) => {
     const mediaType = mediaTypeOf(c.req.header("content-type"));
+    if (otherMediaTypes.includes(mediaType)) return next();
     if (!mediaTypes.includes(mediaType)) {
       throw new ApiError(
         "unsupported_media_type",
-        `${mediaType ? `Content-Type ${mediaType} is not accepted` : "The request has no Content-Type"}; send ${mediaTypes.join(" or ")}.`,
+        `${mediaType ? `Content-Type ${mediaType} is not accepted` : "The request has no Content-Type"}; send ${accepted.join(" or ")}.`,
       );
     }
     const text = await readBodyText(c.req.raw, MAX_JSON_BODY_BYTES, "JSON");

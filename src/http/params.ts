@@ -7,3 +7,6 @@ export function pathParams<const N extends string>(name: N, description: string,
 
 /** `{repository}` in the catalog routes and in the repository sub-listings. */
 export const RepositoryParams = pathParams("repository", "Repository id, e.g. `verisign`.", "verisign");
+
+/** `{zone}` in the zone routes and in a zone's record listing. */
+export const ZoneParams = pathParams("zone", "Zone id (`zon_…`) or name (`example.com`, a trailing dot allowed).", "example.com");

@@ -17,7 +17,8 @@ export function defineRoute<const R extends RouteConfig>(config: R & { readOnly?
   const jsonTypes = Object.keys(content).filter(isJson);
   if (jsonTypes.length > 0) {
     const schema = (content[jsonTypes[0]!] as { schema: z.ZodObject }).schema;
-    middleware.push(strictJsonBody(schema, { readOnly: readOnly ?? [], mediaTypes: jsonTypes }));
+    const otherMediaTypes = Object.keys(content).filter((type) => !isJson(type));
+    middleware.push(strictJsonBody(schema, { readOnly: readOnly ?? [], mediaTypes: jsonTypes, otherMediaTypes }));
   }
   return createRoute({ ...route, middleware }) as unknown as R & { getRoutingPath(): string };
 }

@@ -7,7 +7,8 @@
 //   previous record's TTL (RFC 1035 §5.1); the SOA, when it comes first, its MINIMUM.
 //   With none of these the line is refused.
 // - The zone's name is the `origin` option when given, else the $ORIGIN in effect at
-//   the first record. Owner names outside it are refused.
+//   the first record (or, under `$ORIGIN .` as named-compilezone writes, the owner of
+//   a leading SOA). Owner names outside it are refused.
 // - Only class IN; $INCLUDE and $GENERATE, RFC 3597 generic syntax and `\`-escapes
 //   in names are refused with a reason.
 // - Identical records (same owner, type and RDATA) count once (RFC 2181 §5). Records of
@@ -55,18 +56,20 @@ export function parseMasterFile(text: string, options: { origin?: string } = {})
   const state = initialState();
   if (options.origin !== undefined) {
     const zone = normalizeName(options.origin, { underscore: true });
-    if (!zone.ok) return { ok: false, errors: [{ line: 0, message: `the zone name ${show(options.origin)} ${zone.error}` }] };
+    if (!zone.ok) return { ok: false, errors: [{ line: 0, message: `the zone name ${show(options.origin)}: ${zone.error}` }] };
     state.zone = state.origin = zone.name;
   }
   const lexer = createLexer(text);
   for (let entry = readEntry(lexer); entry !== null && !state.stopped; entry = readEntry(lexer)) readEntryInto(state, entry);
-  const zone = state.zone ?? state.origin;
+  const zone = state.zone ?? (state.origin || null);
   if (zone === null && !state.stopped) {
     report(state, 0, "the zone's name is unknown: add a $ORIGIN line or give the zone name");
   }
-  if (!state.stopped) checkRrsets(state);
-  if (state.errors.length > 0 || zone === null) return { ok: false, errors: state.errors };
-  return { ok: true, zone: { origin: zone, defaultTtl: state.firstDefaultTtl, soa: state.soa, records: uniqueRecords(state.records) } };
+  if (zone === null || state.stopped) return { ok: false, errors: state.errors };
+  const records = settleRrsets(state, zone);
+  // The RRset checks come after the line checks; report in line order all the same.
+  if (state.errors.length > 0) return { ok: false, errors: state.errors.sort((a, b) => a.line - b.line) };
+  return { ok: true, zone: { origin: zone, defaultTtl: state.firstDefaultTtl, soa: state.soa, records } };
 }
 
 function initialState(): ReadState {
@@ -131,9 +134,11 @@ function readDirective(state: ReadState, entry: Entry): void {
   }
 }
 
+/** The new origin; "" is the root, which `named-compilezone` output starts from (`$ORIGIN .`). */
 function originName(token: Token, current: string | null): Check<string> {
   const raw = token.raw;
   if (token.quoted || raw.includes("\\")) return fail(`$ORIGIN ${show(raw)} is not a plain domain name`);
+  if (raw === ".") return ok("");
   if (!raw.endsWith(".") && current === null) return fail(`$ORIGIN ${show(raw)} is relative, and there is no origin yet to append; end it with a dot`);
   const name = normalizeName(raw.endsWith(".") ? raw : `${raw}.${current}`, { underscore: true });
   return name.ok ? ok(name.name) : fail(`$ORIGIN ${show(raw)}: ${name.error}`);
@@ -142,7 +147,7 @@ function originName(token: Token, current: string | null): Check<string> {
 function ownerName(token: Token, origin: string): Check<string> {
   const raw = token.raw;
   if (token.quoted) return fail("an owner name cannot be a quoted string");
-  if (raw === "@") return ok(origin);
+  if (raw === "@") return origin === "" ? fail('owner name "@" is the root here ($ORIGIN .)') : ok(origin);
   if (raw.includes("\\")) return fail(`owner name ${show(raw)}: escaped characters in names (such as \\.) are not supported`);
   const name = normalizeName(raw.endsWith(".") ? raw : `${raw}.${origin}`, { underscore: true, wildcard: true });
   return name.ok ? ok(name.name) : fail(`owner name ${show(raw)}: ${name.error}`);
@@ -207,16 +212,27 @@ function className(raw: string): string | null {
   return known[String(Number(generic[1]))] ?? upper;
 }
 
-function readRecord(state: ReadState, entry: Entry): void {
+/**
+ * Fixes the zone's name at the first record: the $ORIGIN in effect, or, when that is
+ * the root (`$ORIGIN .` as `named-compilezone` writes), the owner of a leading SOA.
+ */
+function settleZoneName(state: ReadState, entry: Entry): string | null {
+  if (state.zone !== null) return state.zone;
+  if (state.origin === "" && !entry.blankOwner) {
+    const soaAt = entry.tokens.findIndex((t, i) => i > 0 && !t.quoted && t.raw.toUpperCase() === "SOA");
+    const owner = soaAt > 0 ? ownerName(entry.tokens[0]!, "") : null;
+    if (owner?.ok) state.zone = owner.value;
+  } else if (state.origin) state.zone = state.origin;
   if (state.zone === null) {
-    if (state.origin === null) {
-      report(state, entry.line, "the zone's name is unknown: add a $ORIGIN line before the first record, or give the zone name");
-      state.stopped = true;
-      return;
-    }
-    state.zone = state.origin;
+    report(state, entry.line, "the zone's name is unknown: add a $ORIGIN line before the first record, or give the zone name");
+    state.stopped = true;
   }
-  const zone = state.zone;
+  return state.zone;
+}
+
+function readRecord(state: ReadState, entry: Entry): void {
+  const zone = settleZoneName(state, entry);
+  if (zone === null) return;
   const origin = state.origin ?? zone;
   const owner = entryOwner(state, entry, origin);
   if (owner === null) return;
@@ -278,35 +294,40 @@ function readSoa(state: ReadState, line: number, owner: string, explicitTtl: num
   state.soaLine = line;
 }
 
-function recordKey(record: MasterFileRecord): string {
-  return `${record.fqdn} ${record.type} ${record.content}`;
+interface RrsetSeen {
+  first: MasterFileRecord;
+  /** Every content in the RRset, once it has more than one. */
+  contents: Set<string> | null;
 }
 
-function uniqueRecords(records: MasterFileRecord[]): MasterFileRecord[] {
-  const seen = new Set<string>();
-  return records.filter((record) => {
-    const key = recordKey(record);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-/** RRset rules across lines: one TTL per RRset, CNAME alone and not at the apex. */
-function checkRrsets(state: ReadState): void {
-  const rrsetTtl = new Map<string, MasterFileRecord>();
+/**
+ * The records without duplicates, after checking the RRset rules across lines: one TTL
+ * per RRset, a CNAME alone and not at the apex, one DNAME per name.
+ */
+function settleRrsets(state: ReadState, zone: string): MasterFileRecord[] {
+  const rrsets = new Map<string, RrsetSeen>();
+  // Only names holding a CNAME or DNAME can break a coexistence rule; few zones have many.
+  const aliased = new Set<string>();
+  for (const record of state.records) if (record.type === "CNAME" || record.type === "DNAME") aliased.add(record.fqdn);
   const typesAt = new Map<string, string[]>();
-  for (const record of uniqueRecords(state.records)) {
+  const unique: MasterFileRecord[] = [];
+  for (const record of state.records) {
     const rrset = `${record.fqdn} ${record.type}`;
-    const first = rrsetTtl.get(rrset);
-    if (!first) rrsetTtl.set(rrset, record);
-    else if (first.ttl !== record.ttl) {
-      report(state, record.line, `TTL ${record.ttl} differs from TTL ${first.ttl} of the same ${record.type} RRset on line ${first.line}; an RRset has one TTL (RFC 2181 §5.2)`);
+    const seen = rrsets.get(rrset);
+    if (seen && seen.first.ttl !== record.ttl) {
+      report(state, record.line, `TTL ${record.ttl} differs from TTL ${seen.first.ttl} of the same ${record.type} RRset on line ${seen.first.line}; an RRset has one TTL (RFC 2181 §5.2)`);
     }
+    if (seen) {
+      if (seen.first.content === record.content || seen.contents?.has(record.content)) continue;
+      (seen.contents ??= new Set([seen.first.content])).add(record.content);
+    } else rrsets.set(rrset, { first: record, contents: null });
+    unique.push(record);
+    if (!aliased.has(record.fqdn)) continue;
     const types = typesAt.get(record.fqdn) ?? [];
-    const problem = (record.fqdn === state.zone ? apexProblem(record.type) : null) ?? coexistenceProblem(record.type, types);
+    const problem = (record.fqdn === zone ? apexProblem(record.type) : null) ?? coexistenceProblem(record.type, types);
     if (problem) report(state, record.line, problem);
     types.push(record.type);
     typesAt.set(record.fqdn, types);
   }
+  return unique;
 }

@@ -48,21 +48,22 @@ export function decodeCharString(raw: string): Check<Uint8Array> {
   return ok(Uint8Array.from(out));
 }
 
-/**
- * The canonical quoted form, as BIND prints it: printable ASCII as is, `"` and `\`
- * escaped, every other octet (controls, and each octet of non-ASCII UTF-8) as `\DDD`.
- */
+// How each octet is written inside quotes: printable ASCII as is, `"` and `\` escaped,
+// every other octet (controls, and each octet of non-ASCII UTF-8) as `\DDD`, as BIND does.
+const OCTET_TEXT: readonly string[] = Array.from({ length: 256 }, (_, b) => {
+  if (b === 0x22 || b === 0x5c) return `\\${String.fromCharCode(b)}`;
+  if (b >= 0x20 && b <= 0x7e) return String.fromCharCode(b);
+  return `\\${String(b).padStart(3, "0")}`;
+});
+
+/** Text that needs no escaping: printable ASCII other than `"` and `\`. */
+export const PLAIN_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** The canonical quoted form of a <character-string>. */
 export function encodeCharString(bytes: Uint8Array): string {
   let out = '"';
-  let runStart = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (b >= 0x20 && b <= 0x7e && b !== 0x22 && b !== 0x5c) continue;
-    out += octetsToLatin1(bytes.subarray(runStart, i));
-    out += b === 0x22 || b === 0x5c ? `\\${String.fromCharCode(b)}` : `\\${b.toString().padStart(3, "0")}`;
-    runStart = i + 1;
-  }
-  return `${out}${octetsToLatin1(bytes.subarray(runStart))}"`;
+  for (const b of bytes) out += OCTET_TEXT[b];
+  return `${out}"`;
 }
 
 /** One character per octet, for matching octet strings against ASCII grammars. */

@@ -41,9 +41,10 @@ export function nameField(token: Token | undefined, origin: string | null, what:
   const raw = token.raw;
   if (token.quoted) return fail(`${what} must be a domain name, not a quoted string`);
   if (raw.includes("\\")) return fail(`${what} ${show(raw)}: escaped characters in names (such as \\.) are not supported`);
-  if (raw === ".") return rules.root ? ok(".") : fail(`${what} cannot be the root "."`);
-  if (raw === "@") return origin === null ? fail(`${what} "@" needs a zone origin; give the full name`) : ok(`${origin}.`);
-  const full = raw.endsWith(".") || origin === null ? raw : `${raw}.${origin}`;
+  if (raw === "@" && origin === null) return fail(`${what} "@" needs a zone origin; give the full name`);
+  // An origin of "" is the root (`$ORIGIN .`), so "@" may be the root too.
+  const full = raw === "@" ? `${origin}.` : raw.endsWith(".") || origin === null ? raw : `${raw}.${origin}`;
+  if (full === ".") return rules.root ? ok(".") : fail(`${what} cannot be the root "."`);
   const name = normalizeName(full, { underscore: rules.underscore });
   return name.ok ? ok(`${name.name}.`) : fail(`${what} ${show(raw)}: ${name.error}`);
 }

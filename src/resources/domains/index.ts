@@ -99,14 +99,18 @@ function checkStatuses(statuses: readonly string[] | undefined, findings: Findin
   return canonicalStatuses(statuses as ClientStatus[]);
 }
 
+const HOST_ROWS_PER_INSERT = 10;
+
 /** Links a domain to its name servers, in order, creating the external hosts it names. */
 function nameserverWrites(db: Database, domainId: string, names: readonly string[], newExternal: readonly string[], at: string): BatchItem<"sqlite">[] {
   const writes: BatchItem<"sqlite">[] = [];
-  if (newExternal.length > 0) {
+  // D1 binds at most 100 parameters a statement: a host row has 8 columns.
+  for (let i = 0; i < newExternal.length; i += HOST_ROWS_PER_INSERT) {
+    const chunk = newExternal.slice(i, i + HOST_ROWS_PER_INSERT);
     writes.push(
       db
         .insert(hosts)
-        .values(newExternal.map((name) => ({ id: newId("host", new Date(at)), name, reversedName: reversedName(name), domainId: null, addresses: [], createdAt: at, updatedAt: at })))
+        .values(chunk.map((name) => ({ id: newId("host", new Date(at)), name, reversedName: reversedName(name), domainId: null, addresses: [], createdAt: at, updatedAt: at })))
         // Another request may create the same external host at the same moment: either row serves.
         .onConflictDoNothing({ target: hosts.name }),
     );
@@ -173,8 +177,11 @@ export const domainsRouter = createRouter()
     if (match && !match.ok) findings.invalid.push({ field: "name", message: `${name} ${match.error}` });
     const extension = match?.ok ? match.match.extension : undefined;
     const period = input.period ?? extension?.periodMin ?? 1;
-    if (extension) {
-      if (!extension.idn && isIdnName(name)) findings.policy.push({ field: "name", message: `.${extension.id} does not register internationalised (IDN) names` });
+    if (extension && !extension.idn && isIdnName(name)) {
+      findings.policy.push({ field: "name", message: `.${extension.id} does not register internationalised (IDN) names` });
+    }
+    if (!Number.isInteger(period)) findings.invalid.push({ field: "period", message: "must be a whole number of years" });
+    else if (extension) {
       const problem = periodProblem(period, { min: extension.periodMin, max: extension.periodMax }, extension.id);
       if (problem) findings.policy.push({ field: "period", message: problem });
     }

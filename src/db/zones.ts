@@ -1,0 +1,48 @@
+// Zone queries that zones and records share: finding a zone, and the update that every
+// change to a zone or its records makes to the zone row in the same batch.
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { dateSerialBase, serialSqlExpression } from "../dns/serial";
+import type { Database } from "./client";
+import { zones } from "./schema";
+
+export type ZoneRow = typeof zones.$inferSelect;
+export type ZoneWithLinks = ZoneRow & { domainId: string | null };
+
+/** The domain registered here under the zone's name (contract §7: linked by name). */
+const domainId = sql<string | null>`(select d.id from domains d where d.name = "zones"."name")`;
+
+export const zoneColumns = { ...getTableColumns(zones), domainId };
+
+export function findZone(db: Database, ref: { kind: "id"; id: string } | { kind: "name"; name: string }) {
+  return db
+    .select(zoneColumns)
+    .from(zones)
+    .where(ref.kind === "id" ? eq(zones.id, ref.id) : eq(zones.name, ref.name));
+}
+
+/**
+ * The zone's side of any change to it or its records: the SOA serial rises (RFC 1982,
+ * computed in SQL from the stored value, so concurrent writers never lose an increment),
+ * and the version and `updated_at` move on. (record_count is kept by triggers.)
+ *
+ * `ifPreviousChanged`: only when the batch's previous statement changed a row. SQLite's
+ * changes() still reports that statement while this one is evaluated, so a record write
+ * that found nothing to change (deleted meanwhile) does not raise the serial.
+ */
+export function touchZone(
+  db: Database,
+  zoneId: string,
+  at: Date,
+  options: { expectedVersion?: number; fields?: Partial<ZoneRow>; ifPreviousChanged?: boolean } = {},
+) {
+  const { expectedVersion, fields = {}, ifPreviousChanged = false } = options;
+  return db
+    .update(zones)
+    .set({
+      ...fields,
+      soaSerial: sql.raw(serialSqlExpression("soa_serial", dateSerialBase(at))),
+      version: expectedVersion === undefined ? sql`${zones.version} + 1` : expectedVersion + 1,
+      updatedAt: at.toISOString(),
+    })
+    .where(ifPreviousChanged ? and(eq(zones.id, zoneId), sql`changes() > 0`) : eq(zones.id, zoneId));
+}

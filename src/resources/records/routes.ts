@@ -1,0 +1,81 @@
+import {
+  createdResponse,
+  errorResponses,
+  IF_MATCH_HEADER_DOC,
+  jsonBody,
+  listResponse,
+  mergePatchBody,
+  noContentResponse,
+  notModifiedResponse,
+  resourceResponse,
+} from "../../http/openapi";
+import { pathParams, ZoneParams } from "../../http/params";
+import { defineRoute } from "../../http/route";
+import { RECORD_READ_ONLY, RecordCreateSchema, RecordListQuery, RecordListSchema, RecordPatchSchema, RecordSchema, ZoneRecordListQuery } from "./schemas";
+
+const tags = ["Records"];
+const RecordParams = pathParams("record", "Record id (`rec_…`).", "rec_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B");
+
+const RULES =
+  "DNS rules: a CNAME is alone at its name and never at the apex (409 `rrset_conflict` / 422); the apex keeps at least one NS record (409); an identical record (name, type, content) is 409 `already_exists`; `*` only as the leftmost label; names outside the zone are 422; SOA cannot be created (the zone owns it). The zone's SOA serial rises in the same transaction as the change.";
+
+export const listRecords = defineRoute({
+  method: "get",
+  path: "/records",
+  tags,
+  summary: "List records",
+  description: "Records of every zone in creation order, keyset-paginated. Filters combine with AND.",
+  request: { query: RecordListQuery },
+  responses: { 200: listResponse(RecordListSchema, "A page of records."), ...errorResponses(400) },
+});
+
+export const listZoneRecords = defineRoute({
+  method: "get",
+  path: "/zones/{zone}/records",
+  tags: ["Zones", "Records"],
+  summary: "List a zone's records",
+  description: "Same filters, order and pagination as `GET /records`, within one zone.",
+  request: { params: ZoneParams, query: ZoneRecordListQuery },
+  responses: { 200: listResponse(RecordListSchema, "A page of records."), ...errorResponses(400, 404) },
+});
+
+export const getRecord = defineRoute({
+  method: "get",
+  path: "/records/{record}",
+  tags,
+  summary: "Get a record",
+  request: { params: RecordParams },
+  responses: { 200: resourceResponse(RecordSchema, "The record."), 304: notModifiedResponse, ...errorResponses(404) },
+});
+
+export const createRecord = defineRoute({
+  method: "post",
+  path: "/records",
+  tags,
+  summary: "Create a record",
+  description: `\`zone\` (id or name), \`type\` and \`content\` are required; \`name\` defaults to \`@\`; \`ttl\` defaults to the RRset's TTL if it exists, else the zone's \`default_ttl\`. ${RULES}`,
+  readOnly: RECORD_READ_ONLY.filter((f) => f !== "zone"),
+  request: { body: jsonBody(RecordCreateSchema, "The new record.") },
+  responses: { 201: createdResponse(RecordSchema, "The record was created."), ...errorResponses(400, 409, 413, 415, 422) },
+});
+
+export const updateRecord = defineRoute({
+  method: "patch",
+  path: "/records/{record}",
+  tags,
+  summary: "Update a record",
+  description: `\`name\`, \`type\`, \`content\`, \`ttl\`, \`comment\`; the result is validated as a new record would be. ${RULES} ${IF_MATCH_HEADER_DOC}`,
+  readOnly: RECORD_READ_ONLY,
+  request: { params: RecordParams, body: mergePatchBody(RecordPatchSchema, "Fields to change.") },
+  responses: { 200: resourceResponse(RecordSchema, "The updated record."), ...errorResponses(400, 404, 409, 412, 413, 415, 422) },
+});
+
+export const deleteRecord = defineRoute({
+  method: "delete",
+  path: "/records/{record}",
+  tags,
+  summary: "Delete a record",
+  description: `Deleting the last NS record at the apex answers 409 \`rrset_conflict\`. ${IF_MATCH_HEADER_DOC}`,
+  request: { params: RecordParams },
+  responses: { 204: noContentResponse, ...errorResponses(404, 409, 412) },
+});

@@ -1,0 +1,87 @@
+import { z } from "@hono/zod-openapi";
+import { RECORD_TYPES } from "../../dns/rdata";
+import { MAX_TTL } from "../../dns/ttl";
+import { paginationQuery } from "../../http/pagination";
+import { TimestampSchema, listSchema } from "../../http/openapi";
+
+const ttl = z
+  .number()
+  .int({ error: "must be a whole number of seconds" })
+  .min(0)
+  .max(MAX_TTL)
+  .openapi({ example: 3600, description: "Seconds (RFC 2181 §8). Belongs to the RRset: writing it sets it for every record of the same name and type." });
+
+const typeField = z
+  .string()
+  .max(16)
+  .openapi({ example: "A", description: `One of ${RECORD_TYPES.join(", ")} (case-insensitive). SOA is the zone's own and cannot be created.` });
+
+const content = z
+  .string()
+  .max(65535)
+  .openapi({ example: "192.0.2.10", description: "RDATA in master-file presentation form; names inside are absolute, with or without the trailing dot. Returned canonical." });
+
+const comment = z.string().max(255).openapi({ example: "web front end" });
+
+export const RecordSchema = z
+  .object({
+    id: z.string().openapi({ example: "rec_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
+    zone: z.string().openapi({ example: "zon_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
+    name: z.string().openapi({ example: "www", description: "Owner relative to the zone, `@` for the apex." }),
+    fqdn: z.string().openapi({ example: "www.example.com" }),
+    type: z.string().openapi({ example: "A" }),
+    content: z.string().openapi({ example: "192.0.2.10" }),
+    ttl: z.number().int().openapi({ example: 3600 }),
+    comment: z.string().nullable(),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi("Record");
+
+export const RecordCreateSchema = z
+  .object({
+    zone: z.string().max(1024).openapi({ example: "example.com", description: "Zone id or name." }),
+    name: z
+      .string()
+      .max(1024)
+      .optional()
+      .openapi({ example: "www", description: "`@` (default), relative (`www`), or absolute inside the zone (`www.example.com` / `www.example.com.`)." }),
+    type: typeField,
+    content,
+    ttl: ttl.optional(),
+    comment: comment.nullable().optional(),
+  })
+  .openapi("RecordCreate");
+
+export const RecordPatchSchema = z
+  .object({
+    name: z.string().max(1024).optional(),
+    type: typeField.optional(),
+    content: content.optional(),
+    ttl: ttl.optional(),
+    comment: comment.nullable().optional(),
+  })
+  .openapi("RecordPatch");
+
+export const RECORD_READ_ONLY = ["id", "zone", "fqdn", "created_at", "updated_at"] as const;
+
+const filters = {
+  name: z.string().max(1024).optional().openapi({ description: "Owner name: relative, `@`, or absolute (with a zone)." }),
+  type: z.string().max(16).optional().openapi({ description: "Record type (case-insensitive)." }),
+  content: z.string().max(65535).optional().openapi({ description: "Exact RDATA; canonicalised when `type` is given." }),
+  q: z.string().min(1).max(255).optional().openapi({ description: "Case-insensitive substring of the owner name." }),
+};
+
+export const RecordListQuery = z.object({
+  ...paginationQuery,
+  zone: z.string().max(1024).optional().openapi({ description: "Zone id or name." }),
+  ...filters,
+});
+
+export const ZoneRecordListQuery = z.object({ ...paginationQuery, ...filters });
+
+export const RecordListSchema = listSchema(RecordSchema, "RecordList");
+
+export type DnsRecord = z.infer<typeof RecordSchema>;
+export type RecordCreate = z.infer<typeof RecordCreateSchema>;
+export type RecordPatch = z.infer<typeof RecordPatchSchema>;

@@ -1,0 +1,357 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
+import { database, type Database } from "../../db/client";
+import { writeFailure } from "../../db/errors";
+import { newId } from "../../db/ids";
+import { records, zones } from "../../db/schema";
+import { findZone, touchZone, type ZoneWithLinks } from "../../db/zones";
+import { parseMasterFile, renderMasterFile, type MasterFileRecord, type SoaFields } from "../../dns/master-file";
+import { normalizeName, relativeOwnerName, toUnicodeName } from "../../dns/name";
+import { initialSerial } from "../../dns/serial";
+import { checkIfMatch, entityTag, noneMatchHits } from "../../http/etag";
+import { newFindings, throwFindings, type Findings } from "../../http/findings";
+import { mediaTypeOf, readBodyText } from "../../http/json-body";
+import { notFound, resourceRef } from "../../http/lookup";
+import { pageRequest, pageResponse } from "../../http/pagination";
+import { ApiError, type FieldError } from "../../http/problem";
+import { sendWritten } from "../../http/respond";
+import { createRouter } from "../../http/router";
+import { VersionConflict, withVersionRetry } from "../../http/writes";
+import { normalizeHostName } from "../../registry/hosts";
+import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES, wantsMasterFile } from "./master-file";
+import { listZones, zoneRecords, type ZoneFilters } from "./queries";
+import * as routes from "./routes";
+import type { SoaInput, Zone, ZoneCreate } from "./schemas";
+
+const DEFAULT_TTL = 3600;
+// RFC 1912 §2.2 suggests these orders of magnitude; they are the contract's example too.
+const DEFAULT_SOA_TIMERS = { refresh: 7200, retry: 900, expire: 1209600, minimum: 300 };
+
+export function presentZone(row: ZoneWithLinks): Zone {
+  return {
+    id: row.id,
+    name: row.name,
+    unicode_name: toUnicodeName(row.name),
+    domain: row.domainId,
+    default_ttl: row.defaultTtl,
+    soa: {
+      mname: row.soaMname,
+      rname: row.soaRname,
+      serial: row.soaSerial,
+      refresh: row.soaRefresh,
+      retry: row.soaRetry,
+      expire: row.soaExpire,
+      minimum: row.soaMinimum,
+    },
+    record_count: row.recordCount,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+/** Zone names follow DNS rules, not host-name rules: `_tcp` labels and reverse zones are fine. */
+function normalizeZoneName(input: string) {
+  return normalizeName(input, { underscore: true });
+}
+
+/**
+ * RFC 1035 §8: the responsible mailbox as a name, its first label the local part.
+ * `hostmaster@example.com` is accepted and converted; a dot in the local part would need
+ * an escape no client expects, so it is refused.
+ */
+function normalizeRname(input: string): { ok: true; name: string } | { ok: false; error: string } {
+  let text = input;
+  const at = text.indexOf("@");
+  if (at !== -1) {
+    const local = text.slice(0, at);
+    if (local.includes(".")) return { ok: false, error: `"${input}": a mailbox whose local part has a dot cannot be written as an SOA RNAME here` };
+    text = `${local}.${text.slice(at + 1)}`;
+  }
+  const normalized = normalizeName(text, { underscore: true, minLabels: 2 });
+  return normalized.ok ? normalized : { ok: false, error: `"${input}" ${normalized.error}` };
+}
+
+/** SOA overrides merged onto `base`; `serial` is the service's, never the client's. */
+function mergeSoa(base: Omit<SoaFields, "serial">, input: SoaInput | undefined, findings: Findings): Omit<SoaFields, "serial"> {
+  if (!input) return base;
+  if (input.serial !== undefined) {
+    throw new ApiError("read_only_field", "soa.serial is managed by the service: it rises with every change.", {
+      errors: [{ field: "soa.serial", message: "is read-only" }],
+    });
+  }
+  const soa = { ...base };
+  if (input.mname !== undefined) {
+    const mname = normalizeHostName(input.mname);
+    if (mname.ok) soa.mname = mname.name;
+    else findings.invalid.push({ field: "soa.mname", message: `"${input.mname}" ${mname.error}` });
+  }
+  if (input.rname !== undefined) {
+    const rname = normalizeRname(input.rname);
+    if (rname.ok) soa.rname = rname.name;
+    else findings.invalid.push({ field: "soa.rname", message: rname.error });
+  }
+  for (const timer of ["refresh", "retry", "expire", "minimum"] as const) {
+    if (input[timer] !== undefined) soa[timer] = input[timer];
+  }
+  return soa;
+}
+
+function defaultNameservers(c: Context<AppEnv>): string[] {
+  return (c.env.DEFAULT_NAMESERVERS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+interface NewRecord {
+  name: string;
+  type: string;
+  content: string;
+  ttl: number;
+}
+
+// D1 binds at most 100 parameters to a statement and takes strings up to 2 MB, so a
+// zone's records travel as JSON arrays, one parameter per chunk, unpacked by SQLite's
+// json_each: a 10 000-record import is a handful of statements in one batch.
+const RECORDS_JSON_CHUNK_BYTES = 900_000;
+
+function recordInserts(db: Database, zoneId: string, rows: NewRecord[], at: Date): BatchItem<"sqlite">[] {
+  const timestamp = at.toISOString();
+  const chunks: string[][] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const row of rows) {
+    const json = JSON.stringify([newId("record", at), row.name, row.type, row.content, row.ttl]);
+    if (size + json.length > RECORDS_JSON_CHUNK_BYTES && current.length > 0) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(json);
+    size += json.length + 1;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks.map((chunk) =>
+    db.insert(records).select(
+      db
+        .select({
+          id: sql<string>`json_extract(value, '$[0]')`.as("id"),
+          zoneId: sql<string>`${zoneId}`.as("zone_id"),
+          name: sql<string>`json_extract(value, '$[1]')`.as("name"),
+          type: sql<string>`json_extract(value, '$[2]')`.as("type"),
+          content: sql<string>`json_extract(value, '$[3]')`.as("content"),
+          ttl: sql<number>`json_extract(value, '$[4]')`.as("ttl"),
+          comment: sql<null>`null`.as("comment"),
+          version: sql<number>`1`.as("version"),
+          createdAt: sql<string>`${timestamp}`.as("created_at"),
+          updatedAt: sql<string>`${timestamp}`.as("updated_at"),
+        })
+        .from(sql`json_each(${`[${chunk.join(",")}]`})`),
+    ),
+  );
+}
+
+/** Writes a new zone and its records in one batch (one transaction) and reads it back. */
+async function insertZone(db: Database, zone: typeof zones.$inferInsert, rows: NewRecord[], at: Date): Promise<ZoneWithLinks> {
+  try {
+    const results = await db.batch([
+      db.insert(zones).values(zone),
+      ...recordInserts(db, zone.id, rows, at),
+      findZone(db, { kind: "id", id: zone.id }),
+    ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    return (results[results.length - 1] as ZoneWithLinks[])[0]!;
+  } catch (error) {
+    if (writeFailure(error) === "unique") throw new ApiError("already_exists", `The zone ${zone.name} already exists.`);
+    throw error;
+  }
+}
+
+async function createFromJson(c: Context<AppEnv>, input: ZoneCreate): Promise<ZoneWithLinks> {
+  const db = database(c.env.DB);
+  const findings = newFindings();
+  const normalized = normalizeZoneName(input.name);
+  if (!normalized.ok) findings.invalid.push({ field: "name", message: `"${input.name}" ${normalized.error}` });
+  const name = normalized.ok ? normalized.name : "";
+  const nameservers: string[] = [];
+  (input.nameservers ?? defaultNameservers(c)).forEach((raw, index) => {
+    const host = normalizeHostName(raw);
+    if (!host.ok) findings.invalid.push({ field: `nameservers[${index}]`, message: `"${raw}" ${host.error}` });
+    else if (nameservers.includes(host.name)) findings.invalid.push({ field: `nameservers[${index}]`, message: `${host.name} is listed twice` });
+    else nameservers.push(host.name);
+  });
+  if (nameservers.length === 0 && findings.invalid.length === 0) {
+    findings.invalid.push({ field: "nameservers", message: "a zone needs at least one name server, and none is configured (DEFAULT_NAMESERVERS)" });
+  }
+  const soa = mergeSoa({ mname: nameservers[0] ?? "", rname: `hostmaster.${name}`, ...DEFAULT_SOA_TIMERS }, input.soa, findings);
+  throwFindings(findings);
+
+  const existing = await findZone(db, { kind: "name", name }).get();
+  if (existing) throw new ApiError("already_exists", `The zone ${name} already exists (${existing.id}).`);
+  const now = new Date();
+  const defaultTtl = input.default_ttl ?? DEFAULT_TTL;
+  const zone = zoneRow(name, defaultTtl, { ...soa, serial: initialSerial(now) }, now);
+  // The apex NS records (RFC 1034 §4.2.1: every zone has NS records at its top).
+  const apexNs = nameservers.map((ns) => ({ name: "@", type: "NS", content: `${ns}.`, ttl: defaultTtl }));
+  return insertZone(db, zone, apexNs, now);
+}
+
+/** A new zone row; its record_count starts at 0 and the record triggers count the inserts. */
+function zoneRow(name: string, defaultTtl: number, soa: SoaFields, now: Date) {
+  const at = now.toISOString();
+  return {
+    id: newId("zone", now),
+    name,
+    defaultTtl,
+    soaMname: soa.mname,
+    soaRname: soa.rname,
+    soaSerial: soa.serial,
+    soaRefresh: soa.refresh,
+    soaRetry: soa.retry,
+    soaExpire: soa.expire,
+    soaMinimum: soa.minimum,
+    recordCount: 0,
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** The master file's lines that break the zone-level rules, reported like parse errors. */
+function masterFileProblems(zoneName: string, parsed: MasterFileRecord[]): FieldError[] {
+  const problems: FieldError[] = [];
+  const hasApexNs = parsed.some((r) => r.fqdn === zoneName && r.type === "NS");
+  if (!hasApexNs) problems.push({ field: "line 0", message: `the zone has no NS record at its apex ${zoneName} (RFC 1034 §4.2.1)` });
+  return problems;
+}
+
+async function importMasterFile(c: Context<AppEnv>, nameParam: string | undefined): Promise<ZoneWithLinks> {
+  const text = await readBodyText(c.req.raw, MAX_MASTER_FILE_BYTES, "Master file");
+  const parsed = parseMasterFile(text, nameParam === undefined ? {} : { origin: nameParam });
+  if (!parsed.ok) {
+    const errors = parsed.errors.map((e) => ({ field: e.line > 0 ? `line ${e.line}` : "file", line: e.line, message: e.message }));
+    throw new ApiError("validation_failed", `The master file has ${errors.length} bad line${errors.length === 1 ? "" : "s"}; nothing was written.`, { errors });
+  }
+  const { origin, soa, defaultTtl, records: parsedRecords } = parsed.zone;
+  const problems = masterFileProblems(origin, parsedRecords);
+  if (problems.length > 0) throw new ApiError("validation_failed", `${problems[0]!.message}; nothing was written.`, { errors: problems });
+
+  const db = database(c.env.DB);
+  const existing = await findZone(db, { kind: "name", name: origin }).get();
+  if (existing) throw new ApiError("already_exists", `The zone ${origin} already exists (${existing.id}).`);
+  const now = new Date();
+  const firstNs = parsedRecords.find((r) => r.fqdn === origin && r.type === "NS")!.content.replace(/\.$/, "");
+  const zoneSoa: SoaFields = soa ?? { mname: firstNs, rname: `hostmaster.${origin}`, serial: initialSerial(now), ...DEFAULT_SOA_TIMERS };
+  const zone = zoneRow(origin, defaultTtl ?? soa?.ttl ?? DEFAULT_TTL, zoneSoa, now);
+  const rows = parsedRecords.map((r) => ({ name: relativeOwnerName(r.fqdn, origin), type: r.type, content: r.content, ttl: r.ttl }));
+  return insertZone(db, zone, rows, now);
+}
+
+function zoneFilters(query: { name?: string | undefined; q?: string | undefined; domain?: string | undefined }): ZoneFilters {
+  const errors: FieldError[] = [];
+  let name: string | undefined;
+  if (query.name !== undefined) {
+    const normalized = normalizeZoneName(query.name);
+    if (normalized.ok) name = normalized.name;
+    else errors.push({ field: "name", message: `"${query.name}" ${normalized.error}` });
+  }
+  let domain: ZoneFilters["domain"];
+  if (query.domain !== undefined) {
+    try {
+      domain = resourceRef(query.domain, "domain");
+    } catch {
+      errors.push({ field: "domain", message: `"${query.domain}" is neither a domain id nor a valid domain name` });
+    }
+  }
+  if (errors.length > 0) throw new ApiError("invalid_query", `Bad query parameters: ${errors.map((e) => `${e.field} ${e.message}`).join("; ")}.`, { errors });
+  return { name, q: query.q, domain };
+}
+
+export const zonesRouter = createRouter()
+  .openapi(routes.listZones, async (c) => {
+    const query = c.req.valid("query");
+    const filters = zoneFilters(query);
+    const page = await pageRequest(c, query);
+    const rows = await listZones(database(c.env.DB), filters, page);
+    return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), presentZone), 200);
+  })
+  .openapi(routes.getZone, async (c) => {
+    const segment = c.req.valid("param").zone;
+    const db = database(c.env.DB);
+    const zone = await findZone(db, resourceRef(segment, "zone")).get();
+    if (!zone) throw notFound("zone", segment);
+    const body = presentZone(zone);
+    const etag = entityTag(zone.version, body);
+    c.header("ETag", etag);
+    c.header("Vary", "Accept");
+    if (noneMatchHits(c.req.header("if-none-match"), etag)) return c.body(null, 304) as never;
+    if (wantsMasterFile(c.req.header("accept"))) {
+      const rows = await zoneRecords(db, zone.id);
+      const text = renderMasterFile({
+        name: zone.name,
+        defaultTtl: zone.defaultTtl,
+        soa: body.soa,
+        records: rows,
+      });
+      return c.text(text, 200, { "Content-Type": `${MASTER_FILE_MEDIA_TYPE}; charset=utf-8` });
+    }
+    return c.json(body, 200);
+  })
+  .openapi(routes.createZone, async (c) => {
+    const isMasterFile = mediaTypeOf(c.req.header("content-type")) === MASTER_FILE_MEDIA_TYPE;
+    const { name } = c.req.valid("query");
+    if (!isMasterFile && name !== undefined) {
+      throw new ApiError("invalid_query", "`name` is for master-file imports (Content-Type: text/dns); give the name in the JSON body.", {
+        errors: [{ field: "name", message: "is only taken with a text/dns body" }],
+      });
+    }
+    const zone = isMasterFile ? await importMasterFile(c, name) : await createFromJson(c, c.req.valid("json") as ZoneCreate);
+    return sendWritten(c, presentZone(zone), zone.version, 201, `/v1/zones/${zone.id}`);
+  })
+  .openapi(routes.updateZone, async (c) => {
+    const segment = c.req.valid("param").zone;
+    const patch = c.req.valid("json");
+    const db = database(c.env.DB);
+    const ref = resourceRef(segment, "zone");
+    const updated = await withVersionRetry(c, async () => {
+      const current = await findZone(db, ref).get();
+      if (!current) throw notFound("zone", segment);
+      checkIfMatch(c, entityTag(current.version, presentZone(current)), current.version);
+      const findings = newFindings();
+      const soa = mergeSoa(
+        { mname: current.soaMname, rname: current.soaRname, refresh: current.soaRefresh, retry: current.soaRetry, expire: current.soaExpire, minimum: current.soaMinimum },
+        patch.soa,
+        findings,
+      );
+      throwFindings(findings);
+      const fields = {
+        defaultTtl: patch.default_ttl ?? current.defaultTtl,
+        soaMname: soa.mname,
+        soaRname: soa.rname,
+        soaRefresh: soa.refresh,
+        soaRetry: soa.retry,
+        soaExpire: soa.expire,
+        soaMinimum: soa.minimum,
+      };
+      const unchanged = (Object.keys(fields) as (keyof typeof fields)[]).every((k) => fields[k] === current[k]);
+      if (unchanged) return current;
+      const [row] = await touchZone(db, current.id, new Date(), { expectedVersion: current.version, fields }).returning();
+      return { ...row!, domainId: current.domainId };
+    });
+    return sendWritten(c, presentZone(updated), updated.version, 200);
+  })
+  .openapi(routes.deleteZone, async (c) => {
+    const segment = c.req.valid("param").zone;
+    const db = database(c.env.DB);
+    const ref = resourceRef(segment, "zone");
+    await withVersionRetry(c, async () => {
+      const current = await findZone(db, ref).get();
+      if (!current) throw notFound("zone", segment);
+      checkIfMatch(c, entityTag(current.version, presentZone(current)), current.version);
+      // One statement: the records go with the zone (ON DELETE CASCADE), atomically.
+      const result = await db.delete(zones).where(and(eq(zones.id, current.id), eq(zones.version, current.version))).run();
+      if (result.meta.changes === 0) throw new VersionConflict();
+    });
+    return c.body(null, 204);
+  });

@@ -1,0 +1,38 @@
+import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { records, zones } from "../../db/schema";
+import { likeContaining } from "../../db/sql";
+import { zoneColumns } from "../../db/zones";
+import type { PageRequest } from "../../http/pagination";
+
+export interface ZoneFilters {
+  name?: string | undefined;
+  q?: string | undefined;
+  domain?: { kind: "id"; id: string } | { kind: "name"; name: string } | undefined;
+}
+
+export function listZones(db: Database, filters: ZoneFilters, page: PageRequest) {
+  const conditions: (SQL | undefined)[] = [];
+  if (filters.name !== undefined) conditions.push(eq(zones.name, filters.name));
+  if (filters.q !== undefined) conditions.push(sql`"zones"."name" like ${likeContaining(filters.q.toLowerCase())} escape '\\'`);
+  if (filters.domain !== undefined) {
+    // The link is by name: a zone belongs to the domain of the same name.
+    conditions.push(
+      filters.domain.kind === "name"
+        ? eq(zones.name, filters.domain.name)
+        : sql`"zones"."name" = (select d.name from domains d where d.id = ${filters.domain.id})`,
+    );
+  }
+  if (page.after) conditions.push(gt(zones.id, page.after.id));
+  return db
+    .select(zoneColumns)
+    .from(zones)
+    .where(and(...conditions))
+    .orderBy(asc(zones.id))
+    .limit(page.limit + 1);
+}
+
+/** Every record of a zone, for the master-file export. */
+export function zoneRecords(db: Database, zoneId: string) {
+  return db.select({ name: records.name, type: records.type, ttl: records.ttl, content: records.content }).from(records).where(eq(records.zoneId, zoneId));
+}

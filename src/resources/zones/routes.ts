@@ -1,0 +1,91 @@
+import { z } from "@hono/zod-openapi";
+import { JSON_MEDIA_TYPE } from "../../http/json-body";
+import {
+  createdResponse,
+  errorResponses,
+  IF_MATCH_HEADER_DOC,
+  listResponse,
+  mergePatchBody,
+  noContentResponse,
+  notModifiedResponse,
+} from "../../http/openapi";
+import { ZoneParams } from "../../http/params";
+import { defineRoute } from "../../http/route";
+import { MASTER_FILE_MEDIA_TYPE } from "./master-file";
+import { ImportQuery, ZONE_READ_ONLY, ZoneCreateSchema, ZoneListQuery, ZoneListSchema, ZonePatchSchema, ZoneSchema } from "./schemas";
+
+const tags = ["Zones"];
+
+const MasterFileSchema = z.string().openapi({
+  description: "An RFC 1035 master file (RFC 4027 media type `text/dns`).",
+  example: "$ORIGIN example.com.\n$TTL 3600\n@ 3600 IN SOA ns1.example.net. hostmaster.example.com. 2026112200 7200 900 1209600 300\n@ 3600 IN NS ns1.example.net.\nwww 3600 IN A 192.0.2.10\n",
+});
+
+export const listZones = defineRoute({
+  method: "get",
+  path: "/zones",
+  tags,
+  summary: "List zones",
+  description: "Zones in creation order, keyset-paginated. Filters combine with AND.",
+  request: { query: ZoneListQuery },
+  responses: { 200: listResponse(ZoneListSchema, "A page of zones."), ...errorResponses(400) },
+});
+
+export const getZone = defineRoute({
+  method: "get",
+  path: "/zones/{zone}",
+  tags,
+  summary: "Get a zone, or export it as a master file",
+  description:
+    "With `Accept: text/dns` the zone is exported as an RFC 1035 master file (`$ORIGIN`, `$TTL`, the SOA, then every record in canonical order) that `named-checkzone` accepts and that `POST /zones` imports back unchanged.",
+  request: { params: ZoneParams },
+  responses: {
+    200: {
+      description: "The zone (JSON), or its master file (`text/dns`).",
+      headers: { ETag: { description: "Entity tag of the zone.", schema: { type: "string" as const } } },
+      content: { [JSON_MEDIA_TYPE]: { schema: ZoneSchema }, [MASTER_FILE_MEDIA_TYPE]: { schema: MasterFileSchema } },
+    },
+    304: notModifiedResponse,
+    ...errorResponses(404),
+  },
+});
+
+export const createZone = defineRoute({
+  method: "post",
+  path: "/zones",
+  tags,
+  summary: "Create a zone, or import one from a master file",
+  description:
+    "JSON: `name` and optional `default_ttl`, `nameservers` (apex NS records; default from the configuration) and `soa` overrides (not `serial`). `text/dns` (up to 10 MiB): the zone is read from the master file — `$ORIGIN` or `?name=`, `$TTL`, `@`, relative names, omitted owner/TTL/class, parentheses, comments and quoted strings are understood; the file's SOA sets `soa`. All or nothing: any bad line answers 422 listing every bad line with its number, and nothing is written. A domain of the same name is linked.",
+  readOnly: ZONE_READ_ONLY,
+  request: {
+    query: ImportQuery,
+    body: {
+      required: false,
+      description: "The zone (JSON) or a master file (`text/dns`).",
+      content: { [JSON_MEDIA_TYPE]: { schema: ZoneCreateSchema }, [MASTER_FILE_MEDIA_TYPE]: { schema: MasterFileSchema } },
+    },
+  },
+  responses: { 201: createdResponse(ZoneSchema, "The zone was created."), ...errorResponses(400, 409, 413, 415, 422) },
+});
+
+export const updateZone = defineRoute({
+  method: "patch",
+  path: "/zones/{zone}",
+  tags,
+  summary: "Update a zone",
+  description: `Change \`default_ttl\` or SOA fields (not \`serial\`, which rises by itself). ${IF_MATCH_HEADER_DOC}`,
+  readOnly: ZONE_READ_ONLY,
+  request: { params: ZoneParams, body: mergePatchBody(ZonePatchSchema, "Fields to change.") },
+  responses: { 200: { description: "The updated zone.", content: { [JSON_MEDIA_TYPE]: { schema: ZoneSchema } } }, ...errorResponses(400, 404, 412, 413, 415, 422) },
+});
+
+export const deleteZone = defineRoute({
+  method: "delete",
+  path: "/zones/{zone}",
+  tags,
+  summary: "Delete a zone and all its records",
+  description: `Atomic: the zone and every record go together. A domain of the same name stays. ${IF_MATCH_HEADER_DOC}`,
+  request: { params: ZoneParams },
+  responses: { 204: noContentResponse, ...errorResponses(404, 412) },
+});

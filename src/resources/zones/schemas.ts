@@ -1,0 +1,87 @@
+import { z } from "@hono/zod-openapi";
+import { MAX_TTL } from "../../dns/ttl";
+import { paginationQuery } from "../../http/pagination";
+import { TimestampSchema, listSchema } from "../../http/openapi";
+
+const ttl = (description: string) => z.number().int({ error: "must be a whole number of seconds" }).min(0).max(MAX_TTL).openapi({ description });
+// RFC 1035 §3.3.13: SOA timers are 32-bit unsigned seconds.
+const timer = (description: string) => z.number().int({ error: "must be a whole number of seconds" }).min(0).max(4294967295).openapi({ description });
+
+export const SoaSchema = z
+  .object({
+    mname: z.string().openapi({ example: "ns1.example.net", description: "Primary name server." }),
+    rname: z.string().openapi({ example: "hostmaster.example.com", description: "Responsible mailbox as a name (first label is the local part)." }),
+    serial: z.number().int().openapi({ example: 2026112201, description: "YYYYMMDDnn, raised (RFC 1982) with every change to the zone or its records." }),
+    refresh: z.number().int().openapi({ example: 7200 }),
+    retry: z.number().int().openapi({ example: 900 }),
+    expire: z.number().int().openapi({ example: 1209600 }),
+    minimum: z.number().int().openapi({ example: 300, description: "Negative-caching TTL (RFC 2308)." }),
+  })
+  .openapi("Soa");
+
+export const SoaInputSchema = z
+  .strictObject({
+    mname: z.string().max(1024).optional().openapi({ description: "Default: the first name server." }),
+    rname: z.string().max(1024).optional().openapi({ description: "`hostmaster.example.com` or `hostmaster@example.com`; default `hostmaster.<zone>`." }),
+    refresh: timer("Default 7200.").optional(),
+    retry: timer("Default 900.").optional(),
+    expire: timer("Default 1209600.").optional(),
+    minimum: timer("Default 300.").optional(),
+    serial: z.unknown().optional().openapi({ description: "Read-only: the service manages the serial; sending it answers 422 `read_only_field`." }),
+  })
+  .openapi("SoaInput");
+
+export const ZoneSchema = z
+  .object({
+    id: z.string().openapi({ example: "zon_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
+    name: z.string().openapi({ example: "example.com" }),
+    unicode_name: z.string().openapi({ example: "example.com" }),
+    domain: z.string().nullable().openapi({ description: "Id of the domain of the same name registered here, if any." }),
+    default_ttl: z.number().int().openapi({ example: 3600 }),
+    soa: SoaSchema,
+    record_count: z.number().int().openapi({ example: 3 }),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi("Zone");
+
+export const ZoneCreateSchema = z
+  .object({
+    name: z.string().max(1024).openapi({ example: "example.com", description: "Any DNS name, reverse zones included; U-labels are converted." }),
+    default_ttl: ttl("TTL of records created without one; default 3600.").optional(),
+    nameservers: z
+      .array(z.string().max(1024))
+      .min(1, { error: "needs at least one name server" })
+      .max(13)
+      .optional()
+      .openapi({ example: ["ns1.example.net", "ns2.example.net"], description: "Apex NS records; default from the service configuration." }),
+    soa: SoaInputSchema.optional(),
+  })
+  .openapi("ZoneCreate");
+
+export const ZonePatchSchema = z
+  .object({
+    default_ttl: ttl("TTL of records created without one.").optional(),
+    soa: SoaInputSchema.optional(),
+  })
+  .openapi("ZonePatch");
+
+export const ZONE_READ_ONLY = ["id", "name", "unicode_name", "domain", "record_count", "created_at", "updated_at"] as const;
+
+export const ZoneListQuery = z.object({
+  ...paginationQuery,
+  name: z.string().max(1024).optional().openapi({ description: "Exact zone name." }),
+  q: z.string().min(1).max(255).optional().openapi({ description: "Case-insensitive substring of the name." }),
+  domain: z.string().max(1024).optional().openapi({ description: "The linked domain, by id or name." }),
+});
+
+export const ImportQuery = z.object({
+  name: z.string().max(1024).optional().openapi({ description: "Zone name when the file has no `$ORIGIN` before its first record." }),
+});
+
+export const ZoneListSchema = listSchema(ZoneSchema, "ZoneList");
+
+export type Zone = z.infer<typeof ZoneSchema>;
+export type ZoneCreate = z.infer<typeof ZoneCreateSchema>;
+export type ZonePatch = z.infer<typeof ZonePatchSchema>;
+export type SoaInput = z.infer<typeof SoaInputSchema>;
