@@ -7,9 +7,18 @@ export interface Env {
   CURSOR_SECRET?: string;
 }
 
+/** Who is making the request: the bearer token's name and scope. */
+export interface Principal {
+  /** The token's name, or "local" when authentication is switched off for local use. */
+  name: string;
+  scope: "read" | "write";
+}
+
 /** Per-request values that middleware hands to handlers. */
 export interface RequestVariables {
   requestId: string;
+  /** Set by the authentication middleware before any resource handler runs. */
+  principal: Principal;
 }
 
 export interface AppEnv {
