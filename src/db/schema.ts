@@ -190,6 +190,27 @@ export const records = sqliteTable(
   ],
 );
 
+
+
+/**
+ * API tokens. Only a SHA-256 hash of each token's secret is stored; the secret is shown
+ * once, when the token is minted (scripts/token.mjs).
+ */
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    /** The public part of the token (`tok_…`), by which a request's token is found. */
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    scope: text("scope", { enum: ["read", "write"] }).notNull(),
+    /** Hex SHA-256 of the secret part. */
+    secretHash: text("secret_hash").notNull(),
+    createdAt: text("created_at").notNull(),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_tokens_name_unique").on(t.name)],
+);
+
 export const schema = {
   repositories,
   extensions,
@@ -200,5 +221,5 @@ export const schema = {
   domainNameservers,
   zones,
   records,
+  apiTokens,
 };
-
