@@ -7,12 +7,14 @@
 // D1 state in DIR (default .wrangler/state) for both the migrations and the server.
 // Arguments after `--`, and any option this script does not know, go to `wrangler dev`
 // unchanged (e.g. `--var NAME:VALUE`). Never touches the internet; stdin is not used.
+// Authentication is off (AUTH_DISABLED=true, honoured for loopback requests only) unless
+// --auth is given; the script says which when it starts.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { assertWranglerInstalled, DB_NAME, exitStatus, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
-const USAGE = "usage: node scripts/start.mjs [--port N] [--persist-to DIR] [-- <wrangler dev args>]";
+const USAGE = "usage: node scripts/start.mjs [--port N] [--persist-to DIR] [--auth] [-- <wrangler dev args>]";
 
 function fail(message) {
   console.error(`[start] ${message}\n${USAGE}`);
@@ -29,6 +31,7 @@ function parsePort(value, source) {
 function parseArgs(argv) {
   let port = process.env.PORT ? parsePort(process.env.PORT, "PORT") : 8787;
   let persistTo = null;
+  let auth = false;
   const passThrough = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -47,6 +50,7 @@ function parseArgs(argv) {
       process.exit(0);
     } else if (flag === "--port") port = parsePort(value(), "--port");
     else if (flag === "--persist-to") persistTo = value();
+    else if (flag === "--auth") auth = true;
     else passThrough.push(arg);
   }
   // `--persist-to` given among the wrangler dev arguments must reach the migrations too.
@@ -57,7 +61,7 @@ function parseArgs(argv) {
     else continue;
     i--;
   }
-  return { port, persistTo: persistTo === null ? null : resolve(process.cwd(), persistTo), passThrough };
+  return { port, persistTo: persistTo === null ? null : resolve(process.cwd(), persistTo), auth, passThrough };
 }
 
 // Fails fast, with a plain message, when something already listens on the port
@@ -70,7 +74,7 @@ function portIsFree(port) {
   });
 }
 
-const { port, persistTo, passThrough } = parseArgs(process.argv.slice(2));
+const { port, persistTo, auth, passThrough } = parseArgs(process.argv.slice(2));
 assertWranglerInstalled();
 if (!(await portIsFree(port))) {
   console.error(`[start] port ${port} on 127.0.0.1 is already in use: stop the other server or pick another port (--port N or PORT=N).`);
@@ -109,6 +113,14 @@ if (migrated !== 0 || stopSignal) {
   process.exit(stopSignal && migrated === 0 ? exitStatus(null, stopSignal) : migrated);
 }
 
+// Local development runs without authentication unless asked (--auth): the Worker honours
+// AUTH_DISABLED only for requests to a loopback host, so this cannot leak into a deploy.
+const authArgs = auth ? [] : ["--var", "AUTH_DISABLED:true"];
+console.log(
+  auth
+    ? "[start] authentication is ON: send Authorization: Bearer <token> (npm run token -- create --name dev --scope write)"
+    : "[start] authentication is OFF for this local server (AUTH_DISABLED=true, loopback only); use --auth to keep it on",
+);
 console.log(`[start] starting wrangler dev on http://127.0.0.1:${port}`);
 const served = await run([
   "dev",
@@ -119,6 +131,7 @@ const served = await run([
   String(port),
   "--show-interactive-dev-session=false",
   ...persistArgs,
+  ...authArgs,
   ...passThrough,
 ]);
 process.exit(served);

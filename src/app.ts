@@ -2,6 +2,7 @@
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env";
 import { writeFailure } from "./db/errors";
+import { authenticate } from "./http/auth";
 import { answerUnsupportedMethods } from "./http/methods";
 import { ApiError, problemResponse, type ProblemCode } from "./http/problem";
 import { jsonCharset, requestId } from "./http/request-id";
@@ -67,6 +68,7 @@ export function createApp() {
   const app = createRouter();
   app.use("*", requestId);
   app.use("*", jsonCharset);
+  app.use("*", authenticate);
   app.route("/v1", v1);
   answerUnsupportedMethods(app);
 

@@ -5,6 +5,8 @@ export interface Env {
   DEFAULT_NAMESERVERS?: string;
   /** HMAC key for pagination cursors; set with `wrangler secret put CURSOR_SECRET`. */
   CURSOR_SECRET?: string;
+  /** "true" switches authentication off for requests to a loopback host (npm start). */
+  AUTH_DISABLED?: string;
 }
 
 /** Who is making the request: the bearer token's name and scope. */

@@ -2,6 +2,16 @@
 // D1 of this test file.
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import { bearer } from "./tokens";
+
+/**
+ * Requests authenticate with the test write token unless they say otherwise: pass an
+ * `authorization` header of your own, or `auth: false` to send none.
+ */
+function withAuth(headers: Headers, auth: boolean | undefined): Headers {
+  if (auth !== false && !headers.has("authorization")) headers.set("authorization", bearer("write"));
+  return headers;
+}
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -13,9 +23,9 @@ export interface ApiResponse<T = any> {
 export async function api<T = any>(
   method: string,
   path: string,
-  options: { json?: unknown; body?: string; headers?: Record<string, string> } = {},
+  options: { json?: unknown; body?: string; headers?: Record<string, string>; auth?: boolean } = {},
 ): Promise<ApiResponse<T>> {
-  const headers = new Headers(options.headers);
+  const headers = withAuth(new Headers(options.headers), options.auth);
   let body: string | undefined = options.body;
   if (options.json !== undefined) {
     body = JSON.stringify(options.json);
@@ -54,9 +64,9 @@ export async function createContact(overrides: Record<string, unknown> = {}) {
 export async function apiRaw<T = any>(
   method: string,
   path: string,
-  options: { body?: BodyInit; headers?: Record<string, string> } = {},
+  options: { body?: BodyInit; headers?: Record<string, string>; auth?: boolean } = {},
 ): Promise<ApiResponse<T>> {
-  const request = new Request(`http://api.test${path}`, { method, headers: new Headers(options.headers), body: options.body ?? null });
+  const request = new Request(`http://api.test${path}`, { method, headers: withAuth(new Headers(options.headers), options.auth), body: options.body ?? null });
   const response = await (exports as any).default.fetch(request);
   const text = await response.text();
   let parsed: unknown = undefined;
@@ -142,4 +152,47 @@ export function plusYears(from: string, years: number): string {
   result.setUTCFullYear(date.getUTCFullYear() + years);
   if (result.getUTCMonth() !== date.getUTCMonth()) result.setUTCDate(0);
   return result.toISOString();
+}
+
+export const ZONE_ID = /^zon_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const RECORD_ID = /^rec_[0-9A-HJKMNP-TV-Z]{26}$/;
+/** RFC 4027's media type of master files, as the zone export answers it. */
+export const MASTER_FILE_TYPE = "text/dns; charset=utf-8";
+
+/** Creates a zone (expects 201) and returns it. */
+export async function createZone(name: string, fields: Record<string, unknown> = {}) {
+  const response = await api("POST", "/v1/zones", { json: { name, ...fields } });
+  expect(response.status, response.text).toBe(201);
+  return response.body;
+}
+
+/** Creates a record in `zone` (id or name; expects 201) and returns it. */
+export async function createRecord(zone: string, fields: Record<string, unknown>) {
+  const response = await api("POST", "/v1/records", { json: { zone, ...fields } });
+  expect(response.status, response.text).toBe(201);
+  return response.body;
+}
+
+/** The zone as it reads now (expects 200). */
+export async function readZone(zone: string) {
+  const response = await api("GET", `/v1/zones/${encodeURIComponent(zone)}`);
+  expect(response.status, response.text).toBe(200);
+  return response.body;
+}
+
+/** Every record of a zone as `name ttl type content`, sorted: a comparable picture of its data. */
+export async function recordLines(zone: string): Promise<string[]> {
+  const { items } = await allPages(`/v1/zones/${encodeURIComponent(zone)}/records?limit=200`);
+  return items.map((r: { name: string; ttl: number; type: string; content: string }) => `${r.name} ${r.ttl} ${r.type} ${r.content}`).sort();
+}
+
+/** GET /v1/zones/{zone} as a master file (`Accept: text/dns`). */
+export function exportZone(zone: string): Promise<ApiResponse> {
+  return api("GET", `/v1/zones/${encodeURIComponent(zone)}`, { headers: { accept: "text/dns" } });
+}
+
+/** POST /v1/zones with a master file (`Content-Type: text/dns`), optionally `?name=`. */
+export function importZone(text: string, name?: string): Promise<ApiResponse> {
+  const query = name === undefined ? "" : `?name=${encodeURIComponent(name)}`;
+  return api("POST", `/v1/zones${query}`, { body: text, headers: { "content-type": "text/dns" } });
 }

@@ -1,0 +1,95 @@
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import { authDisabled, requiredScope } from "../src/http/auth";
+import { api, apiRaw, expectProblem } from "./helpers";
+import { bearer, TEST_TOKENS } from "./tokens";
+
+describe("requests without a valid bearer token", () => {
+  it("answer 401 unauthorized with WWW-Authenticate: Bearer when no token is sent", async () => {
+    const response = await api("GET", "/v1/contacts", { auth: false });
+    expectProblem(response, 401, "unauthorized");
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="domain-api"');
+  });
+  it("answer 401 invalid_request for an Authorization header that is not Bearer", async () => {
+    const response = await api("GET", "/v1/contacts", { headers: { authorization: "Basic YWxhZGRpbjpvcGVuc2VzYW1l" } });
+    expectProblem(response, 401, "unauthorized");
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="domain-api", error="invalid_request"');
+  });
+  it.each([
+    ["a malformed token", "Bearer nonsense"],
+    ["an unknown token id", "Bearer tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9Z.test-write-secret-0123456789abcdef"],
+    ["a known id with the wrong secret", `Bearer ${TEST_TOKENS.write.id}.wrong-secret-0123456789abcdefgh`],
+  ])("answer 401 invalid_token for %s", async (_what, authorization) => {
+    const response = await api("GET", "/v1/contacts", { headers: { authorization } });
+    const problem = expectProblem(response, 401, "unauthorized");
+    expect(problem.detail).toBe("The bearer token is unknown.");
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="domain-api", error="invalid_token"');
+  });
+  it("answer 401 for a revoked token", async () => {
+    const response = await api("GET", "/v1/contacts", { headers: { authorization: bearer("revoked") } });
+    const problem = expectProblem(response, 401, "unauthorized");
+    expect(problem.detail).toBe("The bearer token has been revoked.");
+  });
+  it("never reach the database write: nothing is created", async () => {
+    const response = await api("POST", "/v1/contacts", { auth: false, json: { name: "Eve", email: "eve@example.org" } });
+    expectProblem(response, 401, "unauthorized");
+    const list = await api("GET", "/v1/contacts");
+    expect(list.body.data).toEqual([]);
+  });
+});
+
+describe("token scopes", () => {
+  it("a read token may GET and HEAD", async () => {
+    const get = await api("GET", "/v1/contacts", { headers: { authorization: bearer("read") } });
+    expect(get.status).toBe(200);
+    expect(get.body).toEqual({ data: [], next_cursor: null });
+    const head = await api("HEAD", "/v1/contacts", { headers: { authorization: bearer("read") } });
+    expect(head.status).toBe(200);
+  });
+  it("a read token answers 403 forbidden for writes", async () => {
+    const response = await api("POST", "/v1/contacts", { headers: { authorization: bearer("read") }, json: { name: "Ada", email: "ada@example.org" } });
+    const problem = expectProblem(response, 403, "forbidden");
+    expect(problem.detail).toContain("read scope");
+  });
+  it("a write token may write", async () => {
+    const response = await api("POST", "/v1/contacts", { headers: { authorization: bearer("write") }, json: { name: "Ada", email: "ada@example.org" } });
+    expect(response.status).toBe(201);
+  });
+  it("GET and HEAD need read, everything else write", () => {
+    expect(["GET", "HEAD"].map(requiredScope)).toEqual(["read", "read"]);
+    expect(["POST", "PATCH", "DELETE", "PUT"].map(requiredScope)).toEqual(["write", "write", "write", "write"]);
+  });
+});
+
+describe("public documents", () => {
+  it.each(["/v1", "/v1/openapi.json", "/v1/docs", "/v1/problems", "/v1/problems/not_found"])("%s needs no token", async (path) => {
+    const response = await apiRaw("GET", path, { auth: false });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe("failing closed", () => {
+  afterEach(async () => {
+    await env.DB.prepare("UPDATE api_tokens SET revoked_at = NULL WHERE name <> 'test-revoked'").run();
+  });
+  it("with no active token configured, every request is refused with a problem saying why", async () => {
+    await env.DB.prepare("UPDATE api_tokens SET revoked_at = '2026-01-01T00:00:00.000Z'").run();
+    const response = await api("GET", "/v1/domains", { auth: false });
+    const problem = expectProblem(response, 401, "unauthorized");
+    expect(problem.detail).toContain("no API token configured");
+    expect(problem.detail).toContain("npm run token -- create");
+  });
+});
+
+describe("switching authentication off for local development", () => {
+  it("takes AUTH_DISABLED=true and a loopback host together", () => {
+    expect(authDisabled({ AUTH_DISABLED: "true" } as never, new URL("http://127.0.0.1:8787/v1/domains"))).toBe(true);
+    expect(authDisabled({ AUTH_DISABLED: "true" } as never, new URL("http://localhost/v1"))).toBe(true);
+    expect(authDisabled({ AUTH_DISABLED: "true" } as never, new URL("http://[::1]:8787/v1"))).toBe(true);
+  });
+  it("is ignored on any other host, so a deployed Worker cannot be opened by it", () => {
+    expect(authDisabled({ AUTH_DISABLED: "true" } as never, new URL("https://api.example.com/v1"))).toBe(false);
+    expect(authDisabled({ AUTH_DISABLED: "1" } as never, new URL("http://localhost/v1"))).toBe(false);
+    expect(authDisabled({} as never, new URL("http://localhost/v1"))).toBe(false);
+  });
+});
