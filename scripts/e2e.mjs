@@ -2,141 +2,12 @@
 // End-to-end check of the README's start command: runs `node scripts/start.mjs` on a free
 // port with a throwaway D1 state dir, drives it over real HTTP, then tears everything down.
 // Prints `ok - …` / `not ok - …` per check and `E2E: N passed, M failed`; exits 1 on failure.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ROOT, stripAnsi } from "./lib/wrangler.mjs";
+import { assert, createHarness, freePort, httpClient } from "./lib/harness.mjs";
 
-const READY_TIMEOUT_MS = 60_000;
 const REQUEST_TIMEOUT_MS = 10_000;
-const TOTAL_TIMEOUT_MS = 90_000;
 
-let passed = 0;
-let failed = 0;
-let server = null; // the start.mjs child, leader of its own process group
-let serverExited = null; // resolves when it has exited
-let serverClosed = null; // resolves when its output pipes have closed (all output read)
-let stateDir = null;
-let output = ""; // everything the server printed
-let cleanupPromise = null;
-let aborting = false;
-
-function ok(name) {
-  if (aborting) return;
-  passed++;
-  console.log(`ok - ${name}`);
-}
-function notOk(name, why) {
-  if (aborting) return; // the server is being torn down under the check: not its fault
-  failed++;
-  console.log(`not ok - ${name}${why ? ` (${why})` : ""}`);
-}
-
-// Runs one named check; a thrown error (or failed assertion) marks it failed.
-async function check(name, fn) {
-  try {
-    await fn();
-    ok(name);
-  } catch (error) {
-    notOk(name, error?.message ?? String(error));
-  }
-}
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function printServerOutput() {
-  const lines = stripAnsi(output).trimEnd().split("\n");
-  console.log(`# server output (last ${Math.min(lines.length, 80)} lines):`);
-  for (const line of lines.slice(-80)) console.log(`#   ${line}`);
-}
-
-function killGroup(signal) {
-  try {
-    process.kill(-server.pid, signal);
-  } catch {
-    // already gone (ESRCH)
-  }
-}
-
-// Stops the server's whole process tree and removes the state dir. Idempotent.
-function cleanup() {
-  cleanupPromise ??= stopServer();
-  return cleanupPromise;
-}
-async function stopServer() {
-  if (server) {
-    if (server.exitCode === null && server.signalCode === null) {
-      killGroup("SIGTERM");
-      const timer = new Promise((resolve) => setTimeout(resolve, 5_000).unref());
-      if ((await Promise.race([serverExited.then(() => "exited"), timer])) !== "exited") {
-        killGroup("SIGKILL");
-        await Promise.race([serverExited, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-      }
-    }
-    killGroup("SIGKILL"); // stragglers (workerd) that outlived their parent
-    await Promise.race([serverClosed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-  }
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-}
-
-async function abort(message, status, showOutput = false) {
-  if (aborting) return;
-  console.log(`not ok - e2e run (${message})`);
-  failed++;
-  aborting = true;
-  if (showOutput && output) printServerOutput();
-  await cleanup();
-  console.log(`E2E: ${passed} passed, ${failed} failed`);
-  process.exit(status);
-}
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => void abort(`interrupted by ${signal}`, 130));
-const deadline = setTimeout(() => void abort(`timed out after ${TOTAL_TIMEOUT_MS / 1000} s`, 1, true), TOTAL_TIMEOUT_MS);
-
-async function startServer(port) {
-  stateDir = mkdtempSync(join(tmpdir(), "domain-api-e2e-"));
-  server = spawn(process.execPath, [join(ROOT, "scripts", "start.mjs"), "--port", String(port), "--persist-to", stateDir], {
-    cwd: ROOT,
-    detached: true, // own process group: process.kill(-pid) reaches wrangler and workerd too
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, FORCE_COLOR: "0" },
-  });
-  serverExited = new Promise((resolve) => server.on("exit", (code, signal) => resolve({ code, signal })));
-  serverClosed = new Promise((resolve) => server.on("close", resolve));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(`no "Ready on" line within ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
-    const onData = (chunk) => {
-      output += chunk.toString();
-      const match = stripAnsi(output).match(/Ready on (http:\/\/[^\s]+)/);
-      if (match) {
-        clearTimeout(timer);
-        resolve(null);
-      }
-    };
-    server.stdout.on("data", onData);
-    server.stderr.on("data", onData);
-    server.on("error", (error) => resolve(`could not start: ${error.message}`));
-    serverExited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      resolve(`server exited before it was ready (code ${code}, signal ${signal})`);
-    });
-  });
-}
+const { ok, notOk, check, startServer, run } = createHarness({ name: "e2e", label: "E2E", readyTimeoutMs: 60_000, totalTimeoutMs: 90_000 });
 
 async function main() {
   const port = await freePort();
@@ -149,23 +20,7 @@ async function main() {
   }
   ok(`npm start comes up on ${base} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
-  async function request(method, path, body) {
-    const response = await fetch(base + path, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      redirect: "manual",
-    });
-    const text = await response.text();
-    let json;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, json };
-  }
+  const request = httpClient(base, { timeoutMs: REQUEST_TIMEOUT_MS });
   const expectStatus = (res, status) =>
     assert(res.status === status, `expected ${status}, got ${res.status}: ${res.text.slice(0, 300)}`);
   const expectJson = (res) =>
@@ -263,16 +118,4 @@ async function main() {
   });
 }
 
-try {
-  await main();
-} catch (error) {
-  notOk("e2e run", error?.stack ?? String(error));
-} finally {
-  await cleanup();
-  clearTimeout(deadline);
-}
-if (!aborting) {
-  if (failed > 0 && output) printServerOutput(); // after the stop, so every line is in
-  console.log(`E2E: ${passed} passed, ${failed} failed`);
-  process.exit(failed > 0 ? 1 : 0);
-}
+await run(main);

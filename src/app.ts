@@ -3,18 +3,22 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env";
 import { writeFailure } from "./db/errors";
 import { authenticate } from "./http/auth";
+import { idempotentPost } from "./http/idempotency";
 import { answerUnsupportedMethods } from "./http/methods";
+import { rateLimit } from "./http/rate-limit";
+import { corsPolicy, securityHeaders } from "./http/security";
 import { ApiError, problemResponse, type ProblemCode } from "./http/problem";
 import { jsonCharset, requestId } from "./http/request-id";
 import { createRouter } from "./http/router";
 import { catalogRouter } from "./resources/catalog";
 import { contactsRouter } from "./resources/contacts";
 import { domainsRouter } from "./resources/domains";
+import { eventsRouter } from "./resources/events";
 import { hostsRouter } from "./resources/hosts";
 import { recordsRouter } from "./resources/records";
 import { zonesRouter } from "./resources/zones";
 import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
-import { DOCS_PAGE } from "./resources/meta/docs";
+import { DOCS_PAGE, DOCS_SCRIPT, DOCS_STYLE } from "./resources/meta/docs";
 
 const HTTP_EXCEPTION_CODES: Record<number, ProblemCode> = {
   400: "invalid_json",
@@ -46,7 +50,7 @@ function asApiError(error: unknown): ApiError {
 }
 
 export function createApp() {
-  const v1 = createRouter().route("/", metaRouter).route("/", catalogRouter).route("/", contactsRouter).route("/", domainsRouter).route("/", hostsRouter).route("/", zonesRouter).route("/", recordsRouter);
+  const v1 = createRouter().route("/", metaRouter).route("/", catalogRouter).route("/", contactsRouter).route("/", domainsRouter).route("/", hostsRouter).route("/", zonesRouter).route("/", recordsRouter).route("/", eventsRouter);
 
   // The document is built once per isolate: it depends only on the code.
   let openApiDocument: unknown = null;
@@ -64,11 +68,17 @@ export function createApp() {
     return c.json(openApiDocument);
   });
   v1.get("/docs", (c) => c.html(DOCS_PAGE));
+  v1.get("/docs/reference.js", (c) => c.body(DOCS_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
+  v1.get("/docs/reference.css", (c) => c.body(DOCS_STYLE, 200, { "Content-Type": "text/css; charset=utf-8" }));
 
   const app = createRouter();
   app.use("*", requestId);
   app.use("*", jsonCharset);
+  app.use("*", securityHeaders);
+  app.use("*", corsPolicy);
   app.use("*", authenticate);
+  app.use("*", rateLimit);
+  app.use("*", idempotentPost);
   app.route("/v1", v1);
   answerUnsupportedMethods(app);
 

@@ -7,6 +7,12 @@ export interface Env {
   CURSOR_SECRET?: string;
   /** "true" switches authentication off for requests to a loopback host (npm start). */
   AUTH_DISABLED?: string;
+  /** Origins allowed by CORS: empty = CORS off, `*`, or a comma-separated list. */
+  CORS_ORIGINS?: string;
+  /** The Workers rate limiting binding ([[ratelimits]] in wrangler.toml). */
+  RATE_LIMITER?: RateLimit;
+  /** The limiter's period, sent back as Retry-After (keep equal to `simple.period`). */
+  RATE_LIMIT_PERIOD_SECONDS?: string;
 }
 
 /** Who is making the request: the bearer token's name and scope. */

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { database } from "../src/db/client";
 import { listContacts } from "../src/resources/contacts/queries";
 import { listDomains } from "../src/resources/domains/queries";
+import { listEvents } from "../src/resources/events/queries";
 import { listHosts } from "../src/resources/hosts/queries";
 import { DOMAIN_SORTS } from "../src/resources/domains/schemas";
 
@@ -48,6 +49,12 @@ const cases: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
   ["hosts by domain name", listHosts(db, { domain: { kind: "name", name: "example.com" } }, firstPage)],
   ["hosts by address", listHosts(db, { address: "192.0.2.1" }, firstPage)],
   ["hosts a repository holds", listHosts(db, { heldBy: "verisign" }, firstPage)],
+  ["events, later page", listEvents(db, {}, { limit: 50, after: { key: null, id: "evt_x" } })],
+  ["events of a resource", listEvents(db, { resource: "dom_x" }, firstPage)],
+  ["events by type", listEvents(db, { type: "zone" }, firstPage)],
+  ["events by operation", listEvents(db, { operation: "delete" }, firstPage)],
+  ["events by token", listEvents(db, { token: "ci" }, firstPage)],
+  ["events since a time", listEvents(db, { since: "2026-01-01T00:00:00.000Z" }, firstPage)],
 ];
 
 describe("every list query uses an index", () => {

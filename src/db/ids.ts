@@ -10,6 +10,7 @@ export const ID_PREFIXES = {
   host: "hst_",
   zone: "zon_",
   record: "rec_",
+  event: "evt_",
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
@@ -52,6 +53,15 @@ function nextRandom(time: number): number[] {
 export function newId(kind: IdKind, at: Date): string {
   const time = Math.max(at.getTime(), lastTime);
   return ID_PREFIXES[kind] + encodeTime(time) + nextRandom(time).map((d) => CROCKFORD[d]).join("");
+}
+
+/**
+ * The smallest id of that kind made at or after `at`: an id's time part is never earlier
+ * than the time it was made for, so `id >= idFloor(kind, t)` keeps every row made at or
+ * after `t` and lets a time filter walk the primary key.
+ */
+export function idFloor(kind: IdKind, at: Date): string {
+  return ID_PREFIXES[kind] + encodeTime(Math.max(0, at.getTime())) + "0".repeat(16);
 }
 
 /** True when the string has the shape of an id of that kind (used to tell ids from names). */

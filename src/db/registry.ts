@@ -1,6 +1,6 @@
 // Queries that domains and hosts both need: who is superordinate to a host, which host
 // objects exist, and the subtree of hosts under a domain.
-import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { reversedName } from "../dns/name";
 import type { Database } from "./client";
 import { domains, hosts } from "./schema";
@@ -23,6 +23,18 @@ export function hostsNamed(db: Database, names: readonly string[]) {
 export function hostsWithin(domainName: string): SQL {
   const reversed = reversedName(domainName);
   return or(eq(hosts.reversedName, reversed), and(gt(hosts.reversedName, `${reversed}.`), lt(hosts.reversedName, `${reversed}/`)))!;
+}
+
+/** A host is linked while a domain uses it as a name server (RFC 5732 §2.2). */
+// Correlated subqueries name the outer table explicitly (drizzle leaves it out).
+export const hostLinked = sql<number>`exists (select 1 from domain_nameservers dn where dn.host_id = "hosts"."id")`.mapWith((v) => v === 1);
+
+/** The external hosts under `domainName`: those its registration adopts (below). */
+export function adoptableHosts(db: Database, domainName: string) {
+  return db
+    .select({ ...getTableColumns(hosts), linked: hostLinked })
+    .from(hosts)
+    .where(and(hostsWithin(domainName), isNull(hosts.domainId)));
 }
 
 /**

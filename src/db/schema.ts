@@ -211,6 +211,56 @@ export const apiTokens = sqliteTable(
   (t) => [uniqueIndex("api_tokens_name_unique").on(t.name)],
 );
 
+/**
+ * The audit trail: one row per resource a successful write changed, inserted in the same
+ * D1 batch as the write. `before` / `after` are the resource's API representation (JSON
+ * text; null before a create and after a delete). Rows are never updated or deleted.
+ * D1 keeps a row under 2 MB, which bounds what `before` + `after` may hold (src/db/events.ts).
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    /** `evt_` + ULID: the keyset of the list, oldest first. */
+    id: text("id").primaryKey(),
+    at: text("at").notNull(),
+    /** Name of the token that made the write ("local" with authentication off). */
+    actor: text("actor").notNull(),
+    resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record"] }).notNull(),
+    resourceId: text("resource_id").notNull(),
+    operation: text("operation", { enum: ["create", "update", "delete"] }).notNull(),
+    before: text("before", { mode: "json" }),
+    after: text("after", { mode: "json" }),
+  },
+  (t) => [
+    index("events_resource_idx").on(t.resourceId, t.id),
+    index("events_type_idx").on(t.resourceType, t.id),
+    index("events_operation_idx").on(t.operation, t.id),
+    index("events_actor_idx").on(t.actor, t.id),
+  ],
+);
+
+/**
+ * Idempotency keys of POST requests (kept 24 h): the first response is stored and
+ * replayed to retries that carry the same key and the same request.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    /** SHA-256 of the token name and the client's key: keys are per token. */
+    id: text("id").primaryKey(),
+    /** SHA-256 of the method, path, query, content type and body. */
+    requestHash: text("request_hash").notNull(),
+    state: text("state", { enum: ["in_flight", "done"] }).notNull(),
+    status: integer("status"),
+    /** JSON object of the headers to replay (Content-Type, Location, ETag). */
+    headers: text("headers"),
+    body: text("body"),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("idempotency_keys_expires_idx").on(t.expiresAt)],
+);
+
 export const schema = {
   repositories,
   extensions,
@@ -222,4 +272,6 @@ export const schema = {
   zones,
   records,
   apiTokens,
+  idempotencyKeys,
+  events,
 };

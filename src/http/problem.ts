@@ -13,6 +13,7 @@ export const PROBLEMS = {
   already_exists: { status: 409, title: "Already exists", about: "The name is taken (domain, host, zone) or the record already exists." },
   object_linked: { status: 409, title: "Object is linked", about: "Other objects use this one (EPP 2305); `detail` names them." },
   status_prohibits: { status: 409, title: "Status prohibits the operation", about: "A status on the domain forbids this change (EPP 2304)." },
+  request_in_progress: { status: 409, title: "Request in progress", about: "A request with the same Idempotency-Key is still being processed; retry shortly." },
   rrset_conflict: { status: 409, title: "DNS record set conflict", about: "The change breaks a DNS coexistence rule (RFC 1034 §3.6.2, RFC 2181 §10.1)." },
   precondition_failed: { status: 412, title: "Precondition failed", about: "`If-Match` does not match the resource's current `ETag`." },
   payload_too_large: { status: 413, title: "Payload too large", about: "JSON bodies are limited to 1 MiB, master files to 10 MiB." },

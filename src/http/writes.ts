@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import { writeFailure } from "../db/errors";
 import { ApiError } from "./problem";
 
-const ATTEMPTS = 5;
+const ATTEMPTS = 8;
 
 export async function withVersionRetry<T>(c: Context, attempt: () => Promise<T>): Promise<T> {
   for (let i = 1; ; i++) {
@@ -17,6 +17,8 @@ export async function withVersionRetry<T>(c: Context, attempt: () => Promise<T>)
       if (c.req.header("if-match") !== undefined || i >= ATTEMPTS) {
         throw new ApiError("precondition_failed", "The resource changed while this request was writing it; read it again and retry.");
       }
+      // A short random pause spreads out writers that keep colliding.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * i));
     }
   }
 }

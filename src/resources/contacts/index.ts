@@ -2,8 +2,10 @@ import { and, eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
 import { database } from "../../db/client";
 import { writeFailure } from "../../db/errors";
+import { eventInsert, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
 import { contacts } from "../../db/schema";
+import { actorOf } from "../../http/actor";
 import { checkIfMatch, entityTag } from "../../http/etag";
 import { notFound } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
@@ -111,8 +113,13 @@ export const contactsRouter = createRouter()
       createdAt: timestamp,
       updatedAt: timestamp,
     };
-    await database(c.env.DB).insert(contacts).values(row);
-    return sendWritten(c, presentContact({ ...row, linked: false }), row.version, 201, `/v1/contacts/${row.id}`);
+    const created = presentContact({ ...row, linked: false });
+    const db = database(c.env.DB);
+    await db.batch([
+      db.insert(contacts).values(row),
+      eventInsert(db, { at: timestamp, actor: actorOf(c), type: "contact", id: row.id, operation: "create", before: null, after: created }),
+    ]);
+    return sendWritten(c, created, row.version, 201, `/v1/contacts/${row.id}`);
   })
   .openapi(routes.updateContact, async (c) => {
     const { contact: id } = c.req.valid("param");
@@ -135,10 +142,17 @@ export const contactsRouter = createRouter()
         }
       }
       const next = { ...current, ...fields, version: current.version + 1, updatedAt: new Date().toISOString() };
-      await db
-        .update(contacts)
-        .set({ ...fields, version: next.version, updatedAt: next.updatedAt })
-        .where(eq(contacts.id, id));
+      await db.batch([
+        db
+          .update(contacts)
+          .set({ ...fields, version: next.version, updatedAt: next.updatedAt })
+          .where(eq(contacts.id, id)),
+        eventInsert(
+          db,
+          { at: next.updatedAt, actor: actorOf(c), type: "contact", id, operation: "update", before: presentContact(current), after: presentContact(next) },
+          { onlyIf: previousStatementChanged },
+        ),
+      ]);
       return next;
     });
     return sendWritten(c, presentContact(updated), updated.version, 200);
@@ -154,7 +168,14 @@ export const contactsRouter = createRouter()
     };
     if (current.linked) throw await linkedProblem();
     try {
-      const result = await db.delete(contacts).where(and(eq(contacts.id, id), eq(contacts.version, expected))).run();
+      const [result] = await db.batch([
+        db.delete(contacts).where(and(eq(contacts.id, id), eq(contacts.version, expected))),
+        eventInsert(
+          db,
+          { at: new Date().toISOString(), actor: actorOf(c), type: "contact", id, operation: "delete", before: presentContact(current), after: null },
+          { onlyIf: previousStatementChanged },
+        ),
+      ]);
       if (result.meta.changes === 0) throw new ApiError("precondition_failed", "The contact changed while this request was deleting it; read it again.");
     } catch (error) {
       // A domain linked it between the check and the delete: the foreign key refused.

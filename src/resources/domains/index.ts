@@ -3,10 +3,12 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { catalog, type Catalog } from "../../db/catalog";
 import { database, type Database } from "../../db/client";
 import { writeFailure } from "../../db/errors";
+import { eventInsert, previousStatementChanged, rowExists } from "../../db/events";
 import { newId } from "../../db/ids";
-import { adoptSubordinateHosts, domainsNamed, hostsNamed } from "../../db/registry";
+import { adoptableHosts, adoptSubordinateHosts, domainsNamed, hostsNamed } from "../../db/registry";
 import { domainNameservers, domains, hosts } from "../../db/schema";
 import { isIdnName, reversedName, toUnicodeName } from "../../dns/name";
+import { actorOf } from "../../http/actor";
 import { checkIfMatch, entityTag } from "../../http/etag";
 import { notFound, resourceRef } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
@@ -29,6 +31,8 @@ import {
 } from "./links";
 import { newFindings, throwFindings, type Findings } from "../../http/findings";
 import { contactsById, domainPosition, findDomain, listDomains, subordinateHostNames, zoneNamed, type DomainFilters, type DomainWithLinks } from "./queries";
+import { presentHost } from "../hosts/present";
+import type { HostWithLinks } from "../hosts/queries";
 import * as routes from "./routes";
 import type { Domain, DomainListItem, DomainListQueryInput } from "./schemas";
 
@@ -101,18 +105,31 @@ function checkStatuses(statuses: readonly string[] | undefined, findings: Findin
 
 const HOST_ROWS_PER_INSERT = 10;
 
-/** Links a domain to its name servers, in order, creating the external hosts it names. */
-function nameserverWrites(db: Database, domainId: string, names: readonly string[], newExternal: readonly string[], at: string): BatchItem<"sqlite">[] {
+/** The external host objects a domain write creates for name servers nobody has created. */
+function externalHostRows(names: readonly string[], at: string): HostWithLinks[] {
+  return names.map((name) => ({ id: newId("host", new Date(at)), name, reversedName: reversedName(name), domainId: null, addresses: [], version: 1, createdAt: at, updatedAt: at, linked: true }));
+}
+
+/**
+ * Links a domain to its name servers, in order, creating the external hosts it names,
+ * each with its `create` event: only a host this batch really inserted gets one.
+ */
+function nameserverWrites(db: Database, domainId: string, names: readonly string[], newHosts: readonly HostWithLinks[], at: string, actor: string): BatchItem<"sqlite">[] {
   const writes: BatchItem<"sqlite">[] = [];
   // D1 binds at most 100 parameters a statement: a host row has 8 columns.
-  for (let i = 0; i < newExternal.length; i += HOST_ROWS_PER_INSERT) {
-    const chunk = newExternal.slice(i, i + HOST_ROWS_PER_INSERT);
+  for (let i = 0; i < newHosts.length; i += HOST_ROWS_PER_INSERT) {
+    const chunk = newHosts.slice(i, i + HOST_ROWS_PER_INSERT);
     writes.push(
       db
         .insert(hosts)
-        .values(chunk.map((name) => ({ id: newId("host", new Date(at)), name, reversedName: reversedName(name), domainId: null, addresses: [], createdAt: at, updatedAt: at })))
+        .values(chunk.map(({ linked: _linked, version: _version, ...row }) => row))
         // Another request may create the same external host at the same moment: either row serves.
         .onConflictDoNothing({ target: hosts.name }),
+    );
+  }
+  for (const host of newHosts) {
+    writes.push(
+      eventInsert(db, { at, actor, type: "host", id: host.id, operation: "create", before: null, after: presentHost(host) }, { onlyIf: rowExists(hosts, eq(hosts.id, host.id)) }),
     );
   }
   if (names.length > 0) {
@@ -197,12 +214,13 @@ export const domainsRouter = createRouter()
     };
     const contactIds = [...new Set(Object.values(assigned).filter((id): id is string => id !== null))];
 
-    const [taken, contactRows, knownHosts, managed, zone] = await db.batch([
+    const [taken, contactRows, knownHosts, managed, zone, adopted] = await db.batch([
       domainsNamed(db, name ? [name] : []),
       contactsById(db, contactIds),
       hostsNamed(db, nameservers),
       domainsNamed(db, superordinateCandidates(nameservers, cat.extensions)),
       zoneNamed(db, name),
+      adoptableHosts(db, name),
     ]);
     checkContacts(assigned, new Map(contactRows.map((r) => [r.id, r])), findings);
     const managedNames = new Set([...managed.map((d) => d.name), name]);
@@ -233,11 +251,22 @@ export const domainsRouter = createRouter()
       zoneId: zone[0]?.id ?? null,
     };
     const { nameservers: _names, zoneId: _zone, ...domainRow } = row;
+    const actor = actorOf(c);
     try {
       await db.batch([
         db.insert(domains).values(domainRow),
-        ...nameserverWrites(db, row.id, nameservers, newExternal, at),
+        eventInsert(db, { at, actor, type: "domain", id: row.id, operation: "create", before: null, after: presentDomain(row) }),
+        ...nameserverWrites(db, row.id, nameservers, externalHostRows(newExternal, at), at, actor),
         adoptSubordinateHosts(db, row.id, name, at),
+        // The hosts it adopts change too (their `domain`); each gets an `update` event.
+        ...adopted.map((host) => {
+          const next = { ...host, domainId: row.id, version: host.version + 1, updatedAt: at, linked: host.linked || nameservers.includes(host.name) };
+          return eventInsert(
+            db,
+            { at, actor, type: "host", id: host.id, operation: "update", before: presentHost(host), after: presentHost(next) },
+            { onlyIf: rowExists(hosts, and(eq(hosts.id, host.id), eq(hosts.domainId, row.id), eq(hosts.version, next.version))!) },
+          );
+        }),
       ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     } catch (error) {
       if (writeFailure(error) === "unique") throw new ApiError("already_exists", `The domain ${name} is already registered.`);
@@ -300,6 +329,8 @@ export const domainsRouter = createRouter()
 
       const at = new Date().toISOString();
       const nameserversChanged = JSON.stringify(next.nameservers) !== JSON.stringify(current.nameservers);
+      const written = { ...next, version: current.version + 1, updatedAt: at };
+      const actor = actorOf(c);
       await db.batch([
         db
           .update(domains)
@@ -315,11 +346,19 @@ export const domainsRouter = createRouter()
             updatedAt: at,
           })
           .where(eq(domains.id, current.id)),
+        eventInsert(
+          db,
+          { at, actor, type: "domain", id: current.id, operation: "update", before: presentDomain(current), after: presentDomain(written) },
+          { onlyIf: previousStatementChanged },
+        ),
         ...(nameserversChanged
-          ? [db.delete(domainNameservers).where(eq(domainNameservers.domainId, current.id)), ...nameserverWrites(db, current.id, next.nameservers, newExternal, at)]
+          ? [
+              db.delete(domainNameservers).where(eq(domainNameservers.domainId, current.id)),
+              ...nameserverWrites(db, current.id, next.nameservers, externalHostRows(newExternal, at), at, actor),
+            ]
           : []),
       ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-      return { ...next, version: current.version + 1, updatedAt: at };
+      return written;
     });
     return sendWritten(c, presentDomain(updated), updated.version, 200);
   })
@@ -343,7 +382,14 @@ export const domainsRouter = createRouter()
       const subordinate = await subordinateHostNames(db, current.id, 0);
       if (subordinate.length > 0) throw await subordinateProblem();
       try {
-        const result = await db.delete(domains).where(and(eq(domains.id, current.id), eq(domains.version, current.version))).run();
+        const [result] = await db.batch([
+          db.delete(domains).where(and(eq(domains.id, current.id), eq(domains.version, current.version))),
+          eventInsert(
+            db,
+            { at: new Date().toISOString(), actor: actorOf(c), type: "domain", id: current.id, operation: "delete", before: presentDomain(current), after: null },
+            { onlyIf: previousStatementChanged },
+          ),
+        ]);
         if (result.meta.changes === 0) throw new VersionConflict();
       } catch (error) {
         // A subordinate host was created between the check and the delete.

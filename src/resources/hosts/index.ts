@@ -3,11 +3,13 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { catalog } from "../../db/catalog";
 import { database, type Database } from "../../db/client";
 import { writeFailure } from "../../db/errors";
+import { eventInsert, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
 import { domainsNamed, hostsNamed } from "../../db/registry";
 import { hostAddresses, hosts } from "../../db/schema";
 import { parseIp } from "../../dns/ip";
-import { reversedName, toUnicodeName } from "../../dns/name";
+import { reversedName } from "../../dns/name";
+import { actorOf } from "../../http/actor";
 import { checkIfMatch, entityTag } from "../../http/etag";
 import { notFound, resourceRef } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
@@ -18,24 +20,12 @@ import { nameList } from "../../http/text";
 import { VersionConflict, withVersionRetry } from "../../http/writes";
 import { registrableDomainOf } from "../../registry/extensions";
 import { canonicalAddresses, glueProblem, normalizeHostName } from "../../registry/hosts";
-import { objectStatus } from "../../registry/statuses";
 import { newFindings, throwFindings, type Findings } from "../../http/findings";
 import { domainsUsingHost, findHost, listHosts, type HostFilters, type HostWithLinks } from "./queries";
 import * as routes from "./routes";
-import type { Host } from "./schemas";
+import { presentHost } from "./present";
 
-export function presentHost(row: HostWithLinks): Host {
-  return {
-    id: row.id,
-    name: row.name,
-    unicode_name: toUnicodeName(row.name),
-    addresses: row.addresses,
-    domain: row.domainId,
-    status: objectStatus(row.linked) as Host["status"],
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-  };
-}
+export { presentHost };
 
 function hostFilters(query: { name?: string | undefined; q?: string | undefined; domain?: string | undefined; address?: string | undefined }): HostFilters {
   const errors: FieldError[] = [];
@@ -136,7 +126,11 @@ export const hostsRouter = createRouter()
     };
     const { linked: _linked, ...hostRow } = row;
     try {
-      await db.batch([db.insert(hosts).values(hostRow), ...addressWrites(db, row.id, addresses)] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+      await db.batch([
+        db.insert(hosts).values(hostRow),
+        ...addressWrites(db, row.id, addresses),
+        eventInsert(db, { at, actor: actorOf(c), type: "host", id: row.id, operation: "create", before: null, after: presentHost(row) }),
+      ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     } catch (error) {
       if (writeFailure(error) === "unique") throw new ApiError("already_exists", `The host ${name} already exists.`);
       throw error;
@@ -181,19 +175,25 @@ export const hostsRouter = createRouter()
       const addressesChanged = JSON.stringify(addresses) !== JSON.stringify(current.addresses);
       if (name === current.name && !addressesChanged) return current;
       const at = new Date().toISOString();
+      const next = { ...current, name, domainId, addresses, version: current.version + 1, updatedAt: at };
       try {
         await db.batch([
           db
             .update(hosts)
             .set({ name, reversedName: reversedName(name), domainId, addresses, version: current.version + 1, updatedAt: at })
             .where(eq(hosts.id, current.id)),
+          eventInsert(
+            db,
+            { at, actor: actorOf(c), type: "host", id: current.id, operation: "update", before: presentHost(current), after: presentHost(next) },
+            { onlyIf: previousStatementChanged },
+          ),
           ...(addressesChanged ? [db.delete(hostAddresses).where(eq(hostAddresses.hostId, current.id)), ...addressWrites(db, current.id, addresses)] : []),
         ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
       } catch (error) {
         if (writeFailure(error) === "unique") throw new ApiError("already_exists", `The host ${name} already exists.`);
         throw error;
       }
-      return { ...current, name, domainId, addresses, version: current.version + 1, updatedAt: at };
+      return next;
     });
     return sendWritten(c, presentHost(updated), updated.version, 200);
   })
@@ -211,7 +211,14 @@ export const hostsRouter = createRouter()
       };
       if (current.linked) throw await linkedProblem();
       try {
-        const result = await db.delete(hosts).where(and(eq(hosts.id, current.id), eq(hosts.version, current.version))).run();
+        const [result] = await db.batch([
+          db.delete(hosts).where(and(eq(hosts.id, current.id), eq(hosts.version, current.version))),
+          eventInsert(
+            db,
+            { at: new Date().toISOString(), actor: actorOf(c), type: "host", id: current.id, operation: "delete", before: presentHost(current), after: null },
+            { onlyIf: previousStatementChanged },
+          ),
+        ]);
         if (result.meta.changes === 0) throw new VersionConflict();
       } catch (error) {
         if (writeFailure(error) === "foreign_key") throw await linkedProblem();

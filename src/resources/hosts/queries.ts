@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, gt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import { hostLinked } from "../../db/registry";
 import { likeContaining } from "../../db/sql";
 import { domains, hosts } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
@@ -7,10 +8,7 @@ import type { PageRequest } from "../../http/pagination";
 export type HostRow = typeof hosts.$inferSelect;
 export type HostWithLinks = HostRow & { linked: boolean };
 
-// Correlated subqueries name the outer table explicitly (drizzle leaves it out).
-const linked = sql<number>`exists (select 1 from domain_nameservers dn where dn.host_id = "hosts"."id")`.mapWith((v) => v === 1);
-
-const columns = { ...getTableColumns(hosts), linked };
+const columns = { ...getTableColumns(hosts), linked: hostLinked };
 
 export interface HostFilters {
   name?: string | undefined;

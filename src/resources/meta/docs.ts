@@ -1,13 +1,22 @@
 // GET /v1/docs: a human API reference rendered in the browser from /v1/openapi.json.
-// Everything it needs is in this one page (no CDN, no other host), so it works offline.
+// The page, its script and its style are all served by the Worker (no CDN, no other
+// host), so it works offline and under a Content-Security-Policy of 'self' only.
 export const DOCS_PAGE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Domain name management API — reference</title>
-<style>
-  :root { --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --bg: #f6f8fa; }
+<link rel="stylesheet" href="/v1/docs/reference.css">
+</head>
+<body>
+<header><h1 id="title">Domain name management API</h1><p id="description" class="muted">Loading /v1/openapi.json…</p></header>
+<main><nav id="nav"></nav><section id="operations"></section></main>
+<script src="/v1/docs/reference.js"></script>
+</body>
+</html>`;
+
+export const DOCS_STYLE = `  :root { --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --bg: #f6f8fa; }
   body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); margin: 0; }
   header { padding: 1.5rem 2rem; border-bottom: 1px solid var(--line); }
   main { display: grid; grid-template-columns: 16rem 1fr; }
@@ -23,13 +32,9 @@ export const DOCS_PAGE = `<!doctype html>
   pre { background: var(--bg); padding: .6rem; border-radius: 4px; overflow: auto; max-height: 24rem; }
   table { border-collapse: collapse; width: 100%; } td, th { border-bottom: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
   .muted { color: var(--muted); }
-</style>
-</head>
-<body>
-<header><h1 id="title">Domain name management API</h1><p id="description" class="muted">Loading /v1/openapi.json…</p></header>
-<main><nav id="nav"></nav><section id="operations"></section></main>
-<script>
-(async () => {
+`;
+
+export const DOCS_SCRIPT = `(async () => {
   const doc = await (await fetch("/v1/openapi.json")).json();
   const el = (tag, attrs = {}, ...children) => {
     const node = document.createElement(tag);
@@ -90,6 +95,4 @@ export const DOCS_PAGE = `<!doctype html>
 })().catch((error) => {
   document.getElementById("description").textContent = "Could not load the API description: " + error;
 });
-</script>
-</body>
-</html>`;
+`;

@@ -8,7 +8,7 @@ import { createRouter } from "../../http/router";
 export const SERVICE_NAME = "domain-api";
 export const SERVICE_VERSION = "1.0.0";
 
-const COLLECTIONS = ["contacts", "domains", "hosts", "zones", "records", "extensions", "repositories"] as const;
+const COLLECTIONS = ["contacts", "domains", "hosts", "zones", "records", "events", "extensions", "repositories"] as const;
 
 const IndexSchema = z
   .object({

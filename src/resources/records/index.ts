@@ -2,12 +2,14 @@ import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { database, type Database } from "../../db/client";
 import { writeFailure } from "../../db/errors";
+import { eventInsert, previousStatementChanged, rowExists } from "../../db/events";
 import { newId } from "../../db/ids";
 import { records } from "../../db/schema";
 import { findZone, touchZone, type ZoneWithLinks } from "../../db/zones";
 import { absoluteOwnerName, normalizeName, resolveOwnerName } from "../../dns/name";
 import { canonicalRdata, isRecordType, RECORD_TYPES, type RecordType } from "../../dns/rdata";
 import { apexProblem, coexistenceProblem } from "../../dns/rrset-rules";
+import { actorOf } from "../../http/actor";
 import { checkIfMatch, entityTag } from "../../http/etag";
 import { newFindings, throwFindings, type Findings } from "../../http/findings";
 import { notFound, resourceRef, type ResourceRef } from "../../http/lookup";
@@ -76,7 +78,24 @@ function validateRecord(zone: string, draft: { name?: string | undefined; type: 
   return { name: owner.ok ? owner.relative : "@", type: type!, content };
 }
 
-type AtName = { id: string; type: string; content: string; ttl: number }[];
+type AtName = RecordWithZone[];
+
+/**
+ * RFC 2181 §5.2: writing a record's TTL sets it on the rest of its RRset. Those records
+ * change too, so each gets an `update` event, written only if the batch changed it.
+ */
+function rrsetTtlEvents(db: Database, rrset: AtName, ttl: number, at: string, actor: string): BatchItem<"sqlite">[] {
+  return rrset
+    .filter((other) => other.ttl !== ttl)
+    .map((other) => {
+      const next = { ...other, ttl, version: other.version + 1, updatedAt: at };
+      return eventInsert(
+        db,
+        { at, actor, type: "record", id: other.id, operation: "update", before: presentRecord(other), after: presentRecord(next) },
+        { onlyIf: rowExists(records, and(eq(records.id, other.id), eq(records.ttl, ttl), eq(records.updatedAt, at))!) },
+      );
+    });
+}
 
 /** The rules between a record and the others at its name (RFC 2181 §5, RFC 1034 §3.6.2). */
 function checkNeighbours(record: ValidRecord, others: AtName): void {
@@ -197,10 +216,14 @@ export const recordsRouter = createRouter()
     const at = now.toISOString();
     const row: RecordWithZone = { id: newId("record", now), zoneId: zone.id, ...record, ttl, comment: input.comment ?? null, version: 1, createdAt: at, updatedAt: at, zoneName: zone.name };
     const { zoneName: _zoneName, ...recordRow } = row;
+    const actor = actorOf(c);
+    const alignsTtl = input.ttl !== undefined && rrset.some((o) => o.ttl !== ttl);
     try {
       await db.batch([
         db.insert(records).values(recordRow),
-        ...(input.ttl !== undefined && rrset.some((o) => o.ttl !== ttl) ? [alignRrsetTtl(db, zone.id, record.name, record.type, ttl, at, row.id)] : []),
+        eventInsert(db, { at, actor, type: "record", id: row.id, operation: "create", before: null, after: presentRecord(row) }),
+        ...(alignsTtl ? [alignRrsetTtl(db, zone.id, record.name, record.type, ttl, at, row.id), ...rrsetTtlEvents(db, rrset, ttl, at, actor)] : []),
+        // The zone's serial rises with every record write; the record's event implies it.
         touchZone(db, zone.id, now),
       ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     } catch (error) {
@@ -238,22 +261,31 @@ export const recordsRouter = createRouter()
       }
       const now = new Date();
       const at = now.toISOString();
+      const next = { ...current, ...record, ttl, comment, version: current.version + 1, updatedAt: at };
+      const actor = actorOf(c);
+      const alignsTtl = patch.ttl !== undefined && rrset.some((o) => o.ttl !== ttl);
       let results: unknown[] = [];
       try {
         results = await db.batch([
-          ...(patch.ttl !== undefined && rrset.some((o) => o.ttl !== ttl) ? [alignRrsetTtl(db, current.zoneId, record.name, record.type, ttl, at, current.id)] : []),
           db
             .update(records)
             .set({ ...record, ttl, comment, version: current.version + 1, updatedAt: at })
             .where(eq(records.id, current.id)),
+          eventInsert(
+            db,
+            { at, actor, type: "record", id: current.id, operation: "update", before: presentRecord(current), after: presentRecord(next) },
+            { onlyIf: previousStatementChanged },
+          ),
+          // Only when the record was written (its event row is the previous statement's change).
           touchZone(db, current.zoneId, now, { ifPreviousChanged: true }),
+          ...(alignsTtl ? [alignRrsetTtl(db, current.zoneId, record.name, record.type, ttl, at, current.id), ...rrsetTtlEvents(db, rrset, ttl, at, actor)] : []),
         ] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
       } catch (error) {
         recordWriteFailure(error);
       }
-      const write = results[results.length - 2] as D1Result;
+      const write = results[0] as D1Result;
       if (write.meta.changes === 0) throw new VersionConflict();
-      return { ...current, ...record, ttl, comment, version: current.version + 1, updatedAt: at };
+      return next;
     });
     return sendWritten(c, presentRecord(updated), updated.version, 200);
   })
@@ -270,9 +302,16 @@ export const recordsRouter = createRouter()
       }
       let results: unknown[] = [];
       try {
+        const now = new Date();
         results = await db.batch([
           db.delete(records).where(and(eq(records.id, current.id), eq(records.version, current.version))),
-          touchZone(db, current.zoneId, new Date(), { ifPreviousChanged: true }),
+          eventInsert(
+            db,
+            { at: now.toISOString(), actor: actorOf(c), type: "record", id: current.id, operation: "delete", before: presentRecord(current), after: null },
+            { onlyIf: previousStatementChanged },
+          ),
+          // Only when the record was deleted (its event row is the previous statement's change).
+          touchZone(db, current.zoneId, now, { ifPreviousChanged: true }),
         ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
       } catch (error) {
         recordWriteFailure(error);

@@ -47,7 +47,7 @@ export function findRecord(db: Database, id: string) {
 /** The records at one owner name of a zone: what the coexistence and RRset rules look at. */
 export function recordsAtName(db: Database, zoneId: string, name: string) {
   return db
-    .select({ id: records.id, type: records.type, content: records.content, ttl: records.ttl })
+    .select(columns)
     .from(records)
     .where(and(eq(records.zoneId, zoneId), eq(records.name, name)));
 }

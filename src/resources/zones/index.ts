@@ -4,12 +4,14 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { database, type Database } from "../../db/client";
 import { writeFailure } from "../../db/errors";
+import { eventInsert, jsonBytes, MAX_EVENT_PAYLOAD_BYTES, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
 import { records, zones } from "../../db/schema";
-import { findZone, touchZone, type ZoneWithLinks } from "../../db/zones";
+import { findZone, touchZone, type ZoneRow, type ZoneWithLinks } from "../../db/zones";
 import { parseMasterFile, renderMasterFile, type MasterFileRecord, type SoaFields } from "../../dns/master-file";
 import { normalizeName, relativeOwnerName, toUnicodeName } from "../../dns/name";
 import { initialSerial } from "../../dns/serial";
+import { actorOf } from "../../http/actor";
 import { checkIfMatch, entityTag, noneMatchHits } from "../../http/etag";
 import { newFindings, throwFindings, type Findings } from "../../http/findings";
 import { mediaTypeOf, readBodyText } from "../../http/json-body";
@@ -49,6 +51,23 @@ export function presentZone(row: ZoneWithLinks): Zone {
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
+}
+
+/** The zone as an RFC 1035 master file: its export, and what its delete event keeps. */
+async function zoneMasterFile(db: Database, zone: ZoneWithLinks): Promise<string> {
+  const rows = await zoneRecords(db, zone.id);
+  return renderMasterFile({ name: zone.name, defaultTtl: zone.defaultTtl, soa: presentZone(zone).soa, records: rows });
+}
+
+/**
+ * What a zone's delete event keeps in `before`: the zone and, in `master_file`, every
+ * record, so that `POST /zones` (text/dns) brings it back. A file too large for an event
+ * row (D1's 2 MB row limit, about 40 000 records) is left out (`master_file: null`).
+ */
+function zoneBeforeDelete(zone: ZoneWithLinks, masterFile: string) {
+  const before = { ...presentZone(zone), master_file: masterFile as string | null };
+  if (jsonBytes(before) > MAX_EVENT_PAYLOAD_BYTES) before.master_file = null;
+  return before;
 }
 
 /** Zone names follow DNS rules, not host-name rules: `_tcp` labels and reverse zones are fine. */
@@ -153,12 +172,27 @@ function recordInserts(db: Database, zoneId: string, rows: NewRecord[], at: Date
   );
 }
 
-/** Writes a new zone and its records in one batch (one transaction) and reads it back. */
-async function insertZone(db: Database, zone: typeof zones.$inferInsert, rows: NewRecord[], at: Date): Promise<ZoneWithLinks> {
+/**
+ * Writes a new zone and its records in one batch (one transaction) and reads it back.
+ * One `create` event stands for the zone and the records it starts with; its
+ * `record_count` and `domain` are read as the batch wrote them.
+ */
+async function insertZone(db: Database, zone: ZoneRow, rows: NewRecord[], at: Date, actor: string): Promise<ZoneWithLinks> {
+  const after = presentZone({ ...zone, domainId: null });
   try {
     const results = await db.batch([
       db.insert(zones).values(zone),
       ...recordInserts(db, zone.id, rows, at),
+      eventInsert(
+        db,
+        { at: zone.createdAt, actor, type: "zone", id: zone.id, operation: "create", before: null, after },
+        {
+          afterFromDatabase: {
+            "$.record_count": sql`select z.record_count from zones z where z.id = ${zone.id}`,
+            "$.domain": sql`select d.id from domains d where d.name = ${zone.name}`,
+          },
+        },
+      ),
       findZone(db, { kind: "id", id: zone.id }),
     ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     return (results[results.length - 1] as ZoneWithLinks[])[0]!;
@@ -194,7 +228,7 @@ async function createFromJson(c: Context<AppEnv>, input: ZoneCreate): Promise<Zo
   const zone = zoneRow(name, defaultTtl, { ...soa, serial: initialSerial(now) }, now);
   // The apex NS records (RFC 1034 §4.2.1: every zone has NS records at its top).
   const apexNs = nameservers.map((ns) => ({ name: "@", type: "NS", content: `${ns}.`, ttl: defaultTtl }));
-  return insertZone(db, zone, apexNs, now);
+  return insertZone(db, zone, apexNs, now, actorOf(c));
 }
 
 /** A new zone row; its record_count starts at 0 and the record triggers count the inserts. */
@@ -245,7 +279,7 @@ async function importMasterFile(c: Context<AppEnv>, nameParam: string | undefine
   const zoneSoa: SoaFields = soa ?? { mname: firstNs, rname: `hostmaster.${origin}`, serial: initialSerial(now), ...DEFAULT_SOA_TIMERS };
   const zone = zoneRow(origin, defaultTtl ?? soa?.ttl ?? DEFAULT_TTL, zoneSoa, now);
   const rows = parsedRecords.map((r) => ({ name: relativeOwnerName(r.fqdn, origin), type: r.type, content: r.content, ttl: r.ttl }));
-  return insertZone(db, zone, rows, now);
+  return insertZone(db, zone, rows, now, actorOf(c));
 }
 
 function zoneFilters(query: { name?: string | undefined; q?: string | undefined; domain?: string | undefined }): ZoneFilters {
@@ -287,13 +321,7 @@ export const zonesRouter = createRouter()
     c.header("Vary", "Accept");
     if (noneMatchHits(c.req.header("if-none-match"), etag)) return c.body(null, 304) as never;
     if (wantsMasterFile(c.req.header("accept"))) {
-      const rows = await zoneRecords(db, zone.id);
-      const text = renderMasterFile({
-        name: zone.name,
-        defaultTtl: zone.defaultTtl,
-        soa: body.soa,
-        records: rows,
-      });
+      const text = await zoneMasterFile(db, zone);
       return c.text(text, 200, { "Content-Type": `${MASTER_FILE_MEDIA_TYPE}; charset=utf-8` });
     }
     return c.json(body, 200);
@@ -336,7 +364,27 @@ export const zonesRouter = createRouter()
       };
       const unchanged = (Object.keys(fields) as (keyof typeof fields)[]).every((k) => fields[k] === current[k]);
       if (unchanged) return current;
-      const [row] = await touchZone(db, current.id, new Date(), { expectedVersion: current.version, fields }).returning();
+      const now = new Date();
+      const [[row]] = await db.batch([
+        touchZone(db, current.id, now, { expectedVersion: current.version, fields }).returning(),
+        eventInsert(
+          db,
+          {
+            at: now.toISOString(),
+            actor: actorOf(c),
+            type: "zone",
+            id: current.id,
+            operation: "update",
+            before: presentZone(current),
+            after: presentZone({ ...current, ...fields, version: current.version + 1, updatedAt: now.toISOString() }),
+          },
+          {
+            onlyIf: previousStatementChanged,
+            // The serial is computed in SQL (db/zones.ts touchZone).
+            afterFromDatabase: { "$.soa.serial": sql`select z.soa_serial from zones z where z.id = ${current.id}` },
+          },
+        ),
+      ]);
       return { ...row!, domainId: current.domainId };
     });
     return sendWritten(c, presentZone(updated), updated.version, 200);
@@ -349,8 +397,18 @@ export const zonesRouter = createRouter()
       const current = await findZone(db, ref).get();
       if (!current) throw notFound("zone", segment);
       checkIfMatch(c, entityTag(current.version, presentZone(current)), current.version);
-      // One statement: the records go with the zone (ON DELETE CASCADE), atomically.
-      const result = await db.delete(zones).where(and(eq(zones.id, current.id), eq(zones.version, current.version))).run();
+      // Every record write raises the zone's version, so the version guard below also
+      // makes sure the records read here are the ones deleted.
+      const before = zoneBeforeDelete(current, await zoneMasterFile(db, current));
+      // The records go with the zone (ON DELETE CASCADE), atomically; one event stands for all.
+      const [result] = await db.batch([
+        db.delete(zones).where(and(eq(zones.id, current.id), eq(zones.version, current.version))),
+        eventInsert(
+          db,
+          { at: new Date().toISOString(), actor: actorOf(c), type: "zone", id: current.id, operation: "delete", before, after: null },
+          { onlyIf: previousStatementChanged },
+        ),
+      ]);
       if (result.meta.changes === 0) throw new VersionConflict();
     });
     return c.body(null, 204);

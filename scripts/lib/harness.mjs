@@ -1,0 +1,207 @@
+// A small TAP-like harness for the scripts that drive a real `npm start` over HTTP
+// (e2e.mjs, zone-check.mjs): counts `ok - …` / `not ok - …` checks, starts
+// `node scripts/start.mjs` on a free port with a throwaway D1 state dir in its own
+// process group, waits for `Ready on`, and always tears the whole tree down (normal end,
+// failure, deadline, SIGINT/SIGTERM/SIGHUP), then prints `<LABEL>: N passed, M failed`.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, stripAnsi } from "./wrangler.mjs";
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+/**
+ * A JSON-first HTTP client for `base`: `body` that is a string or bytes is sent as is
+ * (give its content-type in `headers`), anything else as JSON.
+ */
+export function httpClient(base, { timeoutMs = 10_000 } = {}) {
+  return async function request(method, path, body, headers = {}) {
+    const raw = typeof body === "string" || body instanceof Uint8Array;
+    const response = await fetch(base + path, {
+      method,
+      headers: body === undefined || raw ? headers : { "content-type": "application/json", ...headers },
+      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: "manual",
+    });
+    const text = await response.text();
+    let json;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json };
+  };
+}
+
+/**
+ * name: the run's name in `not ok - <name> run (…)`; label: the summary's prefix;
+ * startArgs: extra arguments for start.mjs (after `--port N --persist-to DIR`).
+ */
+export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60_000, totalTimeoutMs = 90_000 }) {
+  let passed = 0;
+  let failed = 0;
+  let server = null; // the start.mjs child, leader of its own process group
+  let serverExited = null; // resolves when it has exited
+  let serverClosed = null; // resolves when its output pipes have closed (all output read)
+  let output = ""; // everything the server printed
+  let cleanupPromise = null;
+  let aborting = false;
+  const tempDirs = [];
+
+  function ok(what) {
+    if (aborting) return;
+    passed++;
+    console.log(`ok - ${what}`);
+  }
+  function notOk(what, why) {
+    if (aborting) return; // the server is being torn down under the check: not its fault
+    failed++;
+    console.log(`not ok - ${what}${why ? ` (${why})` : ""}`);
+  }
+
+  // Runs one named check; a thrown error (or failed assertion) marks it failed.
+  // Resolves to true when it passed.
+  async function check(what, fn) {
+    try {
+      await fn();
+      ok(what);
+      return true;
+    } catch (error) {
+      notOk(what, error?.message ?? String(error));
+      return false;
+    }
+  }
+
+  /** A fresh temporary directory, removed at cleanup. */
+  function tempDir(prefix) {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    tempDirs.push(dir);
+    return dir;
+  }
+
+  function printServerOutput() {
+    const lines = stripAnsi(output).trimEnd().split("\n");
+    console.log(`# server output (last ${Math.min(lines.length, 80)} lines):`);
+    for (const line of lines.slice(-80)) console.log(`#   ${line}`);
+  }
+
+  function killGroup(signal) {
+    try {
+      process.kill(-server.pid, signal);
+    } catch {
+      // already gone (ESRCH)
+    }
+  }
+
+  // Stops the server's whole process tree and removes the temp dirs. Idempotent.
+  function cleanup() {
+    cleanupPromise ??= stopServer();
+    return cleanupPromise;
+  }
+  async function stopServer() {
+    if (server) {
+      if (server.exitCode === null && server.signalCode === null) {
+        killGroup("SIGTERM");
+        const timer = new Promise((resolve) => setTimeout(resolve, 5_000).unref());
+        if ((await Promise.race([serverExited.then(() => "exited"), timer])) !== "exited") {
+          killGroup("SIGKILL");
+          await Promise.race([serverExited, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+        }
+      }
+      killGroup("SIGKILL"); // stragglers (workerd) that outlived their parent
+      await Promise.race([serverClosed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+    }
+    for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  }
+
+  async function abort(message, status, showOutput = false) {
+    if (aborting) return;
+    console.log(`not ok - ${name} run (${message})`);
+    failed++;
+    aborting = true;
+    if (showOutput && output) printServerOutput();
+    await cleanup();
+    console.log(`${label}: ${passed} passed, ${failed} failed`);
+    process.exit(status);
+  }
+
+  /** Starts the service; resolves to null when it is ready, else to why it is not. */
+  async function startServer(port) {
+    const stateDir = tempDir(`domain-api-${name}-`);
+    server = spawn(process.execPath, [join(ROOT, "scripts", "start.mjs"), "--port", String(port), "--persist-to", stateDir, ...startArgs], {
+      cwd: ROOT,
+      detached: true, // own process group: process.kill(-pid) reaches wrangler and workerd too
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, FORCE_COLOR: "0" },
+    });
+    serverExited = new Promise((resolve) => server.on("exit", (code, signal) => resolve({ code, signal })));
+    serverClosed = new Promise((resolve) => server.on("close", resolve));
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(`no "Ready on" line within ${readyTimeoutMs / 1000} s`), readyTimeoutMs);
+      const onData = (chunk) => {
+        output += chunk.toString();
+        if (/Ready on (http:\/\/[^\s]+)/.test(stripAnsi(output))) {
+          clearTimeout(timer);
+          resolve(null);
+        }
+      };
+      server.stdout.on("data", onData);
+      server.stderr.on("data", onData);
+      server.on("error", (error) => resolve(`could not start: ${error.message}`));
+      serverExited.then(({ code, signal }) => {
+        clearTimeout(timer);
+        resolve(`server exited before it was ready (code ${code}, signal ${signal})`);
+      });
+    });
+  }
+
+  /** Runs main(), cleans up whatever happens, prints the summary and exits. */
+  async function run(main) {
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => void abort(`interrupted by ${signal}`, 130));
+    const deadline = setTimeout(() => void abort(`timed out after ${totalTimeoutMs / 1000} s`, 1, true), totalTimeoutMs);
+    try {
+      await main();
+    } catch (error) {
+      notOk(`${name} run`, error?.stack ?? String(error));
+    } finally {
+      await cleanup();
+      clearTimeout(deadline);
+    }
+    if (aborting) return new Promise(() => {}); // abort() exits
+    if (failed > 0 && output) printServerOutput(); // after the stop, so every line is in
+    console.log(`${label}: ${passed} passed, ${failed} failed`);
+    process.exit(failed > 0 ? 1 : 0);
+  }
+
+  return {
+    ok,
+    notOk,
+    check,
+    assert,
+    tempDir,
+    startServer,
+    run,
+    /** True once the run is being torn down: long loops should stop. */
+    get aborting() {
+      return aborting;
+    },
+  };
+}

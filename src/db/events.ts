@@ -1,0 +1,95 @@
+// The audit trail's write side: every handler adds one `eventInsert` per resource its
+// write changes to the very D1 batch that writes it, so an event exists exactly when the
+// change committed (a failed or rolled-back batch leaves neither).
+import { sql, type SQL } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Database } from "./client";
+import { newId } from "./ids";
+import { events } from "./schema";
+
+export type EventResourceType = (typeof events.$inferSelect)["resourceType"];
+export type EventOperation = (typeof events.$inferSelect)["operation"];
+
+/** What one write did to one resource. */
+export interface EventInput {
+  /** When the write happened: the write's own timestamp (the resource's `updated_at`). */
+  at: string;
+  /** Name of the token that made the write (src/http/actor.ts). */
+  actor: string;
+  type: EventResourceType;
+  id: string;
+  operation: EventOperation;
+  /** The resource's API representation before the write; null for a create. */
+  before: unknown;
+  /** The resource's API representation after the write; null for a delete. */
+  after: unknown;
+}
+
+export interface EventInsertOptions {
+  /**
+   * Write the event only when this holds at its turn in the batch: for a guarded write
+   * that may match no row (`previousStatementChanged`), or a row that may have been
+   * written by someone else (`rowExists`).
+   */
+  onlyIf?: SQL;
+  /**
+   * Parts of `after` that only the database knows once the write ran (a serial computed
+   * in SQL, a count kept by triggers), keyed by JSON path (`$.soa.serial`), read by a
+   * subquery at the event's turn in the batch.
+   */
+  afterFromDatabase?: Record<string, SQL>;
+}
+
+/**
+ * D1 stores a row of at most 2 MB (2 000 000 bytes); `before` and `after` together may
+ * take this much of it, the rest is room for the other columns.
+ */
+export const MAX_EVENT_PAYLOAD_BYTES = 1_900_000;
+
+const encoder = new TextEncoder();
+
+/** The UTF-8 size of a value's JSON text. */
+export function jsonBytes(value: unknown): number {
+  return value === null || value === undefined ? 0 : encoder.encode(JSON.stringify(value)).byteLength;
+}
+
+/** `changes() > 0`: the batch's previous statement changed a row (see db/zones.ts touchZone). */
+export const previousStatementChanged: SQL = sql`changes() > 0`;
+
+/** The row exists at this point of the batch (the write that was to create it did). */
+export function rowExists(table: SQLiteTable, where: SQL): SQL {
+  return sql`exists (select 1 from ${table} where ${where})`;
+}
+
+function jsonText(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+/** The statement that records one event; put it in the same batch as the write. */
+export function eventInsert(db: Database, event: EventInput, options: EventInsertOptions = {}) {
+  const id = newId("event", new Date(event.at));
+  let after: SQL = sql`${jsonText(event.after)}`;
+  const patches = Object.entries(options.afterFromDatabase ?? {});
+  if (patches.length > 0 && event.after !== null) {
+    after = sql`json_set(${jsonText(event.after)}, ${sql.join(
+      patches.map(([path, value]) => sql`${path}, (${value})`),
+      sql`, `,
+    )})`;
+  }
+  // INSERT … SELECT, so that `onlyIf` can hold the row back (a plain VALUES cannot).
+  return db.insert(events).select(
+    db
+      .select({
+        id: sql<string>`${id}`.as("id"),
+        at: sql<string>`${event.at}`.as("at"),
+        actor: sql<string>`${event.actor}`.as("actor"),
+        resourceType: sql<EventResourceType>`${event.type}`.as("resource_type"),
+        resourceId: sql<string>`${event.id}`.as("resource_id"),
+        operation: sql<EventOperation>`${event.operation}`.as("operation"),
+        before: sql<unknown>`${jsonText(event.before)}`.as("before"),
+        after: sql<unknown>`${after}`.as("after"),
+      })
+      .from(sql`(select 1)`)
+      .where(options.onlyIf),
+  );
+}

@@ -1,0 +1,401 @@
+// The audit trail: every successful write records one event per resource it changed, in
+// the same batch as the write, with the resource's representation before and after;
+// GET /v1/events lists them oldest first, keyset-paginated and filtered.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { allPages, api, createContact, createDomain, createHost, expectProblem, RFC3339_MS_UTC, type ApiResponse } from "./helpers";
+
+const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
+/** The token test/helpers.ts authenticates with. */
+const WRITER = "test-write";
+
+async function allEvents(query = ""): Promise<any[]> {
+  return (await allPages(`/v1/events?limit=200${query}`)).items;
+}
+
+/** Runs `write` and returns it with the events it recorded. */
+async function eventsOf<T>(write: () => Promise<T>): Promise<{ result: T; events: any[] }> {
+  const known = new Set((await allEvents()).map((e) => e.id));
+  const result = await write();
+  return { result, events: (await allEvents()).filter((e) => !known.has(e.id)) };
+}
+
+function ok(response: ApiResponse, status: number) {
+  expect(response.status, response.text).toBe(status);
+  return response.body;
+}
+
+async function read(path: string) {
+  return ok(await api("GET", path), 200);
+}
+
+async function createZone(name: string, fields: Record<string, unknown> = {}) {
+  return ok(await api("POST", "/v1/zones", { json: { name, nameservers: ["ns1.example.net", "ns2.example.net"], ...fields } }), 201);
+}
+
+async function createRecord(zone: string, fields: Record<string, unknown>) {
+  return ok(await api("POST", "/v1/records", { json: { zone, ...fields } }), 201);
+}
+
+/** The one event of `events`, checked for its envelope. */
+function onlyEvent(events: any[], type: string, resource: string, operation: string) {
+  expect(events, JSON.stringify(events, null, 1)).toHaveLength(1);
+  const [event] = events;
+  expect(event).toMatchObject({ id: expect.stringMatching(EVENT_ID), at: expect.stringMatching(RFC3339_MS_UTC), token: WRITER, type, resource, operation });
+  return event;
+}
+
+async function lastEventOf(resource: string) {
+  const events = await allEvents(`&resource=${resource}`);
+  return events[events.length - 1];
+}
+
+describe("every successful write records exactly one event, with the resource before and after", () => {
+  it("contacts: create, update and delete", async () => {
+    const created = await eventsOf(() => createContact({ name: "Audit Create" }));
+    const contact = created.result;
+    const create = onlyEvent(created.events, "contact", contact.id, "create");
+    expect(create.before).toBeNull();
+    expect(create.after).toEqual(contact);
+    expect(create.at).toBe(contact.created_at);
+
+    const updated = await eventsOf(async () => ok(await api("PATCH", `/v1/contacts/${contact.id}`, { json: { organization: "Audit Ltd" } }), 200));
+    const update = onlyEvent(updated.events, "contact", contact.id, "update");
+    expect(update.before).toEqual(contact);
+    expect(update.after).toEqual(updated.result);
+    expect(update.at).toBe(updated.result.updated_at);
+
+    const deleted = await eventsOf(async () => ok(await api("DELETE", `/v1/contacts/${contact.id}`), 204));
+    const remove = onlyEvent(deleted.events, "contact", contact.id, "delete");
+    expect(remove.before).toEqual(updated.result);
+    expect(remove.after).toBeNull();
+  });
+
+  it("domains: create, update and delete", async () => {
+    const contact = await createContact();
+    const created = await eventsOf(() => createDomain("audit-domain.com", { registrant: contact.id }));
+    const domain = created.result;
+    const create = onlyEvent(created.events, "domain", domain.id, "create");
+    expect(create).toMatchObject({ before: null, after: domain });
+
+    const updated = await eventsOf(async () => ok(await api("PATCH", `/v1/domains/${domain.id}`, { json: { auto_renew: false, status: ["clientHold"] } }), 200));
+    const update = onlyEvent(updated.events, "domain", domain.id, "update");
+    expect(update).toMatchObject({ before: domain, after: updated.result });
+
+    const deleted = await eventsOf(async () => ok(await api("DELETE", `/v1/domains/${domain.id}`), 204));
+    expect(onlyEvent(deleted.events, "domain", domain.id, "delete")).toMatchObject({ before: updated.result, after: null });
+  });
+
+  it("hosts: create, update and delete", async () => {
+    const created = await eventsOf(() => createHost("ns1.audit-host.net"));
+    const host = created.result;
+    expect(onlyEvent(created.events, "host", host.id, "create")).toMatchObject({ before: null, after: host });
+
+    const updated = await eventsOf(async () => ok(await api("PATCH", `/v1/hosts/${host.id}`, { json: { name: "ns2.audit-host.net" } }), 200));
+    expect(onlyEvent(updated.events, "host", host.id, "update")).toMatchObject({ before: host, after: updated.result });
+
+    const deleted = await eventsOf(async () => ok(await api("DELETE", `/v1/hosts/${host.id}`), 204));
+    expect(onlyEvent(deleted.events, "host", host.id, "delete")).toMatchObject({ before: updated.result, after: null });
+  });
+
+  it("zones: create (with its apex NS records), update and delete", async () => {
+    const created = await eventsOf(() => createZone("audit-zone.example"));
+    const zone = created.result;
+    // The apex NS records come with the zone: one zone event stands for them.
+    const create = onlyEvent(created.events, "zone", zone.id, "create");
+    expect(create).toMatchObject({ before: null, after: zone });
+    expect(create.after.record_count).toBe(2);
+
+    const updated = await eventsOf(async () => ok(await api("PATCH", `/v1/zones/${zone.id}`, { json: { default_ttl: 600, soa: { refresh: 3600 } } }), 200));
+    const update = onlyEvent(updated.events, "zone", zone.id, "update");
+    expect(update).toMatchObject({ before: zone, after: updated.result });
+    expect(update.after.soa.serial).toBeGreaterThan(zone.soa.serial);
+
+    const deleted = await eventsOf(async () => ok(await api("DELETE", `/v1/zones/${zone.id}`), 204));
+    const remove = onlyEvent(deleted.events, "zone", zone.id, "delete");
+    expect(remove.after).toBeNull();
+    expect(remove.before).toMatchObject(updated.result);
+    expect(remove.before.master_file).toEqual(expect.stringContaining("$ORIGIN audit-zone.example."));
+  });
+
+  it("zones: an import (text/dns) records one zone create event, none per record", async () => {
+    const file = "$ORIGIN audit-import.example.\n$TTL 300\n@ IN SOA ns1.example.net. hostmaster.audit-import.example. 2026010101 7200 900 1209600 300\n@ IN NS ns1.example.net.\nwww IN A 192.0.2.1\nmail IN A 192.0.2.2\n";
+    const imported = await eventsOf(async () => ok(await api("POST", "/v1/zones", { body: file, headers: { "content-type": "text/dns" } }), 201));
+    const create = onlyEvent(imported.events, "zone", imported.result.id, "create");
+    expect(create).toMatchObject({ before: null, after: imported.result });
+    expect(create.after.record_count).toBe(3);
+  });
+
+  it("records: create, update and delete (the zone's serial rises with them, without events of its own)", async () => {
+    const zone = await createZone("audit-records.example");
+    const created = await eventsOf(() => createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.10", comment: "web" }));
+    const record = created.result;
+    expect(onlyEvent(created.events, "record", record.id, "create")).toMatchObject({ before: null, after: record });
+
+    const updated = await eventsOf(async () => ok(await api("PATCH", `/v1/records/${record.id}`, { json: { content: "192.0.2.11" } }), 200));
+    expect(onlyEvent(updated.events, "record", record.id, "update")).toMatchObject({ before: record, after: updated.result });
+
+    const deleted = await eventsOf(async () => ok(await api("DELETE", `/v1/records/${record.id}`), 204));
+    expect(onlyEvent(deleted.events, "record", record.id, "delete")).toMatchObject({ before: updated.result, after: null });
+    expect((await read(`/v1/zones/${zone.id}`)).soa.serial).toBeGreaterThan(zone.soa.serial);
+  });
+});
+
+describe("a write that also writes other resources records an event for each", () => {
+  it("registering a domain with unknown external name servers records a host create per new host", async () => {
+    await createHost("ns1.known-external.net");
+    const { result: domain, events } = await eventsOf(() => createDomain("audit-ns.com", { nameservers: ["ns1.known-external.net", "ns1.new-external.net", "ns2.new-external.net"] }));
+    expect(events.map((e) => `${e.type} ${e.operation}`).sort()).toEqual(["domain create", "host create", "host create"]);
+    for (const name of ["ns1.new-external.net", "ns2.new-external.net"]) {
+      const host = await read(`/v1/hosts/${name}`);
+      const event = events.find((e) => e.resource === host.id);
+      expect(event).toMatchObject({ type: "host", operation: "create", token: WRITER, before: null, after: host });
+      expect(event.after.status).toEqual(["linked"]);
+    }
+    expect(events.find((e) => e.type === "domain")).toMatchObject({ resource: domain.id, after: domain });
+  });
+
+  it("changing a domain's name servers to an unknown external one records its host create", async () => {
+    const domain = await createDomain("audit-ns-patch.com");
+    const { result, events } = await eventsOf(async () => ok(await api("PATCH", `/v1/domains/${domain.id}`, { json: { nameservers: ["ns9.patch-external.net"] } }), 200));
+    expect(events.map((e) => `${e.type} ${e.operation}`).sort()).toEqual(["domain update", "host create"]);
+    expect(events.find((e) => e.type === "domain")).toMatchObject({ before: domain, after: result });
+    expect(events.find((e) => e.type === "host").after).toEqual(await read("/v1/hosts/ns9.patch-external.net"));
+  });
+
+  it("registering a domain adopts the external hosts under it, with a host update each", async () => {
+    const host = await createHost("ns1.audit-adopt.com");
+    expect(host.domain).toBeNull();
+    const { result: domain, events } = await eventsOf(() => createDomain("audit-adopt.com"));
+    expect(events.map((e) => `${e.type} ${e.operation}`).sort()).toEqual(["domain create", "host update"]);
+    const update = events.find((e) => e.type === "host");
+    expect(update).toMatchObject({ resource: host.id, before: host, after: await read(`/v1/hosts/${host.id}`) });
+    expect(update.after.domain).toBe(domain.id);
+  });
+
+  it("setting a record's TTL records an update for every other record of its RRset", async () => {
+    const zone = await createZone("audit-rrset.example");
+    const first = await createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.1", ttl: 300 });
+    const { result: second, events } = await eventsOf(() => createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.2", ttl: 900 }));
+    expect(events.map((e) => `${e.type} ${e.operation} ${e.resource}`).sort()).toEqual([`record create ${second.id}`, `record update ${first.id}`].sort());
+    const update = events.find((e) => e.resource === first.id);
+    expect(update.before).toEqual(first);
+    expect(update.after).toEqual(await read(`/v1/records/${first.id}`));
+    expect(update.after.ttl).toBe(900);
+  });
+});
+
+describe("rejected writes and no-op patches record nothing", () => {
+  it("4xx answers leave the trail as it was", async () => {
+    const contact = await createContact();
+    await createDomain("audit-rejected.com", { registrant: contact.id });
+    const zone = await createZone("audit-rejected.example");
+    const apexNs = (await allPages(`/v1/zones/${zone.id}/records?type=NS`)).items;
+    await createRecord(zone.id, { name: "alias", type: "CNAME", content: "target.example.net" });
+    const before = await allEvents();
+
+    expectProblem(await api("POST", "/v1/contacts", { json: { name: "", email: "nope" } }), 422, "validation_failed");
+    expectProblem(await api("DELETE", `/v1/contacts/${contact.id}`), 409, "object_linked");
+    expectProblem(await api("PATCH", `/v1/contacts/${contact.id}`, { json: { name: "X" }, headers: { "if-match": '"99-abc"' } }), 412, "precondition_failed");
+    expectProblem(await api("POST", "/v1/domains", { json: { name: "audit-rejected.com" } }), 409, "already_exists");
+    expectProblem(await api("DELETE", "/v1/hosts/ns1.nowhere-at-all.net"), 404, "not_found");
+    expectProblem(await api("POST", "/v1/records", { json: { zone: zone.id, name: "alias", type: "A", content: "192.0.2.1" } }), 409, "rrset_conflict");
+    await api("DELETE", `/v1/records/${apexNs[0].id}`);
+    expectProblem(await api("DELETE", `/v1/records/${apexNs[1].id}`), 409, "rrset_conflict");
+    expectProblem(await api("POST", "/v1/zones", { body: "$ORIGIN bad-import.example.\n@ IN NS\n", headers: { "content-type": "text/dns" } }), 422, "validation_failed");
+
+    const after = await allEvents();
+    // Only the first apex NS delete succeeded.
+    expect(after.slice(before.length)).toMatchObject([{ type: "record", operation: "delete", resource: apexNs[0].id }]);
+  });
+
+  it("a PATCH that changes nothing answers 200 and records no event", async () => {
+    const contact = await createContact({ name: "Same Name" });
+    const domain = await createDomain("audit-noop.com");
+    const host = await createHost("ns1.audit-noop.net");
+    const zone = await createZone("audit-noop.example");
+    const record = await createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.1" });
+    const { events } = await eventsOf(async () => {
+      for (const [path, patch] of [
+        [`/v1/contacts/${contact.id}`, {}],
+        [`/v1/contacts/${contact.id}`, { name: "Same Name" }],
+        [`/v1/domains/${domain.id}`, {}],
+        [`/v1/domains/${domain.id}`, { auto_renew: domain.auto_renew }],
+        [`/v1/hosts/${host.id}`, { name: host.name }],
+        [`/v1/zones/${zone.id}`, { default_ttl: zone.default_ttl }],
+        [`/v1/records/${record.id}`, { content: "192.0.2.1" }],
+      ] as const) {
+        ok(await api("PATCH", path, { json: patch }), 200);
+      }
+    });
+    expect(events).toEqual([]);
+  });
+});
+
+describe("GET /v1/events lists the trail oldest first, keyset-paginated and filtered", () => {
+  it("pages through every event in id order, each once", async () => {
+    for (let i = 0; i < 5; i++) await createContact({ name: `Paging ${i}` });
+    const everything = await allEvents();
+    const ids = everything.map((e) => e.id);
+    expect(ids).toEqual([...ids].sort());
+    const paged = await allPages("/v1/events?limit=2");
+    expect(paged.items.map((e) => e.id)).toEqual(ids);
+    expect(paged.pages[0]!.link).toMatch(/^<\/v1\/events\?limit=2&cursor=[^>]+>; rel="next"$/);
+    expect(paged.pages.at(-1)!.next_cursor).toBeNull();
+  });
+
+  it("filters by resource, type, operation, token and since, combined with AND", async () => {
+    const contact = await createContact({ name: "Filter Me" });
+    await api("PATCH", `/v1/contacts/${contact.id}`, { json: { name: "Filtered" } });
+    const zone = await createZone("audit-filters.example");
+
+    expect((await allEvents(`&resource=${contact.id}`)).map((e) => e.operation)).toEqual(["create", "update"]);
+    const zoneEvents = await allEvents("&type=zone");
+    expect(zoneEvents.length).toBeGreaterThan(0);
+    expect(zoneEvents.every((e) => e.type === "zone")).toBe(true);
+    expect(zoneEvents.map((e) => e.resource)).toContain(zone.id);
+    const updates = await allEvents("&type=contact&operation=update");
+    expect(updates.length).toBeGreaterThan(0);
+    expect(updates.every((e) => e.type === "contact" && e.operation === "update")).toBe(true);
+    expect((await allEvents(`&token=${WRITER}`)).length).toBe((await allEvents()).length);
+    expect(await allEvents("&token=nobody")).toEqual([]);
+
+    const [, update] = await allEvents(`&resource=${contact.id}`);
+    const since = await allEvents(`&since=${encodeURIComponent(update.at)}`);
+    expect(since[0].at >= update.at).toBe(true);
+    expect(since.every((e) => e.at >= update.at)).toBe(true);
+    expect(since.map((e) => e.id)).toContain(update.id);
+    // Any RFC 3339 offset names the same instant.
+    const shifted = new Date(new Date(update.at).getTime() + 2 * 3600_000).toISOString().replace("Z", "+02:00");
+    expect((await allEvents(`&since=${encodeURIComponent(shifted)}`)).map((e) => e.id)).toEqual(since.map((e) => e.id));
+    expect(await allEvents("&since=2999-01-01T00:00:00Z")).toEqual([]);
+  });
+
+  it("names the token that made each write", async () => {
+    const secret = "audit-second-writer-0123456789";
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret)));
+    const hash = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+    const id = "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8AAA";
+    await env.DB.prepare("INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) VALUES (?, 'audit-writer', 'write', ?, '2026-01-01T00:00:00.000Z')").bind(id, hash).run();
+    const contact = ok(
+      await api("POST", "/v1/contacts", { json: { name: "By Another", email: "another@example.org" }, headers: { authorization: `Bearer ${id}.${secret}` } }),
+      201,
+    );
+    const mine = await allEvents("&token=audit-writer");
+    expect(mine).toMatchObject([{ token: "audit-writer", resource: contact.id, operation: "create" }]);
+    expect((await allEvents(`&token=${WRITER}`)).map((e) => e.resource)).not.toContain(contact.id);
+  });
+
+  it("refuses bad filter values, unknown parameters and foreign cursors with 400", async () => {
+    expectProblem(await api("GET", "/v1/events?type=domains"), 400, "invalid_query");
+    expectProblem(await api("GET", "/v1/events?operation=rename"), 400, "invalid_query");
+    expectProblem(await api("GET", "/v1/events?since=yesterday"), 400, "invalid_query");
+    expectProblem(await api("GET", "/v1/events?actor=x"), 400, "invalid_query");
+    expectProblem(await api("GET", "/v1/events?limit=0"), 400, "invalid_query");
+    const page = await read("/v1/events?limit=1");
+    expect(page.next_cursor).toEqual(expect.any(String));
+    expectProblem(await api("GET", `/v1/events?limit=1&type=zone&cursor=${encodeURIComponent(page.next_cursor)}`), 400, "invalid_cursor");
+  });
+
+  it("GET /v1/events/{event} answers the event with an ETag, 304 on If-None-Match, 404 when unknown", async () => {
+    const contact = await createContact();
+    const event = await lastEventOf(contact.id);
+    const response = await api("GET", `/v1/events/${event.id}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(event);
+    const etag = response.headers.get("etag")!;
+    expect(etag).toBeTruthy();
+    expect((await api("GET", `/v1/events/${event.id}`, { headers: { "if-none-match": etag } })).status).toBe(304);
+    expectProblem(await api("GET", "/v1/events/evt_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B"), 404, "not_found");
+    expectProblem(await api("DELETE", `/v1/events/${event.id}`), 405, "method_not_allowed");
+  });
+
+  it("is in the OpenAPI document and the index", async () => {
+    const doc = await read("/v1/openapi.json");
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/events", "/events/{event}"]));
+    expect(doc.paths["/events"].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["cursor", "limit", "operation", "resource", "since", "token", "type"]);
+    expect((await read("/v1")).links.events).toBe("/v1/events");
+  });
+});
+
+describe("a deleted contact, domain or zone is recreated from its delete event's before", () => {
+  const WITHOUT = (value: Record<string, unknown>, ...fields: string[]) => Object.fromEntries(Object.entries(value).filter(([k]) => !fields.includes(k)));
+
+  it("contact", async () => {
+    const original = await createContact({ name: "Recover Me", organization: "Org", phone: "+44.2071234567", privacy: true });
+    ok(await api("DELETE", `/v1/contacts/${original.id}`), 204);
+    const { before } = await lastEventOf(original.id);
+    expect(before).toEqual(original);
+    const { id: _id, status: _status, created_at: _c, updated_at: _u, ...fields } = before;
+    const recreated = ok(await api("POST", "/v1/contacts", { json: fields }), 201);
+    expect(WITHOUT(recreated, "id", "created_at", "updated_at")).toEqual(WITHOUT(original, "id", "created_at", "updated_at"));
+  });
+
+  it("domain", async () => {
+    const contact = await createContact();
+    const original = await createDomain("audit-recover.com", {
+      registrant: contact.id,
+      contacts: { admin: contact.id, tech: contact.id },
+      nameservers: ["ns1.recover-external.net", "ns2.recover-external.net"],
+      status: ["clientTransferProhibited", "clientHold"],
+      auth_info: "Recover-Me-123",
+      auto_renew: false,
+      period: 3,
+    });
+    ok(await api("DELETE", `/v1/domains/${original.id}`), 204);
+    const { before } = await lastEventOf(original.id);
+    expect(before).toEqual(original);
+    // `status` also holds computed values (ok, inactive) and `expires_at` is read-only:
+    // the client statuses and the period are what a registration takes.
+    const period = new Date(before.expires_at).getUTCFullYear() - new Date(before.created_at).getUTCFullYear();
+    const recreated = ok(
+      await api("POST", "/v1/domains", {
+        json: {
+          name: before.name,
+          registrant: before.registrant,
+          contacts: before.contacts,
+          nameservers: before.nameservers,
+          status: before.status.filter((s: string) => s.startsWith("client")),
+          auth_info: before.auth_info,
+          auto_renew: before.auto_renew,
+          period,
+        },
+      }),
+      201,
+    );
+    const comparable = (d: Record<string, unknown>) => WITHOUT(d, "id", "created_at", "updated_at", "expires_at");
+    expect(comparable(recreated)).toEqual(comparable(original));
+    expect(period).toBe(3);
+  });
+
+  it("zone, with its records (from the master file in before.master_file)", async () => {
+    const original = await createZone("audit-recover.example", { default_ttl: 1800, soa: { rname: "dns@audit-recover.example", refresh: 3600 } });
+    await createRecord(original.id, { name: "www", type: "A", content: "192.0.2.80" });
+    await createRecord(original.id, { name: "@", type: "MX", content: "10 mail.audit-recover.example" });
+    await createRecord(original.id, { name: "@", type: "TXT", content: '"v=spf1 -all"', ttl: 60 });
+    const comment = await createRecord(original.id, { name: "mail", type: "A", content: "192.0.2.25", comment: "the mail host" });
+    const zone = await read(`/v1/zones/${original.id}`);
+    const lines = async (id: string) => (await allPages(`/v1/zones/${id}/records?limit=200`)).items.map((r) => `${r.name} ${r.ttl} ${r.type} ${r.content}`).sort();
+    const records = await lines(original.id);
+    ok(await api("DELETE", `/v1/zones/${original.id}`), 204);
+
+    const { before } = await lastEventOf(original.id);
+    expect(WITHOUT(before, "master_file")).toEqual(zone);
+    const recreated = ok(await api("POST", "/v1/zones", { body: before.master_file, headers: { "content-type": "text/dns" } }), 201);
+    expect(WITHOUT(recreated, "id", "created_at", "updated_at")).toEqual(WITHOUT(zone, "id", "created_at", "updated_at"));
+    expect(await lines(recreated.id)).toEqual(records);
+    // A record comment is not master-file data: the record's own last event keeps it.
+    expect((await lastEventOf(comment.id)).after.comment).toBe("the mail host");
+  });
+
+  it("a zone too large for an event row is deleted all the same, its master file left out", async () => {
+    const txt = `"${"x".repeat(250)}" `.repeat(200).trim(); // ~50 KB of RDATA per record
+    const lines = Array.from({ length: 40 }, (_, i) => `t${i} IN TXT ${txt}`);
+    const file = `$ORIGIN audit-huge.example.\n$TTL 300\n@ IN NS ns1.example.net.\n${lines.join("\n")}\n`;
+    const zone = ok(await api("POST", "/v1/zones", { body: file, headers: { "content-type": "text/dns" } }), 201);
+    expect(zone.record_count).toBe(41);
+    ok(await api("DELETE", `/v1/zones/${zone.id}`), 204);
+    const event = await lastEventOf(zone.id);
+    expect(event).toMatchObject({ operation: "delete", after: null, before: { id: zone.id, record_count: 41, master_file: null } });
+  });
+});
