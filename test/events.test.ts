@@ -209,6 +209,30 @@ describe("rejected writes and no-op patches record nothing", () => {
     expect(after.slice(before.length)).toMatchObject([{ type: "record", operation: "delete", resource: apexNs[0].id }]);
   });
 
+  it("of two racing deletes of one contact, only the one that deleted it records an event", async () => {
+    const contact = await createContact();
+    const { result, events } = await eventsOf(() => Promise.all([api("DELETE", `/v1/contacts/${contact.id}`), api("DELETE", `/v1/contacts/${contact.id}`)]));
+    expect(result.map((r) => r.status).filter((s) => s === 204)).toHaveLength(1);
+    onlyEvent(events, "contact", contact.id, "delete");
+  });
+
+  it("of two racing registrations of one name, only the 201 records events", async () => {
+    const { result, events } = await eventsOf(() =>
+      Promise.all([0, 1].map(() => api("POST", "/v1/domains", { json: { name: "audit-race.com", nameservers: ["ns1.race-external.net"] } }))),
+    );
+    expect(result.map((r) => r.status).sort()).toEqual([201, 409]);
+    const domain = result.find((r) => r.status === 201)!.body;
+    expect(events.map((e) => `${e.type} ${e.operation}`).sort()).toEqual(["domain create", "host create"]);
+    expect(events.find((e) => e.type === "domain").resource).toBe(domain.id);
+  });
+
+  it("an idempotent replay of a POST is not a write: no second event", async () => {
+    const request = { json: { name: "Replay Me", email: "replay@example.org" }, headers: { "idempotency-key": "audit-replay-1" } };
+    const { result, events } = await eventsOf(async () => [await api("POST", "/v1/contacts", request), await api("POST", "/v1/contacts", request)]);
+    expect(result[1]!.headers.get("idempotent-replayed")).toBe("true");
+    onlyEvent(events, "contact", result[0]!.body.id, "create");
+  });
+
   it("a PATCH that changes nothing answers 200 and records no event", async () => {
     const contact = await createContact({ name: "Same Name" });
     const domain = await createDomain("audit-noop.com");

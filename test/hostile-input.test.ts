@@ -1,0 +1,194 @@
+// Hostile input, proven by generation (fast-check): thousands of requests with generated
+// methods, paths, query strings, headers and bodies — wrong types, huge strings, odd
+// Unicode, injection strings, deep nesting — against every route. For each: never a 5xx,
+// every error is problem+json, and a rejected write leaves the database as it was.
+import { env } from "cloudflare:test";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { adaAddress, api } from "./helpers";
+import { bearer } from "./tokens";
+
+const seed: Record<string, string> = {};
+
+beforeAll(async () => {
+  const contact = await api("POST", "/v1/contacts", { json: { name: "Seed Contact", email: "seed@example.org", address: adaAddress } });
+  seed.contact = contact.body.id;
+  const domain = await api("POST", "/v1/domains", { json: { name: "seed.com", registrant: seed.contact, nameservers: ["ns1.seed-dns.net"] } });
+  seed.domain = domain.body.id;
+  const host = await api("POST", "/v1/hosts", { json: { name: "ns1.seed.com", addresses: ["192.0.2.53"] } });
+  seed.host = host.body.id;
+  const zone = await api("POST", "/v1/zones", { json: { name: "seed.com" } });
+  seed.zone = zone.body.id;
+  const record = await api("POST", "/v1/records", { json: { zone: "seed.com", name: "www", type: "A", content: "192.0.2.10" } });
+  seed.record = record.body.id;
+  expect(Object.values(seed).every(Boolean)).toBe(true);
+});
+
+/** A cheap fingerprint of everything a write could touch (not idempotency keys or events). */
+async function fingerprint(): Promise<string> {
+  const tables = ["contacts", "domains", "hosts", "zones", "records"];
+  const parts = tables.map((t) => `select '${t}', count(*), coalesce(sum(version), 0), coalesce(max(updated_at), '') from ${t}`);
+  parts.push("select 'links', (select count(*) from domain_nameservers), (select count(*) from host_addresses), (select coalesce(sum(soa_serial + record_count), 0) from zones)");
+  const { results } = await env.DB.prepare(parts.join(" union all ")).raw();
+  return JSON.stringify(results ?? (await env.DB.prepare(parts.join(" union all ")).raw()));
+}
+
+const nasty = fc.oneof(
+  fc.constantFrom(
+    "",
+    " ",
+    "'; DROP TABLE domains; --",
+    "\" OR 1=1 --",
+    "%00",
+    "\u0000",
+    "../../etc/passwd",
+    "%2e%2e%2f",
+    "<script>alert(1)</script>",
+    "${jndi:ldap://x}",
+    "xn--",
+    "xn--zz",
+    "a".repeat(300),
+    "é".repeat(100),
+    "\u202e\u200b\ufeff",
+    "😀.com",
+    "münchen.de",
+    "EXAMPLE.COM.",
+    "*.*",
+    "..",
+    ".",
+    "-",
+    "__proto__",
+    "constructor",
+    "NaN",
+    "1e309",
+    "-0",
+    "null",
+    "true",
+  ),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 20 }),
+);
+
+const segment = fc.oneof(
+  nasty,
+  fc.constantFrom("con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", "dom_", "hst_x", "zon_%", "rec_", "com", "co.uk", "verisign", "nope"),
+  fc.constant(null).map(() => seed.contact!),
+  fc.constant(null).map(() => seed.domain!),
+  fc.constant(null).map(() => seed.host!),
+  fc.constant(null).map(() => seed.zone!),
+  fc.constant(null).map(() => seed.record!),
+);
+
+const path = fc.oneof(
+  fc.constantFrom(
+    "/v1",
+    "/v1/",
+    "/v1/contacts",
+    "/v1/domains",
+    "/v1/hosts",
+    "/v1/zones",
+    "/v1/records",
+    "/v1/extensions",
+    "/v1/repositories",
+    "/v1/events",
+    "/v1/openapi.json",
+    "/v1/docs",
+    "/v1/problems",
+    "/",
+    "/v2/domains",
+    "//v1//domains",
+  ),
+  fc
+    .tuple(fc.constantFrom("contacts", "domains", "hosts", "zones", "records", "extensions", "repositories", "events", "problems"), segment)
+    .map(([collection, id]) => `/v1/${collection}/${encodeURIComponent(id)}`),
+  fc.tuple(fc.constantFrom("contacts", "domains", "hosts"), fc.constantFrom("verisign", "pir", "nope", "")).map(([c, r]) => `/v1/repositories/${r}/${c}`),
+  segment.map((z) => `/v1/zones/${encodeURIComponent(z)}/records`),
+  fc.string({ maxLength: 60 }).map((s) => `/v1/${s.replace(/[?#]/g, "")}`),
+  fc.constantFrom("/v1/domains/%", "/v1/domains/%E0%A4%A", "/v1/zones/%FF%FE", "/v1/hosts/a%2Fb"),
+);
+
+const queryKey = fc.oneof(
+  fc.constantFrom("limit", "cursor", "q", "name", "email", "sort", "status", "extension", "repository", "registrant", "contact", "nameserver", "expires_before", "expires_after", "domain", "address", "zone", "type", "content", "idn", "resource", "token", "since", "operation"),
+  fc.string({ maxLength: 10 }),
+);
+const queryValue = fc.oneof(
+  nasty,
+  fc.constantFrom("0", "-1", "201", "50", "1.5", "abc", "created_at", "-expires_at", "clientHold", "inactive", "2026-13-45T99:99:99Z", "2026-11-22T09:30:00Z", "A", "SOA", "true", "maybe"),
+  fc.integer().map(String),
+);
+const query = fc.array(fc.tuple(queryKey, queryValue), { maxLength: 4 }).map((pairs) => {
+  if (pairs.length === 0) return "";
+  return `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&")}`;
+});
+
+const deep = (depth: number): unknown => (depth === 0 ? "bottom" : { nested: deep(depth - 1) });
+const fieldValue = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  nasty,
+  fc.integer(),
+  fc.double(),
+  fc.constant(deep(200)),
+  fc.array(nasty, { maxLength: 20 }),
+  fc.constant("x".repeat(70_000)),
+);
+const fieldName = fc.oneof(
+  fc.constantFrom(
+    "name", "email", "phone", "fax", "address", "organization", "privacy", "registrant", "contacts", "nameservers", "status", "period",
+    "auth_info", "auto_renew", "addresses", "zone", "type", "content", "ttl", "comment", "default_ttl", "soa", "id", "created_at", "__proto__",
+  ),
+  fc.string({ maxLength: 12 }),
+);
+const jsonObjectBody = fc.dictionary(fieldName, fieldValue, { maxKeys: 6 }).map((o) => JSON.stringify(o));
+const body = fc.oneof(
+  jsonObjectBody,
+  fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
+  fc.constant(JSON.stringify(deep(5000))),
+  nasty,
+  fc.constantFrom("{", "{\"name\":", "[]", "null", "{\"a\":1}{", "\uFEFF{}", "$ORIGIN x.\n@ IN SOA (", "@ IN A 1.2.3.4\n".repeat(50)),
+);
+
+const headers = fc.record(
+  {
+    "content-type": fc.constantFrom("application/json", "application/merge-patch+json", "text/dns", "text/plain", "application/json; charset=latin1", "multipart/form-data", "", "application/x-www-form-urlencoded"),
+    "if-match": fc.oneof(fc.constantFrom("*", '"1-abc"', "W/\"x\"", "garbage", '""'), nasty),
+    "if-none-match": fc.oneof(fc.constantFrom("*", '"1-abc"'), nasty),
+    accept: fc.constantFrom("text/dns", "application/json", "*/*", "text/dns;q=0", "application/rdap+json", "garbage/;;"),
+    "idempotency-key": fc.oneof(fc.string({ maxLength: 300 }), fc.constant("k".repeat(256))),
+    "x-request-id": nasty,
+    authorization: fc.constantFrom(bearer("write"), bearer("read"), bearer("revoked"), "Bearer", "Bearer tok_x.y", "Basic abc", ""),
+  },
+  { requiredKeys: [] },
+);
+
+const method = fc.constantFrom("GET", "HEAD", "POST", "PATCH", "DELETE", "PUT", "OPTIONS", "TRACE", "PROPFIND");
+
+function sanitizeHeaders(h: Record<string, string>): Record<string, string> {
+  // Header values cannot hold line breaks or NULs at all: the HTTP layer refuses them
+  // before any server sees them.
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (/^[\x20-\x7e\t]*$/.test(v)) out[k] = v;
+  return out;
+}
+
+describe("hostile input", () => {
+  it("never answers 5xx, always answers errors as problem+json, and never writes when it refuses", async () => {
+    await fc.assert(
+      fc.asyncProperty(method, path, query, headers, body, async (m, p, q, h, b) => {
+        const before = m === "GET" || m === "HEAD" ? null : await fingerprint();
+        const hasBody = !["GET", "HEAD"].includes(m);
+        const response = await api(m, `${p}${q}`, { body: hasBody ? b : undefined, headers: sanitizeHeaders(h) });
+        expect(response.status, `${m} ${p}${q} → ${response.text.slice(0, 300)}`).toBeLessThan(500);
+        if (response.status >= 400 && m !== "HEAD") {
+          expect(response.headers.get("content-type"), `${m} ${p}${q}`).toBe("application/problem+json; charset=utf-8");
+          expect(response.body).toMatchObject({ status: response.status, code: expect.any(String), request_id: expect.any(String) });
+        }
+        expect(response.headers.get("x-request-id")).toBeTruthy();
+        if (before !== null && response.status >= 400) {
+          expect(await fingerprint(), `${m} ${p}${q} was refused (${response.status}) but changed the database`).toBe(before);
+        }
+      }),
+      { numRuns: 2500, seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31) },
+    );
+  }, 600_000);
+});
