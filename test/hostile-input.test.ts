@@ -2,7 +2,8 @@
 // methods, paths, query strings, headers and bodies — wrong types, huge strings, odd
 // Unicode, injection strings, deep nesting — against every route. For each: never a 5xx,
 // every error is problem+json, and a rejected write leaves the database as it was.
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../src/index";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { adaAddress, api } from "./helpers";
@@ -29,8 +30,8 @@ async function fingerprint(): Promise<string> {
   const tables = ["contacts", "domains", "hosts", "zones", "records"];
   const parts = tables.map((t) => `select '${t}', count(*), coalesce(sum(version), 0), coalesce(max(updated_at), '') from ${t}`);
   parts.push("select 'links', (select count(*) from domain_nameservers), (select count(*) from host_addresses), (select coalesce(sum(soa_serial + record_count), 0) from zones)");
-  const { results } = await env.DB.prepare(parts.join(" union all ")).raw();
-  return JSON.stringify(results ?? (await env.DB.prepare(parts.join(" union all ")).raw()));
+  const results = await env.DB.batch(parts.map((sql) => env.DB.prepare(sql)));
+  return JSON.stringify(results.map((r) => r.results));
 }
 
 const nasty = fc.oneof(
@@ -143,7 +144,8 @@ const jsonObjectBody = fc.dictionary(fieldName, fieldValue, { maxKeys: 6 }).map(
 const body = fc.oneof(
   jsonObjectBody,
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
-  fc.constant(JSON.stringify(deep(5000))),
+  fc.constant(`${'{"name":'.repeat(10_000)}1${"}".repeat(10_000)}`),
+  fc.constant(`${"[".repeat(10_000)}${"]".repeat(10_000)}`),
   nasty,
   fc.constantFrom("{", "{\"name\":", "[]", "null", "{\"a\":1}{", "\uFEFF{}", "$ORIGIN x.\n@ IN SOA (", "@ IN A 1.2.3.4\n".repeat(50)),
 );
@@ -163,6 +165,22 @@ const headers = fc.record(
 
 const method = fc.constantFrom("GET", "HEAD", "POST", "PATCH", "DELETE", "PUT", "OPTIONS", "TRACE", "PROPFIND");
 
+/**
+ * Thousands of requests go straight to the Worker's fetch handler (the same function the
+ * runtime calls): vitest-pool-workers' entrypoint wrapper nests a Proxy per call and
+ * overflows the stack after a few thousand, which would be the harness failing, not us.
+ */
+async function send(m: string, url: string, headers: Record<string, string>, body: string | undefined) {
+  const h = new Headers(headers);
+  if (!h.has("authorization")) h.set("authorization", bearer("write"));
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(`http://api.test${url}`, { method: m, headers: h, body }), env, ctx);
+  await waitOnExecutionContext(ctx);
+  const text = await response.text();
+  const json = /json/.test(response.headers.get("content-type") ?? "") && text ? JSON.parse(text) : undefined;
+  return { status: response.status, headers: response.headers, text, body: json };
+}
+
 function sanitizeHeaders(h: Record<string, string>): Record<string, string> {
   // Header values cannot hold line breaks or NULs at all: the HTTP layer refuses them
   // before any server sees them.
@@ -177,7 +195,7 @@ describe("hostile input", () => {
       fc.asyncProperty(method, path, query, headers, body, async (m, p, q, h, b) => {
         const before = m === "GET" || m === "HEAD" ? null : await fingerprint();
         const hasBody = !["GET", "HEAD"].includes(m);
-        const response = await api(m, `${p}${q}`, { body: hasBody ? b : undefined, headers: sanitizeHeaders(h) });
+        const response = await send(m, `${p}${q}`, sanitizeHeaders(h), hasBody ? b : undefined);
         expect(response.status, `${m} ${p}${q} → ${response.text.slice(0, 300)}`).toBeLessThan(500);
         if (response.status >= 400 && m !== "HEAD") {
           expect(response.headers.get("content-type"), `${m} ${p}${q}`).toBe("application/problem+json; charset=utf-8");
@@ -188,7 +206,8 @@ describe("hostile input", () => {
           expect(await fingerprint(), `${m} ${p}${q} was refused (${response.status}) but changed the database`).toBe(before);
         }
       }),
-      { numRuns: 2500, seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31) },
+      // A failure prints the seed and path that reproduce it (fc.assert's report).
+      { numRuns: 2500 },
     );
   }, 600_000);
 });

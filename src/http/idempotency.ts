@@ -19,8 +19,13 @@ const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
 async function requestHash(c: Context<AppEnv>): Promise<string> {
   const url = new URL(c.req.url);
-  const body = await c.req.raw.clone().text();
-  return sha256Hex([c.req.method, url.pathname, url.search, c.req.header("content-type") ?? "", body].join("\n"));
+  const head = new TextEncoder().encode([c.req.method, url.pathname, url.search, c.req.header("content-type") ?? "", ""].join("\n"));
+  const body = new Uint8Array(await c.req.raw.clone().arrayBuffer());
+  const bytes = new Uint8Array(head.length + body.length);
+  bytes.set(head);
+  bytes.set(body, head.length);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function replay(row: typeof idempotencyKeys.$inferSelect): Response {

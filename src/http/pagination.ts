@@ -88,6 +88,10 @@ export async function decodeCursor(secret: string, scope: string, cursor: string
   if (!payload || !mac || extra !== undefined) throw invalid;
   const given = fromBase64Url(mac);
   const raw = fromBase64Url(payload);
+  // Only the canonical spelling counts: a last character that differs in padding bits
+  // alone would decode to the same bytes.
+  if (given && toBase64Url(given) !== mac) throw invalid;
+  if (raw && toBase64Url(raw) !== payload) throw invalid;
   if (!given || !raw || !timingSafeEqual(given, await signature(secret, scope, payload))) throw invalid;
   let parsed: unknown;
   try {

@@ -32,6 +32,8 @@ export type ProblemCode = keyof typeof PROBLEMS;
 export interface FieldError {
   field: string;
   message: string;
+  /** For master-file imports: the 1-based line at fault (0 = the file as a whole). */
+  line?: number;
 }
 
 /** The URI that identifies a problem type; `GET` on it describes the problem. */

@@ -38,13 +38,25 @@ function unitOf(origin: string): string {
   return origin === "string" ? " characters" : origin === "array" || origin === "set" ? " items" : "";
 }
 
+/** The raw value at `path` in the request part that was validated. */
+function valueAt(data: unknown, path: readonly PropertyKey[]): { present: boolean; value: unknown } {
+  let current: unknown = data;
+  for (const key of path) {
+    if (current === null || typeof current !== "object" || !Object.hasOwn(current, key as string)) return { present: false, value: undefined };
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return { present: true, value: current };
+}
+
 /** A plain-language message for one issue; messages set on a schema win. */
-export function issueMessage(issue: Issue): string {
+export function issueMessage(issue: Issue, data?: unknown): string {
   switch (issue.code) {
-    case "invalid_type":
-      if (issue.input === undefined) return "is required";
-      if (issue.input === null) return `must be ${typeName(issue.expected)}, not null`;
+    case "invalid_type": {
+      const { present, value } = valueAt(data, issue.path);
+      if (!present || value === undefined) return "is required";
+      if (value === null) return `must be ${typeName(issue.expected)}, not null`;
       return `must be ${typeName(issue.expected)}`;
+    }
     case "too_small":
       if (issue.message && !issue.message.startsWith("Too small")) return issue.message;
       return issue.origin === "string" && issue.minimum === 1 ? "must not be empty" : `must be at least ${String(issue.minimum)}${unitOf(issue.origin)}`;
@@ -62,22 +74,23 @@ export function issueMessage(issue: Issue): string {
   }
 }
 
-function fieldErrors(error: z.ZodError): FieldError[] {
+function fieldErrors(error: z.ZodError, data: unknown): FieldError[] {
   const errors: FieldError[] = [];
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) errors.push({ field: fieldPath([...issue.path, key]), message: "is not a field of this object" });
     } else {
-      errors.push({ field: fieldPath(issue.path), message: issueMessage(issue) });
+      errors.push({ field: fieldPath(issue.path), message: issueMessage(issue, data) });
     }
   }
   return errors;
 }
 
 /** The zod-openapi hook: validation failures of any request part become problems. */
-export function validationHook(result: { success: boolean; error?: z.ZodError; target: string }, _c: Context): void {
+export function validationHook(result: { success: boolean; error?: z.ZodError; data?: unknown; target: string }, _c: Context): void {
   if (result.success || !result.error) return;
-  const errors = fieldErrors(result.error);
+  // On failure `data` is the raw input, which tells a missing field from a wrong type.
+  const errors = fieldErrors(result.error, result.data);
   if (result.target === "query") {
     throw new ApiError("invalid_query", `Bad query parameters: ${errors.map((e) => `${e.field} ${e.message}`).join("; ")}.`, { errors });
   }

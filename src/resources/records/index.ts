@@ -217,7 +217,10 @@ export const recordsRouter = createRouter()
     const row: RecordWithZone = { id: newId("record", now), zoneId: zone.id, ...record, ttl, comment: input.comment ?? null, version: 1, createdAt: at, updatedAt: at, zoneName: zone.name };
     const { zoneName: _zoneName, ...recordRow } = row;
     const actor = actorOf(c);
-    const alignsTtl = input.ttl !== undefined && rrset.some((o) => o.ttl !== ttl);
+    // RFC 2181 §5.2: the RRset keeps one TTL. The batch always imposes this record's TTL on
+    // its siblings (a no-op when they agree), so a TTL change committed by another request
+    // since our read cannot leave the RRset with two TTLs: the later write wins whole.
+    const alignsTtl = rrset.length > 0;
     try {
       await db.batch([
         db.insert(records).values(recordRow),
@@ -263,7 +266,7 @@ export const recordsRouter = createRouter()
       const at = now.toISOString();
       const next = { ...current, ...record, ttl, comment, version: current.version + 1, updatedAt: at };
       const actor = actorOf(c);
-      const alignsTtl = patch.ttl !== undefined && rrset.some((o) => o.ttl !== ttl);
+      const alignsTtl = rrset.length > 0;
       let results: unknown[] = [];
       try {
         results = await db.batch([

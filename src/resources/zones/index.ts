@@ -256,7 +256,7 @@ function zoneRow(name: string, defaultTtl: number, soa: SoaFields, now: Date) {
 function masterFileProblems(zoneName: string, parsed: MasterFileRecord[]): FieldError[] {
   const problems: FieldError[] = [];
   const hasApexNs = parsed.some((r) => r.fqdn === zoneName && r.type === "NS");
-  if (!hasApexNs) problems.push({ field: "line 0", message: `the zone has no NS record at its apex ${zoneName} (RFC 1034 §4.2.1)` });
+  if (!hasApexNs) problems.push({ field: "file", line: 0, message: `the zone has no NS record at its apex ${zoneName} (RFC 1034 §4.2.1)` });
   return problems;
 }
 
@@ -316,11 +316,14 @@ export const zonesRouter = createRouter()
     const zone = await findZone(db, resourceRef(segment, "zone")).get();
     if (!zone) throw notFound("zone", segment);
     const body = presentZone(zone);
-    const etag = entityTag(zone.version, body);
+    const masterFile = wantsMasterFile(c.req.header("accept"));
+    // Each representation has its own ETag (RFC 9110 §8.8.3). The master file changes only
+    // with the zone's version (every record write bumps it), so its tag needs no rendering.
+    const etag = masterFile ? `"${zone.version}-dns-${zone.soaSerial}"` : entityTag(zone.version, body);
     c.header("ETag", etag);
     c.header("Vary", "Accept");
     if (noneMatchHits(c.req.header("if-none-match"), etag)) return c.body(null, 304) as never;
-    if (wantsMasterFile(c.req.header("accept"))) {
+    if (masterFile) {
       const text = await zoneMasterFile(db, zone);
       return c.text(text, 200, { "Content-Type": `${MASTER_FILE_MEDIA_TYPE}; charset=utf-8` });
     }

@@ -16,10 +16,10 @@ export function listZones(db: Database, filters: ZoneFilters, page: PageRequest)
   if (filters.name !== undefined) conditions.push(eq(zones.name, filters.name));
   if (filters.q !== undefined) conditions.push(sql`"zones"."name" like ${likeContaining(filters.q.toLowerCase())} escape '\\'`);
   if (filters.domain !== undefined) {
-    // The link is by name: a zone belongs to the domain of the same name.
+    // The link is by name: a zone belongs to the domain of the same name, if one exists.
     conditions.push(
       filters.domain.kind === "name"
-        ? eq(zones.name, filters.domain.name)
+        ? sql`"zones"."name" = (select d.name from domains d where d.name = ${filters.domain.name})`
         : sql`"zones"."name" = (select d.name from domains d where d.id = ${filters.domain.id})`,
     );
   }
