@@ -264,7 +264,8 @@ describe("a bad master file", () => {
       expect(response.body.errors.length, text.slice(0, 80)).toBeGreaterThan(0);
     }
     const notUtf8 = await apiRaw("POST", "/v1/zones", { body: new Uint8Array([0x24, 0x4f, 0xff, 0xfe, 0x0a]), headers: { "content-type": "text/dns" } });
-    expectProblem(notUtf8, 400, "invalid_json");
+    // A master file that is not text is a bad file like any other: 422, naming the file.
+    expect(expectProblem(notUtf8, 422, "validation_failed").errors).toEqual([{ field: "file", line: 0, message: "is not valid UTF-8" }]);
     expect(await allZoneIds()).toEqual(before);
   });
 

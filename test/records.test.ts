@@ -115,8 +115,16 @@ describe("owner names of a record", () => {
       ["www.elsewhere.test", "www.elsewhere.test", "www.elsewhere.test.owner.rec.test"],
     ];
     for (const [name, relative, fqdn] of cases) {
-      expect(await createRecord("owner.rec.test", { name, type: "A", content: "192.0.2.2" }), name).toMatchObject({ name: relative, fqdn });
+      // TXT, since service labels may not own address records (RFC 1123 host names).
+      expect(await createRecord("owner.rec.test", { name, type: "TXT", content: "owner" }), name).toMatchObject({ name: relative, fqdn });
     }
+  });
+
+  it("of address and mail-exchanger records are host names: an underscore label answers 422 naming name", async () => {
+    await createZone("checknames.rec.test");
+    const problem = expectProblem(await api("POST", "/v1/records", { json: { zone: "checknames.rec.test", name: "_x", type: "A", content: "192.0.2.1" } }), 422, "validation_failed");
+    expect(problem.errors).toEqual([{ field: "name", message: 'the owner of an A record must be a host name (RFC 1123 §2.1); label "_x" has an underscore' }]);
+    expect(await createRecord("checknames.rec.test", { name: "*", type: "A", content: "192.0.2.1" })).toMatchObject({ name: "*" });
   });
 
   it("outside the zone (absolute, with the trailing dot) answer 422 naming name", async () => {

@@ -22,3 +22,16 @@ export function coexistenceProblem(type: string, typesAtName: Iterable<string>):
 export function apexProblem(type: string): string | null {
   return type === "CNAME" ? "a CNAME cannot be at the zone apex, which holds the SOA and NS records (RFC 1034 §3.6.2)" : null;
 }
+
+// RFC 1123 §2.1 / RFC 952: the owners of address and mail-exchanger records are host
+// names (letters, digits, hyphens); BIND refuses anything else in a primary zone
+// (check-names). Service labels (`_sip._tcp`) belong to SRV, TXT and the like.
+const HOST_OWNER_TYPES = new Set(["A", "AAAA", "MX"]);
+
+/** Why `fqdn` cannot own a record of `type`, or null. */
+export function ownerNameProblem(type: string, fqdn: string): string | null {
+  if (!HOST_OWNER_TYPES.has(type)) return null;
+  const labels = fqdn.split(".");
+  const bad = labels.find((label, index) => !(index === 0 && label === "*") && label.includes("_"));
+  return bad ? `the owner of ${type === "A" || type === "AAAA" ? "an" : "a"} ${type} record must be a host name (RFC 1123 §2.1); label "${bad}" has an underscore` : null;
+}

@@ -16,7 +16,12 @@ export function mediaTypeOf(contentType: string | undefined): string {
 }
 
 /** Reads the body as text, refusing it when it is larger than `maxBytes` (413). */
-export async function readBodyText(request: Request, maxBytes: number, what: string): Promise<string> {
+export async function readBodyText(
+  request: Request,
+  maxBytes: number,
+  what: string,
+  notUtf8: () => ApiError = () => new ApiError("invalid_json", "The body is not valid UTF-8."),
+): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(what, maxBytes);
   if (!request.body) return "";
@@ -42,7 +47,7 @@ export async function readBodyText(request: Request, maxBytes: number, what: str
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw new ApiError("invalid_json", "The body is not valid UTF-8.");
+    throw notUtf8();
   }
 }
 

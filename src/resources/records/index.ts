@@ -8,7 +8,7 @@ import { records } from "../../db/schema";
 import { findZone, touchZone, type ZoneWithLinks } from "../../db/zones";
 import { absoluteOwnerName, normalizeName, resolveOwnerName } from "../../dns/name";
 import { canonicalRdata, isRecordType, RECORD_TYPES, type RecordType } from "../../dns/rdata";
-import { apexProblem, coexistenceProblem } from "../../dns/rrset-rules";
+import { apexProblem, coexistenceProblem, ownerNameProblem } from "../../dns/rrset-rules";
 import { actorOf } from "../../http/actor";
 import { checkIfMatch, entityTag } from "../../http/etag";
 import { newFindings, throwFindings, type Findings } from "../../http/findings";
@@ -73,6 +73,8 @@ function validateRecord(zone: string, draft: { name?: string | undefined; type: 
       const apex = apexProblem(type);
       if (apex) findings.invalid.push({ field: "type", message: apex });
     }
+    const ownerProblem = owner.ok ? ownerNameProblem(type, owner.fqdn) : null;
+    if (ownerProblem) findings.invalid.push({ field: "name", message: ownerProblem });
   }
   throwFindings(findings);
   return { name: owner.ok ? owner.relative : "@", type: type!, content };

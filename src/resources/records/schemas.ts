@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { RECORD_TYPES } from "../../dns/rdata";
+import { isWithin, normalizeName } from "../../dns/name";
+import { canonicalRdata, isRecordType, RECORD_TYPES } from "../../dns/rdata";
 import { MAX_TTL } from "../../dns/ttl";
 import { paginationQuery } from "../../http/pagination";
 import { TimestampSchema, listSchema } from "../../http/openapi";
@@ -14,12 +15,54 @@ const ttl = z
 const typeField = z
   .string()
   .max(16)
+  .superRefine((input, ctx) => {
+    const type = input.toUpperCase();
+    if (type === "SOA") ctx.addIssue({ code: "custom", message: "SOA records cannot be created: the zone owns its SOA (PATCH /v1/zones/{zone} to change it)" });
+    else if (!isRecordType(type)) ctx.addIssue({ code: "custom", message: `"${input}" is not a supported record type; supported: ${RECORD_TYPES.join(", ")}` });
+  })
   .openapi({ example: "A", description: `One of ${RECORD_TYPES.join(", ")} (case-insensitive). SOA is the zone's own and cannot be created.` });
 
 const content = z
   .string()
   .max(65535)
   .openapi({ example: "192.0.2.10", description: "RDATA in master-file presentation form; names inside are absolute, with or without the trailing dot. Returned canonical." });
+
+// Owner names: `@`, relative or absolute; their syntax is checked here, their place in
+// the zone by the handler (it needs the zone).
+const ownerName = z
+  .string()
+  .max(1024)
+  .superRefine((input, ctx) => {
+    if (input === "@" || input === "") return;
+    const name = normalizeName(input, { underscore: true, wildcard: true });
+    if (!name.ok) ctx.addIssue({ code: "custom", message: `"${input}" ${name.error}` });
+  });
+
+/**
+ * The checks that need two fields — RDATA against its type, an absolute owner against a
+ * zone given by name — run beside the single-field ones, so one 422 lists everything.
+ */
+function checkRecordFields(value: { zone?: string; name?: string; type?: string; content?: string }, ctx: z.RefinementCtx): void {
+  const type = value.type?.toUpperCase();
+  if (type !== undefined && value.content !== undefined && isRecordType(type)) {
+    const rdata = canonicalRdata(type, value.content, null);
+    if (!rdata.ok) ctx.addIssue({ code: "custom", path: ["content"], message: rdata.error });
+  }
+  if (value.zone?.includes(".") && value.name?.endsWith(".")) {
+    const zone = normalizeName(value.zone, { underscore: true });
+    const owner = normalizeName(value.name, { underscore: true, wildcard: true });
+    if (zone.ok && owner.ok && !isWithin(owner.name, zone.name)) {
+      ctx.addIssue({ code: "custom", path: ["name"], message: `"${value.name}" ${owner.name} is outside the zone ${zone.name}` });
+    }
+  }
+}
+
+const whenFieldsAreStrings = {
+  when: (payload: { value: unknown }) => {
+    const v = payload.value as Record<string, unknown> | null;
+    return v !== null && typeof v === "object" && ["zone", "name", "type", "content"].every((k) => v[k] === undefined || typeof v[k] === "string");
+  },
+};
 
 const comment = z.string().max(255).openapi({ example: "web front end" });
 
@@ -41,9 +84,7 @@ export const RecordSchema = z
 export const RecordCreateSchema = z
   .object({
     zone: z.string().max(1024).openapi({ example: "example.com", description: "Zone id or name." }),
-    name: z
-      .string()
-      .max(1024)
+    name: ownerName
       .optional()
       .openapi({ example: "www", description: "`@` (default), relative (`www`), or absolute inside the zone (`www.example.com` / `www.example.com.`)." }),
     type: typeField,
@@ -51,16 +92,18 @@ export const RecordCreateSchema = z
     ttl: ttl.optional(),
     comment: comment.nullable().optional(),
   })
+  .superRefine(checkRecordFields, whenFieldsAreStrings)
   .openapi("RecordCreate");
 
 export const RecordPatchSchema = z
   .object({
-    name: z.string().max(1024).optional(),
+    name: ownerName.optional(),
     type: typeField.optional(),
     content: content.optional(),
     ttl: ttl.optional(),
     comment: comment.nullable().optional(),
   })
+  .superRefine(checkRecordFields, whenFieldsAreStrings)
   .openapi("RecordPatch");
 
 export const RECORD_READ_ONLY = ["id", "zone", "fqdn", "created_at", "updated_at"] as const;

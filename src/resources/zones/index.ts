@@ -10,6 +10,7 @@ import { records, zones } from "../../db/schema";
 import { findZone, touchZone, type ZoneRow, type ZoneWithLinks } from "../../db/zones";
 import { parseMasterFile, renderMasterFile, type MasterFileRecord, type SoaFields } from "../../dns/master-file";
 import { normalizeName, relativeOwnerName, toUnicodeName } from "../../dns/name";
+import { ownerNameProblem } from "../../dns/rrset-rules";
 import { initialSerial } from "../../dns/serial";
 import { actorOf } from "../../http/actor";
 import { checkIfMatch, entityTag, noneMatchHits } from "../../http/etag";
@@ -75,42 +76,18 @@ function normalizeZoneName(input: string) {
   return normalizeName(input, { underscore: true });
 }
 
-/**
- * RFC 1035 §8: the responsible mailbox as a name, its first label the local part.
- * `hostmaster@example.com` is accepted and converted; a dot in the local part would need
- * an escape no client expects, so it is refused.
- */
-function normalizeRname(input: string): { ok: true; name: string } | { ok: false; error: string } {
-  let text = input;
-  const at = text.indexOf("@");
-  if (at !== -1) {
-    const local = text.slice(0, at);
-    if (local.includes(".")) return { ok: false, error: `"${input}": a mailbox whose local part has a dot cannot be written as an SOA RNAME here` };
-    text = `${local}.${text.slice(at + 1)}`;
-  }
-  const normalized = normalizeName(text, { underscore: true, minLabels: 2 });
-  return normalized.ok ? normalized : { ok: false, error: `"${input}" ${normalized.error}` };
-}
-
 /** SOA overrides merged onto `base`; `serial` is the service's, never the client's. */
-function mergeSoa(base: Omit<SoaFields, "serial">, input: SoaInput | undefined, findings: Findings): Omit<SoaFields, "serial"> {
+function mergeSoa(base: Omit<SoaFields, "serial">, input: SoaInput | undefined): Omit<SoaFields, "serial"> {
   if (!input) return base;
   if (input.serial !== undefined) {
     throw new ApiError("read_only_field", "soa.serial is managed by the service: it rises with every change.", {
       errors: [{ field: "soa.serial", message: "is read-only" }],
     });
   }
+  // Names arrive normalised by the schema (src/http/name-fields.ts).
   const soa = { ...base };
-  if (input.mname !== undefined) {
-    const mname = normalizeHostName(input.mname);
-    if (mname.ok) soa.mname = mname.name;
-    else findings.invalid.push({ field: "soa.mname", message: `"${input.mname}" ${mname.error}` });
-  }
-  if (input.rname !== undefined) {
-    const rname = normalizeRname(input.rname);
-    if (rname.ok) soa.rname = rname.name;
-    else findings.invalid.push({ field: "soa.rname", message: rname.error });
-  }
+  if (input.mname !== undefined) soa.mname = input.mname;
+  if (input.rname !== undefined) soa.rname = input.rname;
   for (const timer of ["refresh", "retry", "expire", "minimum"] as const) {
     if (input[timer] !== undefined) soa[timer] = input[timer];
   }
@@ -218,7 +195,7 @@ async function createFromJson(c: Context<AppEnv>, input: ZoneCreate): Promise<Zo
   if (nameservers.length === 0 && findings.invalid.length === 0) {
     findings.invalid.push({ field: "nameservers", message: "a zone needs at least one name server, and none is configured (DEFAULT_NAMESERVERS)" });
   }
-  const soa = mergeSoa({ mname: nameservers[0] ?? "", rname: `hostmaster.${name}`, ...DEFAULT_SOA_TIMERS }, input.soa, findings);
+  const soa = mergeSoa({ mname: nameservers[0] ?? "", rname: `hostmaster.${name}`, ...DEFAULT_SOA_TIMERS }, input.soa);
   throwFindings(findings);
 
   const existing = await findZone(db, { kind: "name", name }).get();
@@ -256,12 +233,24 @@ function zoneRow(name: string, defaultTtl: number, soa: SoaFields, now: Date) {
 function masterFileProblems(zoneName: string, parsed: MasterFileRecord[]): FieldError[] {
   const problems: FieldError[] = [];
   const hasApexNs = parsed.some((r) => r.fqdn === zoneName && r.type === "NS");
+  for (const record of parsed) {
+    const problem = ownerNameProblem(record.type, record.fqdn);
+    if (problem) problems.push({ field: `line ${record.line}`, line: record.line, message: problem });
+  }
   if (!hasApexNs) problems.push({ field: "file", line: 0, message: `the zone has no NS record at its apex ${zoneName} (RFC 1034 §4.2.1)` });
   return problems;
 }
 
 async function importMasterFile(c: Context<AppEnv>, nameParam: string | undefined): Promise<ZoneWithLinks> {
-  const text = await readBodyText(c.req.raw, MAX_MASTER_FILE_BYTES, "Master file");
+  const text = await readBodyText(
+    c.req.raw,
+    MAX_MASTER_FILE_BYTES,
+    "Master file",
+    () =>
+      new ApiError("validation_failed", "The master file is not UTF-8 text; nothing was written.", {
+        errors: [{ field: "file", line: 0, message: "is not valid UTF-8" }],
+      }),
+  );
   const parsed = parseMasterFile(text, nameParam === undefined ? {} : { origin: nameParam });
   if (!parsed.ok) {
     const errors = parsed.errors.map((e) => ({ field: e.line > 0 ? `line ${e.line}` : "file", line: e.line, message: e.message }));
@@ -269,7 +258,10 @@ async function importMasterFile(c: Context<AppEnv>, nameParam: string | undefine
   }
   const { origin, soa, defaultTtl, records: parsedRecords } = parsed.zone;
   const problems = masterFileProblems(origin, parsedRecords);
-  if (problems.length > 0) throw new ApiError("validation_failed", `${problems[0]!.message}; nothing was written.`, { errors: problems });
+  if (problems.length > 0) {
+    const detail = problems.length === 1 ? `${problems[0]!.message}; nothing was written.` : `The master file has ${problems.length} bad lines; nothing was written.`;
+    throw new ApiError("validation_failed", detail, { errors: problems });
+  }
 
   const db = database(c.env.DB);
   const existing = await findZone(db, { kind: "name", name: origin }).get();
@@ -349,13 +341,10 @@ export const zonesRouter = createRouter()
       const current = await findZone(db, ref).get();
       if (!current) throw notFound("zone", segment);
       checkIfMatch(c, entityTag(current.version, presentZone(current)), current.version);
-      const findings = newFindings();
       const soa = mergeSoa(
         { mname: current.soaMname, rname: current.soaRname, refresh: current.soaRefresh, retry: current.soaRetry, expire: current.soaExpire, minimum: current.soaMinimum },
         patch.soa,
-        findings,
       );
-      throwFindings(findings);
       const fields = {
         defaultTtl: patch.default_ttl ?? current.defaultTtl,
         soaMname: soa.mname,

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_TTL } from "../../dns/ttl";
+import { dnsNameField, hostNameField, hostNameListField } from "../../http/name-fields";
 import { paginationQuery } from "../../http/pagination";
 import { TimestampSchema, listSchema } from "../../http/openapi";
 
@@ -21,8 +22,23 @@ export const SoaSchema = z
 
 export const SoaInputSchema = z
   .strictObject({
-    mname: z.string().max(1024).optional().openapi({ description: "Default: the first name server." }),
-    rname: z.string().max(1024).optional().openapi({ description: "`hostmaster.example.com` or `hostmaster@example.com`; default `hostmaster.<zone>`." }),
+    mname: hostNameField().optional().openapi({ description: "Default: the first name server." }),
+    // RFC 1035 §8: the mailbox as a name. `hostmaster@example.com` is accepted and converted;
+    // a dot in the local part would need an escape no client expects, so it is refused.
+    rname: z
+      .string()
+      .max(1024)
+      .transform((input, ctx) => {
+        const at = input.indexOf("@");
+        if (at !== -1 && input.slice(0, at).includes(".")) {
+          ctx.addIssue({ code: "custom", message: `"${input}": a mailbox whose local part has a dot cannot be written as an SOA RNAME here` });
+          return z.NEVER;
+        }
+        return at === -1 ? input : `${input.slice(0, at)}.${input.slice(at + 1)}`;
+      })
+      .pipe(dnsNameField({ underscore: true, minLabels: 2 }))
+      .optional()
+      .openapi({ description: "`hostmaster.example.com` or `hostmaster@example.com`; default `hostmaster.<zone>`." }),
     refresh: timer("Default 7200.").optional(),
     retry: timer("Default 900.").optional(),
     expire: timer("Default 1209600.").optional(),
@@ -47,10 +63,9 @@ export const ZoneSchema = z
 
 export const ZoneCreateSchema = z
   .object({
-    name: z.string().max(1024).openapi({ example: "example.com", description: "Any DNS name, reverse zones included; U-labels are converted." }),
+    name: dnsNameField({ underscore: true }).openapi({ example: "example.com", description: "Any DNS name, reverse zones included; U-labels are converted." }),
     default_ttl: ttl("TTL of records created without one; default 3600.").optional(),
-    nameservers: z
-      .array(z.string().max(1024))
+    nameservers: hostNameListField()
       .min(1, { error: "needs at least one name server" })
       .max(13)
       .optional()
