@@ -5,6 +5,7 @@ import { writeFailure } from "./db/errors";
 import { authenticate } from "./http/auth";
 import { idempotentPost } from "./http/idempotency";
 import { answerUnsupportedMethods } from "./http/methods";
+import { d1Session } from "./http/d1-session";
 import { rateLimit } from "./http/rate-limit";
 import { corsPolicy, securityHeaders } from "./http/security";
 import { ApiError, problemResponse, type ProblemCode } from "./http/problem";
@@ -74,6 +75,7 @@ export function createApp() {
   const app = createRouter();
   app.use("*", requestId);
   app.use("*", jsonCharset);
+  app.use("*", d1Session);
   app.use("*", securityHeaders);
   app.use("*", corsPolicy);
   app.use("*", authenticate);

@@ -1,3 +1,5 @@
+import type { Database } from "./db/client";
+
 /** Bindings and variables the Worker receives (wrangler.toml). */
 export interface Env {
   DB: D1Database;
@@ -24,6 +26,8 @@ export interface Principal {
 
 /** Per-request values that middleware hands to handlers. */
 export interface RequestVariables {
+  /** The request's database: drizzle over its D1 session (src/http/d1-session.ts). */
+  db: Database;
   requestId: string;
   /** Set by the authentication middleware before any resource handler runs. */
   principal: Principal;

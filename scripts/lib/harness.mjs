@@ -103,33 +103,63 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
     for (const line of lines.slice(-80)) console.log(`#   ${line}`);
   }
 
-  function killGroup(signal) {
+  function killGroup(pid, signal) {
     try {
-      process.kill(-server.pid, signal);
+      process.kill(-pid, signal);
     } catch {
       // already gone (ESRCH)
     }
   }
 
+  /** True while any process of the group led by `pid` is still alive. */
+  function groupAlive(pid) {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   // Stops the server's whole process tree and removes the temp dirs. Idempotent.
   function cleanup() {
-    cleanupPromise ??= stopServer();
+    cleanupPromise ??= stopAndRemove();
     return cleanupPromise;
   }
-  async function stopServer() {
-    if (server) {
-      if (server.exitCode === null && server.signalCode === null) {
-        killGroup("SIGTERM");
-        const timer = new Promise((resolve) => setTimeout(resolve, 5_000).unref());
-        if ((await Promise.race([serverExited.then(() => "exited"), timer])) !== "exited") {
-          killGroup("SIGKILL");
-          await Promise.race([serverExited, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-        }
-      }
-      killGroup("SIGKILL"); // stragglers (workerd) that outlived their parent
-      await Promise.race([serverClosed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-    }
+  async function stopAndRemove() {
+    await stopServer();
     for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  }
+
+  /**
+   * Stops the running server (SIGTERM to its whole process group, SIGKILL after
+   * `graceMs`), waits for it to exit, and resolves to { code, signal, forced, leftovers }:
+   * forced = SIGKILL was needed; leftovers = processes of the group still alive after the
+   * leader exited (then killed). Resolves to null when no server was running.
+   */
+  async function stopServer({ graceMs = 5_000 } = {}) {
+    if (!server) return null;
+    const { pid } = server;
+    const exited = serverExited;
+    const closed = serverClosed;
+    let forced = false;
+    if (server.exitCode === null && server.signalCode === null) {
+      killGroup(pid, "SIGTERM");
+      const timer = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
+      if ((await Promise.race([exited.then(() => "exited"), timer])) !== "exited") {
+        forced = true;
+        killGroup(pid, "SIGKILL");
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      }
+    }
+    // Give the group's other members (wrangler, workerd) a moment to follow their leader.
+    for (let i = 0; i < 20 && groupAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const leftovers = groupAlive(pid);
+    killGroup(pid, "SIGKILL"); // stragglers (workerd) that outlived their parent
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+    const result = await Promise.race([exited, Promise.resolve({ code: null, signal: null })]);
+    server = null;
+    return { ...result, forced, leftovers };
   }
 
   async function abort(message, status, showOutput = false) {
@@ -143,30 +173,41 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
     process.exit(status);
   }
 
-  /** Starts the service; resolves to null when it is ready, else to why it is not. */
-  async function startServer(port) {
-    const stateDir = tempDir(`domain-api-${name}-`);
-    server = spawn(process.execPath, [join(ROOT, "scripts", "start.mjs"), "--port", String(port), "--persist-to", stateDir, ...startArgs], {
+  /**
+   * Starts the service; resolves to null when it is ready, else to why it is not.
+   * options.persistTo: the D1 state dir (default: a fresh temp dir); options.args: more
+   * start.mjs arguments for this start only. One server at a time: stopServer() first.
+   */
+  async function startServer(port, { persistTo, args = [] } = {}) {
+    if (aborting) return "the run is being torn down";
+    if (server) throw new Error("startServer: a server is running already (stopServer() first)");
+    const stateDir = persistTo ?? tempDir(`domain-api-${name}-`);
+    const argv = ["--port", String(port), "--persist-to", stateDir, ...startArgs, ...args];
+    const from = output.length; // this start's output begins here
+    output += `--- node scripts/start.mjs ${argv.join(" ")}\n`;
+    const child = spawn(process.execPath, [join(ROOT, "scripts", "start.mjs"), ...argv], {
       cwd: ROOT,
       detached: true, // own process group: process.kill(-pid) reaches wrangler and workerd too
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, FORCE_COLOR: "0" },
     });
-    serverExited = new Promise((resolve) => server.on("exit", (code, signal) => resolve({ code, signal })));
-    serverClosed = new Promise((resolve) => server.on("close", resolve));
+    server = child;
+    serverExited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    serverClosed = new Promise((resolve) => child.on("close", resolve));
+    const exited = serverExited;
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(`no "Ready on" line within ${readyTimeoutMs / 1000} s`), readyTimeoutMs);
       const onData = (chunk) => {
         output += chunk.toString();
-        if (/Ready on (http:\/\/[^\s]+)/.test(stripAnsi(output))) {
+        if (/Ready on (http:\/\/[^\s]+)/.test(stripAnsi(output.slice(from)))) {
           clearTimeout(timer);
           resolve(null);
         }
       };
-      server.stdout.on("data", onData);
-      server.stderr.on("data", onData);
-      server.on("error", (error) => resolve(`could not start: ${error.message}`));
-      serverExited.then(({ code, signal }) => {
+      child.stdout.on("data", onData);
+      child.stderr.on("data", onData);
+      child.on("error", (error) => resolve(`could not start: ${error.message}`));
+      exited.then(({ code, signal }) => {
         clearTimeout(timer);
         resolve(`server exited before it was ready (code ${code}, signal ${signal})`);
       });
@@ -198,6 +239,7 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
     assert,
     tempDir,
     startServer,
+    stopServer,
     run,
     /** True once the run is being torn down: long loops should stop. */
     get aborting() {

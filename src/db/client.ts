@@ -3,13 +3,17 @@ import { schema } from "./schema";
 
 export type Database = DrizzleD1Database<typeof schema>;
 
-const clients = new WeakMap<D1Database, Database>();
+const clients = new WeakMap<D1Database | D1DatabaseSession, Database>();
 
-/** One drizzle client per D1 binding, built once per isolate rather than per request. */
-export function database(d1: D1Database): Database {
+/**
+ * A drizzle client over a D1 binding (built once per isolate) or over a request's D1
+ * session (src/http/d1-session.ts). Drizzle needs only prepare() and batch(), which a
+ * session has.
+ */
+export function database(d1: D1Database | D1DatabaseSession): Database {
   let db = clients.get(d1);
   if (!db) {
-    db = drizzle(d1, { schema });
+    db = drizzle(d1 as D1Database, { schema });
     clients.set(d1, db);
   }
   return db;

@@ -2,7 +2,6 @@
 // (src/db/catalog.ts), so these reads cost no D1 round trip once an isolate is warm.
 import { defineRoute } from "../../http/route";
 import { catalog, type ExtensionRow, type RepositoryRow } from "../../db/catalog";
-import { database } from "../../db/client";
 import { normalizeName } from "../../dns/name";
 import { notFound } from "../../http/lookup";
 import { errorResponses, listResponse, notModifiedResponse, resourceResponse } from "../../http/openapi";
@@ -104,7 +103,7 @@ export const catalogRouter = createRouter()
   .openapi(listExtensionsRoute, async (c) => {
     const query = c.req.valid("query");
     const page = await pageRequest(c, query);
-    const { extensions } = await catalog(database(c.env.DB));
+    const { extensions } = await catalog(c.get("db"));
     const matching = [...extensions.values()].filter(
       (e) =>
         (query.repository === undefined || e.repositoryId === query.repository) &&
@@ -117,7 +116,7 @@ export const catalogRouter = createRouter()
   .openapi(getExtensionRoute, async (c) => {
     const segment = c.req.valid("param").extension;
     const normalized = normalizeName(segment.startsWith(".") ? segment.slice(1) : segment);
-    const { extensions } = await catalog(database(c.env.DB));
+    const { extensions } = await catalog(c.get("db"));
     const row = normalized.ok ? extensions.get(normalized.name) : undefined;
     if (!row) throw notFound("extension", segment);
     return sendResource(c, presentExtension(row), 1);
@@ -125,13 +124,13 @@ export const catalogRouter = createRouter()
   .openapi(listRepositoriesRoute, async (c) => {
     const query = c.req.valid("query");
     const page = await pageRequest(c, query);
-    const { repositories, extensionsOf } = await catalog(database(c.env.DB));
+    const { repositories, extensionsOf } = await catalog(c.get("db"));
     const rows = pageOf(repositories.values(), page.after?.id ?? null, page.limit);
     return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), (r) => presentRepository(r, extensionsOf.get(r.id) ?? [])), 200);
   })
   .openapi(getRepositoryRoute, async (c) => {
     const { repository } = c.req.valid("param");
-    const { repositories, extensionsOf } = await catalog(database(c.env.DB));
+    const { repositories, extensionsOf } = await catalog(c.get("db"));
     const row = repositories.get(repository);
     if (!row) throw notFound("repository", repository);
     return sendResource(c, presentRepository(row, extensionsOf.get(row.id) ?? []), 1);

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
-import { database } from "../../db/client";
+import type { Database } from "../../db/client";
 import { writeFailure } from "../../db/errors";
 import { eventInsert, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
@@ -64,8 +64,8 @@ function sameFields(a: ContactFields, b: ContactFields): boolean {
   return (Object.keys(a) as (keyof ContactFields)[]).every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
 }
 
-async function requireContact(c: { env: { DB: D1Database } }, id: string): Promise<ContactWithLinks> {
-  const row = await findContact(database(c.env.DB), id);
+async function requireContact(c: { get(key: "db"): Database }, id: string): Promise<ContactWithLinks> {
+  const row = await findContact(c.get("db"), id);
   if (!row) throw notFound("contact", id);
   return row;
 }
@@ -74,13 +74,13 @@ export const contactsRouter = createRouter()
   .openapi(routes.listContacts, async (c) => {
     const query = c.req.valid("query");
     const page = await pageRequest(c, query);
-    const rows = await listContacts(database(c.env.DB), query, page);
+    const rows = await listContacts(c.get("db"), query, page);
     return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), presentContact), 200);
   })
   .openapi(routes.listRepositoryContacts, async (c) => {
     const { repository } = c.req.valid("param");
     const query = c.req.valid("query");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     if (!(await catalog(db)).repositories.has(repository)) throw notFound("repository", repository);
     const page = await pageRequest(c, query);
     const rows = await listContacts(db, { ...query, repository }, page);
@@ -114,7 +114,7 @@ export const contactsRouter = createRouter()
       updatedAt: timestamp,
     };
     const created = presentContact({ ...row, linked: false });
-    const db = database(c.env.DB);
+    const db = c.get("db");
     await db.batch([
       db.insert(contacts).values(row),
       eventInsert(db, { at: timestamp, actor: actorOf(c), type: "contact", id: row.id, operation: "create", before: null, after: created }),
@@ -124,7 +124,7 @@ export const contactsRouter = createRouter()
   .openapi(routes.updateContact, async (c) => {
     const { contact: id } = c.req.valid("param");
     const patch = c.req.valid("json");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const updated = await withVersionRetry(c, async () => {
       const current = await requireContact(c, id);
       checkIfMatch(c, entityTag(current.version, presentContact(current)), current.version);
@@ -159,7 +159,7 @@ export const contactsRouter = createRouter()
   })
   .openapi(routes.deleteContact, async (c) => {
     const { contact: id } = c.req.valid("param");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const current = await requireContact(c, id);
     const expected = checkIfMatch(c, entityTag(current.version, presentContact(current)), current.version) ?? current.version;
     const linkedProblem = async () => {

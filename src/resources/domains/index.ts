@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { catalog, type Catalog } from "../../db/catalog";
-import { database, type Database } from "../../db/client";
+import type { Database } from "../../db/client";
 import { writeFailure } from "../../db/errors";
 import { eventInsert, previousStatementChanged, rowExists } from "../../db/events";
 import { newId } from "../../db/ids";
@@ -160,13 +160,13 @@ export const domainsRouter = createRouter()
     const query = c.req.valid("query");
     const filters = domainFilters(query);
     const page = await pageRequest(c, query);
-    const rows = await listDomains(database(c.env.DB), filters, query.sort, page);
+    const rows = await listDomains(c.get("db"), filters, query.sort, page);
     return c.json(await pageResponse(c, page, rows, (r) => domainPosition(r, query.sort), presentDomainListItem), 200);
   })
   .openapi(routes.listRepositoryDomains, async (c) => {
     const { repository } = c.req.valid("param");
     const query = c.req.valid("query");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     await requireRepository(db, repository);
     const filters = domainFilters(query);
     filters.heldBy = repository;
@@ -176,13 +176,13 @@ export const domainsRouter = createRouter()
   })
   .openapi(routes.getDomain, async (c) => {
     const segment = c.req.valid("param").domain;
-    const row = await findDomain(database(c.env.DB), resourceRef(segment, "domain")).get();
+    const row = await findDomain(c.get("db"), resourceRef(segment, "domain")).get();
     if (!row) throw notFound("domain", segment);
     return sendResource(c, presentDomain(row), row.version);
   })
   .openapi(routes.createDomain, async (c) => {
     const input = c.req.valid("json");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const cat = await catalog(db);
     const findings = newFindings();
 
@@ -277,7 +277,7 @@ export const domainsRouter = createRouter()
   .openapi(routes.updateDomain, async (c) => {
     const segment = c.req.valid("param").domain;
     const patch = c.req.valid("json");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const cat = await catalog(db);
     const ref = resourceRef(segment, "domain");
 
@@ -364,7 +364,7 @@ export const domainsRouter = createRouter()
   })
   .openapi(routes.deleteDomain, async (c) => {
     const segment = c.req.valid("param").domain;
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const ref = resourceRef(segment, "domain");
     await withVersionRetry(c, async () => {
       const [currentRows] = await db.batch([findDomain(db, ref)]);

@@ -1,6 +1,5 @@
 // The audit trail (read side). Events are written by every write handler through
 // src/db/events.ts, in the batch of the write itself.
-import { database } from "../../db/client";
 import { notFound } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
 import { sendResource } from "../../http/respond";
@@ -29,12 +28,12 @@ export const eventsRouter = createRouter()
   .openapi(routes.listEvents, async (c) => {
     const query = c.req.valid("query");
     const page = await pageRequest(c, query);
-    const rows = await listEvents(database(c.env.DB), query, page);
+    const rows = await listEvents(c.get("db"), query, page);
     return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), presentEvent), 200);
   })
   .openapi(routes.getEvent, async (c) => {
     const { event: id } = c.req.valid("param");
-    const row = await findEvent(database(c.env.DB), id).get();
+    const row = await findEvent(c.get("db"), id).get();
     if (!row) throw notFound("event", id);
     return sendResource(c, presentEvent(row), EVENT_VERSION);
   });

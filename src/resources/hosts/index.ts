@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { catalog } from "../../db/catalog";
-import { database, type Database } from "../../db/client";
+import type { Database } from "../../db/client";
 import { writeFailure } from "../../db/errors";
 import { eventInsert, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
@@ -76,13 +76,13 @@ export const hostsRouter = createRouter()
     const query = c.req.valid("query");
     const filters = hostFilters(query);
     const page = await pageRequest(c, query);
-    const rows = await listHosts(database(c.env.DB), filters, page);
+    const rows = await listHosts(c.get("db"), filters, page);
     return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), presentHost), 200);
   })
   .openapi(routes.listRepositoryHosts, async (c) => {
     const { repository } = c.req.valid("param");
     const query = c.req.valid("query");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     if (!(await catalog(db)).repositories.has(repository)) throw notFound("repository", repository);
     const filters = { ...hostFilters(query), heldBy: repository };
     const page = await pageRequest(c, query);
@@ -91,13 +91,13 @@ export const hostsRouter = createRouter()
   })
   .openapi(routes.getHost, async (c) => {
     const segment = c.req.valid("param").host;
-    const row = await findHost(database(c.env.DB), resourceRef(segment, "host")).get();
+    const row = await findHost(c.get("db"), resourceRef(segment, "host")).get();
     if (!row) throw notFound("host", segment);
     return sendResource(c, presentHost(row), row.version);
   })
   .openapi(routes.createHost, async (c) => {
     const input = c.req.valid("json");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const findings = newFindings();
     const normalized = normalizeHostName(input.name);
     if (!normalized.ok) findings.invalid.push({ field: "name", message: `"${input.name}" ${normalized.error}` });
@@ -140,7 +140,7 @@ export const hostsRouter = createRouter()
   .openapi(routes.updateHost, async (c) => {
     const segment = c.req.valid("param").host;
     const patch = c.req.valid("json");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const ref = resourceRef(segment, "host");
     const updated = await withVersionRetry(c, async () => {
       const current = await findHost(db, ref).get();
@@ -199,7 +199,7 @@ export const hostsRouter = createRouter()
   })
   .openapi(routes.deleteHost, async (c) => {
     const segment = c.req.valid("param").host;
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const ref = resourceRef(segment, "host");
     await withVersionRetry(c, async () => {
       const current = await findHost(db, ref).get();

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { database, type Database } from "../../db/client";
+import type { Database } from "../../db/client";
 import { writeFailure } from "../../db/errors";
 import { eventInsert, previousStatementChanged, rowExists } from "../../db/events";
 import { newId } from "../../db/ids";
@@ -185,13 +185,13 @@ export const recordsRouter = createRouter()
     }
     const filters = { ...recordFilters(query, zone?.kind === "name" ? zone.name : null), zone };
     const page = await pageRequest(c, query);
-    const rows = await listRecords(database(c.env.DB), filters, page);
+    const rows = await listRecords(c.get("db"), filters, page);
     return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), presentRecord), 200);
   })
   .openapi(routes.listZoneRecords, async (c) => {
     const segment = c.req.valid("param").zone;
     const query = c.req.valid("query");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const zone = await findZone(db, resourceRef(segment, "zone")).get();
     if (!zone) throw notFound("zone", segment);
     const filters = { ...recordFilters(query, zone.name), zone: { kind: "id" as const, id: zone.id } };
@@ -201,13 +201,13 @@ export const recordsRouter = createRouter()
   })
   .openapi(routes.getRecord, async (c) => {
     const { record: id } = c.req.valid("param");
-    const row = await findRecord(database(c.env.DB), id).get();
+    const row = await findRecord(c.get("db"), id).get();
     if (!row) throw notFound("record", id);
     return sendResource(c, presentRecord(row), row.version);
   })
   .openapi(routes.createRecord, async (c) => {
     const input = c.req.valid("json");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const zone = await zoneOfReference(db, input.zone);
     const record = validateRecord(zone.name, input);
     const others = await recordsAtName(db, zone.id, record.name);
@@ -239,7 +239,7 @@ export const recordsRouter = createRouter()
   .openapi(routes.updateRecord, async (c) => {
     const { record: id } = c.req.valid("param");
     const patch = c.req.valid("json");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const updated = await withVersionRetry(c, async () => {
       const current = await findRecord(db, id).get();
       if (!current) throw notFound("record", id);
@@ -296,7 +296,7 @@ export const recordsRouter = createRouter()
   })
   .openapi(routes.deleteRecord, async (c) => {
     const { record: id } = c.req.valid("param");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     await withVersionRetry(c, async () => {
       const current = await findRecord(db, id).get();
       if (!current) throw notFound("record", id);

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
-import { database, type Database } from "../../db/client";
+import type { Database } from "../../db/client";
 import { writeFailure } from "../../db/errors";
 import { eventInsert, jsonBytes, MAX_EVENT_PAYLOAD_BYTES, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
@@ -180,7 +180,7 @@ async function insertZone(db: Database, zone: ZoneRow, rows: NewRecord[], at: Da
 }
 
 async function createFromJson(c: Context<AppEnv>, input: ZoneCreate): Promise<ZoneWithLinks> {
-  const db = database(c.env.DB);
+  const db = c.get("db");
   const findings = newFindings();
   const normalized = normalizeZoneName(input.name);
   if (!normalized.ok) findings.invalid.push({ field: "name", message: `"${input.name}" ${normalized.error}` });
@@ -263,7 +263,7 @@ async function importMasterFile(c: Context<AppEnv>, nameParam: string | undefine
     throw new ApiError("validation_failed", detail, { errors: problems });
   }
 
-  const db = database(c.env.DB);
+  const db = c.get("db");
   const existing = await findZone(db, { kind: "name", name: origin }).get();
   if (existing) throw new ApiError("already_exists", `The zone ${origin} already exists (${existing.id}).`);
   const now = new Date();
@@ -299,12 +299,12 @@ export const zonesRouter = createRouter()
     const query = c.req.valid("query");
     const filters = zoneFilters(query);
     const page = await pageRequest(c, query);
-    const rows = await listZones(database(c.env.DB), filters, page);
+    const rows = await listZones(c.get("db"), filters, page);
     return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), presentZone), 200);
   })
   .openapi(routes.getZone, async (c) => {
     const segment = c.req.valid("param").zone;
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const zone = await findZone(db, resourceRef(segment, "zone")).get();
     if (!zone) throw notFound("zone", segment);
     const body = presentZone(zone);
@@ -335,7 +335,7 @@ export const zonesRouter = createRouter()
   .openapi(routes.updateZone, async (c) => {
     const segment = c.req.valid("param").zone;
     const patch = c.req.valid("json");
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const ref = resourceRef(segment, "zone");
     const updated = await withVersionRetry(c, async () => {
       const current = await findZone(db, ref).get();
@@ -383,7 +383,7 @@ export const zonesRouter = createRouter()
   })
   .openapi(routes.deleteZone, async (c) => {
     const segment = c.req.valid("param").zone;
-    const db = database(c.env.DB);
+    const db = c.get("db");
     const ref = resourceRef(segment, "zone");
     await withVersionRetry(c, async () => {
       const current = await findZone(db, ref).get();
