@@ -119,7 +119,7 @@ async function durability() {
 
   // --- acknowledged writes before the restart --------------------------------------------
   for (const n of [1, 2, 3]) {
-    const res = await write(`POST /v1/contacts #${n}`, "POST", "/v1/contacts", { name: `Safety Contact ${n}`, email: `safety-${tag}-${n}@example.org`, phone: "+44.1131234567", address });
+    const res = await write(`POST /v1/contacts #${n}`, "POST", "/v1/contacts", { name: `Safety Contact ${n}`, email: `safety-${tag}-${n}@example.org`, phone: "+44.1131234567", address }, 201);
     if (res) ids[`contact${n}`] = res.json.id;
   }
   if (!ids.contact1 || !ids.contact2 || !ids.contact3) return notOk("durability writes", "contacts could not be created");
