@@ -55,6 +55,11 @@ export function createApp() {
 
   // The document is built once per isolate: it depends only on the code.
   let openApiDocument: unknown = null;
+  v1.openAPIRegistry.registerComponent("securitySchemes", "bearerToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "`tok_<id>.<secret>` from `npm run token -- create`. Scope `read` for GET/HEAD, `write` for everything.",
+  });
   v1.get("/openapi.json", (c) => {
     openApiDocument ??= v1.getOpenAPI31Document({
       openapi: "3.1.0",
@@ -65,6 +70,7 @@ export function createApp() {
           "Register domains, keep their contacts and name server hosts, and run their DNS zones. Conventions: RFC 9457 problem details (see /v1/problems for every code), keyset pagination with opaque cursors, ETag / If-Match / If-None-Match, JSON Merge Patch (RFC 7396) for PATCH. Names are returned lowercase as A-labels without the trailing dot, with `unicode_name` beside them.",
       },
       servers: [{ url: "/v1" }],
+      security: [{ bearerToken: [] }],
     });
     return c.json(openApiDocument);
   });

@@ -34,8 +34,8 @@ function problemResponse(status: number) {
   };
 }
 
-/** Problems any operation can answer (auth, rate limit, our own bugs). */
-const COMMON_ERRORS = [500] as const;
+/** Problems any operation can answer: authentication, scope, rate limit, our own bugs. */
+const COMMON_ERRORS = [401, 403, 429, 500] as const;
 
 export function errorResponses<const S extends readonly number[]>(...statuses: S) {
   const out: Record<number, ReturnType<typeof problemResponse>> = {};
