@@ -43,15 +43,48 @@ function firstDifference(a, b) {
   return `offset ${i}: before …${JSON.stringify(a.slice(Math.max(0, i - 40), i + 60))}… after …${JSON.stringify(b.slice(Math.max(0, i - 40), i + 60))}…`;
 }
 
+// token.mjs runs in its own process group (it starts wrangler, which starts workerd), so
+// that an interrupted run can end the whole tree.
+const cliGroups = new Set();
+process.on("exit", () => {
+  for (const pid of cliGroups) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // gone already
+    }
+  }
+});
+
 /** Runs `node scripts/token.mjs …` (asynchronously, so the run's deadline still works). */
 function tokenCli(args) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, "scripts", "token.mjs"), ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
+    const child = spawn(process.execPath, [join(ROOT, "scripts", "token.mjs"), ...args], {
+      cwd: ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, FORCE_COLOR: "0" },
+    });
+    if (child.pid) cliGroups.add(child.pid);
+    child.on("exit", () => {
+      try {
+        process.kill(-child.pid, "SIGKILL"); // anything it left behind
+      } catch {
+        // nothing left
+      }
+      cliGroups.delete(child.pid);
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), TOKEN_CLI_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // gone already
+      }
+    }, TOKEN_CLI_TIMEOUT_MS);
     child.on("error", (error) => {
       clearTimeout(timer);
       resolve({ code: null, stdout, stderr: stderr + error.message });
