@@ -465,6 +465,16 @@ async function auth() {
   await check("auth: POST /v1/contacts with the write token is 201", async () => {
     expectStatus(await request("POST", "/v1/contacts", contact(2), bearer(tokens.write)), 201);
   });
+  await check("logs: the server's output never holds a token secret or a domain's auth_info", async () => {
+    const created = await request("POST", "/v1/domains", { name: `logcheck-${Date.now()}.com`, auth_info: "Never-Log-This-7q" }, bearer(tokens.write));
+    expectStatus(created, 201);
+    expectStatus(await request("GET", `/v1/domains/${created.json.id}`, undefined, bearer(tokens.write)), 200);
+    await sleep(300); // let the request log lines arrive
+    const printed = harness.serverOutput;
+    for (const [what, secret] of [["write token", tokens.write.split(".")[1]], ["read token", tokens.read.split(".")[1]], ["auth_info", "Never-Log-This-7q"]]) {
+      assert(!printed.includes(secret), `the server printed the ${what}`);
+    }
+  });
 
   // Revocation: the isolate trusts a checked token for 10 s, so it must flip within ~11 s.
   await check("auth: token.mjs revoke --name e2e; the write token is refused (401) within 11 s", async () => {

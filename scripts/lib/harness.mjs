@@ -241,6 +241,10 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
     startServer,
     stopServer,
     run,
+    /** Everything the servers printed so far (ANSI codes stripped). */
+    get serverOutput() {
+      return stripAnsi(output);
+    },
     /** True once the run is being torn down: long loops should stop. */
     get aborting() {
       return aborting;
