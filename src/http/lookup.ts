@@ -2,7 +2,7 @@
 // name, normalised like names in bodies (so `Example.COM.` and `münchen.de` work);
 // one without a dot is an id.
 import { normalizeName } from "../dns/name";
-import { ApiError } from "./problem";
+import { ApiError, type FieldError } from "./problem";
 
 export type ResourceRef = { kind: "id"; id: string } | { kind: "name"; name: string };
 
@@ -15,4 +15,15 @@ export function resourceRef(segment: string, what: string): ResourceRef {
 
 export function notFound(what: string, segment: string): ApiError {
   return new ApiError("not_found", `No ${what} has the ${segment.includes(".") ? "name" : "id"} "${segment}".`);
+}
+
+/** A filter that names a resource by id or name; a bad one is added to `errors`. */
+export function refParam(value: string | undefined, what: string, field: string, errors: FieldError[]): ResourceRef | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return resourceRef(value, what);
+  } catch {
+    errors.push({ field, message: `"${value}" is neither a ${what} id nor a valid ${what} name` });
+    return undefined;
+  }
 }

@@ -4,6 +4,11 @@ import type { MiddlewareHandler } from "hono";
 import { z } from "@hono/zod-openapi";
 import { ApiError, type FieldError } from "./problem";
 
+/** 400 `invalid_query` listing every bad parameter. */
+export function queryError(errors: FieldError[]): ApiError {
+  return new ApiError("invalid_query", `Bad query parameters: ${errors.map((e) => `${e.field} ${e.message}`).join("; ")}.`, { errors });
+}
+
 export function strictQuery(schema: z.ZodObject): MiddlewareHandler {
   const allowed = Object.keys(schema.shape);
   const known = new Set(allowed);

@@ -4,6 +4,7 @@
 import type { Context } from "hono";
 import type { z } from "@hono/zod-openapi";
 import { ApiError, validationError, type FieldError } from "./problem";
+import { queryError } from "./query";
 
 type Issue = z.core.$ZodIssue;
 
@@ -92,7 +93,7 @@ export function validationHook(result: { success: boolean; error?: z.ZodError; d
   // On failure `data` is the raw input, which tells a missing field from a wrong type.
   const errors = fieldErrors(result.error, result.data);
   if (result.target === "query") {
-    throw new ApiError("invalid_query", `Bad query parameters: ${errors.map((e) => `${e.field} ${e.message}`).join("; ")}.`, { errors });
+    throw queryError(errors);
   }
   if (result.target === "param") {
     throw new ApiError("not_found", "No resource has this path.");

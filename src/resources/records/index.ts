@@ -12,8 +12,9 @@ import { apexProblem, coexistenceProblem, ownerNameProblem } from "../../dns/rrs
 import { actorOf } from "../../http/actor";
 import { checkIfMatch, entityTag } from "../../http/etag";
 import { newFindings, throwFindings, type Findings } from "../../http/findings";
-import { notFound, resourceRef, type ResourceRef } from "../../http/lookup";
+import { notFound, refParam, resourceRef, type ResourceRef } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
+import { queryError } from "../../http/query";
 import { ApiError, type FieldError } from "../../http/problem";
 import { sendResource, sendWritten } from "../../http/respond";
 import { createRouter } from "../../http/router";
@@ -166,23 +167,16 @@ function recordFilters(query: { name?: string | undefined; type?: string | undef
     const canonical = filters.type ? canonicalRdata(filters.type as RecordType, query.content, null) : null;
     filters.content = canonical?.ok ? canonical.content : query.content;
   }
-  if (errors.length > 0) throw new ApiError("invalid_query", `Bad query parameters: ${errors.map((e) => `${e.field} ${e.message}`).join("; ")}.`, { errors });
+  if (errors.length > 0) throw queryError(errors);
   return filters;
 }
 
 export const recordsRouter = createRouter()
   .openapi(routes.listRecords, async (c) => {
     const query = c.req.valid("query");
-    let zone: ResourceRef | undefined;
-    if (query.zone !== undefined) {
-      try {
-        zone = resourceRef(query.zone, "zone");
-      } catch {
-        throw new ApiError("invalid_query", `Bad query parameters: zone "${query.zone}" is neither a zone id nor a valid zone name.`, {
-          errors: [{ field: "zone", message: `"${query.zone}" is neither a zone id nor a valid zone name` }],
-        });
-      }
-    }
+    const errors: FieldError[] = [];
+    const zone = refParam(query.zone, "zone", "zone", errors);
+    if (errors.length > 0) throw queryError(errors);
     const filters = { ...recordFilters(query, zone?.kind === "name" ? zone.name : null), zone };
     const page = await pageRequest(c, query);
     const rows = await listRecords(c.get("db"), filters, page);

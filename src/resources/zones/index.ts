@@ -16,8 +16,9 @@ import { actorOf } from "../../http/actor";
 import { checkIfMatch, entityTag, noneMatchHits } from "../../http/etag";
 import { newFindings, throwFindings, type Findings } from "../../http/findings";
 import { mediaTypeOf, readBodyText } from "../../http/json-body";
-import { notFound, resourceRef } from "../../http/lookup";
+import { notFound, refParam, resourceRef } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
+import { queryError } from "../../http/query";
 import { ApiError, type FieldError } from "../../http/problem";
 import { sendWritten } from "../../http/respond";
 import { createRouter } from "../../http/router";
@@ -282,15 +283,8 @@ function zoneFilters(query: { name?: string | undefined; q?: string | undefined;
     if (normalized.ok) name = normalized.name;
     else errors.push({ field: "name", message: `"${query.name}" ${normalized.error}` });
   }
-  let domain: ZoneFilters["domain"];
-  if (query.domain !== undefined) {
-    try {
-      domain = resourceRef(query.domain, "domain");
-    } catch {
-      errors.push({ field: "domain", message: `"${query.domain}" is neither a domain id nor a valid domain name` });
-    }
-  }
-  if (errors.length > 0) throw new ApiError("invalid_query", `Bad query parameters: ${errors.map((e) => `${e.field} ${e.message}`).join("; ")}.`, { errors });
+  const domain = refParam(query.domain, "domain", "domain", errors);
+  if (errors.length > 0) throw queryError(errors);
   return { name, q: query.q, domain };
 }
 
