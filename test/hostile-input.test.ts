@@ -198,8 +198,15 @@ describe("hostile input", () => {
         const response = await send(m, `${p}${q}`, sanitizeHeaders(h), hasBody ? b : undefined);
         expect(response.status, `${m} ${p}${q} → ${response.text.slice(0, 300)}`).toBeLessThan(500);
         if (response.status >= 400 && m !== "HEAD") {
-          expect(response.headers.get("content-type"), `${m} ${p}${q}`).toBe("application/problem+json; charset=utf-8");
-          expect(response.body).toMatchObject({ status: response.status, code: expect.any(String), request_id: expect.any(String) });
+          const type = response.headers.get("content-type");
+          if (type?.startsWith("application/rdap+json")) {
+            // A client that asked for RDAP gets its errors in RDAP form (RFC 9083 §6).
+            expect(h.accept, `${m} ${p}${q}`).toBe("application/rdap+json");
+            expect(response.body).toMatchObject({ errorCode: response.status });
+          } else {
+            expect(type, `${m} ${p}${q}`).toBe("application/problem+json; charset=utf-8");
+            expect(response.body).toMatchObject({ status: response.status, code: expect.any(String), request_id: expect.any(String) });
+          }
         }
         expect(response.headers.get("x-request-id")).toBeTruthy();
         if (before !== null && response.status >= 400) {

@@ -17,12 +17,6 @@ export function entityTag(version: number, representation: unknown): string {
   return `"${version}-${fnv1a(JSON.stringify(representation)).toString(36)}"`;
 }
 
-/** The row version an ETag of ours was made from, or null. */
-export function versionOfTag(tag: string): number | null {
-  const match = /^"(\d+)-[0-9a-z]+"$/.exec(tag);
-  return match ? Number(match[1]) : null;
-}
-
 function listedTags(header: string): string[] {
   return header
     .split(",")
@@ -38,17 +32,17 @@ export function noneMatchHits(header: string | undefined, etag: string): boolean
 }
 
 /**
- * Checks `If-Match` (strong comparison, RFC 9110 §13.1.1) against the current ETag and
- * returns the version the write must still find in the row, or null when no
- * precondition was given.
+ * Checks `If-Match` (strong comparison, RFC 9110 §13.1.1) against the resource as it is
+ * now, before a write. The write itself then requires the same row version (the version
+ * triggers), so a change committed in between still fails the write.
  */
-export function checkIfMatch(c: Context, currentEtag: string, currentVersion: number): number | null {
+export function checkIfMatch(c: Context, version: number, representation: unknown): void {
   const header = c.req.header("if-match");
-  if (header === undefined) return null;
+  if (header === undefined) return;
   const tags = listedTags(header);
-  if (tags.includes("*")) return currentVersion;
-  if (!tags.includes(currentEtag)) {
-    throw new ApiError("precondition_failed", `If-Match ${header} does not match the current ETag ${currentEtag}.`);
+  if (tags.includes("*")) return;
+  const current = entityTag(version, representation);
+  if (!tags.includes(current)) {
+    throw new ApiError("precondition_failed", `If-Match ${header} does not match the current ETag ${current}.`);
   }
-  return currentVersion;
 }

@@ -6,7 +6,7 @@ import { eventInsert, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
 import { contacts } from "../../db/schema";
 import { actorOf } from "../../http/actor";
-import { checkIfMatch, entityTag } from "../../http/etag";
+import { checkIfMatch } from "../../http/etag";
 import { notFound } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
 import { ApiError } from "../../http/problem";
@@ -15,26 +15,14 @@ import { createRouter } from "../../http/router";
 import { nameList } from "../../http/text";
 import { withVersionRetry } from "../../http/writes";
 import { missingAddressFields } from "../../registry/contacts";
-import { objectStatus } from "../../registry/statuses";
 import { domainsUsingContact, findContact, listContacts, type ContactRow, type ContactWithLinks } from "./queries";
 import * as routes from "./routes";
-import type { Contact, ContactPatch } from "./schemas";
+import { rdapContext, sendRdap, wantsRdap } from "../../http/rdap";
+import { rdapEntityResponse } from "../../rdap/views";
+import { presentContact } from "./present";
+import type { ContactPatch } from "./schemas";
 
-export function presentContact(row: ContactWithLinks): Contact {
-  return {
-    id: row.id,
-    name: row.name,
-    organization: row.organization,
-    email: row.email,
-    phone: row.phone,
-    fax: row.fax,
-    address: { street: row.street, city: row.city, state: row.state, postal_code: row.postalCode, country_code: row.countryCode },
-    privacy: row.privacy,
-    status: objectStatus(row.linked) as Contact["status"],
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-  };
-}
+export { presentContact };
 
 type ContactFields = Omit<ContactRow, "id" | "version" | "createdAt" | "updatedAt">;
 
@@ -88,6 +76,7 @@ export const contactsRouter = createRouter()
   })
   .openapi(routes.getContact, async (c) => {
     const row = await requireContact(c, c.req.valid("param").contact);
+    if (wantsRdap(c.req.header("accept"))) return sendRdap(c, rdapEntityResponse(presentContact(row), rdapContext(c)));
     return sendResource(c, presentContact(row), row.version);
   })
   .openapi(routes.createContact, async (c) => {
@@ -127,7 +116,7 @@ export const contactsRouter = createRouter()
     const db = c.get("db");
     const updated = await withVersionRetry(c, async () => {
       const current = await requireContact(c, id);
-      checkIfMatch(c, entityTag(current.version, presentContact(current)), current.version);
+      checkIfMatch(c, current.version, presentContact(current));
       const fields = mergeContact(current, patch);
       if (sameFields(fields, current)) return current;
       const missing = missingAddressFields(fields);
@@ -161,7 +150,8 @@ export const contactsRouter = createRouter()
     const { contact: id } = c.req.valid("param");
     const db = c.get("db");
     const current = await requireContact(c, id);
-    const expected = checkIfMatch(c, entityTag(current.version, presentContact(current)), current.version) ?? current.version;
+    checkIfMatch(c, current.version, presentContact(current));
+    const expected = current.version;
     const linkedProblem = async () => {
       const users = await domainsUsingContact(db, id, { billing: true });
       return new ApiError("object_linked", `Contact ${id} is used by ${nameList(users.names, users.more)}; change those domains' contacts first.`);

@@ -10,7 +10,7 @@ import { absoluteOwnerName, normalizeName, resolveOwnerName } from "../../dns/na
 import { canonicalRdata, isRecordType, RECORD_TYPES, type RecordType } from "../../dns/rdata";
 import { apexProblem, coexistenceProblem, ownerNameProblem } from "../../dns/rrset-rules";
 import { actorOf } from "../../http/actor";
-import { checkIfMatch, entityTag } from "../../http/etag";
+import { checkIfMatch } from "../../http/etag";
 import { newFindings, throwFindings, type Findings } from "../../http/findings";
 import { notFound, refParam, resourceRef, type ResourceRef } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
@@ -237,7 +237,7 @@ export const recordsRouter = createRouter()
     const updated = await withVersionRetry(c, async () => {
       const current = await findRecord(db, id).get();
       if (!current) throw notFound("record", id);
-      checkIfMatch(c, entityTag(current.version, presentRecord(current)), current.version);
+      checkIfMatch(c, current.version, presentRecord(current));
       const typeChanged = patch.type !== undefined && patch.type.toUpperCase() !== current.type;
       const record = validateRecord(current.zoneName, {
         name: patch.name ?? current.name,
@@ -294,7 +294,7 @@ export const recordsRouter = createRouter()
     await withVersionRetry(c, async () => {
       const current = await findRecord(db, id).get();
       if (!current) throw notFound("record", id);
-      checkIfMatch(c, entityTag(current.version, presentRecord(current)), current.version);
+      checkIfMatch(c, current.version, presentRecord(current));
       if (current.name === "@" && current.type === "NS") {
         const [{ count } = { count: 0 }] = await apexNsCount(db, current.zoneId);
         if (count <= 1) throw new ApiError("rrset_conflict", "This is the zone's last NS record at the apex, which must keep at least one (RFC 1034 §4.2.1).");

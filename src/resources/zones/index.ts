@@ -334,7 +334,7 @@ export const zonesRouter = createRouter()
     const updated = await withVersionRetry(c, async () => {
       const current = await findZone(db, ref).get();
       if (!current) throw notFound("zone", segment);
-      checkIfMatch(c, entityTag(current.version, presentZone(current)), current.version);
+      checkIfMatch(c, current.version, presentZone(current));
       const soa = mergeSoa(
         { mname: current.soaMname, rname: current.soaRname, refresh: current.soaRefresh, retry: current.soaRetry, expire: current.soaExpire, minimum: current.soaMinimum },
         patch.soa,
@@ -382,7 +382,7 @@ export const zonesRouter = createRouter()
     await withVersionRetry(c, async () => {
       const current = await findZone(db, ref).get();
       if (!current) throw notFound("zone", segment);
-      checkIfMatch(c, entityTag(current.version, presentZone(current)), current.version);
+      checkIfMatch(c, current.version, presentZone(current));
       // Every record write raises the zone's version, so the version guard below also
       // makes sure the records read here are the ones deleted.
       const before = zoneBeforeDelete(current, await zoneMasterFile(db, current));
