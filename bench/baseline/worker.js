@@ -1,0 +1,59 @@
+// The benchmark's ceiling: what workerd + D1 cost with no framework and no API work.
+//   GET  /json            (a) a constant JSON document
+//   GET  /domains/:id     (b) one domains row by primary key, one prepared statement
+//   POST /contacts        (c) insert one contacts row
+//   POST /records?zone=ZONE_ID&n=N
+//                         (d) insert N records rows into a zone in one D1 batch
+// No validation beyond what keeps the statements well-formed: it is a yardstick, not an API.
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+function ulid(time = Date.now()) {
+  let out = "";
+  for (let i = 0; i < 10; i++) {
+    out = CROCKFORD[time % 32] + out;
+    time = Math.floor(time / 32);
+  }
+  for (const byte of crypto.getRandomValues(new Uint8Array(16))) out += CROCKFORD[byte % 32];
+  return out;
+}
+
+const CONSTANT = JSON.stringify({ service: "baseline", version: "1", ok: true });
+const json = (body, status = 200) => new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
+
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    const path = url.pathname;
+    if (path === "/json") return json(CONSTANT);
+    if (path.startsWith("/domains/") && request.method === "GET") {
+      const row = await env.DB.prepare("SELECT * FROM domains WHERE id = ?").bind(path.slice("/domains/".length)).first();
+      return row ? json(row) : json({ error: "not found" }, 404);
+    }
+    if (path === "/contacts" && request.method === "POST") {
+      const now = new Date();
+      const at = now.toISOString();
+      const id = `con_${ulid(now.getTime())}`;
+      const name = `Baseline ${id}`;
+      await env.DB.prepare(
+        "INSERT INTO contacts (id, name, name_key, email, email_key, street, city, country_code, privacy, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?)",
+      )
+        .bind(id, name, name.toLowerCase(), "baseline@example.org", "baseline@example.org", '["1 Bench Street"]', "London", "GB", at, at)
+        .run();
+      return json({ id }, 201);
+    }
+    if (path === "/records" && request.method === "POST") {
+      const zone = url.searchParams.get("zone");
+      const n = Math.max(1, Math.min(100_000, Number(url.searchParams.get("n") ?? "100")));
+      const now = new Date();
+      const at = now.toISOString();
+      const statement = env.DB.prepare("INSERT INTO records (id, zone_id, name, type, content, ttl, version, created_at, updated_at) VALUES (?, ?, ?, 'A', ?, 3600, 1, ?, ?)");
+      const prefix = ulid(now.getTime()).slice(10).toLowerCase();
+      const batch = [];
+      for (let i = 0; i < n; i++) {
+        batch.push(statement.bind(`rec_${ulid(now.getTime())}`, zone, `b${prefix}-${i}`, `192.0.2.${i % 254 + 1}`, at, at));
+      }
+      await env.DB.batch(batch);
+      return json({ inserted: n }, 201);
+    }
+    return json({ error: "not found" }, 404);
+  },
+};
