@@ -1,0 +1,115 @@
+// The shape of the cost (issue: performance): a list page costs the same number of D1
+// round trips whether it returns 1 row or 200 — no query per row (N+1). Round trips are
+// counted by wrapping the D1 binding the Worker receives: every statement executed on its
+// own and every batch is one trip to the database.
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import worker from "../src/index";
+import { bearer } from "./tokens";
+
+let trips = 0;
+const originals = new WeakMap<object, D1PreparedStatement>();
+
+function countingStatement(statement: D1PreparedStatement): D1PreparedStatement {
+  const proxy = new Proxy(statement, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      if (key === "bind") return (...args: unknown[]) => countingStatement((value as (...a: unknown[]) => D1PreparedStatement).apply(target, args));
+      if (key === "all" || key === "run" || key === "raw" || key === "first") {
+        return (...args: unknown[]) => {
+          trips++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  originals.set(proxy, statement);
+  return proxy;
+}
+
+function countingDatabase<T extends D1Database | D1DatabaseSession>(db: T): T {
+  return new Proxy(db, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      if (key === "prepare") return (sql: string) => countingStatement((value as (s: string) => D1PreparedStatement).call(target, sql));
+      if (key === "batch") {
+        return (statements: D1PreparedStatement[]) => {
+          trips++;
+          // The batch needs the real statements, not our wrappers.
+          return (value as (s: D1PreparedStatement[]) => Promise<unknown>).call(target, statements.map(unwrap));
+        };
+      }
+      if (key === "withSession") return (constraint?: string) => countingDatabase((value as (c?: string) => D1DatabaseSession).call(target, constraint));
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+function unwrap(statement: D1PreparedStatement): D1PreparedStatement {
+  return originals.get(statement) ?? statement;
+}
+
+async function request(method: string, path: string, json?: unknown) {
+  const ctx = createExecutionContext();
+  const headers: Record<string, string> = { authorization: bearer("write") };
+  if (json !== undefined) headers["content-type"] = "application/json";
+  const response = await worker.fetch(
+    new Request(`http://api.test${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) }),
+    { ...env, DB: countingDatabase(env.DB) },
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+async function tripsOf(path: string): Promise<{ trips: number; rows: number }> {
+  await request("GET", path); // warm: token check and catalog are cached per isolate
+  trips = 0;
+  const response = await request("GET", path);
+  expect(response.status).toBe(200);
+  return { trips, rows: response.body.data.length };
+}
+
+beforeAll(async () => {
+  const contacts: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const contact = await request("POST", "/v1/contacts", { name: `Trips ${i}`, email: `trips${i}@example.org`, address: { city: "Paris", country_code: "FR" } });
+    expect(contact.status).toBe(201);
+    contacts.push(contact.body.id);
+  }
+  for (let i = 0; i < 200; i++) {
+    const domain = await request("POST", "/v1/domains", {
+      name: `trips-${i}.com`,
+      registrant: contacts[i % 5],
+      nameservers: [`ns1.trips-dns-${i % 7}.net`, "ns2.trips-dns.net"],
+    });
+    expect(domain.status).toBe(201);
+  }
+  await request("POST", "/v1/zones", { name: "trips.example" });
+  for (let i = 0; i < 200; i++) expect((await request("POST", "/v1/records", { zone: "trips.example", name: `h${i}`, type: "A", content: "192.0.2.1" })).status).toBe(201);
+}, 120_000);
+
+describe("a list page costs the same number of D1 round trips for 1 row as for 200", () => {
+  it.each([
+    ["domains", "/v1/domains"],
+    ["domains sorted by name", "/v1/domains?sort=name"],
+    ["domains of a repository", "/v1/repositories/verisign/domains"],
+    ["hosts", "/v1/hosts"],
+    ["contacts", "/v1/contacts"],
+    ["contacts a repository holds", "/v1/repositories/verisign/contacts"],
+    ["hosts a repository holds", "/v1/repositories/verisign/hosts"],
+    ["records of a zone", "/v1/zones/trips.example/records"],
+    ["records", "/v1/records"],
+    ["events", "/v1/events"],
+  ])("%s", async (_name, path) => {
+    const join = path.includes("?") ? "&" : "?";
+    const one = await tripsOf(`${path}${join}limit=1`);
+    const many = await tripsOf(`${path}${join}limit=200`);
+    expect(one.rows).toBe(1);
+    expect(many.rows).toBeGreaterThan(1);
+    expect(many.trips).toBe(one.trips);
+    expect(one.trips).toBeGreaterThanOrEqual(1);
+    expect(one.trips).toBeLessThanOrEqual(2);
+  });
+});
