@@ -7,6 +7,7 @@ import { idempotentPost } from "./http/idempotency";
 import { answerUnsupportedMethods } from "./http/methods";
 import { d1Session } from "./http/d1-session";
 import { rateLimit } from "./http/rate-limit";
+import { rdapNegotiation } from "./http/rdap";
 import { corsPolicy, securityHeaders } from "./http/security";
 import { ApiError, problemResponse, type ProblemCode } from "./http/problem";
 import { jsonCharset, requestId } from "./http/request-id";
@@ -81,13 +82,15 @@ export function createApp() {
   const app = createRouter();
   app.use("*", requestId);
   app.use("*", jsonCharset);
+  app.use("*", rdapNegotiation);
   app.use("*", d1Session);
   app.use("*", securityHeaders);
   app.use("*", corsPolicy);
   app.use("*", authenticate);
   app.use("*", rateLimit);
   app.use("*", idempotentPost);
-  app.route("/v1", v1);
+  // Kept as the value returned, so that its type carries every route to `hc<AppType>`.
+  const routed = app.route("/v1", v1);
   answerUnsupportedMethods(app);
 
   app.notFound((c) => problemResponse(c, new ApiError("not_found", `No route matches ${c.req.method} ${new URL(c.req.url).pathname}.`)));
@@ -98,8 +101,9 @@ export function createApp() {
     }
     return problemResponse(c, problem);
   });
-  return app;
+  return routed;
 }
 
 export const app = createApp();
+/** The app's type, for a typed client: `hc<AppType>(baseUrl)` from `hono/client`. */
 export type AppType = typeof app;

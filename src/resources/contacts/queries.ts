@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, gt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { contacts, domains } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
@@ -60,4 +60,9 @@ export async function domainsUsingContact(db: Database, id: string, roles: { bil
     .orderBy(asc(domains.name))
     .limit(limit + 1);
   return { names: rows.slice(0, limit).map((r) => r.name), more: rows.length > limit };
+}
+
+/** The contacts with these ids (a domain's, for its RDAP view). */
+export function contactsWithIds(db: Database, ids: readonly string[]) {
+  return db.select(columns).from(contacts).where(inArray(contacts.id, [...ids]));
 }

@@ -1,4 +1,6 @@
 import { defineRoute } from "../../http/route";
+import { withRdapErrors, withRdapView } from "../../http/rdap";
+import { RdapEntityResponseSchema } from "../../rdap/schemas";
 import { pathParams, RepositoryParams } from "../../http/params";
 import {
   createdResponse,
@@ -49,7 +51,7 @@ export const getContact = defineRoute({
   tags,
   summary: "Get a contact",
   request: { params: ContactParams },
-  responses: { 200: resourceResponse(ContactSchema, "The contact."), 304: notModifiedResponse, ...errorResponses(404) },
+  responses: { 200: withRdapView(resourceResponse(ContactSchema, "The contact."), RdapEntityResponseSchema), 304: notModifiedResponse, ...withRdapErrors(errorResponses(404)) },
 });
 
 export const createContact = defineRoute({

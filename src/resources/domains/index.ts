@@ -9,7 +9,7 @@ import { adoptableHosts, adoptSubordinateHosts, domainsNamed, hostsNamed } from 
 import { domainNameservers, domains, hosts } from "../../db/schema";
 import { isIdnName, reversedName, toUnicodeName } from "../../dns/name";
 import { actorOf } from "../../http/actor";
-import { checkIfMatch, entityTag } from "../../http/etag";
+import { checkIfMatch } from "../../http/etag";
 import { notFound, resourceRef } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
 import { ApiError, type FieldError } from "../../http/problem";
@@ -34,6 +34,8 @@ import { contactsById, domainPosition, findDomain, listDomains, subordinateHostN
 import { presentHost } from "../hosts/present";
 import type { HostWithLinks } from "../hosts/queries";
 import * as routes from "./routes";
+import { domainRdapView } from "./rdap";
+import { rdapContext, sendRdap, wantsRdap } from "../../http/rdap";
 import type { Domain, DomainListItem, DomainListQueryInput } from "./schemas";
 
 export function presentDomainListItem(row: DomainWithLinks): DomainListItem {
@@ -178,6 +180,7 @@ export const domainsRouter = createRouter()
     const segment = c.req.valid("param").domain;
     const row = await findDomain(c.get("db"), resourceRef(segment, "domain")).get();
     if (!row) throw notFound("domain", segment);
+    if (wantsRdap(c.req.header("accept"))) return sendRdap(c, await domainRdapView(c.get("db"), presentDomain(row), rdapContext(c)));
     return sendResource(c, presentDomain(row), row.version);
   })
   .openapi(routes.createDomain, async (c) => {
@@ -301,7 +304,7 @@ export const domainsRouter = createRouter()
       ]);
       const current = currentRows[0];
       if (!current) throw notFound("domain", segment);
-      checkIfMatch(c, entityTag(current.version, presentDomain(current)), current.version);
+      checkIfMatch(c, current.version, presentDomain(current));
       // RFC 5731 §2.3: clientUpdateProhibited forbids every change but its own removal.
       if (updateProhibited(current.statuses, nextStatuses)) {
         throw new ApiError("status_prohibits", `${current.name} has clientUpdateProhibited; remove it (set status without it) before or while changing anything else.`);
@@ -370,7 +373,7 @@ export const domainsRouter = createRouter()
       const [currentRows] = await db.batch([findDomain(db, ref)]);
       const current = currentRows[0];
       if (!current) throw notFound("domain", segment);
-      checkIfMatch(c, entityTag(current.version, presentDomain(current)), current.version);
+      checkIfMatch(c, current.version, presentDomain(current));
       if (deleteProhibited(current.statuses)) {
         throw new ApiError("status_prohibits", `${current.name} has clientDeleteProhibited; remove that status first.`);
       }

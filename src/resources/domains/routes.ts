@@ -1,4 +1,6 @@
 import { defineRoute } from "../../http/route";
+import { withRdapErrors, withRdapView } from "../../http/rdap";
+import { RdapDomainResponseSchema } from "../../rdap/schemas";
 import {
   createdResponse,
   errorResponses,
@@ -45,7 +47,7 @@ export const getDomain = defineRoute({
   tags,
   summary: "Get a domain",
   request: { params: DomainParams },
-  responses: { 200: resourceResponse(DomainSchema, "The domain, with `auth_info`."), 304: notModifiedResponse, ...errorResponses(404) },
+  responses: { 200: withRdapView(resourceResponse(DomainSchema, "The domain, with `auth_info`."), RdapDomainResponseSchema), 304: notModifiedResponse, ...withRdapErrors(errorResponses(404)) },
 });
 
 export const createDomain = defineRoute({

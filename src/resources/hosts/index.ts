@@ -10,7 +10,7 @@ import { hostAddresses, hosts } from "../../db/schema";
 import { parseIp } from "../../dns/ip";
 import { reversedName } from "../../dns/name";
 import { actorOf } from "../../http/actor";
-import { checkIfMatch, entityTag } from "../../http/etag";
+import { checkIfMatch } from "../../http/etag";
 import { notFound, resourceRef } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
 import { ApiError, type FieldError } from "../../http/problem";
@@ -23,6 +23,8 @@ import { canonicalAddresses, glueProblem, normalizeHostName } from "../../regist
 import { newFindings, throwFindings, type Findings } from "../../http/findings";
 import { domainsUsingHost, findHost, listHosts, type HostFilters, type HostWithLinks } from "./queries";
 import * as routes from "./routes";
+import { rdapContext, sendRdap, wantsRdap } from "../../http/rdap";
+import { rdapNameserverResponse } from "../../rdap/views";
 import { presentHost } from "./present";
 
 export { presentHost };
@@ -93,6 +95,7 @@ export const hostsRouter = createRouter()
     const segment = c.req.valid("param").host;
     const row = await findHost(c.get("db"), resourceRef(segment, "host")).get();
     if (!row) throw notFound("host", segment);
+    if (wantsRdap(c.req.header("accept"))) return sendRdap(c, rdapNameserverResponse(presentHost(row), rdapContext(c)));
     return sendResource(c, presentHost(row), row.version);
   })
   .openapi(routes.createHost, async (c) => {
@@ -145,7 +148,7 @@ export const hostsRouter = createRouter()
     const updated = await withVersionRetry(c, async () => {
       const current = await findHost(db, ref).get();
       if (!current) throw notFound("host", segment);
-      checkIfMatch(c, entityTag(current.version, presentHost(current)), current.version);
+      checkIfMatch(c, current.version, presentHost(current));
 
       const findings = newFindings();
       let name = current.name;
@@ -204,7 +207,7 @@ export const hostsRouter = createRouter()
     await withVersionRetry(c, async () => {
       const current = await findHost(db, ref).get();
       if (!current) throw notFound("host", segment);
-      checkIfMatch(c, entityTag(current.version, presentHost(current)), current.version);
+      checkIfMatch(c, current.version, presentHost(current));
       const linkedProblem = async () => {
         const users = await domainsUsingHost(db, current.id);
         return new ApiError("object_linked", `The host ${current.name} is a name server of ${nameList(users.names, users.more)}; change those domains' name servers first.`);

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, gt, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { hostLinked } from "../../db/registry";
 import { likeContaining } from "../../db/sql";
@@ -67,4 +67,9 @@ export async function domainsUsingHost(db: Database, hostId: string, limit = 5):
     .orderBy(asc(domains.name))
     .limit(limit + 1);
   return { names: rows.slice(0, limit).map((r) => r.name), more: rows.length > limit };
+}
+
+/** The hosts with these names (a domain's name servers, for its RDAP view). */
+export function hostsWithNames(db: Database, names: readonly string[]) {
+  return db.select(columns).from(hosts).where(inArray(hosts.name, [...names]));
 }

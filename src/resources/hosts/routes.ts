@@ -1,4 +1,6 @@
 import { defineRoute } from "../../http/route";
+import { withRdapErrors, withRdapView } from "../../http/rdap";
+import { RdapNameserverResponseSchema } from "../../rdap/schemas";
 import {
   createdResponse,
   errorResponses,
@@ -42,7 +44,7 @@ export const getHost = defineRoute({
   tags,
   summary: "Get a host",
   request: { params: HostParams },
-  responses: { 200: resourceResponse(HostSchema, "The host."), 304: notModifiedResponse, ...errorResponses(404) },
+  responses: { 200: withRdapView(resourceResponse(HostSchema, "The host."), RdapNameserverResponseSchema), 304: notModifiedResponse, ...withRdapErrors(errorResponses(404)) },
 });
 
 export const createHost = defineRoute({

@@ -1,0 +1,247 @@
+// RDAP views (RFC 9083) of the API's own JSON representations: pure functions from the
+// presented domain, host and contact to the domain, nameserver and entity objects. They
+// pick the fields they show, so nothing else (`auth_info`) can leak into RDAP.
+import type { JCardPropertyValue, RdapDomainResponse, RdapEntity, RdapEntityResponse, RdapError, RdapEvent, RdapLink, RdapNameserver, RdapNameserverResponse, RdapRedacted } from "./schemas";
+import { RDAP_MEDIA_TYPE } from "./schemas";
+
+export interface ContactView {
+  id: string;
+  name: string;
+  organization: string | null;
+  email: string;
+  phone: string | null;
+  fax: string | null;
+  address: { street: string[]; city: string | null; state: string | null; postal_code: string | null; country_code: string | null };
+  privacy: boolean;
+  status: readonly string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HostView {
+  id: string;
+  name: string;
+  unicode_name: string;
+  addresses: readonly string[];
+  status: readonly string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DomainView {
+  id: string;
+  name: string;
+  unicode_name: string;
+  status: readonly string[];
+  registrant: string | null;
+  contacts: { admin: string | null; tech: string | null; billing: string | null };
+  nameservers: readonly string[];
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Where links point: the API's base URL, e.g. `https://api.example/v1`. */
+export interface RdapContext {
+  baseUrl: string;
+}
+
+const LEVEL_0 = "rdap_level_0";
+const REDACTED = "redacted";
+
+// RFC 8056 §2: EPP statuses in RDAP wording. The rest follow the same rule
+// (clientTransferProhibited → "client transfer prohibited").
+const STATUS_WORDING: Record<string, string> = { ok: "active", linked: "associated", inactive: "inactive" };
+
+export function rdapStatus(eppStatus: string): string {
+  return STATUS_WORDING[eppStatus] ?? eppStatus.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
+}
+
+function selfLink(href: string): RdapLink[] {
+  return [{ value: href, rel: "self", href, type: RDAP_MEDIA_TYPE }];
+}
+
+function lifecycleEvents(object: { created_at: string; updated_at: string }, expiresAt?: string): RdapEvent[] {
+  const events: RdapEvent[] = [{ eventAction: "registration", eventDate: object.created_at }];
+  if (expiresAt !== undefined) events.push({ eventAction: "expiration", eventDate: expiresAt });
+  events.push({ eventAction: "last changed", eventDate: object.updated_at });
+  return events;
+}
+
+export function rdapNameserver(host: HostView, context: RdapContext): RdapNameserver {
+  return {
+    objectClassName: "nameserver",
+    handle: host.id,
+    ldhName: host.name,
+    unicodeName: host.unicode_name,
+    ipAddresses: { v4: host.addresses.filter((a) => !a.includes(":")), v6: host.addresses.filter((a) => a.includes(":")) },
+    status: host.status.map(rdapStatus),
+    events: lifecycleEvents(host),
+    links: selfLink(`${context.baseUrl}/hosts/${host.name}`),
+  };
+}
+
+// RFC 9537 redacted names registered for gTLD registration data; other fields get a
+// description instead of a type.
+const REGISTERED_REDACTION_NAMES = new Set([
+  "Registrant Name",
+  "Registrant Organization",
+  "Registrant Street",
+  "Registrant City",
+  "Registrant Postal Code",
+  "Registrant Phone",
+  "Registrant Fax",
+  "Registrant Email",
+  "Tech Name",
+  "Tech Phone",
+  "Tech Email",
+]);
+
+const ROLE_LABELS: Record<string, string> = { registrant: "Registrant", administrative: "Admin", technical: "Tech", billing: "Billing" };
+
+const PRIVACY_REASON = { description: "The contact asked for its data to be withheld (privacy)." };
+
+/** One redacted field, by removal (`prePath`) or by empty value (`postPath`). */
+function redaction(label: string, field: string, method: "removal" | "emptyValue", path: string): RdapRedacted {
+  const name = `${label} ${field}`;
+  return {
+    name: REGISTERED_REDACTION_NAMES.has(name) ? { type: name } : { description: name },
+    ...(method === "removal" ? { prePath: path } : { postPath: path }),
+    pathLang: "jsonpath",
+    method,
+    reason: PRIVACY_REASON,
+  };
+}
+
+function streetValue(street: readonly string[]): string | string[] {
+  return street.length === 1 ? street[0]! : street.length === 0 ? "" : [...street];
+}
+
+/**
+ * The contact's jCard (RFC 7095), and what redaction took out of it. A private contact
+ * (RFC 9537) keeps `fn` with an empty value (vCard requires it) and its address with the
+ * street, city and postal code emptied (region and country stay, as in RFC 9537 §5);
+ * organization, email and telephone numbers are removed.
+ */
+function contactCard(contact: ContactView, label: string, at: string): { vcardArray: RdapEntity["vcardArray"]; redacted: RdapRedacted[] } {
+  const hide = contact.privacy;
+  const redacted: RdapRedacted[] = [];
+  const property = (name: string) => `${at}.vcardArray[1][?(@[0]=='${name}')]`;
+  const props: JCardPropertyValue[] = [["version", {}, "text", "4.0"]];
+
+  props.push(["fn", {}, "text", hide ? "" : contact.name]);
+  if (hide) redacted.push(redaction(label, "Name", "emptyValue", `${property("fn")}[3]`));
+  if (contact.organization !== null) {
+    if (hide) redacted.push(redaction(label, "Organization", "removal", property("org")));
+    else props.push(["org", {}, "text", contact.organization]);
+  }
+  if (hide) redacted.push(redaction(label, "Email", "removal", property("email")));
+  else props.push(["email", {}, "text", contact.email]);
+  for (const [number, type, field] of [
+    [contact.phone, "voice", "Phone"],
+    [contact.fax, "fax", "Fax"],
+  ] as const) {
+    if (number === null) continue;
+    if (hide) redacted.push(redaction(label, field, "removal", `${at}.vcardArray[1][?(@[0]=='tel' && @[1].type=='${type}')]`));
+    else props.push(["tel", { type }, "uri", `tel:${number}`]);
+  }
+
+  const { street, city, state, postal_code, country_code } = contact.address;
+  if (street.length > 0 || city !== null || state !== null || postal_code !== null || country_code !== null) {
+    const adr = property("adr");
+    const emptied = (value: string | null, index: number, field: string): string => {
+      if (!hide || value === null) return value ?? "";
+      redacted.push(redaction(label, field, "emptyValue", `${adr}[3][${index}]`));
+      return "";
+    };
+    const streetPart = hide && street.length > 0 ? (redacted.push(redaction(label, "Street", "emptyValue", `${adr}[3][2]`)), "") : streetValue(street);
+    // ADR components (RFC 6350 §6.3.1): PO box, extended, street, locality, region, code, country.
+    props.push(["adr", country_code ? { cc: country_code } : {}, "text", ["", "", streetPart, emptied(city, 3, "City"), state ?? "", emptied(postal_code, 5, "Postal Code"), country_code ?? ""]]);
+  }
+  return { vcardArray: ["vcard", props], redacted };
+}
+
+function entity(contact: ContactView, roles: string[] | undefined, context: RdapContext, at: string): { entity: RdapEntity; redacted: RdapRedacted[] } {
+  const label = roles?.[0] ? ROLE_LABELS[roles[0]]! : "Contact";
+  const { vcardArray, redacted } = contactCard(contact, label, at);
+  return {
+    entity: {
+      objectClassName: "entity",
+      handle: contact.id,
+      vcardArray,
+      ...(roles ? { roles } : {}),
+      status: contact.status.map(rdapStatus),
+      events: lifecycleEvents(contact),
+      links: selfLink(`${context.baseUrl}/contacts/${contact.id}`),
+    },
+    redacted,
+  };
+}
+
+function conformance(redacted: readonly RdapRedacted[]) {
+  return redacted.length > 0 ? { rdapConformance: [LEVEL_0, REDACTED], redacted: [...redacted] } : { rdapConformance: [LEVEL_0] };
+}
+
+export function rdapEntityResponse(contact: ContactView, context: RdapContext): RdapEntityResponse {
+  const { entity: view, redacted } = entity(contact, undefined, context, "$");
+  return { ...view, ...conformance(redacted) };
+}
+
+export function rdapNameserverResponse(host: HostView, context: RdapContext): RdapNameserverResponse {
+  return { ...rdapNameserver(host, context), rdapConformance: [LEVEL_0] };
+}
+
+/**
+ * The domain object (RFC 9083 §5.3). `roidSuffix` is the repository's (RFC 5730 §2.8 ROID
+ * form `id-SUFFIX`); `hosts` and `contacts` are the objects the domain names.
+ */
+export function rdapDomainResponse(
+  domain: DomainView,
+  linked: { roidSuffix: string; hosts: readonly HostView[]; contacts: readonly ContactView[] },
+  context: RdapContext,
+): RdapDomainResponse {
+  const hostsByName = new Map(linked.hosts.map((h) => [h.name, h]));
+  const nameservers = domain.nameservers.flatMap((name) => {
+    const host = hostsByName.get(name);
+    return host ? [rdapNameserver(host, context)] : [];
+  });
+
+  // One entity per contact, with every role it holds here (RFC 9083 §10.2.4 role names).
+  const roles = new Map<string, string[]>();
+  for (const [role, id] of [
+    ["registrant", domain.registrant],
+    ["administrative", domain.contacts.admin],
+    ["technical", domain.contacts.tech],
+    ["billing", domain.contacts.billing],
+  ] as const) {
+    if (id !== null) roles.set(id, [...(roles.get(id) ?? []), role]);
+  }
+  const contactsById = new Map(linked.contacts.map((c) => [c.id, c]));
+  const entities: RdapEntity[] = [];
+  const redacted: RdapRedacted[] = [];
+  for (const [id, contactRoles] of roles) {
+    const contact = contactsById.get(id);
+    if (!contact) continue;
+    const view = entity(contact, contactRoles, context, `$.entities[?(@.handle=='${id}')]`);
+    entities.push(view.entity);
+    redacted.push(...view.redacted);
+  }
+
+  return {
+    objectClassName: "domain",
+    handle: `${domain.id}-${linked.roidSuffix}`,
+    ldhName: domain.name,
+    unicodeName: domain.unicode_name,
+    status: domain.status.map(rdapStatus),
+    events: lifecycleEvents(domain, domain.expires_at),
+    nameservers,
+    entities,
+    links: selfLink(`${context.baseUrl}/domains/${domain.name}`),
+    ...conformance(redacted),
+  };
+}
+
+/** RFC 9083 §6: an error in RDAP form, from the problem the API would have answered. */
+export function rdapError(problem: { status: number; title: string; detail: string }): RdapError {
+  return { rdapConformance: [LEVEL_0], errorCode: problem.status, title: problem.title, description: [problem.detail] };
+}

@@ -1,0 +1,20 @@
+// The domain's RDAP view (RFC 9083 §5.3) needs the objects it names: its name server hosts,
+// its contacts, and its repository's ROID suffix for the handle.
+import { catalog } from "../../db/catalog";
+import type { Database } from "../../db/client";
+import { rdapDomainResponse, type RdapContext } from "../../rdap/views";
+import { contactsWithIds } from "../contacts/queries";
+import { presentContact } from "../contacts/present";
+import { hostsWithNames } from "../hosts/queries";
+import { presentHost } from "../hosts/present";
+import type { Domain } from "./schemas";
+
+export async function domainRdapView(db: Database, domain: Domain, context: RdapContext) {
+  const contactIds = [domain.registrant, domain.contacts.admin, domain.contacts.tech, domain.contacts.billing].filter((id): id is string => id !== null);
+  const [cat, [hostRows, contactRows]] = await Promise.all([catalog(db), db.batch([hostsWithNames(db, domain.nameservers), contactsWithIds(db, [...new Set(contactIds)])])]);
+  return rdapDomainResponse(
+    domain,
+    { roidSuffix: cat.repositories.get(domain.repository)?.roidSuffix ?? "", hosts: hostRows.map(presentHost), contacts: contactRows.map(presentContact) },
+    context,
+  );
+}
