@@ -12,6 +12,7 @@ import { actorOf } from "../../http/actor";
 import { checkIfMatch } from "../../http/etag";
 import { notFound, resourceRef } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
+import { queryError } from "../../http/query";
 import { ApiError, type FieldError } from "../../http/problem";
 import { sendResource, sendWritten } from "../../http/respond";
 import { createRouter } from "../../http/router";
@@ -86,7 +87,7 @@ function domainFilters(query: DomainListQueryInput): DomainFilters {
     expiresBefore: query.expires_before,
     expiresAfter: query.expires_after,
   };
-  if (errors.length > 0) throw new ApiError("invalid_query", `Bad query parameters: ${errors.map((e) => `${e.field} ${e.message}`).join("; ")}.`, { errors });
+  if (errors.length > 0) throw queryError(errors);
   return filters;
 }
 

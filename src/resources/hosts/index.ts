@@ -11,7 +11,8 @@ import { parseIp } from "../../dns/ip";
 import { reversedName } from "../../dns/name";
 import { actorOf } from "../../http/actor";
 import { checkIfMatch } from "../../http/etag";
-import { notFound, resourceRef } from "../../http/lookup";
+import { notFound, refParam, resourceRef } from "../../http/lookup";
+import { queryError } from "../../http/query";
 import { pageRequest, pageResponse } from "../../http/pagination";
 import { ApiError, type FieldError } from "../../http/problem";
 import { sendResource, sendWritten } from "../../http/respond";
@@ -42,15 +43,8 @@ function hostFilters(query: { name?: string | undefined; q?: string | undefined;
     address = parseIp(query.address)?.text;
     if (!address) errors.push({ field: "address", message: `"${query.address}" is not an IPv4 or IPv6 address` });
   }
-  let domain: HostFilters["domain"];
-  if (query.domain !== undefined) {
-    try {
-      domain = resourceRef(query.domain, "domain");
-    } catch {
-      errors.push({ field: "domain", message: `"${query.domain}" is neither a domain id nor a valid domain name` });
-    }
-  }
-  if (errors.length > 0) throw new ApiError("invalid_query", `Bad query parameters: ${errors.map((e) => `${e.field} ${e.message}`).join("; ")}.`, { errors });
+  const domain = refParam(query.domain, "domain", "domain", errors);
+  if (errors.length > 0) throw queryError(errors);
   return { name, q: query.q, domain, address };
 }
 
