@@ -17,10 +17,10 @@
 import autocannon from "autocannon";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort, groupAlive, killGroup } from "../scripts/lib/harness.mjs";
 import { generateSeed, masterFile, SIZES } from "./seed.mjs";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -62,21 +62,6 @@ const work = mkdtempSync(join(tmpdir(), "domain-api-bench-"));
 const servers = []; // { name, child, output, exited }
 let cleaning = null;
 
-function killGroup(pid, signal) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // gone already
-  }
-}
-function groupAlive(pid) {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 async function cleanup() {
   cleaning ??= (async () => {
     for (const server of servers) killGroup(server.child.pid, "SIGTERM");
@@ -100,17 +85,6 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 process.on("exit", () => {
   for (const server of servers) killGroup(server.child.pid, "SIGKILL");
 });
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
 
 /** Spawns a server as leader of its own process group; resolves when it prints "Ready on". */
 function startServer(name, command, argv, timeoutMs = 90_000) {

@@ -10,6 +10,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, stripAnsi } from "./wrangler.mjs";
 
+/** Signals every process of the group led by `pid` (spawned with detached: true). */
+export function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone (ESRCH)
+  }
+}
+
+/** True while any process of the group led by `pid` is still alive. */
+export function groupAlive(pid) {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -103,23 +122,6 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
     for (const line of lines.slice(-80)) console.log(`#   ${line}`);
   }
 
-  function killGroup(pid, signal) {
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // already gone (ESRCH)
-    }
-  }
-
-  /** True while any process of the group led by `pid` is still alive. */
-  function groupAlive(pid) {
-    try {
-      process.kill(-pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  }
 
   // Stops the server's whole process tree and removes the temp dirs. Idempotent.
   function cleanup() {
