@@ -63,8 +63,3 @@ export function newId(kind: IdKind, at: Date): string {
 export function idFloor(kind: IdKind, at: Date): string {
   return ID_PREFIXES[kind] + encodeTime(Math.max(0, at.getTime())) + "0".repeat(16);
 }
-
-/** True when the string has the shape of an id of that kind (used to tell ids from names). */
-export function looksLikeId(kind: IdKind, value: string): boolean {
-  return value.startsWith(ID_PREFIXES[kind]) && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(value.slice(4));
-}
