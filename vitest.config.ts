@@ -20,6 +20,9 @@ export default defineConfig(async () => {
     test: {
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/apply-migrations.ts"],
+      // Vitest empties imported CSS unless told otherwise; /v1/docs serves Swagger UI's
+      // stylesheet, imported with `?raw` (src/resources/meta/docs.ts), as it is.
+      css: { include: [/swagger-ui\.css/] },
     },
   };
 });

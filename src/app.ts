@@ -20,7 +20,7 @@ import { hostsRouter } from "./resources/hosts";
 import { recordsRouter } from "./resources/records";
 import { zonesRouter } from "./resources/zones";
 import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
-import { DOCS_PAGE, DOCS_SCRIPT, DOCS_STYLE } from "./resources/meta/docs";
+import { DOCS_PAGE, DOCS_SCRIPT, DOCS_STYLE, SWAGGER_UI_SCRIPT, SWAGGER_UI_STYLE } from "./resources/meta/docs";
 
 const HTTP_EXCEPTION_CODES: Record<number, ProblemCode> = {
   400: "invalid_json",
@@ -78,6 +78,10 @@ export function createApp() {
   v1.get("/docs", (c) => c.html(DOCS_PAGE));
   v1.get("/docs/reference.js", (c) => c.body(DOCS_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
   v1.get("/docs/reference.css", (c) => c.body(DOCS_STYLE, 200, { "Content-Type": "text/css; charset=utf-8" }));
+  // Swagger UI itself (swagger-ui-dist, bundled into the Worker): versioned by the package,
+  // so a browser may keep it for a day.
+  v1.get("/docs/swagger-ui-bundle.js", (c) => c.body(SWAGGER_UI_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" }));
+  v1.get("/docs/swagger-ui.css", (c) => c.body(SWAGGER_UI_STYLE, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=86400" }));
 
   const app = createRouter();
   app.use("*", requestId);

@@ -23,6 +23,29 @@ describe("security headers on every response", () => {
     expect(response.text).toContain('<script src="/v1/docs/reference.js"></script>');
     expect((await apiRaw("GET", "/v1/docs/reference.js", { auth: false })).headers.get("content-type")).toBe("text/javascript; charset=utf-8");
   });
+  it("the reference is Swagger UI served by the Worker itself: no other host, on /v1/openapi.json", async () => {
+    const page = (await apiRaw("GET", "/v1/docs", { auth: false })).text;
+    expect(page).toContain('<div id="swagger-ui"></div>');
+    expect(page).toContain('<script src="/v1/docs/swagger-ui-bundle.js"></script>');
+    expect(page).toContain('<link rel="stylesheet" href="/v1/docs/swagger-ui.css">');
+    // Every script and stylesheet of the page is a path on this origin.
+    const urls = [...page.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
+    expect(urls.length).toBeGreaterThan(0);
+    for (const url of urls) expect(url).toMatch(/^(\/v1\/|data:)/);
+    expect(page).not.toMatch(/https?:\/\//);
+    const script = await apiRaw("GET", "/v1/docs/reference.js", { auth: false });
+    expect(script.text).toContain('url: "/v1/openapi.json"');
+    expect(script.text).toContain("validatorUrl: null");
+    const bundle = await apiRaw("GET", "/v1/docs/swagger-ui-bundle.js", { auth: false });
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(bundle.text.length).toBeGreaterThan(500_000);
+    expect(bundle.text).toContain("SwaggerUIBundle");
+    const style = await apiRaw("GET", "/v1/docs/swagger-ui.css", { auth: false });
+    expect(style.status).toBe(200);
+    expect(style.headers.get("content-type")).toBe("text/css; charset=utf-8");
+    expect(style.text).toContain(".swagger-ui");
+  });
 });
 
 describe("CORS", () => {

@@ -37,6 +37,15 @@ function problemResponse(status: number) {
 /** Problems any operation can answer: authentication, scope, rate limit, our own bugs. */
 const COMMON_ERRORS = [401, 403, 429, 500] as const;
 
+/** Problems of the public documents, which need no token: no 401 or 403. */
+const PUBLIC_ERRORS = [429, 500] as const;
+
+export function publicErrorResponses<const S extends readonly number[]>(...statuses: S) {
+  const out: Record<number, ReturnType<typeof problemResponse>> = {};
+  for (const status of [...statuses, ...PUBLIC_ERRORS]) out[status] = problemResponse(status);
+  return out as { [K in S[number] | (typeof PUBLIC_ERRORS)[number]]: ReturnType<typeof problemResponse> };
+}
+
 export function errorResponses<const S extends readonly number[]>(...statuses: S) {
   const out: Record<number, ReturnType<typeof problemResponse>> = {};
   for (const status of [...statuses, ...COMMON_ERRORS]) out[status] = problemResponse(status);
@@ -66,7 +75,7 @@ export function listSchema<S extends z.ZodType>(item: S, name: string) {
   return z
     .object({
       data: z.array(item),
-      next_cursor: z.string().nullable().openapi({ description: "Cursor of the next page, or null on the last page." }),
+      next_cursor: z.string().nullable().openapi({ description: "Cursor of the next page, or null on the last page.", example: null }),
     })
     .openapi(name);
 }
@@ -93,5 +102,8 @@ export function mergePatchBody<S extends z.ZodType>(schema: S, description: stri
 }
 
 export const TimestampSchema = z.string().openapi({ format: "date-time", example: "2026-11-22T09:30:00.000Z" });
+
+/** For the description of reads that answer 304. */
+export const CONDITIONAL_GET = " `If-None-Match` with the ETag of a previous read answers 304 Not Modified while the resource is unchanged.";
 
 export const IF_MATCH_HEADER_DOC = "`If-Match` with the ETag from a read makes the write fail with 412 if the resource changed since.";

@@ -4,7 +4,7 @@ import { defineRoute } from "../../http/route";
 import { catalog, type ExtensionRow, type RepositoryRow } from "../../db/catalog";
 import { normalizeName } from "../../dns/name";
 import { notFound } from "../../http/lookup";
-import { errorResponses, listResponse, notModifiedResponse, resourceResponse } from "../../http/openapi";
+import { CONDITIONAL_GET, errorResponses, listResponse, notModifiedResponse, resourceResponse } from "../../http/openapi";
 import { pageRequest, pageResponse } from "../../http/pagination";
 import { sendResource } from "../../http/respond";
 import { createRouter } from "../../http/router";
@@ -23,6 +23,7 @@ import {
 const ExtensionParams = pathParams("extension", "Extension id or name, with or without the leading dot (`co.uk`, `.de`, `рф`).", "com");
 
 const listExtensionsRoute = defineRoute({
+  operationId: "listExtensions",
   method: "get",
   path: "/extensions",
   tags: ["Extensions"],
@@ -33,15 +34,18 @@ const listExtensionsRoute = defineRoute({
 });
 
 const getExtensionRoute = defineRoute({
+  operationId: "getExtension",
   method: "get",
   path: "/extensions/{extension}",
   tags: ["Extensions"],
   summary: "Get an extension",
+  description: "One extension (TLD) with its registration periods, grace periods, name server limits and features, by id or name; IDN extensions answer to either form." + CONDITIONAL_GET,
   request: { params: ExtensionParams },
   responses: { 200: resourceResponse(ExtensionSchema, "The extension."), 304: notModifiedResponse, ...errorResponses(404) },
 });
 
 const listRepositoriesRoute = defineRoute({
+  operationId: "listRepositories",
   method: "get",
   path: "/repositories",
   tags: ["Repositories"],
@@ -52,10 +56,12 @@ const listRepositoriesRoute = defineRoute({
 });
 
 const getRepositoryRoute = defineRoute({
+  operationId: "getRepository",
   method: "get",
   path: "/repositories/{repository}",
   tags: ["Repositories"],
   summary: "Get a repository",
+  description: "One repository (the registry that holds the extensions' objects) by id." + CONDITIONAL_GET,
   request: { params: RepositoryParams },
   responses: { 200: resourceResponse(RepositorySchema, "The repository."), 304: notModifiedResponse, ...errorResponses(404) },
 });

@@ -43,7 +43,7 @@ export const RepositorySchema = z
 export const ExtensionListQuery = z.object({
   ...paginationQuery,
   repository: z.string().max(64).optional().openapi({ description: "Repository id." }),
-  type: z.enum(["generic", "country-code", "sponsored"]).optional(),
+  type: z.enum(["generic", "country-code", "sponsored"]).optional().openapi({ description: "Kind of extension." }),
   idn: booleanParam.optional().openapi({ type: "boolean", description: "`true` or `false`." }),
 });
 

@@ -3,6 +3,7 @@ import { withRdapErrors, withRdapView } from "../../http/rdap";
 import { RdapEntityResponseSchema } from "../../rdap/schemas";
 import { pathParams, RepositoryParams } from "../../http/params";
 import {
+  CONDITIONAL_GET,
   createdResponse,
   errorResponses,
   IF_MATCH_HEADER_DOC,
@@ -26,6 +27,7 @@ const tags = ["Contacts"];
 const ContactParams = pathParams("contact", "Contact id (`con_…`).", "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B");
 
 export const listContacts = defineRoute({
+  operationId: "listContacts",
   method: "get",
   path: "/contacts",
   tags,
@@ -36,6 +38,7 @@ export const listContacts = defineRoute({
 });
 
 export const listRepositoryContacts = defineRoute({
+  operationId: "listRepositoryContacts",
   method: "get",
   path: "/repositories/{repository}/contacts",
   tags: ["Repositories"],
@@ -46,15 +49,18 @@ export const listRepositoryContacts = defineRoute({
 });
 
 export const getContact = defineRoute({
+  operationId: "getContact",
   method: "get",
   path: "/contacts/{contact}",
   tags,
   summary: "Get a contact",
+  description: "One contact by id. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): an entity object, redacted when the contact asked for `privacy`." + CONDITIONAL_GET,
   request: { params: ContactParams },
   responses: { 200: withRdapView(resourceResponse(ContactSchema, "The contact."), RdapEntityResponseSchema), 304: notModifiedResponse, ...withRdapErrors(errorResponses(404)) },
 });
 
 export const createContact = defineRoute({
+  operationId: "createContact",
   method: "post",
   path: "/contacts",
   tags,
@@ -66,6 +72,7 @@ export const createContact = defineRoute({
 });
 
 export const updateContact = defineRoute({
+  operationId: "updateContact",
   method: "patch",
   path: "/contacts/{contact}",
   tags,
@@ -77,6 +84,7 @@ export const updateContact = defineRoute({
 });
 
 export const deleteContact = defineRoute({
+  operationId: "deleteContact",
   method: "delete",
   path: "/contacts/{contact}",
   tags,

@@ -2,6 +2,7 @@ import { defineRoute } from "../../http/route";
 import { withRdapErrors, withRdapView } from "../../http/rdap";
 import { RdapDomainResponseSchema } from "../../rdap/schemas";
 import {
+  CONDITIONAL_GET,
   createdResponse,
   errorResponses,
   IF_MATCH_HEADER_DOC,
@@ -22,6 +23,7 @@ const LIST_DESCRIPTION =
   "Keyset-paginated; filters combine with AND. `sort` orders by `created_at` (default), `name` or `expires_at`, `-` for descending. List items omit `auth_info`.";
 
 export const listDomains = defineRoute({
+  operationId: "listDomains",
   method: "get",
   path: "/domains",
   tags,
@@ -32,6 +34,7 @@ export const listDomains = defineRoute({
 });
 
 export const listRepositoryDomains = defineRoute({
+  operationId: "listRepositoryDomains",
   method: "get",
   path: "/repositories/{repository}/domains",
   tags: ["Repositories"],
@@ -42,15 +45,18 @@ export const listRepositoryDomains = defineRoute({
 });
 
 export const getDomain = defineRoute({
+  operationId: "getDomain",
   method: "get",
   path: "/domains/{domain}",
   tags,
   summary: "Get a domain",
+  description: "One domain by id (`dom_…`) or name (A-label or U-label), with its `auth_info`. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): a domain object, without `auth_info`." + CONDITIONAL_GET,
   request: { params: DomainParams },
   responses: { 200: withRdapView(resourceResponse(DomainSchema, "The domain, with `auth_info`."), RdapDomainResponseSchema), 304: notModifiedResponse, ...withRdapErrors(errorResponses(404)) },
 });
 
 export const createDomain = defineRoute({
+  operationId: "createDomain",
   method: "post",
   path: "/domains",
   tags,
@@ -63,6 +69,7 @@ export const createDomain = defineRoute({
 });
 
 export const updateDomain = defineRoute({
+  operationId: "updateDomain",
   method: "patch",
   path: "/domains/{domain}",
   tags,
@@ -74,6 +81,7 @@ export const updateDomain = defineRoute({
 });
 
 export const deleteDomain = defineRoute({
+  operationId: "deleteDomain",
   method: "delete",
   path: "/domains/{domain}",
   tags,

@@ -1,5 +1,5 @@
 import { defineRoute } from "../../http/route";
-import { errorResponses, listResponse, notModifiedResponse, resourceResponse } from "../../http/openapi";
+import { CONDITIONAL_GET, errorResponses, listResponse, notModifiedResponse, resourceResponse } from "../../http/openapi";
 import { pathParams } from "../../http/params";
 import { EventListQuery, EventListSchema, EventSchema } from "./schemas";
 
@@ -7,6 +7,7 @@ const tags = ["Events"];
 const EventParams = pathParams("event", "Event id (`evt_…`).", "evt_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B");
 
 export const listEvents = defineRoute({
+  operationId: "listEvents",
   method: "get",
   path: "/events",
   tags,
@@ -18,10 +19,12 @@ export const listEvents = defineRoute({
 });
 
 export const getEvent = defineRoute({
+  operationId: "getEvent",
   method: "get",
   path: "/events/{event}",
   tags,
   summary: "Get an event",
+  description: "One event of the audit trail by id, with the resource as it was before and after the write." + CONDITIONAL_GET,
   request: { params: EventParams },
   responses: { 200: resourceResponse(EventSchema, "The event."), 304: notModifiedResponse, ...errorResponses(404) },
 });

@@ -9,16 +9,16 @@ export const OPERATIONS = ["create", "update", "delete"] as const;
 const Representation = z
   .record(z.string(), z.unknown())
   .nullable()
-  .openapi({ type: "object", description: "The resource as the API returns it (GET /v1/<collection>/{id})." });
+  .openapi({ type: ["object", "null"], description: "The resource as the API returns it (GET /v1/<collection>/{id})." });
 
 export const EventSchema = z
   .object({
     id: z.string().openapi({ example: "evt_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
     at: TimestampSchema.openapi({ description: "When the write committed (the resource's `updated_at` for a create or update)." }),
     token: z.string().openapi({ example: "ci-deploy", description: 'Name of the API token that made the write; "local" when authentication is off.' }),
-    type: z.enum(RESOURCE_TYPES).openapi({ description: "Type of the resource written." }),
+    type: z.enum(RESOURCE_TYPES).openapi({ description: "Type of the resource written.", example: "domain" }),
     resource: z.string().openapi({ example: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", description: "Id of the resource written." }),
-    operation: z.enum(OPERATIONS),
+    operation: z.enum(OPERATIONS).openapi({ description: "Kind of write.", example: "create" }),
     before: Representation.openapi({
       description:
         "The resource before the write; null for a create. A zone's `delete` event adds `master_file`: the zone's records as `GET /zones/{zone}` with `Accept: text/dns` exported them, which `POST /zones` (text/dns) imports back — or null when the file is over about 1.9 MB (D1 keeps rows under 2 MB): export such a zone yourself before deleting it.",
@@ -34,7 +34,7 @@ export const EventListQuery = z.object({
   ...paginationQuery,
   resource: z.string().min(1).max(64).optional().openapi({ description: "Id of the resource written (`dom_…`, `rec_…`, …): its history." }),
   type: z.enum(RESOURCE_TYPES, { error: `must be one of: ${RESOURCE_TYPES.join(", ")}` }).optional().openapi({ description: "Resource type." }),
-  operation: z.enum(OPERATIONS, { error: `must be one of: ${OPERATIONS.join(", ")}` }).optional(),
+  operation: z.enum(OPERATIONS, { error: `must be one of: ${OPERATIONS.join(", ")}` }).optional().openapi({ description: "Kind of write." }),
   token: z.string().min(1).max(255).optional().openapi({ description: "Name of the token that made the write." }),
   since: dateTimeParam.optional().openapi({ type: "string", format: "date-time", description: "Only events at or after this RFC 3339 time." }),
 });

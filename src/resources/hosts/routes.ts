@@ -2,6 +2,7 @@ import { defineRoute } from "../../http/route";
 import { withRdapErrors, withRdapView } from "../../http/rdap";
 import { RdapNameserverResponseSchema } from "../../rdap/schemas";
 import {
+  CONDITIONAL_GET,
   createdResponse,
   errorResponses,
   IF_MATCH_HEADER_DOC,
@@ -19,6 +20,7 @@ const tags = ["Hosts"];
 const HostParams = pathParams("host", "Host id (`hst_…`) or name (`ns1.example.com`).", "ns1.example.com");
 
 export const listHosts = defineRoute({
+  operationId: "listHosts",
   method: "get",
   path: "/hosts",
   tags,
@@ -29,6 +31,7 @@ export const listHosts = defineRoute({
 });
 
 export const listRepositoryHosts = defineRoute({
+  operationId: "listRepositoryHosts",
   method: "get",
   path: "/repositories/{repository}/hosts",
   tags: ["Repositories"],
@@ -39,15 +42,18 @@ export const listRepositoryHosts = defineRoute({
 });
 
 export const getHost = defineRoute({
+  operationId: "getHost",
   method: "get",
   path: "/hosts/{host}",
   tags,
   summary: "Get a host",
+  description: "One host by id (`hst_…`) or name. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): a nameserver object." + CONDITIONAL_GET,
   request: { params: HostParams },
   responses: { 200: withRdapView(resourceResponse(HostSchema, "The host."), RdapNameserverResponseSchema), 304: notModifiedResponse, ...withRdapErrors(errorResponses(404)) },
 });
 
 export const createHost = defineRoute({
+  operationId: "createHost",
   method: "post",
   path: "/hosts",
   tags,
@@ -60,6 +66,7 @@ export const createHost = defineRoute({
 });
 
 export const updateHost = defineRoute({
+  operationId: "updateHost",
   method: "patch",
   path: "/hosts/{host}",
   tags,
@@ -71,6 +78,7 @@ export const updateHost = defineRoute({
 });
 
 export const deleteHost = defineRoute({
+  operationId: "deleteHost",
   method: "delete",
   path: "/hosts/{host}",
   tags,

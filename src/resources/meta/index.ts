@@ -1,7 +1,7 @@
 // The service's own documents: the index, the OpenAPI description, problem types.
 import { z } from "@hono/zod-openapi";
 import { defineRoute } from "../../http/route";
-import { errorResponses } from "../../http/openapi";
+import { publicErrorResponses } from "../../http/openapi";
 import { ApiError, PROBLEMS, problemTypeUri, type ProblemCode } from "../../http/problem";
 import { createRouter } from "../../http/router";
 
@@ -19,40 +19,49 @@ const IndexSchema = z
   .openapi("Index");
 
 const ProblemTypeSchema = z
-  .object({ type: z.string(), code: z.string(), status: z.number().int(), title: z.string(), description: z.string() })
+  .object({
+    type: z.string().openapi({ example: "/v1/problems/validation_failed" }),
+    code: z.string().openapi({ example: "validation_failed" }),
+    status: z.number().int().openapi({ example: 422 }),
+    title: z.string().openapi({ example: "Validation failed" }),
+    description: z.string().openapi({ example: "One or more fields are invalid; `errors` lists every one." }),
+  })
   .openapi("ProblemType");
 
 const index = defineRoute({
+  operationId: "getIndex",
   method: "get",
   path: "/",
   tags: ["Service"],
   security: [],
   summary: "Service index",
   description: "The service name and version, and links to every collection and to the API documentation. Public.",
-  responses: { 200: { description: "The index.", content: { "application/json": { schema: IndexSchema } } } },
+  responses: { 200: { description: "The index.", content: { "application/json": { schema: IndexSchema } } }, ...publicErrorResponses(400) },
 });
 
 const problemTypes = defineRoute({
+  operationId: "listProblemTypes",
   method: "get",
   path: "/problems",
   tags: ["Service"],
   security: [],
   summary: "List problem types",
   description: "Every `code` an error response can carry, with its status and meaning.",
-  responses: { 200: { description: "All problem types.", content: { "application/json": { schema: z.object({ data: z.array(ProblemTypeSchema) }) } } } },
+  responses: { 200: { description: "All problem types.", content: { "application/json": { schema: z.object({ data: z.array(ProblemTypeSchema) }).openapi("ProblemTypeList") } } }, ...publicErrorResponses(400) },
 });
 
 const problemType = defineRoute({
+  operationId: "getProblemType",
   method: "get",
   path: "/problems/{code}",
   tags: ["Service"],
   security: [],
   summary: "Describe a problem type",
   description: "The document behind a problem's `type` URI.",
-  request: { params: z.object({ code: z.string().openapi({ param: { name: "code", in: "path" }, example: "validation_failed" }) }) },
+  request: { params: z.object({ code: z.string().openapi({ param: { name: "code", in: "path" }, example: "validation_failed", description: "A problem `code`, the last segment of a problem's `type` URI." }) }) },
   responses: {
     200: { description: "The problem type.", content: { "application/json": { schema: ProblemTypeSchema } } },
-    ...errorResponses(404),
+    ...publicErrorResponses(400, 404),
   },
 });
 

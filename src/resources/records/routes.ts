@@ -1,4 +1,5 @@
 import {
+  CONDITIONAL_GET,
   createdResponse,
   errorResponses,
   IF_MATCH_HEADER_DOC,
@@ -20,6 +21,7 @@ const RULES =
   "DNS rules: a CNAME is alone at its name and never at the apex (409 `rrset_conflict` / 422); the apex keeps at least one NS record (409); an identical record (name, type, content) is 409 `already_exists`; `*` only as the leftmost label; names outside the zone are 422; SOA cannot be created (the zone owns it). The zone's SOA serial rises in the same transaction as the change.";
 
 export const listRecords = defineRoute({
+  operationId: "listRecords",
   method: "get",
   path: "/records",
   tags,
@@ -30,6 +32,7 @@ export const listRecords = defineRoute({
 });
 
 export const listZoneRecords = defineRoute({
+  operationId: "listZoneRecords",
   method: "get",
   path: "/zones/{zone}/records",
   tags: ["Zones", "Records"],
@@ -40,15 +43,18 @@ export const listZoneRecords = defineRoute({
 });
 
 export const getRecord = defineRoute({
+  operationId: "getRecord",
   method: "get",
   path: "/records/{record}",
   tags,
   summary: "Get a record",
+  description: "One DNS record by id (`rec_…`)." + CONDITIONAL_GET,
   request: { params: RecordParams },
   responses: { 200: resourceResponse(RecordSchema, "The record."), 304: notModifiedResponse, ...errorResponses(404) },
 });
 
 export const createRecord = defineRoute({
+  operationId: "createRecord",
   method: "post",
   path: "/records",
   tags,
@@ -60,6 +66,7 @@ export const createRecord = defineRoute({
 });
 
 export const updateRecord = defineRoute({
+  operationId: "updateRecord",
   method: "patch",
   path: "/records/{record}",
   tags,
@@ -71,6 +78,7 @@ export const updateRecord = defineRoute({
 });
 
 export const deleteRecord = defineRoute({
+  operationId: "deleteRecord",
   method: "delete",
   path: "/records/{record}",
   tags,

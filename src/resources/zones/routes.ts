@@ -22,6 +22,7 @@ const MasterFileSchema = z.string().openapi({
 });
 
 export const listZones = defineRoute({
+  operationId: "listZones",
   method: "get",
   path: "/zones",
   tags,
@@ -32,6 +33,7 @@ export const listZones = defineRoute({
 });
 
 export const getZone = defineRoute({
+  operationId: "getZone",
   method: "get",
   path: "/zones/{zone}",
   tags,
@@ -51,6 +53,7 @@ export const getZone = defineRoute({
 });
 
 export const createZone = defineRoute({
+  operationId: "createZone",
   method: "post",
   path: "/zones",
   tags,
@@ -70,6 +73,7 @@ export const createZone = defineRoute({
 });
 
 export const updateZone = defineRoute({
+  operationId: "updateZone",
   method: "patch",
   path: "/zones/{zone}",
   tags,
@@ -81,6 +85,7 @@ export const updateZone = defineRoute({
 });
 
 export const deleteZone = defineRoute({
+  operationId: "deleteZone",
   method: "delete",
   path: "/zones/{zone}",
   tags,
