@@ -10,6 +10,10 @@
 // A token is `tok_<id>.<secret>`; it is printed once, at creation. The database keeps only
 // the SHA-256 hash of the secret, so a lost token cannot be recovered: revoke it and mint
 // another.
+//
+// PERSIST_TO (env) is the default for --persist-to (local database only; --persist-to and
+// --remote win), so a shell that exports it mints tokens for the server started with that
+// state dir (scripts/readme-tour.mjs runs the README's tour that way).
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { resolve } from "node:path";
@@ -42,6 +46,7 @@ function parseArgs(argv) {
   if (command !== "list" && !/^[A-Za-z0-9._-]{1,64}$/.test(options.name ?? "")) fail("--name must be 1-64 letters, digits, dots, dashes or underscores");
   if (command === "create" && !["read", "write"].includes(options.scope)) fail("--scope must be read or write");
   if (options.remote && options.persistTo) fail("--persist-to is for the local database only");
+  if (!options.remote && !options.persistTo && process.env.PERSIST_TO) options.persistTo = resolve(process.cwd(), process.env.PERSIST_TO);
   return options;
 }
 
