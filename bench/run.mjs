@@ -14,9 +14,16 @@
 // --quick: 10,000 domains, a 2,000-record zone, 4 s per scenario (well under 3 minutes on
 // 2 cores). Default (full): 100,000 domains, a 10,000-record zone, 10 s per scenario.
 // --keep: keep the temp dir (D1 state, seed SQL, server logs) and print where it is.
+//
+// Scaling (full mode, after the main scenarios; or alone with --scaling-only; skipped with
+// --no-scaling): the read scenarios (get by id / by name, list first / deep page,
+// filtered list) at 1k, 10k and 100k domains, each size on its own freshly seeded D1 (the
+// 100k point reuses the main run's D1 and service in full mode), SCALE_DURATION s each.
+// Prints the table, stores it under "scaling" in bench/results.json and draws
+// bench/scaling.svg (p50 per scenario against rows, log x axis).
 import autocannon from "autocannon";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,9 +44,14 @@ const ENV = {
 
 const args = process.argv.slice(2);
 const QUICK = args.includes("--quick");
+const SCALING_ONLY = args.includes("--scaling-only");
+const SCALING = SCALING_ONLY || (!QUICK && !args.includes("--no-scaling"));
+const SCALE_SIZES = [1_000, 10_000, 100_000];
+const SCALE_DURATION = 4; // seconds measured per scenario and size (after 1 s of warm-up)
+const SCALE_SCENARIOS = ["domain_by_id", "domain_by_name", "list_first_page", "list_deep_page", "list_filtered"];
 const KEEP = args.includes("--keep");
-const MODE = QUICK ? "quick" : "full";
-const SIZE = SIZES[MODE];
+const MODE = SCALING_ONLY ? "scaling-only" : QUICK ? "quick" : "full";
+const SIZE = SIZES[QUICK ? "quick" : "full"];
 const CONNECTIONS = 10;
 const DURATION = QUICK ? 4 : 10; // seconds measured per scenario
 const WARMUP = QUICK ? 1 : 2; // seconds of warm-up per scenario (not measured)
@@ -160,19 +172,19 @@ function runAutocannon(options, label) {
  * request object (method, path, headers, body, setupRequest). `amount` instead of a
  * duration runs exactly that many requests (the bulk scenarios).
  */
-async function scenario(name, base, request, { connections = CONNECTIONS, duration = DURATION, warmup = WARMUP, amount, warmupAmount, perRecord } = {}) {
+async function scenario(name, base, request, { connections = CONNECTIONS, duration = DURATION, warmup = WARMUP, amount, warmupAmount, perRecord, into = results } = {}) {
   const common = { url: base, connections, requests: [request] };
   if (amount) {
     if (warmupAmount) await runAutocannon({ ...common, amount: warmupAmount });
     const result = await runAutocannon({ ...common, amount }, `${name} (${amount} requests, ${connections} connection${connections > 1 ? "s" : ""})`);
-    return record(name, result, perRecord);
+    return record(name, result, perRecord, into);
   }
   if (warmup) await runAutocannon({ ...common, duration: warmup });
   const result = await runAutocannon({ ...common, duration }, `${name} (${duration} s, ${connections} connections)`);
-  return record(name, result, perRecord);
+  return record(name, result, perRecord, into);
 }
 
-function record(name, result, perRecord) {
+function record(name, result, perRecord, into = results) {
   const errors = result.errors + result.timeouts + result.non2xx;
   const figures = {
     rps: round(result.requests.average, 1),
@@ -189,7 +201,7 @@ function record(name, result, perRecord) {
       .join(", ");
     notes.push(`${name}: ${errors} errors (${codes || `${result.errors} socket errors, ${result.timeouts} timeouts`})`);
   }
-  results[name] = figures;
+  into[name] = figures;
   return figures;
 }
 const round = (value, digits) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
@@ -205,44 +217,49 @@ async function probe(name, base, { method = "GET", path, headers = {}, body }, e
   return { status: response.status, text, headers: response.headers };
 }
 
-// ---------------------------------------------------------------- main
-async function main() {
-  log(`mode ${MODE}: ${SIZE.domains} domains, a ${SIZE.zoneRecords}-record zone, ${CONNECTIONS} connections, ${DURATION} s per scenario; work dir ${work}`);
-  const state = join(work, "state");
-  const { files, meta } = generateSeed({ ...SIZE, dir: join(work, "seed") });
-  log(`seed SQL written (${files.length} file(s)); minting a write token (applies the migrations)`);
+// ---------------------------------------------------------------- setup helpers
+/** Seeds a fresh D1 state dir through SQL files and mints a write token; returns { token, meta }. */
+function seedState(state, size, seedDir, label = "") {
+  const { files, meta } = generateSeed({ ...size, dir: seedDir });
+  log(`${label}seed SQL written (${files.length} file(s), ${size.domains} domains); minting a write token (applies the migrations)`);
   const tokenOut = run(process.execPath, [join(ROOT, "scripts", "token.mjs"), "create", "--name", "bench", "--scope", "write", "--persist-to", state], "scripts/token.mjs");
   const token = tokenOut.match(/tok_[0-9A-HJKMNP-TV-Z]{26}\.[A-Za-z0-9_-]+/)?.[0];
   if (!token) throw new Error(`no token in the output of scripts/token.mjs:\n${tokenOut}`);
   for (const [i, file] of files.entries()) {
-    log(`seeding ${i + 1}/${files.length} (wrangler d1 execute --file)`);
+    log(`${label}seeding ${i + 1}/${files.length} (wrangler d1 execute --file)`);
     run(WRANGLER, ["d1", "execute", "domain-api", "--local", "--persist-to", state, "--file", file, "--yes"], `seeding ${file}`);
   }
+  return { token, meta };
+}
 
-  const [servicePort, baselinePort] = [await freePort(), await freePort()];
-  log(`starting the service on :${servicePort} and the baseline on :${baselinePort}`);
-  await Promise.all([
-    startServer("service", process.execPath, [join(ROOT, "scripts", "start.mjs"), "--auth", "--persist-to", state, "--port", String(servicePort), "--", "--config", serviceConfig()]),
-    startServer("baseline", WRANGLER, ["dev", "--config", join(BENCH, "baseline", "wrangler.toml"), "--local", "--ip", "127.0.0.1", "--port", String(baselinePort), "--persist-to", state, "--show-interactive-dev-session=false"]),
-  ]);
-  const svc = `http://127.0.0.1:${servicePort}`;
-  const base = `http://127.0.0.1:${baselinePort}`;
-  const auth = { authorization: `Bearer ${token}` };
-  const json = { ...auth, "content-type": "application/json" };
-  const tag = Date.now().toString(36);
-  let counter = 0;
-  const ids = meta.domainSample.map((d) => d.id);
-  const names = meta.domainSample.map((d) => d.name);
-  const rotate = (list) => {
-    let i = Math.floor(Math.random() * list.length);
-    return () => list[i++ % list.length];
-  };
+async function startService(state, port, name = "service") {
+  await startServer(name, process.execPath, [join(ROOT, "scripts", "start.mjs"), "--auth", "--persist-to", state, "--port", String(port), "--", "--config", serviceConfig()]);
+  return servers.find((s) => s.name === name);
+}
 
-  // The deep-page cursor: a real one, from the API, near the end of the default listing.
+/** Stops one server (its whole process group) and forgets it. */
+async function stopServer(server) {
+  if (!server) return;
+  server.child.removeAllListeners("exit");
+  killGroup(server.child.pid, "SIGTERM");
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline && groupAlive(server.child.pid)) await new Promise((r) => setTimeout(r, 100));
+  killGroup(server.child.pid, "SIGKILL");
+  if (KEEP) writeFileSync(join(work, `${server.name}.log`), server.output);
+  servers.splice(servers.indexOf(server), 1);
+}
+
+const rotate = (list) => {
+  let i = Math.floor(Math.random() * list.length);
+  return () => list[i++ % list.length];
+};
+
+/** A real cursor from the API, near the end of the default listing (paging with limit=200). */
+async function findDeepCursor(svc, auth, total) {
   log(`finding a cursor near the end of /v1/domains (paging with limit=200)`);
   let cursor = null;
   let fetched = 0;
-  while (fetched < meta.domains - 250) {
+  while (fetched < total - 250) {
     const response = await fetch(`${svc}/v1/domains?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { headers: auth });
     if (response.status !== 200) throw new Error(`paging /v1/domains: ${response.status} ${(await response.text()).slice(0, 300)}`);
     const page = await response.json();
@@ -252,19 +269,55 @@ async function main() {
   }
   let listLimit = "";
   const deepCheck = await fetch(`${svc}/v1/domains?cursor=${encodeURIComponent(cursor)}`, { headers: auth });
-  if (deepCheck.status !== 200) {
-    listLimit = "limit=200&"; // the cursor is bound to its limit: compare pages of 200
-    notes.push("list pages are limit=200 (the cursor is bound to the limit it was made with)");
-  }
-  log(`deep cursor after row ${fetched} of ${meta.domains}`);
+  if (deepCheck.status !== 200) listLimit = "limit=200&"; // the cursor is bound to its limit: compare pages of 200
+  log(`deep cursor after row ${fetched} of ${total}`);
+  return { cursor, listLimit };
+}
 
-  const scenarios = [
-    ["index", svc, { path: "/v1", headers: auth }, 200],
+/** The read scenarios (also the scaling ones): [name, url, request, expected status]. */
+function readScenarios(svc, auth, meta, { cursor, listLimit }) {
+  const ids = meta.domainSample.map((d) => d.id);
+  const names = meta.domainSample.map((d) => d.name);
+  return [
     ["domain_by_id", svc, { path: `/v1/domains/${ids[0]}`, headers: auth, setupRequest: ((next) => (req) => ({ ...req, path: `/v1/domains/${next()}` }))(rotate(ids)) }, 200],
     ["domain_by_name", svc, { path: `/v1/domains/${names[0]}`, headers: auth, setupRequest: ((next) => (req) => ({ ...req, path: `/v1/domains/${next()}` }))(rotate(names)) }, 200],
     ["list_first_page", svc, { path: `/v1/domains${listLimit ? `?${listLimit.slice(0, -1)}` : ""}`, headers: auth }, 200],
     ["list_deep_page", svc, { path: `/v1/domains?${listLimit}cursor=${encodeURIComponent(cursor)}`, headers: auth }, 200],
     ["list_filtered", svc, { path: "/v1/domains?extension=org&status=clientTransferProhibited", headers: auth }, 200],
+  ];
+}
+const bodyOf = (req) => (req.setupRequest ? req.setupRequest({ ...req }).body : req.body);
+const probeOf = (name, url, req, expect) => probe(name, url, { method: req.method, path: req.setupRequest && req.method === undefined ? req.setupRequest({ ...req }).path : req.path, headers: req.headers, body: bodyOf(req) }, expect);
+
+// ---------------------------------------------------------------- main
+async function main() {
+  if (SCALING_ONLY) return scalingPhase(null);
+  log(`mode ${MODE}: ${SIZE.domains} domains, a ${SIZE.zoneRecords}-record zone, ${CONNECTIONS} connections, ${DURATION} s per scenario; work dir ${work}`);
+  const state = join(work, "state");
+  const { token, meta } = seedState(state, SIZE, join(work, "seed"));
+
+  const [servicePort, baselinePort] = [await freePort(), await freePort()];
+  log(`starting the service on :${servicePort} and the baseline on :${baselinePort}`);
+  const [service] = await Promise.all([
+    startService(state, servicePort),
+    startServer("baseline", WRANGLER, ["dev", "--config", join(BENCH, "baseline", "wrangler.toml"), "--local", "--ip", "127.0.0.1", "--port", String(baselinePort), "--persist-to", state, "--show-interactive-dev-session=false"]),
+  ]);
+  const svc = `http://127.0.0.1:${servicePort}`;
+  const base = `http://127.0.0.1:${baselinePort}`;
+  const auth = { authorization: `Bearer ${token}` };
+  const json = { ...auth, "content-type": "application/json" };
+  const tag = Date.now().toString(36);
+  let counter = 0;
+  const ids = meta.domainSample.map((d) => d.id);
+
+  const deep = await findDeepCursor(svc, auth, meta.domains);
+  if (deep.listLimit) notes.push("list pages are limit=200 (the cursor is bound to the limit it was made with)");
+  // The 100k scaling point, measured now on the freshly seeded data (before the writes).
+  const scaleTop = SCALING ? await measureScalingPoint(svc, auth, meta, deep) : null;
+
+  const scenarios = [
+    ["index", svc, { path: "/v1", headers: auth }, 200],
+    ...readScenarios(svc, auth, meta, deep),
     ["create_contact", svc, {
       method: "POST", path: "/v1/contacts", headers: json,
       setupRequest: (req) => {
@@ -286,12 +339,11 @@ async function main() {
     }, 201],
     ["zone_export", svc, { path: `/v1/zones/${meta.zones.big.id}`, headers: { ...auth, accept: "text/dns" } }, 200],
   ];
-  const bodyOf = (req) => (req.setupRequest ? req.setupRequest({ ...req }).body : req.body);
   const total = scenarios.length + 5;
   let index = 0;
   for (const [name, url, req, expect] of scenarios) {
     log(`(${++index}/${total}) ${name}`);
-    const check = await probe(name, url, { method: req.method, path: req.setupRequest && req.method === undefined ? req.setupRequest({ ...req }).path : req.path, headers: req.headers, body: bodyOf(req) }, expect);
+    const check = await probeOf(name, url, req, expect);
     if (name === "zone_export") {
       const lines = check.text.split("\n").filter((l) => l && !l.startsWith("$")).length;
       log(`  export has ${lines} lines (SOA + records), ${(check.text.length / 1024).toFixed(0)} KiB`);
@@ -344,8 +396,125 @@ async function main() {
     targets: Object.fromEntries(Object.entries(TARGETS).map(([k, { op, value }]) => [k, `${op} ${value}`])),
     notes,
   };
+  // A run without the scaling phase keeps the last one's "scaling" (it carries its own date).
+  if (!SCALING) {
+    try {
+      const previous = JSON.parse(readFileSync(join(BENCH, "results.json"), "utf8"));
+      if (previous.scaling) out.scaling = previous.scaling;
+    } catch {
+      // no previous results
+    }
+  }
   writeFileSync(join(BENCH, "results.json"), JSON.stringify(out, null, 2) + "\n");
   log(`wrote bench/results.json`);
+  if (SCALING) {
+    await stopServer(service); // the smaller sizes start their own service
+    await scalingPhase(scaleTop);
+  }
+}
+
+// ---------------------------------------------------------------- scaling
+/** The read scenarios at one size, SCALE_DURATION s each: { scenario: figures }. */
+async function measureScalingPoint(svc, auth, meta, deep) {
+  const figures = {};
+  log(`scaling: ${meta.domains} domains`);
+  for (const [name, url, req, expect] of readScenarios(svc, auth, meta, deep)) {
+    await probeOf(`scaling ${meta.domains} ${name}`, url, req, expect);
+    await scenario(`${name}@${meta.domains}`, url, req, { duration: SCALE_DURATION, warmup: 1, into: figures });
+  }
+  return Object.fromEntries(Object.entries(figures).map(([k, v]) => [k.replace(/@\d+$/, ""), v]));
+}
+
+/** Each size on its own freshly seeded D1 with its own service; `top` is the 100k point if already measured. */
+async function scalingPhase(top) {
+  const points = {};
+  for (const rows of SCALE_SIZES) {
+    if (rows === SIZES.full.domains && top) {
+      points[rows] = top;
+      continue;
+    }
+    const state = join(work, `scale-${rows}`);
+    const { token, meta } = seedState(state, { domains: rows, zoneRecords: 10 }, join(work, `scale-${rows}-seed`), `scaling ${rows}: `);
+    const port = await freePort();
+    const server = await startService(state, port, `service-${rows}`);
+    try {
+      const svc = `http://127.0.0.1:${port}`;
+      const auth = { authorization: `Bearer ${token}` };
+      points[rows] = await measureScalingPoint(svc, auth, meta, await findDeepCursor(svc, auth, meta.domains));
+    } finally {
+      await stopServer(server);
+    }
+    if (!KEEP) rmSync(state, { recursive: true, force: true });
+  }
+  printScaling(points);
+  const scaling = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? null, node: process.version },
+    settings: { connections: CONNECTIONS, duration_s: SCALE_DURATION, warmup_s: 1, sizes: SCALE_SIZES },
+    rows: points,
+    // Largest ÷ smallest p50 per scenario: flat cost keeps these near 1.
+    growth_p50_100k_vs_1k: Object.fromEntries(SCALE_SCENARIOS.map((s) => [s, points[SCALE_SIZES.at(-1)]?.[s] && points[SCALE_SIZES[0]]?.[s] ? round(points[SCALE_SIZES.at(-1)][s].p50_ms / points[SCALE_SIZES[0]][s].p50_ms, 2) : null])),
+  };
+  const file = join(BENCH, "results.json");
+  let out = {};
+  if (existsSync(file)) {
+    try {
+      out = JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      out = {};
+    }
+  }
+  out.scaling = scaling;
+  writeFileSync(file, JSON.stringify(out, null, 2) + "\n");
+  writeFileSync(join(BENCH, "scaling.svg"), scalingSvg(points));
+  log(`wrote "scaling" into bench/results.json and bench/scaling.svg`);
+}
+
+function printScaling(points) {
+  console.log("\nscaling (p50 ms / req/s, " + SCALE_DURATION + " s per scenario and size):\n");
+  const header = ["rows", ...SCALE_SCENARIOS];
+  const rows = [header, ...Object.entries(points).map(([n, f]) => [Number(n).toLocaleString("en"), ...SCALE_SCENARIOS.map((s) => (f[s] ? `${f[s].p50_ms} / ${f[s].rps}` : "-"))])];
+  const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  for (const [i, row] of rows.entries()) {
+    console.log(`| ${row.map((cell, j) => cell.padStart(widths[j])).join(" | ")} |`);
+    if (i === 0) console.log(`|${widths.map((w) => "-".repeat(w + 1) + ":").join("|")}|`);
+  }
+  console.log("");
+}
+
+/** A small hand-written SVG line chart: p50 ms per scenario against rows (log x). */
+function scalingSvg(points) {
+  const W = 640, H = 360, L = 60, R = 170, T = 40, B = 50;
+  const sizes = Object.keys(points).map(Number).sort((a, b) => a - b);
+  const colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"];
+  const maxP50 = Math.max(1, ...sizes.flatMap((n) => SCALE_SCENARIOS.map((s) => points[n][s]?.p50_ms ?? 0)));
+  const step = maxP50 > 200 ? 50 : maxP50 > 100 ? 25 : maxP50 > 40 ? 10 : 5;
+  const yMax = Math.ceil((maxP50 * 1.1) / step) * step;
+  const [lo, hi] = [Math.log10(sizes[0]), Math.log10(sizes.at(-1))];
+  const x = (n) => L + ((Math.log10(n) - lo) / (hi - lo || 1)) * (W - L - R);
+  const y = (v) => T + (1 - v / yMax) * (H - T - B);
+  const esc = (t) => String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;");
+  const out = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${W}" height="${H}" fill="#fff"/>`,
+    `<text x="${L}" y="22" font-size="14" font-weight="bold">p50 latency (ms) vs rows in domains — flat is the goal</text>`,
+  ];
+  for (let v = 0; v <= yMax; v += step) {
+    out.push(`<line x1="${L}" y1="${y(v)}" x2="${W - R}" y2="${y(v)}" stroke="#e5e5e5"/>`, `<text x="${L - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`);
+  }
+  for (const n of sizes) out.push(`<line x1="${x(n)}" y1="${T}" x2="${x(n)}" y2="${H - B}" stroke="#e5e5e5"/>`, `<text x="${x(n)}" y="${H - B + 18}" text-anchor="middle">${n >= 1000 ? `${n / 1000}k` : n}</text>`);
+  out.push(`<line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="#333"/>`, `<line x1="${L}" y1="${T}" x2="${L}" y2="${H - B}" stroke="#333"/>`);
+  out.push(`<text x="${(L + W - R) / 2}" y="${H - 12}" text-anchor="middle">rows (log scale)</text>`, `<text transform="translate(16 ${(T + H - B) / 2}) rotate(-90)" text-anchor="middle">p50 ms</text>`);
+  SCALE_SCENARIOS.forEach((s, i) => {
+    const pts = sizes.filter((n) => points[n][s]).map((n) => [x(n), y(points[n][s].p50_ms)]);
+    out.push(`<polyline fill="none" stroke="${colors[i]}" stroke-width="2" points="${pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ")}"/>`);
+    for (const [a, b] of pts) out.push(`<circle cx="${a.toFixed(1)}" cy="${b.toFixed(1)}" r="3" fill="${colors[i]}"/>`);
+    const ly = T + 10 + i * 20;
+    out.push(`<line x1="${W - R + 15}" y1="${ly}" x2="${W - R + 35}" y2="${ly}" stroke="${colors[i]}" stroke-width="2"/>`, `<text x="${W - R + 40}" y="${ly + 4}">${esc(s)}</text>`);
+  });
+  out.push(`<text x="${W - R + 15}" y="${T + 10 + SCALE_SCENARIOS.length * 20 + 10}" fill="#666" font-size="10">${CONNECTIONS} connections, ${SCALE_DURATION} s each</text>`);
+  out.push("</svg>");
+  return out.join("\n") + "\n";
 }
 
 function printTable(ratios) {
