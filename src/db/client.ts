@@ -1,7 +1,5 @@
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
-import { schema } from "./schema";
-
-export type Database = DrizzleD1Database<typeof schema>;
+export type Database = DrizzleD1Database;
 
 const clients = new WeakMap<D1Database | D1DatabaseSession, Database>();
 
@@ -13,7 +11,9 @@ const clients = new WeakMap<D1Database | D1DatabaseSession, Database>();
 export function database(d1: D1Database | D1DatabaseSession): Database {
   let db = clients.get(d1);
   if (!db) {
-    db = drizzle(d1 as D1Database, { schema });
+    // No `schema`: the handlers use the query builder only, and drizzle would otherwise
+    // rebuild its relational-query map for every table on every request's session.
+    db = drizzle(d1 as D1Database);
     clients.set(d1, db);
   }
   return db;
