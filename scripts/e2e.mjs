@@ -2,8 +2,13 @@
 // End-to-end check of the README's start command: runs `node scripts/start.mjs` on a free
 // port with a throwaway D1 state dir, drives it over real HTTP, then tears everything down.
 // Prints `ok - …` / `not ok - …` per check and `E2E: N passed, M failed`; exits 1 on failure.
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { assert, createHarness, freePort, httpClient } from "./lib/harness.mjs";
+import { ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -115,6 +120,19 @@ async function main() {
     assert(/^application\/problem\+json\b/.test(res.headers.get("content-type") ?? ""), `content-type ${res.headers.get("content-type")}`);
     assert(res.json?.status === 404 && res.json?.code === "not_found", `body ${res.text.slice(0, 200)}`);
     assert(res.headers.get("x-request-id"), "no X-Request-Id");
+  });
+
+  // The README's deploy starts with this command; it builds the Worker exactly as
+  // `wrangler deploy` would (bindings, text rules for the docs assets) without the network.
+  await check("npx wrangler deploy --dry-run builds the Worker for Cloudflare", async () => {
+    const outdir = mkdtempSync(join(tmpdir(), "domain-api-dry-run-"));
+    try {
+      const result = spawnSync(WRANGLER, ["deploy", "--dry-run", "--outdir", outdir], { cwd: ROOT, env: wranglerEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+      assert(result.status === 0, `exit ${result.status}: ${(result.stderr || result.stdout).slice(-500)}`);
+      assert(/--dry-run: exiting now/.test(result.stdout + result.stderr), "wrangler did not report a dry run");
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
   });
 }
 
