@@ -34,11 +34,11 @@ export const AddressInputSchema = z.strictObject(addressFields).openapi("Address
 
 export const AddressSchema = z
   .object({
-    street: z.array(z.string()),
-    city: z.string().nullable(),
-    state: z.string().nullable(),
-    postal_code: z.string().nullable(),
-    country_code: z.string().nullable(),
+    street: z.array(z.string()).openapi({ example: ["12 Example Row"] }),
+    city: z.string().nullable().openapi({ example: "London" }),
+    state: z.string().nullable().openapi({ example: null }),
+    postal_code: z.string().nullable().openapi({ example: "N1 9GU" }),
+    country_code: z.string().nullable().openapi({ example: "GB" }),
   })
   .openapi("Address");
 

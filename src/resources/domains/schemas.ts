@@ -36,8 +36,10 @@ export const DomainSchema = z
       example: ["clientTransferProhibited"],
       description: "The client statuses set, plus `inactive` when the domain has no name servers; `[\"ok\"]` when nothing else applies.",
     }),
-    registrant: z.string().nullable(),
-    contacts: z.object({ admin: z.string().nullable(), tech: z.string().nullable(), billing: z.string().nullable() }),
+    registrant: z.string().nullable().openapi({ example: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
+    contacts: z
+      .object({ admin: z.string().nullable(), tech: z.string().nullable(), billing: z.string().nullable() })
+      .openapi({ example: { admin: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", tech: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", billing: null } }),
     nameservers: z.array(z.string()).openapi({ example: ["ns1.example.net", "ns2.example.net"] }),
     auth_info: z.string().openapi({ description: "Transfer authorisation; returned only by single-domain reads and writes." }),
     auto_renew: z.boolean(),
