@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { assert, createHarness, freePort, httpClient } from "./lib/harness.mjs";
+import { assert, createHarness, httpClient } from "./lib/harness.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -28,7 +28,7 @@ const SCREENSHOT = join(ROOT, "test-results", "docs.png");
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 const harness = createHarness({ name: "docs-e2e", label: "DOCS-E2E", startArgs: ["--auth"], readyTimeoutMs: 60_000, totalTimeoutMs: 120_000 });
-const { ok, notOk, check, startServer, tempDir, run } = harness;
+const { ok, notOk, check, startReported, tempDir, run } = harness;
 
 let browser = null; // the persistent context: closing it ends Chromium
 let context = null;
@@ -46,15 +46,8 @@ async function main() {
     notOk(`Chromium is installed at ${CHROMIUM}`, "install it with: apt-get install -y --no-install-recommends chromium");
     return;
   }
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const started = Date.now();
-  const notReady = await startServer(port);
-  if (notReady) {
-    notOk(`npm start comes up on ${base}`, notReady);
-    return;
-  }
-  ok(`npm start --auth comes up on ${base} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  const base = await startReported("npm start --auth");
+  if (!base) return;
 
   // The contract: every operation (METHOD /path) of the OpenAPI document.
   const request = httpClient(base);

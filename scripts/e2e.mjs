@@ -7,23 +7,16 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assert, createHarness, freePort, httpClient } from "./lib/harness.mjs";
+import { assert, createHarness, httpClient } from "./lib/harness.mjs";
 import { ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
 const REQUEST_TIMEOUT_MS = 10_000;
 
-const { ok, notOk, check, startServer, run } = createHarness({ name: "e2e", label: "E2E", readyTimeoutMs: 60_000, totalTimeoutMs: 90_000 });
+const { check, startReported, run } = createHarness({ name: "e2e", label: "E2E", readyTimeoutMs: 60_000, totalTimeoutMs: 90_000 });
 
 async function main() {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const started = Date.now();
-  const notReady = await startServer(port);
-  if (notReady) {
-    notOk(`npm start comes up on ${base}`, notReady);
-    return;
-  }
-  ok(`npm start comes up on ${base} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  const base = await startReported("npm start");
+  if (!base) return;
 
   const request = httpClient(base, { timeoutMs: REQUEST_TIMEOUT_MS });
   const expectStatus = (res, status) =>

@@ -20,12 +20,12 @@
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHarness, freePort } from "./lib/harness.mjs";
+import { createHarness } from "./lib/harness.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 const BASH_TIMEOUT_MS = 120_000;
 
-const { ok, notOk, tempDir, startServer, run } = createHarness({
+const { ok, notOk, tempDir, startReported, run } = createHarness({
   name: "readme-tour",
   label: "README-TOUR",
   startArgs: ["--auth"],
@@ -141,16 +141,10 @@ function runBash(scriptPath, cwd, env) {
 
 async function main() {
   const { script, readmeLine, blocks } = buildScript();
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   const persistTo = tempDir("domain-api-readme-tour-state-");
   const work = tempDir("domain-api-readme-tour-cwd-");
-  const notReady = await startServer(port, { persistTo });
-  if (notReady) {
-    notOk(`npm start -- --auth comes up on ${base}`, notReady);
-    return;
-  }
-  ok(`npm start -- --auth comes up on ${base}`);
+  const base = await startReported("npm start -- --auth", { persistTo });
+  if (!base) return;
 
   const scriptPath = join(work, "tour.sh");
   writeFileSync(scriptPath, script);

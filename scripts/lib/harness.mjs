@@ -234,10 +234,28 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
     process.exit(failed > 0 ? 1 : 0);
   }
 
+  /**
+   * Starts the service on a free port and reports it as the run's first check; returns
+   * its base URL, or null when it did not come up (the failure is already reported).
+   */
+  async function startReported(what, options = {}) {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const started = Date.now();
+    const notReady = await startServer(port, options);
+    if (notReady) {
+      notOk(`${what} comes up on ${base}`, notReady);
+      return null;
+    }
+    ok(`${what} comes up on ${base} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    return base;
+  }
+
   return {
     ok,
     notOk,
     check,
+    startReported,
     assert,
     tempDir,
     startServer,
