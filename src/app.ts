@@ -6,6 +6,7 @@ import { authenticate } from "./http/auth";
 import { idempotentPost } from "./http/idempotency";
 import { answerUnsupportedMethods } from "./http/methods";
 import { d1Session } from "./http/d1-session";
+import { cursorSecretConfigured } from "./http/pagination";
 import { rateLimit } from "./http/rate-limit";
 import { rdapNegotiation } from "./http/rdap";
 import { corsPolicy, securityHeaders } from "./http/security";
@@ -90,6 +91,7 @@ export function createApp() {
   app.use("*", d1Session);
   app.use("*", securityHeaders);
   app.use("*", corsPolicy);
+  app.use("*", cursorSecretConfigured);
   app.use("*", authenticate);
   app.use("*", rateLimit);
   app.use("*", idempotentPost);

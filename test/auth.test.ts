@@ -1,8 +1,9 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { authDisabled, requiredScope } from "../src/http/auth";
 import { api, apiRaw, expectProblem } from "./helpers";
 import { bearer, TEST_TOKENS } from "./tokens";
+import worker from "../src/index";
 
 describe("requests without a valid bearer token", () => {
   it("answer 401 unauthorized with WWW-Authenticate: Bearer when no token is sent", async () => {
@@ -91,5 +92,37 @@ describe("switching authentication off for local development", () => {
     expect(authDisabled({ AUTH_DISABLED: "true" } as never, new URL("https://api.example.com/v1"))).toBe(false);
     expect(authDisabled({ AUTH_DISABLED: "1" } as never, new URL("http://localhost/v1"))).toBe(false);
     expect(authDisabled({} as never, new URL("http://localhost/v1"))).toBe(false);
+  });
+});
+
+describe("a deployed Worker without its CURSOR_SECRET secret", () => {
+  const { CURSOR_SECRET: _secret, ...envWithoutSecret } = env as unknown as Record<string, unknown>;
+  async function call(url: string, headers: Record<string, string> = {}) {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(new Request(url, { headers: { authorization: bearer("write"), ...headers } }), envWithoutSecret as never, ctx);
+    await waitOnExecutionContext(ctx);
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+  }
+
+  it("fails closed: every request is refused with 503 not_configured naming the command that sets it", async () => {
+    for (const path of ["/v1/domains", "/v1/contacts/ct_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", "/v1/zones"]) {
+      const response = await call(`https://domain-api.example.workers.dev${path}`);
+      const problem = expectProblem(response, 503, "not_configured");
+      expect(problem.title).toBe("Service not configured");
+      expect(problem.detail).toContain("CURSOR_SECRET");
+      expect(problem.detail).toContain("wrangler secret put CURSOR_SECRET");
+    }
+  });
+  it("still serves the public documents, so the problem's type can be looked up", async () => {
+    const problem = await call("https://domain-api.example.workers.dev/v1/problems/not_configured");
+    expect(problem.status).toBe(200);
+    expect(problem.body).toMatchObject({ code: "not_configured", status: 503 });
+    expect((await call("https://domain-api.example.workers.dev/v1/openapi.json")).status).toBe(200);
+  });
+  it("does not apply to a loopback host (npm start), which signs cursors with the development key", async () => {
+    const response = await call("http://127.0.0.1:8787/v1/domains?limit=1");
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toMatchObject({ data: expect.any(Array) });
   });
 });

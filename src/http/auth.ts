@@ -14,7 +14,7 @@ const REALM = 'Bearer realm="domain-api"';
 export const TOKEN_CACHE_MS = 10_000;
 
 /** Public documents: the index, the API description and reference page, problem types. */
-function isPublic(path: string): boolean {
+export function isPublic(path: string): boolean {
   return path === "/v1" || path === "/v1/" || path === "/v1/openapi.json" || path.startsWith("/v1/docs") || path.startsWith("/v1/problems");
 }
 
@@ -26,7 +26,12 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * does nothing on a deployed Worker, whose host name is never a loopback one.
  */
 export function authDisabled(env: Env, url: URL): boolean {
-  return env.AUTH_DISABLED === "true" && LOOPBACK_HOSTS.has(url.hostname);
+  return env.AUTH_DISABLED === "true" && isLoopback(url);
+}
+
+/** A request to this machine (wrangler dev, the tests' scripts), never a deployed Worker. */
+export function isLoopback(url: URL): boolean {
+  return LOOPBACK_HOSTS.has(url.hostname);
 }
 
 export function requiredScope(method: string): Principal["scope"] {

@@ -34,8 +34,11 @@ function problemResponse(status: number) {
   };
 }
 
-/** Problems any operation can answer: authentication, scope, rate limit, our own bugs. */
-const COMMON_ERRORS = [401, 403, 429, 500] as const;
+/**
+ * Problems any operation can answer: authentication, scope, rate limit, our own bugs, and
+ * a deployed Worker missing its CURSOR_SECRET (src/http/pagination.ts).
+ */
+const COMMON_ERRORS = [401, 403, 429, 500, 503] as const;
 
 /** Problems of the public documents, which need no token: no 401 or 403. */
 const PUBLIC_ERRORS = [429, 500] as const;

@@ -3,7 +3,9 @@
 // inserted while paging are neither skipped nor repeated. The cursor carries that last
 // row's sort key and id, signed with HMAC-SHA-256 over the list it belongs to (path, sort
 // and filters), so an altered cursor or one from another list answers 400 `invalid_cursor`.
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { isLoopback, isPublic } from "./auth";
 import { z } from "@hono/zod-openapi";
 import { integerParam } from "./query";
 import { ApiError } from "./problem";
@@ -110,9 +112,29 @@ export interface PageRequest {
   after: KeysetPosition | null;
 }
 
-function cursorSecret(c: Context): string {
-  return (c.env as { CURSOR_SECRET?: string }).CURSOR_SECRET || "domain-api-cursor-secret";
+// Signs cursors when CURSOR_SECRET is unset and the request came to a loopback host
+// (`npm start`, the e2e scripts): a key anyone can read, so never used by a deployed Worker.
+const LOCAL_CURSOR_SECRET = "local-development-cursor-secret";
+
+function cursorSecret(c: Context<AppEnv>): string {
+  return c.env.CURSOR_SECRET || LOCAL_CURSOR_SECRET;
 }
+
+/**
+ * Fails closed, like authentication with no token: a deployed Worker without the
+ * CURSOR_SECRET secret would sign cursors with the public development key, so it refuses
+ * every request but the public documents with 503 `not_configured`, naming the command
+ * that fixes it. (The secret is not a [vars] entry in wrangler.toml: Cloudflare refuses a
+ * var and a secret of the same name.)
+ */
+export const cursorSecretConfigured: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const url = new URL(c.req.url);
+  if (c.env.CURSOR_SECRET || isLoopback(url) || isPublic(url.pathname)) return next();
+  throw new ApiError(
+    "not_configured",
+    "This Worker has no CURSOR_SECRET, the key that signs pagination cursors, so it refuses every request. Set one with `openssl rand -base64 32 | npx wrangler secret put CURSOR_SECRET`.",
+  );
+};
 
 /** Reads `limit` and `cursor` (already validated in shape) into a page request. */
 export async function pageRequest(c: Context, query: { limit?: number | undefined; cursor?: string | undefined }): Promise<PageRequest> {
