@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// Runs the README's "Deploying to Cloudflare" commands as written (every ```bash block of
+// that section, scripts/lib/readme-blocks.mjs) on a machine with no route to Cloudflare:
+// against scripts/lib/cloudflare-api.mjs, a local stand-in for the Cloudflare API whose D1
+// databases are real D1 and which runs the uploaded Worker in workerd.
+//
+// The blocks run in a throwaway copy of the project (they edit wrangler.toml), with the
+// shell variables the README asks the reader to set: CLOUDFLARE_API_TOKEN,
+// CLOUDFLARE_ACCOUNT_ID and WORKERS_SUBDOMAIN, plus CLOUDFLARE_API_BASE_URL, which points
+// wrangler at the stand-in. curl's https:// requests (api.cloudflare.com and
+// *.workers.dev) go to the stand-in's edge through `--connect-to` and its self-signed CA
+// (TOUR_CURL_ARGS), the README's arguments unchanged.
+//
+// Then it checks what the commands should have left behind, from both sides: in bash (the
+// deployed Worker serves the catalog, pages with signed cursors, refuses a request
+// without a token, takes a write) and in the stand-in's records (the database bound, the
+// uploaded bindings and cron schedule, read replication on).
+//
+// Prints `ok - …` / `not ok - …` and `DEPLOY-TOUR: N passed, M failed`; exits 1 on any failure.
+import { execFile, execFileSync } from "node:child_process";
+import { symlinkSync, writeFileSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { createHarness } from "./lib/harness.mjs";
+import { startCloudflareApi } from "./lib/cloudflare-api.mjs";
+import { assembleScript, bashBlocks, reportRun, runBash } from "./lib/readme-blocks.mjs";
+import { OFFLINE_ENV, ROOT } from "./lib/wrangler.mjs";
+
+const BASH_TIMEOUT_MS = 240_000;
+const SUBDOMAIN = "sandbox";
+
+const { ok, notOk, check, assert, tempDir, run } = createHarness({
+  name: "deploy-tour",
+  label: "DEPLOY-TOUR",
+  totalTimeoutMs: 300_000,
+});
+
+// The edge's address and CA for every https:// URL the README's curl calls name.
+const SETUP = String.raw`TOUR_CURL_ARGS=(--connect-to "::127.0.0.1:$EDGE_PORT" --cacert "$EDGE_CA")`;
+
+// After the README's blocks, through the deployed Worker. `api` calls it with the token.
+const CHECKS = String.raw`api() { command curl -s "$\{TOUR_CURL_ARGS[@]}" -H "Authorization: Bearer $TOKEN" "$@"; }
+field() { node -pe "JSON.parse(require('fs').readFileSync(0, 'utf8')).$1"; }
+check "DATABASE_ID is the new database's uuid" '[[ "$DATABASE_ID" =~ ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ ]]'
+check "wrangler.toml binds DB to it" 'grep -q "^database_id = \"$DATABASE_ID\"$" wrangler.toml'
+check "TOKEN is a token (tok_…)" '[[ "$\{TOKEN:-}" == tok_*.* ]]'
+check "BOOKMARK was an X-D1-Bookmark" '[ -n "$\{BOOKMARK:-}" ]'
+check "the deployed Worker serves the whole catalog (14 extensions)" '[ "$(api "$BASE/v1/extensions?limit=200" | node -pe "JSON.parse(require(\"fs\").readFileSync(0, \"utf8\")).data.length")" = 14 ]'
+check "its cursors are signed with the secret and followed" 'C=$(api "$BASE/v1/extensions?limit=5" | field next_cursor) && [ "$(api "$BASE/v1/extensions?limit=5&cursor=$C" -o /dev/null -w "%{http_code}")" = 200 ]'
+check "a forged cursor is refused (400 invalid_cursor)" '[ "$(api "$BASE/v1/extensions?limit=5&cursor=AAAA$C" | field code)" = invalid_cursor ]'
+check "without a token it answers 401 (auth is on: not a loopback host)" '[ "$(command curl -s "$\{TOUR_CURL_ARGS[@]}" "$BASE/v1/domains" -o /dev/null -w "%{http_code}")" = 401 ]'
+check "a write through it lands in the database (201, then read back)" 'ID=$(api -X POST "$BASE/v1/contacts" -H "content-type: application/json" -d "{\"name\":\"Deploy Check\",\"email\":\"deploy@example.org\"}" | field id) && [ "$(api "$BASE/v1/contacts/$ID" | field email)" = deploy@example.org ]'
+check "wrangler secret list shows CURSOR_SECRET" 'npx wrangler secret list | grep -q "\"CURSOR_SECRET\""'
+check "wrangler d1 info reports read_replication mode auto" '[ "$(npx wrangler d1 info domain-api --json | field "read_replication.mode")" = auto ]'
+`.replaceAll("$\\{", "${");
+
+/** A copy of the project (tracked and new files, not ignored ones) sharing node_modules. */
+function copyProject(into) {
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT })
+    .toString()
+    .split("\0")
+    .filter(Boolean);
+  execFileSync("tar", ["-cf", join(into, "project.tar"), "--null", "-T", "-"], { cwd: ROOT, input: files.join("\0") });
+  execFileSync("tar", ["-xf", "project.tar"], { cwd: into });
+  symlinkSync(join(ROOT, "node_modules"), join(into, "node_modules"), "dir");
+}
+
+async function main() {
+  const assembled = assembleScript({ blocks: bashBlocks("## Deploying to Cloudflare"), setup: SETUP, checks: CHECKS });
+  const project = tempDir("domain-api-deploy-tour-project-");
+  copyProject(project);
+  const log = [];
+  const token = randomBytes(30).toString("base64url");
+  const accountId = randomBytes(16).toString("hex");
+  const api = await startCloudflareApi({ stateDir: tempDir("domain-api-deploy-tour-cloudflare-"), token, accountId, subdomain: SUBDOMAIN, log: (line) => log.push(line) });
+  try {
+    ok(`a local Cloudflare API listens on ${api.baseUrl}, its edge on 127.0.0.1:${api.edgePort}`);
+    const scriptPath = join(project, "deploy-tour.sh");
+    writeFileSync(scriptPath, assembled.script);
+    const env = () => ({
+      ...process.env,
+      ...OFFLINE_ENV,
+      CLOUDFLARE_API_BASE_URL: api.baseUrl,
+      CLOUDFLARE_API_TOKEN: token,
+      CLOUDFLARE_ACCOUNT_ID: accountId,
+      WORKERS_SUBDOMAIN: SUBDOMAIN,
+      EDGE_PORT: String(api.edgePort),
+      EDGE_CA: api.caCertPath,
+      FORCE_COLOR: "0",
+    });
+    const started = Date.now();
+    const result = await runBash(scriptPath, { cwd: project, env: env(), timeoutMs: BASH_TIMEOUT_MS });
+    reportRun(result, assembled, { ok, notOk, what: "the deploy tour" });
+    console.log(`# the README's deploy commands took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    // What Cloudflare's side now holds.
+    const databaseId = /^database_id = "(.*)"$/m.exec(readFileSync(join(project, "wrangler.toml"), "utf8"))?.[1];
+    await check("the account has one D1 database, domain-api, with read replication on", () => {
+      const all = [...api.databases.values()];
+      assert(all.length === 1 && all[0].name === "domain-api", `databases: ${JSON.stringify(all.map((d) => d.name))}`);
+      assert(all[0].uuid === databaseId, `wrangler.toml names ${databaseId}, the account has ${all[0].uuid}`);
+      assert(all[0].read_replication.mode === "auto", `read_replication ${JSON.stringify(all[0].read_replication)}`);
+    });
+    const worker = api.scripts.get("domain-api");
+    const active = worker?.versions.get(worker.active);
+    await check("the deployed version binds DB to that database, the rate limiter, the vars and the secret", () => {
+      assert(active, "no Worker domain-api is deployed");
+      const byName = Object.fromEntries(active.bindings.map((b) => [b.name, b]));
+      assert(byName.DB?.type === "d1" && byName.DB.id === databaseId, `DB: ${JSON.stringify(byName.DB)}`);
+      assert(byName.RATE_LIMITER?.type === "ratelimit" && byName.RATE_LIMITER.simple?.limit === 600, `RATE_LIMITER: ${JSON.stringify(byName.RATE_LIMITER)}`);
+      assert(byName.DEFAULT_NAMESERVERS?.type === "plain_text", "DEFAULT_NAMESERVERS is not a var");
+      assert(byName.CURSOR_SECRET?.type === "secret_text" && byName.CURSOR_SECRET.text.length >= 40, "CURSOR_SECRET is not a 32-byte secret");
+      assert(!byName.AUTH_DISABLED, "AUTH_DISABLED must never reach a deployed Worker");
+    });
+    await check("it was deployed by wrangler with the config's compatibility date and flags", () => {
+      assert(active.source === "wrangler", `source ${active.source}`);
+      const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+      assert(active.metadata.compatibility_date === /^compatibility_date = "(.*)"$/m.exec(toml)[1], `date ${active.metadata.compatibility_date}`);
+      assert(active.metadata.compatibility_flags?.includes("nodejs_compat"), `flags ${active.metadata.compatibility_flags}`);
+    });
+    await check("the hourly cron that forgets idempotency keys is scheduled", () => {
+      assert(JSON.stringify(worker.schedules.map((s) => s.cron)) === JSON.stringify(["17 * * * *"]), `schedules ${JSON.stringify(worker.schedules)}`);
+    });
+    await check("no request to the Cloudflare API failed along the way but the expected first secret put", () => {
+      // `wrangler secret put` on a Worker that does not exist yet gets 10007 and then
+      // creates it as a draft; nothing else should have been refused.
+      const failed = api.requests.filter((r) => r.status >= 400 && !(r.method === "PUT" && r.path.endsWith("/workers/scripts/domain-api/secrets")));
+      assert(failed.length === 0, failed.map((r) => `${r.method} ${r.path} -> ${r.status}`).join("; "));
+    });
+
+    // The stand-in is no yes-machine: it refuses what Cloudflare refuses.
+    // Asynchronously: the stand-in answers from this very process.
+    const wrangler = (args, extraEnv = {}, config = "wrangler.toml") =>
+      new Promise((resolve) => {
+        execFile(join(ROOT, "node_modules", ".bin", "wrangler"), [...args, "--config", config], { cwd: project, env: { ...env(), ...extraEnv }, timeout: 60_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? (error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+        );
+      });
+    await check("a wrong API token is refused (code 10000)", async () => {
+      const { code, output } = await wrangler(["d1", "list"], { CLOUDFLARE_API_TOKEN: "wrong-token" });
+      assert(code !== 0 && /Authentication error \[code: 10000\]/.test(output), `exit ${code}: ${output.slice(-300)}`);
+    });
+    await check("a deploy with CURSOR_SECRET also under [vars] is refused (10053: binding name in use)", async () => {
+      const toml = readFileSync(join(project, "wrangler.toml"), "utf8").replace("[vars]\n", '[vars]\nCURSOR_SECRET = "not-a-secret"\n');
+      writeFileSync(join(project, "wrangler.with-var.toml"), toml);
+      const { code, output } = await wrangler(["deploy"], {}, "wrangler.with-var.toml");
+      assert(code !== 0 && /Binding name 'CURSOR_SECRET' already in use \[code: 10053\]/.test(output), `exit ${code}: ${output.slice(-300)}`);
+    });
+
+    if (result.code !== 0) {
+      console.log("# the local Cloudflare API's log (last 30 lines):");
+      for (const line of log.slice(-30)) console.log(`#   ${line}`);
+    }
+  } finally {
+    await api.close();
+  }
+}
+
+await run(main);

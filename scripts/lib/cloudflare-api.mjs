@@ -1,0 +1,553 @@
+// A local stand-in for the part of Cloudflare's v4 API that the README's deploy commands
+// use, so that `npm test` can run those commands as written on a machine with no route to
+// api.cloudflare.com (scripts/deploy-tour.mjs). Wrangler is pointed at it with
+// CLOUDFLARE_API_BASE_URL (plus the usual CLOUDFLARE_API_TOKEN / CLOUDFLARE_ACCOUNT_ID):
+//
+//   GET  /user/tokens/verify, /user, /accounts, /memberships     `whoami`, every command's auth
+//   POST /accounts/:a/d1/database                                `d1 create`
+//   GET  /accounts/:a/d1/database                                `d1 list`, name → uuid
+//   GET|PUT|PATCH /accounts/:a/d1/database/:uuid                 `d1 info`, read replication
+//   POST /accounts/:a/d1/database/:uuid/query                    `d1 execute --remote`,
+//                                                                `d1 migrations apply --remote`
+//   PUT  /accounts/:a/workers/scripts/:name (multipart)          one-step upload (a draft Worker)
+//   POST /accounts/:a/workers/scripts/:name/versions, deployments   `deploy` (versions API)
+//   PUT|GET /accounts/:a/workers/scripts/:name/secrets           `secret put` / `secret list`
+//   …and the service, settings, workers.dev, schedules and analytics calls made on the way.
+//
+// Nothing is imitated where the real part runs here: each D1 database is a real D1 (SQLite
+// in workerd, through Miniflare, persisted under `stateDir`), and a deployed version is the
+// very bundle wrangler uploaded, run by workerd with the bindings named in the upload's
+// metadata (D1, plain-text vars, secrets, rate limits, compatibility date and flags).
+// Besides the plain-HTTP API for wrangler, an HTTPS "edge" (self-signed CA at
+// `caCertPath`) answers https://api.cloudflare.com/client/v4/… with the same API and
+// https://<script>.<subdomain>.workers.dev/… with the deployed Worker, so curl reaches both
+// with `--connect-to ::127.0.0.1:<edgePort> --cacert <caCertPath>` and unchanged URLs.
+//
+// It refuses what Cloudflare refuses on these paths: a wrong token (10000), another
+// account (9109), an unknown database (7404) or Worker (10007, which makes `secret put`
+// create a draft Worker, as it does on Cloudflare), a duplicate database name (7502), and
+// two bindings of one name, such as a var and a secret (10053). It keeps no analytics and
+// runs one version at 100% (no gradual deployments).
+import { createServer } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { Miniflare } from "miniflare";
+
+const API_PREFIX = "/client/v4";
+
+class CloudflareError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+function envelope(result, extra = {}) {
+  return { success: true, errors: [], messages: [], result, ...extra };
+}
+
+function readBody(request) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    request.on("data", (chunk) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks)));
+    request.on("error", reject);
+  });
+}
+
+function jsonBody(buffer) {
+  try {
+    return JSON.parse(buffer.toString("utf8") || "{}");
+  } catch {
+    throw new CloudflareError(400, 10001, "the request body is not JSON");
+  }
+}
+
+/**
+ * A self-signed certificate (openssl, as Debian ships it) for the two host names the
+ * sandbox's edge answers: api.cloudflare.com and *.<subdomain>.workers.dev.
+ */
+function makeCertificate(dir, subdomain) {
+  const key = join(dir, "edge.key");
+  const cert = join(dir, "edge.pem");
+  execFileSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-keyout", key, "-out", cert,
+      "-subj", "/CN=api.cloudflare.com", "-addext", `subjectAltName=DNS:api.cloudflare.com,DNS:*.${subdomain}.workers.dev`],
+    { stdio: "ignore" },
+  );
+  return { key, cert };
+}
+
+/**
+ * Starts the API on a free loopback port. `log(line)` receives one line per request.
+ * Returns { baseUrl, accountId, token, subdomain, caCertPath, connectTo(host), requests, close() }.
+ */
+export async function startCloudflareApi({ stateDir, token, accountId, subdomain = "sandbox", log = () => {} }) {
+  mkdirSync(stateDir, { recursive: true });
+  const d1Persist = join(stateDir, "d1");
+  const certificate = makeCertificate(stateDir, subdomain);
+  const account = { id: accountId, name: "Sandbox account" };
+  /** uuid → database record, as the D1 API describes it. */
+  const databases = new Map();
+  /** script name → { versions: Map, active (version id), deployments, miniflare, schedules } */
+  const scripts = new Map();
+  const requests = [];
+
+  // One Miniflare holds every D1 database for the query endpoint; it is rebuilt with the
+  // new binding list when a database is created. The deployed Worker runs in its own
+  // Miniflare on the same persistence directory (as `wrangler d1 execute --local` and
+  // `wrangler dev` share .wrangler/state), so both see the same SQLite files.
+  let d1Host = null;
+  let d1HostDatabases = 0;
+  async function d1(uuid) {
+    const bindings = Object.fromEntries([...databases.keys()].map((id, i) => [`DB_${i}`, id]));
+    if (d1HostDatabases !== databases.size) {
+      const options = { modules: true, script: "export default { fetch() { return new Response(null, { status: 404 }); } }", d1Persist, d1Databases: bindings };
+      if (d1Host) await d1Host.setOptions(options);
+      else d1Host = new Miniflare(options);
+      d1HostDatabases = databases.size;
+    }
+    const binding = Object.entries(bindings).find(([, id]) => id === uuid)[0];
+    return d1Host.getD1Database(binding);
+  }
+
+  function database(uuid) {
+    const db = databases.get(uuid);
+    if (!db) throw new CloudflareError(404, 7404, `The database ${uuid} could not be found`);
+    return db;
+  }
+
+  function script(name) {
+    const found = scripts.get(name);
+    if (!found) throw new CloudflareError(404, 10007, `This Worker (${name}) does not exist on your account.`);
+    return found;
+  }
+
+  const routes = [];
+  const route = (method, pattern, handler) => routes.push({ method, pattern: new RegExp(`^${pattern}$`), handler });
+  const ACC = `/accounts/(?<account>[0-9a-f]{32})`;
+
+  // --- identity -------------------------------------------------------------------------
+  route("GET", "/user/tokens/verify", () => envelope({ id: "sandbox-token", status: "active" }));
+  route("GET", "/user", () => envelope({ id: "sandbox-user", email: "deployer@example.com" }));
+  route("GET", "/accounts", () => envelope([account], { result_info: { page: 1, per_page: 20, count: 1, total_count: 1 } }));
+  route("GET", "/memberships", () => envelope([{ id: "m1", account, status: "accepted", permissions: {} }]));
+  route("GET", `${ACC}/tokens/verify`, () => envelope({ id: "sandbox-token", status: "active" }));
+
+  // Analytics (`d1 info` asks for query counts): the sandbox keeps none, so no rows.
+  route("POST", "/graphql", () => ({ data: { viewer: { accounts: [{ d1AnalyticsAdaptiveGroups: [] }] } }, errors: null }));
+
+  // --- D1 ---------------------------------------------------------------------------------
+  function describe(db) {
+    return {
+      uuid: db.uuid,
+      name: db.name,
+      version: "production",
+      created_at: db.created_at,
+      num_tables: db.num_tables ?? 0,
+      file_size: db.file_size ?? 0,
+      running_in_region: "WEUR",
+      read_replication: db.read_replication,
+    };
+  }
+  route("POST", `${ACC}/d1/database`, async ({ body }) => {
+    const { name, primary_location_hint } = jsonBody(body);
+    if (typeof name !== "string" || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(name)) throw new CloudflareError(400, 7400, "The database name is invalid");
+    if ([...databases.values()].some((db) => db.name === name)) throw new CloudflareError(400, 7502, `A database with that name already exists`);
+    const db = { uuid: randomUUID(), name, created_at: new Date().toISOString(), location: primary_location_hint ?? null, read_replication: { mode: "disabled" } };
+    databases.set(db.uuid, db);
+    await d1(db.uuid);
+    return envelope(describe(db));
+  });
+  route("GET", `${ACC}/d1/database`, ({ url }) => {
+    const name = url.searchParams.get("name");
+    const list = [...databases.values()].filter((db) => name === null || db.name.includes(name)).map(describe);
+    const page = Number(url.searchParams.get("page") ?? 1);
+    const perPage = Number(url.searchParams.get("per_page") ?? 1000);
+    const slice = list.slice((page - 1) * perPage, page * perPage);
+    return envelope(slice, { result_info: { page, per_page: perPage, count: slice.length, total_count: list.length } });
+  });
+  route("GET", `${ACC}/d1/database/(?<uuid>[0-9a-f-]{36})`, async ({ params }) => {
+    const db = database(params.uuid);
+    const tables = await (await d1(db.uuid)).prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").first();
+    return envelope({ ...describe(db), num_tables: tables.n });
+  });
+  for (const method of ["PUT", "PATCH"]) {
+    route(method, `${ACC}/d1/database/(?<uuid>[0-9a-f-]{36})`, ({ params, body }) => {
+      const db = database(params.uuid);
+      const update = jsonBody(body);
+      const mode = update.read_replication?.mode;
+      if (mode !== "auto" && mode !== "disabled") throw new CloudflareError(400, 7400, 'read_replication.mode must be "auto" or "disabled"');
+      db.read_replication = { mode };
+      return envelope(describe(db));
+    });
+  }
+  route("POST", `${ACC}/d1/database/(?<uuid>[0-9a-f-]{36})/query`, async ({ params, body }) => {
+    const db = database(params.uuid);
+    const { sql, params: bind = [] } = jsonBody(body);
+    if (typeof sql !== "string" || sql.trim() === "") throw new CloudflareError(400, 7400, "sql is required");
+    const started = performance.now();
+    let result;
+    try {
+      // D1 runs a multi-statement string as one unit; Miniflare's D1 does the same and
+      // answers with the last statement's rows (the only ones wrangler shows).
+      result = await (await d1(db.uuid)).prepare(sql).bind(...bind).all();
+    } catch (error) {
+      throw new CloudflareError(400, 7500, `${String(error?.cause?.message ?? error?.message ?? error)}: SQLITE_ERROR`);
+    }
+    return envelope([{ results: result.results ?? [], success: true, meta: { ...result.meta, duration: performance.now() - started } }]);
+  });
+
+  // --- Workers ----------------------------------------------------------------------------
+  // A script upload: the multipart form wrangler builds (createWorkerUploadForm): a
+  // `metadata` JSON part (main_module, bindings, compatibility date/flags, keep_bindings)
+  // and one part per module, typed by its content type.
+  const MODULE_TYPES = {
+    "application/javascript+module": "ESModule",
+    "application/javascript": "CommonJS",
+    "text/plain": "Text",
+    "application/octet-stream": "Data",
+    "application/wasm": "CompiledWasm",
+  };
+  async function parseUpload(headers, body) {
+    let form;
+    try {
+      form = await new Request("http://upload/", { method: "PUT", headers: { "content-type": headers["content-type"] ?? "" }, body }).formData();
+    } catch {
+      throw new CloudflareError(400, 10021, "the script upload is not multipart/form-data");
+    }
+    const metadataPart = form.get("metadata");
+    if (metadataPart === null) throw new CloudflareError(400, 10021, "the upload has no metadata part");
+    const metadata = jsonBody(Buffer.from(typeof metadataPart === "string" ? metadataPart : await metadataPart.text()));
+    const modules = [];
+    for (const [field, value] of form.entries()) {
+      if (field === "metadata" || typeof value === "string") continue;
+      const contentType = (value.type || "").split(";")[0].trim();
+      if (contentType === "application/source-map") continue;
+      const type = MODULE_TYPES[contentType];
+      if (!type) throw new CloudflareError(400, 10021, `unsupported module type ${contentType} for ${field}`);
+      modules.push({ name: value.name || field, type, contents: new Uint8Array(await value.arrayBuffer()) });
+    }
+    if (!metadata.main_module || !modules.some((m) => m.name === metadata.main_module)) {
+      throw new CloudflareError(400, 10021, "No such module: the upload lacks its main_module");
+    }
+    return { metadata, modules };
+  }
+
+  /** The bindings of an uploaded version; `inherit` ones come from the active version. */
+  function resolveBindings(found, metadata) {
+    const previous = found?.active ? found.versions.get(found.active).bindings : [];
+    const keep = new Set(metadata.keep_bindings ?? []);
+    const bindings = [];
+    for (const binding of metadata.bindings ?? []) {
+      if (binding.type !== "inherit") {
+        bindings.push(binding);
+        continue;
+      }
+      const inherited = previous.find((b) => b.name === binding.name);
+      if (!inherited) throw new CloudflareError(400, 10021, `binding ${binding.name} cannot be inherited: the active version has none`);
+      bindings.push(inherited);
+    }
+    // Secrets outlive uploads (a deploy never drops them; wrangler sends none), and
+    // keep_bindings keeps other types, e.g. vars for `wrangler deploy --keep-vars`.
+    for (const kept of previous) {
+      if (kept.type !== "secret_text" && !keep.has(kept.type)) continue;
+      if (kept.type === "secret_text" && bindings.some((b) => b.name === kept.name && b.type === "secret_text")) continue;
+      bindings.push(kept);
+    }
+    const names = bindings.map((b) => b.name);
+    const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+    // Cloudflare refuses two bindings of one name, e.g. a var and a secret (code 10053).
+    if (duplicate) throw new CloudflareError(400, 10053, `Binding name '${duplicate}' already in use`);
+    for (const binding of bindings) {
+      if (binding.type === "d1") database(binding.id);
+      else if (!["plain_text", "json", "secret_text", "ratelimit"].includes(binding.type)) {
+        throw new CloudflareError(400, 10021, `binding type ${binding.type} is not supported here`);
+      }
+    }
+    return bindings;
+  }
+
+  function createVersion(name, upload, headers) {
+    const found = scripts.get(name) ?? { versions: new Map(), active: null, deployments: [], miniflare: null, schedules: [] };
+    const version = {
+      id: randomUUID(),
+      number: found.versions.size + 1,
+      created_on: new Date().toISOString(),
+      metadata: upload.metadata,
+      modules: upload.modules,
+      bindings: resolveBindings(found, upload.metadata),
+      // Cloudflare records what made the change; wrangler is told apart by its User-Agent.
+      source: /^wrangler\//.test(headers["user-agent"] ?? "") ? "wrangler" : "api",
+    };
+    found.versions.set(version.id, version);
+    scripts.set(name, found);
+    return { found, version };
+  }
+
+  function describeVersion(version) {
+    return {
+      id: version.id,
+      number: version.number,
+      metadata: { created_on: version.created_on, modified_on: version.created_on, source: version.source, author_email: "deployer@example.com" },
+      resources: {
+        script: { etag: version.id.replaceAll("-", ""), handlers: ["fetch", "scheduled"] },
+        script_runtime: { compatibility_date: version.metadata.compatibility_date, compatibility_flags: version.metadata.compatibility_flags ?? [] },
+        bindings: version.bindings.map((b) => (b.type === "secret_text" ? { name: b.name, type: b.type } : b)),
+      },
+      startup_time_ms: 1,
+    };
+  }
+
+  /** Runs `version` as the Worker `name` (a fresh workerd, or the running one reconfigured). */
+  async function deploy(name, found, version) {
+    const dir = join(stateDir, "scripts", name, version.id);
+    const modules = version.modules.map((module) => {
+      const path = join(dir, module.name);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, module.contents);
+      return { type: module.type, path, contents: module.contents };
+    });
+    // Miniflare takes the first module as the entry point.
+    const main = modules.findIndex((m) => m.path === join(dir, version.metadata.main_module));
+    modules.unshift(...modules.splice(main, 1));
+    const bindings = {};
+    const d1Databases = {};
+    const ratelimits = {};
+    for (const binding of version.bindings) {
+      if (binding.type === "plain_text" || binding.type === "secret_text") bindings[binding.name] = binding.text;
+      else if (binding.type === "json") bindings[binding.name] = binding.json;
+      else if (binding.type === "d1") d1Databases[binding.name] = binding.id;
+      else if (binding.type === "ratelimit") ratelimits[binding.name] = { simple: binding.simple };
+    }
+    const options = {
+      modules,
+      modulesRoot: dir,
+      compatibilityDate: version.metadata.compatibility_date,
+      compatibilityFlags: version.metadata.compatibility_flags ?? [],
+      bindings,
+      d1Databases,
+      d1Persist,
+      ratelimits,
+    };
+    if (found.miniflare) await found.miniflare.setOptions(options);
+    else found.miniflare = new Miniflare(options);
+    await found.miniflare.ready;
+    found.active = version.id;
+    const deployment = {
+      id: randomUUID(),
+      source: version.source,
+      strategy: "percentage",
+      author_email: "deployer@example.com",
+      created_on: new Date().toISOString(),
+      annotations: {},
+      versions: [{ version_id: version.id, percentage: 100 }],
+    };
+    found.deployments.unshift(deployment);
+    return deployment;
+  }
+
+  const SCRIPT = `${ACC}/workers/scripts/(?<name>[a-z0-9-]+)`;
+  // The one-step upload: a new version, deployed at once (also how `secret put` makes a draft).
+  route("PUT", SCRIPT, async ({ params, headers, body }) => {
+    const { found, version } = createVersion(params.name, await parseUpload(headers, body), headers);
+    await deploy(params.name, found, version);
+    return envelope({
+      id: params.name,
+      etag: version.id.replaceAll("-", ""),
+      created_on: version.created_on,
+      modified_on: version.created_on,
+      compatibility_date: version.metadata.compatibility_date,
+      usage_model: "standard",
+      has_modules: true,
+      startup_time_ms: 1,
+    });
+  });
+  // The versions API `wrangler deploy` uses once the Worker exists: upload, then deploy.
+  route("POST", `${SCRIPT}/versions`, async ({ params, headers, body }) => {
+    script(params.name);
+    const { version } = createVersion(params.name, await parseUpload(headers, body), headers);
+    return envelope(describeVersion(version));
+  });
+  route("GET", `${SCRIPT}/versions/(?<version>[0-9a-f-]{36})`, ({ params }) => {
+    const version = script(params.name).versions.get(params.version);
+    if (!version) throw new CloudflareError(404, 10222, "version not found");
+    return envelope(describeVersion(version));
+  });
+  route("GET", `${SCRIPT}/deployments`, ({ params }) => envelope({ deployments: script(params.name).deployments }));
+  route("POST", `${SCRIPT}/deployments`, async ({ params, body }) => {
+    const found = script(params.name);
+    const { versions } = jsonBody(body);
+    if (!Array.isArray(versions) || versions.length !== 1 || versions[0].percentage !== 100) {
+      throw new CloudflareError(400, 10021, "this sandbox deploys one version at 100%");
+    }
+    const version = found.versions.get(versions[0].version_id);
+    if (!version) throw new CloudflareError(404, 10222, "version not found");
+    return envelope(await deploy(params.name, found, version));
+  });
+  route("GET", `${SCRIPT}/settings`, ({ params }) => envelope({ logpush: false, tail_consumers: [], observability: { enabled: false }, ...script(params.name).settings }));
+  route("PATCH", `${SCRIPT}/script-settings`, ({ params, body }) => {
+    const found = script(params.name);
+    found.settings = { ...found.settings, ...jsonBody(body) };
+    return envelope(found.settings);
+  });
+  route("GET", `${ACC}/workers/services/(?<name>[a-z0-9-]+)`, ({ params }) => {
+    const found = scripts.get(params.name);
+    if (!found) throw new CloudflareError(404, 10090, "This Worker does not exist on your account.");
+    const active = found.versions.get(found.active);
+    return envelope({
+      id: params.name,
+      default_environment: {
+        environment: "production",
+        created_on: active.created_on,
+        modified_on: active.created_on,
+        script: { id: params.name, tag: params.name, etag: active.id.replaceAll("-", ""), last_deployed_from: active.source },
+      },
+    });
+  });
+  // A secret is a binding of the active version: setting one deploys a new version.
+  route("PUT", `${SCRIPT}/secrets`, async ({ params, body, headers }) => {
+    const found = script(params.name);
+    const { name, text, type } = jsonBody(body);
+    if (type !== "secret_text" || typeof name !== "string" || typeof text !== "string") {
+      throw new CloudflareError(400, 10021, "a secret needs name, text and type secret_text");
+    }
+    const active = found.versions.get(found.active);
+    const clash = active.bindings.find((b) => b.name === name && b.type !== "secret_text");
+    if (clash) throw new CloudflareError(400, 10053, `Binding name '${name}' already in use`);
+    const metadata = {
+      ...active.metadata,
+      bindings: [...active.bindings.filter((b) => b.name !== name), { name, type: "secret_text", text }],
+      keep_bindings: [],
+    };
+    const { version } = createVersion(params.name, { metadata, modules: active.modules }, headers);
+    await deploy(params.name, found, version);
+    return envelope({ name, type: "secret_text" });
+  });
+  route("GET", `${SCRIPT}/secrets`, ({ params }) => {
+    const found = script(params.name);
+    const active = found.versions.get(found.active);
+    return envelope(active.bindings.filter((b) => b.type === "secret_text").map(({ name, type }) => ({ name, type })));
+  });
+  route("PUT", `${SCRIPT}/schedules`, ({ params, body }) => {
+    const found = script(params.name);
+    const now = new Date().toISOString();
+    found.schedules = jsonBody(body).map(({ cron }) => ({ cron, created_on: now, modified_on: now }));
+    return envelope({ schedules: found.schedules });
+  });
+  route("GET", `${ACC}/workers/subdomain`, () => envelope({ subdomain }));
+  for (const method of ["GET", "POST"]) {
+    route(method, `${SCRIPT}/subdomain`, ({ params }) => {
+      script(params.name);
+      return envelope({ enabled: true, previews_enabled: true });
+    });
+  }
+
+  async function answerApi(request, response, url, body) {
+    const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : null;
+    let status = 200;
+    let payload;
+    try {
+      if (path === null) throw new CloudflareError(404, 7000, "No route for that URI");
+      if (request.headers.authorization !== `Bearer ${token}`) throw new CloudflareError(403, 10000, "Authentication error");
+      const found = routes.find((r) => r.method === request.method && r.pattern.test(path));
+      if (!found) throw new CloudflareError(404, 7000, `No route for that URI: ${request.method} ${path}`);
+      const params = found.pattern.exec(path).groups ?? {};
+      if (params.account && params.account !== account.id) throw new CloudflareError(403, 9109, "Unauthorized to access requested resource");
+      payload = await found.handler({ url, params, body, headers: request.headers });
+    } catch (error) {
+      if (!(error instanceof CloudflareError)) {
+        log(`[cloudflare-api] ${request.method} ${url.pathname} failed: ${error?.stack ?? error}`);
+        error = new CloudflareError(500, 10013, "workers.api.error.unknown");
+      }
+      status = error.status;
+      payload = { success: false, errors: [{ code: error.code, message: error.message }], messages: [], result: null };
+    }
+    requests.push({ method: request.method, path: url.pathname + url.search, status });
+    log(`[cloudflare-api] ${request.method} ${url.pathname}${url.search} -> ${status}`);
+    response.writeHead(status, { "content-type": "application/json" });
+    response.end(JSON.stringify(payload));
+  }
+
+  /** https://<script>.<subdomain>.workers.dev/…: the deployed script answers, as on Cloudflare. */
+  async function answerWorker(request, response, url, body) {
+    const name = url.hostname.slice(0, -`.${subdomain}.workers.dev`.length);
+    const found = scripts.get(name);
+    if (!found?.active) {
+      response.writeHead(404, { "content-type": "text/plain" });
+      response.end(`There is nothing here yet: no Worker ${name} is deployed.`);
+      return;
+    }
+    const headers = new Headers();
+    for (const [key, value] of Object.entries(request.headers)) {
+      if (!["connection", "keep-alive", "transfer-encoding", "host"].includes(key)) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+    }
+    headers.set("cf-connecting-ip", request.socket.remoteAddress?.replace(/^::ffff:/, "") ?? "127.0.0.1");
+    const answer = await found.miniflare.dispatchFetch(url.href, {
+      method: request.method,
+      headers,
+      body: ["GET", "HEAD"].includes(request.method) ? undefined : body,
+      redirect: "manual",
+    });
+    const out = Buffer.from(await answer.arrayBuffer());
+    const outHeaders = {};
+    answer.headers.forEach((value, key) => {
+      if (key !== "content-encoding" && key !== "transfer-encoding") outHeaders[key] = value;
+    });
+    outHeaders["content-length"] = String(out.length);
+    log(`[edge] ${request.method} ${url.href} -> ${answer.status}`);
+    response.writeHead(answer.status, outHeaders);
+    response.end(request.method === "HEAD" ? undefined : out);
+  }
+
+  const listener = (scheme) => async (request, response) => {
+    try {
+      const url = new URL(request.url, `${scheme}://${request.headers.host ?? "localhost"}`);
+      const body = await readBody(request);
+      if (scheme === "https" && url.hostname.endsWith(`.${subdomain}.workers.dev`)) await answerWorker(request, response, url, body);
+      else if (scheme === "http" || url.hostname === "api.cloudflare.com") await answerApi(request, response, url, body);
+      else {
+        response.writeHead(421, { "content-type": "text/plain" });
+        response.end(`this sandbox does not serve ${url.hostname}`);
+      }
+    } catch (error) {
+      log(`[edge] ${request.method} ${request.url} failed: ${error?.stack ?? error}`);
+      if (!response.headersSent) response.writeHead(502, { "content-type": "text/plain" });
+      response.end("bad gateway");
+    }
+  };
+  // Wrangler talks to the API over plain HTTP (CLOUDFLARE_API_BASE_URL); everything else
+  // (curl in the README) reaches "the internet" through the HTTPS edge: `curl --connect-to
+  // ::127.0.0.1:<edgePort> --cacert <caCertPath>`.
+  const server = createServer(listener("http"));
+  const edge = createHttpsServer({ key: readFileSync(certificate.key), cert: readFileSync(certificate.cert) }, listener("https"));
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise((resolve) => edge.listen(0, "127.0.0.1", resolve));
+  const baseUrl = `http://127.0.0.1:${server.address().port}${API_PREFIX}`;
+
+  return {
+    baseUrl,
+    edgePort: edge.address().port,
+    caCertPath: certificate.cert,
+    accountId,
+    token,
+    subdomain,
+    requests,
+    databases,
+    scripts,
+    async close() {
+      for (const listening of [server, edge]) {
+        const closed = new Promise((resolve) => listening.close(resolve));
+        listening.closeAllConnections();
+        await closed;
+      }
+      for (const s of scripts.values()) await s.miniflare?.dispose();
+      await d1Host?.dispose();
+    },
+  };
+}

@@ -1,0 +1,147 @@
+// Runs ```bash blocks of the README as written, for the scripts that check the README's
+// commands (readme-tour.mjs: the newcomer's tour; deploy-tour.mjs: deploying to Cloudflare).
+//
+// The blocks are joined into one bash script under `set -euo pipefail` (and
+// inherit_errexit). `curl` is a bash function that passes the README's arguments through
+// unchanged (plus the array TOUR_CURL_ARGS, empty unless a script sets it in its prelude),
+// prints the response as curl would, and fails on HTTP ≥ 400 (or no answer), like
+// --fail-with-body, so the README's commands stay as readable as a reader types them.
+// Each curl call, each block, and each check of the epilogue reports `ok - …` or
+// `not ok - …` on file descriptor 3; an error stops the script with `stopped - line N`,
+// which is mapped back to the README line.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "./wrangler.mjs";
+
+/** The ```bash blocks of the README section starting at `from` and ending at `to` (a heading). */
+export function bashBlocks(from, to) {
+  const lines = readFileSync(join(ROOT, "README.md"), "utf8").split("\n");
+  const start = lines.findIndex((line) => line.trim() === from);
+  if (start < 0) throw new Error(`README has no "${from}" heading`);
+  let end = to ? lines.findIndex((line, i) => i > start && line.trim() === to) : -1;
+  if (end < 0) end = lines.findIndex((line, i) => i > start && /^## /.test(line));
+  if (end < 0) end = lines.length;
+  const blocks = [];
+  for (let i = start + 1; i < end; i++) {
+    if (lines[i].trim() !== "```bash") continue;
+    const body = [];
+    const first = i + 2; // 1-based README line of the block's first command line
+    for (i++; i < end && lines[i].trim() !== "```"; i++) body.push(lines[i]);
+    blocks.push({ first, body });
+  }
+  if (blocks.length === 0) throw new Error(`no \`\`\`bash block under "${from}"`);
+  return blocks;
+}
+
+// Strict mode, reporting on fd 3, and the curl wrapper. Bash's ${…} is written $\{…} here
+// (not a template expression) and restored by the replaceAll.
+const PRELUDE = String.raw`set -euo pipefail
+shopt -s inherit_errexit
+report() { printf '%s\n' "$*" >&3; }
+TOUR_CURL_ARGS=()
+curl() {
+  local method=GET url="" arg prev="" body code
+  for arg in "$@"; do
+    case "$prev" in -X|--request) method=$arg ;; esac
+    case "$arg" in http://*|https://*) url=$arg ;; esac
+    case "$arg" in -d|--data|--data-binary|--data-raw) [ "$method" = GET ] && method=POST ;; esac
+    prev=$arg
+  done
+  body=$(mktemp)
+  code=$(command curl "$\{TOUR_CURL_ARGS[@]}" "$@" -o "$body" -w '%{http_code}') || true
+  cat "$body"
+  if [ -z "$code" ] || [ "$code" = 000 ] || [ "$code" -ge 400 ]; then
+    report "not ok - $method $\{url#"$\{BASE:-}"} -> HTTP $\{code:-none} ($(head -c 300 "$body" | tr '\n\r' '  '))"
+    rm -f "$body"
+    return 22
+  fi
+  rm -f "$body"
+  report "ok - $method $\{url#"$\{BASE:-}"} -> $code"
+}
+`.replaceAll("$\\{", "${");
+
+// A failed curl call has reported itself already: then only where the script stopped.
+const STOP_TRAP = String.raw`trap 'rc=$?; if [ "$BASH_COMMAND" = "return 22" ]; then report "stopped - line $LINENO"; else report "stopped - line $LINENO: $BASH_COMMAND (exit $rc)"; fi' ERR
+`;
+
+// Opens the epilogue: checks run whatever their outcome, each reporting itself.
+const CHECKS = String.raw`# ---- checks after the README's blocks
+trap - ERR
+set +e
+check() { if eval "$2"; then report "ok - $1"; else report "not ok - $1"; fi; }
+`;
+
+/**
+ * The bash script: PRELUDE, `setup` (more bash: functions, TOUR_CURL_ARGS), the blocks,
+ * then `checks` (lines of `check "what" 'bash condition'`, plus helpers they need).
+ */
+export function assembleScript({ blocks, setup = "", checks = "" }) {
+  const out = [...PRELUDE.split("\n"), ...setup.split("\n"), ...STOP_TRAP.split("\n")];
+  const readmeLine = new Map(); // script line (1-based) → README line
+  for (const [n, block] of blocks.entries()) {
+    const label = `block ${n + 1} (README lines ${block.first}-${block.first + block.body.length - 1})`;
+    out.push(`# ---- ${label}`);
+    for (const [k, line] of block.body.entries()) {
+      out.push(line);
+      readmeLine.set(out.length, block.first + k);
+    }
+    out.push("", `report "ok - ${label}"`);
+  }
+  out.push(...CHECKS.split("\n"), ...checks.split("\n"));
+  const expectedChecks = (checks.match(/^check "/gm) ?? []).length;
+  return { script: out.join("\n") + "\n", readmeLine, blocks: blocks.length, expectedChecks };
+}
+
+/** Runs the script with bash in its own process group; SIGKILL after `timeoutMs`. */
+export function runBash(scriptPath, { cwd, env, timeoutMs }) {
+  return new Promise((resolve) => {
+    const child = spawn("bash", [scriptPath], { cwd, env, stdio: ["ignore", "pipe", "pipe", "pipe"], detached: true });
+    let output = "";
+    let reports = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.stdio[3].on("data", (chunk) => (reports += chunk));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // gone already
+      }
+    }, timeoutMs);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, output, reports });
+    });
+    child.on("error", (error) => resolve({ code: null, signal: null, output: error.message, reports }));
+  });
+}
+
+/** Turns the script's fd-3 reports into the harness's ok / not ok lines. */
+export function reportRun(result, assembled, { ok, notOk, what }) {
+  const { readmeLine, blocks, expectedChecks } = assembled;
+  let afterChecks = 0; // reports after the last block: the epilogue's checks
+  let okBlocks = 0;
+  let stopped = false;
+  for (const line of result.reports.split("\n").filter(Boolean)) {
+    if (okBlocks === blocks && !line.startsWith("ok - block ")) afterChecks++;
+    if (line.startsWith("ok - ")) {
+      ok(line.slice(5));
+      if (line.startsWith("ok - block ")) okBlocks++;
+    } else if (line.startsWith("not ok - ")) {
+      notOk(line.slice(9));
+    } else if (line.startsWith("stopped - ")) {
+      stopped = true;
+      const text = line.slice(10).replace(/^line (\d+)/, (_, n) => `README line ${readmeLine.get(Number(n)) ?? `?(script line ${n})`}`);
+      notOk(`${what} stopped at ${text}`);
+    }
+  }
+  if (result.code !== 0 && !stopped) notOk(`${what}'s bash`, `exit ${result.code}, signal ${result.signal}`);
+  if (result.code === 0 && okBlocks !== blocks) notOk("every block ran", `${okBlocks} of ${blocks}`);
+  if (result.code === 0 && okBlocks === blocks && afterChecks !== expectedChecks) notOk("every check after the blocks ran", `${afterChecks} of ${expectedChecks}`);
+  if (result.code !== 0) {
+    const tail = result.output.trimEnd().split("\n").slice(-40);
+    console.log(`# ${what} output (last 40 lines):`);
+    for (const line of tail) console.log(`#   ${line}`);
+  }
+}
