@@ -16,6 +16,11 @@ import { ROOT } from "./wrangler.mjs";
 
 /** The ```bash blocks of the README section starting at `from` and ending at `to` (a heading). */
 export function bashBlocks(from, to) {
+  return fencedBlocks("bash", from, to);
+}
+
+/** The ```<language> blocks of the README section from the heading `from` to `to` (or the next "## "). */
+export function fencedBlocks(language, from, to) {
   const lines = readFileSync(join(ROOT, "README.md"), "utf8").split("\n");
   const start = lines.findIndex((line) => line.trim() === from);
   if (start < 0) throw new Error(`README has no "${from}" heading`);
@@ -24,13 +29,13 @@ export function bashBlocks(from, to) {
   if (end < 0) end = lines.length;
   const blocks = [];
   for (let i = start + 1; i < end; i++) {
-    if (lines[i].trim() !== "```bash") continue;
+    if (lines[i].trim() !== "```" + language) continue;
     const body = [];
     const first = i + 2; // 1-based README line of the block's first command line
     for (i++; i < end && lines[i].trim() !== "```"; i++) body.push(lines[i]);
     blocks.push({ first, body });
   }
-  if (blocks.length === 0) throw new Error(`no \`\`\`bash block under "${from}"`);
+  if (blocks.length === 0) throw new Error(`no \`\`\`${language} block under "${from}"`);
   return blocks;
 }
 
