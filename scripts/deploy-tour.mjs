@@ -50,6 +50,8 @@ check "its cursors are signed with the secret and followed" 'C=$(api "$BASE/v1/e
 check "a forged cursor is refused (400 invalid_cursor)" '[ "$(api "$BASE/v1/extensions?limit=5&cursor=AAAA$C" | field code)" = invalid_cursor ]'
 check "without a token it answers 401 (auth is on: not a loopback host)" '[ "$(command curl -s "$\{TOUR_CURL_ARGS[@]}" "$BASE/v1/domains" -o /dev/null -w "%{http_code}")" = 401 ]'
 check "a write through it lands in the database (201, then read back)" 'ID=$(api -X POST "$BASE/v1/contacts" -H "content-type: application/json" -d "{\"name\":\"Deploy Check\",\"email\":\"deploy@example.org\"}" | field id) && [ "$(api "$BASE/v1/contacts/$ID" | field email)" = deploy@example.org ]'
+check "npm run token -- list --remote shows admin, active" 'npm run -s token -- list --remote | grep -Eq "^tok_[0-9A-Z]{26}  admin +write  created .* active$"'
+check "a token revoked with --remote is refused by the deployed Worker" 'T2=$(npm run -s token -- create --name ci --scope read --remote | grep "^tok_") && npm run -s token -- revoke --name ci --remote >/dev/null && [ "$(command curl -s "$\{TOUR_CURL_ARGS[@]}" -H "Authorization: Bearer $T2" "$BASE/v1/domains" | field detail)" = "The bearer token has been revoked." ]'
 check "wrangler secret list shows CURSOR_SECRET" 'npx wrangler secret list | grep -q "\"CURSOR_SECRET\""'
 check "wrangler d1 info reports read_replication mode auto" '[ "$(npx wrangler d1 info domain-api --json | field "read_replication.mode")" = auto ]'
 `.replaceAll("$\\{", "${");

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runs the README's newcomer tour as written (scripts/lib/readme-blocks.mjs): every
 // ```bash block between the headings "## A short tour" and "## The API in brief", then every
-// ```bash block under "## DNS: zones and records" (up to the next "## " heading), joined in
-// that order into one bash script. Which blocks run is decided by these headings alone: a ```bash block added
+// ```bash block under "## DNS: zones and records" and under "## Safety" (each up to the next
+// "## " heading), joined in that order into one bash script. Which blocks run is decided by these headings alone: a ```bash block added
 // there is run too, so keep only commands that work against a fresh server in them.
 //
 // The script runs under `set -euo pipefail` (and inherit_errexit), with cwd a throwaway
@@ -45,12 +45,13 @@ check "CURSOR was a next_cursor (not null)" '[ -n "$\{CURSOR:-}" ] && [ "$CURSOR
 check "the PATCH took effect (auto_renew false)" '[ "$(get /v1/domains/example.co.uk | field auto_renew)" = false ]'
 check "the IDN domain reads back as xn--mnchen-3ya.de" '[ "$(get /v1/domains/münchen.de | field name)" = xn--mnchen-3ya.de ]'
 check "example.org.zone has no \$ORIGIN line" '[ -s example.org.zone ] && ! grep -q "^\$ORIGIN" example.org.zone'
+check "the Safety block's token ci is listed as revoked" 'npm run -s token -- list | grep -Eq "^tok_[0-9A-Z]{26}  ci +write  created .* REVOKED "'
 check "example.org has the records of example.com" '[ "$(get /v1/zones/example.org | field record_count)" = "$(get /v1/zones/example.com | field record_count)" ]'
 `.replaceAll("$\\{", "${");
 
 async function main() {
   const assembled = assembleScript({
-    blocks: [...bashBlocks("## A short tour", "## The API in brief"), ...bashBlocks("## DNS: zones and records")],
+    blocks: [...bashBlocks("## A short tour", "## The API in brief"), ...bashBlocks("## DNS: zones and records"), ...bashBlocks("## Safety")],
     setup: SETUP,
     checks: CHECKS,
   });
