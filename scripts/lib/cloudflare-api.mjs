@@ -84,8 +84,11 @@ function makeCertificate(dir, subdomain) {
 }
 
 /**
- * Starts the API on a free loopback port. `log(line)` receives one line per request.
- * Returns { baseUrl, accountId, token, subdomain, caCertPath, connectTo(host), requests, close() }.
+ * Starts the API (plain HTTP, for wrangler) and the HTTPS edge, each on a free loopback
+ * port. Only `token` is accepted as the API token, and only `accountId` as the account.
+ * `log(line)` receives one line per request. Returns { baseUrl, edgePort, caCertPath,
+ * accountId, token, subdomain, requests, databases, scripts, close() }; `requests`,
+ * `databases` and `scripts` are the live records, for checks.
  */
 export async function startCloudflareApi({ stateDir, token, accountId, subdomain = "sandbox", log = () => {} }) {
   mkdirSync(stateDir, { recursive: true });
