@@ -98,6 +98,26 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("gives an example for every request body and every response body of every operation", () => {
+    const missing: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations) as [string, Operation & { requestBody?: { content: Record<string, object> } }][]) {
+        const bodies = [
+          ...Object.entries(operation.requestBody?.content ?? {}).map(([type, media]) => [`request ${type}`, media] as const),
+          ...Object.entries(operation.responses).flatMap(([status, response]) => Object.entries(response.content ?? {}).map(([type, media]) => [`${status} ${type}`, media] as const)),
+        ];
+        for (const [what, media] of bodies) if (!("example" in media) && !("examples" in media)) missing.push(`${method.toUpperCase()} ${path} ${what}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("gives each problem response one example per problem code of its status", () => {
+    const response = doc.paths["/contacts"]!.post!.responses["422"]!.content!["application/problem+json"] as { examples: Record<string, { value: { code: string; status: number } }> };
+    expect(Object.keys(response.examples).sort()).toEqual(["policy_violation", "read_only_field", "unknown_field", "validation_failed"]);
+    expect(response.examples.validation_failed!.value).toMatchObject({ code: "validation_failed", status: 422, type: "/v1/problems/validation_failed", errors: expect.any(Array) });
+  });
+
   it("has only examples that are valid against their own schemas", () => {
     const bad: string[] = [];
     const visit = (node: unknown, at: string) => {
@@ -107,6 +127,14 @@ describe("the OpenAPI document", () => {
         const { example, ...rest } = schema;
         const result = validatorFor(rest as Schema).validate(example);
         if (!result.valid) bad.push(`${at}: ${JSON.stringify(example)} ${JSON.stringify(result.errors.slice(-1))}`);
+      }
+      // A media type object: its `example`, or each of its named `examples`, against its schema.
+      if ("schema" in schema && ("example" in schema || "examples" in schema)) {
+        const named = Object.entries((schema.examples ?? {}) as Record<string, { value: unknown }>).map(([name, { value }]) => [name, value] as const);
+        for (const [name, value] of "example" in schema ? [["example", schema.example] as const, ...named] : named) {
+          const result = validatorFor(schema.schema as Schema).validate(value);
+          if (!result.valid) bad.push(`${at} (${name}): ${JSON.stringify(value).slice(0, 200)} ${JSON.stringify(result.errors.slice(-1))}`);
+        }
       }
       for (const [key, value] of Object.entries(schema)) if (key !== "example" && key !== "examples") visit(value, `${at}/${key}`);
     };

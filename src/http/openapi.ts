@@ -26,11 +26,36 @@ const PROBLEM_MEDIA_TYPE = "application/problem+json";
 const STATUS_CODES_OF: Record<number, ProblemCode[]> = {};
 for (const [code, { status }] of Object.entries(PROBLEMS)) (STATUS_CODES_OF[status] ??= []).push(code as ProblemCode);
 
+// What `errors` looks like in the examples of the problems that carry it.
+const FIELD_ERRORS_EXAMPLE: Partial<Record<ProblemCode, { field: string; message: string }[]>> = {
+  invalid_query: [{ field: "limit", message: "must be an integer from 1 to 200" }],
+  validation_failed: [
+    { field: "email", message: "is not an email address" },
+    { field: "address.country_code", message: "is not an ISO 3166-1 alpha-2 country code" },
+  ],
+  unknown_field: [{ field: "colour", message: "is not a field of this resource" }],
+  read_only_field: [{ field: "created_at", message: "is set by the server" }],
+};
+
+/** One example per problem code of a status, as the service answers it. */
+export function problemExamples(status: number) {
+  const examples: Record<string, { summary: string; value: z.output<typeof ProblemSchema> }> = {};
+  for (const code of STATUS_CODES_OF[status] ?? []) {
+    const { title, about } = PROBLEMS[code];
+    const errors = FIELD_ERRORS_EXAMPLE[code];
+    examples[code] = {
+      summary: title,
+      value: { type: `/v1/problems/${code}`, title, status, code, detail: about, ...(errors ? { errors } : {}), request_id: "01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" },
+    };
+  }
+  return examples;
+}
+
 function problemResponse(status: number) {
   const codes = STATUS_CODES_OF[status] ?? [];
   return {
     description: `${codes.map((c) => PROBLEMS[c].title).join(" / ")} — \`code\`: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
-    content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemSchema } },
+    content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemSchema, examples: problemExamples(status) } },
   };
 }
 
@@ -59,15 +84,17 @@ const ETAG_HEADER = {
   ETag: { description: "Entity tag of the resource; send it back in `If-Match` / `If-None-Match`.", schema: { type: "string" as const } },
 };
 
-export function resourceResponse<S extends z.ZodType>(schema: S, description: string) {
-  return { description, headers: ETAG_HEADER, content: { [JSON_MEDIA_TYPE]: { schema } } } as const;
+// Examples are typed against their schema here (z.output for responses, z.input for
+// bodies) and validated against the generated JSON Schema by the contract test.
+export function resourceResponse<S extends z.ZodType>(schema: S, description: string, example: z.output<S>) {
+  return { description, headers: ETAG_HEADER, content: { [JSON_MEDIA_TYPE]: { schema, example } } } as const;
 }
 
-export function createdResponse<S extends z.ZodType>(schema: S, description: string) {
+export function createdResponse<S extends z.ZodType>(schema: S, description: string, example: z.output<S>) {
   return {
     description,
     headers: { ...ETAG_HEADER, Location: { description: "Path of the new resource.", schema: { type: "string" as const } } },
-    content: { [JSON_MEDIA_TYPE]: { schema } },
+    content: { [JSON_MEDIA_TYPE]: { schema, example } },
   } as const;
 }
 
@@ -83,24 +110,28 @@ export function listSchema<S extends z.ZodType>(item: S, name: string) {
     .openapi(name);
 }
 
-export function listResponse<S extends z.ZodType>(schema: S, description: string) {
+/** A signed `next_cursor`, as the examples of list responses show it. */
+const NEXT_CURSOR_EXAMPLE = "W251bGwsImNvbl8wMU04MTg4TjJaNlAxMDNDNTJYOVFOQ1BYQSJd.Dvt6hZ4ngrcXz38WG2lMQw";
+
+/** `items`: the example page's rows; the example has a next page. */
+export function listResponse<S extends z.ZodType<{ data: unknown[]; next_cursor: string | null }>>(schema: S, description: string, items: z.output<S>["data"]) {
   return {
     description,
     headers: { Link: { description: 'RFC 8288 link to the next page (`rel="next"`), when there is one.', schema: { type: "string" as const } } },
-    content: { [JSON_MEDIA_TYPE]: { schema } },
+    content: { [JSON_MEDIA_TYPE]: { schema, example: { data: items, next_cursor: NEXT_CURSOR_EXAMPLE } } },
   } as const;
 }
 
-export function jsonBody<S extends z.ZodType>(schema: S, description: string) {
-  return { required: true, description, content: { [JSON_MEDIA_TYPE]: { schema } } } as const;
+export function jsonBody<S extends z.ZodType>(schema: S, description: string, example: z.input<S>) {
+  return { required: true, description, content: { [JSON_MEDIA_TYPE]: { schema, example } } } as const;
 }
 
 /** PATCH bodies are JSON Merge Patch (RFC 7396), in either media type. */
-export function mergePatchBody<S extends z.ZodType>(schema: S, description: string) {
+export function mergePatchBody<S extends z.ZodType>(schema: S, description: string, example: z.input<S>) {
   return {
     required: true,
     description: `${description} JSON Merge Patch (RFC 7396): absent fields stay, \`null\` clears an optional field, arrays are replaced whole, objects merge.`,
-    content: { [JSON_MEDIA_TYPE]: { schema }, [MERGE_PATCH_MEDIA_TYPE]: { schema } },
+    content: { [JSON_MEDIA_TYPE]: { schema, example }, [MERGE_PATCH_MEDIA_TYPE]: { schema, example } },
   } as const;
 }
 

@@ -48,12 +48,18 @@ export const rdapNegotiation: MiddlewareHandler = async (c, next) => {
 type Documented = { description: string; content: Record<string, unknown> };
 
 /** A read's 200 response documented with its RDAP variant beside the JSON. */
-export function withRdapView<R extends Documented, S extends z.ZodType>(response: R, schema: S) {
+export function withRdapView<R extends Documented, S extends z.ZodType>(response: R, schema: S, example: z.output<S>) {
   return {
     ...response,
     description: `${response.description} With \`Accept: ${RDAP_MEDIA_TYPE}\`, the RDAP view (RFC 9083); \`auth_info\` never appears in it.`,
-    content: { ...response.content, [RDAP_MEDIA_TYPE]: { schema } },
+    content: { ...response.content, [RDAP_MEDIA_TYPE]: { schema, example } },
   } as Omit<R, "content" | "description"> & { description: string; content: R["content"] & { [RDAP_MEDIA_TYPE]: { schema: S } } };
+}
+
+/** The RDAP form of each problem example of a response (what rdapNegotiation sends). */
+function rdapErrorExamples(response: Documented) {
+  const problems = (response.content["application/problem+json"] as { examples?: Record<string, { summary: string; value: { status: number; title: string; detail: string } }> } | undefined)?.examples ?? {};
+  return Object.fromEntries(Object.entries(problems).map(([code, { summary, value }]) => [code, { summary, value: rdapError(value) }]));
 }
 
 /** Problem responses documented with their RDAP error form (RFC 9083 §6). */
@@ -63,7 +69,7 @@ export function withRdapErrors<E extends Record<number, Documented>>(responses: 
     out[Number(status)] = {
       ...response,
       description: `${response.description} In RDAP form for \`Accept: ${RDAP_MEDIA_TYPE}\`.`,
-      content: { ...response.content, [RDAP_MEDIA_TYPE]: { schema: RdapErrorSchema } },
+      content: { ...response.content, [RDAP_MEDIA_TYPE]: { schema: RdapErrorSchema, examples: rdapErrorExamples(response) } },
     };
   }
   return out as { [K in keyof E]: Omit<E[K], "content"> & { content: (E[K] extends Documented ? E[K]["content"] : never) & { [RDAP_MEDIA_TYPE]: { schema: typeof RdapErrorSchema } } } };

@@ -19,6 +19,7 @@ import {
   type Extension,
   type Repository,
 } from "./schemas";
+import { EXTENSION_EXAMPLE, REPOSITORY_EXAMPLE } from "../examples";
 
 const ExtensionParams = pathParams("extension", "Extension id or name, with or without the leading dot (`co.uk`, `.de`, `рф`).", "com");
 
@@ -30,7 +31,7 @@ const listExtensionsRoute = defineRoute({
   summary: "List extensions",
   description: "The extensions (TLDs) offered, in id order. Read-only: the catalog changes only by migration.",
   request: { query: ExtensionListQuery },
-  responses: { 200: listResponse(ExtensionListSchema, "A page of extensions."), ...errorResponses(400) },
+  responses: { 200: listResponse(ExtensionListSchema, "A page of extensions.", [EXTENSION_EXAMPLE]), ...errorResponses(400) },
 });
 
 const getExtensionRoute = defineRoute({
@@ -41,7 +42,7 @@ const getExtensionRoute = defineRoute({
   summary: "Get an extension",
   description: "One extension (TLD) with its registration periods, grace periods, name server limits and features, by id or name; IDN extensions answer to either form." + CONDITIONAL_GET,
   request: { params: ExtensionParams },
-  responses: { 200: resourceResponse(ExtensionSchema, "The extension."), 304: notModifiedResponse, ...errorResponses(404) },
+  responses: { 200: resourceResponse(ExtensionSchema, "The extension.", EXTENSION_EXAMPLE), 304: notModifiedResponse, ...errorResponses(404) },
 });
 
 const listRepositoriesRoute = defineRoute({
@@ -52,7 +53,7 @@ const listRepositoriesRoute = defineRoute({
   summary: "List repositories",
   description: "The registries whose object stores domains live in, in id order. Read-only.",
   request: { query: RepositoryListQuery },
-  responses: { 200: listResponse(RepositoryListSchema, "A page of repositories."), ...errorResponses(400) },
+  responses: { 200: listResponse(RepositoryListSchema, "A page of repositories.", [REPOSITORY_EXAMPLE]), ...errorResponses(400) },
 });
 
 const getRepositoryRoute = defineRoute({
@@ -63,7 +64,7 @@ const getRepositoryRoute = defineRoute({
   summary: "Get a repository",
   description: "One repository (the registry that holds the extensions' objects) by id." + CONDITIONAL_GET,
   request: { params: RepositoryParams },
-  responses: { 200: resourceResponse(RepositorySchema, "The repository."), 304: notModifiedResponse, ...errorResponses(404) },
+  responses: { 200: resourceResponse(RepositorySchema, "The repository.", REPOSITORY_EXAMPLE), 304: notModifiedResponse, ...errorResponses(404) },
 });
 
 export function presentExtension(row: ExtensionRow): Extension {

@@ -22,6 +22,7 @@ import {
   ContactPatchSchema,
   ContactSchema,
 } from "./schemas";
+import { CONTACT_CREATE_EXAMPLE, CONTACT_EXAMPLE, CONTACT_PATCH_EXAMPLE, RDAP_ENTITY_EXAMPLE } from "../examples";
 
 const tags = ["Contacts"];
 const ContactParams = pathParams("contact", "Contact id (`con_…`).", "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B");
@@ -34,7 +35,7 @@ export const listContacts = defineRoute({
   summary: "List contacts",
   description: "Contacts in creation order, keyset-paginated. Filters combine with AND.",
   request: { query: ContactListQuery },
-  responses: { 200: listResponse(ContactListSchema, "A page of contacts."), ...errorResponses(400) },
+  responses: { 200: listResponse(ContactListSchema, "A page of contacts.", [CONTACT_EXAMPLE]), ...errorResponses(400) },
 });
 
 export const listRepositoryContacts = defineRoute({
@@ -45,7 +46,7 @@ export const listRepositoryContacts = defineRoute({
   summary: "List the contacts a repository holds",
   description: "Contacts used (in any role) by a domain of the repository; same filters, order and pagination as `GET /contacts`.",
   request: { params: RepositoryParams, query: ContactListQuery },
-  responses: { 200: listResponse(ContactListSchema, "A page of contacts."), ...errorResponses(400, 404) },
+  responses: { 200: listResponse(ContactListSchema, "A page of contacts.", [CONTACT_EXAMPLE]), ...errorResponses(400, 404) },
 });
 
 export const getContact = defineRoute({
@@ -56,7 +57,7 @@ export const getContact = defineRoute({
   summary: "Get a contact",
   description: "One contact by id. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): an entity object, redacted when the contact asked for `privacy`." + CONDITIONAL_GET,
   request: { params: ContactParams },
-  responses: { 200: withRdapView(resourceResponse(ContactSchema, "The contact."), RdapEntityResponseSchema), 304: notModifiedResponse, ...withRdapErrors(errorResponses(404)) },
+  responses: { 200: withRdapView(resourceResponse(ContactSchema, "The contact.", CONTACT_EXAMPLE), RdapEntityResponseSchema, RDAP_ENTITY_EXAMPLE), 304: notModifiedResponse, ...withRdapErrors(errorResponses(404)) },
 });
 
 export const createContact = defineRoute({
@@ -67,8 +68,8 @@ export const createContact = defineRoute({
   summary: "Create a contact",
   description: "Required: `name` and `email`. A contact that will be a domain's registrant, admin or tech contact also needs `address.city` and `address.country_code`.",
   readOnly: CONTACT_READ_ONLY,
-  request: { body: jsonBody(ContactCreateSchema, "The new contact.") },
-  responses: { 201: createdResponse(ContactSchema, "The contact was created."), ...errorResponses(400, 413, 415, 422) },
+  request: { body: jsonBody(ContactCreateSchema, "The new contact.", CONTACT_CREATE_EXAMPLE) },
+  responses: { 201: createdResponse(ContactSchema, "The contact was created.", CONTACT_EXAMPLE), ...errorResponses(400, 413, 415, 422) },
 });
 
 export const updateContact = defineRoute({
@@ -79,8 +80,8 @@ export const updateContact = defineRoute({
   summary: "Update a contact",
   description: `Fields to change. ${IF_MATCH_HEADER_DOC} Removing the city or country of a contact that is a registrant, admin or tech contact answers 422 \`policy_violation\`.`,
   readOnly: CONTACT_READ_ONLY,
-  request: { params: ContactParams, body: mergePatchBody(ContactPatchSchema, "Fields to change.") },
-  responses: { 200: resourceResponse(ContactSchema, "The updated contact."), ...errorResponses(400, 404, 412, 413, 415, 422) },
+  request: { params: ContactParams, body: mergePatchBody(ContactPatchSchema, "Fields to change.", CONTACT_PATCH_EXAMPLE) },
+  responses: { 200: resourceResponse(ContactSchema, "The updated contact.", CONTACT_EXAMPLE), ...errorResponses(400, 404, 412, 413, 415, 422) },
 });
 
 export const deleteContact = defineRoute({

@@ -28,6 +28,25 @@ const ProblemTypeSchema = z
   })
   .openapi("ProblemType");
 
+function describeProblem(code: ProblemCode) {
+  const { status, title, about } = PROBLEMS[code];
+  return { type: problemTypeUri(code), code, status, title, description: about };
+}
+
+// The three documents never change while the Worker runs: built once, they are both the
+// answers and the OpenAPI examples of these operations.
+const SERVICE_INDEX = {
+  name: SERVICE_NAME,
+  version: SERVICE_VERSION,
+  links: {
+    ...Object.fromEntries(COLLECTIONS.map((name) => [name, `/v1/${name}`])),
+    problems: "/v1/problems",
+    openapi: "/v1/openapi.json",
+    docs: "/v1/docs",
+  },
+};
+const PROBLEM_TYPES = { data: (Object.keys(PROBLEMS) as ProblemCode[]).map(describeProblem) };
+
 const index = defineRoute({
   operationId: "getIndex",
   method: "get",
@@ -36,7 +55,7 @@ const index = defineRoute({
   security: [],
   summary: "Service index",
   description: "The service name and version, and links to every collection and to the API documentation. Public.",
-  responses: { 200: { description: "The index.", content: { "application/json": { schema: IndexSchema } } }, ...publicErrorResponses(400) },
+  responses: { 200: { description: "The index.", content: { "application/json": { schema: IndexSchema, example: SERVICE_INDEX } } }, ...publicErrorResponses(400) },
 });
 
 const problemTypes = defineRoute({
@@ -47,7 +66,7 @@ const problemTypes = defineRoute({
   security: [],
   summary: "List problem types",
   description: "Every `code` an error response can carry, with its status and meaning.",
-  responses: { 200: { description: "All problem types.", content: { "application/json": { schema: z.object({ data: z.array(ProblemTypeSchema) }).openapi("ProblemTypeList") } } }, ...publicErrorResponses(400) },
+  responses: { 200: { description: "All problem types.", content: { "application/json": { schema: z.object({ data: z.array(ProblemTypeSchema) }).openapi("ProblemTypeList"), example: PROBLEM_TYPES } } }, ...publicErrorResponses(400) },
 });
 
 const problemType = defineRoute({
@@ -60,33 +79,14 @@ const problemType = defineRoute({
   description: "The document behind a problem's `type` URI.",
   request: { params: z.object({ code: z.string().openapi({ param: { name: "code", in: "path" }, example: "validation_failed", description: "A problem `code`, the last segment of a problem's `type` URI." }) }) },
   responses: {
-    200: { description: "The problem type.", content: { "application/json": { schema: ProblemTypeSchema } } },
+    200: { description: "The problem type.", content: { "application/json": { schema: ProblemTypeSchema, example: describeProblem("validation_failed") } } },
     ...publicErrorResponses(400, 404),
   },
 });
 
-function describeProblem(code: ProblemCode) {
-  const { status, title, about } = PROBLEMS[code];
-  return { type: problemTypeUri(code), code, status, title, description: about };
-}
-
 export const metaRouter = createRouter()
-  .openapi(index, (c) =>
-    c.json(
-      {
-        name: SERVICE_NAME,
-        version: SERVICE_VERSION,
-        links: {
-          ...Object.fromEntries(COLLECTIONS.map((name) => [name, `/v1/${name}`])),
-          problems: "/v1/problems",
-          openapi: "/v1/openapi.json",
-          docs: "/v1/docs",
-        },
-      },
-      200,
-    ),
-  )
-  .openapi(problemTypes, (c) => c.json({ data: (Object.keys(PROBLEMS) as ProblemCode[]).map(describeProblem) }, 200))
+  .openapi(index, (c) => c.json(SERVICE_INDEX, 200))
+  .openapi(problemTypes, (c) => c.json(PROBLEM_TYPES, 200))
   .openapi(problemType, (c) => {
     const { code } = c.req.valid("param");
     if (!Object.hasOwn(PROBLEMS, code)) throw new ApiError("not_found", `No problem type has the code "${code}".`);

@@ -13,6 +13,7 @@ import {
 import { pathParams, ZoneParams } from "../../http/params";
 import { defineRoute } from "../../http/route";
 import { RECORD_READ_ONLY, RecordCreateSchema, RecordListQuery, RecordListSchema, RecordPatchSchema, RecordSchema, ZoneRecordListQuery } from "./schemas";
+import { RECORD_CREATE_EXAMPLE, RECORD_EXAMPLE, RECORD_PATCH_EXAMPLE } from "../examples";
 
 const tags = ["Records"];
 const RecordParams = pathParams("record", "Record id (`rec_…`).", "rec_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B");
@@ -28,7 +29,7 @@ export const listRecords = defineRoute({
   summary: "List records",
   description: "Records of every zone in creation order, keyset-paginated. Filters combine with AND.",
   request: { query: RecordListQuery },
-  responses: { 200: listResponse(RecordListSchema, "A page of records."), ...errorResponses(400) },
+  responses: { 200: listResponse(RecordListSchema, "A page of records.", [RECORD_EXAMPLE]), ...errorResponses(400) },
 });
 
 export const listZoneRecords = defineRoute({
@@ -39,7 +40,7 @@ export const listZoneRecords = defineRoute({
   summary: "List a zone's records",
   description: "Same filters, order and pagination as `GET /records`, within one zone.",
   request: { params: ZoneParams, query: ZoneRecordListQuery },
-  responses: { 200: listResponse(RecordListSchema, "A page of records."), ...errorResponses(400, 404) },
+  responses: { 200: listResponse(RecordListSchema, "A page of records.", [RECORD_EXAMPLE]), ...errorResponses(400, 404) },
 });
 
 export const getRecord = defineRoute({
@@ -50,7 +51,7 @@ export const getRecord = defineRoute({
   summary: "Get a record",
   description: "One DNS record by id (`rec_…`)." + CONDITIONAL_GET,
   request: { params: RecordParams },
-  responses: { 200: resourceResponse(RecordSchema, "The record."), 304: notModifiedResponse, ...errorResponses(404) },
+  responses: { 200: resourceResponse(RecordSchema, "The record.", RECORD_EXAMPLE), 304: notModifiedResponse, ...errorResponses(404) },
 });
 
 export const createRecord = defineRoute({
@@ -61,8 +62,8 @@ export const createRecord = defineRoute({
   summary: "Create a record",
   description: `\`zone\` (id or name), \`type\` and \`content\` are required; \`name\` defaults to \`@\`; \`ttl\` defaults to the RRset's TTL if it exists, else the zone's \`default_ttl\`. ${RULES}`,
   readOnly: RECORD_READ_ONLY.filter((f) => f !== "zone"),
-  request: { body: jsonBody(RecordCreateSchema, "The new record.") },
-  responses: { 201: createdResponse(RecordSchema, "The record was created."), ...errorResponses(400, 409, 413, 415, 422) },
+  request: { body: jsonBody(RecordCreateSchema, "The new record.", RECORD_CREATE_EXAMPLE) },
+  responses: { 201: createdResponse(RecordSchema, "The record was created.", RECORD_EXAMPLE), ...errorResponses(400, 409, 413, 415, 422) },
 });
 
 export const updateRecord = defineRoute({
@@ -73,8 +74,8 @@ export const updateRecord = defineRoute({
   summary: "Update a record",
   description: `\`name\`, \`type\`, \`content\`, \`ttl\`, \`comment\`; the result is validated as a new record would be. ${RULES} ${IF_MATCH_HEADER_DOC}`,
   readOnly: RECORD_READ_ONLY,
-  request: { params: RecordParams, body: mergePatchBody(RecordPatchSchema, "Fields to change.") },
-  responses: { 200: resourceResponse(RecordSchema, "The updated record."), ...errorResponses(400, 404, 409, 412, 413, 415, 422) },
+  request: { params: RecordParams, body: mergePatchBody(RecordPatchSchema, "Fields to change.", RECORD_PATCH_EXAMPLE) },
+  responses: { 200: resourceResponse(RecordSchema, "The updated record.", RECORD_EXAMPLE), ...errorResponses(400, 404, 409, 412, 413, 415, 422) },
 });
 
 export const deleteRecord = defineRoute({

@@ -13,12 +13,13 @@ import { ZoneParams } from "../../http/params";
 import { defineRoute } from "../../http/route";
 import { MASTER_FILE_MEDIA_TYPE } from "./master-file";
 import { ImportQuery, ZONE_READ_ONLY, ZoneCreateSchema, ZoneListQuery, ZoneListSchema, ZonePatchSchema, ZoneSchema } from "./schemas";
+import { MASTER_FILE_EXAMPLE, ZONE_CREATE_EXAMPLE, ZONE_EXAMPLE, ZONE_PATCH_EXAMPLE } from "../examples";
 
 const tags = ["Zones"];
 
 const MasterFileSchema = z.string().openapi({
   description: "An RFC 1035 master file (RFC 4027 media type `text/dns`).",
-  example: "$ORIGIN example.com.\n$TTL 3600\n@ 3600 IN SOA ns1.example.net. hostmaster.example.com. 2026112200 7200 900 1209600 300\n@ 3600 IN NS ns1.example.net.\nwww 3600 IN A 192.0.2.10\n",
+  example: MASTER_FILE_EXAMPLE,
 });
 
 export const listZones = defineRoute({
@@ -29,7 +30,7 @@ export const listZones = defineRoute({
   summary: "List zones",
   description: "Zones in creation order, keyset-paginated. Filters combine with AND.",
   request: { query: ZoneListQuery },
-  responses: { 200: listResponse(ZoneListSchema, "A page of zones."), ...errorResponses(400) },
+  responses: { 200: listResponse(ZoneListSchema, "A page of zones.", [ZONE_EXAMPLE]), ...errorResponses(400) },
 });
 
 export const getZone = defineRoute({
@@ -45,7 +46,7 @@ export const getZone = defineRoute({
     200: {
       description: "The zone (JSON), or its master file (`text/dns`).",
       headers: { ETag: { description: "Entity tag of the zone.", schema: { type: "string" as const } } },
-      content: { [JSON_MEDIA_TYPE]: { schema: ZoneSchema }, [MASTER_FILE_MEDIA_TYPE]: { schema: MasterFileSchema } },
+      content: { [JSON_MEDIA_TYPE]: { schema: ZoneSchema, example: ZONE_EXAMPLE }, [MASTER_FILE_MEDIA_TYPE]: { schema: MasterFileSchema, example: MASTER_FILE_EXAMPLE } },
     },
     304: notModifiedResponse,
     ...errorResponses(404),
@@ -66,10 +67,13 @@ export const createZone = defineRoute({
     body: {
       required: false,
       description: "The zone (JSON) or a master file (`text/dns`).",
-      content: { [JSON_MEDIA_TYPE]: { schema: ZoneCreateSchema }, [MASTER_FILE_MEDIA_TYPE]: { schema: MasterFileSchema } },
+      content: {
+        [JSON_MEDIA_TYPE]: { schema: ZoneCreateSchema, example: ZONE_CREATE_EXAMPLE },
+        [MASTER_FILE_MEDIA_TYPE]: { schema: MasterFileSchema, example: MASTER_FILE_EXAMPLE },
+      },
     },
   },
-  responses: { 201: createdResponse(ZoneSchema, "The zone was created."), ...errorResponses(400, 409, 413, 415, 422) },
+  responses: { 201: createdResponse(ZoneSchema, "The zone was created.", ZONE_EXAMPLE), ...errorResponses(400, 409, 413, 415, 422) },
 });
 
 export const updateZone = defineRoute({
@@ -80,8 +84,8 @@ export const updateZone = defineRoute({
   summary: "Update a zone",
   description: `Change \`default_ttl\` or SOA fields (not \`serial\`, which rises by itself). ${IF_MATCH_HEADER_DOC}`,
   readOnly: ZONE_READ_ONLY,
-  request: { params: ZoneParams, body: mergePatchBody(ZonePatchSchema, "Fields to change.") },
-  responses: { 200: { description: "The updated zone.", content: { [JSON_MEDIA_TYPE]: { schema: ZoneSchema } } }, ...errorResponses(400, 404, 412, 413, 415, 422) },
+  request: { params: ZoneParams, body: mergePatchBody(ZonePatchSchema, "Fields to change.", ZONE_PATCH_EXAMPLE) },
+  responses: { 200: { description: "The updated zone.", content: { [JSON_MEDIA_TYPE]: { schema: ZoneSchema, example: ZONE_EXAMPLE } } }, ...errorResponses(400, 404, 412, 413, 415, 422) },
 });
 
 export const deleteZone = defineRoute({

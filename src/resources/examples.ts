@@ -1,0 +1,244 @@
+// The examples of the OpenAPI document: one small, consistent world (Ada's contact,
+// registrant of example.com, whose zone has a www record), taken from real responses of
+// the service, so that every request and response example of every operation fits the
+// others. Typed against the schemas they illustrate (`satisfies`), and checked against
+// the generated JSON Schemas by test/openapi-contract.test.ts.
+import type { z } from "@hono/zod-openapi";
+import type { ExtensionSchema, RepositorySchema } from "./catalog/schemas";
+import type { ContactCreateSchema, ContactPatchSchema, ContactSchema } from "./contacts/schemas";
+import type { DomainCreateSchema, DomainPatchSchema, DomainSchema } from "./domains/schemas";
+import type { EventSchema } from "./events/schemas";
+import type { HostCreateSchema, HostPatchSchema, HostSchema } from "./hosts/schemas";
+import type { RecordCreateSchema, RecordPatchSchema, RecordSchema } from "./records/schemas";
+import type { ZoneCreateSchema, ZonePatchSchema, ZoneSchema } from "./zones/schemas";
+import type { RdapDomainResponseSchema, RdapEntityResponseSchema, RdapEntitySchema, RdapNameserverResponseSchema } from "../rdap/schemas";
+
+const CONTACT_ID = "con_01M8188N2Z6P103C52X9QNCPXA";
+const DOMAIN_ID = "dom_01M8188N7KGV55FM9V33GNPK9N";
+const HOST_ID = "hst_01M8188N87QCN9Z8DNP0VKTJA4";
+const ZONE_ID = "zon_01M8188N8SQFVFC6JYFR70GY5G";
+const RECORD_ID = "rec_01M8188PP25TBW5CKWSXGWHH2W";
+const CREATED = "2026-11-22T09:09:16.511Z";
+const UPDATED = "2026-11-22T09:09:18.218Z";
+const CATALOG_DATE = "2026-01-01T00:00:00.000Z";
+const BASE = "https://domain-api.example.workers.dev/v1";
+
+export const EXTENSION_EXAMPLE = {
+  id: "com",
+  name: "com",
+  unicode_name: "com",
+  type: "generic",
+  repository: "verisign",
+  periods: { min: 1, max: 10 },
+  grace_periods: { add: 5, renew: 5, auto_renew: 45, transfer: 5, redemption: 30, pending_delete: 5 },
+  nameservers: { min: 0, max: 13 },
+  idn: true,
+  dnssec: true,
+  created_at: CATALOG_DATE,
+  updated_at: CATALOG_DATE,
+} satisfies z.output<typeof ExtensionSchema>;
+
+export const REPOSITORY_EXAMPLE = {
+  id: "verisign",
+  name: "Verisign",
+  roid_suffix: "VRSN",
+  extensions: ["com", "net"],
+  created_at: CATALOG_DATE,
+  updated_at: CATALOG_DATE,
+} satisfies z.output<typeof RepositorySchema>;
+
+const ADDRESS = { street: ["12 Example Row"], city: "London", postal_code: "N1 9GU", country_code: "GB" };
+
+export const CONTACT_CREATE_EXAMPLE = {
+  name: "Ada Lovelace",
+  organization: "Analytical Engines Ltd",
+  email: "ada@example.org",
+  phone: "+44.2071234567",
+  address: ADDRESS,
+} satisfies z.input<typeof ContactCreateSchema>;
+
+export const CONTACT_PATCH_EXAMPLE = { phone: "+44.2079460000", fax: null } satisfies z.input<typeof ContactPatchSchema>;
+
+export const CONTACT_EXAMPLE = {
+  id: CONTACT_ID,
+  ...CONTACT_CREATE_EXAMPLE,
+  fax: null,
+  address: { ...ADDRESS, state: null },
+  privacy: false,
+  status: ["linked"],
+  created_at: CREATED,
+  updated_at: CREATED,
+} satisfies z.output<typeof ContactSchema>;
+
+export const DOMAIN_CREATE_EXAMPLE = {
+  name: "example.com",
+  period: 2,
+  registrant: CONTACT_ID,
+  contacts: { admin: CONTACT_ID, tech: CONTACT_ID },
+  nameservers: ["ns1.example.net", "ns2.example.net"],
+} satisfies z.input<typeof DomainCreateSchema>;
+
+export const DOMAIN_PATCH_EXAMPLE = { auto_renew: false, status: ["clientTransferProhibited"] } satisfies z.input<typeof DomainPatchSchema>;
+
+export const DOMAIN_EXAMPLE = {
+  id: DOMAIN_ID,
+  name: "example.com",
+  unicode_name: "example.com",
+  extension: "com",
+  repository: "verisign",
+  status: ["clientTransferProhibited"],
+  registrant: CONTACT_ID,
+  contacts: { admin: CONTACT_ID, tech: CONTACT_ID, billing: null },
+  nameservers: ["ns1.example.net", "ns2.example.net"],
+  auto_renew: false,
+  expires_at: "2028-11-22T09:09:16.659Z",
+  auth_info: "Y_ITuVdpEM-P9UDzifbC",
+  zone: ZONE_ID,
+  created_at: CREATED,
+  updated_at: UPDATED,
+} satisfies z.output<typeof DomainSchema>;
+
+/** Lists leave `auth_info` out (contract §5). */
+export const { auth_info: _authInfo, ...DOMAIN_LIST_ITEM_EXAMPLE } = DOMAIN_EXAMPLE;
+
+export const HOST_CREATE_EXAMPLE = { name: "ns1.example.com", addresses: ["192.0.2.53", "2001:db8::53"] } satisfies z.input<typeof HostCreateSchema>;
+
+export const HOST_PATCH_EXAMPLE = { addresses: ["192.0.2.54", "2001:db8::54"] } satisfies z.input<typeof HostPatchSchema>;
+
+export const HOST_EXAMPLE = {
+  id: HOST_ID,
+  name: "ns1.example.com",
+  unicode_name: "ns1.example.com",
+  addresses: ["192.0.2.53", "2001:db8::53"],
+  domain: DOMAIN_ID,
+  status: ["ok"],
+  created_at: CREATED,
+  updated_at: CREATED,
+} satisfies z.output<typeof HostSchema>;
+
+export const ZONE_CREATE_EXAMPLE = { name: "example.com", default_ttl: 3600, nameservers: ["ns1.example.net", "ns2.example.net"] } satisfies z.input<typeof ZoneCreateSchema>;
+
+export const ZONE_PATCH_EXAMPLE = { default_ttl: 1800, soa: { minimum: 600 } } satisfies z.input<typeof ZonePatchSchema>;
+
+export const ZONE_EXAMPLE = {
+  id: ZONE_ID,
+  name: "example.com",
+  unicode_name: "example.com",
+  domain: DOMAIN_ID,
+  default_ttl: 3600,
+  soa: { mname: "ns1.example.net", rname: "hostmaster.example.com", serial: 2026112201, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 },
+  record_count: 3,
+  created_at: CREATED,
+  updated_at: UPDATED,
+} satisfies z.output<typeof ZoneSchema>;
+
+export const RECORD_CREATE_EXAMPLE = { zone: "example.com", name: "www", type: "A", content: "192.0.2.10", ttl: 3600, comment: "the web server" } satisfies z.input<
+  typeof RecordCreateSchema
+>;
+
+export const RECORD_PATCH_EXAMPLE = { content: "192.0.2.11", comment: null } satisfies z.input<typeof RecordPatchSchema>;
+
+export const RECORD_EXAMPLE = {
+  id: RECORD_ID,
+  zone: ZONE_ID,
+  name: "www",
+  fqdn: "www.example.com",
+  type: "A",
+  content: "192.0.2.10",
+  ttl: 3600,
+  comment: "the web server",
+  created_at: UPDATED,
+  updated_at: UPDATED,
+} satisfies z.output<typeof RecordSchema>;
+
+const { auth_info: _hidden, ...DOMAIN_BEFORE } = { ...DOMAIN_EXAMPLE, status: ["ok"], auto_renew: true, updated_at: CREATED };
+
+export const EVENT_EXAMPLE = {
+  id: "evt_01M8188PRAZ776Y7KHQ8XACA72",
+  at: UPDATED,
+  token: "ci-deploy",
+  type: "domain",
+  resource: DOMAIN_ID,
+  operation: "update",
+  before: { ...DOMAIN_BEFORE, auth_info: "Y_ITuVdpEM-P9UDzifbC" },
+  after: DOMAIN_EXAMPLE,
+} satisfies z.output<typeof EventSchema>;
+
+/** The master file `GET /zones/{zone}` with `Accept: text/dns` answers for ZONE_EXAMPLE. */
+export const MASTER_FILE_EXAMPLE = [
+  "$ORIGIN example.com.",
+  "$TTL 3600",
+  "@ 3600 IN SOA ns1.example.net. hostmaster.example.com. 2026112201 7200 900 1209600 300",
+  "@ 3600 IN NS ns1.example.net.",
+  "@ 3600 IN NS ns2.example.net.",
+  "www 3600 IN A 192.0.2.10",
+  "",
+].join("\n");
+
+const selfLink = (path: string) => [{ value: `${BASE}${path}`, rel: "self", href: `${BASE}${path}`, type: "application/rdap+json" }];
+const registered = (at: string, changed: string) => [
+  { eventAction: "registration", eventDate: at },
+  { eventAction: "last changed", eventDate: changed },
+];
+
+const RDAP_ENTITY = {
+  objectClassName: "entity" as const,
+  handle: CONTACT_ID,
+  vcardArray: [
+    "vcard",
+    [
+      ["version", {}, "text", "4.0"],
+      ["fn", {}, "text", "Ada Lovelace"],
+      ["org", {}, "text", "Analytical Engines Ltd"],
+      ["email", {}, "text", "ada@example.org"],
+      ["tel", { type: "voice" }, "uri", "tel:+44.2071234567"],
+      ["adr", { cc: "GB" }, "text", ["", "", "12 Example Row", "London", "", "N1 9GU", "GB"]],
+    ],
+  ],
+  status: ["associated"],
+  events: registered(CREATED, CREATED),
+  links: selfLink(`/contacts/${CONTACT_ID}`),
+} satisfies z.output<typeof RdapEntitySchema>;
+
+export const RDAP_ENTITY_EXAMPLE = { ...RDAP_ENTITY, rdapConformance: ["rdap_level_0"] } satisfies z.output<typeof RdapEntityResponseSchema>;
+
+export const RDAP_NAMESERVER_EXAMPLE = {
+  objectClassName: "nameserver",
+  handle: HOST_ID,
+  ldhName: "ns1.example.com",
+  unicodeName: "ns1.example.com",
+  ipAddresses: { v4: ["192.0.2.53"], v6: ["2001:db8::53"] },
+  status: ["active"],
+  events: registered(CREATED, CREATED),
+  links: selfLink("/hosts/ns1.example.com"),
+  rdapConformance: ["rdap_level_0"],
+} satisfies z.output<typeof RdapNameserverResponseSchema>;
+
+export const RDAP_DOMAIN_EXAMPLE = {
+  objectClassName: "domain",
+  handle: `${DOMAIN_ID}-VRSN`,
+  ldhName: "example.com",
+  unicodeName: "example.com",
+  status: ["client transfer prohibited"],
+  events: [
+    { eventAction: "registration", eventDate: CREATED },
+    { eventAction: "expiration", eventDate: DOMAIN_EXAMPLE.expires_at },
+    { eventAction: "last changed", eventDate: UPDATED },
+  ],
+  nameservers: [
+    ["hst_01M8188N6Y0D78YMHC5S0SW5TD", "ns1.example.net"],
+    ["hst_01M8188N7KGV55FM9V33GNPK9Q", "ns2.example.net"],
+  ].map(([handle, name]) => ({
+    objectClassName: "nameserver" as const,
+    handle: handle!,
+    ldhName: name!,
+    unicodeName: name!,
+    ipAddresses: { v4: [], v6: [] },
+    status: ["associated"],
+    events: registered(CREATED, CREATED),
+    links: selfLink(`/hosts/${name}`),
+  })),
+  entities: [{ ...RDAP_ENTITY, roles: ["registrant", "administrative", "technical"] }],
+  links: selfLink("/domains/example.com"),
+  rdapConformance: ["rdap_level_0"],
+} satisfies z.output<typeof RdapDomainResponseSchema>;
