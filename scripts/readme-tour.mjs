@@ -45,6 +45,7 @@ check "CURSOR was a next_cursor (not null)" '[ -n "$\{CURSOR:-}" ] && [ "$CURSOR
 check "the PATCH took effect (auto_renew false)" '[ "$(get /v1/domains/example.co.uk | field auto_renew)" = false ]'
 check "the IDN domain reads back as xn--mnchen-3ya.de" '[ "$(get /v1/domains/münchen.de | field name)" = xn--mnchen-3ya.de ]'
 check "example.org.zone has no \$ORIGIN line" '[ -s example.org.zone ] && ! grep -q "^\$ORIGIN" example.org.zone'
+check "the audit trail holds the tour's PATCH of example.co.uk (before auto_renew true, after false)" '[ "$(get "/v1/events?type=domain&operation=update" | node -pe "JSON.parse(require(\"fs\").readFileSync(0, \"utf8\")).data.filter((e) => e.after.name === \"example.co.uk\" && e.before.auto_renew && !e.after.auto_renew).length")" = 1 ]'
 check "the Safety block's token ci is listed as revoked" 'npm run -s token -- list | grep -Eq "^tok_[0-9A-Z]{26}  ci +write  created .* REVOKED "'
 check "example.org has the records of example.com" '[ "$(get /v1/zones/example.org | field record_count)" = "$(get /v1/zones/example.com | field record_count)" ]'
 `.replaceAll("$\\{", "${");
