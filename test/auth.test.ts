@@ -114,6 +114,18 @@ describe("a deployed Worker without its CURSOR_SECRET secret", () => {
       expect(problem.detail).toContain("wrangler secret put CURSOR_SECRET");
     }
   });
+  it("treats a CURSOR_SECRET under 32 characters as no key: 503 not_configured saying it is too short", async () => {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(
+      new Request("https://domain-api.example.workers.dev/v1/domains", { headers: { authorization: bearer("write") } }),
+      { ...envWithoutSecret, CURSOR_SECRET: "short-secret" } as never,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    const text = await response.text();
+    const problem = expectProblem({ status: response.status, headers: response.headers, text, body: JSON.parse(text) }, 503, "not_configured");
+    expect(problem.detail).toContain("CURSOR_SECRET of 12 characters, too short");
+  });
   it("still serves the public documents, so the problem's type can be looked up", async () => {
     const problem = await call("https://domain-api.example.workers.dev/v1/problems/not_configured");
     expect(problem.status).toBe(200);

@@ -116,6 +116,9 @@ export interface PageRequest {
 // (`npm start`, the e2e scripts): a key anyone can read, so never used by a deployed Worker.
 const LOCAL_CURSOR_SECRET = "local-development-cursor-secret";
 
+/** 32 characters: `openssl rand -base64 32` gives 44, i.e. 256 bits for HMAC-SHA-256. */
+const MIN_CURSOR_SECRET_LENGTH = 32;
+
 function cursorSecret(c: Context<AppEnv>): string {
   return c.env.CURSOR_SECRET || LOCAL_CURSOR_SECRET;
 }
@@ -129,10 +132,14 @@ function cursorSecret(c: Context<AppEnv>): string {
  */
 export const cursorSecretConfigured: MiddlewareHandler<AppEnv> = async (c, next) => {
   const url = new URL(c.req.url);
-  if (c.env.CURSOR_SECRET || isLoopback(url) || isPublic(url.pathname)) return next();
+  const secret = c.env.CURSOR_SECRET;
+  if ((secret && secret.length >= MIN_CURSOR_SECRET_LENGTH) || isLoopback(url) || isPublic(url.pathname)) return next();
+  const what = secret
+    ? `a CURSOR_SECRET of ${secret.length} characters, too short to be a key (at least ${MIN_CURSOR_SECRET_LENGTH})`
+    : "no CURSOR_SECRET, the key that signs pagination cursors";
   throw new ApiError(
     "not_configured",
-    "This Worker has no CURSOR_SECRET, the key that signs pagination cursors, so it refuses every request. Set one with `openssl rand -base64 32 | npx wrangler secret put CURSOR_SECRET`.",
+    `This Worker has ${what}, so it refuses every request. Set one with \`openssl rand -base64 32 | npx wrangler secret put CURSOR_SECRET\`.`,
   );
 };
 

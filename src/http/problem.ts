@@ -24,7 +24,7 @@ export const PROBLEMS = {
   policy_violation: { status: 422, title: "Registry policy violation", about: "The values are well-formed but the registry's policy refuses them." },
   rate_limited: { status: 429, title: "Too many requests", about: "Slow down; `Retry-After` says when to try again." },
   internal: { status: 500, title: "Internal error", about: "A bug on our side; report the `request_id`." },
-  not_configured: { status: 503, title: "Service not configured", about: "The deployed Worker lacks a secret it needs (`CURSOR_SECRET`); `detail` names the command that sets it." },
+  not_configured: { status: 503, title: "Service not configured", about: "The deployed Worker lacks a secret it needs (`CURSOR_SECRET`, at least 32 characters); `detail` names the command that sets it." },
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEMS;
