@@ -117,6 +117,19 @@ async function main() {
       await first.locator(".opblock-summary-control").click({ timeout: 5_000 });
       await first.locator(".responses-wrapper").waitFor({ timeout: 10_000 });
     });
+    await check("POST /v1/contacts shows its request example and its 422 problem examples", async () => {
+      const block = page.locator(".swagger-ui .opblock-post", { has: page.locator('.opblock-summary-path[data-path="/contacts"]') });
+      await block.locator(".opblock-summary-control").click({ timeout: 5_000 });
+      const body = block.locator(".opblock-section-request-body");
+      await body.waitFor({ timeout: 10_000 });
+      await page.waitForFunction(
+        (el) => el && /Analytical Engines Ltd/.test(el.textContent ?? ""),
+        await body.elementHandle(),
+        { timeout: 10_000 },
+      );
+      const responses = (await block.locator(".responses-wrapper").textContent({ timeout: 10_000 })) ?? "";
+      assert(/validation_failed/.test(responses) || /Validation failed/.test(responses), "the 422 response shows no validation_failed example");
+    });
     // Let late requests (fonts, images, lazy chunks) happen before the verdicts.
     await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => {});
 
