@@ -197,8 +197,10 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     const started = performance.now();
     let result;
     try {
-      // D1 runs a multi-statement string as one unit; Miniflare's D1 does the same and
-      // answers with the last statement's rows (the only ones wrangler shows).
+      // A migration arrives as one multi-statement string. Miniflare's D1 runs it all and
+      // answers with the last statement's rows; D1 answers one result per statement, but
+      // wrangler only checks that each succeeded, and its one-statement calls (`--command`,
+      // token.mjs) get the same single result from both.
       result = await (await d1(db.uuid)).prepare(sql).bind(...bind).all();
     } catch (error) {
       throw new CloudflareError(400, 7500, `${String(error?.cause?.message ?? error?.message ?? error)}: SQLITE_ERROR`);
@@ -234,7 +236,9 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       if (contentType === "application/source-map") continue;
       const type = MODULE_TYPES[contentType];
       if (!type) throw new CloudflareError(400, 10021, `unsupported module type ${contentType} for ${field}`);
-      modules.push({ name: value.name || field, type, contents: new Uint8Array(await value.arrayBuffer()) });
+      const name = value.name || field;
+      if (name.split("/").some((segment) => segment === ".." || segment === "")) throw new CloudflareError(400, 10021, `bad module name ${name}`);
+      modules.push({ name, type, contents: new Uint8Array(await value.arrayBuffer()) });
     }
     if (!metadata.main_module || !modules.some((m) => m.name === metadata.main_module)) {
       throw new CloudflareError(400, 10021, "No such module: the upload lacks its main_module");
