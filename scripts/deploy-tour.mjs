@@ -17,11 +17,11 @@
 // uploaded bindings and cron schedule, read replication on).
 //
 // Prints `ok - …` / `not ok - …` and `DEPLOY-TOUR: N passed, M failed`; exits 1 on any failure.
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { symlinkSync, writeFileSync, readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { createHarness } from "./lib/harness.mjs";
+import { createHarness, runCommand } from "./lib/harness.mjs";
 import { startCloudflareApi } from "./lib/cloudflare-api.mjs";
 import { assembleScript, bashBlocks, reportRun, runBash } from "./lib/readme-blocks.mjs";
 import { OFFLINE_ENV, ROOT } from "./lib/wrangler.mjs";
@@ -133,11 +133,7 @@ async function main() {
     // The stand-in is no yes-machine: it refuses what Cloudflare refuses.
     // Asynchronously: the stand-in answers from this very process.
     const wrangler = (args, extraEnv = {}, config = "wrangler.toml") =>
-      new Promise((resolve) => {
-        execFile(join(ROOT, "node_modules", ".bin", "wrangler"), [...args, "--config", config], { cwd: project, env: { ...env(), ...extraEnv }, timeout: 60_000 }, (error, stdout, stderr) =>
-          resolve({ code: error ? (error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
-        );
-      });
+      runCommand(join(ROOT, "node_modules", ".bin", "wrangler"), [...args, "--config", config], { cwd: project, env: { ...env(), ...extraEnv }, timeoutMs: 60_000 });
     await check("a wrong API token is refused (code 10000)", async () => {
       const { code, output } = await wrangler(["d1", "list"], { CLOUDFLARE_API_TOKEN: "wrong-token" });
       assert(code !== 0 && /Authentication error \[code: 10000\]/.test(output), `exit ${code}: ${output.slice(-300)}`);

@@ -15,11 +15,10 @@
 //
 // Prints `ok - …` / `not ok - …` per curl call and per block, and
 // `README-TOUR: N passed, M failed`; exits 1 on any failure.
-import { execFile } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { transform } from "esbuild";
-import { createHarness } from "./lib/harness.mjs";
+import { createHarness, runCommand } from "./lib/harness.mjs";
 import { assembleScript, bashBlocks, fencedBlocks, reportRun, runBash } from "./lib/readme-blocks.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
@@ -69,14 +68,6 @@ async function main() {
   await typedClientBlock(base, persistTo);
 }
 
-function runFile(file, args, options) {
-  return new Promise((resolve) => {
-    execFile(file, args, { cwd: ROOT, timeout: 120_000, ...options }, (error, stdout, stderr) =>
-      resolve({ code: error ? (error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
-    );
-  });
-}
-
 /**
  * The README's "Typed client" block, as written, in a file at the project's root (where
  * its `./src/app` import points), after a prelude that gives it BASE and token: type-checked
@@ -92,15 +83,15 @@ async function typedClientBlock(base, persistTo) {
   try {
     writeFileSync(source, prelude + block.body.join("\n") + "\n");
     writeFileSync(tsconfig, JSON.stringify({ extends: "./tsconfig.json", include: [".readme-typed-client.ts", "src/**/*.d.ts"] }));
-    const typecheck = await runFile(join(ROOT, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", tsconfig]);
+    const typecheck = await runCommand(join(ROOT, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", tsconfig]);
     if (typecheck.code === 0) ok(`the typed client block (README line ${block.first}) type-checks against AppType`);
     else notOk(`the typed client block (README line ${block.first}) type-checks against AppType`, typecheck.output.trim().split("\n").slice(0, 5).join(" | "));
 
-    const minted = await runFile("npm", ["run", "-s", "token", "--", "create", "--name", "typed-client", "--scope", "write"], { env: { ...process.env, PERSIST_TO: persistTo } });
+    const minted = await runCommand("npm", ["run", "-s", "token", "--", "create", "--name", "typed-client", "--scope", "write"], { env: { ...process.env, PERSIST_TO: persistTo } });
     const token = /^tok_\S+$/m.exec(minted.output)?.[0];
     if (!token) return notOk("a token for the typed client block", minted.output.slice(-300));
     writeFileSync(compiled, (await transform(prelude + block.body.join("\n"), { loader: "ts", format: "esm" })).code);
-    const ran = await runFile(process.execPath, [compiled], { env: { ...process.env, BASE: base, TOKEN: token } });
+    const ran = await runCommand(process.execPath, [compiled], { env: { ...process.env, BASE: base, TOKEN: token } });
     if (ran.code === 0 && /^example\.com \d{4}-\d\d-\d\dT/m.test(ran.output)) ok("the typed client block runs: it registers example.com and lists it with its expiry");
     else notOk("the typed client block runs: it registers example.com and lists it with its expiry", `exit ${ran.code}: ${ran.output.slice(-300)}`);
   } finally {

@@ -3,7 +3,7 @@
 // `node scripts/start.mjs` on a free port with a throwaway D1 state dir in its own
 // process group, waits for `Ready on`, and always tears the whole tree down (normal end,
 // failure, deadline, SIGINT/SIGTERM/SIGHUP), then prints `<LABEL>: N passed, M failed`.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -38,6 +38,18 @@ export function freePort() {
       const { port } = probe.address();
       probe.close(() => resolve(port));
     });
+  });
+}
+
+/**
+ * Runs a command to its end without blocking the event loop (a server this process runs
+ * may have to answer it); resolves to { code, output } with stdout and stderr together.
+ */
+export function runCommand(file, args, { cwd = ROOT, env = process.env, timeoutMs = 120_000 } = {}) {
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd, env, timeout: timeoutMs }, (error, stdout, stderr) =>
+      resolve({ code: error ? (error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+    );
   });
 }
 

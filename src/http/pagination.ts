@@ -131,9 +131,10 @@ function cursorSecret(c: Context<AppEnv>): string {
  * var and a secret of the same name.)
  */
 export const cursorSecretConfigured: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const url = new URL(c.req.url);
   const secret = c.env.CURSOR_SECRET;
-  if ((secret && secret.length >= MIN_CURSOR_SECRET_LENGTH) || isLoopback(url) || isPublic(url.pathname)) return next();
+  if (secret && secret.length >= MIN_CURSOR_SECRET_LENGTH) return next();
+  const url = new URL(c.req.url);
+  if (isLoopback(url) || isPublic(url.pathname)) return next();
   const what = secret
     ? `a CURSOR_SECRET of ${secret.length} characters, too short to be a key (at least ${MIN_CURSOR_SECRET_LENGTH})`
     : "no CURSOR_SECRET, the key that signs pagination cursors";

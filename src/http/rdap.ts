@@ -6,6 +6,7 @@ import type { z } from "@hono/zod-openapi";
 import { RDAP_MEDIA_TYPE, RdapErrorSchema } from "../rdap/schemas";
 import { rdapError, type RdapContext } from "../rdap/views";
 import { prefersOverJson } from "./accept";
+import { problemExamples } from "./openapi";
 
 /** The reads that have an RDAP view: domain, nameserver (host) and entity (contact). */
 const RDAP_READ = /^\/v1\/(domains|hosts|contacts)\/[^/]+$/;
@@ -56,10 +57,9 @@ export function withRdapView<R extends Documented, S extends z.ZodType>(response
   } as Omit<R, "content" | "description"> & { description: string; content: R["content"] & { [RDAP_MEDIA_TYPE]: { schema: S } } };
 }
 
-/** The RDAP form of each problem example of a response (what rdapNegotiation sends). */
-function rdapErrorExamples(response: Documented) {
-  const problems = (response.content["application/problem+json"] as { examples?: Record<string, { summary: string; value: { status: number; title: string; detail: string } }> } | undefined)?.examples ?? {};
-  return Object.fromEntries(Object.entries(problems).map(([code, { summary, value }]) => [code, { summary, value: rdapError(value) }]));
+/** The RDAP form of each problem example of a status (what rdapNegotiation sends). */
+function rdapErrorExamples(status: number) {
+  return Object.fromEntries(Object.entries(problemExamples(status)).map(([code, { summary, value }]) => [code, { summary, value: rdapError(value) }]));
 }
 
 /** Problem responses documented with their RDAP error form (RFC 9083 §6). */
@@ -69,7 +69,7 @@ export function withRdapErrors<E extends Record<number, Documented>>(responses: 
     out[Number(status)] = {
       ...response,
       description: `${response.description} In RDAP form for \`Accept: ${RDAP_MEDIA_TYPE}\`.`,
-      content: { ...response.content, [RDAP_MEDIA_TYPE]: { schema: RdapErrorSchema, examples: rdapErrorExamples(response) } },
+      content: { ...response.content, [RDAP_MEDIA_TYPE]: { schema: RdapErrorSchema, examples: rdapErrorExamples(Number(status)) } },
     };
   }
   return out as { [K in keyof E]: Omit<E[K], "content"> & { content: (E[K] extends Documented ? E[K]["content"] : never) & { [RDAP_MEDIA_TYPE]: { schema: typeof RdapErrorSchema } } } };

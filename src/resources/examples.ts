@@ -151,8 +151,6 @@ export const RECORD_EXAMPLE = {
   updated_at: UPDATED,
 } satisfies z.output<typeof RecordSchema>;
 
-const { auth_info: _hidden, ...DOMAIN_BEFORE } = { ...DOMAIN_EXAMPLE, status: ["ok"], auto_renew: true, updated_at: CREATED };
-
 export const EVENT_EXAMPLE = {
   id: "evt_01M8188PRAZ776Y7KHQ8XACA72",
   at: UPDATED,
@@ -160,7 +158,7 @@ export const EVENT_EXAMPLE = {
   type: "domain",
   resource: DOMAIN_ID,
   operation: "update",
-  before: { ...DOMAIN_BEFORE, auth_info: "Y_ITuVdpEM-P9UDzifbC" },
+  before: { ...DOMAIN_EXAMPLE, status: ["ok"], auto_renew: true, updated_at: CREATED },
   after: DOMAIN_EXAMPLE,
 } satisfies z.output<typeof EventSchema>;
 
