@@ -67,7 +67,7 @@ const TARGETS = {
 const t0 = Date.now();
 const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(0).padStart(3)}s`;
 const log = (message) => console.log(`[bench ${elapsed()}] ${message}`);
-const stripAnsi = (text) => text.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]/g, ""); // eslint-disable-line no-control-regex
+const stripAnsi = (text) => text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, ""); // eslint-disable-line no-control-regex
 
 // ---------------------------------------------------------------- processes and cleanup
 const work = mkdtempSync(join(tmpdir(), "domain-api-bench-"));
@@ -172,7 +172,12 @@ function runAutocannon(options, label) {
  * request object (method, path, headers, body, setupRequest). `amount` instead of a
  * duration runs exactly that many requests (the bulk scenarios).
  */
-async function scenario(name, base, request, { connections = CONNECTIONS, duration = DURATION, warmup = WARMUP, amount, warmupAmount, perRecord, into = results } = {}) {
+async function scenario(
+  name,
+  base,
+  request,
+  { connections = CONNECTIONS, duration = DURATION, warmup = WARMUP, amount, warmupAmount, perRecord, into = results } = {},
+) {
   const common = { url: base, connections, requests: [request] };
   if (amount) {
     if (warmupAmount) await runAutocannon({ ...common, amount: warmupAmount });
@@ -222,7 +227,11 @@ async function probe(name, base, { method = "GET", path, headers = {}, body }, e
 function seedState(state, size, seedDir, label = "") {
   const { files, meta } = generateSeed({ ...size, dir: seedDir });
   log(`${label}seed SQL written (${files.length} file(s), ${size.domains} domains); minting a write token (applies the migrations)`);
-  const tokenOut = run(process.execPath, [join(ROOT, "scripts", "token.mjs"), "create", "--name", "bench", "--scope", "write", "--persist-to", state], "scripts/token.mjs");
+  const tokenOut = run(
+    process.execPath,
+    [join(ROOT, "scripts", "token.mjs"), "create", "--name", "bench", "--scope", "write", "--persist-to", state],
+    "scripts/token.mjs",
+  );
   const token = tokenOut.match(/tok_[0-9A-HJKMNP-TV-Z]{26}\.[A-Za-z0-9_-]+/)?.[0];
   if (!token) throw new Error(`no token in the output of scripts/token.mjs:\n${tokenOut}`);
   for (const [i, file] of files.entries()) {
@@ -233,7 +242,17 @@ function seedState(state, size, seedDir, label = "") {
 }
 
 async function startService(state, port, name = "service") {
-  await startServer(name, process.execPath, [join(ROOT, "scripts", "start.mjs"), "--auth", "--persist-to", state, "--port", String(port), "--", "--config", serviceConfig()]);
+  await startServer(name, process.execPath, [
+    join(ROOT, "scripts", "start.mjs"),
+    "--auth",
+    "--persist-to",
+    state,
+    "--port",
+    String(port),
+    "--",
+    "--config",
+    serviceConfig(),
+  ]);
   return servers.find((s) => s.name === name);
 }
 
@@ -279,15 +298,36 @@ function readScenarios(svc, auth, meta, { cursor, listLimit }) {
   const ids = meta.domainSample.map((d) => d.id);
   const names = meta.domainSample.map((d) => d.name);
   return [
-    ["domain_by_id", svc, { path: `/v1/domains/${ids[0]}`, headers: auth, setupRequest: ((next) => (req) => ({ ...req, path: `/v1/domains/${next()}` }))(rotate(ids)) }, 200],
-    ["domain_by_name", svc, { path: `/v1/domains/${names[0]}`, headers: auth, setupRequest: ((next) => (req) => ({ ...req, path: `/v1/domains/${next()}` }))(rotate(names)) }, 200],
+    [
+      "domain_by_id",
+      svc,
+      { path: `/v1/domains/${ids[0]}`, headers: auth, setupRequest: ((next) => (req) => ({ ...req, path: `/v1/domains/${next()}` }))(rotate(ids)) },
+      200,
+    ],
+    [
+      "domain_by_name",
+      svc,
+      { path: `/v1/domains/${names[0]}`, headers: auth, setupRequest: ((next) => (req) => ({ ...req, path: `/v1/domains/${next()}` }))(rotate(names)) },
+      200,
+    ],
     ["list_first_page", svc, { path: `/v1/domains${listLimit ? `?${listLimit.slice(0, -1)}` : ""}`, headers: auth }, 200],
     ["list_deep_page", svc, { path: `/v1/domains?${listLimit}cursor=${encodeURIComponent(cursor)}`, headers: auth }, 200],
     ["list_filtered", svc, { path: "/v1/domains?extension=org&status=clientTransferProhibited", headers: auth }, 200],
   ];
 }
 const bodyOf = (req) => (req.setupRequest ? req.setupRequest({ ...req }).body : req.body);
-const probeOf = (name, url, req, expect) => probe(name, url, { method: req.method, path: req.setupRequest && req.method === undefined ? req.setupRequest({ ...req }).path : req.path, headers: req.headers, body: bodyOf(req) }, expect);
+const probeOf = (name, url, req, expect) =>
+  probe(
+    name,
+    url,
+    {
+      method: req.method,
+      path: req.setupRequest && req.method === undefined ? req.setupRequest({ ...req }).path : req.path,
+      headers: req.headers,
+      body: bodyOf(req),
+    },
+    expect,
+  );
 
 // ---------------------------------------------------------------- main
 async function main() {
@@ -300,7 +340,19 @@ async function main() {
   log(`starting the service on :${servicePort} and the baseline on :${baselinePort}`);
   const [service] = await Promise.all([
     startService(state, servicePort),
-    startServer("baseline", WRANGLER, ["dev", "--config", join(BENCH, "baseline", "wrangler.toml"), "--local", "--ip", "127.0.0.1", "--port", String(baselinePort), "--persist-to", state, "--show-interactive-dev-session=false"]),
+    startServer("baseline", WRANGLER, [
+      "dev",
+      "--config",
+      join(BENCH, "baseline", "wrangler.toml"),
+      "--local",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(baselinePort),
+      "--persist-to",
+      state,
+      "--show-interactive-dev-session=false",
+    ]),
   ]);
   const svc = `http://127.0.0.1:${servicePort}`;
   const base = `http://127.0.0.1:${baselinePort}`;
@@ -318,25 +370,56 @@ async function main() {
   const scenarios = [
     ["index", svc, { path: "/v1", headers: auth }, 200],
     ...readScenarios(svc, auth, meta, deep),
-    ["create_contact", svc, {
-      method: "POST", path: "/v1/contacts", headers: json,
-      setupRequest: (req) => {
-        const n = counter++;
-        return { ...req, body: JSON.stringify({ name: `Bench Writer ${tag}-${n}`, email: `writer-${tag}-${n}@bench.example.org`, address: { city: "London", country_code: "GB" } }) };
+    [
+      "create_contact",
+      svc,
+      {
+        method: "POST",
+        path: "/v1/contacts",
+        headers: json,
+        setupRequest: (req) => {
+          const n = counter++;
+          return {
+            ...req,
+            body: JSON.stringify({
+              name: `Bench Writer ${tag}-${n}`,
+              email: `writer-${tag}-${n}@bench.example.org`,
+              address: { city: "London", country_code: "GB" },
+            }),
+          };
+        },
       },
-    }, 201],
-    ["patch_domain", svc, {
-      method: "PATCH", path: `/v1/domains/${ids[0]}`, headers: { ...auth, "content-type": "application/merge-patch+json" },
-      setupRequest: ((state) => (req) => {
-        const i = state.i++;
-        // Each pass over the domains flips auto_renew, so every PATCH is a real write.
-        return { ...req, path: `/v1/domains/${ids[i % ids.length]}`, body: JSON.stringify({ auto_renew: Math.floor(i / ids.length) % 2 === 1 }) };
-      })({ i: 0 }),
-    }, 200],
-    ["create_record", svc, {
-      method: "POST", path: "/v1/records", headers: json,
-      setupRequest: (req) => ({ ...req, body: JSON.stringify({ zone: meta.zones.records.id, name: `r-${tag}-${counter++}`, type: "A", content: "192.0.2.10" }) }),
-    }, 201],
+      201,
+    ],
+    [
+      "patch_domain",
+      svc,
+      {
+        method: "PATCH",
+        path: `/v1/domains/${ids[0]}`,
+        headers: { ...auth, "content-type": "application/merge-patch+json" },
+        setupRequest: ((state) => (req) => {
+          const i = state.i++;
+          // Each pass over the domains flips auto_renew, so every PATCH is a real write.
+          return { ...req, path: `/v1/domains/${ids[i % ids.length]}`, body: JSON.stringify({ auto_renew: Math.floor(i / ids.length) % 2 === 1 }) };
+        })({ i: 0 }),
+      },
+      200,
+    ],
+    [
+      "create_record",
+      svc,
+      {
+        method: "POST",
+        path: "/v1/records",
+        headers: json,
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ zone: meta.zones.records.id, name: `r-${tag}-${counter++}`, type: "A", content: "192.0.2.10" }),
+        }),
+      },
+      201,
+    ],
     ["zone_export", svc, { path: `/v1/zones/${meta.zones.big.id}`, headers: { ...auth, accept: "text/dns" } }, 200],
   ];
   const total = scenarios.length + 5;
@@ -354,7 +437,9 @@ async function main() {
   // Import: a zone the size of the big one, one request, one at a time, a new name each.
   log(`(${++index}/${total}) zone_import (${SIZE.zoneRecords} records per request)`);
   const importReq = {
-    method: "POST", path: "/v1/zones", headers: { ...auth, "content-type": "text/dns" },
+    method: "POST",
+    path: "/v1/zones",
+    headers: { ...auth, "content-type": "text/dns" },
     setupRequest: (req) => ({ ...req, body: masterFile(`import-${tag}-${counter++}.bench`, SIZE.zoneRecords) }),
   };
   await probe("zone_import", svc, { method: "POST", path: "/v1/zones", headers: importReq.headers, body: bodyOf(importReq) }, 201);
@@ -453,7 +538,14 @@ async function scalingPhase(top) {
     settings: { connections: CONNECTIONS, duration_s: SCALE_DURATION, warmup_s: 1, sizes: SCALE_SIZES },
     rows: points,
     // Largest ÷ smallest p50 per scenario: flat cost keeps these near 1.
-    growth_p50_100k_vs_1k: Object.fromEntries(SCALE_SCENARIOS.map((s) => [s, points[SCALE_SIZES.at(-1)]?.[s] && points[SCALE_SIZES[0]]?.[s] ? round(points[SCALE_SIZES.at(-1)][s].p50_ms / points[SCALE_SIZES[0]][s].p50_ms, 2) : null])),
+    growth_p50_100k_vs_1k: Object.fromEntries(
+      SCALE_SCENARIOS.map((s) => [
+        s,
+        points[SCALE_SIZES.at(-1)]?.[s] && points[SCALE_SIZES[0]]?.[s]
+          ? round(points[SCALE_SIZES.at(-1)][s].p50_ms / points[SCALE_SIZES[0]][s].p50_ms, 2)
+          : null,
+      ]),
+    ),
   };
   const file = join(BENCH, "results.json");
   let out = {};
@@ -473,7 +565,10 @@ async function scalingPhase(top) {
 function printScaling(points) {
   console.log("\nscaling (p50 ms / req/s, " + SCALE_DURATION + " s per scenario and size):\n");
   const header = ["rows", ...SCALE_SCENARIOS];
-  const rows = [header, ...Object.entries(points).map(([n, f]) => [Number(n).toLocaleString("en"), ...SCALE_SCENARIOS.map((s) => (f[s] ? `${f[s].p50_ms} / ${f[s].rps}` : "-"))])];
+  const rows = [
+    header,
+    ...Object.entries(points).map(([n, f]) => [Number(n).toLocaleString("en"), ...SCALE_SCENARIOS.map((s) => (f[s] ? `${f[s].p50_ms} / ${f[s].rps}` : "-"))]),
+  ];
   const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   for (const [i, row] of rows.entries()) {
     console.log(`| ${row.map((cell, j) => cell.padStart(widths[j])).join(" | ")} |`);
@@ -484,8 +579,15 @@ function printScaling(points) {
 
 /** A small hand-written SVG line chart: p50 ms per scenario against rows (log x). */
 function scalingSvg(points) {
-  const W = 640, H = 360, L = 60, R = 170, T = 40, B = 50;
-  const sizes = Object.keys(points).map(Number).sort((a, b) => a - b);
+  const W = 640,
+    H = 360,
+    L = 60,
+    R = 170,
+    T = 40,
+    B = 50;
+  const sizes = Object.keys(points)
+    .map(Number)
+    .sort((a, b) => a - b);
   const colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"];
   const maxP50 = Math.max(1, ...sizes.flatMap((n) => SCALE_SCENARIOS.map((s) => points[n][s]?.p50_ms ?? 0)));
   const step = maxP50 > 200 ? 50 : maxP50 > 100 ? 25 : maxP50 > 40 ? 10 : 5;
@@ -502,24 +604,37 @@ function scalingSvg(points) {
   for (let v = 0; v <= yMax; v += step) {
     out.push(`<line x1="${L}" y1="${y(v)}" x2="${W - R}" y2="${y(v)}" stroke="#e5e5e5"/>`, `<text x="${L - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`);
   }
-  for (const n of sizes) out.push(`<line x1="${x(n)}" y1="${T}" x2="${x(n)}" y2="${H - B}" stroke="#e5e5e5"/>`, `<text x="${x(n)}" y="${H - B + 18}" text-anchor="middle">${n >= 1000 ? `${n / 1000}k` : n}</text>`);
+  for (const n of sizes)
+    out.push(
+      `<line x1="${x(n)}" y1="${T}" x2="${x(n)}" y2="${H - B}" stroke="#e5e5e5"/>`,
+      `<text x="${x(n)}" y="${H - B + 18}" text-anchor="middle">${n >= 1000 ? `${n / 1000}k` : n}</text>`,
+    );
   out.push(`<line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="#333"/>`, `<line x1="${L}" y1="${T}" x2="${L}" y2="${H - B}" stroke="#333"/>`);
-  out.push(`<text x="${(L + W - R) / 2}" y="${H - 12}" text-anchor="middle">rows (log scale)</text>`, `<text transform="translate(16 ${(T + H - B) / 2}) rotate(-90)" text-anchor="middle">p50 ms</text>`);
+  out.push(
+    `<text x="${(L + W - R) / 2}" y="${H - 12}" text-anchor="middle">rows (log scale)</text>`,
+    `<text transform="translate(16 ${(T + H - B) / 2}) rotate(-90)" text-anchor="middle">p50 ms</text>`,
+  );
   SCALE_SCENARIOS.forEach((s, i) => {
     const pts = sizes.filter((n) => points[n][s]).map((n) => [x(n), y(points[n][s].p50_ms)]);
     out.push(`<polyline fill="none" stroke="${colors[i]}" stroke-width="2" points="${pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ")}"/>`);
     for (const [a, b] of pts) out.push(`<circle cx="${a.toFixed(1)}" cy="${b.toFixed(1)}" r="3" fill="${colors[i]}"/>`);
     const ly = T + 10 + i * 20;
-    out.push(`<line x1="${W - R + 15}" y1="${ly}" x2="${W - R + 35}" y2="${ly}" stroke="${colors[i]}" stroke-width="2"/>`, `<text x="${W - R + 40}" y="${ly + 4}">${esc(s)}</text>`);
+    out.push(
+      `<line x1="${W - R + 15}" y1="${ly}" x2="${W - R + 35}" y2="${ly}" stroke="${colors[i]}" stroke-width="2"/>`,
+      `<text x="${W - R + 40}" y="${ly + 4}">${esc(s)}</text>`,
+    );
   });
-  out.push(`<text x="${W - R + 15}" y="${T + 10 + SCALE_SCENARIOS.length * 20 + 10}" fill="#666" font-size="10">${CONNECTIONS} connections, ${SCALE_DURATION} s each</text>`);
+  out.push(
+    `<text x="${W - R + 15}" y="${T + 10 + SCALE_SCENARIOS.length * 20 + 10}" fill="#666" font-size="10">${CONNECTIONS} connections, ${SCALE_DURATION} s each</text>`,
+  );
   out.push("</svg>");
   return out.join("\n") + "\n";
 }
 
 function printTable(ratios) {
   const rows = [["scenario", "req/s", "p50 ms", "p99 ms", "errors", "per record ms"]];
-  for (const [name, f] of Object.entries(results)) rows.push([name, String(f.rps), String(f.p50_ms), String(f.p99_ms), String(f.errors), f.per_record_ms === undefined ? "" : String(f.per_record_ms)]);
+  for (const [name, f] of Object.entries(results))
+    rows.push([name, String(f.rps), String(f.p50_ms), String(f.p99_ms), String(f.errors), f.per_record_ms === undefined ? "" : String(f.per_record_ms)]);
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   console.log("");
   for (const [i, row] of rows.entries()) {

@@ -25,10 +25,25 @@ export const SIZES = {
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const EXTENSIONS = [
-  ["com", "verisign"], ["net", "verisign"], ["org", "pir"], ["info", "identity-digital"], ["io", "identity-digital"],
-  ["dev", "google"], ["app", "google"], ["co.uk", "nominet"], ["eu", "eurid"], ["xyz", "xyz"],
+  ["com", "verisign"],
+  ["net", "verisign"],
+  ["org", "pir"],
+  ["info", "identity-digital"],
+  ["io", "identity-digital"],
+  ["dev", "google"],
+  ["app", "google"],
+  ["co.uk", "nominet"],
+  ["eu", "eurid"],
+  ["xyz", "xyz"],
 ];
-const COUNTRIES = [["London", "GB"], ["Berlin", "DE"], ["Amsterdam", "NL"], ["Paris", "FR"], ["Zurich", "CH"], ["New York", "US"]];
+const COUNTRIES = [
+  ["London", "GB"],
+  ["Berlin", "DE"],
+  ["Amsterdam", "NL"],
+  ["Paris", "FR"],
+  ["Zurich", "CH"],
+  ["New York", "US"],
+];
 const SOA = { mname: "ns1.example.net", rname: "hostmaster.example.com", serial: 2026010101, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 };
 
 function ulid(time) {
@@ -63,7 +78,11 @@ export function zoneRecords(count) {
 
 /** A master file of `count` records (the big zone's shape) for the zone `origin`. */
 export function masterFile(origin, count) {
-  const lines = [`$ORIGIN ${origin}.`, "$TTL 3600", `@ 3600 IN SOA ${SOA.mname}. ${SOA.rname}. ${SOA.serial} ${SOA.refresh} ${SOA.retry} ${SOA.expire} ${SOA.minimum}`];
+  const lines = [
+    `$ORIGIN ${origin}.`,
+    "$TTL 3600",
+    `@ 3600 IN SOA ${SOA.mname}. ${SOA.rname}. ${SOA.serial} ${SOA.refresh} ${SOA.retry} ${SOA.expire} ${SOA.minimum}`,
+  ];
   for (const r of zoneRecords(count)) lines.push(`${r.name} 3600 IN ${r.type} ${r.content}`);
   return lines.join("\n") + "\n";
 }
@@ -84,7 +103,10 @@ class SqlWriter {
   /** Multi-row INSERTs of at most 200 rows (well under SQLite's and D1's statement limits). */
   insert(table, columns, rows) {
     for (let i = 0; i < rows.length; i += 200) {
-      const values = rows.slice(i, i + 200).map((row) => `(${row.map(q).join(",")})`).join(",\n");
+      const values = rows
+        .slice(i, i + 200)
+        .map((row) => `(${row.map(q).join(",")})`)
+        .join(",\n");
       this.push(`INSERT INTO ${table} (${columns.join(",")}) VALUES\n${values};\n`);
     }
   }
@@ -119,10 +141,49 @@ export function generateSeed({ domains: domainCount, zoneRecords: recordCount, d
     const name = `Bench Contact ${i}`;
     const email = `contact${i}@bench.example.org`;
     contactIds.push(id);
-    contactRows.push([id, name, name.toLowerCase(), i % 3 === 0 ? `Bench Org ${i % 97}` : null, email, email, `+44.20${String(7000000 + i).slice(-7)}`, null,
-      JSON.stringify([`${i} Bench Street`]), city, null, `B${i % 1000}`, cc, i % 5 === 0 ? 1 : 0, 1, iso(t), iso(t)]);
+    contactRows.push([
+      id,
+      name,
+      name.toLowerCase(),
+      i % 3 === 0 ? `Bench Org ${i % 97}` : null,
+      email,
+      email,
+      `+44.20${String(7000000 + i).slice(-7)}`,
+      null,
+      JSON.stringify([`${i} Bench Street`]),
+      city,
+      null,
+      `B${i % 1000}`,
+      cc,
+      i % 5 === 0 ? 1 : 0,
+      1,
+      iso(t),
+      iso(t),
+    ]);
   }
-  sql.insert("contacts", ["id", "name", "name_key", "organization", "email", "email_key", "phone", "fax", "street", "city", "state", "postal_code", "country_code", "privacy", "version", "created_at", "updated_at"], contactRows);
+  sql.insert(
+    "contacts",
+    [
+      "id",
+      "name",
+      "name_key",
+      "organization",
+      "email",
+      "email_key",
+      "phone",
+      "fax",
+      "street",
+      "city",
+      "state",
+      "postal_code",
+      "country_code",
+      "privacy",
+      "version",
+      "created_at",
+      "updated_at",
+    ],
+    contactRows,
+  );
 
   // External name server hosts, one pair per 50 domains.
   const hostRows = [];
@@ -170,14 +231,38 @@ export function generateSeed({ domains: domainCount, zoneRecords: recordCount, d
     sample.push({ id, name });
   }
   // Domains before hosts that point at them (foreign keys), hosts before links.
-  sql.insert("domains", ["id", "name", "extension_id", "repository_id", "registrant_id", "admin_id", "tech_id", "billing_id", "statuses", "auth_info", "auto_renew", "expires_at", "version", "created_at", "updated_at"], domainRows);
+  sql.insert(
+    "domains",
+    [
+      "id",
+      "name",
+      "extension_id",
+      "repository_id",
+      "registrant_id",
+      "admin_id",
+      "tech_id",
+      "billing_id",
+      "statuses",
+      "auth_info",
+      "auto_renew",
+      "expires_at",
+      "version",
+      "created_at",
+      "updated_at",
+    ],
+    domainRows,
+  );
   sql.insert("hosts", ["id", "name", "reversed_name", "domain_id", "addresses", "version", "created_at", "updated_at"], hostRows);
   sql.insert("host_addresses", ["host_id", "address"], addressRows);
   sql.insert("domain_nameservers", ["domain_id", "host_id", "position"], linkRows);
 
   // Zones: the big one, one for record creates, one for the baseline's batch inserts.
   const zones = {};
-  for (const [key, name, count] of [["big", "bigzone-bench.com", recordCount], ["records", "records-bench.com", 2], ["baseline", "baseline-bench.com", 2]]) {
+  for (const [key, name, count] of [
+    ["big", "bigzone-bench.com", recordCount],
+    ["records", "records-bench.com", 2],
+    ["baseline", "baseline-bench.com", 2],
+  ]) {
     const t = tick();
     const id = `zon_${ulid(t)}`;
     zones[key] = { id, name, records: count };
@@ -210,6 +295,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const outIndex = args.indexOf("--out");
   const dir = resolve(outIndex >= 0 ? args[outIndex + 1] : "bench/.seed");
   const { files, meta } = generateSeed({ ...SIZES[args.includes("--quick") ? "quick" : "full"], dir });
-  console.log(`wrote ${files.length} file(s) to ${dir}: ${meta.domains} domains, ${meta.contacts} contacts, ${meta.hosts} hosts, a ${meta.zoneRecords}-record zone`);
+  console.log(
+    `wrote ${files.length} file(s) to ${dir}: ${meta.domains} domains, ${meta.contacts} contacts, ${meta.hosts} hosts, a ${meta.zoneRecords}-record zone`,
+  );
   console.log(`apply: for f in ${dir}/seed-*.sql; do npx wrangler d1 execute domain-api --local --persist-to DIR --file "$f"; done`);
 }

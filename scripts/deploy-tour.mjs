@@ -58,10 +58,7 @@ check "wrangler d1 info reports read_replication mode auto" '[ "$(npx wrangler d
 
 /** A copy of the project (tracked and new files, not ignored ones) sharing node_modules. */
 function copyProject(into) {
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT })
-    .toString()
-    .split("\0")
-    .filter(Boolean);
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT }).toString().split("\0").filter(Boolean);
   execFileSync("tar", ["-cf", join(into, "project.tar"), "--null", "-T", "-"], { cwd: ROOT, input: files.join("\0") });
   execFileSync("tar", ["-xf", "project.tar"], { cwd: into });
   symlinkSync(join(ROOT, "node_modules"), join(into, "node_modules"), "dir");
@@ -74,7 +71,13 @@ async function main() {
   const log = [];
   const token = randomBytes(30).toString("base64url");
   const accountId = randomBytes(16).toString("hex");
-  const api = await startCloudflareApi({ stateDir: tempDir("domain-api-deploy-tour-cloudflare-"), token, accountId, subdomain: SUBDOMAIN, log: (line) => log.push(line) });
+  const api = await startCloudflareApi({
+    stateDir: tempDir("domain-api-deploy-tour-cloudflare-"),
+    token,
+    accountId,
+    subdomain: SUBDOMAIN,
+    log: (line) => log.push(line),
+  });
   try {
     ok(`a local Cloudflare API listens on ${api.baseUrl}, its edge on 127.0.0.1:${api.edgePort}`);
     const scriptPath = join(project, "deploy-tour.sh");
@@ -133,7 +136,11 @@ async function main() {
     // The stand-in is no yes-machine: it refuses what Cloudflare refuses.
     // Asynchronously: the stand-in answers from this very process.
     const wrangler = (args, extraEnv = {}, config = "wrangler.toml") =>
-      runCommand(join(ROOT, "node_modules", ".bin", "wrangler"), [...args, "--config", config], { cwd: project, env: { ...env(), ...extraEnv }, timeoutMs: 60_000 });
+      runCommand(join(ROOT, "node_modules", ".bin", "wrangler"), [...args, "--config", config], {
+        cwd: project,
+        env: { ...env(), ...extraEnv },
+        timeoutMs: 60_000,
+      });
     await check("a wrong API token is refused (code 10000)", async () => {
       const { code, output } = await wrangler(["d1", "list"], { CLOUDFLARE_API_TOKEN: "wrong-token" });
       assert(code !== 0 && /Authentication error \[code: 10000\]/.test(output), `exit ${code}: ${output.slice(-300)}`);

@@ -28,7 +28,7 @@ const SCREENSHOT = join(ROOT, "test-results", "docs.png");
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 const harness = createHarness({ name: "docs-e2e", label: "DOCS-E2E", startArgs: ["--auth"], readyTimeoutMs: 60_000, totalTimeoutMs: 120_000 });
-const { ok, notOk, check, startReported, tempDir, run } = harness;
+const { notOk, check, startReported, tempDir, run } = harness;
 
 let browser = null; // the persistent context: closing it ends Chromium
 let context = null;
@@ -51,7 +51,7 @@ async function main() {
 
   // The contract: every operation (METHOD /path) of the OpenAPI document.
   const request = httpClient(base);
-  let expected = [];
+  const expected = [];
   await check("GET /v1/openapi.json (no token) lists the operations", async () => {
     const res = await request("GET", "/v1/openapi.json");
     assert(res.status === 200 && res.json?.paths, `expected 200 with paths, got ${res.status}`);
@@ -122,11 +122,7 @@ async function main() {
       await block.locator(".opblock-summary-control").click({ timeout: 5_000 });
       const body = block.locator(".opblock-section-request-body");
       await body.waitFor({ timeout: 10_000 });
-      await page.waitForFunction(
-        (el) => el && /Analytical Engines Ltd/.test(el.textContent ?? ""),
-        await body.elementHandle(),
-        { timeout: 10_000 },
-      );
+      await page.waitForFunction((el) => el && /Analytical Engines Ltd/.test(el.textContent ?? ""), await body.elementHandle(), { timeout: 10_000 });
       const responses = (await block.locator(".responses-wrapper").textContent({ timeout: 10_000 })) ?? "";
       assert(/validation_failed/.test(responses) || /Validation failed/.test(responses), "the 422 response shows no validation_failed example");
     });

@@ -19,8 +19,7 @@ async function main() {
   if (!base) return;
 
   const request = httpClient(base, { timeoutMs: REQUEST_TIMEOUT_MS });
-  const expectStatus = (res, status) =>
-    assert(res.status === status, `expected ${status}, got ${res.status}: ${res.text.slice(0, 300)}`);
+  const expectStatus = (res, status) => assert(res.status === status, `expected ${status}, got ${res.status}: ${res.text.slice(0, 300)}`);
   const expectJson = (res) =>
     assert(/^application\/json\b/.test(res.headers.get("content-type") ?? "") && res.json !== undefined, `not JSON: ${res.headers.get("content-type")}`);
 
@@ -120,7 +119,13 @@ async function main() {
   await check("npx wrangler deploy --dry-run builds the Worker for Cloudflare", async () => {
     const outdir = mkdtempSync(join(tmpdir(), "domain-api-dry-run-"));
     try {
-      const result = spawnSync(WRANGLER, ["deploy", "--dry-run", "--outdir", outdir], { cwd: ROOT, env: wranglerEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+      const result = spawnSync(WRANGLER, ["deploy", "--dry-run", "--outdir", outdir], {
+        cwd: ROOT,
+        env: wranglerEnv(),
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: 60_000,
+      });
       assert(result.status === 0, `exit ${result.status}: ${(result.stderr || result.stdout).slice(-500)}`);
       assert(/--dry-run: exiting now/.test(result.stdout + result.stderr), "wrangler did not report a dry run");
     } finally {

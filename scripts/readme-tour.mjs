@@ -87,12 +87,15 @@ async function typedClientBlock(base, persistTo) {
     if (typecheck.code === 0) ok(`the typed client block (README line ${block.first}) type-checks against AppType`);
     else notOk(`the typed client block (README line ${block.first}) type-checks against AppType`, typecheck.output.trim().split("\n").slice(0, 5).join(" | "));
 
-    const minted = await runCommand("npm", ["run", "-s", "token", "--", "create", "--name", "typed-client", "--scope", "write"], { env: { ...process.env, PERSIST_TO: persistTo } });
+    const minted = await runCommand("npm", ["run", "-s", "token", "--", "create", "--name", "typed-client", "--scope", "write"], {
+      env: { ...process.env, PERSIST_TO: persistTo },
+    });
     const token = /^tok_\S+$/m.exec(minted.output)?.[0];
     if (!token) return notOk("a token for the typed client block", minted.output.slice(-300));
     writeFileSync(compiled, (await transform(prelude + block.body.join("\n"), { loader: "ts", format: "esm" })).code);
     const ran = await runCommand(process.execPath, [compiled], { env: { ...process.env, BASE: base, TOKEN: token } });
-    if (ran.code === 0 && /^example\.com \d{4}-\d\d-\d\dT/m.test(ran.output)) ok("the typed client block runs: it registers example.com and lists it with its expiry");
+    if (ran.code === 0 && /^example\.com \d{4}-\d\d-\d\dT/m.test(ran.output))
+      ok("the typed client block runs: it registers example.com and lists it with its expiry");
     else notOk("the typed client block runs: it registers example.com and lists it with its expiry", `exit ${ran.code}: ${ran.output.slice(-300)}`);
   } finally {
     for (const file of [source, tsconfig, compiled]) rmSync(file, { force: true });

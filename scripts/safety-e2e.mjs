@@ -153,18 +153,30 @@ async function durability() {
 
   // --- acknowledged writes before the restart --------------------------------------------
   for (const n of [1, 2, 3]) {
-    const res = await write(`POST /v1/contacts #${n}`, "POST", "/v1/contacts", { name: `Safety Contact ${n}`, email: `safety-${tag}-${n}@example.org`, phone: "+44.1131234567", address }, 201);
+    const res = await write(
+      `POST /v1/contacts #${n}`,
+      "POST",
+      "/v1/contacts",
+      { name: `Safety Contact ${n}`, email: `safety-${tag}-${n}@example.org`, phone: "+44.1131234567", address },
+      201,
+    );
     if (res) ids[`contact${n}`] = res.json.id;
   }
   if (!ids.contact1 || !ids.contact2 || !ids.contact3) return notOk("durability writes", "contacts could not be created");
   await write("PATCH contact #2 (organization)", "PATCH", `/v1/contacts/${ids.contact2}`, { organization: "Safety Ltd" }, 200);
   if (await write("DELETE contact #3", "DELETE", `/v1/contacts/${ids.contact3}`, undefined, 204)) gone.push(`/v1/contacts/${ids.contact3}`);
-  const dom = await write(`POST /v1/domains ${domain} with external nameservers`, "POST", "/v1/domains", {
-    name: domain,
-    registrant: ids.contact1,
-    contacts: { admin: ids.contact1, tech: ids.contact2 },
-    nameservers: [ext1, ext2],
-  }, 201);
+  const dom = await write(
+    `POST /v1/domains ${domain} with external nameservers`,
+    "POST",
+    "/v1/domains",
+    {
+      name: domain,
+      registrant: ids.contact1,
+      contacts: { admin: ids.contact1, tech: ids.contact2 },
+      nameservers: [ext1, ext2],
+    },
+    201,
+  );
   if (!dom) return;
   ids.domain = dom.json.id;
   const host = await write(`POST /v1/hosts ${sub} (subordinate, glue)`, "POST", "/v1/hosts", { name: sub, addresses: ["192.0.2.53", "2001:db8::53"] }, 201);
@@ -186,13 +198,16 @@ async function durability() {
     if (res) ids[`${type}:${name}`] = res.json.id;
   }
   if (ids["A:www"]) await write("PATCH record www A (content, ttl)", "PATCH", `/v1/records/${ids["A:www"]}`, { content: "192.0.2.11", ttl: 600 }, 200);
-  if (ids["CNAME:old"] && (await write("DELETE record old CNAME", "DELETE", `/v1/records/${ids["CNAME:old"]}`, undefined, 204))) gone.push(`/v1/records/${ids["CNAME:old"]}`);
+  if (ids["CNAME:old"] && (await write("DELETE record old CNAME", "DELETE", `/v1/records/${ids["CNAME:old"]}`, undefined, 204)))
+    gone.push(`/v1/records/${ids["CNAME:old"]}`);
   await write("PATCH zone (soa.refresh)", "PATCH", `/v1/zones/${ids.zone}`, { soa: { refresh: 3600 } }, 200);
 
   // An idempotent POST acknowledged before the restart, retried after it.
   const idemKey = `safety-restart-${tag}`;
   const idemBody = { name: "Idempotent Across Restart", email: `idem-restart-${tag}@example.org` };
-  const idemFirst = await write("POST /v1/contacts with Idempotency-Key (retried after the restart)", "POST", "/v1/contacts", idemBody, 201, { "idempotency-key": idemKey });
+  const idemFirst = await write("POST /v1/contacts with Idempotency-Key (retried after the restart)", "POST", "/v1/contacts", idemBody, 201, {
+    "idempotency-key": idemKey,
+  });
 
   // --- what every acknowledged write looks like now ---------------------------------------
   const paths = [
@@ -203,7 +218,9 @@ async function durability() {
     `/v1/hosts/${ext1}`,
     ...(ids.host ? [`/v1/hosts/${ids.host}`] : []),
     `/v1/zones/${ids.zone}`,
-    ...Object.entries(ids).filter(([k]) => k.includes(":") && k !== "CNAME:old").map(([, id]) => `/v1/records/${id}`),
+    ...Object.entries(ids)
+      .filter(([k]) => k.includes(":") && k !== "CNAME:old")
+      .map(([, id]) => `/v1/records/${id}`),
     "/v1/contacts?limit=200",
     "/v1/domains?limit=200",
     "/v1/hosts?limit=200",
@@ -257,25 +274,28 @@ async function durability() {
   for (const [path, old] of before) {
     const exported = path === `${MEDIA_DNS} export`;
     const contactsList = path.startsWith("/v1/contacts?");
-    await check(`after restart: ${exported ? `GET /v1/zones/${domain} (Accept: text/dns)` : `GET ${path}`} is identical (body${old.etag ? " and ETag" : ""}${contactsList ? ", plus the acknowledged in-flight POSTs" : ""})`, async () => {
-      const res = exported ? await request("GET", `/v1/zones/${ids.zone}`, undefined, { accept: MEDIA_DNS }) : await request("GET", path);
-      expectStatus(res, 200);
-      let text = res.text;
-      if (path.startsWith("/v1/contacts?")) {
-        // The contacts POSTed around the SIGTERM came after the snapshot: leave them out
-        // here (they are checked below), and the list must be the snapshot's, item for item.
-        const all = res.json.data;
-        const late = all.filter((c) => c.name.startsWith(IN_FLIGHT));
-        const missing = acknowledged.filter((ack) => !late.some((c) => c.id === ack.id));
-        assert(missing.length === 0, `acknowledged contacts not listed: ${missing.map((m) => m.id).join(", ")}`);
-        text = JSON.stringify({ ...res.json, data: all.filter((c) => !c.name.startsWith(IN_FLIGHT)) });
-        assert(text === JSON.stringify(JSON.parse(old.text)), `body differs at ${firstDifference(JSON.stringify(JSON.parse(old.text)), text)}`);
-        console.log(`# the contacts list holds ${late.length} in-flight contacts (${acknowledged.length} acknowledged)`);
-      } else {
-        assert(text === old.text, `body differs at ${firstDifference(old.text, text)}`);
-        assert(res.headers.get("etag") === old.etag, `ETag ${res.headers.get("etag")}, was ${old.etag}`);
-      }
-    });
+    await check(
+      `after restart: ${exported ? `GET /v1/zones/${domain} (Accept: text/dns)` : `GET ${path}`} is identical (body${old.etag ? " and ETag" : ""}${contactsList ? ", plus the acknowledged in-flight POSTs" : ""})`,
+      async () => {
+        const res = exported ? await request("GET", `/v1/zones/${ids.zone}`, undefined, { accept: MEDIA_DNS }) : await request("GET", path);
+        expectStatus(res, 200);
+        let text = res.text;
+        if (path.startsWith("/v1/contacts?")) {
+          // The contacts POSTed around the SIGTERM came after the snapshot: leave them out
+          // here (they are checked below), and the list must be the snapshot's, item for item.
+          const all = res.json.data;
+          const late = all.filter((c) => c.name.startsWith(IN_FLIGHT));
+          const missing = acknowledged.filter((ack) => !late.some((c) => c.id === ack.id));
+          assert(missing.length === 0, `acknowledged contacts not listed: ${missing.map((m) => m.id).join(", ")}`);
+          text = JSON.stringify({ ...res.json, data: all.filter((c) => !c.name.startsWith(IN_FLIGHT)) });
+          assert(text === JSON.stringify(JSON.parse(old.text)), `body differs at ${firstDifference(JSON.stringify(JSON.parse(old.text)), text)}`);
+          console.log(`# the contacts list holds ${late.length} in-flight contacts (${acknowledged.length} acknowledged)`);
+        } else {
+          assert(text === old.text, `body differs at ${firstDifference(old.text, text)}`);
+          assert(res.headers.get("etag") === old.etag, `ETag ${res.headers.get("etag")}, was ${old.etag}`);
+        }
+      },
+    );
   }
   await check(`after restart: the zone serial is unchanged (${zoneBefore?.soa?.serial}) and the record count too`, async () => {
     const res = await request("GET", `/v1/zones/${ids.zone}`);
@@ -302,12 +322,21 @@ async function durability() {
       expectStatus(res, 201);
       assert(res.headers.get("idempotent-replayed") === "true", `Idempotent-Replayed is ${res.headers.get("idempotent-replayed")}`);
       assert(res.text === idemFirst.text, `body differs at ${firstDifference(idemFirst.text, res.text)}`);
-      assert(res.headers.get("location") === idemFirst.headers.get("location"), `Location ${res.headers.get("location")}, was ${idemFirst.headers.get("location")}`);
+      assert(
+        res.headers.get("location") === idemFirst.headers.get("location"),
+        `Location ${res.headers.get("location")}, was ${idemFirst.headers.get("location")}`,
+      );
     });
   }
 
   // --- more writes after the restart ------------------------------------------------------
-  const wwwV6 = await write("after restart: POST /v1/records AAAA at www", "POST", "/v1/records", { zone: ids.zone, name: "www", type: "AAAA", content: "2001:db8::10" }, 201);
+  const wwwV6 = await write(
+    "after restart: POST /v1/records AAAA at www",
+    "POST",
+    "/v1/records",
+    { zone: ids.zone, name: "www", type: "AAAA", content: "2001:db8::10" },
+    201,
+  );
   await write("after restart: PATCH contact #1 (organization)", "PATCH", `/v1/contacts/${ids.contact1}`, { organization: "After Restart Ltd" }, 200);
   const newContact = await write("after restart: POST /v1/contacts", "POST", "/v1/contacts", { name: "After Restart", email: `after-${tag}@example.org` }, 201);
   if (ids["TXT:@"]) await write("after restart: DELETE record TXT at @", "DELETE", `/v1/records/${ids["TXT:@"]}`, undefined, 204);
@@ -341,7 +370,7 @@ async function idempotency(request, tag) {
     expectStatus(first, 201);
     assert(first.headers.get("idempotent-replayed") === null, `Idempotent-Replayed is ${first.headers.get("idempotent-replayed")}`);
   });
-  if (!first || first.status !== 201) return;
+  if (first?.status !== 201) return;
   await check("idempotency: the same key and body replays it (201, Idempotent-Replayed: true, same body, Location, ETag)", async () => {
     const again = await request("POST", "/v1/contacts", body, { "idempotency-key": key });
     expectStatus(again, 201);
@@ -390,11 +419,19 @@ async function rateLimit(request) {
   };
   await Promise.all(Array.from({ length: RATE_LIMIT.concurrency }, worker));
   const took = Date.now() - started;
-  console.log(`# rate limit: ${sent} requests in ${seconds(took)}; first 429 at request ${limited?.at ?? "—"}${other.size ? `; other statuses ${JSON.stringify(Object.fromEntries(other))}` : ""}`);
-  await check(`rate limit: a 429 arrives within ${RATE_LIMIT.maxRequests} requests (limit ${RATE_LIMIT.perPeriod}/60 s per address${limited ? `; came at request ${limited.at}` : ""})`, async () => {
-    assert(limited, `no 429 after ${sent} requests in ${seconds(took)} (transport errors: ${transportErrors}); the [[ratelimits]] binding does not seem to limit`);
-    assert(other.size === 0, `unexpected statuses before the 429: ${JSON.stringify(Object.fromEntries(other))}`);
-  });
+  console.log(
+    `# rate limit: ${sent} requests in ${seconds(took)}; first 429 at request ${limited?.at ?? "—"}${other.size ? `; other statuses ${JSON.stringify(Object.fromEntries(other))}` : ""}`,
+  );
+  await check(
+    `rate limit: a 429 arrives within ${RATE_LIMIT.maxRequests} requests (limit ${RATE_LIMIT.perPeriod}/60 s per address${limited ? `; came at request ${limited.at}` : ""})`,
+    async () => {
+      assert(
+        limited,
+        `no 429 after ${sent} requests in ${seconds(took)} (transport errors: ${transportErrors}); the [[ratelimits]] binding does not seem to limit`,
+      );
+      assert(other.size === 0, `unexpected statuses before the 429: ${JSON.stringify(Object.fromEntries(other))}`);
+    },
+  );
   if (!limited) return;
   await check('rate limit: the 429 is problem+json with code "rate_limited" and a numeric Retry-After', async () => {
     expectProblem(limited.res, 429, "rate_limited");
@@ -446,7 +483,7 @@ async function auth() {
     expectProblem(res, 401, "unauthorized");
     assert(res.headers.get("www-authenticate") === REALM, `WWW-Authenticate is ${res.headers.get("www-authenticate")}`);
   });
-  await check("auth: an unknown (well-formed) token is 401 error=\"invalid_token\"", async () => {
+  await check('auth: an unknown (well-formed) token is 401 error="invalid_token"', async () => {
     const fake = `tok_${"0".repeat(26)}.${"x".repeat(43)}`;
     const res = await request("GET", "/v1/contacts", undefined, bearer(fake));
     expectProblem(res, 401, "unauthorized");
@@ -471,7 +508,11 @@ async function auth() {
     expectStatus(await request("GET", `/v1/domains/${created.json.id}`, undefined, bearer(tokens.write)), 200);
     await sleep(300); // let the request log lines arrive
     const printed = harness.serverOutput;
-    for (const [what, secret] of [["write token", tokens.write.split(".")[1]], ["read token", tokens.read.split(".")[1]], ["auth_info", "Never-Log-This-7q"]]) {
+    for (const [what, secret] of [
+      ["write token", tokens.write.split(".")[1]],
+      ["read token", tokens.read.split(".")[1]],
+      ["auth_info", "Never-Log-This-7q"],
+    ]) {
       assert(!printed.includes(secret), `the server printed the ${what}`);
     }
   });
@@ -539,7 +580,8 @@ async function failClosed() {
         const res = await request(method, path, body, headers);
         if (res.status !== 401 || res.json?.code !== "unauthorized") bad.push(`${method} ${path}: ${res.status} ${res.text.slice(0, 120)}`);
         else if (!/no API token configured/i.test(res.json?.detail ?? "")) bad.push(`${method} ${path}: detail ${JSON.stringify(res.json?.detail)}`);
-        else if (!(res.headers.get("www-authenticate") ?? "").startsWith(REALM)) bad.push(`${method} ${path}: WWW-Authenticate ${res.headers.get("www-authenticate")}`);
+        else if (!(res.headers.get("www-authenticate") ?? "").startsWith(REALM))
+          bad.push(`${method} ${path}: WWW-Authenticate ${res.headers.get("www-authenticate")}`);
       }
       assert(bad.length === 0, bad.join(" | "));
     });

@@ -100,7 +100,10 @@ if (options.command === "create") {
 } else if (options.command === "list") {
   const rows = execute(options, "SELECT id, name, scope, created_at, revoked_at FROM api_tokens ORDER BY created_at");
   if (rows.length === 0) console.log("No tokens: the deployed service refuses every request until one exists.");
-  for (const row of rows) console.log(`${row.id}  ${row.name.padEnd(24)} ${row.scope.padEnd(5)}  created ${row.created_at}  ${row.revoked_at ? `REVOKED ${row.revoked_at}` : "active"}`);
+  for (const row of rows)
+    console.log(
+      `${row.id}  ${row.name.padEnd(24)} ${row.scope.padEnd(5)}  created ${row.created_at}  ${row.revoked_at ? `REVOKED ${row.revoked_at}` : "active"}`,
+    );
 } else {
   const rows = execute(options, `SELECT id, revoked_at FROM api_tokens WHERE name = '${options.name}'`);
   if (rows.length === 0) fail(`no token is named ${options.name}`);

@@ -88,10 +88,22 @@ const RECORDS = [
   { name: "sub", type: "NS", content: `ns1.sub.${ZONE}.`, why: "delegation with in-zone glue" },
   { name: "sub", type: "NS", content: "ns2.example.net." },
   { name: "@", type: "TXT", content: '"v=spf1 mx -all"', txt: ["v=spf1 mx -all"] },
-  { name: "_dmarc", type: "TXT", content: '"v=DMARC1; p=reject; rua=mailto:dmarc@example.com"', txt: ["v=DMARC1; p=reject; rua=mailto:dmarc@example.com"], why: "semicolons" },
+  {
+    name: "_dmarc",
+    type: "TXT",
+    content: '"v=DMARC1; p=reject; rua=mailto:dmarc@example.com"',
+    txt: ["v=DMARC1; p=reject; rua=mailto:dmarc@example.com"],
+    why: "semicolons",
+  },
   { name: "dkim._domainkey", type: "TXT", content: DKIM_TEXT, txtJoined: DKIM_TEXT, why: `unquoted, ${Buffer.byteLength(DKIM_TEXT)} bytes > 255` },
   { name: "quotes", type: "TXT", content: '"say \\"hi\\"; then \\\\ leave"', txt: ['say "hi"; then \\ leave'], why: "quotes, backslash, semicolon" },
-  { name: "multi", type: "TXT", content: '"first" "second; with \\"quotes\\"" ""', txt: ["first", 'second; with "quotes"', ""], why: "several strings, one empty" },
+  {
+    name: "multi",
+    type: "TXT",
+    content: '"first" "second; with \\"quotes\\"" ""',
+    txt: ["first", 'second; with "quotes"', ""],
+    why: "several strings, one empty",
+  },
   { name: "decimal", type: "TXT", content: '"\\065\\066C tab:\\009. nul:\\000"', txt: ["ABC tab:\t. nul:\0"], why: "\\DDD escapes" },
   { name: "utf8", type: "TXT", content: '"café ☕ 日本"', txt: ["café ☕ 日本"], why: "UTF-8" },
   { name: "literal", type: "TXT", content: 'unquoted "text"; with \\ backslash', txt: ['unquoted "text"; with \\ backslash'], why: "unquoted text is literal" },
@@ -140,7 +152,11 @@ function bulkMasterFile(origin, blocks) {
     const ip4 = `198.51.${100 + (i >> 8)}.${i % 256}`;
     lines.push(`; block ${i}`);
     rr(i % 2 ? `${h} 300 IN A ${ip4}` : `${h}.${origin}. IN 300 A ${ip4}`);
-    rr(i % 3 ? `  AAAA 2001:db8:${(i + 1).toString(16)}::${(i % 97) + 1}` : `${h} 300 IN AAAA 2001:0db8:${(i + 1).toString(16)}:0:0:0:0:${((i % 97) + 1).toString(16)}`);
+    rr(
+      i % 3
+        ? `  AAAA 2001:db8:${(i + 1).toString(16)}::${(i % 97) + 1}`
+        : `${h} 300 IN AAAA 2001:0db8:${(i + 1).toString(16)}:0:0:0:0:${((i % 97) + 1).toString(16)}`,
+    );
     rr(`${h} MX ${(i % 3) * 10} mail${i % 5}${i % 4 ? "" : `.${origin}.`}`);
     const txt = [
       `"v=spf1 ip4:${ip4} -all"`,
@@ -351,7 +367,13 @@ async function main() {
   for (const record of RECORDS) {
     const label = `${record.type} at ${record.name}${record.why ? ` (${record.why})` : ""}`;
     await check(`POST /v1/records ${label} is 201 with canonical content`, async () => {
-      const res = await request("POST", "/v1/records", { zone: ZONE, name: record.name, type: record.type, content: record.content, ...(record.ttl ? { ttl: record.ttl } : {}) });
+      const res = await request("POST", "/v1/records", {
+        zone: ZONE,
+        name: record.name,
+        type: record.type,
+        content: record.content,
+        ...(record.ttl ? { ttl: record.ttl } : {}),
+      });
       expectStatus(res, 201);
       if (record.expectName) assert(res.json.name === record.expectName, `name is ${res.json.name}, want ${record.expectName}`);
       if (record.expect) assert(res.json.content === record.expect, `content is ${res.json.content}, want ${record.expect}`);
@@ -361,7 +383,10 @@ async function main() {
       }
       if (record.txtJoined) {
         const got = txtStrings(res.json.content);
-        assert(got.every((s) => s.length <= 255), `a string is longer than 255 bytes: ${res.json.content.slice(0, 100)}…`);
+        assert(
+          got.every((s) => s.length <= 255),
+          `a string is longer than 255 bytes: ${res.json.content.slice(0, 100)}…`,
+        );
         assert(Buffer.concat(got).toString("utf8") === record.txtJoined, `strings do not join to the text sent: ${res.json.content.slice(0, 100)}…`);
       }
       created.push({ ...record, response: res.json });
@@ -375,7 +400,10 @@ async function main() {
     assert(recordCount === created.length + 2, `record_count ${recordCount}, want ${created.length} + 2 apex NS`);
     exported = await exportZone(ZONE);
     const lines = recordLines(exported);
-    assert(lines.every((l) => l.owner !== null), `unreadable line: ${lines.find((l) => l.owner === null)?.line}`);
+    assert(
+      lines.every((l) => l.owner !== null),
+      `unreadable line: ${lines.find((l) => l.owner === null)?.line}`,
+    );
     const soa = lines.filter((l) => l.type === "SOA");
     assert(soa.length === 1 && soa[0].owner === "@", `want one SOA at @, got ${soa.map((l) => l.line).join(" | ")}`);
     assert(lines.length === recordCount + 1, `${lines.length - 1} record lines, want ${recordCount}`);
@@ -441,7 +469,10 @@ async function main() {
     await check(`GET /v1/zones/${BULK_ZONE} (Accept: text/dns) exports ${bulk.records} records`, async () => {
       bulkExport = await exportZone(BULK_ZONE);
       const lines = recordLines(bulkExport);
-      assert(lines.every((l) => l.owner !== null), `unreadable line: ${lines.find((l) => l.owner === null)?.line}`);
+      assert(
+        lines.every((l) => l.owner !== null),
+        `unreadable line: ${lines.find((l) => l.owner === null)?.line}`,
+      );
       assert(lines.length === bulk.records + 1, `${lines.length - 1} record lines, want ${bulk.records}`);
     });
     if (bulkExport) {
@@ -498,8 +529,17 @@ async function main() {
   const header = (name) => `$ORIGIN ${name}.\n$TTL 3600\n@ SOA ns1.example.net. hostmaster.${name}. 1 7200 900 1209600 300\n@ NS ns1.example.net.\n`;
   const badLines = (name, count) =>
     header(name) +
-    Array.from({ length: count }, (_, i) =>
-      [`bad${i} A 192.0.2.${256 + i}`, `bad${i} MX x${i}`, `bad${i} BOGUS ${i}`, `bad${i} 99999999999 A 192.0.2.1`, `bad${i} TXT "unterminated`, `bad${i}..x A 192.0.2.1`][i % 6],
+    Array.from(
+      { length: count },
+      (_, i) =>
+        [
+          `bad${i} A 192.0.2.${256 + i}`,
+          `bad${i} MX x${i}`,
+          `bad${i} BOGUS ${i}`,
+          `bad${i} 99999999999 A 192.0.2.1`,
+          `bad${i} TXT "unterminated`,
+          `bad${i}..x A 192.0.2.1`,
+        ][i % 6],
     ).join("\n");
   const oneBadLine = (name) => {
     const lines = bulkMasterFile(name, 80).text.split("\n");
@@ -511,13 +551,31 @@ async function main() {
   const hostile = [
     { name: "hostile-junk-bytes.example.org", what: "64 KiB of random bytes (not UTF-8)", body: rawJunk },
     { name: "hostile-junk-text.example.org", what: "32 KiB of junk text (NUL, controls, stray parens/quotes)", body: textJunk },
-    { name: "hostile-open-paren.example.org", what: "a parenthesis never closed", body: `${header("hostile-open-paren.example.org")}www A ( 192.0.2.1\nmail A 192.0.2.2\n` },
+    {
+      name: "hostile-open-paren.example.org",
+      what: "a parenthesis never closed",
+      body: `${header("hostile-open-paren.example.org")}www A ( 192.0.2.1\nmail A 192.0.2.2\n`,
+    },
     { name: "hostile-close-paren.example.org", what: "a ) without (", body: `${header("hostile-close-paren.example.org")}www A 192.0.2.1 )\n` },
-    { name: "hostile-open-quote.example.org", what: "a quote never closed", body: `${header("hostile-open-quote.example.org")}www TXT "never closed\nmail A 192.0.2.2\n` },
+    {
+      name: "hostile-open-quote.example.org",
+      what: "a quote never closed",
+      body: `${header("hostile-open-quote.example.org")}www TXT "never closed\nmail A 192.0.2.2\n`,
+    },
     { name: "hostile-1000-bad-lines.example.org", what: "1,000 bad lines", body: badLines("hostile-1000-bad-lines.example.org", 1000), manyErrors: true },
     { name: "hostile-20000-bad-lines.example.org", what: "20,000 bad lines", body: badLines("hostile-20000-bad-lines.example.org", 20000), manyErrors: true },
-    { name: "hostile-one-bad-line.example.org", what: `one bad line (${broken.line}) among ${bulk.records} good records`, body: broken.text, badLine: broken.line },
-    { name: "hostile-too-large.example.org", what: "11 MiB (over the 10 MiB limit)", body: `${header("hostile-too-large.example.org")}${`; ${"z".repeat(1021)}\n`.repeat(11 * 1024)}`, status: 413 },
+    {
+      name: "hostile-one-bad-line.example.org",
+      what: `one bad line (${broken.line}) among ${bulk.records} good records`,
+      body: broken.text,
+      badLine: broken.line,
+    },
+    {
+      name: "hostile-too-large.example.org",
+      what: "11 MiB (over the 10 MiB limit)",
+      body: `${header("hostile-too-large.example.org")}${`; ${"z".repeat(1021)}\n`.repeat(11 * 1024)}`,
+      status: 413,
+    },
   ];
   for (const file of hostile) {
     const status = file.status ?? 422;
@@ -530,7 +588,8 @@ async function main() {
         assert(res.json?.code === "validation_failed", `code ${res.json?.code}`);
         const errors = res.json?.errors;
         assert(Array.isArray(errors) && errors.length > 0, "no errors listed");
-        if (file.manyErrors) assert(errors.length >= 1000 && errors.length <= 1001, `${errors.length} errors listed, want the first 1,000 (+ a "stopped" note)`);
+        if (file.manyErrors)
+          assert(errors.length >= 1000 && errors.length <= 1001, `${errors.length} errors listed, want the first 1,000 (+ a "stopped" note)`);
         if (file.badLine) {
           assert(errors.length === 1 && errors[0].line === file.badLine, `errors ${JSON.stringify(errors).slice(0, 300)}, want exactly line ${file.badLine}`);
         }

@@ -1,6 +1,5 @@
 // The app: conventions first (request id, charset, errors), then every resource under /v1.
 import { HTTPException } from "hono/http-exception";
-import type { AppEnv } from "./env";
 import { writeFailure } from "./db/errors";
 import { authenticate } from "./http/auth";
 import { idempotentPost } from "./http/idempotency";
@@ -53,7 +52,15 @@ function asApiError(error: unknown): ApiError {
 }
 
 export function createApp() {
-  const v1 = createRouter().route("/", metaRouter).route("/", catalogRouter).route("/", contactsRouter).route("/", domainsRouter).route("/", hostsRouter).route("/", zonesRouter).route("/", recordsRouter).route("/", eventsRouter);
+  const v1 = createRouter()
+    .route("/", metaRouter)
+    .route("/", catalogRouter)
+    .route("/", contactsRouter)
+    .route("/", domainsRouter)
+    .route("/", hostsRouter)
+    .route("/", zonesRouter)
+    .route("/", recordsRouter)
+    .route("/", eventsRouter);
 
   // The document is built once per isolate: it depends only on the code.
   let openApiDocument: unknown = null;
@@ -81,7 +88,9 @@ export function createApp() {
   v1.get("/docs/reference.css", (c) => c.body(DOCS_STYLE, 200, { "Content-Type": "text/css; charset=utf-8" }));
   // Swagger UI itself (swagger-ui-dist, bundled into the Worker): versioned by the package,
   // so a browser may keep it for a day.
-  v1.get("/docs/swagger-ui-bundle.js", (c) => c.body(SWAGGER_UI_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" }));
+  v1.get("/docs/swagger-ui-bundle.js", (c) =>
+    c.body(SWAGGER_UI_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" }),
+  );
   v1.get("/docs/swagger-ui.css", (c) => c.body(SWAGGER_UI_STYLE, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=86400" }));
 
   const app = createRouter();

@@ -131,7 +131,10 @@ describe("extension list filters", () => {
       ["color=red", "color"],
     ] as const) {
       const problem = expectProblem(await api("GET", `/v1/extensions?${query}`), 400, "invalid_query");
-      expect(problem.errors.map((e: any) => e.field), query).toContain(field);
+      expect(
+        problem.errors.map((e: any) => e.field),
+        query,
+      ).toContain(field);
     }
   });
 });
@@ -258,7 +261,11 @@ describe("what a repository holds", () => {
     fixture.tech = await contact("Holds Tech", "holds-tech@example.org");
     fixture.nominetOnly = await contact("Holds Nominet", "holds-nominet@example.org");
     fixture.unused = await contact("Holds Unused", "holds-unused@example.org");
-    fixture.alpha = await createDomain("alpha.com", { registrant: fixture.registrant.id, contacts: { billing: fixture.billing.id }, nameservers: ["ns.external-dns.net"] });
+    fixture.alpha = await createDomain("alpha.com", {
+      registrant: fixture.registrant.id,
+      contacts: { billing: fixture.billing.id },
+      nameservers: ["ns.external-dns.net"],
+    });
     fixture.sub = await createHost("sub1.alpha.com", ["192.0.2.1"]);
     fixture.subUnused = await createHost("sub2.alpha.com", ["192.0.2.2"]);
     fixture.gamma = await createDomain("gamma.net", { contacts: { tech: fixture.tech.id } });
@@ -374,7 +381,14 @@ describe("sub-listing pagination", () => {
 
   it("contacts and hosts page the same way", async () => {
     const contacts = await allPages("/v1/repositories/google/contacts?limit=2");
-    expect(contacts.items.map((c) => c.name)).toEqual(["Pager Owner", "Pager Contact 1", "Pager Contact 2", "Pager Contact 3", "Pager Contact 4", "Pager Contact 5"]);
+    expect(contacts.items.map((c) => c.name)).toEqual([
+      "Pager Owner",
+      "Pager Contact 1",
+      "Pager Contact 2",
+      "Pager Contact 3",
+      "Pager Contact 4",
+      "Pager Contact 5",
+    ]);
     expect(contacts.pages[0]!.link).toBe(`</v1/repositories/google/contacts?limit=2&cursor=${contacts.pages[0]!.next_cursor}>; rel="next"`);
     const hosts = await allPages("/v1/repositories/google/hosts?limit=2&q=pager");
     expect(hosts.items.map((h) => h.name)).toEqual(["ns1.pager-dns.net", "ns2.pager-dns.net", "ns3.pager-dns.net", "ns4.pager-dns.net", "ns5.pager-dns.net"]);

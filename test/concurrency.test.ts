@@ -16,7 +16,9 @@ function tally(responses: { status: number }[]) {
 describe("races on unique names give exactly one 201 and 409s", () => {
   it(`${N} concurrent registrations of one domain`, async () => {
     const contact = await createContact();
-    const responses = await concurrently(() => api("POST", "/v1/domains", { json: { name: "race.com", registrant: contact.id, nameservers: ["ns1.race-dns.net"] } }));
+    const responses = await concurrently(() =>
+      api("POST", "/v1/domains", { json: { name: "race.com", registrant: contact.id, nameservers: ["ns1.race-dns.net"] } }),
+    );
     expect(tally(responses)).toEqual({ 201: 1, 409: N - 1 });
     for (const r of responses.filter((r) => r.status === 409)) expectProblem(r as any, 409, "already_exists");
     expect((await api("GET", "/v1/domains?name=race.com")).body.data).toHaveLength(1);
@@ -38,7 +40,9 @@ describe("races on unique names give exactly one 201 and 409s", () => {
   it(`${N} concurrent creations of one identical record`, async () => {
     await api("POST", "/v1/zones", { json: { name: "records-race.example" } });
     const before = (await api("GET", "/v1/zones/records-race.example")).body.soa.serial;
-    const responses = await concurrently(() => api("POST", "/v1/records", { json: { zone: "records-race.example", name: "www", type: "A", content: "192.0.2.1" } }));
+    const responses = await concurrently(() =>
+      api("POST", "/v1/records", { json: { zone: "records-race.example", name: "www", type: "A", content: "192.0.2.1" } }),
+    );
     expect(tally(responses)).toEqual({ 201: 1, 409: N - 1 });
     expect((await api("GET", "/v1/zones/records-race.example/records?name=www")).body.data).toHaveLength(1);
     const zone = (await api("GET", "/v1/zones/records-race.example")).body;

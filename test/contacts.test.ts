@@ -4,7 +4,13 @@ import { adaAddress, api, CONTACT_ID, createContact, expectProblem, RFC3339_MS_U
 describe("creating a contact", () => {
   it("answers 201 with the contact, Location and ETag", async () => {
     const response = await api("POST", "/v1/contacts", {
-      json: { name: "Ada Lovelace", organization: "Analytical Ltd", email: "ada@example.org", phone: "+44.2071234567", address: { ...adaAddress, country_code: "gb" } },
+      json: {
+        name: "Ada Lovelace",
+        organization: "Analytical Ltd",
+        email: "ada@example.org",
+        phone: "+44.2071234567",
+        address: { ...adaAddress, country_code: "gb" },
+      },
     });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
@@ -128,7 +134,11 @@ describe("contact phone and fax", () => {
 
   it("in any other form answer 422 naming the field", async () => {
     for (const bad of ["+44 2071234567", "02071234567", "+44.", "+1234.5678", "+44.123456789012345", "+44.207-123", "44.2071234567", "+.2071234567"]) {
-      const problem = expectProblem(await api("POST", "/v1/contacts", { json: { name: "Phone", email: "phone@example.org", phone: bad, fax: bad } }), 422, "validation_failed");
+      const problem = expectProblem(
+        await api("POST", "/v1/contacts", { json: { name: "Phone", email: "phone@example.org", phone: bad, fax: bad } }),
+        422,
+        "validation_failed",
+      );
       expect(problem.errors, bad).toEqual(
         expect.arrayContaining([
           { field: "phone", message: "must be in EPP form +CC.NUMBER, e.g. +44.2071234567" },
@@ -151,7 +161,11 @@ describe("contact country_code", () => {
 
   it("must be an ISO 3166-1 alpha-2 code that exists", async () => {
     for (const code of ["XX", "UK", "GBR", "G", "", "12"]) {
-      const problem = expectProblem(await api("POST", "/v1/contacts", { json: { name: "Country", email: "country@example.org", address: { country_code: code } } }), 422, "validation_failed");
+      const problem = expectProblem(
+        await api("POST", "/v1/contacts", { json: { name: "Country", email: "country@example.org", address: { country_code: code } } }),
+        422,
+        "validation_failed",
+      );
       expect(problem.errors, code).toEqual([{ field: "address.country_code", message: expect.any(String) }]);
     }
   });

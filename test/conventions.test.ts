@@ -281,7 +281,11 @@ describe("malformed JSON bodies", () => {
   it("answer 400 invalid_json on PATCH too", async () => {
     const contact = await createContact({ name: "Json Patch", email: "json-patch@example.org" });
     for (const body of ["{", "[]", '"x"']) {
-      expectProblem(await api("PATCH", `/v1/contacts/${contact.id}`, { body, headers: { "content-type": "application/merge-patch+json" } }), 400, "invalid_json");
+      expectProblem(
+        await api("PATCH", `/v1/contacts/${contact.id}`, { body, headers: { "content-type": "application/merge-patch+json" } }),
+        400,
+        "invalid_json",
+      );
     }
   });
 
@@ -323,7 +327,14 @@ describe("unknown body fields", () => {
 describe("read-only body fields", () => {
   it("answer 422 read_only_field naming id, created_at, updated_at and status", async () => {
     const response = await api("POST", "/v1/contacts", {
-      json: { name: "Ada", email: "read-only@example.org", id: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", created_at: "2020-01-01T00:00:00.000Z", updated_at: "2020-01-01T00:00:00.000Z", status: ["ok"] },
+      json: {
+        name: "Ada",
+        email: "read-only@example.org",
+        id: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B",
+        created_at: "2020-01-01T00:00:00.000Z",
+        updated_at: "2020-01-01T00:00:00.000Z",
+        status: ["ok"],
+      },
     });
     const problem = expectProblem(response, 422, "read_only_field");
     expect(problem.errors.map((e: { field: string }) => e.field).sort()).toEqual(["created_at", "id", "status", "updated_at"]);
@@ -461,7 +472,7 @@ describe("pagination", () => {
     for (const page of pages.slice(0, -1)) expect(page.link).toMatch(/^<\/v1\/contacts\?[^>]*cursor=[^>&]+>; rel="next"$/);
   });
 
-  it("Link on an unfiltered list is exactly </v1/contacts?limit=N&cursor=…>; rel=\"next\"", async () => {
+  it('Link on an unfiltered list is exactly </v1/contacts?limit=N&cursor=…>; rel="next"', async () => {
     const first = await api("GET", "/v1/contacts?limit=3");
     expect(first.body.next_cursor).toEqual(expect.any(String));
     expect(first.headers.get("link")).toBe(`</v1/contacts?limit=3&cursor=${first.body.next_cursor}>; rel="next"`);
@@ -508,7 +519,10 @@ describe("pagination", () => {
     const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === "A" ? "B" : "A") + s.slice(i + 1);
     const [payload, mac] = cursor.split(".") as [string, string];
     // A cursor that points at the first row instead, with the old signature.
-    const forged = btoa(JSON.stringify([null, "con_00000000000000000000000000"])).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    const forged = btoa(JSON.stringify([null, "con_00000000000000000000000000"]))
+      .replace(/=+$/, "")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
     for (const bad of [flip(cursor, 0), flip(cursor, cursor.length - 1), `${forged}.${mac}`, payload, `${cursor}.x`, "garbage", "", "%%%"]) {
       const response = await api("GET", `/v1/contacts?q=${tag}&limit=3&cursor=${encodeURIComponent(bad)}`);
       expectProblem(response, 400, "invalid_cursor");

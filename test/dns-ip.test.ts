@@ -15,12 +15,9 @@ describe("IP addresses are returned canonical", () => {
   ])("%s → %s", (input, canonical) => {
     expect(parseIp(input)?.text).toBe(canonical);
   });
-  it.each(["192.0.2", "192.0.2.256", "01.2.3.4", "1:2:3:4:5:6:7:8:9", "1::2::3", "g::1", "", "::1.2.3", "1:2:3:4:5:6:7::8"])(
-    "refuses %s",
-    (input) => {
-      expect(parseIp(input)).toBeNull();
-    },
-  );
+  it.each(["192.0.2", "192.0.2.256", "01.2.3.4", "1:2:3:4:5:6:7:8:9", "1::2::3", "g::1", "", "::1.2.3", "1:2:3:4:5:6:7::8"])("refuses %s", (input) => {
+    expect(parseIp(input)).toBeNull();
+  });
   it.each(["0.0.0.0", "127.0.0.1", "169.254.1.1", "224.0.0.1", "255.255.255.255", "::", "::1", "fe80::1", "ff02::1", "::ffff:192.0.2.1"])(
     "refuses %s as glue",
     (input) => {

@@ -31,7 +31,16 @@ describe("a complete small zone", () => {
       zone: {
         origin: "example.com",
         defaultTtl: 3600,
-        soa: { mname: "ns1.example.net", rname: "hostmaster.example.com", serial: 2026112201, refresh: 7200, retry: 900, expire: 1209600, minimum: 300, ttl: 3600 },
+        soa: {
+          mname: "ns1.example.net",
+          rname: "hostmaster.example.com",
+          serial: 2026112201,
+          refresh: 7200,
+          retry: 900,
+          expire: 1209600,
+          minimum: 300,
+          ttl: 3600,
+        },
         records: [
           { line: 4, fqdn: "example.com", type: "NS", ttl: 3600, content: "ns1.example.net." },
           { line: 5, fqdn: "www.example.com", type: "A", ttl: 3600, content: "192.0.2.1" },
@@ -71,7 +80,9 @@ describe("$ORIGIN", () => {
     ]);
   });
   it("refuses an invalid origin option", () => {
-    expect(errors(parseMasterFile("", { origin: "exa mple.com" }))).toEqual([[0, 'the zone name "exa mple.com": label "exa mple" may contain only letters, digits and hyphens (and underscores)']]);
+    expect(errors(parseMasterFile("", { origin: "exa mple.com" }))).toEqual([
+      [0, 'the zone name "exa mple.com": label "exa mple" may contain only letters, digits and hyphens (and underscores)'],
+    ]);
   });
 });
 
@@ -138,7 +149,9 @@ describe("other directives", () => {
 
 describe("owner names", () => {
   it("understands @, relative, absolute, wildcard and service labels", () => {
-    const result = parseMasterFile(zoneFile("@ A 192.0.2.1", "www A 192.0.2.2", "Mail.Example.COM. A 192.0.2.3", "* A 192.0.2.4", "_dmarc TXT \"v=DMARC1; p=none\""));
+    const result = parseMasterFile(
+      zoneFile("@ A 192.0.2.1", "www A 192.0.2.2", "Mail.Example.COM. A 192.0.2.3", "* A 192.0.2.4", '_dmarc TXT "v=DMARC1; p=none"'),
+    );
     expect(records(result).map((r) => r[1])).toEqual(["example.com", "www.example.com", "mail.example.com", "*.example.com", "_dmarc.example.com"]);
   });
   it("repeats the previous owner on a line that starts with white space", () => {
@@ -169,7 +182,9 @@ describe("owner names", () => {
 
 describe("TTL and class", () => {
   it("come in either order, each optional", () => {
-    const result = parseMasterFile(zoneFile("a 60 IN A 192.0.2.1", "b IN 120 A 192.0.2.2", "c in A 192.0.2.3", "d 1h A 192.0.2.4", "e 1w2d IN A 192.0.2.5", "f CLASS1 A 192.0.2.6"));
+    const result = parseMasterFile(
+      zoneFile("a 60 IN A 192.0.2.1", "b IN 120 A 192.0.2.2", "c in A 192.0.2.3", "d 1h A 192.0.2.4", "e 1w2d IN A 192.0.2.5", "f CLASS1 A 192.0.2.6"),
+    );
     expect(records(result).map((r) => [r[1], r[3]])).toEqual([
       ["a.example.com", 60],
       ["b.example.com", 120],
@@ -189,7 +204,15 @@ describe("TTL and class", () => {
     ]);
   });
   it("without a TTL: $TTL, else the previous record's, else the SOA's minimum", () => {
-    const noDefault = file("$ORIGIN example.com.", "@ IN SOA ns1.example.net. h.example.com. 1 2 3 4 300", "a A 192.0.2.1", "b 60 A 192.0.2.2", "c A 192.0.2.3", "$TTL 90", "d A 192.0.2.4");
+    const noDefault = file(
+      "$ORIGIN example.com.",
+      "@ IN SOA ns1.example.net. h.example.com. 1 2 3 4 300",
+      "a A 192.0.2.1",
+      "b 60 A 192.0.2.2",
+      "c A 192.0.2.3",
+      "$TTL 90",
+      "d A 192.0.2.4",
+    );
     const result = parseMasterFile(noDefault);
     expect(result).toMatchObject({ ok: true, zone: { defaultTtl: 90, soa: { ttl: 300 } } });
     expect(records(result).map((r) => [r[1], r[3]])).toEqual([
@@ -218,14 +241,25 @@ describe("parentheses, comments and quotes", () => {
         "        2026112201 ; serial",
         "        2h 15m 2w  ; refresh, retry, expire",
         "        5m )       ; minimum",
-        "txt TXT ( \"one; not a comment\"",
-        "          \"two\" ) ; comment",
+        'txt TXT ( "one; not a comment"',
+        '          "two" ) ; comment',
         "mx MX 10 mail ; comment",
       ),
     );
     expect(result).toMatchObject({
       ok: true,
-      zone: { soa: { mname: "ns1.example.net", rname: "hostmaster.example.com", serial: 2026112201, refresh: 7200, retry: 900, expire: 1209600, minimum: 300, ttl: 3600 } },
+      zone: {
+        soa: {
+          mname: "ns1.example.net",
+          rname: "hostmaster.example.com",
+          serial: 2026112201,
+          refresh: 7200,
+          retry: 900,
+          expire: 1209600,
+          minimum: 300,
+          ttl: 3600,
+        },
+      },
     });
     expect(records(result)).toEqual([
       [6, "txt.example.com", "TXT", 3600, '"one; not a comment" "two"'],
@@ -237,7 +271,7 @@ describe("parentheses, comments and quotes", () => {
     expect(records(result)).toEqual([[3, "t.example.com", "TXT", 60, '"a \\"quoted\\" ; word" "bare word"']]);
   });
   it("reports unbalanced parentheses and unclosed quotes on the line they start", () => {
-    expect(errors(parseMasterFile(zoneFile("a TXT \"open", "b A 192.0.2.1 )", "c A 192.0.2.2", "d TXT ( \"x\"", "e A 192.0.2.3")))).toEqual([
+    expect(errors(parseMasterFile(zoneFile('a TXT "open', "b A 192.0.2.1 )", "c A 192.0.2.2", 'd TXT ( "x"', "e A 192.0.2.3")))).toEqual([
       [4, "a quoted string is not closed before the end of the line"],
       [5, '")" without a matching "("'],
       [7, '"(" opened on line 7 is never closed'],
@@ -283,7 +317,7 @@ describe("record types and RDATA", () => {
     ]);
   });
   it("names unknown and unsupported types, and refuses RFC 3597 syntax", () => {
-    expect(errors(parseMasterFile(zoneFile("a HINFO x y", "b TYPE99 \\# 0", "c A \\# 4 C0000201", "d \"A\" 192.0.2.1")))).toEqual([
+    expect(errors(parseMasterFile(zoneFile("a HINFO x y", "b TYPE99 \\# 0", "c A \\# 4 C0000201", 'd "A" 192.0.2.1')))).toEqual([
       [4, `record type "HINFO" is not supported (supported: ${RECORD_TYPES.join(", ")}, and one SOA)`],
       [5, "generic record types (TYPE99, RFC 3597) are not supported"],
       [6, "generic RDATA (\\# …, RFC 3597) is not supported; write A data in its own presentation form"],
@@ -327,7 +361,21 @@ describe("RRset rules across lines", () => {
     ]);
   });
   it("refuses a CNAME beside other data, a second CNAME, and a CNAME at the apex", () => {
-    expect(errors(parseMasterFile(zoneFile("a CNAME x.example.net.", "a A 192.0.2.1", "b A 192.0.2.1", "b CNAME x.example.net.", "c CNAME x.example.net.", "c CNAME y.example.net.", "@ CNAME x.example.net.")))).toEqual([
+    expect(
+      errors(
+        parseMasterFile(
+          zoneFile(
+            "a CNAME x.example.net.",
+            "a A 192.0.2.1",
+            "b A 192.0.2.1",
+            "b CNAME x.example.net.",
+            "c CNAME x.example.net.",
+            "c CNAME y.example.net.",
+            "@ CNAME x.example.net.",
+          ),
+        ),
+      ),
+    ).toEqual([
       [5, "the name already has a CNAME record, which must be alone (RFC 1034 §3.6.2)"],
       [7, "a CNAME cannot share its name with other records (here A) (RFC 1034 §3.6.2)"],
       [9, "a name has at most one CNAME record (RFC 2181 §10.1)"],
@@ -350,7 +398,9 @@ describe("hostile input", () => {
     expect(errors(parseMasterFile(text))).toEqual([[4, "the entry has more than 70000 fields"]]);
   });
   it("refuses @ as an owner when the origin is the root", () => {
-    expect(errors(parseMasterFile(file("$ORIGIN example.com.", "$TTL 60", "www A 192.0.2.1", "$ORIGIN .", "@ A 192.0.2.1")))).toEqual([[5, 'owner name "@" is the root here ($ORIGIN .)']]);
+    expect(errors(parseMasterFile(file("$ORIGIN example.com.", "$TTL 60", "www A 192.0.2.1", "$ORIGIN .", "@ A 192.0.2.1")))).toEqual([
+      [5, 'owner name "@" is the root here ($ORIGIN .)'],
+    ]);
   });
   it("survives random bytes (seeded, repeatable)", () => {
     let seed = 42;
@@ -399,7 +449,12 @@ const EVERY_TYPE_ZONE: ZoneToRender = {
     { name: "@", type: "NS", ttl: 86400, content: "ns2.example.net." },
     { name: "@", type: "NS", ttl: 86400, content: "ns1.example.net." },
     { name: "@", type: "A", ttl: 3600, content: "192.0.2.10" },
-    ...RECORD_TYPES.filter((t) => t !== "CNAME" && t !== "NS").map((type) => ({ name: `t-${type.toLowerCase()}`, type, ttl: 600, content: rdataExamples[type] })),
+    ...RECORD_TYPES.filter((t) => t !== "CNAME" && t !== "NS").map((type) => ({
+      name: `t-${type.toLowerCase()}`,
+      type,
+      ttl: 600,
+      content: rdataExamples[type],
+    })),
     { name: "_443._tcp.www", type: "TLSA", ttl: 600, content: rdataExamples.TLSA },
     { name: "*", type: "TXT", ttl: 600, content: '"wild \\"card\\"" "caf\\195\\169" ";"' },
     { name: "a.b", type: "A", ttl: 600, content: "192.0.2.11" },
@@ -435,7 +490,7 @@ describe("renderMasterFile", () => {
         "@ 60 IN NS ns2.example.net.",
         "@ 60 IN A 192.0.2.1",
         "@ 60 IN MX 10 mail.example.com.",
-        "_x 60 IN TXT \"x\"",
+        '_x 60 IN TXT "x"',
         "b 60 IN A 192.0.2.2",
         "b 60 IN AAAA 2001:db8::1",
         "a.b 60 IN A 192.0.2.3",
@@ -458,4 +513,3 @@ describe("renderMasterFile", () => {
     expect(renderMasterFile({ ...EVERY_TYPE_ZONE, records: back })).toBe(text);
   });
 });
-

@@ -3,7 +3,17 @@ import { compareNamesCanonically, reversedLabels } from "../src/dns/name-order";
 
 describe("canonical name order (RFC 4034 §6.1)", () => {
   it("sorts the RFC's own example", () => {
-    const names = ["z.example", "zABC.a.EXAMPLE", "a.example", "*.z.example", "example", "yljkjljk.a.example", "Z.a.example", "\\200.z.example", "\\001.z.example"];
+    const names = [
+      "z.example",
+      "zABC.a.EXAMPLE",
+      "a.example",
+      "*.z.example",
+      "example",
+      "yljkjljk.a.example",
+      "Z.a.example",
+      "\\200.z.example",
+      "\\001.z.example",
+    ];
     expect([...names].sort(compareNamesCanonically)).toEqual([
       "example",
       "a.example",

@@ -21,7 +21,14 @@ describe("registering a domain", () => {
   it("answers 201 with the domain, its extension, repository and expiry", async () => {
     const contact = await createContact();
     const response = await api("POST", "/v1/domains", {
-      json: { name: "Example.COM", registrant: contact.id, contacts: { admin: contact.id }, nameservers: ["ns1.example.net", "NS2.example.net."], period: 2, status: ["clientTransferProhibited"] },
+      json: {
+        name: "Example.COM",
+        registrant: contact.id,
+        contacts: { admin: contact.id },
+        nameservers: ["ns1.example.net", "NS2.example.net."],
+        period: 2,
+        status: ["clientTransferProhibited"],
+      },
     });
     expect(response.status, response.text).toBe(201);
     expect(response.body).toMatchObject({
@@ -231,7 +238,11 @@ describe("the registrant and contacts of a new domain", () => {
   });
 
   it("an unknown role in contacts answers 422 unknown_field naming it", async () => {
-    const problem = expectProblem(await api("POST", "/v1/domains", { json: { name: "owner-role.com", contacts: { owner: UNKNOWN_CONTACT } } }), 422, "unknown_field");
+    const problem = expectProblem(
+      await api("POST", "/v1/domains", { json: { name: "owner-role.com", contacts: { owner: UNKNOWN_CONTACT } } }),
+      422,
+      "unknown_field",
+    );
     expect(errorFields(problem)).toEqual(["contacts.owner"]);
   });
 });
@@ -244,14 +255,22 @@ describe("the name servers of a new domain", () => {
 
   it("must be unique: a name listed twice (in any spelling) answers 422 naming nameservers[1]", async () => {
     for (const second of ["ns1.dup-dns.net", "NS1.DUP-DNS.NET", "ns1.dup-dns.net."]) {
-      const problem = expectProblem(await api("POST", "/v1/domains", { json: { name: "dup-ns.com", nameservers: ["ns1.dup-dns.net", second] } }), 422, "validation_failed");
+      const problem = expectProblem(
+        await api("POST", "/v1/domains", { json: { name: "dup-ns.com", nameservers: ["ns1.dup-dns.net", second] } }),
+        422,
+        "validation_failed",
+      );
       expect(problem.errors, second).toEqual([{ field: "nameservers[1]", message: expect.any(String) }]);
     }
     expectProblem(await api("GET", "/v1/hosts/ns1.dup-dns.net"), 404, "not_found");
   });
 
   it("a malformed host name answers 422 naming its index", async () => {
-    const problem = expectProblem(await api("POST", "/v1/domains", { json: { name: "bad-ns.com", nameservers: ["ns1.ok-dns.net", "ns_2.bad-dns.net", "localhost"] } }), 422, "validation_failed");
+    const problem = expectProblem(
+      await api("POST", "/v1/domains", { json: { name: "bad-ns.com", nameservers: ["ns1.ok-dns.net", "ns_2.bad-dns.net", "localhost"] } }),
+      422,
+      "validation_failed",
+    );
     expect(errorFields(problem)).toEqual(["nameservers[1]", "nameservers[2]"]);
     expect(errorFor(problem, "nameservers[1]").message).toContain("ns_2");
   });
@@ -302,12 +321,20 @@ describe("the name servers of a new domain", () => {
     const glued = await createHost("ns1.glue-parent.com", ["192.0.2.10"]);
     const child = await createDomain("glue-child.net", { nameservers: ["ns1.glue-parent.com"] });
     expect(child.nameservers).toEqual(["ns1.glue-parent.com"]);
-    expect((await api("GET", `/v1/hosts/${glued.id}`)).body).toMatchObject({ domain: expect.stringMatching(DOMAIN_ID), status: ["linked"], addresses: ["192.0.2.10"] });
+    expect((await api("GET", `/v1/hosts/${glued.id}`)).body).toMatchObject({
+      domain: expect.stringMatching(DOMAIN_ID),
+      status: ["linked"],
+      addresses: ["192.0.2.10"],
+    });
   });
 
   it("an unknown name under a domain managed here answers 422 telling to create the host first", async () => {
     await createDomain("managed-here.com");
-    const problem = expectProblem(await api("POST", "/v1/domains", { json: { name: "wants-glue.net", nameservers: ["ns.outside-dns.net", "ns1.managed-here.com"] } }), 422, "validation_failed");
+    const problem = expectProblem(
+      await api("POST", "/v1/domains", { json: { name: "wants-glue.net", nameservers: ["ns.outside-dns.net", "ns1.managed-here.com"] } }),
+      422,
+      "validation_failed",
+    );
     expect(problem.errors).toEqual([{ field: "nameservers[1]", message: expect.stringMatching(/create the host/i) }]);
     expectProblem(await api("GET", "/v1/domains/wants-glue.net"), 404, "not_found");
     expectProblem(await api("GET", "/v1/hosts/ns1.managed-here.com"), 404, "not_found");
@@ -315,7 +342,11 @@ describe("the name servers of a new domain", () => {
   });
 
   it("an unknown name under the domain being registered answers 422 too", async () => {
-    const problem = expectProblem(await api("POST", "/v1/domains", { json: { name: "self-glue.com", nameservers: ["ns1.self-glue.com", "ns2.SELF-GLUE.com"] } }), 422, "validation_failed");
+    const problem = expectProblem(
+      await api("POST", "/v1/domains", { json: { name: "self-glue.com", nameservers: ["ns1.self-glue.com", "ns2.SELF-GLUE.com"] } }),
+      422,
+      "validation_failed",
+    );
     expect(problem.errors).toEqual([
       { field: "nameservers[0]", message: expect.stringMatching(/create the host/i) },
       { field: "nameservers[1]", message: expect.stringMatching(/create the host/i) },
@@ -340,13 +371,21 @@ describe("client statuses of a new domain", () => {
 
   it("server, pending and computed statuses answer 422 'cannot be set by clients' naming each", async () => {
     const refused = ["serverHold", "serverUpdateProhibited", "pendingDelete", "pendingTransfer", "ok", "inactive", "linked"];
-    const problem = expectProblem(await api("POST", "/v1/domains", { json: { name: "server-status.com", status: ["clientHold", ...refused] } }), 422, "validation_failed");
-    expect(problem.errors).toEqual(refused.map((status, i) => ({ field: `status[${i + 1}]`, message: expect.stringContaining("cannot be set by clients") })));
+    const problem = expectProblem(
+      await api("POST", "/v1/domains", { json: { name: "server-status.com", status: ["clientHold", ...refused] } }),
+      422,
+      "validation_failed",
+    );
+    expect(problem.errors).toEqual(refused.map((_status, i) => ({ field: `status[${i + 1}]`, message: expect.stringContaining("cannot be set by clients") })));
     expectProblem(await api("GET", "/v1/domains/server-status.com"), 404, "not_found");
   });
 
   it("an unknown status answers 422 naming it", async () => {
-    const problem = expectProblem(await api("POST", "/v1/domains", { json: { name: "odd-status.com", status: ["clienthold", "frozen"] } }), 422, "validation_failed");
+    const problem = expectProblem(
+      await api("POST", "/v1/domains", { json: { name: "odd-status.com", status: ["clienthold", "frozen"] } }),
+      422,
+      "validation_failed",
+    );
     expect(errorFields(problem)).toEqual(["status[0]", "status[1]"]);
     expect(errorFor(problem, "status[1]").message).toContain("frozen");
   });
@@ -396,7 +435,10 @@ describe("auth_info", () => {
     for (const path of lists) {
       const response = await api("GET", path);
       expect(response.status, path).toBe(200);
-      expect(response.body.data.map((d: any) => d.id), path).toContain(domain.id);
+      expect(
+        response.body.data.map((d: any) => d.id),
+        path,
+      ).toContain(domain.id);
       for (const item of response.body.data) expect(item, path).not.toHaveProperty("auth_info");
       expect(response.text, path).not.toContain("list-secret-1");
     }
@@ -419,7 +461,13 @@ describe("the status a domain shows", () => {
 describe("a 422 on registration", () => {
   it("lists every problem at once: period, status, contact and name servers", async () => {
     const response = await api("POST", "/v1/domains", {
-      json: { name: "many-problems.com", period: 11, status: ["clientHold", "serverHold"], registrant: UNKNOWN_CONTACT, nameservers: ["ns1.example.net", "NS1.example.net"] },
+      json: {
+        name: "many-problems.com",
+        period: 11,
+        status: ["clientHold", "serverHold"],
+        registrant: UNKNOWN_CONTACT,
+        nameservers: ["ns1.example.net", "NS1.example.net"],
+      },
     });
     const problem = expectProblem(response, 422, "validation_failed");
     expect(errorFields(problem)).toEqual(["nameservers[1]", "period", "registrant", "status[1]"]);
@@ -508,9 +556,17 @@ describe("updating a domain's name servers", () => {
     expect(errorFields(few)).toEqual(["nameservers"]);
     const cleared = expectProblem(await api("PATCH", `/v1/domains/${de.id}`, { json: { nameservers: null } }), 422, "policy_violation");
     expect(errorFields(cleared)).toEqual(["nameservers"]);
-    const dup = expectProblem(await api("PATCH", `/v1/domains/${de.id}`, { json: { nameservers: ["ns1.example.net", "NS1.example.net"] } }), 422, "validation_failed");
+    const dup = expectProblem(
+      await api("PATCH", `/v1/domains/${de.id}`, { json: { nameservers: ["ns1.example.net", "NS1.example.net"] } }),
+      422,
+      "validation_failed",
+    );
     expect(errorFields(dup)).toContain("nameservers[1]");
-    const own = expectProblem(await api("PATCH", `/v1/domains/${de.id}`, { json: { nameservers: ["ns1.ns-rules.de", "ns2.example.net"] } }), 422, "validation_failed");
+    const own = expectProblem(
+      await api("PATCH", `/v1/domains/${de.id}`, { json: { nameservers: ["ns1.ns-rules.de", "ns2.example.net"] } }),
+      422,
+      "validation_failed",
+    );
     expect(own.errors).toEqual([{ field: "nameservers[0]", message: expect.stringMatching(/create the host/i) }]);
     expect((await api("GET", `/v1/domains/${de.id}`)).body.nameservers).toEqual(ns);
   });
@@ -531,7 +587,11 @@ describe("updating a domain's client statuses", () => {
 
   it("server and unknown statuses answer 422 on PATCH too", async () => {
     const domain = await createDomain("status-patch-bad.com");
-    const problem = expectProblem(await api("PATCH", `/v1/domains/${domain.id}`, { json: { status: ["clientHold", "serverHold", "nonsense"] } }), 422, "validation_failed");
+    const problem = expectProblem(
+      await api("PATCH", `/v1/domains/${domain.id}`, { json: { status: ["clientHold", "serverHold", "nonsense"] } }),
+      422,
+      "validation_failed",
+    );
     expect(errorFields(problem)).toEqual(["status[1]", "status[2]"]);
     expect(errorFor(problem, "status[1]").message).toContain("cannot be set by clients");
     expect((await api("GET", `/v1/domains/${domain.id}`)).body.status).toEqual(["inactive"]);
@@ -610,7 +670,11 @@ describe("updating a domain's contacts", () => {
 
   it("unknown contacts answer 422 naming registrant and contacts.admin and change nothing", async () => {
     const domain = await createDomain("contacts-ghost.com");
-    const problem = expectProblem(await api("PATCH", `/v1/domains/${domain.id}`, { json: { registrant: UNKNOWN_CONTACT, contacts: { admin: UNKNOWN_CONTACT } } }), 422, "validation_failed");
+    const problem = expectProblem(
+      await api("PATCH", `/v1/domains/${domain.id}`, { json: { registrant: UNKNOWN_CONTACT, contacts: { admin: UNKNOWN_CONTACT } } }),
+      422,
+      "validation_failed",
+    );
     expect(errorFields(problem)).toEqual(["contacts.admin", "registrant"]);
     expect((await api("GET", `/v1/domains/${domain.id}`)).body).toEqual(domain);
   });
@@ -649,7 +713,11 @@ describe("If-Match on domains", () => {
     const stale = created.headers.get("etag")!;
     const first = await api("PATCH", `/v1/domains/${created.body.id}`, { json: { auto_renew: false }, headers: { "if-match": stale } });
     expect(first.status, first.text).toBe(200);
-    expectProblem(await api("PATCH", `/v1/domains/${created.body.id}`, { json: { auto_renew: true }, headers: { "if-match": stale } }), 412, "precondition_failed");
+    expectProblem(
+      await api("PATCH", `/v1/domains/${created.body.id}`, { json: { auto_renew: true }, headers: { "if-match": stale } }),
+      412,
+      "precondition_failed",
+    );
     expect((await api("GET", `/v1/domains/${created.body.id}`)).body.auto_renew).toBe(false);
     const second = await api("PATCH", `/v1/domains/${created.body.id}`, { json: { auto_renew: true }, headers: { "if-match": first.headers.get("etag")! } });
     expect(second.status).toBe(200);
@@ -813,7 +881,9 @@ describe("domain list filters", () => {
     expect(await list(`expires_after=${middle}&expires_before=${upper}`)).toEqual(["filt-beta.net", "filt-epsilon.com"]);
     // Offsets other than Z mean the same instant.
     const year = new Date(f.gamma.expires_at).getUTCFullYear();
-    expect(await list(`expires_before=${encodeURIComponent(`${year + 1}-01-01T01:00:00+01:00`)}`)).toEqual(expect.arrayContaining(["filt-alpha.com", "filt-gamma.co.uk"]));
+    expect(await list(`expires_before=${encodeURIComponent(`${year + 1}-01-01T01:00:00+01:00`)}`)).toEqual(
+      expect.arrayContaining(["filt-alpha.com", "filt-gamma.co.uk"]),
+    );
   });
 
   it("a bad date answers 400 invalid_query naming the parameter", async () => {

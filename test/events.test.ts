@@ -78,7 +78,9 @@ describe("every successful write records exactly one event, with the resource be
     const create = onlyEvent(created.events, "domain", domain.id, "create");
     expect(create).toMatchObject({ before: null, after: domain });
 
-    const updated = await eventsOf(async () => ok(await api("PATCH", `/v1/domains/${domain.id}`, { json: { auto_renew: false, status: ["clientHold"] } }), 200));
+    const updated = await eventsOf(async () =>
+      ok(await api("PATCH", `/v1/domains/${domain.id}`, { json: { auto_renew: false, status: ["clientHold"] } }), 200),
+    );
     const update = onlyEvent(updated.events, "domain", domain.id, "update");
     expect(update).toMatchObject({ before: domain, after: updated.result });
 
@@ -119,7 +121,8 @@ describe("every successful write records exactly one event, with the resource be
   });
 
   it("zones: an import (text/dns) records one zone create event, none per record", async () => {
-    const file = "$ORIGIN audit-import.example.\n$TTL 300\n@ IN SOA ns1.example.net. hostmaster.audit-import.example. 2026010101 7200 900 1209600 300\n@ IN NS ns1.example.net.\nwww IN A 192.0.2.1\nmail IN A 192.0.2.2\n";
+    const file =
+      "$ORIGIN audit-import.example.\n$TTL 300\n@ IN SOA ns1.example.net. hostmaster.audit-import.example. 2026010101 7200 900 1209600 300\n@ IN NS ns1.example.net.\nwww IN A 192.0.2.1\nmail IN A 192.0.2.2\n";
     const imported = await eventsOf(async () => ok(await api("POST", "/v1/zones", { body: file, headers: { "content-type": "text/dns" } }), 201));
     const create = onlyEvent(imported.events, "zone", imported.result.id, "create");
     expect(create).toMatchObject({ before: null, after: imported.result });
@@ -144,7 +147,9 @@ describe("every successful write records exactly one event, with the resource be
 describe("a write that also writes other resources records an event for each", () => {
   it("registering a domain with unknown external name servers records a host create per new host", async () => {
     await createHost("ns1.known-external.net");
-    const { result: domain, events } = await eventsOf(() => createDomain("audit-ns.com", { nameservers: ["ns1.known-external.net", "ns1.new-external.net", "ns2.new-external.net"] }));
+    const { result: domain, events } = await eventsOf(() =>
+      createDomain("audit-ns.com", { nameservers: ["ns1.known-external.net", "ns1.new-external.net", "ns2.new-external.net"] }),
+    );
     expect(events.map((e) => `${e.type} ${e.operation}`).sort()).toEqual(["domain create", "host create", "host create"]);
     for (const name of ["ns1.new-external.net", "ns2.new-external.net"]) {
       const host = await read(`/v1/hosts/${name}`);
@@ -157,7 +162,9 @@ describe("a write that also writes other resources records an event for each", (
 
   it("changing a domain's name servers to an unknown external one records its host create", async () => {
     const domain = await createDomain("audit-ns-patch.com");
-    const { result, events } = await eventsOf(async () => ok(await api("PATCH", `/v1/domains/${domain.id}`, { json: { nameservers: ["ns9.patch-external.net"] } }), 200));
+    const { result, events } = await eventsOf(async () =>
+      ok(await api("PATCH", `/v1/domains/${domain.id}`, { json: { nameservers: ["ns9.patch-external.net"] } }), 200),
+    );
     expect(events.map((e) => `${e.type} ${e.operation}`).sort()).toEqual(["domain update", "host create"]);
     expect(events.find((e) => e.type === "domain")).toMatchObject({ before: domain, after: result });
     expect(events.find((e) => e.type === "host").after).toEqual(await read("/v1/hosts/ns9.patch-external.net"));
@@ -202,7 +209,11 @@ describe("rejected writes and no-op patches record nothing", () => {
     expectProblem(await api("POST", "/v1/records", { json: { zone: zone.id, name: "alias", type: "A", content: "192.0.2.1" } }), 409, "rrset_conflict");
     await api("DELETE", `/v1/records/${apexNs[0].id}`);
     expectProblem(await api("DELETE", `/v1/records/${apexNs[1].id}`), 409, "rrset_conflict");
-    expectProblem(await api("POST", "/v1/zones", { body: "$ORIGIN bad-import.example.\n@ IN NS\n", headers: { "content-type": "text/dns" } }), 422, "validation_failed");
+    expectProblem(
+      await api("POST", "/v1/zones", { body: "$ORIGIN bad-import.example.\n@ IN NS\n", headers: { "content-type": "text/dns" } }),
+      422,
+      "validation_failed",
+    );
 
     const after = await allEvents();
     // Only the first apex NS delete succeeded.
@@ -300,7 +311,9 @@ describe("GET /v1/events lists the trail oldest first, keyset-paginated and filt
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret)));
     const hash = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
     const id = "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8AAA";
-    await env.DB.prepare("INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) VALUES (?, 'audit-writer', 'write', ?, '2026-01-01T00:00:00.000Z')").bind(id, hash).run();
+    await env.DB.prepare("INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) VALUES (?, 'audit-writer', 'write', ?, '2026-01-01T00:00:00.000Z')")
+      .bind(id, hash)
+      .run();
     const contact = ok(
       await api("POST", "/v1/contacts", { json: { name: "By Another", email: "another@example.org" }, headers: { authorization: `Bearer ${id}.${secret}` } }),
       201,
@@ -337,7 +350,15 @@ describe("GET /v1/events lists the trail oldest first, keyset-paginated and filt
   it("is in the OpenAPI document and the index", async () => {
     const doc = await read("/v1/openapi.json");
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/events", "/events/{event}"]));
-    expect(doc.paths["/events"].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["cursor", "limit", "operation", "resource", "since", "token", "type"]);
+    expect(doc.paths["/events"].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      "cursor",
+      "limit",
+      "operation",
+      "resource",
+      "since",
+      "token",
+      "type",
+    ]);
     expect((await read("/v1")).links.events).toBe("/v1/events");
   });
 });
@@ -399,7 +420,8 @@ describe("a deleted contact, domain or zone is recreated from its delete event's
     await createRecord(original.id, { name: "@", type: "TXT", content: '"v=spf1 -all"', ttl: 60 });
     const comment = await createRecord(original.id, { name: "mail", type: "A", content: "192.0.2.25", comment: "the mail host" });
     const zone = await read(`/v1/zones/${original.id}`);
-    const lines = async (id: string) => (await allPages(`/v1/zones/${id}/records?limit=200`)).items.map((r) => `${r.name} ${r.ttl} ${r.type} ${r.content}`).sort();
+    const lines = async (id: string) =>
+      (await allPages(`/v1/zones/${id}/records?limit=200`)).items.map((r) => `${r.name} ${r.ttl} ${r.type} ${r.content}`).sort();
     const records = await lines(original.id);
     ok(await api("DELETE", `/v1/zones/${original.id}`), 204);
 

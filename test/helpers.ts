@@ -33,7 +33,7 @@ export async function api<T = any>(
   }
   const response = await (exports as any).default.fetch(new Request(`http://api.test${path}`, { method, headers, body }));
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   if (text && /json/.test(response.headers.get("content-type") ?? "")) parsed = JSON.parse(text);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
@@ -69,7 +69,7 @@ export async function apiRaw<T = any>(
   const request = new Request(`http://api.test${path}`, { method, headers: withAuth(new Headers(options.headers), options.auth), body: options.body ?? null });
   const response = await (exports as any).default.fetch(request);
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   if (text && /json/.test(response.headers.get("content-type") ?? "")) parsed = JSON.parse(text);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }

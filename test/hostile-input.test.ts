@@ -29,7 +29,9 @@ beforeAll(async () => {
 async function fingerprint(): Promise<string> {
   const tables = ["contacts", "domains", "hosts", "zones", "records"];
   const parts = tables.map((t) => `select '${t}', count(*), coalesce(sum(version), 0), coalesce(max(updated_at), '') from ${t}`);
-  parts.push("select 'links', (select count(*) from domain_nameservers), (select count(*) from host_addresses), (select coalesce(sum(soa_serial + record_count), 0) from zones)");
+  parts.push(
+    "select 'links', (select count(*) from domain_nameservers), (select count(*) from host_addresses), (select coalesce(sum(soa_serial + record_count), 0) from zones)",
+  );
   const results = await env.DB.batch(parts.map((sql) => env.DB.prepare(sql)));
   return JSON.stringify(results.map((r) => r.results));
 }
@@ -39,7 +41,7 @@ const nasty = fc.oneof(
     "",
     " ",
     "'; DROP TABLE domains; --",
-    "\" OR 1=1 --",
+    '" OR 1=1 --',
     "%00",
     "\u0000",
     "../../etc/passwd",
@@ -110,12 +112,54 @@ const path = fc.oneof(
 );
 
 const queryKey = fc.oneof(
-  fc.constantFrom("limit", "cursor", "q", "name", "email", "sort", "status", "extension", "repository", "registrant", "contact", "nameserver", "expires_before", "expires_after", "domain", "address", "zone", "type", "content", "idn", "resource", "token", "since", "operation"),
+  fc.constantFrom(
+    "limit",
+    "cursor",
+    "q",
+    "name",
+    "email",
+    "sort",
+    "status",
+    "extension",
+    "repository",
+    "registrant",
+    "contact",
+    "nameserver",
+    "expires_before",
+    "expires_after",
+    "domain",
+    "address",
+    "zone",
+    "type",
+    "content",
+    "idn",
+    "resource",
+    "token",
+    "since",
+    "operation",
+  ),
   fc.string({ maxLength: 10 }),
 );
 const queryValue = fc.oneof(
   nasty,
-  fc.constantFrom("0", "-1", "201", "50", "1.5", "abc", "created_at", "-expires_at", "clientHold", "inactive", "2026-13-45T99:99:99Z", "2026-11-22T09:30:00Z", "A", "SOA", "true", "maybe"),
+  fc.constantFrom(
+    "0",
+    "-1",
+    "201",
+    "50",
+    "1.5",
+    "abc",
+    "created_at",
+    "-expires_at",
+    "clientHold",
+    "inactive",
+    "2026-13-45T99:99:99Z",
+    "2026-11-22T09:30:00Z",
+    "A",
+    "SOA",
+    "true",
+    "maybe",
+  ),
   fc.integer().map(String),
 );
 const query = fc.array(fc.tuple(queryKey, queryValue), { maxLength: 4 }).map((pairs) => {
@@ -135,8 +179,31 @@ const fieldValue = fc.oneof(
 );
 const fieldName = fc.oneof(
   fc.constantFrom(
-    "name", "email", "phone", "fax", "address", "organization", "privacy", "registrant", "contacts", "nameservers", "status", "period",
-    "auth_info", "auto_renew", "addresses", "zone", "type", "content", "ttl", "comment", "default_ttl", "soa", "id", "created_at", "__proto__",
+    "name",
+    "email",
+    "phone",
+    "fax",
+    "address",
+    "organization",
+    "privacy",
+    "registrant",
+    "contacts",
+    "nameservers",
+    "status",
+    "period",
+    "auth_info",
+    "auto_renew",
+    "addresses",
+    "zone",
+    "type",
+    "content",
+    "ttl",
+    "comment",
+    "default_ttl",
+    "soa",
+    "id",
+    "created_at",
+    "__proto__",
   ),
   fc.string({ maxLength: 12 }),
 );
@@ -147,13 +214,22 @@ const body = fc.oneof(
   fc.constant(`${'{"name":'.repeat(10_000)}1${"}".repeat(10_000)}`),
   fc.constant(`${"[".repeat(10_000)}${"]".repeat(10_000)}`),
   nasty,
-  fc.constantFrom("{", "{\"name\":", "[]", "null", "{\"a\":1}{", "\uFEFF{}", "$ORIGIN x.\n@ IN SOA (", "@ IN A 1.2.3.4\n".repeat(50)),
+  fc.constantFrom("{", '{"name":', "[]", "null", '{"a":1}{', "\uFEFF{}", "$ORIGIN x.\n@ IN SOA (", "@ IN A 1.2.3.4\n".repeat(50)),
 );
 
 const headers = fc.record(
   {
-    "content-type": fc.constantFrom("application/json", "application/merge-patch+json", "text/dns", "text/plain", "application/json; charset=latin1", "multipart/form-data", "", "application/x-www-form-urlencoded"),
-    "if-match": fc.oneof(fc.constantFrom("*", '"1-abc"', "W/\"x\"", "garbage", '""'), nasty),
+    "content-type": fc.constantFrom(
+      "application/json",
+      "application/merge-patch+json",
+      "text/dns",
+      "text/plain",
+      "application/json; charset=latin1",
+      "multipart/form-data",
+      "",
+      "application/x-www-form-urlencoded",
+    ),
+    "if-match": fc.oneof(fc.constantFrom("*", '"1-abc"', 'W/"x"', "garbage", '""'), nasty),
     "if-none-match": fc.oneof(fc.constantFrom("*", '"1-abc"'), nasty),
     accept: fc.constantFrom("text/dns", "application/json", "*/*", "text/dns;q=0", "application/rdap+json", "garbage/;;"),
     "idempotency-key": fc.oneof(fc.string({ maxLength: 300 }), fc.constant("k".repeat(256))),

@@ -1,5 +1,18 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { allPages, api, createContact, createDomain, createHost, DOMAIN_ID, errorFields, errorFor, expectProblem, HOST_ID, idsOf, namesOf, RFC3339_MS_UTC } from "./helpers";
+import {
+  allPages,
+  api,
+  createContact,
+  createDomain,
+  createHost,
+  DOMAIN_ID,
+  errorFields,
+  expectProblem,
+  HOST_ID,
+  idsOf,
+  namesOf,
+  RFC3339_MS_UTC,
+} from "./helpers";
 
 describe("subordinate and external hosts", () => {
   it("a host under a domain managed here is subordinate and needs addresses", async () => {
@@ -50,7 +63,11 @@ describe("creating a host", () => {
   });
 
   it("read-only and unknown fields answer 422 naming them", async () => {
-    const readOnly = expectProblem(await api("POST", "/v1/hosts", { json: { name: "ro.create-dns.net", domain: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", status: ["ok"] } }), 422, "read_only_field");
+    const readOnly = expectProblem(
+      await api("POST", "/v1/hosts", { json: { name: "ro.create-dns.net", domain: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", status: ["ok"] } }),
+      422,
+      "read_only_field",
+    );
     expect(errorFields(readOnly)).toEqual(["domain", "status"]);
     const unknown = expectProblem(await api("POST", "/v1/hosts", { json: { name: "uk.create-dns.net", ttl: 300 } }), 422, "unknown_field");
     expect(errorFields(unknown)).toEqual(["ttl"]);
@@ -153,14 +170,22 @@ describe("host addresses", () => {
   });
 
   it("listed twice after canonicalisation answer 422 naming the second", async () => {
-    const problem = expectProblem(await api("POST", "/v1/hosts", { json: { name: "dup.addr.com", addresses: ["2001:db8::53", "2001:DB8:0::53"] } }), 422, "validation_failed");
+    const problem = expectProblem(
+      await api("POST", "/v1/hosts", { json: { name: "dup.addr.com", addresses: ["2001:db8::53", "2001:DB8:0::53"] } }),
+      422,
+      "validation_failed",
+    );
     expect(problem.errors).toEqual([{ field: "addresses[1]", message: expect.any(String) }]);
   });
 
   it("unspecified, loopback, multicast, link-local and IPv4-mapped addresses answer 422 naming addresses[i]", async () => {
     const bad = ["0.0.0.0", "::", "127.0.0.1", "::1", "224.0.0.1", "ff02::1", "169.254.1.1", "fe80::1", "::ffff:192.0.2.1"];
     for (const address of bad) {
-      const problem = expectProblem(await api("POST", "/v1/hosts", { json: { name: "bad.addr.com", addresses: ["192.0.2.1", address] } }), 422, "validation_failed");
+      const problem = expectProblem(
+        await api("POST", "/v1/hosts", { json: { name: "bad.addr.com", addresses: ["192.0.2.1", address] } }),
+        422,
+        "validation_failed",
+      );
       expect(problem.errors, address).toEqual([{ field: "addresses[1]", message: expect.any(String) }]);
     }
     const all = expectProblem(await api("POST", "/v1/hosts", { json: { name: "bad.addr.com", addresses: bad.slice(0, 4) } }), 422, "validation_failed");
@@ -316,7 +341,11 @@ describe("If-Match on hosts", () => {
     const stale = created.headers.get("etag")!;
     const renamed = await api("PATCH", `/v1/hosts/${created.body.id}`, { json: { name: "ns2.etag-dns.net" }, headers: { "if-match": stale } });
     expect(renamed.status).toBe(200);
-    expectProblem(await api("PATCH", `/v1/hosts/${created.body.id}`, { json: { name: "ns3.etag-dns.net" }, headers: { "if-match": stale } }), 412, "precondition_failed");
+    expectProblem(
+      await api("PATCH", `/v1/hosts/${created.body.id}`, { json: { name: "ns3.etag-dns.net" }, headers: { "if-match": stale } }),
+      412,
+      "precondition_failed",
+    );
     expectProblem(await api("DELETE", `/v1/hosts/${created.body.id}`, { headers: { "if-match": stale } }), 412, "precondition_failed");
     expect((await api("DELETE", `/v1/hosts/${created.body.id}`, { headers: { "if-match": renamed.headers.get("etag")! } })).status).toBe(204);
   });

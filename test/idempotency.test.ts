@@ -52,7 +52,9 @@ describe("Idempotency-Key on POST", () => {
   });
 
   it("keys belong to a token: another token's key of the same name is another key", async () => {
-    await env.DB.prepare("INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) SELECT 'tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9E', 'second-writer', 'write', secret_hash, created_at FROM api_tokens WHERE name = 'test-write'").run();
+    await env.DB.prepare(
+      "INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) SELECT 'tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9E', 'second-writer', 'write', secret_hash, created_at FROM api_tokens WHERE name = 'test-write'",
+    ).run();
     const first = await api("POST", "/v1/contacts", { json: contact, headers: { "idempotency-key": "shared-name" } });
     const second = await api("POST", "/v1/contacts", {
       json: contact,

@@ -157,7 +157,13 @@ describe("importing a master file", () => {
   });
 
   it("takes the zone name from ?name= when the file has no $ORIGIN; no $TTL means the previous TTL", async () => {
-    const text = ["@ 600 IN SOA ns.example.net. admin.example.net. 7 3600 600 86400 60", "@ IN NS ns.example.net.", "www IN 300 A 192.0.2.1", "    IN A 192.0.2.2", ""].join("\n");
+    const text = [
+      "@ 600 IN SOA ns.example.net. admin.example.net. 7 3600 600 86400 60",
+      "@ IN NS ns.example.net.",
+      "www IN 300 A 192.0.2.1",
+      "    IN A 192.0.2.2",
+      "",
+    ].join("\n");
     const response = await importZone(text, "NoOrigin.test.");
     expect(response.status, response.text).toBe(201);
     expect(response.body).toMatchObject({
@@ -172,7 +178,12 @@ describe("importing a master file", () => {
   it("without an SOA gives the zone the default SOA of today", async () => {
     const response = await importZone("$ORIGIN nosoa.test.\n$TTL 300\n@ NS ns1.example.org.\n@ NS ns2.example.org.\n");
     expect(response.status, response.text).toBe(201);
-    expect(response.body).toMatchObject({ name: "nosoa.test", default_ttl: 300, record_count: 2, soa: { mname: "ns1.example.org", rname: "hostmaster.nosoa.test", refresh: 7200, retry: 900, expire: 1209600, minimum: 300 } });
+    expect(response.body).toMatchObject({
+      name: "nosoa.test",
+      default_ttl: 300,
+      record_count: 2,
+      soa: { mname: "ns1.example.org", rname: "hostmaster.nosoa.test", refresh: 7200, retry: 900, expire: 1209600, minimum: 300 },
+    });
     const today = new Date().toISOString().slice(0, 10).replaceAll("-", "");
     expect(String(response.body.soa.serial).slice(0, 8)).toBe(today);
   });
@@ -248,7 +259,7 @@ describe("a bad master file", () => {
   it("however hostile, answers 4xx and creates nothing", async () => {
     const before = await allZoneIds();
     const files = [
-      "$ORIGIN hostile.test.\n$TTL 300\n@ NS ns1.example.org.\nx TXT \"unclosed\n",
+      '$ORIGIN hostile.test.\n$TTL 300\n@ NS ns1.example.org.\nx TXT "unclosed\n',
       "$ORIGIN hostile.test.\n$TTL 300\n@ NS ns1.example.org.\nx A 192.0.2.1 )\n",
       "$ORIGIN hostile.test.\n$TTL 300\n@ NS ns1.example.org.\nx \u0000 A 192.0.2.1\n",
       "$ORIGIN hostile.test.\n$TTL 99999999999\n@ NS ns1.example.org.\n",
@@ -335,7 +346,10 @@ describe("media types of zone creation", () => {
   });
 
   it("text/dns with a charset parameter is a master file", async () => {
-    const response = await api("POST", "/v1/zones", { body: "$ORIGIN charset.test.\n$TTL 300\n@ NS ns1.example.org.\n", headers: { "content-type": "text/dns; charset=utf-8" } });
+    const response = await api("POST", "/v1/zones", {
+      body: "$ORIGIN charset.test.\n$TTL 300\n@ NS ns1.example.org.\n",
+      headers: { "content-type": "text/dns; charset=utf-8" },
+    });
     expect(response.status, response.text).toBe(201);
     expect(response.body.name).toBe("charset.test");
   });
@@ -344,7 +358,11 @@ describe("media types of zone creation", () => {
 describe("export → import → export", () => {
   /** A zone holding every supported type, escapes, a wildcard, service labels and an IDN owner. */
   async function richZone(name: string) {
-    const zone = await createZone(name, { default_ttl: 600, nameservers: ["ns1.example.net", "ns2.example.net"], soa: { refresh: 3600, retry: 600, expire: 604800, minimum: 120, rname: "dns@example.org" } });
+    const zone = await createZone(name, {
+      default_ttl: 600,
+      nameservers: ["ns1.example.net", "ns2.example.net"],
+      soa: { refresh: 3600, retry: 600, expire: 604800, minimum: 120, rname: "dns@example.org" },
+    });
     for (const type of RECORD_TYPES) await createRecord(zone.id, { name: `t-${type.toLowerCase()}`, type, content: rdataExamples[type] });
     const more: Record<string, unknown>[] = [
       { name: "@", type: "MX", content: "10 mail.example.com" },

@@ -63,7 +63,9 @@ function conforms(method: string, path: string, response: ApiResponse): ApiRespo
     } else if (/json$/.test(contentType) && media.schema) {
       const result = validatorFor(media.schema).validate(response.body);
       if (!result.valid) {
-        const errors = result.errors.filter((e) => e.keyword !== "properties" && e.keyword !== "$ref" && e.keyword !== "items" && e.keyword !== "anyOf" && e.keyword !== "allOf");
+        const errors = result.errors.filter(
+          (e) => e.keyword !== "properties" && e.keyword !== "$ref" && e.keyword !== "items" && e.keyword !== "anyOf" && e.keyword !== "allOf",
+        );
         problems.push(`${where} (${contentType}): body does not match the schema: ${JSON.stringify((errors.length ? errors : result.errors).slice(0, 5))}`);
       }
     }
@@ -104,7 +106,9 @@ describe("the OpenAPI document", () => {
       for (const [method, operation] of Object.entries(operations) as [string, Operation & { requestBody?: { content: Record<string, object> } }][]) {
         const bodies = [
           ...Object.entries(operation.requestBody?.content ?? {}).map(([type, media]) => [`request ${type}`, media] as const),
-          ...Object.entries(operation.responses).flatMap(([status, response]) => Object.entries(response.content ?? {}).map(([type, media]) => [`${status} ${type}`, media] as const)),
+          ...Object.entries(operation.responses).flatMap(([status, response]) =>
+            Object.entries(response.content ?? {}).map(([type, media]) => [`${status} ${type}`, media] as const),
+          ),
         ];
         for (const [what, media] of bodies) if (!("example" in media) && !("examples" in media)) missing.push(`${method.toUpperCase()} ${path} ${what}`);
       }
@@ -113,9 +117,16 @@ describe("the OpenAPI document", () => {
   });
 
   it("gives each problem response one example per problem code of its status", () => {
-    const response = doc.paths["/contacts"]!.post!.responses["422"]!.content!["application/problem+json"] as { examples: Record<string, { value: { code: string; status: number } }> };
+    const response = doc.paths["/contacts"]!.post!.responses["422"]!.content!["application/problem+json"] as {
+      examples: Record<string, { value: { code: string; status: number } }>;
+    };
     expect(Object.keys(response.examples).sort()).toEqual(["policy_violation", "read_only_field", "unknown_field", "validation_failed"]);
-    expect(response.examples.validation_failed!.value).toMatchObject({ code: "validation_failed", status: 422, type: "/v1/problems/validation_failed", errors: expect.any(Array) });
+    expect(response.examples.validation_failed!.value).toMatchObject({
+      code: "validation_failed",
+      status: 422,
+      type: "/v1/problems/validation_failed",
+      errors: expect.any(Array),
+    });
   });
 
   it("has only examples that are valid against their own schemas", () => {
@@ -178,7 +189,14 @@ describe("responses conform to the OpenAPI document", () => {
   });
 
   it("contacts", async () => {
-    const created = await call("POST", "/v1/contacts", { json: { name: "Contract Ada", email: "contract@example.org", phone: "+44.2071234567", address: { street: ["1 Row"], city: "London", country_code: "GB" } } });
+    const created = await call("POST", "/v1/contacts", {
+      json: {
+        name: "Contract Ada",
+        email: "contract@example.org",
+        phone: "+44.2071234567",
+        address: { street: ["1 Row"], city: "London", country_code: "GB" },
+      },
+    });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     await call("POST", "/v1/contacts", { json: { name: "", email: "not-an-email" } });
@@ -186,7 +204,10 @@ describe("responses conform to the OpenAPI document", () => {
     await call("POST", "/v1/contacts", { json: { name: "X", email: "x@example.org", surprise: true } });
     await call("POST", "/v1/contacts", { body: "{not json", headers: { "content-type": "application/json" } });
     await call("POST", "/v1/contacts", { body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
-    await call("POST", "/v1/contacts", { body: JSON.stringify({ name: "x".repeat(1_100_000), email: "big@example.org" }), headers: { "content-type": "application/json" } });
+    await call("POST", "/v1/contacts", {
+      body: JSON.stringify({ name: "x".repeat(1_100_000), email: "big@example.org" }),
+      headers: { "content-type": "application/json" },
+    });
     await call("GET", "/v1/contacts?limit=1");
     await call("GET", "/v1/contacts?q=contract&email=contract@example.org");
     await call("GET", "/v1/contacts?limit=1000");
@@ -208,7 +229,14 @@ describe("responses conform to the OpenAPI document", () => {
 
   it("domains and hosts", async () => {
     const registrant = await createContact({ email: "registrant@contract.example" });
-    const domain = await call("POST", "/v1/domains", { json: { name: "contract-example.com", registrant: registrant.id, contacts: { admin: registrant.id, tech: registrant.id }, nameservers: ["ns1.example.net", "ns2.example.net"] } });
+    const domain = await call("POST", "/v1/domains", {
+      json: {
+        name: "contract-example.com",
+        registrant: registrant.id,
+        contacts: { admin: registrant.id, tech: registrant.id },
+        nameservers: ["ns1.example.net", "ns2.example.net"],
+      },
+    });
     expect(domain.status, domain.text).toBe(201);
     await call("POST", "/v1/domains", { json: { name: "contract-example.com" } });
     await call("POST", "/v1/domains", { json: { name: "-bad-.com", period: 99 } });
@@ -267,7 +295,8 @@ describe("responses conform to the OpenAPI document", () => {
     expect(zone.status, zone.text).toBe(201);
     await call("POST", "/v1/zones", { json: { name: "contract-zone.test" } });
     await call("POST", "/v1/zones", { json: { name: "bad..name" } });
-    const master = "$ORIGIN imported-zone.test.\n$TTL 300\n@ SOA ns1.example.org. hostmaster.example.org. 1 7200 3600 1209600 300\n@ NS ns1.example.org.\n@ NS ns2.example.org.\nwww A 192.0.2.1\n";
+    const master =
+      "$ORIGIN imported-zone.test.\n$TTL 300\n@ SOA ns1.example.org. hostmaster.example.org. 1 7200 3600 1209600 300\n@ NS ns1.example.org.\n@ NS ns2.example.org.\nwww A 192.0.2.1\n";
     await call("POST", "/v1/zones", { body: master, headers: { "content-type": "text/dns" } });
     await call("POST", "/v1/zones?name=other.test", { body: "this is not a zone\n", headers: { "content-type": "text/dns" } });
     await call("GET", "/v1/zones?limit=1");
@@ -281,7 +310,9 @@ describe("responses conform to the OpenAPI document", () => {
     await call("PATCH", "/v1/zones/contract-zone.test", { json: { default_ttl: 600 }, headers: { "if-match": '"stale"' } });
     await call("PATCH", "/v1/zones/no-such-zone.test", { json: { default_ttl: 600 } });
 
-    const record = await call("POST", "/v1/records", { json: { zone: "contract-zone.test", name: "www", type: "A", content: "192.0.2.10", ttl: 300, comment: "web" } });
+    const record = await call("POST", "/v1/records", {
+      json: { zone: "contract-zone.test", name: "www", type: "A", content: "192.0.2.10", ttl: 300, comment: "web" },
+    });
     expect(record.status, record.text).toBe(201);
     await call("POST", "/v1/records", { json: { zone: "contract-zone.test", name: "www", type: "A", content: "192.0.2.10" } });
     await call("POST", "/v1/records", { json: { zone: "contract-zone.test", name: "www", type: "CNAME", content: "example.org" } });

@@ -16,7 +16,9 @@ const laterPage = (key: string | null) => ({ limit: 50, after: { key, id: "dom_0
 
 async function plan(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<string[]> {
   const { sql, params } = query.toSQL();
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<{ detail: string }>();
   return results.map((r) => r.detail);
 }
 
@@ -41,8 +43,17 @@ const cases: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
   ["domains by registrant", listDomains(db, { registrant: "con_x" }, undefined, firstPage)],
   ["domains by contact in any role", listDomains(db, { contact: "con_x" }, undefined, firstPage)],
   ["domains by name server", listDomains(db, { nameserver: "ns1.example.net" }, undefined, firstPage)],
-  ["domains expiring in a window", listDomains(db, { expiresAfter: "2026-01-01T00:00:00.000Z", expiresBefore: "2027-01-01T00:00:00.000Z" }, undefined, firstPage)],
-  ...DOMAIN_SORTS.map((sort) => [`domains sorted by ${sort}, later page`, listDomains(db, {}, sort, laterPage(sort.includes("created") ? null : "x"))] as [string, ReturnType<typeof listDomains>]),
+  [
+    "domains expiring in a window",
+    listDomains(db, { expiresAfter: "2026-01-01T00:00:00.000Z", expiresBefore: "2027-01-01T00:00:00.000Z" }, undefined, firstPage),
+  ],
+  ...DOMAIN_SORTS.map(
+    (sort) =>
+      [`domains sorted by ${sort}, later page`, listDomains(db, {}, sort, laterPage(sort.includes("created") ? null : "x"))] as [
+        string,
+        ReturnType<typeof listDomains>,
+      ],
+  ),
   ["hosts, later page", listHosts(db, {}, { limit: 50, after: { key: null, id: "hst_x" } })],
   ["hosts by name", listHosts(db, { name: "ns1.example.com" }, firstPage)],
   ["hosts by domain id", listHosts(db, { domain: { kind: "id", id: "dom_x" } }, firstPage)],

@@ -158,10 +158,22 @@ describe("the domain object (RFC 9083 §5.3)", () => {
       { name: { type: "Tech Name" }, postPath: `${at}[?(@[0]=='fn')][3]`, pathLang: "jsonpath", method: "emptyValue", reason: expect.any(Object) },
       { name: { description: "Tech Organization" }, prePath: `${at}[?(@[0]=='org')]`, pathLang: "jsonpath", method: "removal", reason: expect.any(Object) },
       { name: { type: "Tech Email" }, prePath: `${at}[?(@[0]=='email')]`, pathLang: "jsonpath", method: "removal", reason: expect.any(Object) },
-      { name: { type: "Tech Phone" }, prePath: `${at}[?(@[0]=='tel' && @[1].type=='voice')]`, pathLang: "jsonpath", method: "removal", reason: expect.any(Object) },
+      {
+        name: { type: "Tech Phone" },
+        prePath: `${at}[?(@[0]=='tel' && @[1].type=='voice')]`,
+        pathLang: "jsonpath",
+        method: "removal",
+        reason: expect.any(Object),
+      },
       { name: { description: "Tech Street" }, postPath: `${at}[?(@[0]=='adr')][3][2]`, pathLang: "jsonpath", method: "emptyValue", reason: expect.any(Object) },
       { name: { description: "Tech City" }, postPath: `${at}[?(@[0]=='adr')][3][3]`, pathLang: "jsonpath", method: "emptyValue", reason: expect.any(Object) },
-      { name: { description: "Tech Postal Code" }, postPath: `${at}[?(@[0]=='adr')][3][5]`, pathLang: "jsonpath", method: "emptyValue", reason: expect.any(Object) },
+      {
+        name: { description: "Tech Postal Code" },
+        postPath: `${at}[?(@[0]=='adr')][3][5]`,
+        pathLang: "jsonpath",
+        method: "emptyValue",
+        reason: expect.any(Object),
+      },
     ]);
     expect(body.redacted[0].reason.description).toEqual(expect.any(String));
   });
@@ -247,7 +259,12 @@ describe("the entity object (RFC 9083 §5.1)", () => {
   });
 
   it("uses the registered redaction names for a registrant", async () => {
-    const hidden = await createContact({ name: "Hidden Registrant", email: "hidden@rdap.example", address: { city: "Paris", country_code: "FR" }, privacy: true });
+    const hidden = await createContact({
+      name: "Hidden Registrant",
+      email: "hidden@rdap.example",
+      address: { city: "Paris", country_code: "FR" },
+      privacy: true,
+    });
     const registered = await createDomain("rdap-private.com", { registrant: hidden.id });
     const body = (await rdap(`/v1/domains/${registered.id}`)).body;
     expect(body.redacted.map((r: any) => r.name)).toEqual([{ type: "Registrant Name" }, { type: "Registrant Email" }, { type: "Registrant City" }]);
@@ -264,7 +281,12 @@ describe("errors in RDAP form (RFC 9083 §6)", () => {
   };
 
   it("answers 404 for unknown domains, hosts and contacts", async () => {
-    for (const path of ["/v1/domains/nothing-here.com", "/v1/domains/dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", "/v1/hosts/ns.nothing-here.com", `/v1/contacts/${UNKNOWN_CONTACT}`]) {
+    for (const path of [
+      "/v1/domains/nothing-here.com",
+      "/v1/domains/dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B",
+      "/v1/hosts/ns.nothing-here.com",
+      `/v1/contacts/${UNKNOWN_CONTACT}`,
+    ]) {
       const response = await rdap(path);
       expectRdapError(response, 404);
       expect(response.body.title).toBe("Not found");

@@ -53,7 +53,10 @@ describe("creating a record", () => {
     expect(read.status).toBe(200);
     expect(read.body).toEqual(response.body);
     expect(read.headers.get("etag")).toBe(response.headers.get("etag"));
-    expect(await api("GET", `/v1/records/${response.body.id}`, { headers: { "if-none-match": read.headers.get("etag")! } })).toMatchObject({ status: 304, text: "" });
+    expect(await api("GET", `/v1/records/${response.body.id}`, { headers: { "if-none-match": read.headers.get("etag")! } })).toMatchObject({
+      status: 304,
+      text: "",
+    });
     expect((await readZone(zone.id)).record_count).toBe(3);
   });
 
@@ -76,7 +79,11 @@ describe("creating a record", () => {
 
   it("refuses read-only and unknown fields by name", async () => {
     await createZone("fields.rec.test");
-    const readOnly = expectProblem(await post({ zone: "fields.rec.test", type: "A", content: "192.0.2.1", id: UNKNOWN_RECORD, fqdn: "x.fields.rec.test" }), 422, "read_only_field");
+    const readOnly = expectProblem(
+      await post({ zone: "fields.rec.test", type: "A", content: "192.0.2.1", id: UNKNOWN_RECORD, fqdn: "x.fields.rec.test" }),
+      422,
+      "read_only_field",
+    );
     expect(errorFields(readOnly)).toEqual(["fqdn", "id"]);
     const unknown = expectProblem(await post({ zone: "fields.rec.test", type: "A", content: "192.0.2.1", priority: 10 }), 422, "unknown_field");
     expect(errorFields(unknown)).toEqual(["priority"]);
@@ -99,8 +106,14 @@ describe("owner names of a record", () => {
     await createZone("owner.rec.test");
     expect(await createRecord("owner.rec.test", { type: "TXT", content: "apex" })).toMatchObject({ name: "@", fqdn: "owner.rec.test" });
     expect(await createRecord("owner.rec.test", { name: "@", type: "A", content: "192.0.2.1" })).toMatchObject({ name: "@", fqdn: "owner.rec.test" });
-    expect(await createRecord("owner.rec.test", { name: "Owner.Rec.Test.", type: "AAAA", content: "2001:db8::1" })).toMatchObject({ name: "@", fqdn: "owner.rec.test" });
-    expect(await createRecord("owner.rec.test", { name: "owner.rec.test", type: "MX", content: "10 mx.example.org" })).toMatchObject({ name: "@", fqdn: "owner.rec.test" });
+    expect(await createRecord("owner.rec.test", { name: "Owner.Rec.Test.", type: "AAAA", content: "2001:db8::1" })).toMatchObject({
+      name: "@",
+      fqdn: "owner.rec.test",
+    });
+    expect(await createRecord("owner.rec.test", { name: "owner.rec.test", type: "MX", content: "10 mx.example.org" })).toMatchObject({
+      name: "@",
+      fqdn: "owner.rec.test",
+    });
   });
 
   it("may be relative, or absolute inside the zone with or without the trailing dot", async () => {
@@ -122,7 +135,11 @@ describe("owner names of a record", () => {
 
   it("of address and mail-exchanger records are host names: an underscore label answers 422 naming name", async () => {
     await createZone("checknames.rec.test");
-    const problem = expectProblem(await api("POST", "/v1/records", { json: { zone: "checknames.rec.test", name: "_x", type: "A", content: "192.0.2.1" } }), 422, "validation_failed");
+    const problem = expectProblem(
+      await api("POST", "/v1/records", { json: { zone: "checknames.rec.test", name: "_x", type: "A", content: "192.0.2.1" } }),
+      422,
+      "validation_failed",
+    );
     expect(problem.errors).toEqual([{ field: "name", message: 'the owner of an A record must be a host name (RFC 1123 §2.1); label "_x" has an underscore' }]);
     expect(await createRecord("checknames.rec.test", { name: "*", type: "A", content: "192.0.2.1" })).toMatchObject({ name: "*" });
   });
@@ -144,7 +161,10 @@ describe("wildcard owners", () => {
   it("* as the leftmost label is accepted", async () => {
     await createZone("wild.rec.test");
     expect(await createRecord("wild.rec.test", { name: "*", type: "A", content: "192.0.2.1" })).toMatchObject({ name: "*", fqdn: "*.wild.rec.test" });
-    expect(await createRecord("wild.rec.test", { name: "*.foo", type: "A", content: "192.0.2.1" })).toMatchObject({ name: "*.foo", fqdn: "*.foo.wild.rec.test" });
+    expect(await createRecord("wild.rec.test", { name: "*.foo", type: "A", content: "192.0.2.1" })).toMatchObject({
+      name: "*.foo",
+      fqdn: "*.foo.wild.rec.test",
+    });
   });
 
   it("* anywhere else answers 422 naming name", async () => {
@@ -172,7 +192,11 @@ describe("record types", () => {
 
   it("SOA cannot be created: 422 naming type", async () => {
     for (const type of ["SOA", "soa"]) {
-      expectInvalid(await post({ zone: "types.rec.test", type, content: "ns1.example.net. hostmaster.types.rec.test. 1 7200 900 1209600 300" }), ["type"], type);
+      expectInvalid(
+        await post({ zone: "types.rec.test", type, content: "ns1.example.net. hostmaster.types.rec.test. 1 7200 900 1209600 300" }),
+        ["type"],
+        type,
+      );
     }
   });
 
@@ -197,8 +221,16 @@ describe("canonical content", () => {
       ["PTR", "host.example.com", "host.example.com."],
       ["SRV", "10 5 5060 SIP.example.com", "10 5 5060 sip.example.com."],
       ["CAA", '0 ISSUE "letsencrypt.org"', '0 issue "letsencrypt.org"'],
-      ["DS", "12345 ECDSAP256SHA256 2 e06d44b80b8f1d39a95c0b0d7c65d08458e880409bbc683457104237c7f8ec8d", "12345 13 2 E06D44B80B8F1D39A95C0B0D7C65D08458E880409BBC683457104237C7F8EC8D"],
-      ["TLSA", "3 1 1 0c72ac70b745ac19998811b131d662c9ac69dbdbe7cb23e5b514b56664c5d3d6", "3 1 1 0C72AC70B745AC19998811B131D662C9AC69DBDBE7CB23E5B514B56664C5D3D6"],
+      [
+        "DS",
+        "12345 ECDSAP256SHA256 2 e06d44b80b8f1d39a95c0b0d7c65d08458e880409bbc683457104237c7f8ec8d",
+        "12345 13 2 E06D44B80B8F1D39A95C0B0D7C65D08458E880409BBC683457104237C7F8EC8D",
+      ],
+      [
+        "TLSA",
+        "3 1 1 0c72ac70b745ac19998811b131d662c9ac69dbdbe7cb23e5b514b56664c5d3d6",
+        "3 1 1 0C72AC70B745AC19998811B131D662C9AC69DBDBE7CB23E5B514B56664C5D3D6",
+      ],
       ["TXT", "v=spf1 include:_spf.example.com ~all", '"v=spf1 include:_spf.example.com ~all"'],
       ["TXT", '"one" "two"', '"one" "two"'],
       ["TXT", '"say \\"hi\\"" "semi\\059colon"', '"say \\"hi\\"" "semi;colon"'],
@@ -324,7 +356,11 @@ describe("a CNAME is alone at its name", () => {
 
   it("other data beside a CNAME answers 409 rrset_conflict", async () => {
     await createRecord("cname.rec.test", { name: "alias", type: "CNAME", content: "target.example.org" });
-    for (const [type, content] of [["A", "192.0.2.1"], ["TXT", "hello"], ["MX", "10 mx.example.org"]]) {
+    for (const [type, content] of [
+      ["A", "192.0.2.1"],
+      ["TXT", "hello"],
+      ["MX", "10 mx.example.org"],
+    ]) {
       expectProblem(await post({ zone: "cname.rec.test", name: "alias", type, content }), 409, "rrset_conflict");
     }
   });
@@ -488,7 +524,16 @@ describe("updating a record", () => {
       headers: { "content-type": "application/merge-patch+json" },
     });
     expect(response.status, response.text).toBe(200);
-    expect(response.body).toEqual({ ...record, name: "web", fqdn: "web.patch.rec.test", type: "AAAA", content: "2001:db8::1", ttl: 60, comment: "moved", updated_at: expect.stringMatching(RFC3339_MS_UTC) });
+    expect(response.body).toEqual({
+      ...record,
+      name: "web",
+      fqdn: "web.patch.rec.test",
+      type: "AAAA",
+      content: "2001:db8::1",
+      ttl: 60,
+      comment: "moved",
+      updated_at: expect.stringMatching(RFC3339_MS_UTC),
+    });
     expect(response.headers.get("etag")).not.toBe(etag);
     expect((await api("GET", `/v1/records/${record.id}`)).body).toEqual(response.body);
   });
@@ -510,7 +555,11 @@ describe("updating a record", () => {
     const record = await createRecord("patch.rec.test", { name: "fixed", type: "A", content: "192.0.2.1" });
     const zone = expectProblem(await api("PATCH", `/v1/records/${record.id}`, { json: { zone: other.id } }), 422, "read_only_field");
     expect(errorFields(zone)).toEqual(["zone"]);
-    const others = expectProblem(await api("PATCH", `/v1/records/${record.id}`, { json: { id: UNKNOWN_RECORD, fqdn: "x.patch.rec.test", created_at: record.created_at } }), 422, "read_only_field");
+    const others = expectProblem(
+      await api("PATCH", `/v1/records/${record.id}`, { json: { id: UNKNOWN_RECORD, fqdn: "x.patch.rec.test", created_at: record.created_at } }),
+      422,
+      "read_only_field",
+    );
     expect(errorFields(others)).toEqual(["created_at", "fqdn", "id"]);
     expect(errorFields(expectProblem(await api("PATCH", `/v1/records/${record.id}`, { json: { weight: 1 } }), 422, "unknown_field"))).toEqual(["weight"]);
     expect((await api("GET", `/v1/records/${record.id}`)).body).toEqual(record);
@@ -591,7 +640,11 @@ describe("record list filters", () => {
     expect(idsOf(await api("GET", "/v1/records?zone=filter-a.rec.test&name=www"))).toEqual([made.aWww1, made.aWww2, made.aWww6]);
     expect(idsOf(await api("GET", "/v1/records?zone=filter-a.rec.test&name=www.filter-a.rec.test."))).toEqual([made.aWww1, made.aWww2, made.aWww6]);
     for (const name of ["WWW", "www.filter-a.rec.test", "www.filter-a.rec.test."]) {
-      expect(idsOf(await api("GET", `/v1/zones/filter-a.rec.test/records?name=${encodeURIComponent(name)}`)), name).toEqual([made.aWww1, made.aWww2, made.aWww6]);
+      expect(idsOf(await api("GET", `/v1/zones/filter-a.rec.test/records?name=${encodeURIComponent(name)}`)), name).toEqual([
+        made.aWww1,
+        made.aWww2,
+        made.aWww6,
+      ]);
     }
     expect(idsOf(await api("GET", "/v1/zones/filter-a.rec.test/records?name=%40"))).toEqual([made.aNs]);
   });
@@ -636,8 +689,14 @@ describe("record list pagination", () => {
       const first = await api("GET", path);
       expect(first.headers.get("link"), path).toMatch(/^<\/v1\/.*cursor=[^>]+>; rel="next"$/);
       const { pages, items } = await allPages(path);
-      expect(pages.map((p) => p.data.length), path).toEqual([3, 3, 1]);
-      expect(items.map((r) => r.id), path).toEqual(ids);
+      expect(
+        pages.map((p) => p.data.length),
+        path,
+      ).toEqual([3, 3, 1]);
+      expect(
+        items.map((r) => r.id),
+        path,
+      ).toEqual(ids);
     }
     expectProblem(await api("GET", `/v1/zones/${zone.id}/records?limit=0`), 400, "invalid_query");
     expectProblem(await api("GET", `/v1/records?cursor=garbage`), 400, "invalid_cursor");

@@ -74,7 +74,11 @@ async function tripsOf(path: string): Promise<{ trips: number; rows: number }> {
 beforeAll(async () => {
   const contacts: string[] = [];
   for (let i = 0; i < 5; i++) {
-    const contact = await request("POST", "/v1/contacts", { name: `Trips ${i}`, email: `trips${i}@example.org`, address: { city: "Paris", country_code: "FR" } });
+    const contact = await request("POST", "/v1/contacts", {
+      name: `Trips ${i}`,
+      email: `trips${i}@example.org`,
+      address: { city: "Paris", country_code: "FR" },
+    });
     expect(contact.status).toBe(201);
     contacts.push(contact.body.id);
   }
@@ -87,7 +91,8 @@ beforeAll(async () => {
     expect(domain.status).toBe(201);
   }
   await request("POST", "/v1/zones", { name: "trips.example" });
-  for (let i = 0; i < 200; i++) expect((await request("POST", "/v1/records", { zone: "trips.example", name: `h${i}`, type: "A", content: "192.0.2.1" })).status).toBe(201);
+  for (let i = 0; i < 200; i++)
+    expect((await request("POST", "/v1/records", { zone: "trips.example", name: `h${i}`, type: "A", content: "192.0.2.1" })).status).toBe(201);
 }, 120_000);
 
 describe("a list page costs the same number of D1 round trips for 1 row as for 200", () => {

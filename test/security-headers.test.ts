@@ -52,7 +52,10 @@ describe("CORS", () => {
   it("is off by default: no Access-Control headers, preflight answers 204 with Allow only", async () => {
     const response = await api("GET", "/v1/contacts", { headers: { origin: "https://app.example.com" } });
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
-    const preflight = await apiRaw("OPTIONS", "/v1/contacts", { auth: false, headers: { origin: "https://app.example.com", "access-control-request-method": "POST" } });
+    const preflight = await apiRaw("OPTIONS", "/v1/contacts", {
+      auth: false,
+      headers: { origin: "https://app.example.com", "access-control-request-method": "POST" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
   });
@@ -79,7 +82,10 @@ describe("CORS when configured", () => {
     expect(refused.headers.get("access-control-allow-origin")).toBeNull();
     const preflight = await app.request(
       "/v1/contacts",
-      { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "PATCH", "access-control-request-headers": "authorization, if-match" } },
+      {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example.com", "access-control-request-method": "PATCH", "access-control-request-headers": "authorization, if-match" },
+      },
       bindings,
     );
     expect(preflight.status).toBe(204);

@@ -14,7 +14,9 @@ const client = hc<AppType>("http://api.test", {
 
 describe("hc<AppType>", () => {
   it("creates a contact, registers a domain and lists domains with typed calls", async () => {
-    const created = await client.v1.contacts.$post({ json: { name: "Typed Client", email: "typed@example.org", address: { city: "London", country_code: "GB" } } });
+    const created = await client.v1.contacts.$post({
+      json: { name: "Typed Client", email: "typed@example.org", address: { city: "London", country_code: "GB" } },
+    });
     expect(created.status).toBe(201);
     if (created.status !== 201) throw new Error(await created.text());
     const contact = await created.json();

@@ -148,9 +148,17 @@ describe("name servers of a new zone", () => {
   });
 
   it("that are not host names, or listed twice, answer 422 naming the entry", async () => {
-    const bad = expectProblem(await api("POST", "/v1/zones", { json: { name: "ns-bad.test", nameservers: ["ns1.example.org", "ns_2.example.org", "ns3"] } }), 422, "validation_failed");
+    const bad = expectProblem(
+      await api("POST", "/v1/zones", { json: { name: "ns-bad.test", nameservers: ["ns1.example.org", "ns_2.example.org", "ns3"] } }),
+      422,
+      "validation_failed",
+    );
     expect(errorFields(bad)).toEqual(["nameservers[1]", "nameservers[2]"]);
-    const twice = expectProblem(await api("POST", "/v1/zones", { json: { name: "ns-bad.test", nameservers: ["ns1.example.org", "NS1.example.org."] } }), 422, "validation_failed");
+    const twice = expectProblem(
+      await api("POST", "/v1/zones", { json: { name: "ns-bad.test", nameservers: ["ns1.example.org", "NS1.example.org."] } }),
+      422,
+      "validation_failed",
+    );
     expect(errorFields(twice)).toEqual(["nameservers[1]"]);
     const none = expectProblem(await api("POST", "/v1/zones", { json: { name: "ns-bad.test", nameservers: [] } }), 422, "validation_failed");
     expect(errorFields(none)).toEqual(["nameservers"]);
@@ -161,14 +169,30 @@ describe("name servers of a new zone", () => {
 describe("the SOA of a new zone", () => {
   it("defaults to mname = first name server, rname hostmaster.<zone> and the documented timers", async () => {
     const zone = await createZone("soa-default.test", { nameservers: ["b.example.org", "a.example.org"] });
-    expect(zone.soa).toEqual({ mname: "b.example.org", rname: "hostmaster.soa-default.test", serial: expect.any(Number), refresh: 7200, retry: 900, expire: 1209600, minimum: 300 });
+    expect(zone.soa).toEqual({
+      mname: "b.example.org",
+      rname: "hostmaster.soa-default.test",
+      serial: expect.any(Number),
+      refresh: 7200,
+      retry: 900,
+      expire: 1209600,
+      minimum: 300,
+    });
   });
 
   it("takes overrides of every field but serial; an address rname is converted to a name", async () => {
     const zone = await createZone("soa-override.test", {
       soa: { mname: "NS.Primary.example.", rname: "DNS-Admin@Example.org", refresh: 3600, retry: 600, expire: 604800, minimum: 60 },
     });
-    expect(zone.soa).toEqual({ mname: "ns.primary.example", rname: "dns-admin.example.org", serial: expect.any(Number), refresh: 3600, retry: 600, expire: 604800, minimum: 60 });
+    expect(zone.soa).toEqual({
+      mname: "ns.primary.example",
+      rname: "dns-admin.example.org",
+      serial: expect.any(Number),
+      refresh: 3600,
+      retry: 600,
+      expire: 604800,
+      minimum: 60,
+    });
   });
 
   it("merges a partial override onto the defaults", async () => {
@@ -183,12 +207,20 @@ describe("the SOA of a new zone", () => {
   });
 
   it("refuses bad names, naming each field", async () => {
-    const problem = expectProblem(await api("POST", "/v1/zones", { json: { name: "soa-bad.test", soa: { mname: "-ns.example.org", rname: "a.b@example.org" } } }), 422, "validation_failed");
+    const problem = expectProblem(
+      await api("POST", "/v1/zones", { json: { name: "soa-bad.test", soa: { mname: "-ns.example.org", rname: "a.b@example.org" } } }),
+      422,
+      "validation_failed",
+    );
     expect(errorFields(problem)).toEqual(["soa.mname", "soa.rname"]);
   });
 
   it("refuses timers outside 0–4294967295, naming each field", async () => {
-    const problem = expectProblem(await api("POST", "/v1/zones", { json: { name: "soa-bad.test", soa: { refresh: -1, expire: 4294967296, retry: 1.5 } } }), 422, "validation_failed");
+    const problem = expectProblem(
+      await api("POST", "/v1/zones", { json: { name: "soa-bad.test", soa: { refresh: -1, expire: 4294967296, retry: 1.5 } } }),
+      422,
+      "validation_failed",
+    );
     expect(errorFields(problem)).toEqual(["soa.expire", "soa.refresh", "soa.retry"]);
     expectProblem(await api("GET", "/v1/zones/soa-bad.test"), 404, "not_found");
   });
@@ -354,7 +386,11 @@ describe("updating a zone", () => {
     expect(errorFields(serial)).toEqual(["soa.serial"]);
     const name = expectProblem(await api("PATCH", `/v1/zones/${zone.id}`, { json: { name: "renamed.test" } }), 422, "read_only_field");
     expect(errorFields(name)).toEqual(["name"]);
-    const others = expectProblem(await api("PATCH", `/v1/zones/${zone.id}`, { json: { record_count: 0, domain: null, default_ttl: 60 } }), 422, "read_only_field");
+    const others = expectProblem(
+      await api("PATCH", `/v1/zones/${zone.id}`, { json: { record_count: 0, domain: null, default_ttl: 60 } }),
+      422,
+      "read_only_field",
+    );
     expect(errorFields(others)).toEqual(["domain", "record_count"]);
     expect(await readZone(zone.id)).toEqual(zone);
   });
@@ -503,7 +539,9 @@ describe("the SOA serial rises by exactly one with every change", () => {
     for (let i = 0; i < 10; i++) records.push(await createRecord(zone.id, { name: `m${i}`, type: "A", content: `192.0.2.${i + 1}` }));
     const before = await serialOf(zone.id);
     const responses = await Promise.all(
-      records.map((r, i) => (i % 2 === 0 ? api("PATCH", `/v1/records/${r.id}`, { json: { content: `198.51.100.${i + 1}` } }) : api("DELETE", `/v1/records/${r.id}`))),
+      records.map((r, i) =>
+        i % 2 === 0 ? api("PATCH", `/v1/records/${r.id}`, { json: { content: `198.51.100.${i + 1}` } }) : api("DELETE", `/v1/records/${r.id}`),
+      ),
     );
     expect(responses.map((r) => r.status)).toEqual(records.map((_, i) => (i % 2 === 0 ? 200 : 204)));
     expect(await readZone(zone.id)).toMatchObject({ record_count: 7, soa: { serial: before + 10 } });
@@ -511,7 +549,9 @@ describe("the SOA serial rises by exactly one with every change", () => {
 
   it("concurrent creates of one identical record give one 201 and 409s, and add one", async () => {
     const zone = await createZone("serial-parallel-same.test");
-    const responses = await Promise.all(Array.from({ length: 8 }, () => api("POST", "/v1/records", { json: { zone: zone.id, name: "same", type: "A", content: "192.0.2.9" } })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => api("POST", "/v1/records", { json: { zone: zone.id, name: "same", type: "A", content: "192.0.2.9" } })),
+    );
     expect(responses.map((r) => r.status).sort()).toEqual([201, ...Array(7).fill(409)]);
     for (const r of responses.filter((r) => r.status === 409)) expectProblem(r, 409, "already_exists");
     expect(await readZone(zone.id)).toMatchObject({ record_count: 3, soa: { serial: zone.soa.serial + 1 } });

@@ -17,7 +17,8 @@ function ulid(time = Date.now()) {
 }
 
 const CONSTANT = JSON.stringify({ service: "baseline", version: "1", ok: true });
-const json = (body, status = 200) => new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
+const json = (body, status = 200) =>
+  new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
 
 export default {
   async fetch(request, env) {
@@ -45,11 +46,13 @@ export default {
       const n = Math.max(1, Math.min(100_000, Number(url.searchParams.get("n") ?? "100")));
       const now = new Date();
       const at = now.toISOString();
-      const statement = env.DB.prepare("INSERT INTO records (id, zone_id, name, type, content, ttl, version, created_at, updated_at) VALUES (?, ?, ?, 'A', ?, 3600, 1, ?, ?)");
+      const statement = env.DB.prepare(
+        "INSERT INTO records (id, zone_id, name, type, content, ttl, version, created_at, updated_at) VALUES (?, ?, ?, 'A', ?, 3600, 1, ?, ?)",
+      );
       const prefix = ulid(now.getTime()).slice(10).toLowerCase();
       const batch = [];
       for (let i = 0; i < n; i++) {
-        batch.push(statement.bind(`rec_${ulid(now.getTime())}`, zone, `b${prefix}-${i}`, `192.0.2.${i % 254 + 1}`, at, at));
+        batch.push(statement.bind(`rec_${ulid(now.getTime())}`, zone, `b${prefix}-${i}`, `192.0.2.${(i % 254) + 1}`, at, at));
       }
       await env.DB.batch(batch);
       return json({ inserted: n }, 201);

@@ -76,8 +76,23 @@ function makeCertificate(dir, subdomain) {
   const cert = join(dir, "edge.pem");
   execFileSync(
     "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-keyout", key, "-out", cert,
-      "-subj", "/CN=api.cloudflare.com", "-addext", `subjectAltName=DNS:api.cloudflare.com,DNS:*.${subdomain}.workers.dev`],
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "2",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-subj",
+      "/CN=api.cloudflare.com",
+      "-addext",
+      `subjectAltName=DNS:api.cloudflare.com,DNS:*.${subdomain}.workers.dev`,
+    ],
     { stdio: "ignore" },
   );
   return { key, cert };
@@ -162,7 +177,13 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     const { name, primary_location_hint } = jsonBody(body);
     if (typeof name !== "string" || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(name)) throw new CloudflareError(400, 7400, "The database name is invalid");
     if ([...databases.values()].some((db) => db.name === name)) throw new CloudflareError(400, 7502, `A database with that name already exists`);
-    const db = { uuid: randomUUID(), name, created_at: new Date().toISOString(), location: primary_location_hint ?? null, read_replication: { mode: "disabled" } };
+    const db = {
+      uuid: randomUUID(),
+      name,
+      created_at: new Date().toISOString(),
+      location: primary_location_hint ?? null,
+      read_replication: { mode: "disabled" },
+    };
     databases.set(db.uuid, db);
     await d1(db.uuid);
     return envelope(describe(db));
@@ -201,7 +222,10 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       // answers with the last statement's rows; D1 answers one result per statement, but
       // wrangler only checks that each succeeded, and its one-statement calls (`--command`,
       // token.mjs) get the same single result from both.
-      result = await (await d1(db.uuid)).prepare(sql).bind(...bind).all();
+      result = await (await d1(db.uuid))
+        .prepare(sql)
+        .bind(...bind)
+        .all();
     } catch (error) {
       throw new CloudflareError(400, 7500, `${String(error?.cause?.message ?? error?.message ?? error)}: SQLITE_ERROR`);
     }
@@ -397,7 +421,9 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     if (!version) throw new CloudflareError(404, 10222, "version not found");
     return envelope(await deploy(params.name, found, version));
   });
-  route("GET", `${SCRIPT}/settings`, ({ params }) => envelope({ logpush: false, tail_consumers: [], observability: { enabled: false }, ...script(params.name).settings }));
+  route("GET", `${SCRIPT}/settings`, ({ params }) =>
+    envelope({ logpush: false, tail_consumers: [], observability: { enabled: false }, ...script(params.name).settings }),
+  );
   route("PATCH", `${SCRIPT}/script-settings`, ({ params, body }) => {
     const found = script(params.name);
     found.settings = { ...found.settings, ...jsonBody(body) };
@@ -467,7 +493,8 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       const params = found.pattern.exec(path).groups ?? {};
       if (params.account && params.account !== account.id) throw new CloudflareError(403, 9109, "Unauthorized to access requested resource");
       payload = await found.handler({ url, params, body, headers: request.headers });
-    } catch (error) {
+    } catch (thrown) {
+      let error = thrown;
       if (!(error instanceof CloudflareError)) {
         log(`[cloudflare-api] ${request.method} ${url.pathname} failed: ${error?.stack ?? error}`);
         error = new CloudflareError(500, 10013, "workers.api.error.unknown");

@@ -134,7 +134,6 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
     for (const line of lines.slice(-80)) console.log(`#   ${line}`);
   }
 
-
   // Stops the server's whole process tree and removes the temp dirs. Idempotent.
   function cleanup() {
     cleanupPromise ??= stopAndRemove();

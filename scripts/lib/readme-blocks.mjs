@@ -143,7 +143,8 @@ export function reportRun(result, assembled, { ok, notOk, what }) {
   }
   if (result.code !== 0 && !stopped) notOk(`${what}'s bash`, `exit ${result.code}, signal ${result.signal}`);
   if (result.code === 0 && okBlocks !== blocks) notOk("every block ran", `${okBlocks} of ${blocks}`);
-  if (result.code === 0 && okBlocks === blocks && afterChecks !== expectedChecks) notOk("every check after the blocks ran", `${afterChecks} of ${expectedChecks}`);
+  if (result.code === 0 && okBlocks === blocks && afterChecks !== expectedChecks)
+    notOk("every check after the blocks ran", `${afterChecks} of ${expectedChecks}`);
   if (result.code !== 0) {
     const tail = result.output.trimEnd().split("\n").slice(-40);
     console.log(`# ${what} output (last 40 lines):`);

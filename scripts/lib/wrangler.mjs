@@ -38,5 +38,5 @@ export function exitStatus(code, signal) {
 // Strips ANSI colour/cursor sequences so output can be matched as plain text.
 export function stripAnsi(text) {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07]*(\x07|\x1b\\)/g, "");
+  return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*(\x07|\x1b\\)/g, "");
 }

@@ -52,7 +52,13 @@ function nextRandom(time: number): number[] {
 
 export function newId(kind: IdKind, at: Date): string {
   const time = Math.max(at.getTime(), lastTime);
-  return ID_PREFIXES[kind] + encodeTime(time) + nextRandom(time).map((d) => CROCKFORD[d]).join("");
+  return (
+    ID_PREFIXES[kind] +
+    encodeTime(time) +
+    nextRandom(time)
+      .map((d) => CROCKFORD[d])
+      .join("")
+  );
 }
 
 /**

@@ -21,7 +21,9 @@ export const extensions = sqliteTable(
     id: text("id").primaryKey(),
     unicodeName: text("unicode_name").notNull(),
     type: text("type", { enum: ["generic", "country-code", "sponsored"] }).notNull(),
-    repositoryId: text("repository_id").notNull().references(() => repositories.id),
+    repositoryId: text("repository_id")
+      .notNull()
+      .references(() => repositories.id),
     periodMin: integer("period_min").notNull(),
     periodMax: integer("period_max").notNull(),
     graceAdd: integer("grace_add").notNull(),
@@ -70,8 +72,12 @@ export const domains = sqliteTable(
   {
     id: text("id").primaryKey(),
     name: text("name").notNull(),
-    extensionId: text("extension_id").notNull().references(() => extensions.id),
-    repositoryId: text("repository_id").notNull().references(() => repositories.id),
+    extensionId: text("extension_id")
+      .notNull()
+      .references(() => extensions.id),
+    repositoryId: text("repository_id")
+      .notNull()
+      .references(() => repositories.id),
     registrantId: text("registrant_id").references(() => contacts.id),
     adminId: text("admin_id").references(() => contacts.id),
     techId: text("tech_id").references(() => contacts.id),
@@ -110,11 +116,7 @@ export const hosts = sqliteTable(
     version: integer("version").notNull().default(1),
     ...timestamps,
   },
-  (t) => [
-    uniqueIndex("hosts_name_unique").on(t.name),
-    index("hosts_reversed_name_idx").on(t.reversedName),
-    index("hosts_domain_idx").on(t.domainId, t.id),
-  ],
+  (t) => [uniqueIndex("hosts_name_unique").on(t.name), index("hosts_reversed_name_idx").on(t.reversedName), index("hosts_domain_idx").on(t.domainId, t.id)],
 );
 
 /** One row per host address, so that the `address` filter is an index search. */
@@ -189,8 +191,6 @@ export const records = sqliteTable(
     index("records_name_idx").on(t.name, t.id),
   ],
 );
-
-
 
 /**
  * API tokens. Only a SHA-256 hash of each token's secret is stored; the secret is shown

@@ -104,7 +104,7 @@ export function parseIp(input: string): ParsedIp | null {
 export function unusableGlueReason(ip: ParsedIp): string | null {
   const b = ip.bytes;
   if (ip.version === 4) {
-    if (b[0] === 0) return "is an unspecified (\"this network\") address";
+    if (b[0] === 0) return 'is an unspecified ("this network") address';
     if (b[0] === 127) return "is a loopback address";
     if (b[0] === 169 && b[1] === 254) return "is a link-local address";
     if (b[0]! >= 224 && b[0]! <= 239) return "is a multicast address";

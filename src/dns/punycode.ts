@@ -71,7 +71,10 @@ export function punycodeDecode(input: string): string | null {
 /** Encodes a Unicode label's code points as Punycode (without the `xn--` prefix). */
 export function punycodeEncode(input: string): string {
   const codePoints = Array.from(input, (ch) => ch.codePointAt(0)!);
-  let output = codePoints.filter((c) => c < 0x80).map((c) => String.fromCharCode(c)).join("");
+  let output = codePoints
+    .filter((c) => c < 0x80)
+    .map((c) => String.fromCharCode(c))
+    .join("");
   const basicLength = output.length;
   let handled = basicLength;
   if (basicLength > 0) output += "-";

@@ -33,5 +33,7 @@ export function ownerNameProblem(type: string, fqdn: string): string | null {
   if (!HOST_OWNER_TYPES.has(type)) return null;
   const labels = fqdn.split(".");
   const bad = labels.find((label, index) => !(index === 0 && label === "*") && label.includes("_"));
-  return bad ? `the owner of ${type === "A" || type === "AAAA" ? "an" : "a"} ${type} record must be a host name (RFC 1123 §2.1); label "${bad}" has an underscore` : null;
+  return bad
+    ? `the owner of ${type === "A" || type === "AAAA" ? "an" : "a"} ${type} record must be a host name (RFC 1123 §2.1); label "${bad}" has an underscore`
+    : null;
 }

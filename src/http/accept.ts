@@ -8,7 +8,11 @@
 export function qualityOf(accept: string, mediaType: string, options: { exactOnly?: boolean } = {}): number {
   let best = -1;
   for (const part of accept.split(",")) {
-    const [type, ...params] = part.trim().toLowerCase().split(";").map((p) => p.trim());
+    const [type, ...params] = part
+      .trim()
+      .toLowerCase()
+      .split(";")
+      .map((p) => p.trim());
     const wildcard = type === `${mediaType.split("/")[0]}/*` || type === "*/*";
     const matches = type === mediaType || (wildcard && !options.exactOnly);
     if (!matches) continue;

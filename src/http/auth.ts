@@ -80,11 +80,7 @@ async function lookUpToken(c: Context<AppEnv>, id: string): Promise<CachedToken 
 }
 
 async function noTokenConfigured(c: Context<AppEnv>): Promise<boolean> {
-  const row = await database(c.env.DB)
-    .select({ n: sql<number>`count(*)` })
-    .from(apiTokens)
-    .where(isNull(apiTokens.revokedAt))
-    .get();
+  const row = await database(c.env.DB).select({ n: sql<number>`count(*)` }).from(apiTokens).where(isNull(apiTokens.revokedAt)).get();
   return (row?.n ?? 0) === 0;
 }
 

@@ -20,4 +20,3 @@ export function throwFindings(findings: Findings): void {
   const detail = all.length === 1 ? `${all[0]!.field}: ${all[0]!.message}` : `${all.length} fields are invalid`;
   throw new ApiError(code, detail, { errors: all });
 }
-

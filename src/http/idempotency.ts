@@ -50,7 +50,13 @@ export const idempotentPost: MiddlewareHandler<AppEnv> = async (c, next) => {
   const claim = () =>
     db
       .insert(idempotencyKeys)
-      .values({ id, requestHash: hash, state: "in_flight", createdAt: new Date(now).toISOString(), expiresAt: new Date(now + IDEMPOTENCY_TTL_MS).toISOString() })
+      .values({
+        id,
+        requestHash: hash,
+        state: "in_flight",
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + IDEMPOTENCY_TTL_MS).toISOString(),
+      })
       .onConflictDoNothing()
       .run();
 
@@ -98,7 +104,10 @@ export const idempotentPost: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (value !== null) headers[name] = value;
   }
   const body = await response.clone().text();
-  await db.update(idempotencyKeys).set({ state: "done", status: response.status, headers: JSON.stringify(headers), body }).where(eq(idempotencyKeys.id, id));
+  await db
+    .update(idempotencyKeys)
+    .set({ state: "done", status: response.status, headers: JSON.stringify(headers), body })
+    .where(eq(idempotencyKeys.id, id));
 };
 
 /** The Cron Trigger's work: forget keys older than 24 hours. */

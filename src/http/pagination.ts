@@ -17,11 +17,7 @@ export const paginationQuery = {
   limit: integerParam(1, MAX_LIMIT)
     .optional()
     .openapi({ type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: "Page size, 1–200 (default 50)." }),
-  cursor: z
-    .string()
-    .max(2048)
-    .optional()
-    .openapi({ description: "Opaque cursor from the previous page's `next_cursor` (or its `Link: rel=\"next\"`)." }),
+  cursor: z.string().max(2048).optional().openapi({ description: 'Opaque cursor from the previous page\'s `next_cursor` (or its `Link: rel="next"`).' }),
 };
 
 /** Where the previous page stopped: the sort key (if the order is not by id) and the id. */

@@ -4,12 +4,20 @@ import type { Context } from "hono";
 
 export const PROBLEMS = {
   invalid_json: { status: 400, title: "Request body is not valid JSON", about: "The body could not be parsed as JSON, or is not a JSON object." },
-  invalid_query: { status: 400, title: "Invalid query parameters", about: "A query parameter is unknown, repeated or has a bad value; `errors` names each one." },
+  invalid_query: {
+    status: 400,
+    title: "Invalid query parameters",
+    about: "A query parameter is unknown, repeated or has a bad value; `errors` names each one.",
+  },
   invalid_cursor: { status: 400, title: "Invalid cursor", about: "The `cursor` was altered, or belongs to another list, sort or filter." },
   unauthorized: { status: 401, title: "Unauthorized", about: "No bearer token, or an unknown or revoked one." },
   forbidden: { status: 403, title: "Forbidden", about: "The token lacks the scope this request needs." },
   not_found: { status: 404, title: "Not found", about: "No resource has this id or name, or no route has this path." },
-  method_not_allowed: { status: 405, title: "Method not allowed", about: "The path exists but not with this method; the `Allow` header lists the methods it takes." },
+  method_not_allowed: {
+    status: 405,
+    title: "Method not allowed",
+    about: "The path exists but not with this method; the `Allow` header lists the methods it takes.",
+  },
   already_exists: { status: 409, title: "Already exists", about: "The name is taken (domain, host, zone) or the record already exists." },
   object_linked: { status: 409, title: "Object is linked", about: "Other objects use this one (EPP 2305); `detail` names them." },
   status_prohibits: { status: 409, title: "Status prohibits the operation", about: "A status on the domain forbids this change (EPP 2304)." },
@@ -24,7 +32,11 @@ export const PROBLEMS = {
   policy_violation: { status: 422, title: "Registry policy violation", about: "The values are well-formed but the registry's policy refuses them." },
   rate_limited: { status: 429, title: "Too many requests", about: "Slow down; `Retry-After` says when to try again." },
   internal: { status: 500, title: "Internal error", about: "A bug on our side; report the `request_id`." },
-  not_configured: { status: 503, title: "Service not configured", about: "The deployed Worker lacks a secret it needs (`CURSOR_SECRET`, at least 32 characters); `detail` names the command that sets it." },
+  not_configured: {
+    status: 503,
+    title: "Service not configured",
+    about: "The deployed Worker lacks a secret it needs (`CURSOR_SECRET`, at least 32 characters); `detail` names the command that sets it.",
+  },
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEMS;

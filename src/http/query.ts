@@ -32,7 +32,12 @@ export function integerParam(min: number, max: number) {
     .string()
     .regex(/^[0-9]{1,10}$/, { error: `must be a whole number from ${min} to ${max}` })
     .transform(Number)
-    .pipe(z.number().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }));
+    .pipe(
+      z
+        .number()
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    );
 }
 
 /** An RFC 3339 date-time query parameter, normalised to the stored form (UTC, ms). */

@@ -72,5 +72,9 @@ export function withRdapErrors<E extends Record<number, Documented>>(responses: 
       content: { ...response.content, [RDAP_MEDIA_TYPE]: { schema: RdapErrorSchema, examples: rdapErrorExamples(Number(status)) } },
     };
   }
-  return out as { [K in keyof E]: Omit<E[K], "content"> & { content: (E[K] extends Documented ? E[K]["content"] : never) & { [RDAP_MEDIA_TYPE]: { schema: typeof RdapErrorSchema } } } };
+  return out as {
+    [K in keyof E]: Omit<E[K], "content"> & {
+      content: (E[K] extends Documented ? E[K]["content"] : never) & { [RDAP_MEDIA_TYPE]: { schema: typeof RdapErrorSchema } };
+    };
+  };
 }

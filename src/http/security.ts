@@ -7,7 +7,8 @@ import type { AppEnv } from "../env";
 // JSON and master files are data, never documents: nothing in them may load or run.
 const DATA_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 // The reference page loads its own script and style, and fetches /v1/openapi.json.
-const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next();
@@ -29,7 +30,13 @@ const ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-M
 export const corsPolicy: MiddlewareHandler<AppEnv> = async (c, next) => {
   const setting = (c.env.CORS_ORIGINS ?? "").trim();
   if (setting === "") return next();
-  const allowed = setting === "*" ? "*" : setting.split(",").map((o) => o.trim()).filter(Boolean);
+  const allowed =
+    setting === "*"
+      ? "*"
+      : setting
+          .split(",")
+          .map((o) => o.trim())
+          .filter(Boolean);
   return cors({
     origin: allowed === "*" ? "*" : (origin) => (allowed.includes(origin) ? origin : null),
     allowMethods: ["GET", "HEAD", "POST", "PATCH", "DELETE", "OPTIONS"],

@@ -4,7 +4,9 @@ import { z } from "@hono/zod-openapi";
 
 export const RDAP_MEDIA_TYPE = "application/rdap+json";
 
-const RdapConformance = z.array(z.string()).openapi({ example: ["rdap_level_0", "redacted"], description: "RFC 9083 §4.1; `redacted` when RFC 9537 redaction applies." });
+const RdapConformance = z
+  .array(z.string())
+  .openapi({ example: ["rdap_level_0", "redacted"], description: "RFC 9083 §4.1; `redacted` when RFC 9537 redaction applies." });
 
 const Link = z.object({
   value: z.string().openapi({ example: "https://api.example/v1/domains/example.com" }),
@@ -20,11 +22,18 @@ const Event = z.object({
 
 const Notice = z.object({ title: z.string(), description: z.array(z.string()) });
 
-const Status = z.array(z.string()).openapi({ example: ["client transfer prohibited"], description: "RFC 9083 §10.2.2 values (EPP statuses mapped per RFC 8056)." });
+const Status = z
+  .array(z.string())
+  .openapi({ example: ["client transfer prohibited"], description: "RFC 9083 §10.2.2 values (EPP statuses mapped per RFC 8056)." });
 
 /** A jCard property (RFC 7095 §3.3): name, parameters, value type, value. */
 const JCardProperty = z
-  .tuple([z.string(), z.record(z.string(), z.union([z.string(), z.array(z.string())])), z.string(), z.union([z.string(), z.array(z.union([z.string(), z.array(z.string())]))])])
+  .tuple([
+    z.string(),
+    z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+    z.string(),
+    z.union([z.string(), z.array(z.union([z.string(), z.array(z.string())]))]),
+  ])
   .openapi({ example: ["fn", {}, "text", "Ada Lovelace"] });
 
 export const JCardSchema = z.tuple([z.literal("vcard"), z.array(JCardProperty)]).openapi({ description: "jCard (RFC 7095)." });
@@ -46,7 +55,10 @@ export const RdapEntitySchema = z
     objectClassName: z.literal("entity"),
     handle: z.string().openapi({ example: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
     vcardArray: JCardSchema,
-    roles: z.array(z.string()).optional().openapi({ example: ["registrant"], description: "In a domain: registrant, administrative, technical, billing." }),
+    roles: z
+      .array(z.string())
+      .optional()
+      .openapi({ example: ["registrant"], description: "In a domain: registrant, administrative, technical, billing." }),
     status: Status,
     events: z.array(Event),
     links: z.array(Link),
@@ -88,7 +100,9 @@ export const RdapDomainResponseSchema = z
   })
   .openapi("RdapDomain", { description: "RFC 9083 §5.3 domain object." });
 
-export const RdapNameserverResponseSchema = RdapNameserverSchema.extend(topLevel).openapi("RdapNameserverResponse", { description: "RFC 9083 §5.2 nameserver object." });
+export const RdapNameserverResponseSchema = RdapNameserverSchema.extend(topLevel).openapi("RdapNameserverResponse", {
+  description: "RFC 9083 §5.2 nameserver object.",
+});
 
 export const RdapEntityResponseSchema = RdapEntitySchema.extend(topLevel).openapi("RdapEntityResponse", { description: "RFC 9083 §5.1 entity object." });
 

@@ -1,7 +1,18 @@
 // RDAP views (RFC 9083) of the API's own JSON representations: pure functions from the
 // presented domain, host and contact to the domain, nameserver and entity objects. They
 // pick the fields they show, so nothing else (`auth_info`) can leak into RDAP.
-import type { JCardPropertyValue, RdapDomainResponse, RdapEntity, RdapEntityResponse, RdapError, RdapEvent, RdapLink, RdapNameserver, RdapNameserverResponse, RdapRedacted } from "./schemas";
+import type {
+  JCardPropertyValue,
+  RdapDomainResponse,
+  RdapEntity,
+  RdapEntityResponse,
+  RdapError,
+  RdapEvent,
+  RdapLink,
+  RdapNameserver,
+  RdapNameserverResponse,
+  RdapRedacted,
+} from "./schemas";
 import { RDAP_MEDIA_TYPE } from "./schemas";
 
 export interface ContactView {
@@ -154,9 +165,18 @@ function contactCard(contact: ContactView, label: string, at: string): { vcardAr
       redacted.push(redaction(label, field, "emptyValue", `${adr}[3][${index}]`));
       return "";
     };
-    const streetPart = hide && street.length > 0 ? (redacted.push(redaction(label, "Street", "emptyValue", `${adr}[3][2]`)), "") : streetValue(street);
+    let streetPart = streetValue(street);
+    if (hide && street.length > 0) {
+      redacted.push(redaction(label, "Street", "emptyValue", `${adr}[3][2]`));
+      streetPart = "";
+    }
     // ADR components (RFC 6350 §6.3.1): PO box, extended, street, locality, region, code, country.
-    props.push(["adr", country_code ? { cc: country_code } : {}, "text", ["", "", streetPart, emptied(city, 3, "City"), state ?? "", emptied(postal_code, 5, "Postal Code"), country_code ?? ""]]);
+    props.push([
+      "adr",
+      country_code ? { cc: country_code } : {},
+      "text",
+      ["", "", streetPart, emptied(city, 3, "City"), state ?? "", emptied(postal_code, 5, "Postal Code"), country_code ?? ""],
+    ]);
   }
   return { vcardArray: ["vcard", props], redacted };
 }

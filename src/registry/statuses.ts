@@ -1,13 +1,7 @@
 // Domain statuses (RFC 5731 §2.3). Clients set only the client* statuses; server*,
 // pending* and the computed `ok`/`inactive` belong to the registry.
 
-export const CLIENT_STATUSES = [
-  "clientDeleteProhibited",
-  "clientHold",
-  "clientRenewProhibited",
-  "clientTransferProhibited",
-  "clientUpdateProhibited",
-] as const;
+export const CLIENT_STATUSES = ["clientDeleteProhibited", "clientHold", "clientRenewProhibited", "clientTransferProhibited", "clientUpdateProhibited"] as const;
 export type ClientStatus = (typeof CLIENT_STATUSES)[number];
 
 const SERVER_STATUSES = [

@@ -116,7 +116,9 @@ export const HOST_EXAMPLE = {
   updated_at: CREATED,
 } satisfies z.output<typeof HostSchema>;
 
-export const ZONE_CREATE_EXAMPLE = { name: "example.com", default_ttl: 3600, nameservers: ["ns1.example.net", "ns2.example.net"] } satisfies z.input<typeof ZoneCreateSchema>;
+export const ZONE_CREATE_EXAMPLE = { name: "example.com", default_ttl: 3600, nameservers: ["ns1.example.net", "ns2.example.net"] } satisfies z.input<
+  typeof ZoneCreateSchema
+>;
 
 export const ZONE_PATCH_EXAMPLE = { default_ttl: 1800, soa: { minimum: 600 } } satisfies z.input<typeof ZonePatchSchema>;
 
@@ -132,9 +134,14 @@ export const ZONE_EXAMPLE = {
   updated_at: UPDATED,
 } satisfies z.output<typeof ZoneSchema>;
 
-export const RECORD_CREATE_EXAMPLE = { zone: "example.com", name: "www", type: "A", content: "192.0.2.10", ttl: 3600, comment: "the web server" } satisfies z.input<
-  typeof RecordCreateSchema
->;
+export const RECORD_CREATE_EXAMPLE = {
+  zone: "example.com",
+  name: "www",
+  type: "A",
+  content: "192.0.2.10",
+  ttl: 3600,
+  comment: "the web server",
+} satisfies z.input<typeof RecordCreateSchema>;
 
 export const RECORD_PATCH_EXAMPLE = { content: "192.0.2.11", comment: null } satisfies z.input<typeof RecordPatchSchema>;
 

@@ -315,7 +315,11 @@ function settleRrsets(state: ReadState, zone: string): MasterFileRecord[] {
     const rrset = `${record.fqdn} ${record.type}`;
     const seen = rrsets.get(rrset);
     if (seen && seen.first.ttl !== record.ttl) {
-      report(state, record.line, `TTL ${record.ttl} differs from TTL ${seen.first.ttl} of the same ${record.type} RRset on line ${seen.first.line}; an RRset has one TTL (RFC 2181 §5.2)`);
+      report(
+        state,
+        record.line,
+        `TTL ${record.ttl} differs from TTL ${seen.first.ttl} of the same ${record.type} RRset on line ${seen.first.line}; an RRset has one TTL (RFC 2181 §5.2)`,
+      );
     }
     if (seen) {
       if (seen.first.content === record.content || seen.contents?.has(record.content)) continue;

@@ -15,9 +15,7 @@ function isCaaTag(tag: string): tag is CaaTag {
 // RFC 8659 §4.2 ABNF: issuer-domain-name, then optional "; tag=value" parameters.
 const LABEL = "[A-Za-z0-9](?:-*[A-Za-z0-9])*";
 const PARAMETER = `${LABEL}[ \\t]*=[ \\t]*[\\x21-\\x3a\\x3c-\\x7e]*`;
-const ISSUE_VALUE = new RegExp(
-  `^[ \\t]*(?:${LABEL}(?:\\.${LABEL})*[ \\t]*)?(?:;[ \\t]*(?:${PARAMETER}(?:[ \\t]*;[ \\t]*${PARAMETER})*[ \\t]*)?)?$`,
-);
+const ISSUE_VALUE = new RegExp(`^[ \\t]*(?:${LABEL}(?:\\.${LABEL})*[ \\t]*)?(?:;[ \\t]*(?:${PARAMETER}(?:[ \\t]*;[ \\t]*${PARAMETER})*[ \\t]*)?)?$`);
 
 function valueProblem(tag: CaaTag, value: string): string | null {
   switch (tag) {
@@ -25,9 +23,7 @@ function valueProblem(tag: CaaTag, value: string): string | null {
     case "issuewild":
     case "issuemail":
     case "issuevmc":
-      return ISSUE_VALUE.test(value)
-        ? null
-        : `CAA ${tag} value must be a CA's domain name, optionally followed by "; key=value" parameters (RFC 8659 §4.2)`;
+      return ISSUE_VALUE.test(value) ? null : `CAA ${tag} value must be a CA's domain name, optionally followed by "; key=value" parameters (RFC 8659 §4.2)`;
     case "iodef":
       return /^(mailto:|https?:\/\/)[\x21-\x7e]+$/i.test(value) ? null : "CAA iodef value must be a mailto:, http:// or https:// URL (RFC 8659 §4.4)";
     case "contactemail":

@@ -85,4 +85,3 @@ export const canonicalSshfp: RdataParser = (tokens) => {
   if (length) return fail(length);
   return content(`${algorithm.value} ${type.value} ${fingerprint.value}`);
 };
-

@@ -1,7 +1,7 @@
 // NAPTR (RFC 3403 §4): order, preference, flags, services, regexp, replacement.
 import { decodeCharString, encodeCharString, MAX_STRING_OCTETS, octetsToLatin1 } from "./character-string";
 import { countProblem, nameField, uintField, type RdataParser } from "./fields";
-import { content, fail, ok, type Check } from "../result";
+import { content, fail, type Check } from "../result";
 import type { Token } from "./tokens";
 
 function stringField(token: Token, what: string): Check<Uint8Array> {

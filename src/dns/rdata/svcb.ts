@@ -81,7 +81,8 @@ function param(key: number, text: string, octets: number): Check<SvcParam> {
 
 function parseAlpn(value: Uint8Array): Check<SvcParam> {
   const ids = splitValueList(value);
-  if (ids.some((id) => id.length === 0 || id.length > 255)) return fail("alpn must be a comma-separated list of protocol ids, each 1–255 bytes (e.g. alpn=h2,h3)");
+  if (ids.some((id) => id.length === 0 || id.length > 255))
+    return fail("alpn must be a comma-separated list of protocol ids, each 1–255 bytes (e.g. alpn=h2,h3)");
   const octets = ids.reduce((sum, id) => sum + 1 + id.length, 0);
   return param(1, `alpn=${encodeCharString(joinValueList(ids))}`, octets);
 }

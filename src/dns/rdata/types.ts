@@ -1,24 +1,7 @@
 // The record types this service stores, with their IANA type codes (RFC 6895 registry),
 // which fix the canonical order of RRsets at one owner (RFC 4034 §6.3 sorts by code).
 
-export const RECORD_TYPES = [
-  "A",
-  "AAAA",
-  "CNAME",
-  "MX",
-  "NS",
-  "TXT",
-  "SRV",
-  "CAA",
-  "PTR",
-  "DS",
-  "TLSA",
-  "SSHFP",
-  "NAPTR",
-  "SVCB",
-  "HTTPS",
-  "DNAME",
-] as const;
+export const RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "NS", "TXT", "SRV", "CAA", "PTR", "DS", "TLSA", "SSHFP", "NAPTR", "SVCB", "HTTPS", "DNAME"] as const;
 
 export type RecordType = (typeof RECORD_TYPES)[number];
 

@@ -40,7 +40,9 @@ const getExtensionRoute = defineRoute({
   path: "/extensions/{extension}",
   tags: ["Extensions"],
   summary: "Get an extension",
-  description: "One extension (TLD) with its registration periods, grace periods, name server limits and features, by id or name; IDN extensions answer to either form." + CONDITIONAL_GET,
+  description:
+    "One extension (TLD) with its registration periods, grace periods, name server limits and features, by id or name; IDN extensions answer to either form." +
+    CONDITIONAL_GET,
   request: { params: ExtensionParams },
   responses: { 200: resourceResponse(ExtensionSchema, "The extension.", EXTENSION_EXAMPLE), 304: notModifiedResponse, ...errorResponses(404) },
 });
@@ -133,7 +135,16 @@ export const catalogRouter = createRouter()
     const page = await pageRequest(c, query);
     const { repositories, extensionsOf } = await catalog(c.get("db"));
     const rows = pageOf(repositories.values(), page.after?.id ?? null, page.limit);
-    return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), (r) => presentRepository(r, extensionsOf.get(r.id) ?? [])), 200);
+    return c.json(
+      await pageResponse(
+        c,
+        page,
+        rows,
+        (r) => ({ key: null, id: r.id }),
+        (r) => presentRepository(r, extensionsOf.get(r.id) ?? []),
+      ),
+      200,
+    );
   })
   .openapi(getRepositoryRoute, async (c) => {
     const { repository } = c.req.valid("param");
@@ -142,4 +153,3 @@ export const catalogRouter = createRouter()
     if (!row) throw notFound("repository", repository);
     return sendResource(c, presentRepository(row, extensionsOf.get(row.id) ?? []), 1);
   });
-

@@ -10,7 +10,9 @@ export const ExtensionSchema = z
     unicode_name: z.string().openapi({ example: "co.uk" }),
     type: z.enum(["generic", "country-code", "sponsored"]),
     repository: z.string().openapi({ example: "nominet" }),
-    periods: z.object({ min: z.number().int(), max: z.number().int() }).openapi({ description: "Registration periods in whole years.", example: { min: 1, max: 10 } }),
+    periods: z
+      .object({ min: z.number().int(), max: z.number().int() })
+      .openapi({ description: "Registration periods in whole years.", example: { min: 1, max: 10 } }),
     grace_periods: z
       .object({
         add: z.number().int(),
@@ -24,7 +26,9 @@ export const ExtensionSchema = z
         description: "Grace periods in days (RFC 3915).",
         example: { add: 5, renew: 5, auto_renew: 45, transfer: 5, redemption: 30, pending_delete: 5 },
       }),
-    nameservers: z.object({ min: z.number().int(), max: z.number().int() }).openapi({ description: "How many name servers a domain may have.", example: { min: 0, max: 13 } }),
+    nameservers: z
+      .object({ min: z.number().int(), max: z.number().int() })
+      .openapi({ description: "How many name servers a domain may have.", example: { min: 0, max: 13 } }),
     idn: z.boolean().openapi({ description: "Whether internationalised (xn--) names can be registered.", example: true }),
     dnssec: z.boolean().openapi({ description: "Whether the registry accepts DS records for its domains.", example: true }),
     created_at: TimestampSchema,

@@ -29,7 +29,7 @@ type ContactFields = Omit<ContactRow, "id" | "version" | "createdAt" | "updatedA
 /** RFC 7396 merge of a contact patch onto the stored fields. */
 function mergeContact(current: ContactRow, patch: ContactPatch): ContactFields {
   const address = patch.address === null ? { street: null, city: null, state: null, postal_code: null, country_code: null } : (patch.address ?? {});
-  const pick = <T,>(value: T | undefined, fallback: T): T => (value === undefined ? fallback : value);
+  const pick = <T>(value: T | undefined, fallback: T): T => (value === undefined ? fallback : value);
   const email = patch.email ?? current.email;
   return {
     name: patch.name ?? current.name,

@@ -8,8 +8,7 @@ export type ContactRow = typeof contacts.$inferSelect;
 export type ContactWithLinks = ContactRow & { linked: boolean };
 
 /** A contact is linked while any domain uses it, in any role (RFC 5733 §2.2). */
-const usedBy = (contact: SQL) =>
-  sql`(d.registrant_id = ${contact} or d.admin_id = ${contact} or d.tech_id = ${contact} or d.billing_id = ${contact})`;
+const usedBy = (contact: SQL) => sql`(d.registrant_id = ${contact} or d.admin_id = ${contact} or d.tech_id = ${contact} or d.billing_id = ${contact})`;
 // Correlated subqueries name the outer table explicitly (drizzle leaves it out).
 const linked = sql<number>`exists (select 1 from domains d where ${usedBy(sql`"contacts"."id"`)})`.mapWith((v) => v === 1);
 
@@ -49,14 +48,7 @@ export async function domainsUsingContact(db: Database, id: string, roles: { bil
   const rows = await db
     .select({ name: domains.name })
     .from(domains)
-    .where(
-      or(
-        eq(domains.registrantId, id),
-        eq(domains.adminId, id),
-        eq(domains.techId, id),
-        roles.billing ? eq(domains.billingId, id) : undefined,
-      ),
-    )
+    .where(or(eq(domains.registrantId, id), eq(domains.adminId, id), eq(domains.techId, id), roles.billing ? eq(domains.billingId, id) : undefined))
     .orderBy(asc(domains.name))
     .limit(limit + 1);
   return { names: rows.slice(0, limit).map((r) => r.name), more: rows.length > limit };
@@ -64,5 +56,8 @@ export async function domainsUsingContact(db: Database, id: string, roles: { bil
 
 /** The contacts with these ids (a domain's, for its RDAP view). */
 export function contactsWithIds(db: Database, ids: readonly string[]) {
-  return db.select(columns).from(contacts).where(inArray(contacts.id, [...ids]));
+  return db
+    .select(columns)
+    .from(contacts)
+    .where(inArray(contacts.id, [...ids]));
 }

@@ -14,14 +14,7 @@ import {
   notModifiedResponse,
   resourceResponse,
 } from "../../http/openapi";
-import {
-  CONTACT_READ_ONLY,
-  ContactCreateSchema,
-  ContactListQuery,
-  ContactListSchema,
-  ContactPatchSchema,
-  ContactSchema,
-} from "./schemas";
+import { CONTACT_READ_ONLY, ContactCreateSchema, ContactListQuery, ContactListSchema, ContactPatchSchema, ContactSchema } from "./schemas";
 import { CONTACT_CREATE_EXAMPLE, CONTACT_EXAMPLE, CONTACT_PATCH_EXAMPLE, RDAP_ENTITY_EXAMPLE } from "../examples";
 
 const tags = ["Contacts"];
@@ -55,9 +48,15 @@ export const getContact = defineRoute({
   path: "/contacts/{contact}",
   tags,
   summary: "Get a contact",
-  description: "One contact by id. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): an entity object, redacted when the contact asked for `privacy`." + CONDITIONAL_GET,
+  description:
+    "One contact by id. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): an entity object, redacted when the contact asked for `privacy`." +
+    CONDITIONAL_GET,
   request: { params: ContactParams },
-  responses: { 200: withRdapView(resourceResponse(ContactSchema, "The contact.", CONTACT_EXAMPLE), RdapEntityResponseSchema, RDAP_ENTITY_EXAMPLE), 304: notModifiedResponse, ...withRdapErrors(errorResponses(404)) },
+  responses: {
+    200: withRdapView(resourceResponse(ContactSchema, "The contact.", CONTACT_EXAMPLE), RdapEntityResponseSchema, RDAP_ENTITY_EXAMPLE),
+    304: notModifiedResponse,
+    ...withRdapErrors(errorResponses(404)),
+  },
 });
 
 export const createContact = defineRoute({
@@ -66,7 +65,8 @@ export const createContact = defineRoute({
   path: "/contacts",
   tags,
   summary: "Create a contact",
-  description: "Required: `name` and `email`. A contact that will be a domain's registrant, admin or tech contact also needs `address.city` and `address.country_code`.",
+  description:
+    "Required: `name` and `email`. A contact that will be a domain's registrant, admin or tech contact also needs `address.city` and `address.country_code`.",
   readOnly: CONTACT_READ_ONLY,
   request: { body: jsonBody(ContactCreateSchema, "The new contact.", CONTACT_CREATE_EXAMPLE) },
   responses: { 201: createdResponse(ContactSchema, "The contact was created.", CONTACT_EXAMPLE), ...errorResponses(400, 413, 415, 422) },

@@ -23,7 +23,12 @@ const countryCode = z
   .openapi({ example: "GB", description: "ISO 3166-1 alpha-2, stored upper-case." });
 
 const addressFields = {
-  street: z.array(text(255)).max(3, { error: "has at most 3 lines" }).nullable().optional().openapi({ example: ["12 Example Row"] }),
+  street: z
+    .array(text(255))
+    .max(3, { error: "has at most 3 lines" })
+    .nullable()
+    .optional()
+    .openapi({ example: ["12 Example Row"] }),
   city: text(255).nullable().optional().openapi({ example: "London" }),
   state: text(255).nullable().optional().openapi({ example: null }),
   postal_code: text(16).nullable().optional().openapi({ example: "N1 9GU" }),
@@ -42,10 +47,7 @@ export const AddressSchema = z
   })
   .openapi("Address");
 
-const email = z
-  .email({ error: "is not an email address" })
-  .max(254)
-  .openapi({ example: "ada@example.org" });
+const email = z.email({ error: "is not an email address" }).max(254).openapi({ example: "ada@example.org" });
 
 export const ContactSchema = z
   .object({

@@ -23,13 +23,7 @@ import { matchRegistrableName } from "../../registry/extensions";
 import { normalizeHostName } from "../../registry/hosts";
 import { expiryAfter, periodProblem } from "../../registry/periods";
 import { canonicalStatuses, clientStatusProblem, deleteProhibited, domainStatus, updateProhibited, type ClientStatus } from "../../registry/statuses";
-import {
-  checkContacts,
-  checkNameserverCount,
-  normalizeNameservers,
-  planNameservers,
-  superordinateCandidates,
-} from "./links";
+import { checkContacts, checkNameserverCount, normalizeNameservers, planNameservers, superordinateCandidates } from "./links";
 import { newFindings, throwFindings, type Findings } from "../../http/findings";
 import { contactsById, domainPosition, findDomain, listDomains, subordinateHostNames, zoneNamed, type DomainFilters, type DomainWithLinks } from "./queries";
 import { presentHost } from "../hosts/present";
@@ -110,14 +104,31 @@ const HOST_ROWS_PER_INSERT = 10;
 
 /** The external host objects a domain write creates for name servers nobody has created. */
 function externalHostRows(names: readonly string[], at: string): HostWithLinks[] {
-  return names.map((name) => ({ id: newId("host", new Date(at)), name, reversedName: reversedName(name), domainId: null, addresses: [], version: 1, createdAt: at, updatedAt: at, linked: true }));
+  return names.map((name) => ({
+    id: newId("host", new Date(at)),
+    name,
+    reversedName: reversedName(name),
+    domainId: null,
+    addresses: [],
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
+    linked: true,
+  }));
 }
 
 /**
  * Links a domain to its name servers, in order, creating the external hosts it names,
  * each with its `create` event: only a host this batch really inserted gets one.
  */
-function nameserverWrites(db: Database, domainId: string, names: readonly string[], newHosts: readonly HostWithLinks[], at: string, actor: string): BatchItem<"sqlite">[] {
+function nameserverWrites(
+  db: Database,
+  domainId: string,
+  names: readonly string[],
+  newHosts: readonly HostWithLinks[],
+  at: string,
+  actor: string,
+): BatchItem<"sqlite">[] {
   const writes: BatchItem<"sqlite">[] = [];
   // D1 binds at most 100 parameters a statement: a host row has 8 columns.
   for (let i = 0; i < newHosts.length; i += HOST_ROWS_PER_INSERT) {
@@ -132,7 +143,11 @@ function nameserverWrites(db: Database, domainId: string, names: readonly string
   }
   for (const host of newHosts) {
     writes.push(
-      eventInsert(db, { at, actor, type: "host", id: host.id, operation: "create", before: null, after: presentHost(host) }, { onlyIf: rowExists(hosts, eq(hosts.id, host.id)) }),
+      eventInsert(
+        db,
+        { at, actor, type: "host", id: host.id, operation: "create", before: null, after: presentHost(host) },
+        { onlyIf: rowExists(hosts, eq(hosts.id, host.id)) },
+      ),
     );
   }
   if (names.length > 0) {
@@ -143,7 +158,11 @@ function nameserverWrites(db: Database, domainId: string, names: readonly string
     writes.push(
       db.insert(domainNameservers).select(
         db
-          .select({ domainId: sql<string>`${domainId}`.as("domain_id"), hostId: hosts.id, position: sql<number>`case ${hosts.name} ${position} end`.as("position") })
+          .select({
+            domainId: sql<string>`${domainId}`.as("domain_id"),
+            hostId: hosts.id,
+            position: sql<number>`case ${hosts.name} ${position} end`.as("position"),
+          })
           .from(hosts)
           .where(inArray(hosts.name, [...names])),
       ),
@@ -308,7 +327,10 @@ export const domainsRouter = createRouter()
       checkIfMatch(c, current.version, presentDomain(current));
       // RFC 5731 §2.3: clientUpdateProhibited forbids every change but its own removal.
       if (updateProhibited(current.statuses, nextStatuses)) {
-        throw new ApiError("status_prohibits", `${current.name} has clientUpdateProhibited; remove it (set status without it) before or while changing anything else.`);
+        throw new ApiError(
+          "status_prohibits",
+          `${current.name} has clientUpdateProhibited; remove it (set status without it) before or while changing anything else.`,
+        );
       }
       const extension = cat.extensions.get(current.extensionId)!;
       if (nameservers) checkNameserverCount((patch.nameservers ?? []).length, extension, findings);
@@ -390,7 +412,15 @@ export const domainsRouter = createRouter()
           db.delete(domains).where(and(eq(domains.id, current.id), eq(domains.version, current.version))),
           eventInsert(
             db,
-            { at: new Date().toISOString(), actor: actorOf(c), type: "domain", id: current.id, operation: "delete", before: presentDomain(current), after: null },
+            {
+              at: new Date().toISOString(),
+              actor: actorOf(c),
+              type: "domain",
+              id: current.id,
+              operation: "delete",
+              before: presentDomain(current),
+              after: null,
+            },
             { onlyIf: previousStatementChanged },
           ),
         ]);

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { likeContaining } from "../../db/sql";
-import { contacts, domainNameservers, domains, hosts, zones } from "../../db/schema";
+import { contacts, domains, hosts, zones } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
 import type { DomainSort } from "./schemas";
 
@@ -11,7 +11,9 @@ export type DomainWithLinks = DomainRow & { nameservers: string[]; zoneId: strin
 /** The domain's name server names in the order given, as one JSON array. */
 // Subqueries spell out their tables: drizzle renders columns of a single-table query
 // without the table name, which inside a correlated subquery would bind to the wrong table.
-const nameserverNames = sql<string[]>`(select json_group_array(name) from (select h.name as name from domain_nameservers dn join hosts h on h.id = dn.host_id where dn.domain_id = "domains"."id" order by dn.position))`.mapWith(
+const nameserverNames = sql<
+  string[]
+>`(select json_group_array(name) from (select h.name as name from domain_nameservers dn join hosts h on h.id = dn.host_id where dn.domain_id = "domains"."id" order by dn.position))`.mapWith(
   (v: string) => JSON.parse(v) as string[],
 );
 

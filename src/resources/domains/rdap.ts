@@ -11,7 +11,10 @@ import type { Domain } from "./schemas";
 
 export async function domainRdapView(db: Database, domain: Domain, context: RdapContext) {
   const contactIds = [domain.registrant, domain.contacts.admin, domain.contacts.tech, domain.contacts.billing].filter((id): id is string => id !== null);
-  const [cat, [hostRows, contactRows]] = await Promise.all([catalog(db), db.batch([hostsWithNames(db, domain.nameservers), contactsWithIds(db, [...new Set(contactIds)])])]);
+  const [cat, [hostRows, contactRows]] = await Promise.all([
+    catalog(db),
+    db.batch([hostsWithNames(db, domain.nameservers), contactsWithIds(db, [...new Set(contactIds)])]),
+  ]);
   return rdapDomainResponse(
     domain,
     { roidSuffix: cat.repositories.get(domain.repository)?.roidSuffix ?? "", hosts: hostRows.map(presentHost), contacts: contactRows.map(presentContact) },

@@ -51,9 +51,15 @@ export const getDomain = defineRoute({
   path: "/domains/{domain}",
   tags,
   summary: "Get a domain",
-  description: "One domain by id (`dom_…`) or name (A-label or U-label), with its `auth_info`. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): a domain object, without `auth_info`." + CONDITIONAL_GET,
+  description:
+    "One domain by id (`dom_…`) or name (A-label or U-label), with its `auth_info`. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): a domain object, without `auth_info`." +
+    CONDITIONAL_GET,
   request: { params: DomainParams },
-  responses: { 200: withRdapView(resourceResponse(DomainSchema, "The domain, with `auth_info`.", DOMAIN_EXAMPLE), RdapDomainResponseSchema, RDAP_DOMAIN_EXAMPLE), 304: notModifiedResponse, ...withRdapErrors(errorResponses(404)) },
+  responses: {
+    200: withRdapView(resourceResponse(DomainSchema, "The domain, with `auth_info`.", DOMAIN_EXAMPLE), RdapDomainResponseSchema, RDAP_DOMAIN_EXAMPLE),
+    304: notModifiedResponse,
+    ...withRdapErrors(errorResponses(404)),
+  },
 });
 
 export const createDomain = defineRoute({

@@ -34,7 +34,7 @@ export const DomainSchema = z
     repository: z.string().openapi({ example: "verisign" }),
     status: z.array(z.string()).openapi({
       example: ["clientTransferProhibited"],
-      description: "The client statuses set, plus `inactive` when the domain has no name servers; `[\"ok\"]` when nothing else applies.",
+      description: 'The client statuses set, plus `inactive` when the domain has no name servers; `["ok"]` when nothing else applies.',
     }),
     registrant: z.string().nullable().openapi({ example: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
     contacts: z

@@ -33,8 +33,14 @@ export const EventSchema = z
 export const EventListQuery = z.object({
   ...paginationQuery,
   resource: z.string().min(1).max(64).optional().openapi({ description: "Id of the resource written (`dom_…`, `rec_…`, …): its history." }),
-  type: z.enum(RESOURCE_TYPES, { error: `must be one of: ${RESOURCE_TYPES.join(", ")}` }).optional().openapi({ description: "Resource type." }),
-  operation: z.enum(OPERATIONS, { error: `must be one of: ${OPERATIONS.join(", ")}` }).optional().openapi({ description: "Kind of write." }),
+  type: z
+    .enum(RESOURCE_TYPES, { error: `must be one of: ${RESOURCE_TYPES.join(", ")}` })
+    .optional()
+    .openapi({ description: "Resource type." }),
+  operation: z
+    .enum(OPERATIONS, { error: `must be one of: ${OPERATIONS.join(", ")}` })
+    .optional()
+    .openapi({ description: "Kind of write." }),
   token: z.string().min(1).max(255).optional().openapi({ description: "Name of the token that made the write." }),
   since: dateTimeParam.optional().openapi({ type: "string", format: "date-time", description: "Only events at or after this RFC 3339 time." }),
 });

@@ -204,7 +204,10 @@ export const hostsRouter = createRouter()
       checkIfMatch(c, current.version, presentHost(current));
       const linkedProblem = async () => {
         const users = await domainsUsingHost(db, current.id);
-        return new ApiError("object_linked", `The host ${current.name} is a name server of ${nameList(users.names, users.more)}; change those domains' name servers first.`);
+        return new ApiError(
+          "object_linked",
+          `The host ${current.name} is a name server of ${nameList(users.names, users.more)}; change those domains' name servers first.`,
+        );
       };
       if (current.linked) throw await linkedProblem();
       try {

@@ -71,5 +71,8 @@ export async function domainsUsingHost(db: Database, hostId: string, limit = 5):
 
 /** The hosts with these names (a domain's name servers, for its RDAP view). */
 export function hostsWithNames(db: Database, names: readonly string[]) {
-  return db.select(columns).from(hosts).where(inArray(hosts.name, [...names]));
+  return db
+    .select(columns)
+    .from(hosts)
+    .where(inArray(hosts.name, [...names]));
 }

@@ -48,9 +48,15 @@ export const getHost = defineRoute({
   path: "/hosts/{host}",
   tags,
   summary: "Get a host",
-  description: "One host by id (`hst_…`) or name. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): a nameserver object." + CONDITIONAL_GET,
+  description:
+    "One host by id (`hst_…`) or name. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): a nameserver object." +
+    CONDITIONAL_GET,
   request: { params: HostParams },
-  responses: { 200: withRdapView(resourceResponse(HostSchema, "The host.", HOST_EXAMPLE), RdapNameserverResponseSchema, RDAP_NAMESERVER_EXAMPLE), 304: notModifiedResponse, ...withRdapErrors(errorResponses(404)) },
+  responses: {
+    200: withRdapView(resourceResponse(HostSchema, "The host.", HOST_EXAMPLE), RdapNameserverResponseSchema, RDAP_NAMESERVER_EXAMPLE),
+    304: notModifiedResponse,
+    ...withRdapErrors(errorResponses(404)),
+  },
 });
 
 export const createHost = defineRoute({

@@ -55,7 +55,10 @@ const index = defineRoute({
   security: [],
   summary: "Service index",
   description: "The service name and version, and links to every collection and to the API documentation. Public.",
-  responses: { 200: { description: "The index.", content: { "application/json": { schema: IndexSchema, example: SERVICE_INDEX } } }, ...publicErrorResponses(400) },
+  responses: {
+    200: { description: "The index.", content: { "application/json": { schema: IndexSchema, example: SERVICE_INDEX } } },
+    ...publicErrorResponses(400),
+  },
 });
 
 const problemTypes = defineRoute({
@@ -66,7 +69,13 @@ const problemTypes = defineRoute({
   security: [],
   summary: "List problem types",
   description: "Every `code` an error response can carry, with its status and meaning.",
-  responses: { 200: { description: "All problem types.", content: { "application/json": { schema: z.object({ data: z.array(ProblemTypeSchema) }).openapi("ProblemTypeList"), example: PROBLEM_TYPES } } }, ...publicErrorResponses(400) },
+  responses: {
+    200: {
+      description: "All problem types.",
+      content: { "application/json": { schema: z.object({ data: z.array(ProblemTypeSchema) }).openapi("ProblemTypeList"), example: PROBLEM_TYPES } },
+    },
+    ...publicErrorResponses(400),
+  },
 });
 
 const problemType = defineRoute({
@@ -77,7 +86,15 @@ const problemType = defineRoute({
   security: [],
   summary: "Describe a problem type",
   description: "The document behind a problem's `type` URI.",
-  request: { params: z.object({ code: z.string().openapi({ param: { name: "code", in: "path" }, example: "validation_failed", description: "A problem `code`, the last segment of a problem's `type` URI." }) }) },
+  request: {
+    params: z.object({
+      code: z.string().openapi({
+        param: { name: "code", in: "path" },
+        example: "validation_failed",
+        description: "A problem `code`, the last segment of a problem's `type` URI.",
+      }),
+    }),
+  },
   responses: {
     200: { description: "The problem type.", content: { "application/json": { schema: ProblemTypeSchema, example: describeProblem("validation_failed") } } },
     ...publicErrorResponses(400, 404),

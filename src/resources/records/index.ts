@@ -142,7 +142,10 @@ async function zoneOfReference(db: Database, reference: string): Promise<ZoneWit
 }
 
 /** List filters, normalised like bodies; `zoneName` resolves absolute owner names. */
-function recordFilters(query: { name?: string | undefined; type?: string | undefined; content?: string | undefined; q?: string | undefined }, zoneName: string | null): RecordFilters {
+function recordFilters(
+  query: { name?: string | undefined; type?: string | undefined; content?: string | undefined; q?: string | undefined },
+  zoneName: string | null,
+): RecordFilters {
   const errors: FieldError[] = [];
   const filters: RecordFilters = { q: query.q };
   if (query.type !== undefined) {
@@ -210,7 +213,17 @@ export const recordsRouter = createRouter()
     const ttl = input.ttl ?? rrset[0]?.ttl ?? zone.defaultTtl;
     const now = new Date();
     const at = now.toISOString();
-    const row: RecordWithZone = { id: newId("record", now), zoneId: zone.id, ...record, ttl, comment: input.comment ?? null, version: 1, createdAt: at, updatedAt: at, zoneName: zone.name };
+    const row: RecordWithZone = {
+      id: newId("record", now),
+      zoneId: zone.id,
+      ...record,
+      ttl,
+      comment: input.comment ?? null,
+      version: 1,
+      createdAt: at,
+      updatedAt: at,
+      zoneName: zone.name,
+    };
     const { zoneName: _zoneName, ...recordRow } = row;
     const actor = actorOf(c);
     // RFC 2181 §5.2: the RRset keeps one TTL. The batch always imposes this record's TTL on
@@ -277,7 +290,9 @@ export const recordsRouter = createRouter()
           ),
           // Only when the record was written (its event row is the previous statement's change).
           touchZone(db, current.zoneId, now, { ifPreviousChanged: true }),
-          ...(alignsTtl ? [alignRrsetTtl(db, current.zoneId, record.name, record.type, ttl, at, current.id), ...rrsetTtlEvents(db, rrset, ttl, at, actor)] : []),
+          ...(alignsTtl
+            ? [alignRrsetTtl(db, current.zoneId, record.name, record.type, ttl, at, current.id), ...rrsetTtlEvents(db, rrset, ttl, at, actor)]
+            : []),
         ] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
       } catch (error) {
         recordWriteFailure(error);

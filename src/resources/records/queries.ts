@@ -66,4 +66,3 @@ export function alignRrsetTtl(db: Database, zoneId: string, name: string, type: 
     .set({ ttl, updatedAt: at, version: sql`${records.version} + 1` })
     .where(and(eq(records.zoneId, zoneId), eq(records.name, name), eq(records.type, type), sql`"records"."ttl" <> ${ttl}`, sql`"records"."id" <> ${exceptId}`));
 }
-

@@ -22,10 +22,10 @@ const typeField = z
   })
   .openapi({ example: "A", description: `One of ${RECORD_TYPES.join(", ")} (case-insensitive). SOA is the zone's own and cannot be created.` });
 
-const content = z
-  .string()
-  .max(65535)
-  .openapi({ example: "192.0.2.10", description: "RDATA in master-file presentation form; names inside are absolute, with or without the trailing dot. Returned canonical." });
+const content = z.string().max(65535).openapi({
+  example: "192.0.2.10",
+  description: "RDATA in master-file presentation form; names inside are absolute, with or without the trailing dot. Returned canonical.",
+});
 
 // Owner names: `@`, relative or absolute; their syntax is checked here, their place in
 // the zone by the handler (it needs the zone).

@@ -14,7 +14,7 @@ import { ownerNameProblem } from "../../dns/rrset-rules";
 import { initialSerial } from "../../dns/serial";
 import { actorOf } from "../../http/actor";
 import { checkIfMatch, entityTag, noneMatchHits } from "../../http/etag";
-import { newFindings, throwFindings, type Findings } from "../../http/findings";
+import { newFindings, throwFindings } from "../../http/findings";
 import { mediaTypeOf, readBodyText } from "../../http/json-body";
 import { notFound, refParam, resourceRef } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
@@ -260,7 +260,8 @@ async function importMasterFile(c: Context<AppEnv>, nameParam: string | undefine
   const { origin, soa, defaultTtl, records: parsedRecords } = parsed.zone;
   const problems = masterFileProblems(origin, parsedRecords);
   if (problems.length > 0) {
-    const detail = problems.length === 1 ? `${problems[0]!.message}; nothing was written.` : `The master file has ${problems.length} bad lines; nothing was written.`;
+    const detail =
+      problems.length === 1 ? `${problems[0]!.message}; nothing was written.` : `The master file has ${problems.length} bad lines; nothing was written.`;
     throw new ApiError("validation_failed", detail, { errors: problems });
   }
 
@@ -336,7 +337,14 @@ export const zonesRouter = createRouter()
       if (!current) throw notFound("zone", segment);
       checkIfMatch(c, current.version, presentZone(current));
       const soa = mergeSoa(
-        { mname: current.soaMname, rname: current.soaRname, refresh: current.soaRefresh, retry: current.soaRetry, expire: current.soaExpire, minimum: current.soaMinimum },
+        {
+          mname: current.soaMname,
+          rname: current.soaRname,
+          refresh: current.soaRefresh,
+          retry: current.soaRetry,
+          expire: current.soaExpire,
+          minimum: current.soaMinimum,
+        },
         patch.soa,
       );
       const fields = {

@@ -1,14 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { JSON_MEDIA_TYPE } from "../../http/json-body";
-import {
-  createdResponse,
-  errorResponses,
-  IF_MATCH_HEADER_DOC,
-  listResponse,
-  mergePatchBody,
-  noContentResponse,
-  notModifiedResponse,
-} from "../../http/openapi";
+import { createdResponse, errorResponses, IF_MATCH_HEADER_DOC, listResponse, mergePatchBody, noContentResponse, notModifiedResponse } from "../../http/openapi";
 import { ZoneParams } from "../../http/params";
 import { defineRoute } from "../../http/route";
 import { MASTER_FILE_MEDIA_TYPE } from "./master-file";
@@ -46,7 +38,10 @@ export const getZone = defineRoute({
     200: {
       description: "The zone (JSON), or its master file (`text/dns`).",
       headers: { ETag: { description: "Entity tag of the zone.", schema: { type: "string" as const } } },
-      content: { [JSON_MEDIA_TYPE]: { schema: ZoneSchema, example: ZONE_EXAMPLE }, [MASTER_FILE_MEDIA_TYPE]: { schema: MasterFileSchema, example: MASTER_FILE_EXAMPLE } },
+      content: {
+        [JSON_MEDIA_TYPE]: { schema: ZoneSchema, example: ZONE_EXAMPLE },
+        [MASTER_FILE_MEDIA_TYPE]: { schema: MasterFileSchema, example: MASTER_FILE_EXAMPLE },
+      },
     },
     304: notModifiedResponse,
     ...errorResponses(404),
@@ -85,7 +80,10 @@ export const updateZone = defineRoute({
   description: `Change \`default_ttl\` or SOA fields (not \`serial\`, which rises by itself). ${IF_MATCH_HEADER_DOC}`,
   readOnly: ZONE_READ_ONLY,
   request: { params: ZoneParams, body: mergePatchBody(ZonePatchSchema, "Fields to change.", ZONE_PATCH_EXAMPLE) },
-  responses: { 200: { description: "The updated zone.", content: { [JSON_MEDIA_TYPE]: { schema: ZoneSchema, example: ZONE_EXAMPLE } } }, ...errorResponses(400, 404, 412, 413, 415, 422) },
+  responses: {
+    200: { description: "The updated zone.", content: { [JSON_MEDIA_TYPE]: { schema: ZoneSchema, example: ZONE_EXAMPLE } } },
+    ...errorResponses(400, 404, 412, 413, 415, 422),
+  },
 });
 
 export const deleteZone = defineRoute({
