@@ -47,3 +47,8 @@ export function adoptSubordinateHosts(db: Database, domainId: string, domainName
     .set({ domainId, version: sql`${hosts.version} + 1`, updatedAt: at })
     .where(and(hostsWithin(domainName), isNull(hosts.domainId)));
 }
+
+/** Guard condition: the domain links exactly `count` name servers (none vanished before its write). */
+export function linksNameservers(domainId: string, count: number): SQL {
+  return sql`(select count(*) from domain_nameservers dn where dn.domain_id = ${domainId}) = ${count}`;
+}

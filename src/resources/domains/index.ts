@@ -5,7 +5,8 @@ import type { Database } from "../../db/client";
 import { writeFailure } from "../../db/errors";
 import { eventInsert, previousStatementChanged, rowExists } from "../../db/events";
 import { newId } from "../../db/ids";
-import { adoptableHosts, adoptSubordinateHosts, domainsNamed, hostsNamed } from "../../db/registry";
+import { failUnless } from "../../db/guards";
+import { adoptableHosts, adoptSubordinateHosts, domainsNamed, hostsNamed, linksNameservers } from "../../db/registry";
 import { domainNameservers, domains, hosts } from "../../db/schema";
 import { isIdnName, reversedName, toUnicodeName } from "../../dns/name";
 import { actorOf } from "../../http/actor";
@@ -166,6 +167,9 @@ function nameserverWrites(
           .from(hosts)
           .where(inArray(hosts.name, [...names])),
       ),
+      // A host read as existing may be deleted or renamed before this batch runs: the
+      // insert…select above would then link fewer hosts than named, so the batch fails.
+      failUnless(db, { type: "domain", id: domainId }, linksNameservers(domainId, names.length)),
     );
   }
   return writes;
@@ -207,95 +211,99 @@ export const domainsRouter = createRouter()
     const input = c.req.valid("json");
     const db = c.get("db");
     const cat = await catalog(db);
-    const findings = newFindings();
+    // A guard that fails (a named host vanished meanwhile) sends the whole create round again.
+    const created = await withVersionRetry(c, async () => {
+      const findings = newFindings();
 
-    // The name, its extension and the period (RFC 5731 §3.2.1).
-    const normalized = normalizeHostName(input.name);
-    const name = normalized.ok ? normalized.name : "";
-    if (!normalized.ok) findings.invalid.push({ field: "name", message: `"${input.name}" ${normalized.error}` });
-    const match = normalized.ok ? matchRegistrableName(name, cat.extensions) : null;
-    if (match && !match.ok) findings.invalid.push({ field: "name", message: `${name} ${match.error}` });
-    const extension = match?.ok ? match.match.extension : undefined;
-    const period = input.period ?? extension?.periodMin ?? 1;
-    if (extension && !extension.idn && isIdnName(name)) {
-      findings.policy.push({ field: "name", message: `.${extension.id} does not register internationalised (IDN) names` });
-    }
-    if (!Number.isInteger(period)) findings.invalid.push({ field: "period", message: "must be a whole number of years" });
-    else if (extension) {
-      const problem = periodProblem(period, { min: extension.periodMin, max: extension.periodMax }, extension.id);
-      if (problem) findings.policy.push({ field: "period", message: problem });
-    }
+      // The name, its extension and the period (RFC 5731 §3.2.1).
+      const normalized = normalizeHostName(input.name);
+      const name = normalized.ok ? normalized.name : "";
+      if (!normalized.ok) findings.invalid.push({ field: "name", message: `"${input.name}" ${normalized.error}` });
+      const match = normalized.ok ? matchRegistrableName(name, cat.extensions) : null;
+      if (match && !match.ok) findings.invalid.push({ field: "name", message: `${name} ${match.error}` });
+      const extension = match?.ok ? match.match.extension : undefined;
+      const period = input.period ?? extension?.periodMin ?? 1;
+      if (extension && !extension.idn && isIdnName(name)) {
+        findings.policy.push({ field: "name", message: `.${extension.id} does not register internationalised (IDN) names` });
+      }
+      if (!Number.isInteger(period)) findings.invalid.push({ field: "period", message: "must be a whole number of years" });
+      else if (extension) {
+        const problem = periodProblem(period, { min: extension.periodMin, max: extension.periodMax }, extension.id);
+        if (problem) findings.policy.push({ field: "period", message: problem });
+      }
 
-    const statuses = checkStatuses(input.status, findings);
-    const nameservers = normalizeNameservers(input.nameservers ?? [], findings);
-    if (extension) checkNameserverCount((input.nameservers ?? []).length, extension, findings);
-    const assigned: Record<DomainContactRole, string | null> = {
-      registrant: input.registrant ?? null,
-      admin: input.contacts?.admin ?? null,
-      tech: input.contacts?.tech ?? null,
-      billing: input.contacts?.billing ?? null,
-    };
-    const contactIds = [...new Set(Object.values(assigned).filter((id): id is string => id !== null))];
+      const statuses = checkStatuses(input.status, findings);
+      const nameservers = normalizeNameservers(input.nameservers ?? [], findings);
+      if (extension) checkNameserverCount((input.nameservers ?? []).length, extension, findings);
+      const assigned: Record<DomainContactRole, string | null> = {
+        registrant: input.registrant ?? null,
+        admin: input.contacts?.admin ?? null,
+        tech: input.contacts?.tech ?? null,
+        billing: input.contacts?.billing ?? null,
+      };
+      const contactIds = [...new Set(Object.values(assigned).filter((id): id is string => id !== null))];
 
-    const [taken, contactRows, knownHosts, managed, zone, adopted] = await db.batch([
-      domainsNamed(db, name ? [name] : []),
-      contactsById(db, contactIds),
-      hostsNamed(db, nameservers),
-      domainsNamed(db, superordinateCandidates(nameservers, cat.extensions)),
-      zoneNamed(db, name),
-      adoptableHosts(db, name),
-    ]);
-    checkContacts(assigned, new Map(contactRows.map((r) => [r.id, r])), findings);
-    const managedNames = new Set([...managed.map((d) => d.name), name]);
-    const newExternal = planNameservers(nameservers, new Set(knownHosts.map((h) => h.name)), managedNames, cat.extensions, findings);
-    throwFindings(findings);
-    if (!extension) throw new ApiError("validation_failed", `${name} has no extension here.`); // reported above; narrows the type
-    if (taken.length > 0) throw new ApiError("already_exists", `The domain ${name} is already registered.`);
+      const [taken, contactRows, knownHosts, managed, zone, adopted] = await db.batch([
+        domainsNamed(db, name ? [name] : []),
+        contactsById(db, contactIds),
+        hostsNamed(db, nameservers),
+        domainsNamed(db, superordinateCandidates(nameservers, cat.extensions)),
+        zoneNamed(db, name),
+        adoptableHosts(db, name),
+      ]);
+      checkContacts(assigned, new Map(contactRows.map((r) => [r.id, r])), findings);
+      const managedNames = new Set([...managed.map((d) => d.name), name]);
+      const newExternal = planNameservers(nameservers, new Set(knownHosts.map((h) => h.name)), managedNames, cat.extensions, findings);
+      throwFindings(findings);
+      if (!extension) throw new ApiError("validation_failed", `${name} has no extension here.`); // reported above; narrows the type
+      if (taken.length > 0) throw new ApiError("already_exists", `The domain ${name} is already registered.`);
 
-    const now = new Date();
-    const at = now.toISOString();
-    const row: DomainWithLinks = {
-      id: newId("domain", now),
-      name,
-      extensionId: extension.id,
-      repositoryId: extension.repositoryId,
-      registrantId: assigned.registrant,
-      adminId: assigned.admin,
-      techId: assigned.tech,
-      billingId: assigned.billing,
-      statuses,
-      authInfo: input.auth_info ?? generateAuthInfo(),
-      autoRenew: input.auto_renew ?? true,
-      expiresAt: expiryAfter(now, period).toISOString(),
-      version: 1,
-      createdAt: at,
-      updatedAt: at,
-      nameservers,
-      zoneId: zone[0]?.id ?? null,
-    };
-    const { nameservers: _names, zoneId: _zone, ...domainRow } = row;
-    const actor = actorOf(c);
-    try {
-      await db.batch([
-        db.insert(domains).values(domainRow),
-        eventInsert(db, { at, actor, type: "domain", id: row.id, operation: "create", before: null, after: presentDomain(row) }),
-        ...nameserverWrites(db, row.id, nameservers, externalHostRows(newExternal, at), at, actor),
-        adoptSubordinateHosts(db, row.id, name, at),
-        // The hosts it adopts change too (their `domain`); each gets an `update` event.
-        ...adopted.map((host) => {
-          const next = { ...host, domainId: row.id, version: host.version + 1, updatedAt: at, linked: host.linked || nameservers.includes(host.name) };
-          return eventInsert(
-            db,
-            { at, actor, type: "host", id: host.id, operation: "update", before: presentHost(host), after: presentHost(next) },
-            { onlyIf: rowExists(hosts, and(eq(hosts.id, host.id), eq(hosts.domainId, row.id), eq(hosts.version, next.version))!) },
-          );
-        }),
-      ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-    } catch (error) {
-      if (writeFailure(error) === "unique") throw new ApiError("already_exists", `The domain ${name} is already registered.`);
-      throw error;
-    }
-    return sendWritten(c, presentDomain(row), row.version, 201, `/v1/domains/${row.id}`);
+      const now = new Date();
+      const at = now.toISOString();
+      const row: DomainWithLinks = {
+        id: newId("domain", now),
+        name,
+        extensionId: extension.id,
+        repositoryId: extension.repositoryId,
+        registrantId: assigned.registrant,
+        adminId: assigned.admin,
+        techId: assigned.tech,
+        billingId: assigned.billing,
+        statuses,
+        authInfo: input.auth_info ?? generateAuthInfo(),
+        autoRenew: input.auto_renew ?? true,
+        expiresAt: expiryAfter(now, period).toISOString(),
+        version: 1,
+        createdAt: at,
+        updatedAt: at,
+        nameservers,
+        zoneId: zone[0]?.id ?? null,
+      };
+      const { nameservers: _names, zoneId: _zone, ...domainRow } = row;
+      const actor = actorOf(c);
+      try {
+        await db.batch([
+          db.insert(domains).values(domainRow),
+          eventInsert(db, { at, actor, type: "domain", id: row.id, operation: "create", before: null, after: presentDomain(row) }),
+          ...nameserverWrites(db, row.id, nameservers, externalHostRows(newExternal, at), at, actor),
+          adoptSubordinateHosts(db, row.id, name, at),
+          // The hosts it adopts change too (their `domain`); each gets an `update` event.
+          ...adopted.map((host) => {
+            const next = { ...host, domainId: row.id, version: host.version + 1, updatedAt: at, linked: host.linked || nameservers.includes(host.name) };
+            return eventInsert(
+              db,
+              { at, actor, type: "host", id: host.id, operation: "update", before: presentHost(host), after: presentHost(next) },
+              { onlyIf: rowExists(hosts, and(eq(hosts.id, host.id), eq(hosts.domainId, row.id), eq(hosts.version, next.version))!) },
+            );
+          }),
+        ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+      } catch (error) {
+        if (writeFailure(error) === "unique") throw new ApiError("already_exists", `The domain ${name} is already registered.`);
+        throw error;
+      }
+      return row;
+    });
+    return sendWritten(c, presentDomain(created), created.version, 201, `/v1/domains/${created.id}`);
   })
   .openapi(routes.updateDomain, async (c) => {
     const segment = c.req.valid("param").domain;
