@@ -72,3 +72,65 @@ describe("a domain write and the hosts it links commit together or not at all", 
     expect(events.at(-1).after.nameservers).toEqual(nameservers);
   });
 });
+
+describe("a registrant, admin or tech contact keeps its city and country at commit time", () => {
+  it("a contact that loses its city before a domain create using it commits: the create answers 422 policy_violation", async () => {
+    const contact = await createContact();
+    const response = await apiWithHooks(
+      "POST",
+      "/v1/domains",
+      onceBeforeWriting("domains", async () => {
+        const patched = await api("PATCH", `/v1/contacts/${contact.id}`, { json: { address: { city: null } } });
+        expect(patched.status, patched.text).toBe(200);
+      }),
+      { json: { name: "seven-a.com", registrant: contact.id, nameservers: ["ns1.seven.net", "ns2.seven.net"] } },
+    );
+    const problem = expectProblem(response, 422, "policy_violation");
+    expect(errorFor(problem, "registrant").message).toContain("lacks address.city");
+    expect((await api("GET", "/v1/domains/seven-a.com")).status).toBe(404);
+  });
+
+  it("a domain that makes the contact its registrant before the contact's PATCH commits: the PATCH answers 422 policy_violation", async () => {
+    const contact = await createContact();
+    const response = await apiWithHooks(
+      "PATCH",
+      `/v1/contacts/${contact.id}`,
+      onceBeforeWriting("contacts", () => createDomain("seven-b.com", { registrant: contact.id, nameservers: ["ns1.seven.net", "ns2.seven.net"] })),
+      { json: { address: { city: null } } },
+    );
+    const problem = expectProblem(response, 422, "policy_violation");
+    expect(problem.detail).toContain("seven-b.com");
+    expect((await api("GET", `/v1/contacts/${contact.id}`)).body.address).toEqual({ ...adaAddress, state: null });
+  });
+
+  it("with If-Match the same race answers 412 (the contact became linked, so its ETag changed) and the contact keeps its country", async () => {
+    const contact = await createContact();
+    const etag = (await api("GET", `/v1/contacts/${contact.id}`)).headers.get("etag")!;
+    const response = await apiWithHooks(
+      "PATCH",
+      `/v1/contacts/${contact.id}`,
+      onceBeforeWriting("contacts", () => createDomain("seven-c.com", { registrant: contact.id, nameservers: ["ns1.seven.net", "ns2.seven.net"] })),
+      { json: { address: { country_code: null } }, headers: { "if-match": etag } },
+    );
+    expectProblem(response, 412, "precondition_failed");
+    expect((await api("GET", `/v1/contacts/${contact.id}`)).body.address.country_code).toBe("GB");
+  });
+});
+
+describe("a write whose guard failed reads again and decides again, If-Match included", () => {
+  it("a PATCH with If-Match whose named host vanished before its write answers 200: the domain itself did not change", async () => {
+    const contact = await createContact();
+    const domain = await createDomain("guard-if-match.com", { registrant: contact.id, nameservers: ["ns1.guard-if-match.net", "ns2.guard-if-match.net"] });
+    await createHost("ns3.guard-if-match.net");
+    const etag = (await api("GET", `/v1/domains/${domain.id}`)).headers.get("etag")!;
+    const nameservers = ["ns1.guard-if-match.net", "ns3.guard-if-match.net"];
+    const patched = await apiWithHooks(
+      "PATCH",
+      `/v1/domains/${domain.id}`,
+      onceBeforeWriting("domains", () => deleteHost("ns3.guard-if-match.net")),
+      { json: { nameservers }, headers: { "if-match": etag } },
+    );
+    expect(patched.status, patched.text).toBe(200);
+    expect((await api("GET", `/v1/domains/${domain.id}`)).body.nameservers).toEqual(nameservers);
+  });
+});

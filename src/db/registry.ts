@@ -52,3 +52,22 @@ export function adoptSubordinateHosts(db: Database, domainId: string, domainName
 export function linksNameservers(domainId: string, count: number): SQL {
   return sql`(select count(*) from domain_nameservers dn where dn.domain_id = ${domainId}) = ${count}`;
 }
+
+/**
+ * Guard condition: each of these contacts has a city and a country, the postal address a
+ * registrant, admin or tech contact needs (registry/contacts.ts missingAddressFields).
+ */
+export function contactsHaveAddress(ids: readonly string[]): SQL {
+  const unique = [...new Set(ids)];
+  return sql`(select count(*) from contacts c where c.id in (${sql.join(
+    unique.map((id) => sql`${id}`),
+    sql`, `,
+  )}) and coalesce(c.city, '') <> '' and coalesce(c.country_code, '') <> '') = ${unique.length}`;
+}
+
+/** Guard condition: no domain uses the contact as its registrant, admin or tech contact. */
+export function contactNotInAddressedRole(contactId: string): SQL {
+  return sql`not exists (select 1 from domains d where d.registrant_id = ${contactId})
+    and not exists (select 1 from domains d where d.admin_id = ${contactId})
+    and not exists (select 1 from domains d where d.tech_id = ${contactId})`;
+}

@@ -1,7 +1,9 @@
 // Optimistic concurrency for read-modify-write handlers (RFC 9110 §13.1.1). A write that
-// lost a race (the row's version moved on, see drizzle/0002_version_guards.sql) is
-// answered 412 when the client pinned a version with If-Match; otherwise the handler
-// re-reads and tries again, since the client asked for its change on whatever is current.
+// lost a race (the row's version moved on, see drizzle/0002_version_guards.sql, or a
+// guard of its batch found the world changed, src/db/guards.ts) reads again and decides
+// again: with If-Match, that new read answers 412 if the resource itself changed (and
+// only then: a guard may fail while the resource is as the client saw it); without it,
+// the client asked for its change on whatever is current.
 import type { Context } from "hono";
 import { writeFailure } from "../db/errors";
 import { ApiError } from "./problem";
@@ -14,7 +16,7 @@ export async function withVersionRetry<T>(c: Context, attempt: () => Promise<T>)
       return await attempt();
     } catch (error) {
       if (writeFailure(error) !== "version_conflict") throw error;
-      if (c.req.header("if-match") !== undefined || i >= ATTEMPTS) {
+      if (i >= ATTEMPTS) {
         throw new ApiError("precondition_failed", "The resource changed while this request was writing it; read it again and retry.");
       }
       // A short random pause spreads out writers that keep colliding.

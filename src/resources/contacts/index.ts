@@ -3,7 +3,9 @@ import { catalog } from "../../db/catalog";
 import type { Database } from "../../db/client";
 import { writeFailure } from "../../db/errors";
 import { eventInsert, previousStatementChanged } from "../../db/events";
+import { failUnless } from "../../db/guards";
 import { newId } from "../../db/ids";
+import { contactNotInAddressedRole } from "../../db/registry";
 import { contacts } from "../../db/schema";
 import { actorOf } from "../../http/actor";
 import { checkIfMatch } from "../../http/etag";
@@ -141,6 +143,9 @@ export const contactsRouter = createRouter()
           { at: next.updatedAt, actor: actorOf(c), type: "contact", id, operation: "update", before: presentContact(current), after: presentContact(next) },
           { onlyIf: previousStatementChanged },
         ),
+        // A domain may make this contact its registrant, admin or tech contact between the
+        // check above and this batch: then the contact must keep its address after all.
+        ...(missing.length > 0 ? [failUnless(db, { type: "contact", id }, contactNotInAddressedRole(id))] : []),
       ]);
       return next;
     });

@@ -6,7 +6,7 @@ import { writeFailure } from "../../db/errors";
 import { eventInsert, previousStatementChanged, rowExists } from "../../db/events";
 import { newId } from "../../db/ids";
 import { failUnless } from "../../db/guards";
-import { adoptableHosts, adoptSubordinateHosts, domainsNamed, hostsNamed, linksNameservers } from "../../db/registry";
+import { adoptableHosts, adoptSubordinateHosts, contactsHaveAddress, domainsNamed, hostsNamed, linksNameservers } from "../../db/registry";
 import { domainNameservers, domains, hosts } from "../../db/schema";
 import { isIdnName, reversedName, toUnicodeName } from "../../dns/name";
 import { actorOf } from "../../http/actor";
@@ -24,7 +24,7 @@ import { matchRegistrableName } from "../../registry/extensions";
 import { normalizeHostName } from "../../registry/hosts";
 import { expiryAfter, periodProblem } from "../../registry/periods";
 import { canonicalStatuses, clientStatusProblem, deleteProhibited, domainStatus, updateProhibited, type ClientStatus } from "../../registry/statuses";
-import { checkContacts, checkNameserverCount, normalizeNameservers, planNameservers, superordinateCandidates } from "./links";
+import { checkContacts, checkNameserverCount, contactsNeedingAddress, normalizeNameservers, planNameservers, superordinateCandidates } from "./links";
 import { newFindings, throwFindings, type Findings } from "../../http/findings";
 import { contactsById, domainPosition, findDomain, listDomains, subordinateHostNames, zoneNamed, type DomainFilters, type DomainWithLinks } from "./queries";
 import { presentHost } from "../hosts/present";
@@ -175,6 +175,15 @@ function nameserverWrites(
   return writes;
 }
 
+/**
+ * The contacts this write assigns still have the postal address their roles need when the
+ * batch commits: a PATCH of the contact may clear it between the check and the write.
+ */
+function contactPolicyGuard(db: Database, domainId: string, assigned: Partial<Record<DomainContactRole, string | null>>): BatchItem<"sqlite">[] {
+  const ids = contactsNeedingAddress(assigned);
+  return ids.length === 0 ? [] : [failUnless(db, { type: "domain", id: domainId }, contactsHaveAddress(ids))];
+}
+
 async function requireRepository(db: Database, repository: string): Promise<Catalog> {
   const cat = await catalog(db);
   if (!cat.repositories.has(repository)) throw notFound("repository", repository);
@@ -284,6 +293,7 @@ export const domainsRouter = createRouter()
       try {
         await db.batch([
           db.insert(domains).values(domainRow),
+          ...contactPolicyGuard(db, row.id, assigned),
           eventInsert(db, { at, actor, type: "domain", id: row.id, operation: "create", before: null, after: presentDomain(row) }),
           ...nameserverWrites(db, row.id, nameservers, externalHostRows(newExternal, at), at, actor),
           adoptSubordinateHosts(db, row.id, name, at),
@@ -385,6 +395,7 @@ export const domainsRouter = createRouter()
           { at, actor, type: "domain", id: current.id, operation: "update", before: presentDomain(current), after: presentDomain(written) },
           { onlyIf: previousStatementChanged },
         ),
+        ...contactPolicyGuard(db, current.id, assigned),
         ...(nameserversChanged
           ? [
               db.delete(domainNameservers).where(eq(domainNameservers.domainId, current.id)),

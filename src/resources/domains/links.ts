@@ -96,3 +96,8 @@ export function checkContacts(
     }
   }
 }
+
+/** The contacts assigned to roles that need a postal address: what the write's guard holds to. */
+export function contactsNeedingAddress(assigned: Partial<Record<DomainContactRole, string | null>>): string[] {
+  return ROLES_NEEDING_ADDRESS.map((role) => assigned[role]).filter((id): id is string => typeof id === "string");
+}
