@@ -1,0 +1,343 @@
+#!/usr/bin/env node
+// Keeps the repository standing on its own, and its documents in step with the code
+// (run by `npm test`, right after the linter; a few seconds):
+//
+//   1. no file of the repository names a place outside it: the shared design notes it
+//      grew from, or this checkout's own absolute path;
+//   2. every relative link of every Markdown file resolves: to a file inside the
+//      repository and, for a `#fragment` into Markdown, to a heading of that file;
+//   3. imports between the layers of src/ point one way (CONTRIBUTING.md, "The layout");
+//   4. the README's API table lists every route of the OpenAPI document exactly once,
+//      with its methods and query parameters, and nothing the service does not serve;
+//   5. the problem-code table of docs/conventions.md is the service's own (GET /v1/problems).
+//
+// Prints `ok - …` / `not ok - …` per check and `REPO-CHECK: N passed, M failed`; exits 1
+// on any failure.
+import { execFileSync } from "node:child_process";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { inProcessApp, openApiDocument } from "./lib/in-process-app.mjs";
+import { ROOT } from "./lib/wrangler.mjs";
+
+let passed = 0;
+let failed = 0;
+function check(name, problems) {
+  if (problems.length === 0) {
+    passed++;
+    console.log(`ok - ${name}`);
+  } else {
+    failed++;
+    console.log(`not ok - ${name}`);
+    for (const problem of problems) console.log(`  # ${problem}`);
+  }
+}
+
+// ---- the files -------------------------------------------------------------------------
+
+/** Tracked files and new files git does not ignore; without git, the tree minus the usual outputs. */
+function repositoryFiles() {
+  try {
+    const out = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    // A file deleted but not yet committed is listed, and skipped; so are symbolic links.
+    return [...new Set(out.split("\0").filter(Boolean))].filter((file) => existsSync(path.join(ROOT, file)) && lstatSync(path.join(ROOT, file)).isFile());
+  } catch {
+    const skip = new Set([".git", "node_modules", ".wrangler", "dist", "test-results"]);
+    const files = [];
+    const walk = (dir) => {
+      for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+        const relative = path.posix.join(dir, entry.name);
+        if (skip.has(entry.name)) continue;
+        if (entry.isDirectory()) walk(relative);
+        else if (entry.isFile()) files.push(relative);
+      }
+    };
+    walk("");
+    return files;
+  }
+}
+
+const files = repositoryFiles().sort();
+const texts = new Map();
+for (const file of files) {
+  const buffer = readFileSync(path.join(ROOT, file));
+  if (!buffer.includes(0)) texts.set(file, buffer.toString("utf8"));
+}
+
+// ---- 1. nothing outside the repository -------------------------------------------------
+
+// Spelled in pieces, so that this file does not name them itself. This checkout's own
+// absolute path counts too, as a whole path, when it has two directories or more (a
+// one-directory root such as `/src` occurs in relative paths by chance).
+const OUTSIDE = [["..", "shared"].join("/"), ["", "work", "shared"].join("/")];
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const outsidePattern = new RegExp(
+  [...OUTSIDE.map(escapeRegExp), ...(ROOT.split("/").filter(Boolean).length >= 2 ? [`(?<![\\w.-])${escapeRegExp(ROOT)}(?![\\w.-])`] : [])].join("|"),
+);
+const outside = [];
+for (const [file, text] of texts) {
+  text.split("\n").forEach((line, index) => {
+    const found = outsidePattern.exec(line);
+    if (found) outside.push(`${file}:${index + 1} names ${found[0]}`);
+  });
+}
+check(`no file names a place outside the repository (${texts.size} files read)`, outside);
+
+// ---- 2. Markdown links -----------------------------------------------------------------
+
+/** The text without fenced code blocks and code spans, line numbers kept. */
+function proseOf(markdown) {
+  let fence = null;
+  return markdown
+    .split("\n")
+    .map((line) => {
+      const marker = /^\s*(`{3,}|~{3,})/.exec(line);
+      if (fence) {
+        if (marker && marker[1][0] === fence[0] && marker[1].length >= fence.length) fence = null;
+        return "";
+      }
+      if (marker) {
+        fence = marker[1];
+        return "";
+      }
+      return line.replace(/(`+)[^`]*?\1/g, "");
+    })
+    .join("\n");
+}
+
+/** GitHub's anchors for a Markdown file's headings (and explicit `id`/`name` anchors). */
+function anchorsOf(markdown) {
+  const anchors = new Set();
+  const seen = new Map();
+  for (const line of proseOfHeadings(markdown)) {
+    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!heading) continue;
+    const text = heading[1]
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replace(/<[^>]+>/g, "")
+      .toLowerCase();
+    const base = text.replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    anchors.add(count === 0 ? base : `${base}-${count}`);
+  }
+  for (const match of markdown.matchAll(/<[^>]+\s(?:id|name)="([^"]+)"/g)) anchors.add(match[1]);
+  return anchors;
+}
+
+/** Heading lines outside fenced code (code spans kept: GitHub keeps their text in the anchor). */
+function proseOfHeadings(markdown) {
+  let fence = null;
+  const out = [];
+  for (const line of markdown.split("\n")) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      if (marker && marker[1][0] === fence[0] && marker[1].length >= fence.length) fence = null;
+      continue;
+    }
+    if (marker) fence = marker[1];
+    else if (line.startsWith("#")) out.push(line);
+  }
+  return out;
+}
+
+function linksOf(markdown) {
+  const links = [];
+  proseOf(markdown)
+    .split("\n")
+    .forEach((line, index) => {
+      for (const match of line.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) links.push({ target: match[1], line: index + 1 });
+      const definition = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$/.exec(line);
+      if (definition) links.push({ target: definition[1], line: index + 1 });
+    });
+  return links;
+}
+
+const markdownFiles = files.filter((file) => file.endsWith(".md") && texts.has(file));
+const anchorCache = new Map();
+const anchorsFor = (file) => {
+  if (!anchorCache.has(file)) anchorCache.set(file, anchorsOf(readFileSync(path.join(ROOT, file), "utf8")));
+  return anchorCache.get(file);
+};
+const broken = [];
+let linkCount = 0;
+for (const file of markdownFiles) {
+  for (const { target, line } of linksOf(texts.get(file))) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//")) continue; // http:, https:, mailto:
+    linkCount++;
+    const where = `${file}:${line} links to ${target}`;
+    const [rawPath, fragment] = target.split("#", 2);
+    let targetPath;
+    try {
+      targetPath = decodeURIComponent(rawPath);
+    } catch {
+      broken.push(`${where}: not a valid URL path`);
+      continue;
+    }
+    const resolved =
+      targetPath === "" ? path.join(ROOT, file) : targetPath.startsWith("/") ? path.join(ROOT, targetPath) : path.resolve(ROOT, path.dirname(file), targetPath);
+    const relative = path.relative(ROOT, resolved);
+    if (relative.startsWith("..") || path.isAbsolute(relative)) {
+      broken.push(`${where}: outside the repository`);
+      continue;
+    }
+    if (!existsSync(resolved)) {
+      broken.push(`${where}: no such file`);
+      continue;
+    }
+    if (fragment !== undefined && statSync(resolved).isFile() && resolved.endsWith(".md")) {
+      if (!anchorsFor(relative.split(path.sep).join("/")).has(fragment)) broken.push(`${where}: no heading with the anchor #${fragment}`);
+    }
+  }
+}
+check(`every relative link of the Markdown files resolves inside the repository (${linkCount} links in ${markdownFiles.length} files)`, broken);
+
+// ---- 3. the layers of src/ -------------------------------------------------------------
+
+// What each part of src/ may import (besides itself); CONTRIBUTING.md shows the same table.
+const MAY_IMPORT = {
+  index: ["app", "env", "http"],
+  app: ["db", "dns", "env", "http", "rdap", "registry", "resources"],
+  env: ["db", "http"], // types only
+  resources: ["db", "dns", "env", "http", "rdap", "registry"],
+  http: ["db", "dns", "env", "rdap"],
+  db: ["dns"],
+  registry: ["dns"],
+  dns: [],
+  rdap: [],
+};
+const layerOf = (file) => file.split("/")[1].replace(/\.ts$/, "");
+const arrows = [];
+for (const [file, text] of texts) {
+  if (!file.startsWith("src/") || !file.endsWith(".ts")) continue;
+  const from = layerOf(file);
+  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.{1,2}\/[^"]+)"/g)) {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]));
+    if (!target.startsWith("src/")) continue;
+    const to = layerOf(target);
+    if (to !== from && !(MAY_IMPORT[from] ?? []).includes(to)) arrows.push(`${file} imports ${match[1]}: ${from}/ may not import ${to}/`);
+    // A resource may use another's representation or queries, never its handlers or routes.
+    if (from === "resources" && to === "resources") {
+      const [, , own] = file.split("/");
+      const [, , other, module] = target.split("/");
+      if (other !== own && module !== undefined && /^(index|routes)(\.ts)?$/.test(module))
+        arrows.push(`${file} imports ${match[1]}: another resource's ${module}`);
+    }
+  }
+}
+check("imports between the layers of src/ point one way", arrows);
+
+// ---- 4 and 5: the documents against the service ----------------------------------------
+
+let app;
+let document;
+try {
+  app = await inProcessApp();
+  document = await openApiDocument(app);
+} catch (error) {
+  check("the app builds and serves its OpenAPI document (to check the README and docs against it)", [String(error?.message ?? error).split("\n")[0]]);
+  console.log(`REPO-CHECK: ${passed} passed, ${failed} failed`);
+  process.exit(1);
+}
+
+/** The table rows (cells, trimmed) of the first table after `heading` in `markdown`. */
+function tableAfter(markdown, heading) {
+  const lines = markdown.split("\n");
+  const start = lines.findIndex((line) => line.trim() === heading);
+  if (start < 0) return null;
+  let i = start + 1;
+  while (i < lines.length && !lines[i].startsWith("|") && !/^#{1,2} /.test(lines[i])) i++;
+  const rows = [];
+  for (; i < lines.length && lines[i].startsWith("|"); i++) {
+    const cells = lines[i]
+      .slice(1, lines[i].lastIndexOf("|"))
+      .split("|")
+      .map((cell) => cell.trim());
+    if (cells.every((cell) => /^:?-+:?$/.test(cell))) continue;
+    rows.push({ cells, line: i + 1 });
+  }
+  return rows.slice(1); // the header
+}
+
+const codeSpans = (cell) => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]);
+const sameSet = (a, b) => a.size === b.size && [...a].every((x) => b.has(x));
+const show = (set) => [...set].sort().join(", ") || "none";
+
+const PAGE_CONTROLS = new Set(["limit", "cursor"]);
+const routes = new Map();
+for (const [pathKey, item] of Object.entries(document.paths)) {
+  const route = pathKey === "/" ? "/v1" : `/v1${pathKey}`;
+  const methods = new Set();
+  const query = new Set();
+  for (const [method, operation] of Object.entries(item)) {
+    if (!operation?.operationId) continue;
+    methods.add(method.toUpperCase());
+    for (const parameter of operation.parameters ?? []) if (parameter.in === "query" && !PAGE_CONTROLS.has(parameter.name)) query.add(parameter.name);
+  }
+  routes.set(route, { methods, query });
+}
+
+const README = "README.md";
+const API_HEADING = "## The API in brief";
+const table = tableAfter(texts.get(README) ?? "", API_HEADING);
+const tableProblems = [];
+if (!table) tableProblems.push(`${README} has no "${API_HEADING}" table`);
+else {
+  const listed = new Map();
+  for (const { cells, line } of table) {
+    const route = codeSpans(cells[0] ?? "")[0];
+    if (!route) {
+      tableProblems.push(`${README}:${line}: the first cell names no route in backticks`);
+      continue;
+    }
+    if (listed.has(route)) tableProblems.push(`${README}:${line}: ${route} is listed again (first on line ${listed.get(route).line})`);
+    else listed.set(route, { cells, line });
+  }
+  for (const [route, { cells, line }] of listed) {
+    const methods = new Set(cells[1]?.match(/\b(GET|HEAD|POST|PUT|PATCH|DELETE)\b/g) ?? []);
+    const known = routes.get(route);
+    if (!known) {
+      // Not in the OpenAPI document: it must still be served (the document itself, the docs page).
+      const response = await app.get(route);
+      if (response.status !== 200)
+        tableProblems.push(`${README}:${line}: ${route} is neither in the OpenAPI document nor served (GET answers ${response.status})`);
+      else if (!sameSet(methods, new Set(["GET"])))
+        tableProblems.push(`${README}:${line}: ${route} is served outside the OpenAPI document with GET only, the table says ${show(methods)}`);
+      continue;
+    }
+    if (!sameSet(methods, known.methods)) tableProblems.push(`${README}:${line}: ${route} takes ${show(known.methods)}; the table says ${show(methods)}`);
+    const query = new Set();
+    for (const span of codeSpans(cells[2] ?? "")) {
+      if (span.startsWith("/v1")) for (const name of routes.get(span)?.query ?? [`(unknown route ${span})`]) query.add(name);
+      else query.add(span);
+    }
+    if (!sameSet(query, known.query))
+      tableProblems.push(`${README}:${line}: ${route} takes the query parameters ${show(known.query)}; the table says ${show(query)}`);
+  }
+  for (const route of routes.keys()) if (!listed.has(route)) tableProblems.push(`${README}: the API table does not list ${route}`);
+}
+check(`the README's API table lists the ${routes.size} routes of the OpenAPI document once each, with their methods and query parameters`, tableProblems);
+
+const CONVENTIONS = "docs/conventions.md";
+const problemTypes = await (await app.get("/v1/problems")).json();
+const documented = new Map();
+const codeProblems = [];
+for (const line of (texts.get(CONVENTIONS) ?? "").split("\n")) {
+  const row = /^\|\s*(\d{3})\s*\|\s*`([a-z_]+)`\s*\|/.exec(line);
+  if (!row) continue;
+  if (documented.has(row[2])) codeProblems.push(`${CONVENTIONS} lists ${row[2]} twice`);
+  documented.set(row[2], Number(row[1]));
+}
+for (const { code, status } of problemTypes.data) {
+  if (!documented.has(code)) codeProblems.push(`${CONVENTIONS} does not list ${status} ${code}`);
+  else if (documented.get(code) !== status) codeProblems.push(`${CONVENTIONS} gives ${code} the status ${documented.get(code)}; the service answers ${status}`);
+}
+for (const code of documented.keys())
+  if (!problemTypes.data.some((type) => type.code === code)) codeProblems.push(`${CONVENTIONS} lists ${code}, which the service does not have`);
+check(`${CONVENTIONS} lists the ${problemTypes.data.length} problem codes of GET /v1/problems with their statuses`, codeProblems);
+
+console.log(`REPO-CHECK: ${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 ? 1 : 0;
