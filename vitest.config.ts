@@ -15,7 +15,12 @@ export default defineConfig(async () => {
           bindings: { TEST_MIGRATIONS: migrations, CURSOR_SECRET: "test-cursor-secret-0123456789abcdef" },
           // The suite sends thousands of requests with one token in a minute; the real
           // limit (wrangler.toml) is exercised end to end by scripts/e2e.mjs.
-          ratelimits: { RATE_LIMITER: { simple: { limit: 1_000_000, period: 60 } } },
+          ratelimits: {
+            RATE_LIMITER: { simple: { limit: 1_000_000, period: 60 } },
+            // Unverified token lookups per client address: test/request-bounds.test.ts reaches it
+            // from an address of its own; the other tests send no CF-Connecting-IP.
+            AUTH_RATE_LIMITER: { simple: { limit: 1000, period: 60 } },
+          },
         },
       }),
     ],

@@ -2,7 +2,8 @@
 import { HTTPException } from "hono/http-exception";
 import { writeFailure } from "./db/errors";
 import { authenticate } from "./http/auth";
-import { idempotentPost } from "./http/idempotency";
+import { declaredBodySize, MAX_JSON_BODY_BYTES } from "./http/body";
+import { safeErrorSummary } from "./http/error-log";
 import { answerUnsupportedMethods } from "./http/methods";
 import { d1Session } from "./http/d1-session";
 import { cursorSecretConfigured } from "./http/pagination";
@@ -19,6 +20,7 @@ import { eventsRouter } from "./resources/events";
 import { hostsRouter } from "./resources/hosts";
 import { recordsRouter } from "./resources/records";
 import { zonesRouter } from "./resources/zones";
+import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES } from "./resources/zones/master-file";
 import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
 import { DOCS_PAGE, DOCS_SCRIPT, DOCS_STYLE, SWAGGER_UI_SCRIPT, SWAGGER_UI_STYLE } from "./resources/meta/docs";
 
@@ -100,10 +102,16 @@ export function createApp() {
   app.use("*", d1Session);
   app.use("*", securityHeaders);
   app.use("*", corsPolicy);
+  // Before anything else can read a body: a declared size over the limit is 413 at once.
+  app.use("*", declaredBodySize({ default: MAX_JSON_BODY_BYTES, [MASTER_FILE_MEDIA_TYPE]: MAX_MASTER_FILE_BYTES }));
   app.use("*", cursorSecretConfigured);
   app.use("*", authenticate);
   app.use("*", rateLimit);
-  app.use("*", idempotentPost);
+  // Idempotency-Key is route middleware of the POST operations (src/http/route.ts).
+  // The service's root points at the API and its reference.
+  app.get("/", (c) =>
+    c.json({ service: SERVICE_NAME, version: SERVICE_VERSION, api: "/v1", openapi: "/v1/openapi.json", docs: "/v1/docs" }, 200),
+  );
   // Kept as the value returned, so that its type carries every route to `hc<AppType>`.
   const routed = app.route("/v1", v1);
   answerUnsupportedMethods(app);
@@ -112,7 +120,8 @@ export function createApp() {
   app.onError((error, c) => {
     const problem = asApiError(error);
     if (problem.code === "internal") {
-      console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), service: SERVICE_NAME, error: String((error as Error)?.stack ?? error) }));
+      // The request id and a summary that carries no SQL text and no bound values.
+      console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), service: SERVICE_NAME, error: safeErrorSummary(error) }));
     }
     return problemResponse(c, problem);
   });

@@ -1,4 +1,5 @@
 import type { Database } from "./db/client";
+import type { SetAsideFields } from "./http/json-body";
 
 /** Bindings and variables the Worker receives (wrangler.toml). */
 export interface Env {
@@ -13,15 +14,25 @@ export interface Env {
   CORS_ORIGINS?: string;
   /** The Workers rate limiting binding ([[ratelimits]] in wrangler.toml). */
   RATE_LIMITER?: RateLimit;
+  /** Lookups of tokens this isolate has not verified (unknown, wrong, missing), per client address. */
+  AUTH_RATE_LIMITER?: RateLimit;
   /** The limiter's period, sent back as Retry-After (keep equal to `simple.period`). */
   RATE_LIMIT_PERIOD_SECONDS?: string;
 }
 
-/** Who is making the request: the bearer token's name and scope. */
+/**
+ * Who is making the request. A token is identified by its id, never by its name (a name
+ * is the user's choice and could be "public" or "local"): rate limits, idempotency keys
+ * and the audit trail key on `tokenId`.
+ */
 export interface Principal {
-  /** The token's name, or "local" when authentication is switched off for local use. */
+  /** `token`: a bearer token; `local`: authentication off (npm start); `public`: no token, public documents. */
+  kind: "token" | "local" | "public";
+  /** The token's id (`tok_…`); null for `local` and `public`. */
+  tokenId: string | null;
+  /** The token's name, for messages only. */
   name: string;
-  scope: "read" | "write";
+  scope: "read" | "write" | "dns";
 }
 
 /** Per-request values that middleware hands to handlers. */
@@ -31,6 +42,15 @@ export interface RequestVariables {
   requestId: string;
   /** Set by the authentication middleware before any resource handler runs. */
   principal: Principal;
+  /** The request body, read once within its size limit by operations that take one (src/http/body.ts). */
+  requestBody?: Uint8Array;
+  /** Unknown and read-only body fields, reported together with the validator's findings (src/http/json-body.ts). */
+  setAsideFields?: SetAsideFields;
+  /**
+   * The idempotency key this request claimed (src/http/idempotency.ts): its row id, so that
+   * a write can record its answer in the same batch as the change.
+   */
+  idempotencyKeyId?: string;
 }
 
 export interface AppEnv {

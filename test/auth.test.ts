@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { authDisabled, requiredScope } from "../src/http/auth";
+import { authDisabled, isLocalDevelopment, requiredScope } from "../src/http/auth";
 import { api, apiRaw, expectProblem } from "./helpers";
 import { bearer, TEST_TOKENS } from "./tokens";
 import worker from "../src/index";
@@ -83,15 +83,51 @@ describe("failing closed", () => {
 });
 
 describe("switching authentication off for local development", () => {
-  it("takes AUTH_DISABLED=true and a loopback host together", () => {
-    expect(authDisabled({ AUTH_DISABLED: "true" } as never, new URL("http://127.0.0.1:8787/v1/domains"))).toBe(true);
-    expect(authDisabled({ AUTH_DISABLED: "true" } as never, new URL("http://localhost/v1"))).toBe(true);
-    expect(authDisabled({ AUTH_DISABLED: "true" } as never, new URL("http://[::1]:8787/v1"))).toBe(true);
+  const local = (url: string, headers: Record<string, string> = {}) => new Request(url, { headers });
+  it("takes AUTH_DISABLED=true and a host name npm start serves, from a loopback connection, together", () => {
+    expect(authDisabled({ AUTH_DISABLED: "true" } as never, local("http://127.0.0.1:8787/v1/domains"))).toBe(true);
+    expect(authDisabled({ AUTH_DISABLED: "true" } as never, local("http://localhost/v1"))).toBe(true);
+    expect(authDisabled({ AUTH_DISABLED: "true" } as never, local("http://[::1]:8787/v1", { "cf-connecting-ip": "::1" }))).toBe(true);
+    expect(authDisabled({ AUTH_DISABLED: "true" } as never, local("http://127.0.0.1:8787/v1", { "cf-connecting-ip": "127.0.0.1" }))).toBe(true);
   });
   it("is ignored on any other host, so a deployed Worker cannot be opened by it", () => {
-    expect(authDisabled({ AUTH_DISABLED: "true" } as never, new URL("https://api.example.com/v1"))).toBe(false);
-    expect(authDisabled({ AUTH_DISABLED: "1" } as never, new URL("http://localhost/v1"))).toBe(false);
-    expect(authDisabled({} as never, new URL("http://localhost/v1"))).toBe(false);
+    expect(authDisabled({ AUTH_DISABLED: "true" } as never, local("https://api.example.com/v1"))).toBe(false);
+    expect(authDisabled({ AUTH_DISABLED: "1" } as never, local("http://localhost/v1"))).toBe(false);
+    expect(authDisabled({} as never, local("http://localhost/v1"))).toBe(false);
+  });
+  it.each([
+    ["127.1", "http://127.1:8787/v1"],
+    ["2130706433", "http://2130706433:8787/v1"],
+    ["LOCALHOST", "http://LOCALHOST:8787/v1"],
+    ["0x7f000001", "http://0x7f000001/v1"],
+    ["127.0.0.2", "http://127.0.0.2/v1"],
+  ])("accepts only the exact names npm start uses: Host %s keeps authentication on", (_host, url) => {
+    const hostHeader = url.replace(/^http:\/\//, "").replace(/\/.*$/, "");
+    expect(isLocalDevelopment(local(url, { host: hostHeader }))).toBe(false);
+    expect(authDisabled({ AUTH_DISABLED: "true" } as never, local(url, { host: hostHeader }))).toBe(false);
+  });
+  it("a proxy forwarding Host: 127.0.0.1 from a remote client does not open it (CF-Connecting-IP is not loopback)", () => {
+    const forwarded = local("http://127.0.0.1/v1/domains", { host: "127.0.0.1", "cf-connecting-ip": "203.0.113.9" });
+    expect(authDisabled({ AUTH_DISABLED: "true" } as never, forwarded)).toBe(false);
+  });
+  it("end to end: a request with Host 127.1 to a Worker with AUTH_DISABLED=true answers 401", async () => {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(new Request("http://127.1:8787/v1/contacts", { headers: { host: "127.1:8787" } }), { ...env, AUTH_DISABLED: "true" } as never, ctx);
+    await waitOnExecutionContext(ctx);
+    const text = await response.text();
+    expectProblem({ status: response.status, headers: response.headers, text, body: JSON.parse(text) }, 401, "unauthorized");
+  });
+  it("the CURSOR_SECRET development key follows the same rule: Host 127.1 without the secret is 503 not_configured", async () => {
+    const { CURSOR_SECRET: _secret, ...envWithoutSecret } = env as unknown as Record<string, unknown>;
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(
+      new Request("http://127.1:8787/v1/domains", { headers: { host: "127.1:8787", authorization: bearer("write") } }),
+      envWithoutSecret as never,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    const text = await response.text();
+    expectProblem({ status: response.status, headers: response.headers, text, body: JSON.parse(text) }, 503, "not_configured");
   });
 });
 

@@ -54,7 +54,7 @@ describe("the OpenAPI document at GET /v1/openapi.json", () => {
 
 describe("unknown routes", () => {
   it("answer 404 not_found problem JSON", async () => {
-    for (const path of ["/", "/v1/nothing-here", "/v2/contacts", "/v1/contacts/con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B/extra"]) {
+    for (const path of ["/nothing", "/v1/nothing-here", "/v2/contacts", "/v1/contacts/con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B/extra"]) {
       const response = await api("GET", path);
       const problem = expectProblem(response, 404, "not_found");
       expect(problem.title).toEqual(expect.any(String));

@@ -14,7 +14,7 @@ export type EventOperation = (typeof events.$inferSelect)["operation"];
 export interface EventInput {
   /** When the write happened: the write's own timestamp (the resource's `updated_at`). */
   at: string;
-  /** Name of the token that made the write (src/http/actor.ts). */
+  /** Id of the token that made the write (src/http/actor.ts). */
   actor: string;
   type: EventResourceType;
   id: string;

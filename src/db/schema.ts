@@ -223,7 +223,7 @@ export const events = sqliteTable(
     /** `evt_` + ULID: the keyset of the list, oldest first. */
     id: text("id").primaryKey(),
     at: text("at").notNull(),
-    /** Name of the token that made the write ("local" with authentication off). */
+    /** Id of the token that made the write (`tok_…`; "local" with authentication off). Older rows hold the token's name. */
     actor: text("actor").notNull(),
     resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record"] }).notNull(),
     resourceId: text("resource_id").notNull(),

@@ -1,63 +1,121 @@
-// Bearer-token authentication (RFC 6750) with two scopes: `read` for GET/HEAD, `write`
-// for everything. Tokens are `tok_<id>.<secret>`; only SHA-256(secret) is stored, and the
-// comparison runs in constant time. The service fails closed: with no token configured
-// it refuses every non-public request and says why.
+// Bearer-token authentication (RFC 6750). Tokens are `tok_<id>.<secret>`; only SHA-256 of
+// the secret is stored and the comparison runs in constant time. Scopes: `read` for
+// GET/HEAD, `write` for everything, `dns` for the DNS serving backend under /v1/pdns only
+// (its token travels in the path: PowerDNS's HTTP connector sends no headers).
+//
+// What a bad token costs: every token the isolate has not verified in the last
+// TOKEN_CACHE_MS costs exactly one D1 read, whether its id is unknown or its secret wrong
+// (the same query, the same hash, the same comparison: no timing oracle), and those
+// unverified lookups are rate limited per client address (AUTH_RATE_LIMITER) before they
+// reach D1. The service fails closed: with no token configured it refuses every
+// non-public request and says why.
 import type { Context, MiddlewareHandler } from "hono";
-import { eq, isNull, sql } from "drizzle-orm";
 import type { AppEnv, Env, Principal } from "../env";
-import { database } from "../db/client";
-import { apiTokens } from "../db/schema";
 import { ApiError } from "./problem";
 
 const REALM = 'Bearer realm="domain-api"';
 /** How long an isolate trusts a token it has checked: revocation takes effect within this. */
 export const TOKEN_CACHE_MS = 10_000;
+/** Paths of the DNS serving backend (PowerDNS remote backend); the token is the next segment. */
+export const DNS_BACKEND_PREFIX = "/v1/pdns/";
 
 /** Public documents: the index, the API description and reference page, problem types. */
 export function isPublic(path: string): boolean {
-  return path === "/v1" || path === "/v1/" || path === "/v1/openapi.json" || path.startsWith("/v1/docs") || path.startsWith("/v1/problems");
+  return path === "/" || path === "/v1" || path === "/v1/" || path === "/v1/openapi.json" || path.startsWith("/v1/docs") || path.startsWith("/v1/problems");
 }
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+// The exact host names `npm start` prints and serves (scripts/start.mjs binds 127.0.0.1).
+// The Host header is compared as sent, not as the URL parser reads it: WHATWG URL turns
+// `127.1`, `2130706433` and `LOCALHOST` into loopback names too.
+const LOCAL_HOST_HEADER = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/;
+const LOOPBACK_ADDRESSES = new Set(["127.0.0.1", "::1"]);
 
 /**
- * Auth is off only when AUTH_DISABLED is "true" AND the request came to a loopback
- * address: the setting is for `npm start` (wrangler dev --var AUTH_DISABLED:true) and
- * does nothing on a deployed Worker, whose host name is never a loopback one.
+ * A request made on this machine to `npm start`: the Host is one of the names it serves
+ * AND the connection came from a loopback address. The connection's address is what the
+ * runtime tells: `CF-Connecting-IP`, which Cloudflare sets on every request to a deployed
+ * Worker (a client cannot forge it there) and wrangler dev sets from its socket — so a
+ * deployed Worker never qualifies, even behind a proxy that forwards `Host: 127.0.0.1`.
  */
-export function authDisabled(env: Env, url: URL): boolean {
-  return env.AUTH_DISABLED === "true" && isLoopback(url);
+export function isLocalDevelopment(request: Request): boolean {
+  const host = request.headers.get("host") ?? new URL(request.url).host;
+  if (!LOCAL_HOST_HEADER.test(host)) return false;
+  const address = request.headers.get("cf-connecting-ip");
+  return address === null || LOOPBACK_ADDRESSES.has(address);
 }
 
-/** A request to this machine (wrangler dev, the tests' scripts), never a deployed Worker. */
-export function isLoopback(url: URL): boolean {
-  return LOOPBACK_HOSTS.has(url.hostname);
+/**
+ * Auth is off only when AUTH_DISABLED is "true" AND the request is local development
+ * (above): the setting is for `npm start` (wrangler dev --var AUTH_DISABLED:true) and does
+ * nothing on a deployed Worker.
+ */
+export function authDisabled(env: Env, request: Request): boolean {
+  return env.AUTH_DISABLED === "true" && isLocalDevelopment(request);
 }
 
-export function requiredScope(method: string): Principal["scope"] {
+/** The client's address for per-address limits. */
+export function clientAddress(c: Context<AppEnv>): string {
+  return c.req.header("cf-connecting-ip") ?? "unknown";
+}
+
+/** The key a principal's rate limits and idempotency keys are kept under: never a name a user chose. */
+export function principalKey(principal: Principal, address: string): string {
+  switch (principal.kind) {
+    case "token":
+      return `token:${principal.tokenId}`;
+    case "local":
+      return "local";
+    case "public":
+      return `ip:${address}`;
+  }
+}
+
+export function requiredScope(method: string): "read" | "write" {
   return method === "GET" || method === "HEAD" ? "read" : "write";
 }
 
 const encoder = new TextEncoder();
 
+async function sha256(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  return hex(await sha256(text));
 }
 
-function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
+function fromHex(text: string): Uint8Array {
+  const bytes = new Uint8Array(32);
+  if (!/^[0-9a-f]{64}$/.test(text)) return bytes;
+  for (let i = 0; i < 32; i++) bytes[i] = Number.parseInt(text.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
 }
 
-interface CachedToken {
+// Compared with an unknown id, so that it takes the same path as a known one.
+const NO_SUCH_HASH = new Uint8Array(32);
+
+interface TokenRow {
+  id: string | null;
+  name: string | null;
+  scope: Principal["scope"] | null;
+  secret_hash: string | null;
+  revoked_at: string | null;
+  any_active: number;
+}
+
+/** A verified token: its secret matched. `principal` is null when it is revoked. */
+interface VerifiedToken {
   principal: Principal | null;
-  secretHash: string;
   until: number;
 }
-const tokenCache = new Map<string, CachedToken>();
+// Keyed by SHA-256 of the whole presented token, so only a token whose secret matched is
+// ever answered from memory; a wrong secret for a known id costs what an unknown id costs.
+const verifiedTokens = new Map<string, VerifiedToken>();
+const MAX_CACHED_TOKENS = 10_000;
 
 const TOKEN_SHAPE = /^(tok_[0-9A-HJKMNP-TV-Z]{26})\.([A-Za-z0-9_-]{20,128})$/;
 
@@ -65,58 +123,111 @@ function unauthorized(detail: string, error?: "invalid_request" | "invalid_token
   return new ApiError("unauthorized", detail, { headers: { "WWW-Authenticate": error ? `${REALM}, error="${error}"` : REALM } });
 }
 
-async function lookUpToken(c: Context<AppEnv>, id: string): Promise<CachedToken | null> {
-  const cached = tokenCache.get(id);
-  if (cached && cached.until > Date.now()) return cached;
-  const row = await database(c.env.DB).select().from(apiTokens).where(eq(apiTokens.id, id)).get();
-  if (!row) return null;
-  const entry: CachedToken = {
-    principal: row.revokedAt ? null : { name: row.name, scope: row.scope },
-    secretHash: row.secretHash,
-    until: Date.now() + TOKEN_CACHE_MS,
-  };
-  tokenCache.set(id, entry);
-  return entry;
-}
-
-async function noTokenConfigured(c: Context<AppEnv>): Promise<boolean> {
-  const row = await database(c.env.DB).select({ n: sql<number>`count(*)` }).from(apiTokens).where(isNull(apiTokens.revokedAt)).get();
-  return (row?.n ?? 0) === 0;
-}
-
 const FAIL_CLOSED_DETAIL =
   "This service has no API token configured, so it refuses every request (it fails closed). Mint one with `npm run token -- create --name <name> --scope write --remote`.";
 
+/** Spends one of the address's unverified lookups; over the limit → 429 before D1 is asked. */
+async function limitUnverified(c: Context<AppEnv>): Promise<void> {
+  const limiter = c.env.AUTH_RATE_LIMITER;
+  if (!limiter) return;
+  const { success } = await limiter.limit({ key: `auth:${clientAddress(c)}` });
+  if (success) return;
+  const retryAfter = c.env.RATE_LIMIT_PERIOD_SECONDS ?? "60";
+  throw new ApiError(
+    "rate_limited",
+    `Too many requests with unknown, wrong or missing tokens from this address; retry after ${retryAfter} seconds with a valid token.`,
+    { headers: { "Retry-After": retryAfter } },
+  );
+}
+
+/** One D1 read: the token's row (if any) and whether any active token exists (fail closed). */
+async function readToken(env: Env, id: string | null): Promise<TokenRow> {
+  const row = await env.DB.prepare(
+    `select t.id, t.name, t.scope, t.secret_hash, t.revoked_at,
+            exists (select 1 from api_tokens a where a.revoked_at is null) as any_active
+       from (select 1) left join api_tokens t on t.id = ?1`,
+  )
+    .bind(id ?? "")
+    .first<TokenRow>();
+  return row ?? { id: null, name: null, scope: null, secret_hash: null, revoked_at: null, any_active: 0 };
+}
+
+/**
+ * Checks a presented token (`tok_<id>.<secret>`) and returns who it is. Throws 401 for an
+ * unknown, wrong, revoked or malformed token (and 429 when the address has spent its
+ * unverified lookups).
+ */
+export async function verifyToken(c: Context<AppEnv>, presented: string): Promise<Principal> {
+  const parts = TOKEN_SHAPE.exec(presented);
+  // Not even the shape of a token: no lookup can match it, so none is made.
+  if (!parts) throw unauthorized("The bearer token is unknown.", "invalid_token");
+  const cacheKey = hex(await sha256(presented));
+  const cached = verifiedTokens.get(cacheKey);
+  if (cached && cached.until > Date.now()) {
+    if (!cached.principal) throw unauthorized("The bearer token has been revoked.", "invalid_token");
+    return cached.principal;
+  }
+  await limitUnverified(c);
+  const row = await readToken(c.env, parts[1]!);
+  const presentedHash = await sha256(parts[2]!);
+  const storedHash = row.secret_hash ? fromHex(row.secret_hash) : NO_SUCH_HASH;
+  const matches = crypto.subtle.timingSafeEqual(presentedHash, storedHash) && row.id !== null;
+  if (!matches) {
+    if (!row.any_active) throw unauthorized(FAIL_CLOSED_DETAIL, "invalid_token");
+    throw unauthorized("The bearer token is unknown.", "invalid_token");
+  }
+  const principal: Principal | null = row.revoked_at ? null : { kind: "token", tokenId: row.id!, name: row.name!, scope: row.scope! };
+  if (verifiedTokens.size >= MAX_CACHED_TOKENS) verifiedTokens.clear();
+  verifiedTokens.set(cacheKey, { principal, until: Date.now() + TOKEN_CACHE_MS });
+  if (!principal) throw unauthorized("The bearer token has been revoked.", "invalid_token");
+  return principal;
+}
+
+/**
+ * A request without credentials: 401, saying whether the service has any token at all
+ * (one D1 read, limited per address like every unverified lookup).
+ */
+async function missingCredentials(c: Context<AppEnv>): Promise<ApiError> {
+  await limitUnverified(c);
+  const row = await readToken(c.env, null);
+  return row.any_active ? unauthorized("Send `Authorization: Bearer <token>`.") : unauthorized(FAIL_CLOSED_DETAIL);
+}
+
+export const LOCAL_PRINCIPAL: Principal = { kind: "local", tokenId: null, name: "local", scope: "write" };
+const PUBLIC_PRINCIPAL: Principal = { kind: "public", tokenId: null, name: "public", scope: "read" };
+
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const url = new URL(c.req.url);
-  if (authDisabled(c.env, url)) {
-    c.set("principal", { name: "local", scope: "write" });
+  const path = c.req.path;
+  if (path.startsWith(DNS_BACKEND_PREFIX)) {
+    // The DNS backend's token is the path segment after /v1/pdns/; only scope `dns` passes.
+    const principal = await verifyToken(c, path.slice(DNS_BACKEND_PREFIX.length).split("/")[0] ?? "");
+    if (principal.scope !== "dns") throw unauthorized("The DNS backend needs a token of scope dns.", "invalid_token");
+    c.set("principal", principal);
+    return next();
+  }
+  if (authDisabled(c.env, c.req.raw)) {
+    c.set("principal", LOCAL_PRINCIPAL);
     return next();
   }
   // Public documents, and CORS preflights (which never carry credentials).
-  if (isPublic(url.pathname) || c.req.method === "OPTIONS") {
-    c.set("principal", { name: "public", scope: "read" });
+  if (isPublic(path) || c.req.method === "OPTIONS") {
+    c.set("principal", PUBLIC_PRINCIPAL);
     return next();
   }
   const header = c.req.header("authorization");
-  if (!header) {
-    if (await noTokenConfigured(c)) throw unauthorized(FAIL_CLOSED_DETAIL);
-    throw unauthorized("Send `Authorization: Bearer <token>`.");
-  }
+  if (!header) throw await missingCredentials(c);
   const bearer = /^Bearer +(\S+) *$/i.exec(header);
   if (!bearer) throw unauthorized("The Authorization header must be `Bearer <token>`.", "invalid_request");
-  const parts = TOKEN_SHAPE.exec(bearer[1]!);
-  const token = parts ? await lookUpToken(c, parts[1]!) : null;
-  const hash = parts ? await sha256Hex(parts[2]!) : "";
-  if (!token || !constantTimeEqual(hash, token.secretHash)) {
-    if (await noTokenConfigured(c)) throw unauthorized(FAIL_CLOSED_DETAIL, "invalid_token");
-    throw unauthorized("The bearer token is unknown.", "invalid_token");
+  const principal = await verifyToken(c, bearer[1]!);
+  if (principal.scope === "dns") {
+    throw new ApiError(
+      "forbidden",
+      `The token "${principal.name}" has the dns scope, which serves only ${DNS_BACKEND_PREFIX}…; use a read or write token here.`,
+    );
   }
-  if (!token.principal) throw unauthorized("The bearer token has been revoked.", "invalid_token");
-  const needed = requiredScope(c.req.method);
-  if (needed === "write" && token.principal.scope !== "write") {
-    throw new ApiError("forbidden", `The token "${token.principal.name}" has the read scope; ${c.req.method} needs a write token.`);
+  if (requiredScope(c.req.method) === "write" && principal.scope !== "write") {
+    throw new ApiError("forbidden", `The token "${principal.name}" has the read scope; ${c.req.method} needs a write token.`);
   }
-  c.set("principal", token.principal);
+  c.set("principal", principal);
   return next();
 };

@@ -2,13 +2,17 @@
 // A POST with `Idempotency-Key` is remembered for 24 hours with a hash of the request:
 // a retry with the same key and request replays the first response (status, body,
 // Location, ETag) with `Idempotent-Replayed: true`; the same key with another request is
-// 422; a key whose first request is still running is 409. Keys are per token.
+// 422; a key whose first request is still running is 409. Keys are per principal (the
+// token's id; see principalKey). This is route middleware of the POST operations only
+// (src/http/route.ts): it runs after authentication, and never for a public path, an
+// unknown route or a method a path does not take — none of those store anything.
 import type { Context, MiddlewareHandler } from "hono";
 import { and, eq, lt } from "drizzle-orm";
 import type { AppEnv } from "../env";
 import { database } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
-import { sha256Hex } from "./auth";
+import { clientAddress, principalKey, sha256Hex } from "./auth";
+import { requestBytes } from "./body";
 import { ApiError } from "./problem";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -20,7 +24,8 @@ const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 async function requestHash(c: Context<AppEnv>): Promise<string> {
   const url = new URL(c.req.url);
   const head = new TextEncoder().encode([c.req.method, url.pathname, url.search, c.req.header("content-type") ?? "", ""].join("\n"));
-  const body = new Uint8Array(await c.req.raw.clone().arrayBuffer());
+  // The bytes route middleware read within the size limit (src/http/body.ts).
+  const body = requestBytes(c);
   const bytes = new Uint8Array(head.length + body.length);
   bytes.set(head);
   bytes.set(body, head.length);
@@ -43,7 +48,8 @@ export const idempotentPost: MiddlewareHandler<AppEnv> = async (c, next) => {
     });
   }
   const db = database(c.env.DB);
-  const id = await sha256Hex(`${c.get("principal").name}\n${key}`);
+  const id = await sha256Hex(`${principalKey(c.get("principal"), clientAddress(c))}\n${key}`);
+  c.set("idempotencyKeyId", id);
   const hash = await requestHash(c);
   const now = Date.now();
 

@@ -1,59 +1,19 @@
-// Strict JSON request bodies (contract §1): the media type is checked (415), the size is
-// capped (413), the text must be a JSON object (400), and fields the resource does not
-// have or that the server manages are refused by name (422) before values are validated.
-import type { MiddlewareHandler } from "hono";
+// Strict JSON request bodies (contract §1): the media type is checked (415), the size was
+// capped while reading (src/http/body.ts, 413), the text must be a JSON object (400), and
+// fields the resource does not have or that the server manages are named (422) together
+// with every other problem of the same body: the unknown fields are set aside, the rest is
+// validated, and one 422 lists them all (src/http/validation.ts).
 import type { z } from "@hono/zod-openapi";
-import { ApiError, type FieldError } from "./problem";
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { mediaTypeOf, requestText } from "./body";
+import { ApiError, type FieldError, type ProblemCode } from "./problem";
 
-export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+export { MAX_JSON_BODY_BYTES, mediaTypeOf } from "./body";
 
 export const JSON_MEDIA_TYPE = "application/json";
 /** RFC 7396: PATCH bodies may say they are merge patches. */
 export const MERGE_PATCH_MEDIA_TYPE = "application/merge-patch+json";
-
-export function mediaTypeOf(contentType: string | undefined): string {
-  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
-}
-
-/** Reads the body as text, refusing it when it is larger than `maxBytes` (413). */
-export async function readBodyText(
-  request: Request,
-  maxBytes: number,
-  what: string,
-  notUtf8: () => ApiError = () => new ApiError("invalid_json", "The body is not valid UTF-8."),
-): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw tooLarge(what, maxBytes);
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(what, maxBytes);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw notUtf8();
-  }
-}
-
-function tooLarge(what: string, maxBytes: number): ApiError {
-  return new ApiError("payload_too_large", `${what} bodies are limited to ${maxBytes / 1024 / 1024} MiB.`);
-}
 
 export interface StrictJsonOptions {
   /** Media types the operation accepts (default: application/json only). */
@@ -64,14 +24,35 @@ export interface StrictJsonOptions {
   readOnly?: readonly string[];
 }
 
+/** Unknown and read-only fields found in the body, waiting for the validator's findings. */
+export interface SetAsideFields {
+  code: ProblemCode;
+  errors: FieldError[];
+  detail: string;
+}
+
+const NAMES_IN_DETAIL = 10;
+
+function nameList(names: readonly string[]): string {
+  const shown = names.slice(0, NAMES_IN_DETAIL).join(", ");
+  return names.length > NAMES_IN_DETAIL ? `${shown} and ${names.length - NAMES_IN_DETAIL} more` : shown;
+}
+
+/** The fields the validator will not see, with what is wrong with each. */
+export function setAsideFields(c: Context<AppEnv>): SetAsideFields | undefined {
+  return c.get("setAsideFields");
+}
+
 /**
- * Route middleware that admits only a JSON object whose top-level fields belong to
- * `schema`. Nested objects are strict in the schemas themselves. The parsed text is left
- * in Hono's body cache, where the zod validator that follows reads it.
+ * Route middleware that admits only a JSON object, and sets aside (to report with the
+ * validator's findings) the top-level fields `schema` does not have. Nested objects are
+ * strict in the schemas themselves. The parsed object is left in Hono's body cache, where
+ * the zod validator that follows reads it.
  */
-export function strictJsonBody(schema: z.ZodObject, options: StrictJsonOptions = {}): MiddlewareHandler {
+export function strictJsonBody(schema: z.ZodObject, options: StrictJsonOptions = {}): MiddlewareHandler<AppEnv> {
   const mediaTypes = options.mediaTypes ?? [JSON_MEDIA_TYPE];
   const known = new Set(Object.keys(schema.shape));
+  const allowed = [...known].join(", ");
   const readOnly = new Set(options.readOnly ?? []);
   const otherMediaTypes = options.otherMediaTypes ?? [];
   const accepted = [...mediaTypes, ...otherMediaTypes];
@@ -84,7 +65,7 @@ export function strictJsonBody(schema: z.ZodObject, options: StrictJsonOptions =
         `${mediaType ? `Content-Type ${mediaType} is not accepted` : "The request has no Content-Type"}; send ${accepted.join(" or ")}.`,
       );
     }
-    const text = await readBodyText(c.req.raw, MAX_JSON_BODY_BYTES, "JSON");
+    const text = requestText(c, () => new ApiError("invalid_json", "The body is not valid UTF-8 text; send JSON encoded as UTF-8."));
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -94,23 +75,27 @@ export function strictJsonBody(schema: z.ZodObject, options: StrictJsonOptions =
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
       throw new ApiError("invalid_json", "The body must be a JSON object.");
     }
-    const readOnlyErrors: FieldError[] = [];
-    const unknownErrors: FieldError[] = [];
-    for (const field of Object.keys(body)) {
+    const fields = body as Record<string, unknown>;
+    const readOnlyNames: string[] = [];
+    const unknownNames: string[] = [];
+    for (const field of Object.keys(fields)) {
       if (known.has(field)) continue;
-      if (readOnly.has(field)) readOnlyErrors.push({ field, message: "is read-only" });
-      else unknownErrors.push({ field, message: `is not a field of this resource; allowed: ${[...known].join(", ")}` });
+      if (readOnly.has(field)) readOnlyNames.push(field);
+      else unknownNames.push(field);
+      delete fields[field];
     }
-    if (readOnlyErrors.length > 0) {
-      throw new ApiError("read_only_field", `Read-only fields cannot be written: ${readOnlyErrors.map((e) => e.field).join(", ")}`, {
-        errors: [...readOnlyErrors, ...unknownErrors],
-      });
+    if (readOnlyNames.length > 0 || unknownNames.length > 0) {
+      const errors: FieldError[] = [
+        ...readOnlyNames.map((field) => ({ field, message: "is read-only: the server sets it" })),
+        ...unknownNames.map((field) => ({ field, message: "is not a field of this resource" })),
+      ];
+      const parts: string[] = [];
+      if (readOnlyNames.length > 0) parts.push(`Read-only fields cannot be written: ${nameList(readOnlyNames)}.`);
+      if (unknownNames.length > 0) parts.push(`Unknown fields: ${nameList(unknownNames)}; the fields of this body are: ${allowed}.`);
+      c.set("setAsideFields", { code: readOnlyNames.length > 0 ? "read_only_field" : "unknown_field", errors, detail: parts.join(" ") });
     }
-    if (unknownErrors.length > 0) {
-      throw new ApiError("unknown_field", `Unknown fields: ${unknownErrors.map((e) => e.field).join(", ")}`, { errors: unknownErrors });
-    }
-    // Hand the text to Hono's body cache so the validator does not read the stream again.
-    (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
+    // Hand the object to Hono's body cache so the validator does not read or parse again.
+    (c.req.bodyCache as { json?: Promise<unknown> }).json = Promise.resolve(fields);
     await next();
   };
 }

@@ -16,7 +16,12 @@ export const ProblemSchema = z
     status: z.number().int().openapi({ example: 422 }),
     code: z.enum(Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCode[]]).openapi({ example: "validation_failed" }),
     detail: z.string().openapi({ example: "2 fields are invalid" }),
-    errors: z.array(FieldErrorSchema).optional().openapi({ description: "Every bad input, for 400 and 422 problems." }),
+    errors: z.array(FieldErrorSchema).optional().openapi({ description: "Every bad input, for 400 and 422 problems (at most the first 100)." }),
+    errors_not_listed: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ example: 12, description: "How many more bad inputs were found than `errors` lists (present only when it is cut at 100)." }),
     request_id: z.string().openapi({ example: "01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
   })
   .openapi("Problem", { description: "RFC 9457 problem details." });

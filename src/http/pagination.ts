@@ -5,7 +5,7 @@
 // and filters), so an altered cursor or one from another list answers 400 `invalid_cursor`.
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { isLoopback, isPublic } from "./auth";
+import { isLocalDevelopment, isPublic } from "./auth";
 import { z } from "@hono/zod-openapi";
 import { integerParam } from "./query";
 import { ApiError } from "./problem";
@@ -129,8 +129,7 @@ function cursorSecret(c: Context<AppEnv>): string {
 export const cursorSecretConfigured: MiddlewareHandler<AppEnv> = async (c, next) => {
   const secret = c.env.CURSOR_SECRET;
   if (secret && secret.length >= MIN_CURSOR_SECRET_LENGTH) return next();
-  const url = new URL(c.req.url);
-  if (isLoopback(url) || isPublic(url.pathname)) return next();
+  if (isLocalDevelopment(c.req.raw) || isPublic(c.req.path)) return next();
   const what = secret
     ? `a CURSOR_SECRET of ${secret.length} characters, too short to be a key (at least ${MIN_CURSOR_SECRET_LENGTH})`
     : "no CURSOR_SECRET, the key that signs pagination cursors";

@@ -79,15 +79,25 @@ export function validationError(errors: FieldError[], code: ProblemCode = "valid
   return new ApiError(code, detail, { errors });
 }
 
+/**
+ * A problem lists at most this many `errors`; `errors_not_listed` counts the rest, so that
+ * a hostile body (130 000 unknown fields, a file of bad lines) cannot make an answer larger
+ * than the request.
+ */
+export const MAX_LISTED_ERRORS = 100;
+
 export function problemBody(code: ProblemCode, detail: string, requestId: string, errors?: FieldError[]) {
   const { status, title } = PROBLEMS[code];
+  const listed = errors && errors.length > MAX_LISTED_ERRORS ? errors.slice(0, MAX_LISTED_ERRORS) : errors;
+  const notListed = errors ? errors.length - (listed?.length ?? 0) : 0;
   return {
     type: problemTypeUri(code),
     title,
     status,
     code,
-    detail,
-    ...(errors && errors.length > 0 ? { errors } : {}),
+    detail: notListed > 0 ? `${detail} (the first ${MAX_LISTED_ERRORS} are listed; ${notListed} more are not)` : detail,
+    ...(listed && listed.length > 0 ? { errors: listed } : {}),
+    ...(notListed > 0 ? { errors_not_listed: notListed } : {}),
     request_id: requestId,
   };
 }

@@ -2,16 +2,14 @@
 // wrangler.toml): per token, or per client address when authentication is off.
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
+import { clientAddress, principalKey } from "./auth";
 import { ApiError } from "./problem";
 
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const limiter = c.env.RATE_LIMITER;
   const principal = c.get("principal");
-  // Public documents are served without a token, so they are counted per address too.
-  const key =
-    principal.name === "local" || principal.name === "public"
-      ? `ip:${c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? "local"}`
-      : `token:${principal.name}`;
+  // Per token id; public documents and local use (no token) are counted per address.
+  const key = principal.kind === "token" ? principalKey(principal, "") : `ip:${clientAddress(c)}`;
   if (limiter) {
     const { success } = await limiter.limit({ key });
     if (!success) {

@@ -3,6 +3,8 @@
 // message a person can act on.
 import type { Context } from "hono";
 import type { z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env";
+import { setAsideFields } from "./json-body";
 import { ApiError, validationError, type FieldError } from "./problem";
 import { queryError } from "./query";
 
@@ -88,7 +90,18 @@ function fieldErrors(error: z.ZodError, data: unknown): FieldError[] {
 }
 
 /** The zod-openapi hook: validation failures of any request part become problems. */
-export function validationHook(result: { success: boolean; error?: z.ZodError; data?: unknown; target: string }, _c: Context): void {
+export function validationHook(result: { success: boolean; error?: z.ZodError; data?: unknown; target: string }, c: Context): void {
+  // Unknown and read-only fields were set aside before validation: one 422 names them
+  // together with every other problem of the body (contract §1: every 422 lists all).
+  const setAside = result.target === "json" ? setAsideFields(c as Context<AppEnv>) : undefined;
+  if (setAside) {
+    const others = result.success || !result.error ? [] : fieldErrors(result.error, result.data);
+    const detail =
+      others.length === 0
+        ? setAside.detail
+        : `${setAside.detail} ${others.length === 1 ? "One other field is" : `${others.length} other fields are`} invalid too.`;
+    throw new ApiError(setAside.code, detail, { errors: [...setAside.errors, ...others] });
+  }
   if (result.success || !result.error) return;
   // On failure `data` is the raw input, which tells a missing field from a wrong type.
   const errors = fieldErrors(result.error, result.data);

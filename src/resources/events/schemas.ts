@@ -15,7 +15,9 @@ export const EventSchema = z
   .object({
     id: z.string().openapi({ example: "evt_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
     at: TimestampSchema.openapi({ description: "When the write committed (the resource's `updated_at` for a create or update)." }),
-    token: z.string().openapi({ example: "ci-deploy", description: 'Name of the API token that made the write; "local" when authentication is off.' }),
+    token: z
+      .string()
+      .openapi({ example: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", description: 'Id of the API token that made the write (never its name); "local" when authentication is off.' }),
     type: z.enum(RESOURCE_TYPES).openapi({ description: "Type of the resource written.", example: "domain" }),
     resource: z.string().openapi({ example: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", description: "Id of the resource written." }),
     operation: z.enum(OPERATIONS).openapi({ description: "Kind of write.", example: "create" }),
@@ -41,7 +43,7 @@ export const EventListQuery = z.object({
     .enum(OPERATIONS, { error: `must be one of: ${OPERATIONS.join(", ")}` })
     .optional()
     .openapi({ description: "Kind of write." }),
-  token: z.string().min(1).max(255).optional().openapi({ description: "Name of the token that made the write." }),
+  token: z.string().min(1).max(255).optional().openapi({ description: 'Id of the token that made the write (`tok_…`), or "local".' }),
   since: dateTimeParam.optional().openapi({ type: "string", format: "date-time", description: "Only events at or after this RFC 3339 time." }),
 });
 

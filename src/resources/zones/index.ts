@@ -15,7 +15,7 @@ import { initialSerial } from "../../dns/serial";
 import { actorOf } from "../../http/actor";
 import { checkIfMatch, entityTag, noneMatchHits } from "../../http/etag";
 import { newFindings, throwFindings } from "../../http/findings";
-import { mediaTypeOf, readBodyText } from "../../http/json-body";
+import { mediaTypeOf, requestText } from "../../http/body";
 import { notFound, refParam, resourceRef } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
 import { queryError } from "../../http/query";
@@ -24,7 +24,7 @@ import { sendWritten } from "../../http/respond";
 import { createRouter } from "../../http/router";
 import { VersionConflict, withVersionRetry } from "../../http/writes";
 import { normalizeHostName } from "../../registry/hosts";
-import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES, wantsMasterFile } from "./master-file";
+import { MASTER_FILE_MEDIA_TYPE, wantsMasterFile } from "./master-file";
 import { listZones, zoneRecords, type ZoneFilters } from "./queries";
 import * as routes from "./routes";
 import type { SoaInput, Zone, ZoneCreate } from "./schemas";
@@ -243,10 +243,8 @@ function masterFileProblems(zoneName: string, parsed: MasterFileRecord[]): Field
 }
 
 async function importMasterFile(c: Context<AppEnv>, nameParam: string | undefined): Promise<ZoneWithLinks> {
-  const text = await readBodyText(
-    c.req.raw,
-    MAX_MASTER_FILE_BYTES,
-    "Master file",
+  const text = requestText(
+    c,
     () =>
       new ApiError("validation_failed", "The master file is not UTF-8 text; nothing was written.", {
         errors: [{ field: "file", line: 0, message: "is not valid UTF-8" }],
