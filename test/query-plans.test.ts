@@ -8,6 +8,8 @@ import { listContacts } from "../src/resources/contacts/queries";
 import { listDomains } from "../src/resources/domains/queries";
 import { listEvents } from "../src/resources/events/queries";
 import { listHosts } from "../src/resources/hosts/queries";
+import { listRecords } from "../src/resources/records/queries";
+import { listZones } from "../src/resources/zones/queries";
 import { DOMAIN_SORTS } from "../src/resources/domains/schemas";
 
 const db = database(env.DB);
@@ -36,6 +38,7 @@ const cases: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
   ["contacts a repository holds", listContacts(db, { repository: "verisign" }, firstPage)],
   ["domains by name", listDomains(db, { name: "example.com" }, undefined, firstPage)],
   ["domains by q", listDomains(db, { q: "exa" }, undefined, firstPage)],
+  ["domains by a Unicode q (searched in both forms)", listDomains(db, { q: "münchen" }, undefined, firstPage)],
   ["domains by extension", listDomains(db, { extension: "com" }, undefined, laterPage(null))],
   ["domains by repository", listDomains(db, { repository: "verisign" }, undefined, firstPage)],
   ["domains by status", listDomains(db, { status: "clientHold" }, undefined, firstPage)],
@@ -58,6 +61,10 @@ const cases: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
   ["hosts by name", listHosts(db, { name: "ns1.example.com" }, firstPage)],
   ["hosts by domain id", listHosts(db, { domain: { kind: "id", id: "dom_x" } }, firstPage)],
   ["hosts by domain name", listHosts(db, { domain: { kind: "name", name: "example.com" } }, firstPage)],
+  ["hosts by q", listHosts(db, { q: "ns1" }, firstPage)],
+  ["zones by q", listZones(db, { q: "münchen" }, firstPage)],
+  ["records by q", listRecords(db, { q: "www" }, firstPage)],
+  ["records of a zone by q", listRecords(db, { zone: { kind: "id", id: "zon_x" }, q: "café" }, firstPage)],
   ["hosts by address", listHosts(db, { address: "192.0.2.1" }, firstPage)],
   ["hosts a repository holds", listHosts(db, { heldBy: "verisign" }, firstPage)],
   ["events, later page", listEvents(db, {}, { limit: 50, after: { key: null, id: "evt_x" } })],

@@ -49,3 +49,25 @@ export const dateTimeParam = z
   .transform((s) => new Date(s).toISOString());
 
 export const booleanParam = z.enum(["true", "false"], { error: "must be true or false" }).transform((s) => s === "true");
+
+/** The longest `q`, in characters (Unicode code points, as JSON Schema's `maxLength` counts). */
+export const MAX_SEARCH_LENGTH = 255;
+
+/**
+ * `q`, a case-insensitive substring search. Matched with `instr`, not LIKE: D1 refuses
+ * LIKE patterns over 50 bytes (an escaped `%` or a multi-byte character takes several),
+ * while `instr` takes any text, so the limit is this schema's alone.
+ */
+export function searchParam(description: string) {
+  return z
+    .string()
+    .min(1, { error: "must not be empty" })
+    .refine((q) => [...q].length <= MAX_SEARCH_LENGTH, { error: `must be at most ${MAX_SEARCH_LENGTH} characters` })
+    .optional()
+    .openapi({
+      type: "string",
+      minLength: 1,
+      maxLength: MAX_SEARCH_LENGTH,
+      description: `${description} Matched literally (\`%\`, \`_\` are plain characters); 1 to ${MAX_SEARCH_LENGTH} characters.`,
+    });
+}

@@ -2,7 +2,7 @@ import { and, asc, eq, getTableColumns, gt, inArray, or, sql, type SQL } from "d
 import type { Database } from "../../db/client";
 import { contacts, domains } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
-import { likeContaining } from "../../db/sql";
+import { textContaining } from "../../db/sql";
 
 export type ContactRow = typeof contacts.$inferSelect;
 export type ContactWithLinks = ContactRow & { linked: boolean };
@@ -24,7 +24,7 @@ export interface ContactFilters {
 export function listContacts(db: Database, filters: ContactFilters, page: PageRequest) {
   const conditions: (SQL | undefined)[] = [];
   if (filters.email !== undefined) conditions.push(eq(contacts.emailKey, filters.email.toLowerCase()));
-  if (filters.q !== undefined) conditions.push(sql`"contacts"."name_key" like ${likeContaining(filters.q.toLowerCase())} escape '\\'`);
+  if (filters.q !== undefined) conditions.push(textContaining(contacts.nameKey, filters.q));
   if (filters.repository !== undefined) {
     // `+d.repository_id` keeps SQLite from walking every domain of the repository per
     // contact: the contact's own role indexes find its few domains instead.

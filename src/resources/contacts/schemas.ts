@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { paginationQuery } from "../../http/pagination";
+import { searchParam } from "../../http/query";
 import { TimestampSchema, listSchema } from "../../http/openapi";
 import { isCountryCode } from "../../registry/countries";
 
@@ -94,7 +95,7 @@ export const CONTACT_READ_ONLY = ["id", "status", "created_at", "updated_at"] as
 export const ContactListQuery = z.object({
   ...paginationQuery,
   email: z.string().max(254).optional().openapi({ description: "Exact email address (case-insensitive)." }),
-  q: z.string().min(1).max(255).optional().openapi({ description: "Case-insensitive substring of the name." }),
+  q: searchParam("Case-insensitive substring of the name."),
 });
 
 export const ContactListSchema = listSchema(ContactSchema, "ContactList");

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { likeContaining } from "../../db/sql";
+import { nameContaining } from "../../db/sql";
 import { contacts, domains, hosts, zones } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
 import type { DomainSort } from "./schemas";
@@ -63,7 +63,7 @@ export function domainPosition(row: DomainRow, sort: DomainSort | undefined) {
 export function listDomains(db: Database, filters: DomainFilters, sort: DomainSort | undefined, page: PageRequest) {
   const conditions: (SQL | undefined)[] = [];
   if (filters.name !== undefined) conditions.push(eq(domains.name, filters.name));
-  if (filters.q !== undefined) conditions.push(sql`"domains"."name" like ${likeContaining(filters.q)} escape '\\'`);
+  if (filters.q !== undefined) conditions.push(nameContaining(domains.name, filters.q));
   if (filters.extension !== undefined) conditions.push(eq(domains.extensionId, filters.extension));
   if (filters.repository !== undefined) conditions.push(eq(domains.repositoryId, filters.repository));
   if (filters.heldBy !== undefined) conditions.push(eq(domains.repositoryId, filters.heldBy));

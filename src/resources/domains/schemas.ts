@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { paginationQuery } from "../../http/pagination";
-import { dateTimeParam } from "../../http/query";
+import { dateTimeParam, searchParam } from "../../http/query";
 import { TimestampSchema, listSchema } from "../../http/openapi";
 import { CLIENT_STATUSES, DOMAIN_STATUS_FILTERS } from "../../registry/statuses";
 
@@ -89,7 +89,9 @@ export type DomainSort = (typeof DOMAIN_SORTS)[number];
 export const DomainListQuery = z.object({
   ...paginationQuery,
   name: z.string().max(1024).optional().openapi({ description: "Exact domain name (normalised like a body name)." }),
-  q: z.string().min(1).max(255).optional().openapi({ description: "Case-insensitive substring of the name." }),
+  q: searchParam(
+    "Case-insensitive substring of the name, typed as A-labels (`xn--mnchen-3ya`) or in Unicode (`münchen`: each Unicode label is also searched as its A-label).",
+  ),
   extension: z.string().max(64).optional().openapi({ description: "Extension id, e.g. `co.uk`." }),
   repository: z.string().max(64).optional().openapi({ description: "Repository id." }),
   status: z.enum(DOMAIN_STATUS_FILTERS).optional().openapi({ description: "Domains showing this status." }),

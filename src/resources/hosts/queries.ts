@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableColumns, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { hostLinked } from "../../db/registry";
-import { likeContaining } from "../../db/sql";
+import { nameContaining } from "../../db/sql";
 import { domains, hosts } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
 
@@ -23,7 +23,7 @@ export interface HostFilters {
 export function listHosts(db: Database, filters: HostFilters, page: PageRequest) {
   const conditions: (SQL | undefined)[] = [];
   if (filters.name !== undefined) conditions.push(eq(hosts.name, filters.name));
-  if (filters.q !== undefined) conditions.push(sql`"hosts"."name" like ${likeContaining(filters.q.toLowerCase())} escape '\\'`);
+  if (filters.q !== undefined) conditions.push(nameContaining(hosts.name, filters.q));
   if (filters.domain !== undefined) {
     conditions.push(
       filters.domain.kind === "id"

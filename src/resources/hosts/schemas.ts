@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { paginationQuery } from "../../http/pagination";
+import { searchParam } from "../../http/query";
 import { TimestampSchema, listSchema } from "../../http/openapi";
 import { MAX_GLUE_ADDRESSES } from "../../registry/hosts";
 
@@ -40,7 +41,9 @@ export const HOST_READ_ONLY = ["id", "unicode_name", "domain", "status", "create
 export const HostListQuery = z.object({
   ...paginationQuery,
   name: z.string().max(1024).optional().openapi({ description: "Exact host name." }),
-  q: z.string().min(1).max(255).optional().openapi({ description: "Case-insensitive substring of the name." }),
+  q: searchParam(
+    "Case-insensitive substring of the name, typed as A-labels (`xn--mnchen-3ya`) or in Unicode (`münchen`: each Unicode label is also searched as its A-label).",
+  ),
   domain: z.string().max(1024).optional().openapi({ description: "Superordinate domain, by id or name." }),
   address: z.string().max(64).optional().openapi({ description: "An IP address of the host (any notation)." }),
 });

@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableColumns, gt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { records } from "../../db/schema";
-import { likeContaining } from "../../db/sql";
+import { nameContaining } from "../../db/sql";
 import type { PageRequest } from "../../http/pagination";
 
 export type RecordRow = typeof records.$inferSelect;
@@ -30,7 +30,7 @@ export function listRecords(db: Database, filters: RecordFilters, page: PageRequ
   if (filters.name !== undefined) conditions.push(eq(records.name, filters.name));
   if (filters.type !== undefined) conditions.push(eq(records.type, filters.type));
   if (filters.content !== undefined) conditions.push(eq(records.content, filters.content));
-  if (filters.q !== undefined) conditions.push(sql`"records"."name" like ${likeContaining(filters.q.toLowerCase())} escape '\\'`);
+  if (filters.q !== undefined) conditions.push(nameContaining(records.name, filters.q));
   if (page.after) conditions.push(gt(records.id, page.after.id));
   return db
     .select(columns)

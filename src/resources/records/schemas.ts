@@ -3,6 +3,7 @@ import { isWithin, normalizeName } from "../../dns/name";
 import { canonicalRdata, isRecordType, RECORD_TYPES } from "../../dns/rdata";
 import { MAX_TTL } from "../../dns/ttl";
 import { paginationQuery } from "../../http/pagination";
+import { searchParam } from "../../http/query";
 import { TimestampSchema, listSchema } from "../../http/openapi";
 
 const ttl = z
@@ -112,7 +113,7 @@ const filters = {
   name: z.string().max(1024).optional().openapi({ description: "Owner name: relative, `@`, or absolute (with a zone)." }),
   type: z.string().max(16).optional().openapi({ description: "Record type (case-insensitive)." }),
   content: z.string().max(65535).optional().openapi({ description: "Exact RDATA; canonicalised when `type` is given." }),
-  q: z.string().min(1).max(255).optional().openapi({ description: "Case-insensitive substring of the owner name." }),
+  q: searchParam("Case-insensitive substring of the owner name, typed as A-labels or in Unicode (each Unicode label is also searched as its A-label)."),
 };
 
 export const RecordListQuery = z.object({

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { records, zones } from "../../db/schema";
-import { likeContaining } from "../../db/sql";
+import { nameContaining } from "../../db/sql";
 import { zoneColumns } from "../../db/zones";
 import type { PageRequest } from "../../http/pagination";
 
@@ -14,7 +14,7 @@ export interface ZoneFilters {
 export function listZones(db: Database, filters: ZoneFilters, page: PageRequest) {
   const conditions: (SQL | undefined)[] = [];
   if (filters.name !== undefined) conditions.push(eq(zones.name, filters.name));
-  if (filters.q !== undefined) conditions.push(sql`"zones"."name" like ${likeContaining(filters.q.toLowerCase())} escape '\\'`);
+  if (filters.q !== undefined) conditions.push(nameContaining(zones.name, filters.q));
   if (filters.domain !== undefined) {
     // The link is by name: a zone belongs to the domain of the same name, if one exists.
     conditions.push(

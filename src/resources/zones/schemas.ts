@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { MAX_TTL } from "../../dns/ttl";
 import { dnsNameField, hostNameField, hostNameListField } from "../../http/name-fields";
 import { paginationQuery } from "../../http/pagination";
+import { searchParam } from "../../http/query";
 import { TimestampSchema, listSchema } from "../../http/openapi";
 
 const ttl = (description: string) => z.number().int({ error: "must be a whole number of seconds" }).min(0).max(MAX_TTL).openapi({ description });
@@ -86,7 +87,9 @@ export const ZONE_READ_ONLY = ["id", "name", "unicode_name", "domain", "record_c
 export const ZoneListQuery = z.object({
   ...paginationQuery,
   name: z.string().max(1024).optional().openapi({ description: "Exact zone name." }),
-  q: z.string().min(1).max(255).optional().openapi({ description: "Case-insensitive substring of the name." }),
+  q: searchParam(
+    "Case-insensitive substring of the name, typed as A-labels (`xn--mnchen-3ya`) or in Unicode (`münchen`: each Unicode label is also searched as its A-label).",
+  ),
   domain: z.string().max(1024).optional().openapi({ description: "The linked domain, by id or name." }),
 });
 
