@@ -11,6 +11,7 @@ import { rateLimit } from "./http/rate-limit";
 import { rdapNegotiation } from "./http/rdap";
 import { corsPolicy, securityHeaders } from "./http/security";
 import { ApiError, problemResponse, type ProblemCode } from "./http/problem";
+import { writeConflict } from "./http/writes";
 import { jsonCharset, requestId } from "./http/request-id";
 import { createRouter } from "./http/router";
 import { catalogRouter } from "./resources/catalog";
@@ -48,7 +49,8 @@ function asApiError(error: unknown): ApiError {
     case "apex_ns_required":
       return new ApiError("rrset_conflict", "The zone apex must keep at least one NS record.");
     case "version_conflict":
-      return new ApiError("precondition_failed", "The resource changed while this request was writing it; read it again and retry.");
+      // Handlers retry these (src/http/writes.ts); one that escaped is contention, never a 412.
+      return writeConflict();
   }
   return new ApiError("internal", "An internal error occurred; the request id identifies it in our logs.");
 }

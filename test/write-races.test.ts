@@ -3,7 +3,7 @@
 // client can do, and checks that the rule the write checked still holds in what it commits.
 import { describe, expect, it } from "vitest";
 import { adaAddress, api, createContact, createDomain, createHost, errorFor, expectProblem } from "./helpers";
-import { apiWithHooks, onceBeforeWriting } from "./interleave";
+import { apiWithHooks, onceBeforeWriting, writesTo } from "./interleave";
 
 async function eventsFor(resource: string): Promise<any[]> {
   const response = await api("GET", `/v1/events?resource=${resource}&limit=200`);
@@ -132,5 +132,58 @@ describe("a write whose guard failed reads again and decides again, If-Match inc
     );
     expect(patched.status, patched.text).toBe(200);
     expect((await api("GET", `/v1/domains/${domain.id}`)).body.nameservers).toEqual(nameservers);
+  });
+});
+
+describe("an unconditional write that keeps losing to other writes answers 409 write_conflict with Retry-After, never 412", () => {
+  it("a PATCH without If-Match that another PATCH beats on every attempt answers 409 write_conflict", async () => {
+    const contact = await createContact();
+    let rivals = 0;
+    const response = await apiWithHooks(
+      "PATCH",
+      `/v1/contacts/${contact.id}`,
+      {
+        beforeBatch: async (sql) => {
+          if (!writesTo(sql, "contacts")) return;
+          rivals++;
+          const rival = await api("PATCH", `/v1/contacts/${contact.id}`, { json: { organization: `Rival ${rivals}` } });
+          expect(rival.status, rival.text).toBe(200);
+        },
+      },
+      { json: { name: "Loser" } },
+    );
+    expectProblem(response, 409, "write_conflict");
+    expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(rivals).toBeGreaterThan(1);
+    const now = await api("GET", `/v1/contacts/${contact.id}`);
+    expect(now.body).toMatchObject({ name: "Ada Lovelace", organization: `Rival ${rivals}` });
+  });
+
+  it("a DELETE without If-Match that a PATCH beats once deletes what is current: 204", async () => {
+    const contact = await createContact();
+    const response = await apiWithHooks(
+      "DELETE",
+      `/v1/contacts/${contact.id}`,
+      onceBeforeWriting("contacts", async () => {
+        expect((await api("PATCH", `/v1/contacts/${contact.id}`, { json: { organization: "Moved on" } })).status).toBe(200);
+      }),
+    );
+    expect(response.status, response.text).toBe(204);
+    expect((await api("GET", `/v1/contacts/${contact.id}`)).status).toBe(404);
+  });
+
+  it("a DELETE with If-Match that a PATCH beats answers 412: the ETag it named is gone", async () => {
+    const contact = await createContact();
+    const etag = (await api("GET", `/v1/contacts/${contact.id}`)).headers.get("etag")!;
+    const response = await apiWithHooks(
+      "DELETE",
+      `/v1/contacts/${contact.id}`,
+      onceBeforeWriting("contacts", async () => {
+        expect((await api("PATCH", `/v1/contacts/${contact.id}`, { json: { organization: "Moved on" } })).status).toBe(200);
+      }),
+      { headers: { "if-match": etag } },
+    );
+    expectProblem(response, 412, "precondition_failed");
+    expect((await api("GET", `/v1/contacts/${contact.id}`)).status).toBe(200);
   });
 });

@@ -145,4 +145,5 @@ export const TimestampSchema = z.string().openapi({ format: "date-time", example
 /** For the description of reads that answer 304. */
 export const CONDITIONAL_GET = " `If-None-Match` with the ETag of a previous read answers 304 Not Modified while the resource is unchanged.";
 
-export const IF_MATCH_HEADER_DOC = "`If-Match` with the ETag from a read makes the write fail with 412 if the resource changed since.";
+export const IF_MATCH_HEADER_DOC =
+  "`If-Match` with the ETag from a read makes the write fail with 412 if the resource changed since. Without it the write applies to what is current; if other writes keep committing first through its retries, it answers 409 `write_conflict` with `Retry-After`.";

@@ -23,6 +23,12 @@ export const PROBLEMS = {
   status_prohibits: { status: 409, title: "Status prohibits the operation", about: "A status on the domain forbids this change (EPP 2304)." },
   request_in_progress: { status: 409, title: "Request in progress", about: "A request with the same Idempotency-Key is still being processed; retry shortly." },
   rrset_conflict: { status: 409, title: "DNS record set conflict", about: "The change breaks a DNS coexistence rule (RFC 1034 §3.6.2, RFC 2181 §10.1)." },
+  write_conflict: {
+    status: 409,
+    title: "Write conflict",
+    about:
+      "Other writes to the same resource kept committing first while this write, sent without `If-Match`, retried on what was current; nothing was written. `Retry-After` says when to try again.",
+  },
   precondition_failed: { status: 412, title: "Precondition failed", about: "`If-Match` does not match the resource's current `ETag`." },
   payload_too_large: { status: 413, title: "Payload too large", about: "JSON bodies are limited to 1 MiB, master files to 10 MiB." },
   unsupported_media_type: { status: 415, title: "Unsupported media type", about: "The body's `Content-Type` is not one this operation takes." },

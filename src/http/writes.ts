@@ -9,16 +9,18 @@ import { writeFailure } from "../db/errors";
 import { ApiError } from "./problem";
 
 const ATTEMPTS = 8;
+/** Contention that outlasts 8 attempts is a burst; a second is plenty for it to pass. */
+const WRITE_CONFLICT_RETRY_AFTER_SECONDS = "1";
 
-export async function withVersionRetry<T>(c: Context, attempt: () => Promise<T>): Promise<T> {
+export async function withVersionRetry<T>(_c: Context, attempt: () => Promise<T>): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await attempt();
     } catch (error) {
       if (writeFailure(error) !== "version_conflict") throw error;
-      if (i >= ATTEMPTS) {
-        throw new ApiError("precondition_failed", "The resource changed while this request was writing it; read it again and retry.");
-      }
+      // 412 belongs to conditional requests (RFC 9110 §13.1.1), and those get it from the
+      // If-Match check of the next attempt; contention that outlasts the retries is 409.
+      if (i >= ATTEMPTS) throw writeConflict();
       // A short random pause spreads out writers that keep colliding.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * i));
     }
@@ -31,4 +33,11 @@ export class VersionConflict extends Error {
     super("version_conflict");
     this.name = "VersionConflict";
   }
+}
+
+/** Other writes to the same resources kept committing first, through every retry. */
+export function writeConflict(): ApiError {
+  return new ApiError("write_conflict", "Other writes to this resource kept committing first while this one retried; try again shortly.", {
+    headers: { "Retry-After": WRITE_CONFLICT_RETRY_AFTER_SECONDS },
+  });
 }

@@ -15,7 +15,7 @@ import { ApiError } from "../../http/problem";
 import { sendResource, sendWritten } from "../../http/respond";
 import { createRouter } from "../../http/router";
 import { nameList } from "../../http/text";
-import { withVersionRetry } from "../../http/writes";
+import { VersionConflict, withVersionRetry } from "../../http/writes";
 import { missingAddressFields } from "../../registry/contacts";
 import { domainsUsingContact, findContact, listContacts, type ContactRow, type ContactWithLinks } from "./queries";
 import * as routes from "./routes";
@@ -154,28 +154,29 @@ export const contactsRouter = createRouter()
   .openapi(routes.deleteContact, async (c) => {
     const { contact: id } = c.req.valid("param");
     const db = c.get("db");
-    const current = await requireContact(c, id);
-    checkIfMatch(c, current.version, presentContact(current));
-    const expected = current.version;
     const linkedProblem = async () => {
       const users = await domainsUsingContact(db, id, { billing: true });
       return new ApiError("object_linked", `Contact ${id} is used by ${nameList(users.names, users.more)}; change those domains' contacts first.`);
     };
-    if (current.linked) throw await linkedProblem();
-    try {
-      const [result] = await db.batch([
-        db.delete(contacts).where(and(eq(contacts.id, id), eq(contacts.version, expected))),
-        eventInsert(
-          db,
-          { at: new Date().toISOString(), actor: actorOf(c), type: "contact", id, operation: "delete", before: presentContact(current), after: null },
-          { onlyIf: previousStatementChanged },
-        ),
-      ]);
-      if (result.meta.changes === 0) throw new ApiError("precondition_failed", "The contact changed while this request was deleting it; read it again.");
-    } catch (error) {
-      // A domain linked it between the check and the delete: the foreign key refused.
-      if (writeFailure(error) === "foreign_key") throw await linkedProblem();
-      throw error;
-    }
+    await withVersionRetry(c, async () => {
+      const current = await requireContact(c, id);
+      checkIfMatch(c, current.version, presentContact(current));
+      if (current.linked) throw await linkedProblem();
+      try {
+        const [result] = await db.batch([
+          db.delete(contacts).where(and(eq(contacts.id, id), eq(contacts.version, current.version))),
+          eventInsert(
+            db,
+            { at: new Date().toISOString(), actor: actorOf(c), type: "contact", id, operation: "delete", before: presentContact(current), after: null },
+            { onlyIf: previousStatementChanged },
+          ),
+        ]);
+        if (result.meta.changes === 0) throw new VersionConflict();
+      } catch (error) {
+        // A domain linked it between the check and the delete: the foreign key refused.
+        if (writeFailure(error) === "foreign_key") throw await linkedProblem();
+        throw error;
+      }
+    });
     return c.body(null, 204);
   });

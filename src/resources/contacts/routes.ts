@@ -81,7 +81,7 @@ export const updateContact = defineRoute({
   description: `Fields to change. ${IF_MATCH_HEADER_DOC} Removing the city or country of a contact that is a registrant, admin or tech contact answers 422 \`policy_violation\`.`,
   readOnly: CONTACT_READ_ONLY,
   request: { params: ContactParams, body: mergePatchBody(ContactPatchSchema, "Fields to change.", CONTACT_PATCH_EXAMPLE) },
-  responses: { 200: resourceResponse(ContactSchema, "The updated contact.", CONTACT_EXAMPLE), ...errorResponses(400, 404, 412, 413, 415, 422) },
+  responses: { 200: resourceResponse(ContactSchema, "The updated contact.", CONTACT_EXAMPLE), ...errorResponses(400, 404, 409, 412, 413, 415, 422) },
 });
 
 export const deleteContact = defineRoute({

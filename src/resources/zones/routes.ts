@@ -83,7 +83,7 @@ export const updateZone = defineRoute({
   request: { params: ZoneParams, body: mergePatchBody(ZonePatchSchema, "Fields to change.", ZONE_PATCH_EXAMPLE) },
   responses: {
     200: { description: "The updated zone.", content: { [JSON_MEDIA_TYPE]: { schema: ZoneSchema, example: ZONE_EXAMPLE } } },
-    ...errorResponses(400, 404, 412, 413, 415, 422),
+    ...errorResponses(400, 404, 409, 412, 413, 415, 422),
   },
 });
 
@@ -95,5 +95,5 @@ export const deleteZone = defineRoute({
   summary: "Delete a zone and all its records",
   description: `Atomic: the zone and every record go together. A domain of the same name stays. ${IF_MATCH_HEADER_DOC}`,
   request: { params: ZoneParams },
-  responses: { 204: noContentResponse, ...errorResponses(404, 412) },
+  responses: { 204: noContentResponse, ...errorResponses(404, 409, 412) },
 });
