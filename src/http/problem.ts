@@ -27,7 +27,7 @@ export const PROBLEMS = {
     status: 409,
     title: "Write conflict",
     about:
-      "Other writes to the same resource kept committing first while this write, sent without `If-Match`, retried on what was current; nothing was written. `Retry-After` says when to try again.",
+      "Other writes to the same resources kept committing first while this write retried on what was current; nothing was written. `Retry-After` says when to try again.",
   },
   precondition_failed: { status: 412, title: "Precondition failed", about: "`If-Match` does not match the resource's current `ETag`." },
   payload_too_large: { status: 413, title: "Payload too large", about: "JSON bodies are limited to 1 MiB, master files to 10 MiB." },
