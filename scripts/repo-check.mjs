@@ -7,8 +7,9 @@
 //   2. every relative link of every Markdown file resolves: to a file inside the
 //      repository and, for a `#fragment` into Markdown, to a heading of that file;
 //   3. imports between the layers of src/ point one way (CONTRIBUTING.md, "The layout");
-//   4. the README's API table lists every route of the OpenAPI document exactly once,
-//      with its methods and query parameters, and nothing the service does not serve;
+//   4. the README's API table lists every route of the OpenAPI document exactly once (a
+//      row `/v1/x/{a}/…` stands for every route under it), with its methods and query
+//      parameters, and nothing the service does not serve;
 //   5. the problem-code table of docs/conventions.md is the service's own (GET /v1/problems).
 //
 // Prints `ok - …` / `not ok - …` per check and `REPO-CHECK: N passed, M failed`; exits 1
@@ -296,9 +297,18 @@ else {
     if (listed.has(route)) tableProblems.push(`${README}:${line}: ${route} is listed again (first on line ${listed.get(route).line})`);
     else listed.set(route, { cells, line });
   }
+  // A row may stand for a family of routes: `/v1/x/{a}/…` lists every route under that
+  // prefix, with the union of their methods and query parameters.
+  const covered = new Set();
+  const familyOf = (route) => (route.endsWith("/…") ? [...routes.keys()].filter((known) => known.startsWith(route.slice(0, -1))) : null);
   for (const [route, { cells, line }] of listed) {
     const methods = new Set(cells[1]?.match(/\b(GET|HEAD|POST|PUT|PATCH|DELETE)\b/g) ?? []);
-    const known = routes.get(route);
+    const family = familyOf(route);
+    if (family?.length === 0) tableProblems.push(`${README}:${line}: no route of the OpenAPI document starts with ${route.slice(0, -1)}`);
+    for (const member of family ?? []) covered.add(member);
+    const known = family
+      ? { methods: new Set(family.flatMap((m) => [...routes.get(m).methods])), query: new Set(family.flatMap((m) => [...routes.get(m).query])) }
+      : routes.get(route);
     if (!known) {
       // Not in the OpenAPI document: it must still be served (the document itself, the docs page).
       const response = await app.get(route);
@@ -317,7 +327,10 @@ else {
     if (!sameSet(query, known.query))
       tableProblems.push(`${README}:${line}: ${route} takes the query parameters ${show(known.query)}; the table says ${show(query)}`);
   }
-  for (const route of routes.keys()) if (!listed.has(route)) tableProblems.push(`${README}: the API table does not list ${route}`);
+  for (const route of routes.keys()) {
+    if (listed.has(route) && covered.has(route)) tableProblems.push(`${README}: ${route} is listed on its own and in a family of routes`);
+    else if (!listed.has(route) && !covered.has(route)) tableProblems.push(`${README}: the API table does not list ${route}`);
+  }
 }
 check(`the README's API table lists the ${routes.size} routes of the OpenAPI document once each, with their methods and query parameters`, tableProblems);
 
