@@ -3,6 +3,7 @@
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { dateSerialBase, serialSqlExpression } from "../dns/serial";
 import type { Database } from "./client";
+import type { ResourceRef } from "./ref";
 import { zones } from "./schema";
 
 export type ZoneRow = typeof zones.$inferSelect;
@@ -13,7 +14,7 @@ const domainId = sql<string | null>`(select d.id from domains d where d.name = "
 
 export const zoneColumns = { ...getTableColumns(zones), domainId };
 
-export function findZone(db: Database, ref: { kind: "id"; id: string } | { kind: "name"; name: string }) {
+export function findZone(db: Database, ref: ResourceRef) {
   return db
     .select(zoneColumns)
     .from(zones)

@@ -1,5 +1,6 @@
 // Handlers that check many things collect every finding, so that one 422 lists them all
 // (contract §1), and tell bad input from input the registry's policy refuses.
+import type { NameResult } from "../dns/name";
 import { ApiError, type FieldError } from "./problem";
 
 /** Bad input (validation_failed) and input the registry's policy refuses (policy_violation). */
@@ -19,4 +20,11 @@ export function throwFindings(findings: Findings): void {
   const code = findings.invalid.length > 0 ? "validation_failed" : "policy_violation";
   const detail = all.length === 1 ? `${all[0]!.field}: ${all[0]!.message}` : `${all.length} fields are invalid`;
   throw new ApiError(code, detail, { errors: all });
+}
+
+/** The normalised name, or null with the finding that says why `input` is not one. */
+export function validName(result: NameResult, input: string, field: string, findings: Findings): string | null {
+  if (result.ok) return result.name;
+  findings.invalid.push({ field, message: `"${input}" ${result.error}` });
+  return null;
 }

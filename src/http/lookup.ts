@@ -1,10 +1,13 @@
 // Resources addressed by id or by name (contract §1): a path segment with a dot is a
 // name, normalised like names in bodies (so `Example.COM.` and `münchen.de` work);
 // one without a dot is an id.
+import { type Catalog, catalog } from "../db/catalog";
+import type { Database } from "../db/client";
+import type { ResourceRef } from "../db/ref";
 import { normalizeName } from "../dns/name";
 import { ApiError, type FieldError } from "./problem";
 
-export type ResourceRef = { kind: "id"; id: string } | { kind: "name"; name: string };
+export type { ResourceRef };
 
 export function resourceRef(segment: string, what: string): ResourceRef {
   if (!segment.includes(".")) return { kind: "id", id: segment };
@@ -26,4 +29,11 @@ export function refParam(value: string | undefined, what: string, field: string,
     errors.push({ field, message: `"${value}" is neither a ${what} id nor a valid ${what} name` });
     return undefined;
   }
+}
+
+/** A repository of the catalog (the `{repository}` of `/repositories/{repository}/…`), or 404. */
+export async function requireRepository(db: Database, repository: string): Promise<Catalog> {
+  const cat = await catalog(db);
+  if (!cat.repositories.has(repository)) throw notFound("repository", repository);
+  return cat;
 }

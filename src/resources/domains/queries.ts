@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import type { ResourceRef } from "../../db/ref";
 import { nameContaining } from "../../db/sql";
 import { contacts, domains, hosts, zones } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
@@ -100,7 +101,7 @@ export function listDomains(db: Database, filters: DomainFilters, sort: DomainSo
     .limit(page.limit + 1);
 }
 
-export function findDomain(db: Database, ref: { kind: "id"; id: string } | { kind: "name"; name: string }) {
+export function findDomain(db: Database, ref: ResourceRef) {
   return db
     .select(columns)
     .from(domains)

@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, gt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import type { ResourceRef } from "../../db/ref";
 import { records } from "../../db/schema";
 import { nameContaining } from "../../db/sql";
 import type { PageRequest } from "../../http/pagination";
@@ -11,7 +12,7 @@ const zoneName = sql<string>`(select z.name from zones z where z.id = "records".
 const columns = { ...getTableColumns(records), zoneName };
 
 export interface RecordFilters {
-  zone?: { kind: "id"; id: string } | { kind: "name"; name: string } | undefined;
+  zone?: ResourceRef | undefined;
   name?: string | undefined;
   type?: string | undefined;
   content?: string | undefined;

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import type { ResourceRef } from "../../db/ref";
 import { records, zones } from "../../db/schema";
 import { nameContaining } from "../../db/sql";
 import { zoneColumns } from "../../db/zones";
@@ -8,7 +9,7 @@ import type { PageRequest } from "../../http/pagination";
 export interface ZoneFilters {
   name?: string | undefined;
   q?: string | undefined;
-  domain?: { kind: "id"; id: string } | { kind: "name"; name: string } | undefined;
+  domain?: ResourceRef | undefined;
 }
 
 export function listZones(db: Database, filters: ZoneFilters, page: PageRequest) {

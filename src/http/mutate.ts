@@ -1,0 +1,250 @@
+// The one write routine: every create, update and delete of a resource runs through it.
+// An operation (src/resources/<name>/create.ts, update.ts, delete.ts) says only what is its
+// own: its checks, and the statements that write it. The routine does what every write
+// does alike:
+//
+//   1. finds the resource by id or by name (404) and checks If-Match (412);
+//   2. runs the operation on what it read;
+//   3. writes, in one D1 batch (one transaction): the resource's own row, its event
+//      (src/db/events.ts), the linked rows and their events, the guards that check the
+//      operation's rules again at commit (src/db/guards.ts), and a read back of what only
+//      the database knows;
+//   4. when the batch lost a race (a version trigger, a guard, a foreign key that moved,
+//      or a resource row that changed nothing), reads again and decides again; when it
+//      keeps losing, answers 409 write_conflict (src/http/writes.ts);
+//   5. turns the other constraint failures into the operation's problems;
+//   6. answers with the representation, its ETag and, for a creation, its Location.
+import type { Context } from "hono";
+import type { SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { AppEnv } from "../env";
+import type { Database } from "../db/client";
+import { writeFailure, type WriteFailure } from "../db/errors";
+import { type EventOperation, type EventResourceType, eventInsert, previousStatementChanged } from "../db/events";
+import type { ResourceRef } from "../db/ref";
+import { actorOf } from "./actor";
+import { checkIfMatch, entityTag } from "./etag";
+import { notFound, resourceRef } from "./lookup";
+import type { ApiError } from "./problem";
+import { VersionConflict, withVersionRetry } from "./writes";
+
+/** One statement of a write's batch. */
+export type Statement = BatchItem<"sqlite">;
+
+/** A statement that reads rows of type `Row`. */
+export type Query<Row> = Statement & PromiseLike<Row[]>;
+
+/** What every stored resource has. */
+export interface Stored {
+  id: string;
+  version: number;
+}
+
+/** A collection as the write routine sees it: each resource folder's `collection.ts`. */
+export interface Collection<Row extends Stored, Body> {
+  /** The event type, and the word for the resource in messages (`host`). */
+  type: EventResourceType;
+  /** The collection's path: a created resource's Location is `${path}/${id}`. */
+  path: string;
+  /** Whether a path segment with a dot is a name (domains, hosts, zones) or, like any other, an id. */
+  byName: boolean;
+  find(db: Database, ref: ResourceRef): Query<Row>;
+  present(row: Row): Body;
+}
+
+/** When a write happens and who makes it. */
+export interface WriteContext {
+  db: Database;
+  /** The write's time: its rows' timestamps and its events' `at`. */
+  now: Date;
+  at: string;
+  /** Who makes the write, as its events name them (src/http/actor.ts). */
+  actor: string;
+}
+
+/** What a delete writes. */
+export interface Removal {
+  /** The statement that deletes the resource's own row; if it deletes nothing, the resource moved on. */
+  write: Statement;
+  /** The event's `before`, when it records more than the representation (a zone's records). */
+  before?: unknown;
+  /** Statements after the resource's event. */
+  alongside?: Statement[];
+}
+
+/** What a create or an update writes. */
+export interface Change<Row> {
+  /** The resource as written: the answer and its event's `after`. */
+  next: Row;
+  /** The statement that writes the resource's own row; if it changes no row, the resource moved on. */
+  write: Statement;
+  /** Parts of the event's `after` that only the database knows once the batch ran (src/db/events.ts). */
+  afterFromDatabase?: Record<string, SQL>;
+  /** Statements after the resource's event: linked rows and their own events. */
+  alongside?: Statement[];
+  /** The operation's rules, checked again at their turn in the batch (src/db/guards.ts). */
+  guards?: Statement[];
+  /** Reads the resource back last in the batch, when the answer needs what only the database knows. */
+  readBack?: Query<Row>;
+}
+
+/**
+ * How an operation names a constraint failure of its batch (`unique`: the name is taken),
+ * given the resource it was writing (the new one, or the one it deleted). Failures it
+ * leaves unnamed: a version conflict or a foreign key reads again and decides again; the
+ * rest reach the app's error handler.
+ */
+export type FailureProblem<Row> = (failure: WriteFailure, row: Row) => ApiError | undefined | Promise<ApiError | undefined>;
+
+function writeContext(c: Context<AppEnv>): WriteContext {
+  const now = new Date();
+  return { db: c.get("db"), now, at: now.toISOString(), actor: actorOf(c) };
+}
+
+/** The resource the path names, as it is now, checked against If-Match. */
+async function currentResource<Row extends Stored, Body>(
+  c: Context<AppEnv>,
+  collection: Collection<Row, Body>,
+  segment: string,
+  reads: (db: Database) => Statement[],
+): Promise<{ current: Row; read: unknown[] }> {
+  const db = c.get("db");
+  const ref: ResourceRef = collection.byName ? resourceRef(segment, collection.type) : { kind: "id", id: segment };
+  const [rows, ...read] = await db.batch([collection.find(db, ref), ...reads(db)] as [Statement, ...Statement[]]);
+  const current = (rows as Row[])[0];
+  if (!current) throw notFound(collection.type, segment);
+  checkIfMatch(c, current.version, collection.present(current));
+  return { current, read };
+}
+
+/** A statement changed a row: its D1 result counts changes, a `returning` one lists rows. */
+function changedARow(result: unknown): boolean {
+  return Array.isArray(result) ? result.length > 0 : (result as D1Result).meta.changes > 0;
+}
+
+/**
+ * Runs one write's batch: the resource's row first, its event right after (written only
+ * if the row was), then the rest. Returns the batch's results.
+ */
+async function commit<Row>(ctx: WriteContext, statements: Statement[], row: Row, failure: FailureProblem<Row> | undefined): Promise<unknown[]> {
+  let results: unknown[];
+  try {
+    results = await ctx.db.batch(statements as [Statement, ...Statement[]]);
+  } catch (error) {
+    const kind = writeFailure(error);
+    if (kind === null) throw error;
+    const problem = await failure?.(kind, row);
+    if (problem) throw problem;
+    // Someone else's write committed between our reads and this batch: read again.
+    if (kind === "version_conflict" || kind === "foreign_key") throw new VersionConflict();
+    throw error;
+  }
+  if (!changedARow(results[0])) throw new VersionConflict();
+  return results;
+}
+
+function eventOf(
+  ctx: WriteContext,
+  type: EventResourceType,
+  id: string,
+  operation: EventOperation,
+  before: unknown,
+  after: unknown,
+  afterFromDatabase?: Record<string, SQL>,
+) {
+  return eventInsert(ctx.db, { at: ctx.at, actor: ctx.actor, type, id, operation, before, after }, { onlyIf: previousStatementChanged, afterFromDatabase });
+}
+
+async function writeChange<Row extends Stored, Body>(
+  ctx: WriteContext,
+  collection: Collection<Row, Body>,
+  operation: "create" | "update",
+  before: Row | null,
+  change: Change<Row>,
+  failure: FailureProblem<Row> | undefined,
+): Promise<Row> {
+  const event = eventOf(
+    ctx,
+    collection.type,
+    change.next.id,
+    operation,
+    before === null ? null : collection.present(before),
+    collection.present(change.next),
+    change.afterFromDatabase,
+  );
+  const statements = [change.write, event, ...(change.alongside ?? []), ...(change.guards ?? []), ...(change.readBack ? [change.readBack] : [])];
+  const results = await commit(ctx, statements, change.next, failure);
+  return change.readBack ? ((results.at(-1) as Row[])[0] ?? change.next) : change.next;
+}
+
+/** POST to a collection: 201 with the new resource, its ETag and Location. */
+export async function createResource<Row extends Stored, Body>(
+  c: Context<AppEnv>,
+  collection: Collection<Row, Body>,
+  operation: { create(ctx: WriteContext): Promise<Change<Row>>; failure?: FailureProblem<Row> },
+) {
+  const created = await withVersionRetry(c, async () => {
+    const ctx = writeContext(c);
+    return writeChange(ctx, collection, "create", null, await operation.create(ctx), operation.failure);
+  });
+  const body = collection.present(created);
+  c.header("ETag", entityTag(created.version, body));
+  c.header("Location", `${collection.path}/${created.id}`);
+  return c.json(body, 201);
+}
+
+/**
+ * PATCH of one resource: 200 with the resource as it now is. `update` returns null when
+ * the patch changes nothing: then nothing is written (no event, the ETag stays).
+ * `reads` are read in the same round trip as the resource (what the checks need).
+ */
+export async function updateResource<Row extends Stored, Body>(
+  c: Context<AppEnv>,
+  collection: Collection<Row, Body>,
+  segment: string,
+  operation: {
+    reads?: (db: Database) => Statement[];
+    update(ctx: WriteContext, current: Row, read: unknown[]): Promise<Change<Row> | null>;
+    failure?: FailureProblem<Row>;
+  },
+) {
+  const updated = await withVersionRetry(c, async () => {
+    const { current, read } = await currentResource(c, collection, segment, operation.reads ?? (() => []));
+    const ctx = writeContext(c);
+    const change = await operation.update(ctx, current, read);
+    return change === null ? current : writeChange(ctx, collection, "update", current, change, operation.failure);
+  });
+  const body = collection.present(updated);
+  c.header("ETag", entityTag(updated.version, body));
+  return c.json(body, 200);
+}
+
+/** DELETE of one resource: 204. */
+export async function deleteResource<Row extends Stored, Body>(
+  c: Context<AppEnv>,
+  collection: Collection<Row, Body>,
+  segment: string,
+  operation: {
+    reads?: (db: Database) => Statement[];
+    remove(ctx: WriteContext, current: Row, read: unknown[]): Promise<Removal>;
+    failure?: FailureProblem<Row>;
+  },
+) {
+  await withVersionRetry(c, async () => {
+    const { current, read } = await currentResource(c, collection, segment, operation.reads ?? (() => []));
+    const ctx = writeContext(c);
+    const removal = await operation.remove(ctx, current, read);
+    const before = removal.before ?? collection.present(current);
+    const event = eventOf(ctx, collection.type, current.id, "delete", before, null);
+    await commit(ctx, [removal.write, event, ...(removal.alongside ?? [])], current, operation.failure);
+  });
+  return c.body(null, 204);
+}
+
+/** The resource a path segment names (GET), or 404. */
+export async function findResource<Row extends Stored, Body>(c: Context<AppEnv>, collection: Collection<Row, Body>, segment: string): Promise<Row> {
+  const ref: ResourceRef = collection.byName ? resourceRef(segment, collection.type) : { kind: "id", id: segment };
+  const [row] = await collection.find(c.get("db"), ref);
+  if (!row) throw notFound(collection.type, segment);
+  return row;
+}
