@@ -4,6 +4,7 @@
 // would be ignored at best (RFC 5732 §1.1) and is refused.
 import { parseIp, unusableGlueReason } from "../dns/ip";
 import { normalizeName, type NameResult } from "../dns/name";
+import type { FieldError } from "./field-error";
 
 export const MAX_GLUE_ADDRESSES = 13;
 
@@ -15,6 +16,12 @@ export function glueProblem(subordinate: boolean, addressCount: number, superord
   }
   if (addressCount > 0) return "glue belongs to subordinate hosts only: an external host (outside every domain managed here) takes no addresses";
   return null;
+}
+
+/** The glue rule as the `addresses` field breaks it: none, or one error. */
+export function glueErrors(subordinate: boolean, addressCount: number, superordinate: string | null): FieldError[] {
+  const problem = glueProblem(subordinate, addressCount, superordinate);
+  return problem ? [{ field: "addresses", message: problem }] : [];
 }
 
 /** A host name (RFC 952/1123 LDH, at least two labels). */
@@ -52,4 +59,10 @@ export function canonicalAddresses(inputs: readonly string[]): { addresses: stri
     addresses.push(ip.text);
   });
   return { addresses, problems };
+}
+
+/** Glue addresses in canonical form, each refused one reported at its index (`addresses[2]`). */
+export function glueAddresses(inputs: readonly string[]): { addresses: string[]; errors: FieldError[] } {
+  const { addresses, problems } = canonicalAddresses(inputs);
+  return { addresses, errors: problems.map((problem) => ({ field: `addresses[${problem.index}]`, message: problem.message })) };
 }

@@ -1,9 +1,13 @@
 import { and, asc, eq, getTableColumns, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { hostLinked } from "../../db/registry";
+import type { ResourceRef } from "../../db/ref";
+import { catalog } from "../../db/catalog";
+import { domainsNamed, hostLinked, hostsNamed } from "../../db/registry";
 import { nameContaining } from "../../db/sql";
-import { domains, hosts } from "../../db/schema";
+import { domains, hostAddresses, hosts } from "../../db/schema";
+import type { Statement } from "../../http/mutate";
 import type { PageRequest } from "../../http/pagination";
+import { registrableDomainOf } from "../../registry/extensions";
 
 export type HostRow = typeof hosts.$inferSelect;
 export type HostWithLinks = HostRow & { linked: boolean };
@@ -14,7 +18,7 @@ export interface HostFilters {
   name?: string | undefined;
   q?: string | undefined;
   /** Superordinate domain, by id or by (normalised) name. */
-  domain?: { kind: "id"; id: string } | { kind: "name"; name: string } | undefined;
+  domain?: ResourceRef | undefined;
   address?: string | undefined;
   /** The repository whose sub-listing this is: hosts its domains use or are superordinate to. */
   heldBy?: string | undefined;
@@ -51,7 +55,7 @@ export function listHosts(db: Database, filters: HostFilters, page: PageRequest)
     .limit(page.limit + 1);
 }
 
-export function findHost(db: Database, ref: { kind: "id"; id: string } | { kind: "name"; name: string }) {
+export function findHost(db: Database, ref: ResourceRef) {
   return db
     .select(columns)
     .from(hosts)
@@ -75,4 +79,16 @@ export function hostsWithNames(db: Database, names: readonly string[]) {
     .select(columns)
     .from(hosts)
     .where(inArray(hosts.name, [...names]));
+}
+
+/** One row per glue address, so that the `address` filter is an index search. */
+export function addressWrites(db: Database, hostId: string, addresses: readonly string[]): Statement[] {
+  return addresses.length === 0 ? [] : [db.insert(hostAddresses).values(addresses.map((address) => ({ hostId, address })))];
+}
+
+/** Where a host of this name would stand: its superordinate domain here, if any (RFC 5732 §1.1), and whether the name is taken. */
+export async function placeHost(db: Database, name: string) {
+  const candidate = registrableDomainOf(name, (await catalog(db)).extensions);
+  const [taken, superordinate] = await db.batch([hostsNamed(db, [name]), domainsNamed(db, candidate ? [candidate] : [])]);
+  return { taken: taken[0] ?? null, superordinate: superordinate[0] ?? null };
 }

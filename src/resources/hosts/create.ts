@@ -1,0 +1,46 @@
+// POST /v1/hosts (RFC 5732 §3.2.1). A host whose name is under a domain managed here is
+// subordinate to it and needs glue addresses; any other host is external and takes none.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { newId } from "../../db/ids";
+import { hosts } from "../../db/schema";
+import { reversedName } from "../../dns/name";
+import type { AppEnv } from "../../env";
+import { newFindings, throwFindings, validName } from "../../http/findings";
+import { createResource } from "../../http/mutate";
+import { glueAddresses, glueErrors, normalizeHostName } from "../../registry/hosts";
+import { hostCollection, hostExists } from "./collection";
+import { addressWrites, placeHost, type HostWithLinks } from "./queries";
+import type * as routes from "./routes";
+
+export const createHost: RouteHandler<typeof routes.createHost, AppEnv> = (c) => {
+  const input = c.req.valid("json");
+  const findings = newFindings();
+  const name = validName(normalizeHostName(input.name), input.name, "name", findings) ?? "";
+  const { addresses, errors } = glueAddresses(input.addresses ?? []);
+  findings.invalid.push(...errors);
+  throwFindings(findings);
+
+  return createResource(c, hostCollection, {
+    async create({ db, now, at }) {
+      const { taken, superordinate } = await placeHost(db, name);
+      findings.policy.push(...glueErrors(superordinate !== null, addresses.length, superordinate?.name ?? null));
+      throwFindings(findings);
+      if (taken) throw hostExists(name, taken.id);
+
+      const next: HostWithLinks = {
+        id: newId("host", now),
+        name,
+        reversedName: reversedName(name),
+        domainId: superordinate?.id ?? null,
+        addresses,
+        version: 1,
+        createdAt: at,
+        updatedAt: at,
+        linked: false,
+      };
+      const { linked: _linked, ...row } = next;
+      return { next, write: db.insert(hosts).values(row), alongside: addressWrites(db, next.id, addresses) };
+    },
+    failure: (kind) => (kind === "unique" ? hostExists(name) : undefined),
+  });
+};

@@ -1,0 +1,58 @@
+// PATCH /v1/hosts/{host}: rename or re-address. A rename is a new placement (RFC 5732
+// §3.2.5): subordinate or external is decided again, and the glue rule with it.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { catalog } from "../../db/catalog";
+import { hostAddresses, hosts } from "../../db/schema";
+import { reversedName } from "../../dns/name";
+import type { AppEnv } from "../../env";
+import { newFindings, throwFindings, validName } from "../../http/findings";
+import { updateResource } from "../../http/mutate";
+import { registrableDomainOf } from "../../registry/extensions";
+import { glueAddresses, glueErrors, normalizeHostName } from "../../registry/hosts";
+import { hostCollection, hostExists } from "./collection";
+import { addressWrites, placeHost } from "./queries";
+import type * as routes from "./routes";
+
+export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) => {
+  const patch = c.req.valid("json");
+  return updateResource(c, hostCollection, c.req.valid("param").host, {
+    async update({ db, at }, current) {
+      const findings = newFindings();
+      const name = patch.name === undefined ? current.name : (validName(normalizeHostName(patch.name), patch.name, "name", findings) ?? current.name);
+      let addresses = current.addresses;
+      if (patch.addresses !== undefined) {
+        const glue = glueAddresses(patch.addresses ?? []);
+        findings.invalid.push(...glue.errors);
+        addresses = glue.addresses;
+      }
+      throwFindings(findings);
+
+      let domainId = current.domainId;
+      let superordinateName: string | null = null;
+      if (name !== current.name) {
+        const placement = await placeHost(db, name);
+        if (placement.taken) throw hostExists(name, placement.taken.id);
+        domainId = placement.superordinate?.id ?? null;
+        superordinateName = placement.superordinate?.name ?? null;
+      } else if (domainId) {
+        superordinateName = registrableDomainOf(name, (await catalog(db)).extensions);
+      }
+      findings.policy.push(...glueErrors(domainId !== null, addresses.length, superordinateName));
+      throwFindings(findings);
+
+      const addressesChanged = JSON.stringify(addresses) !== JSON.stringify(current.addresses);
+      if (name === current.name && !addressesChanged) return null;
+      const next = { ...current, name, domainId, addresses, version: current.version + 1, updatedAt: at };
+      return {
+        next,
+        write: db
+          .update(hosts)
+          .set({ name, reversedName: reversedName(name), domainId, addresses, version: next.version, updatedAt: at })
+          .where(eq(hosts.id, current.id)),
+        alongside: addressesChanged ? [db.delete(hostAddresses).where(eq(hostAddresses.hostId, current.id)), ...addressWrites(db, current.id, addresses)] : [],
+      };
+    },
+    failure: (kind, next) => (kind === "unique" ? hostExists(next.name) : undefined),
+  });
+};
