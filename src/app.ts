@@ -19,6 +19,7 @@ import { contactsRouter } from "./resources/contacts";
 import { domainsRouter } from "./resources/domains";
 import { eventsRouter } from "./resources/events";
 import { hostsRouter } from "./resources/hosts";
+import { pdnsRouter } from "./resources/pdns";
 import { recordsRouter } from "./resources/records";
 import { zonesRouter } from "./resources/zones";
 import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES } from "./resources/zones/master-file";
@@ -64,7 +65,8 @@ export function createApp() {
     .route("/", hostsRouter)
     .route("/", zonesRouter)
     .route("/", recordsRouter)
-    .route("/", eventsRouter);
+    .route("/", eventsRouter)
+    .route("/", pdnsRouter);
 
   // The document is built once per isolate: it depends only on the code.
   let openApiDocument: unknown = null;

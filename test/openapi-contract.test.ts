@@ -4,6 +4,7 @@
 // the operation, the media type is documented for that status, and the body is valid
 // against the documented schema (OpenAPI 3.1 schemas are JSON Schema 2020-12). Every
 // `example` in the document is checked against its schema too.
+import { env } from "cloudflare:test";
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, apiRaw, createContact, type ApiResponse } from "./helpers";
@@ -348,6 +349,32 @@ describe("responses conform to the OpenAPI document", () => {
     const event = await call("GET", `/v1/events/${page.body.data[0].id}`);
     await call("GET", `/v1/events/${page.body.data[0].id}`, { headers: { "if-none-match": event.headers.get("etag")! } });
     await call("GET", "/v1/events/evt_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B");
+  });
+
+  it("DNS backend (PowerDNS remote backend, a dns token in the path)", async () => {
+    const secret = "contract-dns-secret-0123456789abcdef";
+    const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret)))]
+      .map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    await env.DB.prepare(
+      "INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) VALUES ('tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9G', 'contract-dns', 'dns', ?, '2026-01-01T00:00:00.000Z')",
+    )
+      .bind(hash)
+      .run();
+    const base = `/v1/pdns/tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9G.${secret}`;
+    expect((await call("POST", "/v1/zones", { json: { name: "contract-dns.test" } })).status).toBe(201);
+    await call("POST", "/v1/records", { json: { zone: "contract-dns.test", name: "www", type: "A", content: "192.0.2.10" } });
+    const zone = "contract-dns%2etest%2e";
+    expect((await call("GET", `${base}/lookup/www%2e${zone}/ANY`, { auth: false })).body.result).toHaveLength(1);
+    await call("GET", `${base}/lookup/nothing%2e${zone}/A`, { auth: false });
+    await call("GET", `${base}/lookup/a%2e%2e${zone}/A`, { auth: false });
+    await call("GET", `/v1/pdns/tok_nope/lookup/www%2e${zone}/A`, { auth: false });
+    await call("GET", `${base}/list/1/${zone}`, { auth: false });
+    await call("GET", `${base}/getDomainInfo/${zone}`, { auth: false });
+    await call("GET", `${base}/getAllDomains?includeDisabled=false`, { auth: false });
+    await call("GET", `${base}/getAllDomains?surprise=1`, { auth: false });
+    await call("GET", `${base}/getAllDomainMetadata/${zone}`, { auth: false });
+    await call("GET", `${base}/getDomainMetadata/${zone}/SOA-EDIT`, { auth: false });
   });
 
   it("a body with no Content-Type", async () => {

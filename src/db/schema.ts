@@ -202,7 +202,7 @@ export const apiTokens = sqliteTable(
     /** The public part of the token (`tok_…`), by which a request's token is found. */
     id: text("id").primaryKey(),
     name: text("name").notNull(),
-    scope: text("scope", { enum: ["read", "write"] }).notNull(),
+    scope: text("scope", { enum: ["read", "write", "dns"] }).notNull(),
     /** Hex SHA-256 of the secret part. */
     secretHash: text("secret_hash").notNull(),
     createdAt: text("created_at").notNull(),

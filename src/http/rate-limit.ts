@@ -8,6 +8,10 @@ import { ApiError } from "./problem";
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const limiter = c.env.RATE_LIMITER;
   const principal = c.get("principal");
+  // The DNS backend's token is PowerDNS, which calls on every cache miss of every resolver
+  // it serves: a limit here would turn into SERVFAIL answers. Its load is bounded by
+  // PowerDNS's caches; pair the token with allowed_ips (contract §13).
+  if (principal.scope === "dns") return next();
   // Per token id; public documents and local use (no token) are counted per address.
   const key = principal.kind === "token" ? principalKey(principal, "") : `ip:${clientAddress(c)}`;
   if (limiter) {

@@ -1,0 +1,123 @@
+// The DNS serving backend (contract §13): PowerDNS Authoritative Server's remote backend,
+// HTTP connector, answered from the zones and records tables. PowerDNS speaks DNS (UDP,
+// TCP, EDNS, AXFR) and calls this on every cache miss, so every call is read-only and one
+// D1 round trip. Authentication (a `dns` token in the path) is src/http/auth.ts's.
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
+import { ApiError } from "../../http/problem";
+import { createRouter } from "../../http/router";
+import { absolute, enclosingNames, parseQueryName } from "./names";
+import { allDomains, domainInfo, type DomainInfoRow, listZone, lookup, type ZoneSoaRow } from "./queries";
+import * as routes from "./routes";
+import type { DnsRecordSchema, DomainInfoSchema } from "./schemas";
+import type { z } from "@hono/zod-openapi";
+
+type DnsRecord = z.output<typeof DnsRecordSchema>;
+
+/** The SOA as PowerDNS reads it (RFC 1035 §3.3.13 order); its TTL is the zone's default TTL, as the export writes it. */
+function soaRecord(zone: ZoneSoaRow, qname: string): DnsRecord {
+  return {
+    qtype: "SOA",
+    qname,
+    content: `${absolute(zone.soa_mname)} ${absolute(zone.soa_rname)} ${zone.soa_serial} ${zone.soa_refresh} ${zone.soa_retry} ${zone.soa_expire} ${zone.soa_minimum}`,
+    ttl: zone.default_ttl,
+    domain_id: zone.domain_id,
+  };
+}
+
+function presentDomainInfo(row: DomainInfoRow): z.output<typeof DomainInfoSchema> {
+  return { id: row.domain_id, zone: absolute(row.zone), kind: "native", serial: row.soa_serial, notified_serial: 0, last_check: 0, masters: [] };
+}
+
+/** A record type mnemonic as PowerDNS writes it (`A`, `TYPE65534`, `ANY`). */
+const QTYPE = /^[A-Z][A-Z0-9-]{0,19}$/;
+
+function badName(field: string, value: string): ApiError {
+  return new ApiError("validation_failed", `${field} is not a domain name in presentation form.`, {
+    errors: [{ field, message: `"${value.slice(0, 80)}" is not a domain name (labels of 1-63 octets, at most 255 octets)` }],
+  });
+}
+
+/** A zone name as PowerDNS sends it, as stored names are written. */
+function zoneKey(field: string, value: string): string {
+  const name = parseQueryName(value);
+  if (!name) throw badName(field, value);
+  return name.key;
+}
+
+const NOTHING = { result: false } as const;
+
+/** What PowerDNS reads as "not applicable": a method this backend does not implement, or arguments it cannot take. */
+function notApplicable(c: Context<AppEnv>) {
+  return c.json(NOTHING, 200);
+}
+
+export const pdnsRouter = createRouter()
+  .openapi(routes.lookup, async (c) => {
+    const { qname, qtype } = c.req.valid("param");
+    const name = parseQueryName(qname);
+    if (!name) throw badName("qname", qname);
+    const type = qtype.toUpperCase();
+    if (!QTYPE.test(type)) {
+      throw new ApiError("validation_failed", "qtype is not a record type.", {
+        errors: [{ field: "qtype", message: `"${qtype.slice(0, 20)}" is not a record type mnemonic` }],
+      });
+    }
+    if (name.labels.length === 0) return c.json(NOTHING, 200); // the root is no zone of ours
+    const rows = await lookup(c.get("db"), enclosingNames(name), name.key, type);
+    const zone = rows[0];
+    if (!zone) return c.json(NOTHING, 200);
+    // Owners are echoed as PowerDNS asked them (any letter case): answers then carry the
+    // question's case, as BIND's do.
+    const result: DnsRecord[] = [];
+    if (zone.owner === "@" && (type === "SOA" || type === "ANY")) result.push(soaRecord(zone, qname));
+    for (const row of rows) {
+      if (row.type === null) continue;
+      result.push({ qtype: row.type, qname, content: row.content!, ttl: row.ttl!, domain_id: zone.domain_id });
+    }
+    // An empty non-terminal exists (RFC 8020): a record of no type (PowerDNS's ENT, type 0)
+    // says so, so that PowerDNS answers NODATA and applies no wildcard (RFC 4592 §2.2.2).
+    if (result.length === 0 && zone.has_descendants === 1) result.push({ qtype: "", qname, content: "", ttl: zone.default_ttl, domain_id: zone.domain_id });
+    return c.json(result.length > 0 ? { result } : NOTHING, 200);
+  })
+  .openapi(routes.list, async (c) => {
+    const { zonename } = c.req.valid("param");
+    const rows = await listZone(c.get("db"), zoneKey("zonename", zonename));
+    const zone = rows[0];
+    if (!zone) return c.json(NOTHING, 200);
+    const apex = absolute(zone.zone);
+    const result: DnsRecord[] = [soaRecord(zone, apex)];
+    for (const row of rows) {
+      if (row.owner === null) continue;
+      result.push({
+        qtype: row.type!,
+        qname: row.owner === "@" ? apex : `${row.owner}.${apex}`,
+        content: row.content!,
+        ttl: row.ttl!,
+        domain_id: zone.domain_id,
+      });
+    }
+    return c.json({ result }, 200);
+  })
+  .openapi(routes.getDomainInfo, async (c) => {
+    const { name } = c.req.valid("param");
+    const [row] = await domainInfo(c.get("db"), zoneKey("name", name));
+    return c.json(row ? { result: presentDomainInfo(row) } : NOTHING, 200);
+  })
+  .openapi(routes.getAllDomains, async (c) => {
+    const rows = await allDomains(c.get("db"));
+    return c.json({ result: rows.map(presentDomainInfo) }, 200);
+  })
+  .openapi(routes.getAllDomainMetadata, (c) => {
+    zoneKey("name", c.req.valid("param").name);
+    return c.json({ result: {} }, 200);
+  })
+  .openapi(routes.getDomainMetadata, (c) => {
+    zoneKey("name", c.req.valid("param").name);
+    return c.json({ result: [] as string[] }, 200);
+  });
+
+// Every other method, verb or argument count PowerDNS may send (writes, DNSSEC and TSIG
+// keys, secondaries' and primaries' bookkeeping, the root name `%2e` that URL parsing
+// folds away): this backend is read-only and holds none of it.
+pdnsRouter.all("/pdns/:token/*", notApplicable);

@@ -1,0 +1,138 @@
+// The PowerDNS remote-backend HTTP connector (`launch=remote`,
+// `remote-connection-string=http:url=https://…/v1/pdns/<token>`), as PowerDNS 4.7 calls it:
+// GET `<url>/<method>/<arguments…>`, each argument percent-encoded (dots as `%2e`).
+import { z } from "@hono/zod-openapi";
+import { JSON_MEDIA_TYPE } from "../../http/json-body";
+import { errorResponses } from "../../http/openapi";
+import { defineRoute } from "../../http/route";
+import { AllDomainsQuery, AllDomainsResultSchema, AllMetadataResultSchema, DomainInfoResultSchema, LookupResultSchema, MetadataResultSchema } from "./schemas";
+
+const tags = ["DNS backend"];
+// The token is in the path (PowerDNS's HTTP connector sends no Authorization header).
+const security: Record<string, string[]>[] = [];
+
+const TOKEN_EXAMPLE = "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9E.dns-secret-0123456789abcdef";
+const token = z.string().openapi({
+  param: { name: "token", in: "path" },
+  description: "A token of scope `dns` (`tok_<id>.<secret>`): the connector URL carries it. Any other token, or none, is 401.",
+  example: TOKEN_EXAMPLE,
+});
+function nameParam(name: string, description: string, example: string) {
+  return z.string().openapi({ param: { name, in: "path" }, description, example });
+}
+const zoneName = (name: string) => nameParam(name, "Zone name, absolute, percent-encoded as PowerDNS sends it (`example%2ecom%2e`).", "example.com.");
+
+const ABOUT =
+  ' Part of the PowerDNS remote backend (HTTP connector) under `/v1/pdns/{token}`: read-only, one D1 round trip, answered from indexes. Every other method PowerDNS may call there answers `{"result": false}` (not applicable).';
+
+function ok<S extends z.ZodType>(schema: S, description: string, example: z.output<S>) {
+  return { 200: { description, content: { [JSON_MEDIA_TYPE]: { schema, example } } } } as const;
+}
+
+export const lookup = defineRoute({
+  operationId: "pdnsLookup",
+  method: "get",
+  path: "/pdns/{token}/lookup/{qname}/{qtype}",
+  tags,
+  security,
+  summary: "PowerDNS: records of a name",
+  description:
+    "The records at `qname` of type `qtype` (`ANY`: every type) in the deepest zone that holds the name; the zone's SOA (built from the zone) at its apex. A name that holds no records but has names below it (an empty non-terminal) answers ANY with one record of empty type, which PowerDNS reads as “exists, no data”. No zone, or no record: `false`." +
+    ABOUT,
+  request: {
+    params: z.object({
+      token,
+      qname: nameParam("qname", "The name asked, absolute, any letter case, percent-encoded (`www%2eexample%2ecom%2e`).", "www.example.com."),
+      qtype: nameParam("qtype", "Record type mnemonic, or `ANY`.", "A"),
+    }),
+  },
+  responses: {
+    ...ok(LookupResultSchema, "The records, or `false`.", {
+      result: [{ qtype: "A", qname: "www.example.com.", content: "192.0.2.10", ttl: 3600, domain_id: 1 }],
+    }),
+    ...errorResponses(400, 422),
+  },
+});
+
+export const list = defineRoute({
+  operationId: "pdnsList",
+  method: "get",
+  path: "/pdns/{token}/list/{domain_id}/{zonename}",
+  tags,
+  security,
+  summary: "PowerDNS: every record of a zone (AXFR)",
+  description: "The zone's SOA and every record, for a zone transfer. No such zone: `false`." + ABOUT,
+  request: {
+    params: z.object({
+      token,
+      domain_id: nameParam("domain_id", "The zone's number as PowerDNS knows it (not needed: the zone is found by name).", "1"),
+      zonename: zoneName("zonename"),
+    }),
+  },
+  responses: {
+    ...ok(LookupResultSchema, "The records, or `false`.", {
+      result: [
+        {
+          qtype: "SOA",
+          qname: "example.com.",
+          content: "ns1.example.net. hostmaster.example.com. 2026112201 7200 900 1209600 300",
+          ttl: 3600,
+          domain_id: 1,
+        },
+        { qtype: "NS", qname: "example.com.", content: "ns1.example.net.", ttl: 3600, domain_id: 1 },
+        { qtype: "A", qname: "www.example.com.", content: "192.0.2.10", ttl: 3600, domain_id: 1 },
+      ],
+    }),
+    ...errorResponses(400, 422),
+  },
+});
+
+const DOMAIN_INFO_EXAMPLE = { id: 1, zone: "example.com.", kind: "native" as const, serial: 2026112201, notified_serial: 0, last_check: 0, masters: [] };
+
+export const getDomainInfo = defineRoute({
+  operationId: "pdnsGetDomainInfo",
+  method: "get",
+  path: "/pdns/{token}/getDomainInfo/{name}",
+  tags,
+  security,
+  summary: "PowerDNS: one zone",
+  description: "The zone's number, kind and serial. No such zone: `false`." + ABOUT,
+  request: { params: z.object({ token, name: zoneName("name") }) },
+  responses: { ...ok(DomainInfoResultSchema, "The zone, or `false`.", { result: DOMAIN_INFO_EXAMPLE }), ...errorResponses(400, 422) },
+});
+
+export const getAllDomains = defineRoute({
+  operationId: "pdnsGetAllDomains",
+  method: "get",
+  path: "/pdns/{token}/getAllDomains",
+  tags,
+  security,
+  summary: "PowerDNS: every zone",
+  description: "Every zone served, as `getDomainInfo` gives each (PowerDNS asks for the whole list at once, e.g. to fill its zone cache)." + ABOUT,
+  request: { params: z.object({ token }), query: AllDomainsQuery },
+  responses: { ...ok(AllDomainsResultSchema, "Every zone.", { result: [DOMAIN_INFO_EXAMPLE] }), ...errorResponses(400) },
+});
+
+export const getAllDomainMetadata = defineRoute({
+  operationId: "pdnsGetAllDomainMetadata",
+  method: "get",
+  path: "/pdns/{token}/getAllDomainMetadata/{name}",
+  tags,
+  security,
+  summary: "PowerDNS: a zone's metadata",
+  description: "PowerDNS's per-zone settings (SOA-EDIT, ALSO-NOTIFY, …): the service keeps none, so always `{}`." + ABOUT,
+  request: { params: z.object({ token, name: zoneName("name") }) },
+  responses: { ...ok(AllMetadataResultSchema, "No metadata.", { result: {} }), ...errorResponses(400, 422) },
+});
+
+export const getDomainMetadata = defineRoute({
+  operationId: "pdnsGetDomainMetadata",
+  method: "get",
+  path: "/pdns/{token}/getDomainMetadata/{name}/{kind}",
+  tags,
+  security,
+  summary: "PowerDNS: one kind of a zone's metadata",
+  description: "The values of one metadata kind: the service keeps none, so always `[]`." + ABOUT,
+  request: { params: z.object({ token, name: zoneName("name"), kind: nameParam("kind", "Metadata kind, e.g. `SOA-EDIT`.", "SOA-EDIT") }) },
+  responses: { ...ok(MetadataResultSchema, "No values.", { result: [] }), ...errorResponses(400, 422) },
+});

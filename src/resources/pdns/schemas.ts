@@ -1,0 +1,51 @@
+// The JSON of PowerDNS's remote backend protocol (PowerDNS 4.7, modules/remotebackend):
+// every answer is `{"result": …}`; `false` means "nothing here" (PowerDNS reads it as no
+// data, never as an error). Names are absolute with the trailing dot.
+import { z } from "@hono/zod-openapi";
+
+export const DnsRecordSchema = z
+  .object({
+    qtype: z.string().openapi({ example: "A", description: "Record type mnemonic (`SOA` for the zone's own SOA)." }),
+    qname: z.string().openapi({ example: "www.example.com.", description: "Owner name, absolute, with the trailing dot." }),
+    content: z.string().openapi({ example: "192.0.2.10", description: "RDATA in canonical presentation form (names absolute, with the dot)." }),
+    ttl: z.number().int().openapi({ example: 3600, description: "The RRset's TTL." }),
+    domain_id: z.number().int().openapi({ example: 1, description: "The zone's number (as `getDomainInfo` gives it)." }),
+  })
+  .openapi("PdnsRecord");
+
+export const LookupResultSchema = z
+  .object({ result: z.union([z.array(DnsRecordSchema), z.literal(false)]) })
+  .openapi("PdnsRecords", { description: "Records, or `false` when there are none (no zone holds the name, or no record matches)." });
+
+export const DomainInfoSchema = z
+  .object({
+    id: z.number().int().openapi({ example: 1, description: "The zone's number for PowerDNS (stable while the zone exists)." }),
+    zone: z.string().openapi({ example: "example.com.", description: "The zone's name, absolute." }),
+    kind: z.literal("native").openapi({ description: "`native`: PowerDNS serves the zone and sends no NOTIFY; secondaries transfer it with AXFR." }),
+    serial: z.number().int().openapi({ example: 2026112201, description: "The zone's SOA serial." }),
+    notified_serial: z.number().int().openapi({ example: 0 }),
+    last_check: z.number().int().openapi({ example: 0 }),
+    masters: z.array(z.string()).openapi({ example: [] }),
+  })
+  .openapi("PdnsDomainInfo");
+
+export const DomainInfoResultSchema = z
+  .object({ result: z.union([DomainInfoSchema, z.literal(false)]) })
+  .openapi("PdnsDomainInfoResult", { description: "The zone, or `false` when no zone has this name." });
+
+export const AllDomainsResultSchema = z.object({ result: z.array(DomainInfoSchema) }).openapi("PdnsAllDomains");
+
+export const AllMetadataResultSchema = z
+  .object({ result: z.record(z.string(), z.array(z.string())) })
+  .openapi("PdnsAllMetadata", { description: "Metadata by kind: none is kept for any zone, so `{}`." });
+
+export const MetadataResultSchema = z
+  .object({ result: z.array(z.string()) })
+  .openapi("PdnsMetadata", { description: "The values of one metadata kind: none is kept, so `[]`." });
+
+export const AllDomainsQuery = z.object({
+  includeDisabled: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .optional()
+    .openapi({ description: "Sent by PowerDNS; every zone here is enabled, so it changes nothing.", example: "false" }),
+});

@@ -1,0 +1,373 @@
+// The DNS serving backend (contract §13): PowerDNS's remote-backend HTTP connector under
+// /v1/pdns/<dns token>/…, as PowerDNS 4.7 calls it (names percent-encoded with dots as
+// %2e, trailing dot, any letter case). scripts/dns-e2e.mjs runs a real PowerDNS on it.
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import type { SQL } from "drizzle-orm";
+import { allDomainsQuery, domainInfoQuery, listQuery, lookupQuery } from "../src/resources/pdns/queries";
+import { enclosingNames, parseQueryName } from "../src/resources/pdns/names";
+import worker from "../src/index";
+import { api, expectProblem } from "./helpers";
+import { bearer, TEST_TOKENS } from "./tokens";
+
+// A dns token of this file's own (the shared test tokens are read, write and revoked).
+const DNS_TOKEN = {
+  id: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9E",
+  secret: "test-dns-secret-0123456789abcdef",
+  secretHash: "", // filled in beforeAll
+};
+const REVOKED_DNS_TOKEN = { id: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9F", secret: "test-dns-revoked-0123456789abcd" };
+const dnsToken = () => `${DNS_TOKEN.id}.${DNS_TOKEN.secret}`;
+const base = () => `/v1/pdns/${dnsToken()}`;
+
+/** A name as PowerDNS's connector puts it in a URL: every non-alphanumeric byte as %xx (dots as %2e). */
+function encodeName(name: string): string {
+  return [...name].map((ch) => (/[A-Za-z0-9]/.test(ch) ? ch : `%${ch.charCodeAt(0).toString(16).padStart(2, "0")}`)).join("");
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function pdns(path: string) {
+  return api("GET", `${base()}${path}`, { auth: false });
+}
+
+async function lookup(name: string, type: string) {
+  const response = await pdns(`/lookup/${encodeName(name)}/${type}`);
+  expect(response.status, response.text).toBe(200);
+  return response.body.result as false | { qtype: string; qname: string; content: string; ttl: number; domain_id: number }[];
+}
+
+function sorted(result: false | { qtype: string; content: string }[]) {
+  return result === false ? false : result.map((r) => `${r.qtype} ${r.content}`).sort();
+}
+
+async function record(zone: string, name: string, type: string, content: string, ttl?: number) {
+  const response = await api("POST", "/v1/records", { json: { zone, name, type, content, ...(ttl ? { ttl } : {}) } });
+  expect(response.status, response.text).toBe(201);
+}
+
+beforeAll(async () => {
+  DNS_TOKEN.secretHash = await sha256Hex(DNS_TOKEN.secret);
+  await env.DB.batch([
+    env.DB.prepare("INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) VALUES (?, 'test-dns', 'dns', ?, '2026-01-01T00:00:00.000Z')").bind(
+      DNS_TOKEN.id,
+      DNS_TOKEN.secretHash,
+    ),
+    env.DB.prepare(
+      "INSERT INTO api_tokens (id, name, scope, secret_hash, created_at, revoked_at) VALUES (?, 'test-dns-revoked', 'dns', ?, '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z')",
+    ).bind(REVOKED_DNS_TOKEN.id, await sha256Hex(REVOKED_DNS_TOKEN.secret)),
+  ]);
+  const zone = await api("POST", "/v1/zones", { json: { name: "rb.test", default_ttl: 3600, nameservers: ["ns1.rb.test", "ns2.example.net"] } });
+  expect(zone.status, zone.text).toBe(201);
+  await record("rb.test", "ns1", "A", "192.0.2.53");
+  await record("rb.test", "www", "A", "192.0.2.10", 300);
+  await record("rb.test", "www", "A", "192.0.2.11", 300);
+  await record("rb.test", "www", "AAAA", "2001:db8::10", 300);
+  await record("rb.test", "@", "MX", "10 mail.rb.test");
+  await record("rb.test", "@", "TXT", '"v=spf1 -all"');
+  await record("rb.test", "*", "TXT", '"wildcard"');
+  await record("rb.test", "leaf.ent", "A", "192.0.2.20"); // ent.rb.test is an empty non-terminal
+  await record("rb.test", "sub", "NS", "ns.sub.rb.test"); // a delegation with in-bailiwick glue
+  await record("rb.test", "ns.sub", "A", "192.0.2.54");
+  const child = await api("POST", "/v1/zones", { json: { name: "deep.rb.test", nameservers: ["ns1.example.net"] } });
+  expect(child.status, child.text).toBe(201);
+  await record("deep.rb.test", "www", "A", "198.51.100.1");
+});
+
+describe("only a dns token, in the path, opens the DNS backend", () => {
+  it("no token, a malformed one, an unknown one: 401", async () => {
+    expectProblem(await api("GET", "/v1/pdns/getAllDomains", { auth: false }), 401, "unauthorized");
+    expectProblem(await api("GET", "/v1/pdns/not-a-token/getAllDomains", { auth: false }), 401, "unauthorized");
+    expectProblem(await api("GET", `/v1/pdns/${DNS_TOKEN.id}.wrong-secret-0123456789abcdef/getAllDomains`, { auth: false }), 401, "unauthorized");
+  });
+
+  it("a revoked dns token: 401", async () => {
+    expectProblem(await api("GET", `/v1/pdns/${REVOKED_DNS_TOKEN.id}.${REVOKED_DNS_TOKEN.secret}/getAllDomains`, { auth: false }), 401, "unauthorized");
+  });
+
+  it("a read or write token in the path: 401 (the backend needs scope dns)", async () => {
+    for (const scope of ["read", "write"] as const) {
+      const token = TEST_TOKENS[scope];
+      const problem = expectProblem(await api("GET", `/v1/pdns/${token.id}.${token.secret}/getAllDomains`, { auth: false }), 401, "unauthorized");
+      expect(problem.detail).toMatch(/scope dns/);
+    }
+  });
+
+  it("a write token as a bearer does not open it either", async () => {
+    expectProblem(await api("GET", "/v1/pdns/getAllDomains", { headers: { authorization: bearer("write") } }), 401, "unauthorized");
+  });
+
+  it("a dns token anywhere else: 403", async () => {
+    expectProblem(await api("GET", "/v1/zones", { headers: { authorization: `Bearer ${dnsToken()}` } }), 403, "forbidden");
+  });
+});
+
+describe("lookup answers the records of a name in the deepest zone that holds it", () => {
+  it("the apex SOA is built from the zone row, TTL the zone's default TTL", async () => {
+    const zone = (await api("GET", "/v1/zones/rb.test")).body;
+    const result = await lookup("rb.test.", "SOA");
+    expect(result).toEqual([
+      {
+        qtype: "SOA",
+        qname: "rb.test.",
+        content: `ns1.example.net. hostmaster.rb.test. ${zone.soa.serial} ${zone.soa.refresh} ${zone.soa.retry} ${zone.soa.expire} ${zone.soa.minimum}`.replace(
+          "ns1.example.net. hostmaster.rb.test.",
+          `${zone.soa.mname}. ${zone.soa.rname}.`,
+        ),
+        ttl: 3600,
+        domain_id: expect.any(Number),
+      },
+    ]);
+  });
+
+  it("ANY at the apex gives the SOA and every apex record", async () => {
+    expect(sorted(await lookup("rb.test.", "ANY"))).toEqual(
+      ["MX 10 mail.rb.test.", "NS ns1.rb.test.", "NS ns2.example.net.", 'TXT "v=spf1 -all"', expect.stringMatching(/^SOA /)].sort(),
+    );
+  });
+
+  it("one type, an RRset with its TTL, absolute names with the dot", async () => {
+    const result = await lookup("www.rb.test.", "A");
+    expect(result).toEqual([
+      { qtype: "A", qname: "www.rb.test.", content: "192.0.2.10", ttl: 300, domain_id: expect.any(Number) },
+      { qtype: "A", qname: "www.rb.test.", content: "192.0.2.11", ttl: 300, domain_id: expect.any(Number) },
+    ]);
+  });
+
+  it("names in any letter case are found, and echoed in the case asked", async () => {
+    const result = await lookup("WwW.Rb.TEST.", "AAAA");
+    expect(result).toEqual([{ qtype: "AAAA", qname: "WwW.Rb.TEST.", content: "2001:db8::10", ttl: 300, domain_id: expect.any(Number) }]);
+    expect(sorted(await lookup("www.rb.test.", "any"))).toEqual(["A 192.0.2.10", "A 192.0.2.11", "AAAA 2001:db8::10"]);
+  });
+
+  it("a type the name does not hold, a name that does not exist, a name in no zone: false", async () => {
+    expect(await lookup("www.rb.test.", "MX")).toBe(false);
+    expect(await lookup("nothing.rb.test.", "ANY")).toBe(false);
+    expect(await lookup("www.example.org.", "A")).toBe(false);
+    expect(await lookup("test.", "SOA")).toBe(false);
+  });
+
+  it("SOA below the apex is false: PowerDNS finds zones by asking SOA at each name", async () => {
+    expect(await lookup("www.rb.test.", "SOA")).toBe(false);
+  });
+
+  it("the wildcard is a name of its own: PowerDNS asks for *.rb.test itself (RFC 4592 is PowerDNS's to apply)", async () => {
+    expect(sorted(await lookup("*.rb.test.", "ANY"))).toEqual(['TXT "wildcard"']);
+  });
+
+  it("an empty non-terminal answers ANY with one record of empty type (PowerDNS's ENT)", async () => {
+    expect(await lookup("ent.rb.test.", "ANY")).toEqual([{ qtype: "", qname: "ent.rb.test.", content: "", ttl: 3600, domain_id: expect.any(Number) }]);
+    expect(await lookup("ent.rb.test.", "A")).toBe(false);
+    expect(await lookup("leaf.ent.rb.test.", "A")).toEqual([expect.objectContaining({ qtype: "A", content: "192.0.2.20" })]);
+    // "nt.rb.test" is a suffix of "ent" as text, not as labels: it does not exist.
+    expect(await lookup("nt.rb.test.", "ANY")).toBe(false);
+  });
+
+  it("a delegation's NS and its glue are records of the parent zone", async () => {
+    expect(sorted(await lookup("sub.rb.test.", "NS"))).toEqual(["NS ns.sub.rb.test."]);
+    expect(sorted(await lookup("ns.sub.rb.test.", "A"))).toEqual(["A 192.0.2.54"]);
+  });
+
+  it("the deepest zone wins: deep.rb.test is a zone of its own", async () => {
+    const deep = await lookup("www.deep.rb.test.", "A");
+    const parent = await lookup("rb.test.", "SOA");
+    expect(deep).toEqual([expect.objectContaining({ qtype: "A", content: "198.51.100.1" })]);
+    expect(await lookup("deep.rb.test.", "SOA")).toEqual([expect.objectContaining({ qtype: "SOA", qname: "deep.rb.test." })]);
+    expect(deep && parent && deep[0]!.domain_id).not.toBe(parent && parent[0]!.domain_id);
+  });
+
+  it("escaped bytes in a label never match a stored name", async () => {
+    expect(await lookup("www\\.rb.test.", "ANY")).toBe(false); // one label "www.rb", then "test"
+    expect(await lookup("w\\119w.rb.test.", "A")).toEqual([expect.objectContaining({ content: "192.0.2.10" }), expect.anything()]); // \119 is "w"
+  });
+
+  it("a name that is not a name: 422 naming qname", async () => {
+    const problem = expectProblem(await pdns(`/lookup/${encodeName("a..rb.test.")}/A`), 422, "validation_failed");
+    expect(problem.errors[0].field).toBe("qname");
+    expectProblem(await pdns(`/lookup/${encodeName(`${"a".repeat(64)}.rb.test.`)}/A`), 422, "validation_failed");
+  });
+});
+
+describe("list gives the whole zone (AXFR)", () => {
+  it("the SOA first, then every record, owners absolute", async () => {
+    const response = await pdns(`/list/-1/${encodeName("rb.test.")}`);
+    expect(response.status).toBe(200);
+    const result = response.body.result as { qtype: string; qname: string; content: string; ttl: number }[];
+    expect(result[0]).toMatchObject({ qtype: "SOA", qname: "rb.test.", ttl: 3600 });
+    expect(
+      result
+        .slice(1)
+        .map((r) => `${r.qname} ${r.ttl} ${r.qtype} ${r.content}`)
+        .sort(),
+    ).toEqual(
+      [
+        '*.rb.test. 3600 TXT "wildcard"',
+        "leaf.ent.rb.test. 3600 A 192.0.2.20",
+        "ns.sub.rb.test. 3600 A 192.0.2.54",
+        "ns1.rb.test. 3600 A 192.0.2.53",
+        "rb.test. 3600 MX 10 mail.rb.test.",
+        "rb.test. 3600 NS ns1.rb.test.",
+        "rb.test. 3600 NS ns2.example.net.",
+        'rb.test. 3600 TXT "v=spf1 -all"',
+        "sub.rb.test. 3600 NS ns.sub.rb.test.",
+        "www.rb.test. 300 A 192.0.2.10",
+        "www.rb.test. 300 A 192.0.2.11",
+        "www.rb.test. 300 AAAA 2001:db8::10",
+      ].sort(),
+    );
+  });
+
+  it("a zone that does not exist: false", async () => {
+    expect((await pdns(`/list/-1/${encodeName("nope.test.")}`)).body).toEqual({ result: false });
+  });
+});
+
+describe("zones: getDomainInfo and getAllDomains", () => {
+  it("one zone by name, native, with its serial", async () => {
+    const zone = (await api("GET", "/v1/zones/rb.test")).body;
+    const response = await pdns(`/getDomainInfo/${encodeName("RB.test.")}`);
+    expect(response.body).toEqual({
+      result: { id: expect.any(Number), zone: "rb.test.", kind: "native", serial: zone.soa.serial, notified_serial: 0, last_check: 0, masters: [] },
+    });
+    expect((await pdns(`/getDomainInfo/${encodeName("nope.test.")}`)).body).toEqual({ result: false });
+  });
+
+  it("every zone, each as getDomainInfo gives it", async () => {
+    const response = await pdns("/getAllDomains?includeDisabled=true");
+    expect(response.status).toBe(200);
+    const names = (response.body.result as { zone: string }[]).map((d) => d.zone);
+    expect(names).toEqual(expect.arrayContaining(["rb.test.", "deep.rb.test."]));
+    expectProblem(await pdns("/getAllDomains?surprise=1"), 400, "invalid_query");
+  });
+});
+
+describe("what the service does not keep answers empty, and what does not apply answers false", () => {
+  it("metadata: none", async () => {
+    expect((await pdns(`/getAllDomainMetadata/${encodeName("rb.test.")}`)).body).toEqual({ result: {} });
+    expect((await pdns(`/getDomainMetadata/${encodeName("rb.test.")}/SOA-EDIT`)).body).toEqual({ result: [] });
+  });
+
+  it("any other method, verb or argument count: {result: false}", async () => {
+    for (const path of ["/getDomainKeys/rb%2etest%2e", "/getTSIGKeys", "/getUpdatedMasters", "/lookup/SOA", "/getBeforeAndAfterNamesAbsolute/1/www"]) {
+      const response = await pdns(path);
+      expect(response.status, path).toBe(200);
+      expect(response.body, path).toEqual({ result: false });
+    }
+    for (const method of ["POST", "PATCH", "PUT", "DELETE"]) {
+      const response = await api(method, `${base()}/setDomainMetadata/rb%2etest%2e/SOA-EDIT`, { auth: false, body: "value[]=x" });
+      expect(response.status, method).toBe(200);
+      expect(response.body, method).toEqual({ result: false });
+    }
+  });
+
+  it("the root (%2e, folded away by URL parsing) is no zone: false", async () => {
+    expect((await pdns("/lookup/%2e/SOA")).body).toEqual({ result: false });
+  });
+});
+
+// Cost: PowerDNS calls the backend on every cache miss.
+let trips = 0;
+function counted<T extends object>(target: T): T {
+  return new Proxy(target, {
+    get(object, key) {
+      const value = Reflect.get(object, key, object);
+      if (key === "prepare") return (sql: string) => countedStatement((value as (s: string) => D1PreparedStatement).call(object, sql));
+      if (key === "batch") {
+        return (statements: D1PreparedStatement[]) => {
+          trips++;
+          return (value as (s: D1PreparedStatement[]) => Promise<unknown>).call(
+            object,
+            statements.map((s) => real.get(s) ?? s),
+          );
+        };
+      }
+      if (key === "withSession") return (constraint?: string) => counted((value as (c?: string) => D1DatabaseSession).call(object, constraint));
+      return typeof value === "function" ? value.bind(object) : value;
+    },
+  });
+}
+const real = new WeakMap<object, D1PreparedStatement>();
+function countedStatement(statement: D1PreparedStatement): D1PreparedStatement {
+  const proxy = new Proxy(statement, {
+    get(object, key) {
+      const value = Reflect.get(object, key, object);
+      if (key === "bind") return (...args: unknown[]) => countedStatement((value as (...a: unknown[]) => D1PreparedStatement).apply(object, args));
+      if (key === "all" || key === "run" || key === "raw" || key === "first") {
+        return (...args: unknown[]) => {
+          trips++;
+          return (value as (...a: unknown[]) => unknown).apply(object, args);
+        };
+      }
+      return typeof value === "function" ? value.bind(object) : value;
+    },
+  });
+  real.set(proxy, statement);
+  return proxy;
+}
+
+async function tripsOf(path: string): Promise<number> {
+  const call = async () => {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(new Request(`http://api.test${base()}${path}`), { ...env, DB: counted(env.DB) }, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(200);
+  };
+  await call(); // the token is then checked for this isolate
+  trips = 0;
+  await call();
+  return trips;
+}
+
+describe("every call is one D1 round trip", () => {
+  it.each([
+    ["lookup of a name", `/lookup/${encodeName("www.rb.test.")}/A`],
+    ["lookup ANY of an empty non-terminal", `/lookup/${encodeName("ent.rb.test.")}/ANY`],
+    ["lookup of a name in no zone", `/lookup/${encodeName("www.example.org.")}/A`],
+    ["list", `/list/1/${encodeName("rb.test.")}`],
+    ["getDomainInfo", `/getDomainInfo/${encodeName("rb.test.")}`],
+    ["getAllDomains", "/getAllDomains?includeDisabled=false"],
+  ])("%s", async (_name, path) => {
+    expect(await tripsOf(path)).toBe(1);
+  });
+});
+
+const dialect = new SQLiteSyncDialect();
+async function plan(query: SQL): Promise<string[]> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${text}`)
+    .bind(...params)
+    .all<{ detail: string }>();
+  return results.map((r) => r.detail.trim());
+}
+
+describe("the connector's queries are answered from indexes", () => {
+  it("lookup finds the zone by zones_name_unique and the records by records_identity_unique", async () => {
+    const name = parseQueryName("www.rb.test.")!;
+    const details = await plan(lookupQuery(enclosingNames(name), name.key, "A"));
+    expect(details.filter((d) => /^SCAN (z|r|zones|records)$/.test(d))).toEqual([]);
+    expect(details).toEqual(expect.arrayContaining([expect.stringMatching(/^SEARCH z USING (COVERING )?INDEX zones_name_unique \(name=\?\)/)]));
+    expect(details).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^SEARCH r USING INDEX records_identity_unique \(zone_id=\? AND name=\? AND type=\?\)/)]),
+    );
+  });
+
+  it("lookup ANY reads the name's records by (zone_id, name); only an empty name looks below it, within its zone", async () => {
+    const name = parseQueryName("ent.rb.test.")!;
+    const details = await plan(lookupQuery(enclosingNames(name), name.key, "ANY"));
+    expect(details.filter((d) => /^SCAN (z|r|d|zones|records)$/.test(d))).toEqual([]);
+    expect(details).toEqual(expect.arrayContaining([expect.stringMatching(/^SEARCH r USING INDEX records_identity_unique \(zone_id=\? AND name=\?\)/)]));
+    expect(details).toEqual(expect.arrayContaining([expect.stringMatching(/^SEARCH d USING COVERING INDEX records_identity_unique \(zone_id=\?\)/)]));
+  });
+
+  it("list, getDomainInfo and getAllDomains", async () => {
+    const list = await plan(listQuery("rb.test"));
+    expect(list).toEqual(expect.arrayContaining([expect.stringMatching(/^SEARCH z USING INDEX zones_name_unique \(name=\?\)/)]));
+    expect(list).toEqual(expect.arrayContaining([expect.stringMatching(/^SEARCH r USING INDEX records_(zone_idx|identity_unique) \(zone_id=\?\)/)]));
+    expect(await plan(domainInfoQuery("rb.test"))).toEqual([expect.stringMatching(/^SEARCH z USING INDEX zones_name_unique \(name=\?\)/)]);
+    expect(await plan(allDomainsQuery())).toEqual([expect.stringMatching(/^SCAN z USING (COVERING )?INDEX zones_name_unique/)]);
+  });
+});
