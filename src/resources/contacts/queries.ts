@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, gt, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import type { ResourceRef } from "../../db/ref";
 import { contacts, domains } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
 import { textContaining } from "../../db/sql";
@@ -39,8 +40,12 @@ export function listContacts(db: Database, filters: ContactFilters, page: PageRe
     .limit(page.limit + 1);
 }
 
-export async function findContact(db: Database, id: string): Promise<ContactWithLinks | undefined> {
-  return db.select(columns).from(contacts).where(eq(contacts.id, id)).get();
+/** Contacts are found by id only: a reference by name finds none. */
+export function findContact(db: Database, ref: ResourceRef) {
+  return db
+    .select(columns)
+    .from(contacts)
+    .where(ref.kind === "id" ? eq(contacts.id, ref.id) : sql`0`);
 }
 
 /** Names of (up to `limit`) domains that use the contact, in the given roles. */

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { paginationQuery } from "../../http/pagination";
 import { searchParam } from "../../http/query";
 import { TimestampSchema, listSchema } from "../../http/openapi";
+import { readOnlyFields } from "../../http/patch";
 import { isCountryCode } from "../../registry/countries";
 
 // RFC 5733 §2.5: telephone numbers in EPP form, `+CC.NUMBER`.
@@ -90,7 +91,7 @@ export const ContactPatchSchema = z
   })
   .openapi("ContactPatch");
 
-export const CONTACT_READ_ONLY = ["id", "status", "created_at", "updated_at"] as const;
+export const CONTACT_READ_ONLY = readOnlyFields(ContactSchema, ContactPatchSchema);
 
 export const ContactListQuery = z.object({
   ...paginationQuery,

@@ -1,0 +1,19 @@
+// POST /v1/contacts (RFC 5733 §3.2.1). Any contact may be created without an address; the
+// address a registrant, admin or tech contact needs is checked when a domain uses it.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { newId } from "../../db/ids";
+import { contacts } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { createResource } from "../../http/mutate";
+import { contactCollection, contactFields } from "./collection";
+import type * as routes from "./routes";
+
+export const createContact: RouteHandler<typeof routes.createContact, AppEnv> = (c) => {
+  const fields = contactFields(c.req.valid("json"));
+  return createResource(c, contactCollection, {
+    async create({ db, now, at }) {
+      const row = { id: newId("contact", now), ...fields, version: 1, createdAt: at, updatedAt: at };
+      return { next: { ...row, linked: false }, write: db.insert(contacts).values(row) };
+    },
+  });
+};

@@ -1,0 +1,27 @@
+// DELETE /v1/contacts/{contact}: a contact any domain uses, in any role, is linked and
+// stays (RFC 5733 §3.2.2, EPP 2305); the foreign keys hold that at commit time too.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { contacts } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { deleteResource } from "../../http/mutate";
+import { ApiError } from "../../http/problem";
+import { nameList } from "../../http/text";
+import { contactCollection } from "./collection";
+import { domainsUsingContact } from "./queries";
+import type * as routes from "./routes";
+
+async function contactLinked(db: Database, id: string): Promise<ApiError> {
+  const users = await domainsUsingContact(db, id, { billing: true });
+  return new ApiError("object_linked", `Contact ${id} is used by ${nameList(users.names, users.more)}; change those domains' contacts first.`);
+}
+
+export const deleteContact: RouteHandler<typeof routes.deleteContact, AppEnv> = (c) =>
+  deleteResource(c, contactCollection, c.req.valid("param").contact, {
+    async remove({ db }, current) {
+      if (current.linked) throw await contactLinked(db, current.id);
+      return { write: db.delete(contacts).where(and(eq(contacts.id, current.id), eq(contacts.version, current.version))) };
+    },
+    failure: async (kind, current) => (kind === "foreign_key" ? contactLinked(c.get("db"), current.id) : undefined),
+  });

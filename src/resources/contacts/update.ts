@@ -1,0 +1,52 @@
+// PATCH /v1/contacts/{contact}: JSON Merge Patch onto the contact. A registrant, admin or
+// tech contact keeps the postal address its roles need (registry/contacts.ts), checked on
+// what was read and again at commit, when a domain may have started using it.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { failUnless } from "../../db/guards";
+import { contactNotInAddressedRole } from "../../db/registry";
+import { contacts } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { updateResource } from "../../http/mutate";
+import { mergePatch } from "../../http/patch";
+import { ApiError } from "../../http/problem";
+import { nameList } from "../../http/text";
+import { addressRequiredErrors, missingAddressFields } from "../../registry/contacts";
+import { type ContactFields, contactCollection, contactFields, writableContact } from "./collection";
+import { domainsUsingContact } from "./queries";
+import type * as routes from "./routes";
+
+const sameFields = (a: ContactFields, b: ContactFields) =>
+  (Object.keys(a) as (keyof ContactFields)[]).every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
+
+export const updateContact: RouteHandler<typeof routes.updateContact, AppEnv> = (c) => {
+  const patch = c.req.valid("json");
+  return updateResource(c, contactCollection, c.req.valid("param").contact, {
+    async update({ db, at }, current) {
+      const fields = contactFields(mergePatch(writableContact(current), patch));
+      if (sameFields(fields, current)) return null;
+
+      const missing = missingAddressFields(fields);
+      if (current.linked && missing.length > 0) {
+        const users = await domainsUsingContact(db, current.id, { billing: false });
+        if (users.names.length > 0) {
+          throw new ApiError(
+            "policy_violation",
+            `Contact ${current.id} is a registrant, admin or tech contact of ${nameList(users.names, users.more)}, so it needs ${missing.join(" and ")}.`,
+            { errors: addressRequiredErrors(missing) },
+          );
+        }
+      }
+      const next = { ...current, ...fields, version: current.version + 1, updatedAt: at };
+      return {
+        next,
+        write: db
+          .update(contacts)
+          .set({ ...fields, version: next.version, updatedAt: at })
+          .where(eq(contacts.id, current.id)),
+        // A domain may make it a registrant, admin or tech contact before this batch runs.
+        guards: missing.length > 0 ? [failUnless(db, { type: "contact", id: current.id }, contactNotInAddressedRole(current.id))] : [],
+      };
+    },
+  });
+};
