@@ -11,6 +11,7 @@
 // --auth is given; the script says which when it starts.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { forwardLines, withoutDnsBackendPaths } from "./lib/dns-log-filter.mjs";
 import { resolve } from "node:path";
 import { assertWranglerInstalled, DB_NAME, exitStatus, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
@@ -97,12 +98,17 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 
 function run(args) {
   return new Promise((resolvePromise) => {
-    child = spawn(WRANGLER, args, { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
+    // wrangler dev logs every request's path, and a DNS backend path carries its token:
+    // those lines are never printed (scripts/lib/dns-log-filter.mjs).
+    child = spawn(WRANGLER, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    forwardLines(child.stdout, process.stdout, withoutDnsBackendPaths);
+    forwardLines(child.stderr, process.stderr, withoutDnsBackendPaths);
     child.on("error", (error) => {
       console.error(`[start] could not run ${WRANGLER}: ${error.message}`);
       resolvePromise(1);
     });
-    child.on("exit", (code, signal) => resolvePromise(exitStatus(code, signal)));
+    // "close": after its output has been printed in full.
+    child.on("close", (code, signal) => resolvePromise(exitStatus(code, signal)));
   });
 }
 

@@ -20,7 +20,7 @@ import { resolve } from "node:path";
 import { assertWranglerInstalled, DB_NAME, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
 const USAGE = `usage:
-  npm run token -- create --name NAME --scope read|write [--remote] [--persist-to DIR]
+  npm run token -- create --name NAME --scope read|write|dns [--remote] [--persist-to DIR]
   npm run token -- list [--remote] [--persist-to DIR]
   npm run token -- revoke --name NAME [--remote] [--persist-to DIR]`;
 
@@ -44,7 +44,8 @@ function parseArgs(argv) {
   if (!["create", "list", "revoke"].includes(command)) fail(command ? `unknown command ${command}` : "a command is needed");
   // Names go into SQL literals below, so they are held to a plain alphabet.
   if (command !== "list" && !/^[A-Za-z0-9._-]{1,64}$/.test(options.name ?? "")) fail("--name must be 1-64 letters, digits, dots, dashes or underscores");
-  if (command === "create" && !["read", "write"].includes(options.scope)) fail("--scope must be read or write");
+  // dns: the DNS backend only (/v1/pdns/<token>/…, contract §13; `npm run dns` mints one).
+  if (command === "create" && !["read", "write", "dns"].includes(options.scope)) fail("--scope must be read, write or dns");
   if (options.remote && options.persistTo) fail("--persist-to is for the local database only");
   if (!options.remote && !options.persistTo && process.env.PERSIST_TO) options.persistTo = resolve(process.cwd(), process.env.PERSIST_TO);
   return options;

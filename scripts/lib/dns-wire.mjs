@@ -1,0 +1,76 @@
+// Just enough of the DNS wire format (RFC 1035 §4) for the scripts that talk to a DNS
+// server themselves: a question to send, and the header of the answer (`npm run dns`
+// waits for PowerDNS with it; bench/dns.mjs drives load with it).
+import { createSocket } from "node:dgram";
+
+const TYPE_CODES = {
+  A: 1,
+  NS: 2,
+  CNAME: 5,
+  SOA: 6,
+  PTR: 12,
+  MX: 15,
+  TXT: 16,
+  AAAA: 28,
+  SRV: 33,
+  NAPTR: 35,
+  DS: 43,
+  SSHFP: 44,
+  TLSA: 52,
+  SVCB: 64,
+  HTTPS: 65,
+  CAA: 257,
+  DNAME: 39,
+  ANY: 255,
+};
+export const RCODES = ["NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED"];
+
+/** A query for `name` (no escapes) of `type`, recursion not desired, with EDNS0 (RFC 6891) for a 1232-byte answer. */
+export function encodeQuery(id, name, type) {
+  const labels = name.replace(/\.$/, "").split(".").filter(Boolean);
+  const qname = Buffer.concat([...labels.map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l, "ascii")])), Buffer.from([0])]);
+  const header = Buffer.alloc(12);
+  header.writeUInt16BE(id, 0);
+  header.writeUInt16BE(0x0000, 2); // QUERY, RD=0
+  header.writeUInt16BE(1, 4); // QDCOUNT
+  header.writeUInt16BE(1, 10); // ARCOUNT: the OPT record
+  const question = Buffer.alloc(4);
+  question.writeUInt16BE(TYPE_CODES[type.toUpperCase()] ?? Number(type.replace(/^TYPE/i, "")), 0);
+  question.writeUInt16BE(1, 2); // IN
+  const opt = Buffer.from([0, 0, 41, 0x04, 0xd0, 0, 0, 0, 0, 0, 0]); // root, OPT, 1232, no flags, no options
+  return Buffer.concat([header, qname, question, opt]);
+}
+
+/** The header of an answer: id, rcode name, the AA/TC flags and the section counts. */
+export function decodeHeader(message) {
+  if (message.length < 12) return null;
+  const flags = message.readUInt16BE(2);
+  return {
+    id: message.readUInt16BE(0),
+    rcode: RCODES[flags & 0x0f] ?? `RCODE${flags & 0x0f}`,
+    aa: (flags & 0x0400) !== 0,
+    tc: (flags & 0x0200) !== 0,
+    answers: message.readUInt16BE(6),
+    authority: message.readUInt16BE(8),
+  };
+}
+
+/** One question over UDP to 127.0.0.1:`port`; resolves to the answer's header, or null after `timeoutMs`. */
+export function udpQuery(port, name, type, { timeoutMs = 1000 } = {}) {
+  return new Promise((resolve) => {
+    const socket = createSocket("udp4");
+    const id = Math.floor(Math.random() * 0x10000);
+    const done = (value) => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    socket.on("error", () => done(null));
+    socket.on("message", (message) => {
+      const header = decodeHeader(message);
+      if (header?.id === id) done(header);
+    });
+    socket.send(encodeQuery(id, name, type), port, "127.0.0.1");
+  });
+}
