@@ -1,10 +1,14 @@
 // The audit trail: every successful write records one event per resource it changed, in
-// the same batch as the write, with the resource's representation before and after;
-// GET /v1/events lists them oldest first, keyset-paginated and filtered.
+// the same batch as the write, with the resource's representation before and after (never
+// a domain's auth_info); GET /v1/events lists them in commit order, keyset-paginated and
+// filtered, and a reader resuming from its last page's cursor sees every event once.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { database } from "../src/db/client";
+import { eventInsert } from "../src/db/events";
+import { encodeCursor } from "../src/http/pagination";
 import { allPages, api, createContact, createDomain, createHost, expectProblem, RFC3339_MS_UTC, type ApiResponse } from "./helpers";
-import { TEST_TOKENS } from "./tokens";
+import { bearer, TEST_TOKENS } from "./tokens";
 
 const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
 /** The id of the token test/helpers.ts authenticates with: events name tokens by id, never by name. */
@@ -46,6 +50,12 @@ function onlyEvent(events: any[], type: string, resource: string, operation: str
   return event;
 }
 
+/** A domain as its events record it: everything but its `auth_info`. */
+function recorded(domain: Record<string, unknown>) {
+  const { auth_info: _secret, ...rest } = domain;
+  return rest;
+}
+
 async function lastEventOf(resource: string) {
   const events = await allEvents(`&resource=${resource}`);
   return events[events.length - 1];
@@ -77,16 +87,18 @@ describe("every successful write records exactly one event, with the resource be
     const created = await eventsOf(() => createDomain("audit-domain.com", { registrant: contact.id }));
     const domain = created.result;
     const create = onlyEvent(created.events, "domain", domain.id, "create");
-    expect(create).toMatchObject({ before: null, after: domain });
+    expect(create).toMatchObject({ before: null, after: recorded(domain) });
+    expect(create.after).not.toHaveProperty("auth_info");
 
     const updated = await eventsOf(async () =>
       ok(await api("PATCH", `/v1/domains/${domain.id}`, { json: { auto_renew: false, status: ["clientHold"] } }), 200),
     );
     const update = onlyEvent(updated.events, "domain", domain.id, "update");
-    expect(update).toMatchObject({ before: domain, after: updated.result });
+    expect(update).toEqual({ ...update, before: recorded(domain), after: recorded(updated.result) });
 
     const deleted = await eventsOf(async () => ok(await api("DELETE", `/v1/domains/${domain.id}`), 204));
-    expect(onlyEvent(deleted.events, "domain", domain.id, "delete")).toMatchObject({ before: updated.result, after: null });
+    const remove = onlyEvent(deleted.events, "domain", domain.id, "delete");
+    expect(remove).toEqual({ ...remove, before: recorded(updated.result), after: null });
   });
 
   it("hosts: create, update and delete", async () => {
@@ -158,7 +170,7 @@ describe("a write that also writes other resources records an event for each", (
       expect(event).toMatchObject({ type: "host", operation: "create", token: WRITER, before: null, after: host });
       expect(event.after.status).toEqual(["linked"]);
     }
-    expect(events.find((e) => e.type === "domain")).toMatchObject({ resource: domain.id, after: domain });
+    expect(events.find((e) => e.type === "domain")).toMatchObject({ resource: domain.id, after: recorded(domain) });
   });
 
   it("changing a domain's name servers to an unknown external one records its host create", async () => {
@@ -167,7 +179,7 @@ describe("a write that also writes other resources records an event for each", (
       ok(await api("PATCH", `/v1/domains/${domain.id}`, { json: { nameservers: ["ns9.patch-external.net"] } }), 200),
     );
     expect(events.map((e) => `${e.type} ${e.operation}`).sort()).toEqual(["domain update", "host create"]);
-    expect(events.find((e) => e.type === "domain")).toMatchObject({ before: domain, after: result });
+    expect(events.find((e) => e.type === "domain")).toMatchObject({ before: recorded(domain), after: recorded(result) });
     expect(events.find((e) => e.type === "host").after).toEqual(await read("/v1/hosts/ns9.patch-external.net"));
   });
 
@@ -268,16 +280,21 @@ describe("rejected writes and no-op patches record nothing", () => {
   });
 });
 
-describe("GET /v1/events lists the trail oldest first, keyset-paginated and filtered", () => {
-  it("pages through every event in id order, each once", async () => {
-    for (let i = 0; i < 5; i++) await createContact({ name: `Paging ${i}` });
+describe("GET /v1/events lists the trail in commit order, keyset-paginated and filtered", () => {
+  it("pages through every event in commit order, each once; every page has a resume_cursor", async () => {
+    const contacts = [];
+    for (let i = 0; i < 5; i++) contacts.push(await createContact({ name: `Paging ${i}` }));
     const everything = await allEvents();
-    const ids = everything.map((e) => e.id);
-    expect(ids).toEqual([...ids].sort());
+    const resources = everything.map((e) => e.resource);
+    expect(resources.slice(-5)).toEqual(contacts.map((c) => c.id));
     const paged = await allPages("/v1/events?limit=2");
-    expect(paged.items.map((e) => e.id)).toEqual(ids);
+    expect(paged.items.map((e) => e.id)).toEqual(everything.map((e) => e.id));
     expect(paged.pages[0]!.link).toMatch(/^<\/v1\/events\?limit=2&cursor=[^>]+>; rel="next"$/);
-    expect(paged.pages.at(-1)!.next_cursor).toBeNull();
+    const last = paged.pages.at(-1)! as { next_cursor: string | null; resume_cursor?: string; link: string | null };
+    expect(last.next_cursor).toBeNull();
+    expect(last.link).toBeNull();
+    expect(last.resume_cursor).toEqual(expect.any(String));
+    for (const page of paged.pages.slice(0, -1)) expect((page as { resume_cursor?: string }).resume_cursor).toBe(page.next_cursor);
   });
 
   it("filters by resource, type, operation, token and since, combined with AND", async () => {
@@ -365,6 +382,177 @@ describe("GET /v1/events lists the trail oldest first, keyset-paginated and filt
   });
 });
 
+/** One page of the trail from `cursor` (or the start), with its cursors. */
+async function pageFrom(cursor: string | null, query = "") {
+  const response = await api("GET", `/v1/events?limit=200${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+  expect(response.status, response.text).toBe(200);
+  return response.body as { data: any[]; next_cursor: string | null; resume_cursor: string };
+}
+
+/** Reads from `cursor` to the last page, as a poller does; returns what it read and where to resume. */
+async function poll(cursor: string | null, query = ""): Promise<{ events: any[]; resume: string }> {
+  const events: any[] = [];
+  for (;;) {
+    const page = await pageFrom(cursor, query);
+    events.push(...page.data);
+    expect(page.resume_cursor, "every page has a resume_cursor").toEqual(expect.any(String));
+    if (page.next_cursor === null) return { events, resume: page.resume_cursor };
+    cursor = page.next_cursor;
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("a reader resuming from its last page's cursor sees every event exactly once, in commit order", () => {
+  it("an event whose id was minted before an already-read event's, but committed after it, is still read, once", async () => {
+    const db = database(env.DB);
+    await createContact({ name: "Before The Race" });
+    const first = await poll(null);
+    expect(first.events.length).toBeGreaterThan(0);
+
+    // Isolate A mints its event (and its id) and is slow to commit; isolate B mints a later
+    // id and commits first; a reader reads B's event; then A commits.
+    const slow = await createContact({ name: "Slow Writer" });
+    const late = eventInsert(db, {
+      at: new Date().toISOString(),
+      actor: "local",
+      type: "contact",
+      id: slow.id,
+      operation: "update",
+      before: slow,
+      after: { ...slow, organization: "Late Ltd" },
+    });
+    await pause(5);
+    const fast = await createContact({ name: "Fast Writer" });
+    const second = await poll(first.resume);
+    expect(second.events.map((e) => e.resource)).toEqual([slow.id, fast.id]);
+    await late;
+
+    const third = await poll(second.resume);
+    expect(third.events).toHaveLength(1);
+    const [lateEvent] = third.events;
+    expect(lateEvent).toMatchObject({ resource: slow.id, operation: "update", after: { organization: "Late Ltd" } });
+    // Its id sorts before the event already read: id order would have skipped it for good.
+    expect(lateEvent.id < second.events[1].id).toBe(true);
+
+    // Every event was read exactly once, and the whole trail holds nothing else.
+    const seen = [...first.events, ...second.events, ...third.events].map((e) => e.id);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual((await poll(null)).events.map((e) => e.id));
+  });
+
+  it("the last page's resume_cursor is not null, and resuming from it yields only newer events", async () => {
+    const { resume } = await poll(null);
+    const idle = await pageFrom(resume);
+    expect(idle).toEqual({ data: [], next_cursor: null, resume_cursor: resume });
+    const newer = await createContact({ name: "Newer" });
+    const next = await poll(resume);
+    expect(next.events).toMatchObject([{ resource: newer.id, operation: "create" }]);
+    expect(next.resume).not.toBe(resume);
+    expect((await poll(next.resume)).events).toEqual([]);
+  });
+
+  it("a filtered reader resumes the same way, and an empty first page still gives a cursor to resume from", async () => {
+    const start = await pageFrom(null, "&resource=con_01JD3Q6Y4T8N0V4W5X6Y7Z8ZZZ");
+    expect(start).toMatchObject({ data: [], next_cursor: null, resume_cursor: expect.any(String) });
+    const zoneReader = await poll(null, "&type=zone");
+    const zone = ok(await api("POST", "/v1/zones", { json: { name: "resume-filter.example", nameservers: ["ns1.example.net", "ns2.example.net"] } }), 201);
+    await createContact({ name: "Not A Zone" });
+    expect((await poll(zoneReader.resume, "&type=zone")).events.map((e) => e.resource)).toEqual([zone.id]);
+    // A cursor belongs to its filters.
+    expectProblem(await api("GET", `/v1/events?type=contact&cursor=${encodeURIComponent(zoneReader.resume)}`), 400, "invalid_cursor");
+  });
+
+  it("since starts at the first event stamped at or after it, in commit order", async () => {
+    const from = new Date().toISOString();
+    await pause(2);
+    const contact = await createContact({ name: "Since Reader" });
+    const { events, resume } = await poll(null, `&since=${encodeURIComponent(from)}`);
+    expect(events.map((e) => e.resource)).toEqual([contact.id]);
+    const later = await createContact({ name: "Since Reader 2" });
+    expect((await poll(resume, `&since=${encodeURIComponent(from)}`)).events.map((e) => e.resource)).toEqual([later.id]);
+  });
+
+  it("a cursor issued before events had a sequence (the last event's id alone) resumes after that event", async () => {
+    const { events } = await poll(null);
+    const middle = events[Math.floor(events.length / 2)];
+    const legacy = await encodeCursor(env.CURSOR_SECRET!, "/v1/events?", { key: null, id: middle.id });
+    const after = await poll(legacy);
+    expect(after.events.map((e) => e.id)).toEqual(events.slice(events.indexOf(middle) + 1).map((e) => e.id));
+  });
+});
+
+describe("auth_info never appears in an event", () => {
+  it("a domain created with one, rotated, changed and deleted: no event, listed or read alone, holds auth_info or its values", async () => {
+    const contact = await createContact();
+    const secrets = ["First-Secret-123", "Rotated-Secret-456"];
+    const domain = await createDomain("audit-secret.com", { registrant: contact.id, auth_info: secrets[0] });
+    expect(domain.auth_info).toBe(secrets[0]);
+    const rotated = ok(await api("PATCH", `/v1/domains/${domain.id}`, { json: { auth_info: secrets[1] } }), 200);
+    expect(rotated.auth_info).toBe(secrets[1]);
+    ok(await api("PATCH", `/v1/domains/${domain.id}`, { json: { auto_renew: false } }), 200);
+    ok(await api("DELETE", `/v1/domains/${domain.id}`), 204);
+
+    const events = await allEvents(`&resource=${domain.id}`);
+    expect(events.map((e) => e.operation)).toEqual(["create", "update", "update", "delete"]);
+    // The rotation is recorded as an update, without the secret: only updated_at moved.
+    const rotation = events[1];
+    expect(WITHOUT_KEYS(rotation.after, "updated_at")).toEqual(WITHOUT_KEYS(rotation.before, "updated_at"));
+    expect(rotation.after.updated_at).toBe(rotated.updated_at);
+
+    const texts = [
+      (await api("GET", "/v1/events?limit=200", { headers: { authorization: bearer("read") } })).text,
+      (await api("GET", `/v1/events?limit=200&resource=${domain.id}`)).text,
+      ...(await Promise.all(events.map(async (e) => (await api("GET", `/v1/events/${e.id}`, { headers: { authorization: bearer("read") } })).text))),
+    ];
+    for (const text of texts) {
+      expect(text).not.toContain("auth_info");
+      for (const secret of secrets) expect(text).not.toContain(secret);
+    }
+    const { results } = await env.DB.prepare("SELECT count(*) AS n FROM events WHERE instr(coalesce(before, '') || coalesce(after, ''), 'auth_info') > 0").all<{
+      n: number;
+    }>();
+    expect(results[0]!.n).toBe(0);
+  });
+
+  it("an idempotent replay of a domain create answers its auth_info to the token that made it, and to no other", async () => {
+    const secret = "audit-other-writer-0123456789";
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret)));
+    const hash = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+    const other = "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8BBB";
+    await env.DB.prepare(
+      "INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) VALUES (?, 'audit-other-writer', 'write', ?, '2026-01-01T00:00:00.000Z')",
+    )
+      .bind(other, hash)
+      .run();
+    const contact = await createContact();
+    const request = {
+      json: { name: "audit-replay-secret.com", registrant: contact.id, auth_info: "Replay-Secret-789" },
+      headers: { "idempotency-key": "audit-secret-1" },
+    };
+    const created = await api("POST", "/v1/domains", request);
+    expect(created.status, created.text).toBe(201);
+    const replayed = await api("POST", "/v1/domains", request);
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    expect(replayed.body).toEqual(created.body);
+
+    // Another token with the same key and body is not a retry of the first request: it is
+    // its own create, of a name now taken.
+    const stranger = await api("POST", "/v1/domains", { ...request, headers: { ...request.headers, authorization: `Bearer ${other}.${secret}` } });
+    expectProblem(stranger, 409, "already_exists");
+    expect(stranger.headers.get("idempotent-replayed")).toBeNull();
+    expect(stranger.text).not.toContain("Replay-Secret-789");
+    const reader = await api("POST", "/v1/domains", { ...request, headers: { ...request.headers, authorization: bearer("read") } });
+    expectProblem(reader, 403, "forbidden");
+    expect(reader.text).not.toContain("Replay-Secret-789");
+  });
+});
+
+function WITHOUT_KEYS(value: Record<string, unknown>, ...fields: string[]) {
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !fields.includes(k)));
+}
+
 describe("a deleted contact, domain or zone is recreated from its delete event's before", () => {
   const WITHOUT = (value: Record<string, unknown>, ...fields: string[]) => Object.fromEntries(Object.entries(value).filter(([k]) => !fields.includes(k)));
 
@@ -391,7 +579,9 @@ describe("a deleted contact, domain or zone is recreated from its delete event's
     });
     ok(await api("DELETE", `/v1/domains/${original.id}`), 204);
     const { before } = await lastEventOf(original.id);
-    expect(before).toEqual(original);
+    // Everything but the transfer secret, which no event keeps: the new registration gets a
+    // fresh one (or the one its client gives).
+    expect(before).toEqual(recorded(original));
     // `status` also holds computed values (ok, inactive) and `expires_at` is read-only:
     // the client statuses and the period are what a registration takes.
     const period = new Date(before.expires_at).getUTCFullYear() - new Date(before.created_at).getUTCFullYear();
@@ -403,14 +593,13 @@ describe("a deleted contact, domain or zone is recreated from its delete event's
           contacts: before.contacts,
           nameservers: before.nameservers,
           status: before.status.filter((s: string) => s.startsWith("client")),
-          auth_info: before.auth_info,
           auto_renew: before.auto_renew,
           period,
         },
       }),
       201,
     );
-    const comparable = (d: Record<string, unknown>) => WITHOUT(d, "id", "created_at", "updated_at", "expires_at");
+    const comparable = (d: Record<string, unknown>) => WITHOUT(d, "id", "created_at", "updated_at", "expires_at", "auth_info");
     expect(comparable(recreated)).toEqual(comparable(original));
     expect(period).toBe(3);
   });

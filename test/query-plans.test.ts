@@ -67,7 +67,11 @@ const cases: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
   ["records of a zone by q", listRecords(db, { zone: { kind: "id", id: "zon_x" }, q: "café" }, firstPage)],
   ["hosts by address", listHosts(db, { address: "192.0.2.1" }, firstPage)],
   ["hosts a repository holds", listHosts(db, { heldBy: "verisign" }, firstPage)],
-  ["events, later page", listEvents(db, {}, { limit: 50, after: { key: null, id: "evt_x" } })],
+  ["events, later page", listEvents(db, {}, { limit: 50, after: { key: 120, id: "evt_x" } })],
+  ["events, from a cursor of before the sequence (an id alone)", listEvents(db, {}, { limit: 50, after: { key: null, id: "evt_x" } })],
+  ["events of a type, later page", listEvents(db, { type: "zone" }, { limit: 50, after: { key: 120, id: "evt_x" } })],
+  ["events since a time, later page", listEvents(db, { since: "2026-01-01T00:00:00.000Z" }, { limit: 50, after: { key: 120, id: "evt_x" } })],
+  ["events of a type since a time", listEvents(db, { type: "zone", since: "2026-01-01T00:00:00.000Z" }, firstPage)],
   ["events of a resource", listEvents(db, { resource: "dom_x" }, firstPage)],
   ["events by type", listEvents(db, { type: "zone" }, firstPage)],
   ["events by operation", listEvents(db, { operation: "delete" }, firstPage)],
@@ -80,6 +84,22 @@ describe("every list query uses an index", () => {
     const details = await plan(query);
     expect(details.length).toBeGreaterThan(0);
     expect(fullScans(details), details.join("\n")).toEqual([]);
+  });
+});
+
+describe("the audit trail is walked in commit order from where the reader stands", () => {
+  it.each([
+    ["since a time", listEvents(db, { since: "2026-01-01T00:00:00.000Z" }, firstPage)],
+    ["of a type since a time", listEvents(db, { type: "zone", since: "2026-01-01T00:00:00.000Z" }, firstPage)],
+  ] as const)("events %s start at the first event from that time, found in events_at_idx", async (_name, query) => {
+    const details = await plan(query);
+    expect(details.join("\n")).toContain("USING COVERING INDEX events_at_idx (at>?)");
+    expect(details.join("\n")).not.toContain("TEMP B-TREE");
+  });
+
+  it("a page after a cursor starts at its sequence", async () => {
+    const details = await plan(listEvents(db, { since: "2026-01-01T00:00:00.000Z" }, { limit: 50, after: { key: 120, id: "evt_x" } }));
+    expect(details).toEqual(["SEARCH events USING INTEGER PRIMARY KEY (rowid>?)"]);
   });
 });
 

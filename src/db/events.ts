@@ -1,6 +1,7 @@
 // The audit trail's write side: every handler adds one `eventInsert` per resource its
 // write changes to the very D1 batch that writes it, so an event exists exactly when the
-// change committed (a failed or rolled-back batch leaves neither).
+// change committed (a failed or rolled-back batch leaves neither), numbered in commit
+// order by the database itself, and never holding a secret.
 import { sql, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
@@ -61,9 +62,34 @@ export function rowExists(table: SQLiteTable, where: SQL): SQL {
   return sql`exists (select 1 from ${table} where ${where})`;
 }
 
-function jsonText(value: unknown): string | null {
-  return value === null || value === undefined ? null : JSON.stringify(value);
+/**
+ * Fields of a representation that are secrets, never recorded: a domain's `auth_info`
+ * (RFC 5731 §2.6, the transfer password) would otherwise stay readable, old and rotated
+ * values alike, by every read token for as long as the trail is kept. The event of a
+ * PATCH that changed only `auth_info` shows that an update happened (`updated_at` moves),
+ * not the secret.
+ */
+export const SECRET_FIELDS = ["auth_info"] as const;
+
+/** The representation as an event records it: without its secret fields. */
+export function withoutSecrets(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  if (!SECRET_FIELDS.some((field) => Object.hasOwn(value, field))) return value;
+  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const field of SECRET_FIELDS) delete copy[field];
+  return copy;
 }
+
+function jsonText(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(withoutSecrets(value));
+}
+
+/**
+ * The next `seq`: one more than the largest so far, read at the statement's turn in its
+ * batch. D1 runs one write (one batch, one transaction) at a time, so seq order is commit
+ * order, which ids minted in the Worker before the write are not (src/db/schema.ts).
+ */
+const nextSeq = sql<number>`(select coalesce(max("seq"), 0) + 1 from "events")`;
 
 /** The statement that records one event; put it in the same batch as the write. */
 export function eventInsert(db: Database, event: EventInput, options: EventInsertOptions = {}) {
@@ -80,6 +106,7 @@ export function eventInsert(db: Database, event: EventInput, options: EventInser
   return db.insert(events).select(
     db
       .select({
+        seq: nextSeq.as("seq"),
         id: sql<string>`${id}`.as("id"),
         at: sql<string>`${event.at}`.as("at"),
         actor: sql<string>`${event.actor}`.as("actor"),

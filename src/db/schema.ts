@@ -214,14 +214,21 @@ export const apiTokens = sqliteTable(
 /**
  * The audit trail: one row per resource a successful write changed, inserted in the same
  * D1 batch as the write. `before` / `after` are the resource's API representation (JSON
- * text; null before a create and after a delete). Rows are never updated or deleted.
- * D1 keeps a row under 2 MB, which bounds what `before` + `after` may hold (src/db/events.ts).
+ * text; null before a create and after a delete), never holding a domain's `auth_info`.
+ * Rows are never updated or deleted. D1 keeps a row under 2 MB, which bounds what
+ * `before` + `after` may hold (src/db/events.ts).
  */
 export const events = sqliteTable(
   "events",
   {
-    /** `evt_` + ULID: the keyset of the list, oldest first. */
-    id: text("id").primaryKey(),
+    /**
+     * Commit order, assigned by the database in the write's batch (one more than the
+     * largest so far; D1 runs one write at a time): the keyset of the list. Ids are minted
+     * in the Worker before the write commits, so id order is not commit order.
+     */
+    seq: integer("seq").primaryKey(),
+    /** `evt_` + ULID. */
+    id: text("id").notNull(),
     at: text("at").notNull(),
     /** Id of the token that made the write (`tok_…`; "local" with authentication off). Older rows hold the token's name. */
     actor: text("actor").notNull(),
@@ -232,10 +239,12 @@ export const events = sqliteTable(
     after: text("after", { mode: "json" }),
   },
   (t) => [
-    index("events_resource_idx").on(t.resourceId, t.id),
-    index("events_type_idx").on(t.resourceType, t.id),
-    index("events_operation_idx").on(t.operation, t.id),
-    index("events_actor_idx").on(t.actor, t.id),
+    uniqueIndex("events_id_unique").on(t.id),
+    index("events_resource_idx").on(t.resourceId, t.seq),
+    index("events_type_idx").on(t.resourceType, t.seq),
+    index("events_operation_idx").on(t.operation, t.seq),
+    index("events_actor_idx").on(t.actor, t.seq),
+    index("events_at_idx").on(t.at),
   ],
 );
 

@@ -146,6 +146,11 @@ export async function pageRequest(c: Context, query: { limit?: number | undefine
   return { limit, after: await decodeCursor(cursorSecret(c), listScope(c), query.cursor) };
 }
 
+/** A cursor of this list standing at `position` (as `next_cursor` is, but on any page). */
+export function signCursor(c: Context, position: KeysetPosition): Promise<string> {
+  return encodeCursor(cursorSecret(c), listScope(c), position);
+}
+
 export interface Page<T> {
   data: T[];
   next_cursor: string | null;

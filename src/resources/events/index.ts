@@ -1,10 +1,10 @@
 // The audit trail (read side). Events are written by every write handler through
 // src/db/events.ts, in the batch of the write itself.
 import { notFound } from "../../http/lookup";
-import { pageRequest, pageResponse } from "../../http/pagination";
+import { pageRequest, pageResponse, signCursor } from "../../http/pagination";
 import { sendResource } from "../../http/respond";
 import { createRouter } from "../../http/router";
-import { findEvent, listEvents, type EventRow } from "./queries";
+import { eventPosition, findEvent, listEvents, TRAIL_START, type EventRow } from "./queries";
 import * as routes from "./routes";
 import type { Event } from "./schemas";
 
@@ -29,7 +29,12 @@ export const eventsRouter = createRouter()
     const query = c.req.valid("query");
     const page = await pageRequest(c, query);
     const rows = await listEvents(c.get("db"), query, page);
-    return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), presentEvent), 200);
+    const body = await pageResponse(c, page, rows, eventPosition, presentEvent);
+    // A poller keeps the last page's resume_cursor: it stands after the last event read
+    // (or where this request started, when there was nothing to read).
+    const last = rows.slice(0, page.limit).at(-1);
+    const resumeCursor = await signCursor(c, last ? eventPosition(last) : (page.after ?? TRAIL_START));
+    return c.json({ ...body, resume_cursor: resumeCursor }, 200);
   })
   .openapi(routes.getEvent, async (c) => {
     const { event: id } = c.req.valid("param");

@@ -15,15 +15,16 @@ export const EventSchema = z
   .object({
     id: z.string().openapi({ example: "evt_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
     at: TimestampSchema.openapi({ description: "When the write committed (the resource's `updated_at` for a create or update)." }),
-    token: z
-      .string()
-      .openapi({ example: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", description: 'Id of the API token that made the write (never its name); "local" when authentication is off.' }),
+    token: z.string().openapi({
+      example: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B",
+      description: 'Id of the API token that made the write (never its name); "local" when authentication is off.',
+    }),
     type: z.enum(RESOURCE_TYPES).openapi({ description: "Type of the resource written.", example: "domain" }),
     resource: z.string().openapi({ example: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", description: "Id of the resource written." }),
     operation: z.enum(OPERATIONS).openapi({ description: "Kind of write.", example: "create" }),
     before: Representation.openapi({
       description:
-        "The resource before the write; null for a create. A zone's `delete` event adds `master_file`: the zone's records as `GET /zones/{zone}` with `Accept: text/dns` exported them, which `POST /zones` (text/dns) imports back — or null when the file is over about 1.9 MB (D1 keeps rows under 2 MB): export such a zone yourself before deleting it.",
+        "The resource before the write; null for a create. A domain's `auth_info` is never recorded (in `before` or `after`). A zone's `delete` event adds `master_file`: the zone's records as `GET /zones/{zone}` with `Accept: text/dns` exported them, which `POST /zones` (text/dns) imports back — or null when the file is over about 1.9 MB (D1 keeps rows under 2 MB): export such a zone yourself before deleting it.",
     }),
     after: Representation.openapi({ description: "The resource after the write; null for a delete." }),
   })
@@ -47,7 +48,16 @@ export const EventListQuery = z.object({
   since: dateTimeParam.optional().openapi({ type: "string", format: "date-time", description: "Only events at or after this RFC 3339 time." }),
 });
 
-export const EventListSchema = listSchema(EventSchema, "EventList");
+export const EventListSchema = z
+  .object({
+    ...listSchema(EventSchema, "EventList").shape,
+    resume_cursor: z.string().openapi({
+      description:
+        "Cursor standing after the last event of this page (on an empty page: where the request started), never null: keep the last page's `resume_cursor` and ask again with it later to read only the events committed since, each exactly once.",
+      example: "WzEyMywiZXZ0XzAxTTgxODhQUkFaNzc2WTdLSFE4WEFDQTcyIl0.3Xv1yQ3ySx2Gm9HhU3l5Ww",
+    }),
+  })
+  .openapi("EventList");
 
 export type Event = z.infer<typeof EventSchema>;
 export type EventListQueryInput = z.infer<typeof EventListQuery>;
