@@ -51,10 +51,10 @@ const hex = (algorithm, seed) => createHash(algorithm).update(String(seed)).dige
 
 /** The record types the service supports, read from the TypeScript source (one list to trust). */
 function supportedTypes() {
-  const source = readFileSync(join(ROOT, "src", "dns", "rdata", "types.ts"), "utf8");
-  const list = /RECORD_TYPES\s*=\s*\[([^\]]*)\]/.exec(source);
-  if (!list) throw new Error("RECORD_TYPES not found in src/dns/rdata/types.ts");
-  return [...list[1].matchAll(/"([A-Z0-9]+)"/g)].map((m) => m[1]);
+  const source = readFileSync(join(ROOT, "src", "dns", "rdata", "index.ts"), "utf8");
+  const list = /RDATA_DESCRIPTORS\s*=\s*\{([^}]*)\}/.exec(source);
+  if (!list) throw new Error("RDATA_DESCRIPTORS not found in src/dns/rdata/index.ts");
+  return [...list[1].matchAll(/[A-Z][A-Z0-9]*/g)].map((m) => m[0]);
 }
 
 const ZONE = "zone-check.example.com";

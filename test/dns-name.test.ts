@@ -19,3 +19,41 @@ describe("name normalisation", () => {
     expect(ancestorNames("a.b.example.com")).toEqual(["b.example.com", "example.com", "com"]);
   });
 });
+
+// The runtime's UTS #46 (node:url domainToUnicode/domainToASCII, as the URL parser) decides
+// what an A-label is; these are the edge cases of IDNA2008 and UTS #46 it must get right.
+describe("A-labels (RFC 5890 §2.3.2.1, UTS #46 §4) are checked by decoding them and encoding back", () => {
+  it.each([
+    ["xn--mnchen-3ya.de", "münchen.de"],
+    ["xn--zca.de", "ß.de"], // deviation characters are kept (nontransitional processing)
+    ["xn--fa-hia.de", "faß.de"],
+    ["xn--3xa.gr", "ς.gr"],
+    ["xn--nxasmq6b.gr", "βόλοσ.gr"],
+    ["xn--mgba3gch31f060k.ir", "نامه\u200cای.ir"], // ZWNJ where CONTEXTJ allows it (RFC 5892 A.1)
+    ["xn--ls8h.la", "💩.la"], // symbols: UTS #46 allows what IDNA2008 disallows
+    ["_sip._tcp.xn--mnchen-3ya.de", "_sip._tcp.münchen.de"],
+  ])("%s is valid and reads %s", (name, unicode) => {
+    expect(normalizeName(name, { underscore: true })).toEqual({ ok: true, name });
+    expect(toUnicodeName(name)).toBe(unicode);
+  });
+  it.each([
+    ["xn--a", "is not Punycode"],
+    ["xn--abc-a", "decodes to a C1 control character (U+0080)"],
+    ["xn--wca", "decodes to upper-case Ü, which UTS #46 maps"],
+    ["xn--im6c", "decodes to the ligature ﬀ, which UTS #46 maps to ff"],
+    ["xn--bfa", "decodes to İ, which UTS #46 maps"],
+    ["xn--ab-m1t", "holds a ZWJ outside the context RFC 5892 A.2 allows"],
+    ["xn--a-wbb", "starts with a combining mark (RFC 5891 §4.2.3.2)"],
+    ["xn--ab-5da", "holds a soft hyphen, which UTS #46 ignores"],
+    ["xn--9wk", "decodes to ㍿, which UTS #46 maps"],
+  ])("%s is refused: it %s", (label) => {
+    expect(normalizeName(`${label}.com`)).toEqual({ ok: false, error: `label "${label}" is not a valid IDN A-label` });
+  });
+  it("refuses the ASCII-only and empty forms for their trailing hyphen first", () => {
+    expect(normalizeName("xn--abc-.com")).toEqual({ ok: false, error: 'label "xn--abc-" ends with a hyphen' });
+    expect(normalizeName("xn--.com")).toEqual({ ok: false, error: 'label "xn--" ends with a hyphen' });
+  });
+  it("leaves a label it cannot decode as it is when reading a name back", () => {
+    expect(toUnicodeName("xn--a.example")).toBe("xn--a.example");
+  });
+});

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { canonicalRdata, isRecordType, RECORD_TYPES, rdataExamples, rdataTargets, type RecordType } from "../src/dns/rdata";
+import {
+  canonicalRdata,
+  isRecordType,
+  parseRdata,
+  RECORD_TYPE_CODES,
+  RECORD_TYPES,
+  rdataExamples,
+  rdataNames,
+  rdataWire,
+  type RecordType,
+} from "../src/dns/rdata";
 
 const json = (type: RecordType, text: string) => canonicalRdata(type, text, null);
 const zone = (type: RecordType, text: string) => canonicalRdata(type, text, "example.com");
@@ -343,7 +353,7 @@ describe("generic RDATA (RFC 3597)", () => {
   });
 });
 
-describe("rdataTargets lists the names a record points at", () => {
+describe("rdataNames lists the names a record refers to", () => {
   it.each([
     ["CNAME", "www.example.com.", ["www.example.com"]],
     ["MX", "10 mail.example.com.", ["mail.example.com"]],
@@ -354,6 +364,147 @@ describe("rdataTargets lists the names a record points at", () => {
     ["A", "192.0.2.1", []],
     ["TXT", '"x.example.com."', []],
   ] as const)("%s %s", (type, content, names) => {
-    expect(rdataTargets(type, content)).toEqual(names);
+    expect(rdataNames(type, content)).toEqual(names);
+  });
+});
+
+/** Wire form as spaced hex, for readable comparisons. */
+function wireHex(type: RecordType, content: string): string {
+  const wire = rdataWire(type, content);
+  if (!wire.ok) throw new Error(wire.error);
+  return [...wire.value].map((b) => b.toString(16).padStart(2, "0")).join(" ");
+}
+
+const hexOf = (text: string) => [...new TextEncoder().encode(text)].map((b) => b.toString(16).padStart(2, "0")).join(" ");
+/** A name in wire form (RFC 1035 §3.1), as spaced hex. */
+const nameHex = (name: string) =>
+  `${name
+    .split(".")
+    .filter(Boolean)
+    .map((label) => `${label.length.toString(16).padStart(2, "0")} ${hexOf(label)}`)
+    .join(" ")} 00`.trim();
+
+describe("type codes come from the IANA registry (RFC 6895)", () => {
+  it("gives each type its code", () => {
+    expect(RECORD_TYPE_CODES).toEqual({
+      A: 1,
+      NS: 2,
+      CNAME: 5,
+      PTR: 12,
+      MX: 15,
+      TXT: 16,
+      AAAA: 28,
+      SRV: 33,
+      NAPTR: 35,
+      DNAME: 39,
+      DS: 43,
+      SSHFP: 44,
+      TLSA: 52,
+      SVCB: 64,
+      HTTPS: 65,
+      CAA: 257,
+    });
+  });
+});
+
+describe("parseRdata gives typed fields", () => {
+  it("reads numbers as numbers and names absolute", () => {
+    expect(parseRdata("MX", "10 mail", "example.com")).toEqual({ ok: true, value: { preference: 10, exchange: "mail.example.com." } });
+    expect(parseRdata("SRV", "0 5 5060 sip.example.com", null)).toEqual({
+      ok: true,
+      value: { priority: 0, weight: 5, port: 5060, target: "sip.example.com." },
+    });
+    expect(parseRdata("DS", `60485 RSASHA1 1 ${"2BB183AF5F22588179A53B0A98631FAD1A292118"}`, null)).toEqual({
+      ok: true,
+      value: { keyTag: 60485, algorithm: 5, digestType: 1, digest: "2BB183AF5F22588179A53B0A98631FAD1A292118" },
+    });
+  });
+  it("holds strings as octets", () => {
+    expect(parseRdata("TXT", '"caf\\195\\169" x', null)).toEqual({ ok: true, value: { strings: ["caf\xc3\xa9", "x"] } });
+  });
+  it("refuses what canonicalRdata refuses, with the same reason", () => {
+    expect(parseRdata("MX", "10 .", null)).toEqual({ ok: false, error: 'a null MX (exchange ".") must have preference 0 (RFC 7505 §3)' });
+  });
+});
+
+describe("wire form (RFC 1035 §3.3, uncompressed and lower case as RFC 4034 §6.2 wants)", () => {
+  it("A, AAAA (RFC 1035 §3.4.1, RFC 3596 §2.2)", () => {
+    expect(wireHex("A", "192.0.2.1")).toBe("c0 00 02 01");
+    expect(wireHex("AAAA", "2001:db8::1")).toBe("20 01 0d b8 00 00 00 00 00 00 00 00 00 00 00 01");
+  });
+  it("names are label sequences, lower case, the root one zero octet", () => {
+    expect(wireHex("CNAME", "WWW.Example.COM.")).toBe(nameHex("www.example.com"));
+    expect(wireHex("NS", "ns1.example.net")).toBe(nameHex("ns1.example.net"));
+    expect(wireHex("PTR", "host.example.com")).toBe(nameHex("host.example.com"));
+    expect(wireHex("DNAME", "example.net")).toBe(nameHex("example.net"));
+    expect(wireHex("MX", "0 .")).toBe("00 00 00");
+  });
+  it("MX and SRV put their numbers first, in network order", () => {
+    expect(wireHex("MX", "10 mail.example.com")).toBe(`00 0a ${nameHex("mail.example.com")}`);
+    expect(wireHex("SRV", "1 2 5060 sip.example.com")).toBe(`00 01 00 02 13 c4 ${nameHex("sip.example.com")}`);
+  });
+  it("TXT is length-prefixed strings, escapes resolved", () => {
+    expect(wireHex("TXT", '"ab" "" "\\\\\\"\\255"')).toBe("02 61 62 00 03 5c 22 ff");
+    expect(wireHex("TXT", "café")).toBe("05 63 61 66 c3 a9");
+  });
+  it("CAA is flags, tag length, tag and the value to the end (RFC 8659 §4.1)", () => {
+    expect(wireHex("CAA", '128 issue "ca.example.net"')).toBe(`80 05 ${hexOf("issue")} ${hexOf("ca.example.net")}`);
+  });
+  it("DS: the RFC 4034 §5.4 example", () => {
+    // dskey.example.com. 86400 IN DS 60485 5 1 ( 2BB183AF5F22588179A53B0A98631FAD1A292118 )
+    expect(wireHex("DS", "60485 5 1 2BB183AF5F22588179A53B0A98631FAD1A292118")).toBe("ec 45 05 01 2b b1 83 af 5f 22 58 81 79 a5 3b 0a 98 63 1f ad 1a 29 21 18");
+  });
+  it("TLSA and SSHFP: numbers, then the hex as octets", () => {
+    expect(wireHex("TLSA", `3 1 1 ${HEX64}`)).toBe(`03 01 01 ${HEX64.match(/../g)!.join(" ")}`);
+    expect(wireHex("SSHFP", `1 1 ${"ab".repeat(20)}`)).toBe(`01 01 ${"ab ".repeat(20).trim()}`);
+  });
+  it("NAPTR: order, preference, three strings and the replacement (RFC 3403 §4.1)", () => {
+    expect(wireHex("NAPTR", '100 10 "S" "SIP+D2U" "" _sip._udp.example.com')).toBe(
+      `00 64 00 0a 01 53 07 ${hexOf("SIP+D2U")} 00 ${nameHex("_sip._udp.example.com")}`,
+    );
+  });
+  // RFC 9460 appendix D: the test vectors, presentation form and wire form.
+  it.each([
+    ["D.1 AliasMode", "0 foo.example.com.", `00 00 ${nameHex("foo.example.com")}`],
+    ["D.2 figure 3, the simplest ServiceMode", "1 .", "00 01 00"],
+    ["D.2 figure 4, a port", "16 foo.example.com. port=53", `00 10 ${nameHex("foo.example.com")} 00 03 00 02 00 35`],
+    ["D.2 figure 5, a generic key and value", "1 foo.example.com. key667=hello", `00 01 ${nameHex("foo.example.com")} 02 9b 00 05 68 65 6c 6c 6f`],
+    [
+      "D.2 figure 6, a generic key and quoted value with a decimal escape",
+      '1 foo.example.com. key667="hello\\210qoo"',
+      `00 01 ${nameHex("foo.example.com")} 02 9b 00 09 68 65 6c 6c 6f d2 71 6f 6f`,
+    ],
+    [
+      "D.2 figure 7, two quoted IPv6 hints",
+      '1 foo.example.com. ipv6hint="2001:db8::1,2001:db8::53:1"',
+      `00 01 ${nameHex("foo.example.com")} 00 06 00 20 20 01 0d b8 00 00 00 00 00 00 00 00 00 00 00 01 20 01 0d b8 00 00 00 00 00 00 00 00 00 53 00 01`,
+    ],
+    [
+      "D.2 figure 8, an IPv6 hint using the embedded IPv4 syntax",
+      "1 example.com. ipv6hint=2001:db8:122:344::192.0.2.33",
+      `00 01 ${nameHex("example.com")} 00 06 00 10 20 01 0d b8 01 22 03 44 00 00 00 00 c0 00 02 21`,
+    ],
+    [
+      "D.2 figure 9, SvcParamKey ordering in the presentation format",
+      "16 foo.example.org. alpn=h2,h3-19 mandatory=ipv4hint,alpn ipv4hint=192.0.2.1",
+      `00 10 ${nameHex("foo.example.org")} 00 00 00 04 00 01 00 04 00 01 00 09 02 68 32 05 68 33 2d 31 39 00 04 00 04 c0 00 02 01`,
+    ],
+    [
+      "D.2 figure 10, an alpn value with an escaped comma and an escaped backslash",
+      '16 foo.example.org. alpn="f\\\\\\\\oo\\\\,bar,h2"',
+      `00 10 ${nameHex("foo.example.org")} 00 01 00 0c 08 66 5c 6f 6f 2c 62 61 72 02 68 32`,
+    ],
+  ])("SVCB, RFC 9460 %s", (_, content, wire) => {
+    expect(wireHex("SVCB", content)).toBe(wire);
+  });
+});
+
+describe("every type's example has a wire form, and HTTPS is SVCB's", () => {
+  it.each(RECORD_TYPES)("%s", (type) => {
+    const wire = rdataWire(type, rdataExamples[type]);
+    expect(wire.ok && wire.value.length).toBeGreaterThan(0);
+  });
+  it("HTTPS and SVCB of the same content have the same wire form", () => {
+    expect(wireHex("HTTPS", rdataExamples.HTTPS)).toBe(wireHex("SVCB", rdataExamples.HTTPS));
   });
 });

@@ -1,9 +1,11 @@
 // CAA (RFC 8659): flags, a tag and a value. Tags: RFC 8659 §4.2–4.4 (issue, issuewild,
 // iodef), RFC 9495 (issuemail), the CA/Browser Forum's issuevmc, contactemail and
 // contactphone (CAB Forum Baseline Requirements, appendix A).
-import { decodeCharString, encodeCharString, MAX_RDATA_OCTETS, octetsToLatin1 } from "./character-string";
-import { countProblem, uintField, type RdataParser } from "./fields";
-import { content, fail, show } from "../result";
+import { fail, ok, show } from "../result";
+import { decodeCharString, encodeCharString, MAX_RDATA_OCTETS } from "./character-string";
+import { defineRdata } from "./descriptor";
+import { uintField } from "./fields";
+import { concatWire, octetList, u8 } from "./wire";
 
 const CAA_TAGS = ["issue", "issuewild", "iodef", "issuemail", "issuevmc", "contactemail", "contactphone"] as const;
 type CaaTag = (typeof CAA_TAGS)[number];
@@ -33,19 +35,27 @@ function valueProblem(tag: CaaTag, value: string): string | null {
   }
 }
 
-export const canonicalCaa: RdataParser = (tokens) => {
-  const problem = countProblem("CAA", tokens, 3);
-  if (problem) return fail(problem);
-  const flags = uintField(tokens[0], 255, "CAA flags");
-  if (!flags.ok) return flags;
-  const tagToken = tokens[1]!;
-  // Tags match case-insensitively (RFC 8659 §4.1); the registered ones are lower case.
-  const tag = tagToken.raw.toLowerCase();
-  if (tagToken.quoted || !isCaaTag(tag)) return fail(`CAA tag ${show(tagToken.raw)} is not one of ${CAA_TAGS.join(", ")}`);
-  const value = decodeCharString(tokens[2]!.raw);
-  if (!value.ok) return fail(`CAA value: ${value.error}`);
-  if (2 + tag.length + value.value.length > MAX_RDATA_OCTETS) return fail(`CAA value is longer than a record can hold`);
-  const valueProblemText = valueProblem(tag, octetsToLatin1(value.value));
-  if (valueProblemText) return fail(valueProblemText);
-  return content(`${flags.value} ${tag} ${encodeCharString(value.value)}`);
-};
+export const CAA = defineRdata({
+  type: "CAA",
+  code: 257,
+  shape: "flags, a tag and a value",
+  example: '0 issue "letsencrypt.org"',
+  tokens: { min: 3 },
+  parse([flagsToken, tagToken, valueToken]) {
+    const flags = uintField(flagsToken, 255, "CAA flags");
+    if (!flags.ok) return flags;
+    // Tags match case-insensitively (RFC 8659 §4.1); the registered ones are lower case.
+    const tag = tagToken!.raw.toLowerCase();
+    if (tagToken!.quoted || !isCaaTag(tag)) return fail(`CAA tag ${show(tagToken!.raw)} is not one of ${CAA_TAGS.join(", ")}`);
+    const value = decodeCharString(valueToken!.raw);
+    if (!value.ok) return fail(`CAA value: ${value.error}`);
+    if (2 + tag.length + value.value.length > MAX_RDATA_OCTETS) return fail(`CAA value is longer than a record can hold`);
+    const valueProblemText = valueProblem(tag, value.value);
+    if (valueProblemText) return fail(valueProblemText);
+    return ok({ flags: flags.value, tag, value: value.value });
+  },
+  text: ({ flags, tag, value }) => `${flags} ${tag} ${encodeCharString(value)}`,
+  // RFC 8659 §4.1: flags, tag length, tag, then the value to the end (no length octet).
+  wire: ({ flags, tag, value }) => concatWire(u8(flags), u8(tag.length), octetList(tag), octetList(value)),
+  names: () => [],
+});

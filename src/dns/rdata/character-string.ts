@@ -6,10 +6,32 @@ export const MAX_STRING_OCTETS = 255;
 /** RDATA is at most 65535 octets on the wire (RFC 1035 §3.2.1, RDLENGTH is 16 bits). */
 export const MAX_RDATA_OCTETS = 65535;
 
-const encoder = new TextEncoder();
+/**
+ * Octets held in a string, one character (code 0–255) per octet. A zone can hold 100 000
+ * strings; as strings they cost the parser almost nothing, where a Uint8Array each made it
+ * spend most of its time collecting garbage. Printable ASCII text is its own octets.
+ */
+export type Octets = string;
 
-export function utf8(text: string): Uint8Array {
-  return encoder.encode(text);
+const encoder = new TextEncoder();
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** The UTF-8 octets of text. */
+export function textOctets(text: string): Octets {
+  return NON_ASCII.test(text) ? bytesToOctets(encoder.encode(text)) : text;
+}
+
+export function bytesToOctets(bytes: Uint8Array): Octets {
+  // String.fromCharCode(...) with one huge argument list would overflow the stack.
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return out;
+}
+
+export function octetsToBytes(octets: Octets): Uint8Array {
+  const out = new Uint8Array(octets.length);
+  for (let i = 0; i < octets.length; i++) out[i] = octets.charCodeAt(i);
+  return out;
 }
 
 function isDigit(code: number): boolean {
@@ -17,12 +39,12 @@ function isDigit(code: number): boolean {
 }
 
 /** Resolves escapes into octets; text outside escapes is taken as UTF-8. */
-export function decodeCharString(raw: string): Check<Uint8Array> {
-  if (!raw.includes("\\")) return ok(utf8(raw));
-  const out: number[] = [];
+export function decodeCharString(raw: string): Check<Octets> {
+  if (!raw.includes("\\")) return ok(textOctets(raw));
+  let out = "";
   let plainStart = 0;
   const flushPlain = (end: number) => {
-    if (end > plainStart) for (const b of utf8(raw.slice(plainStart, end))) out.push(b);
+    if (end > plainStart) out += textOctets(raw.slice(plainStart, end));
   };
   for (let i = 0; i < raw.length; i++) {
     if (raw.charCodeAt(i) !== 0x5c) continue;
@@ -34,18 +56,18 @@ export function decodeCharString(raw: string): Check<Uint8Array> {
       if (!/^[0-9]{3}$/.test(digits)) return fail(`"\\${digits}" is not an escape: use \\DDD with three decimal digits`);
       const value = Number(digits);
       if (value > 255) return fail(`"\\${digits}" is not an octet (0–255)`);
-      out.push(value);
+      out += String.fromCharCode(value);
       i += 3;
     } else {
       // `\X` is X itself; X may be a non-ASCII character, possibly a surrogate pair.
       const width = next >= 0xd800 && next <= 0xdbff ? 2 : 1;
-      for (const b of utf8(raw.slice(i + 1, i + 1 + width))) out.push(b);
+      out += textOctets(raw.slice(i + 1, i + 1 + width));
       i += width;
     }
     plainStart = i + 1;
   }
   flushPlain(raw.length);
-  return ok(Uint8Array.from(out));
+  return ok(out);
 }
 
 // How each octet is written inside quotes: printable ASCII as is, `"` and `\` escaped,
@@ -60,34 +82,27 @@ const OCTET_TEXT: readonly string[] = Array.from({ length: 256 }, (_, b) => {
 export const PLAIN_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 /** The canonical quoted form of a <character-string>. */
-export function encodeCharString(bytes: Uint8Array): string {
+export function encodeCharString(octets: Octets): string {
+  if (PLAIN_STRING.test(octets)) return `"${octets}"`;
   let out = '"';
-  for (const b of bytes) out += OCTET_TEXT[b];
+  for (let i = 0; i < octets.length; i++) out += OCTET_TEXT[octets.charCodeAt(i)];
   return `${out}"`;
 }
 
-/** One character per octet, for matching octet strings against ASCII grammars. */
-export function octetsToLatin1(bytes: Uint8Array): string {
-  // String.fromCharCode(...) with one huge argument list would overflow the stack.
-  let out = "";
-  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode(...bytes.subarray(i, i + 8192));
-  return out;
-}
-
 /**
- * Splits text into strings of at most 255 octets without cutting a UTF-8 sequence, so
- * every piece stays valid UTF-8 (RFC 7208 §3.3 joins them back without separators).
+ * Splits octets into strings of at most 255 without cutting a UTF-8 sequence, so every
+ * piece of UTF-8 text stays valid UTF-8 (RFC 7208 §3.3 joins them back without separators).
  */
-export function splitOctets(bytes: Uint8Array, max = MAX_STRING_OCTETS): Uint8Array[] {
-  if (bytes.length === 0) return [bytes];
-  const pieces: Uint8Array[] = [];
+export function splitOctets(octets: Octets, max = MAX_STRING_OCTETS): Octets[] {
+  if (octets.length <= max) return [octets];
+  const pieces: Octets[] = [];
   let start = 0;
-  while (start < bytes.length) {
-    let end = Math.min(start + max, bytes.length);
+  while (start < octets.length) {
+    let end = Math.min(start + max, octets.length);
     // Step back over continuation octets (10xxxxxx) so the cut falls between characters.
-    while (end < bytes.length && end > start && (bytes[end]! & 0xc0) === 0x80) end--;
-    if (end === start) end = Math.min(start + max, bytes.length);
-    pieces.push(bytes.subarray(start, end));
+    while (end < octets.length && end > start && (octets.charCodeAt(end) & 0xc0) === 0x80) end--;
+    if (end === start) end = Math.min(start + max, octets.length);
+    pieces.push(octets.slice(start, end));
     start = end;
   }
   return pieces;

@@ -1,18 +1,19 @@
 // Field readers shared by the per-type parsers: counted fields, integers, domain names
 // and hex blobs. Each returns a value or a reason that names the field.
 import { normalizeName } from "../name";
+import { fail, ok, show, type Check } from "../result";
 import { MAX_RDATA_OCTETS } from "./character-string";
-import { rdataExamples, rdataShapes } from "./examples";
-import { fail, ok, show, type Check, type RdataResult } from "../result";
+import type { RdataDescriptor } from "./descriptor";
 import type { Token } from "./tokens";
-import type { RecordType } from "./types";
+
+type Described = Pick<RdataDescriptor<unknown>, "type" | "shape" | "example" | "tokens">;
 
 /** Why `tokens` cannot hold the type's fields, or null when the count fits. */
-export function countProblem(type: RecordType, tokens: Token[], min: number, max = min): string | null {
-  if (tokens.length === 0) return `${type} content is empty; it needs ${rdataShapes[type]} (e.g. ${rdataExamples[type]})`;
-  if (tokens.length < min) return `${type} needs ${rdataShapes[type]} (e.g. ${rdataExamples[type]})`;
-  const extra = tokens[max];
-  if (extra) return `${type} has more than ${rdataShapes[type]}: unexpected ${show(extra.raw)}`;
+export function countProblem({ type, shape, example, tokens: count }: Described, tokens: Token[]): string | null {
+  if (tokens.length === 0) return `${type} content is empty; it needs ${shape} (e.g. ${example})`;
+  if (tokens.length < count.min) return `${type} needs ${shape} (e.g. ${example})`;
+  const extra = tokens[count.max ?? count.min];
+  if (extra) return `${type} has more than ${shape}: unexpected ${show(extra.raw)}`;
   return null;
 }
 
@@ -68,6 +69,3 @@ export function hexLengthProblem(hex: string, expectedDigits: number | undefined
   if (expectedDigits === undefined || hex.length === expectedDigits) return null;
   return `${what} must be ${expectedDigits} hex digits, not ${hex.length}`;
 }
-
-/** Every per-type parser has this shape; `origin` as in `nameField`. */
-export type RdataParser = (tokens: Token[], origin: string | null) => RdataResult;

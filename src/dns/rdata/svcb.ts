@@ -1,12 +1,14 @@
-// SVCB and HTTPS (RFC 9460): priority, target name, then SvcParams `key[=value]`.
-// Keys known here: mandatory, alpn, no-default-alpn, port, ipv4hint, ech, ipv6hint
-// (RFC 9460 §7), dohpath (RFC 9461), ohttp (RFC 9540), and any `keyNNNNN`.
+// SVCB (RFC 9460): priority, target name, then SvcParams `key[=value]`; HTTPS shares
+// the format (https.ts). Keys known here: mandatory, alpn, no-default-alpn, port,
+// ipv4hint, ech, ipv6hint (RFC 9460 §7), dohpath (RFC 9461), ohttp (RFC 9540), and any
+// `keyNNNNN`.
 import { parseIPv4, parseIPv6 } from "../ip";
-import { decodeCharString, encodeCharString, MAX_RDATA_OCTETS, octetsToLatin1, utf8 } from "./character-string";
-import { countProblem, nameField, uintField, type RdataParser } from "./fields";
-import { content, fail, ok, show, type Check, type RdataResult } from "../result";
+import { fail, ok, show, type Check } from "../result";
+import { decodeCharString, encodeCharString, MAX_RDATA_OCTETS, type Octets } from "./character-string";
+import { defineRdata, referencedName, type RdataDescriptor } from "./descriptor";
+import { nameField, uintField } from "./fields";
 import type { Token } from "./tokens";
-import type { RecordType } from "./types";
+import { base64Octets, charString, concatWire, nameWire, octetList, u16 } from "./wire";
 
 const KEY_NAMES: Record<number, string> = {
   0: "mandatory",
@@ -23,11 +25,19 @@ const KEY_NUMBERS: Record<string, number> = Object.fromEntries(Object.entries(KE
 // Key 65535 is the reserved "invalid key" (RFC 9460 §14.3.2).
 const MAX_KEY = 65534;
 
-/** A parameter ready to print: its key number, presentation text, and wire length. */
-interface SvcParam {
+/** One SvcParam: its key number, its presentation text and its value on the wire. */
+export interface SvcParam {
   key: number;
   text: string;
-  octets: number;
+  value: Uint8Array;
+}
+
+export interface ServiceBinding {
+  priority: number;
+  /** Absolute, with the trailing dot; "." is the owner itself (RFC 9460 §2.5). */
+  target: string;
+  /** In ascending key order (RFC 9460 §2.2). */
+  params: SvcParam[];
 }
 
 /** The presentation name of a key. ohttp is written key8: BIND 9.18 does not know its name. */
@@ -48,43 +58,34 @@ function parseKey(name: string): Check<number> {
 }
 
 /** RFC 9460 appendix A.1 value-list: commas separate items, `\,` and `\\` escape within one. */
-function splitValueList(bytes: Uint8Array): Uint8Array[] {
-  const items: Uint8Array[] = [];
-  let item: number[] = [];
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (b === 0x5c && i + 1 < bytes.length) item.push(bytes[++i]!);
-    else if (b === 0x2c) {
-      items.push(Uint8Array.from(item));
-      item = [];
-    } else item.push(b);
+function splitValueList(octets: Octets): Octets[] {
+  const items: Octets[] = [];
+  let item = "";
+  for (let i = 0; i < octets.length; i++) {
+    const c = octets[i]!;
+    if (c === "\\" && i + 1 < octets.length) item += octets[++i];
+    else if (c === ",") {
+      items.push(item);
+      item = "";
+    } else item += c;
   }
-  items.push(Uint8Array.from(item));
+  items.push(item);
   return items;
 }
 
-function joinValueList(items: Uint8Array[]): Uint8Array {
-  const out: number[] = [];
-  items.forEach((item, index) => {
-    if (index > 0) out.push(0x2c);
-    for (const b of item) {
-      if (b === 0x2c || b === 0x5c) out.push(0x5c);
-      out.push(b);
-    }
-  });
-  return Uint8Array.from(out);
+function joinValueList(items: Octets[]): Octets {
+  return items.map((item) => item.replace(/[,\\]/g, "\\$&")).join(",");
 }
 
-function param(key: number, text: string, octets: number): Check<SvcParam> {
-  return ok({ key, text, octets });
+function param(key: number, text: string, ...value: Parameters<typeof concatWire>): Check<SvcParam> {
+  return ok({ key, text, value: concatWire(...value) });
 }
 
-function parseAlpn(value: Uint8Array): Check<SvcParam> {
+function parseAlpn(value: Octets): Check<SvcParam> {
   const ids = splitValueList(value);
   if (ids.some((id) => id.length === 0 || id.length > 255))
     return fail("alpn must be a comma-separated list of protocol ids, each 1–255 bytes (e.g. alpn=h2,h3)");
-  const octets = ids.reduce((sum, id) => sum + 1 + id.length, 0);
-  return param(1, `alpn=${encodeCharString(joinValueList(ids))}`, octets);
+  return param(1, `alpn=${encodeCharString(joinValueList(ids))}`, ...ids.map(charString));
 }
 
 function parseHints(key: 4 | 6, value: string): Check<SvcParam> {
@@ -94,7 +95,7 @@ function parseHints(key: 4 | 6, value: string): Check<SvcParam> {
   if (value === "" || addresses.some((ip) => ip === null)) {
     return fail(`${name} must be a comma-separated list of IPv${key} addresses`);
   }
-  return param(key, `${name}=${addresses.map((ip) => ip!.text).join(",")}`, addresses.length * (key === 4 ? 4 : 16));
+  return param(key, `${name}=${addresses.map((ip) => ip!.text).join(",")}`, ...addresses.map((ip) => ip!.bytes));
 }
 
 function parseMandatory(value: string): Check<SvcParam> {
@@ -108,7 +109,7 @@ function parseMandatory(value: string): Check<SvcParam> {
     keys.push(key.value);
   }
   keys.sort((a, b) => a - b);
-  return param(0, `mandatory=${keys.map(keyName).join(",")}`, keys.length * 2);
+  return param(0, `mandatory=${keys.map(keyName).join(",")}`, ...keys.map(u16));
 }
 
 function parseEch(value: string): Check<SvcParam> {
@@ -116,14 +117,13 @@ function parseEch(value: string): Check<SvcParam> {
   if (value.length === 0 || value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) {
     return fail("ech must be an ECHConfigList in base64");
   }
-  const padding = value.endsWith("==") ? 2 : value.endsWith("=") ? 1 : 0;
-  return param(5, `ech=${value}`, (value.length / 4) * 3 - padding);
+  return param(5, `ech=${value}`, base64Octets(value));
 }
 
 /** Parses one known or generic parameter from its decoded value (null: no `=value`). */
-function parseParam(key: number, value: Uint8Array | null): Check<SvcParam> {
+function parseParam(key: number, value: Octets | null): Check<SvcParam> {
   const name = keyName(key);
-  const text = value === null ? "" : octetsToLatin1(value);
+  const text = value ?? "";
   const needsValue = key === 0 || key === 1 || key === 3 || key === 4 || key === 5 || key === 6 || key === 7;
   if (needsValue && text === "") return fail(`${KEY_NAMES[key]} needs a value (${KEY_NAMES[key]}=…)`);
   switch (key) {
@@ -133,10 +133,10 @@ function parseParam(key: number, value: Uint8Array | null): Check<SvcParam> {
       return parseAlpn(value!);
     case 2:
     case 8:
-      return text === "" ? param(key, name, 0) : fail(`${KEY_NAMES[key]} takes no value`);
+      return text === "" ? param(key, name) : fail(`${KEY_NAMES[key]} takes no value`);
     case 3: {
       const port = uintField({ raw: text, quoted: false }, 65535, "port");
-      return port.ok ? param(3, `port=${port.value}`, 2) : port;
+      return port.ok ? param(3, `port=${port.value}`, u16(port.value)) : port;
     }
     case 4:
     case 6:
@@ -146,14 +146,14 @@ function parseParam(key: number, value: Uint8Array | null): Check<SvcParam> {
     case 7:
       // RFC 9461 §5: a relative URI template that uses the "dns" variable.
       if (!text.startsWith("/") || !/\{[?&]?dns\}/.test(text)) return fail('dohpath must be a path template with a {?dns} variable, e.g. "/dns-query{?dns}"');
-      return param(7, `dohpath=${encodeCharString(value!)}`, value!.length);
+      return param(7, `dohpath=${encodeCharString(value!)}`, octetList(value!));
     default:
-      return param(key, value && value.length > 0 ? `${name}=${encodeCharString(value)}` : name, value?.length ?? 0);
+      return param(key, value ? `${name}=${encodeCharString(value)}` : name, octetList(value ?? ""));
   }
 }
 
 /** Splits `key=value` / `key="value"` / `key` (RFC 9460 §2.1) into its key and decoded value. */
-function readParam(token: Token): Check<{ key: number; value: Uint8Array | null }> {
+function readParam(token: Token): Check<{ key: number; value: Octets | null }> {
   if (token.quoted) return fail(`SvcParam ${show(token.raw)} must be written key=value`);
   const eq = token.raw.indexOf("=");
   const key = parseKey((eq === -1 ? token.raw : token.raw.slice(0, eq)).toLowerCase());
@@ -179,22 +179,7 @@ function consistencyProblem(params: Map<number, SvcParam>, mandatory: string | u
   return null;
 }
 
-function canonicalServiceBinding(type: RecordType): RdataParser {
-  return (tokens, origin) => {
-    const problem = countProblem(type, tokens, 2, Number.POSITIVE_INFINITY);
-    if (problem) return fail(problem);
-    const priority = uintField(tokens[0], 65535, `${type} priority`);
-    if (!priority.ok) return priority;
-    const target = nameField(tokens[1], origin, `${type} target`, { root: true, underscore: true });
-    if (!target.ok) return target;
-    const paramTokens = tokens.slice(2);
-    // RFC 9460 §2.4.2: AliasMode (priority 0) carries no SvcParams.
-    if (priority.value === 0 && paramTokens.length > 0) return fail(`${type} with priority 0 (AliasMode) takes no parameters (RFC 9460 §2.4.2)`);
-    return renderParams(type, `${priority.value} ${target.value}`, target.value, paramTokens);
-  };
-}
-
-function renderParams(type: RecordType, head: string, target: string, tokens: Token[]): RdataResult {
+function readParams(type: string, tokens: Token[]): Check<SvcParam[]> {
   const params = new Map<number, SvcParam>();
   for (const token of tokens) {
     const read = readParam(token);
@@ -207,11 +192,38 @@ function renderParams(type: RecordType, head: string, target: string, tokens: To
   const problem = consistencyProblem(params, params.get(0)?.text);
   if (problem) return fail(`${type} ${problem}`);
   // Canonical order is ascending key number (RFC 9460 §2.2).
-  const sorted = [...params.values()].sort((a, b) => a.key - b.key);
-  const octets = 2 + (target === "." ? 1 : utf8(target).length + 1) + sorted.reduce((sum, p) => sum + 4 + p.octets, 0);
-  if (octets > MAX_RDATA_OCTETS) return fail(`${type} data is longer than ${MAX_RDATA_OCTETS} octets`);
-  return content([head, ...sorted.map((p) => p.text)].join(" "));
+  return ok([...params.values()].sort((a, b) => a.key - b.key));
 }
 
-export const canonicalSvcb = canonicalServiceBinding("SVCB");
-export const canonicalHttps = canonicalServiceBinding("HTTPS");
+function serviceBindingWire({ priority, target, params }: ServiceBinding): Uint8Array {
+  return concatWire(u16(priority), nameWire(target), ...params.flatMap((p) => [u16(p.key), u16(p.value.length), p.value]));
+}
+
+/** The descriptor of a type in the SVCB format (RFC 9460 §2): SVCB itself and HTTPS. */
+export function serviceBindingRdata(about: { type: string; code: number; example: string }): RdataDescriptor<ServiceBinding> {
+  const { type } = about;
+  return defineRdata({
+    ...about,
+    shape: "a priority, a target name and optional key=value parameters",
+    tokens: { min: 2, max: Number.POSITIVE_INFINITY },
+    parse(tokens, origin) {
+      const priority = uintField(tokens[0], 65535, `${type} priority`);
+      if (!priority.ok) return priority;
+      const target = nameField(tokens[1], origin, `${type} target`, { root: true, underscore: true });
+      if (!target.ok) return target;
+      const paramTokens = tokens.slice(2);
+      // RFC 9460 §2.4.2: AliasMode (priority 0) carries no SvcParams.
+      if (priority.value === 0 && paramTokens.length > 0) return fail(`${type} with priority 0 (AliasMode) takes no parameters (RFC 9460 §2.4.2)`);
+      const params = readParams(type, paramTokens);
+      if (!params.ok) return params;
+      const binding = { priority: priority.value, target: target.value, params: params.value };
+      if (serviceBindingWire(binding).length > MAX_RDATA_OCTETS) return fail(`${type} data is longer than ${MAX_RDATA_OCTETS} octets`);
+      return ok(binding);
+    },
+    text: ({ priority, target, params }) => [`${priority} ${target}`, ...params.map((p) => p.text)].join(" "),
+    wire: serviceBindingWire,
+    names: ({ target }) => referencedName(target),
+  });
+}
+
+export const SVCB = serviceBindingRdata({ type: "SVCB", code: 64, example: '1 svc.example.com. alpn="h2,h3" port=8443' });
