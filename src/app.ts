@@ -5,7 +5,7 @@ import { authenticate } from "./http/auth";
 import { declaredBodySize, MAX_JSON_BODY_BYTES } from "./http/body";
 import { safeErrorSummary } from "./http/error-log";
 import { answerUnsupportedMethods } from "./http/methods";
-import { d1Session } from "./http/d1-session";
+import { d1Session, viewerDatabase } from "./http/d1-session";
 import { cursorSecretConfigured } from "./http/pagination";
 import { rateLimit } from "./http/rate-limit";
 import { rdapNegotiation } from "./http/rdap";
@@ -110,12 +110,11 @@ export function createApp() {
   app.use("*", declaredBodySize({ default: MAX_JSON_BODY_BYTES, [MASTER_FILE_MEDIA_TYPE]: MAX_MASTER_FILE_BYTES }));
   app.use("*", cursorSecretConfigured);
   app.use("*", authenticate);
+  app.use("*", viewerDatabase);
   app.use("*", rateLimit);
   // Idempotency-Key is route middleware of the POST operations (src/http/route.ts).
   // The service's root points at the API and its reference.
-  app.get("/", (c) =>
-    c.json({ service: SERVICE_NAME, version: SERVICE_VERSION, api: "/v1", openapi: "/v1/openapi.json", docs: "/v1/docs" }, 200),
-  );
+  app.get("/", (c) => c.json({ service: SERVICE_NAME, version: SERVICE_VERSION, api: "/v1", openapi: "/v1/openapi.json", docs: "/v1/docs" }, 200));
   // Kept as the value returned, so that its type carries every route to `hc<AppType>`.
   const routed = app.route("/v1", v1);
   answerUnsupportedMethods(app);

@@ -1,5 +1,6 @@
 import type { Database } from "./db/client";
 import type { SetAsideFields } from "./http/json-body";
+import type { TokenRights } from "./http/token-rights";
 
 /** Bindings and variables the Worker receives (wrangler.toml). */
 export interface Env {
@@ -33,12 +34,19 @@ export interface Principal {
   /** The token's name, for messages only. */
   name: string;
   scope: "read" | "write" | "dns";
+  /**
+   * What the principal may see and do: its account, role and restrictions (contract §11).
+   * Local development acts as the operator account, unrestricted; `public` has none.
+   */
+  rights: TokenRights | null;
 }
 
 /** Per-request values that middleware hands to handlers. */
 export interface RequestVariables {
-  /** The request's database: drizzle over its D1 session (src/http/d1-session.ts). */
+  /** The request's database: drizzle over its D1 session, as the caller may see it (src/http/d1-session.ts). */
   db: Database;
+  /** The request's D1 session itself (src/http/d1-session.ts). */
+  d1?: D1DatabaseSession;
   requestId: string;
   /** Set by the authentication middleware before any resource handler runs. */
   principal: Principal;

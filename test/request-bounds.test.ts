@@ -170,13 +170,15 @@ describe("bad tokens cost the same, and are rate limited per client address befo
   it("after the address's limit of unverified lookups, bad tokens answer 429 with Retry-After and no D1 read", async () => {
     const address = { "cf-connecting-ip": "203.0.113.77" };
     let limitedAt = -1;
-    for (let i = 0; i < 1100 && limitedAt < 0; i++) {
+    for (let i = 0; i < 250 && limitedAt < 0; i++) {
       const response = await costOf("GET", "/v1/contacts", { headers: { authorization: unknownId, ...address } });
       if (response.status === 429) limitedAt = i;
       else expect(response.status).toBe(401);
     }
-    // vitest.config.ts sets the test limit to 1000 per minute (wrangler.toml: 60).
-    expect(limitedAt).toBe(1000);
+    // vitest.config.ts sets the test limit to 100 a minute (wrangler.toml: 60); the limiter's
+    // window may turn over once while this runs, so the first 429 comes after 100 to 200.
+    expect(limitedAt).toBeGreaterThanOrEqual(100);
+    expect(limitedAt).toBeLessThanOrEqual(200);
     for (const authorization of [unknownId, wrongSecret, undefined]) {
       const limited = await costOf("GET", "/v1/contacts", { headers: { ...(authorization ? { authorization } : { authorization: "" }), ...address } });
       expect(limited.status).toBe(429);

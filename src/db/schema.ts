@@ -41,6 +41,35 @@ export const extensions = sqliteTable(
   (t) => [index("extensions_repository_idx").on(t.repositoryId, t.id)],
 );
 
+/**
+ * The account created by migration 0009 that owns every object that existed before
+ * accounts did (migration 0010's default); `npm start` (authentication off) acts as it.
+ */
+export const OPERATOR_ACCOUNT_ID = "acc_00000000000000000000000000";
+
+/**
+ * Who owns what (contract §11): every contact, domain, host, zone, token and event belongs
+ * to one account, its sponsor (EPP clID). Operators see every account's objects.
+ */
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    role: text("role", { enum: ["operator", "customer"] }).notNull(),
+    status: text("status", { enum: ["active", "suspended"] }).notNull(),
+    version: integer("version").notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("accounts_name_unique").on(t.name)],
+);
+
+/**
+ * The sponsoring account of an owned row. The default exists for the migration of rows
+ * made before accounts; every write names the account it writes for.
+ */
+const sponsor = () => text("account_id").notNull().default(OPERATOR_ACCOUNT_ID);
+
 export const contacts = sqliteTable(
   "contacts",
   {
@@ -201,14 +230,29 @@ export const apiTokens = sqliteTable(
   {
     /** The public part of the token (`tok_…`), by which a request's token is found. */
     id: text("id").primaryKey(),
+    accountId: sponsor(),
+    /** The token that minted this one (null: minted by the CLI); revoking a token revokes its descendants. */
+    parentId: text("parent_id"),
     name: text("name").notNull(),
     scope: text("scope", { enum: ["read", "write", "dns"] }).notNull(),
     /** Hex SHA-256 of the secret part. */
     secretHash: text("secret_hash").notNull(),
+    /** Restrictions (contract §11), JSON; null = none. */
+    zones: text("zones", { mode: "json" }).$type<string[]>(),
+    domains: text("domains", { mode: "json" }).$type<string[]>(),
+    records: text("records", { mode: "json" }).$type<{ name: string; types: string[] }[]>(),
+    allowedIps: text("allowed_ips", { mode: "json" }).$type<string[]>(),
+    expiresAt: text("expires_at"),
+    /** Set at most once a minute per isolate, when the token is checked (src/http/auth.ts). */
+    lastUsedAt: text("last_used_at"),
     createdAt: text("created_at").notNull(),
     revokedAt: text("revoked_at"),
   },
-  (t) => [uniqueIndex("api_tokens_name_unique").on(t.name)],
+  (t) => [
+    uniqueIndex("api_tokens_account_name_unique").on(t.accountId, t.name),
+    index("api_tokens_account_idx").on(t.accountId, t.id),
+    index("api_tokens_parent_idx").on(t.parentId),
+  ],
 );
 
 /**
@@ -232,7 +276,7 @@ export const events = sqliteTable(
     at: text("at").notNull(),
     /** Id of the token that made the write (`tok_…`; "local" with authentication off). Older rows hold the token's name. */
     actor: text("actor").notNull(),
-    resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record"] }).notNull(),
+    resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record", "account", "token"] }).notNull(),
     resourceId: text("resource_id").notNull(),
     operation: text("operation", { enum: ["create", "update", "delete"] }).notNull(),
     before: text("before", { mode: "json" }),
@@ -271,6 +315,7 @@ export const idempotencyKeys = sqliteTable(
 );
 
 export const schema = {
+  accounts,
   repositories,
   extensions,
   contacts,

@@ -10,8 +10,10 @@
 // reach D1. The service fails closed: with no token configured it refuses every
 // non-public request and says why.
 import type { Context, MiddlewareHandler } from "hono";
+import { OPERATOR_ACCOUNT_ID } from "../db/schema";
 import type { AppEnv, Env, Principal } from "../env";
 import { ApiError } from "./problem";
+import { addressAllowed, type RecordRule, routeRefusal, type TokenRights } from "./token-rights";
 
 const REALM = 'Bearer realm="domain-api"';
 /** How long an isolate trusts a token it has checked: revocation takes effect within this. */
@@ -104,12 +106,27 @@ interface TokenRow {
   scope: Principal["scope"] | null;
   secret_hash: string | null;
   revoked_at: string | null;
+  expires_at: string | null;
+  account_id: string | null;
+  zones: string | null;
+  domains: string | null;
+  records: string | null;
+  allowed_ips: string | null;
+  last_used_at: string | null;
+  role: "operator" | "customer" | null;
+  account_status: "active" | "suspended" | null;
   any_active: number;
 }
 
-/** A verified token: its secret matched. `principal` is null when it is revoked. */
+/**
+ * A verified token (its secret matched), as the isolate remembers it for TOKEN_CACHE_MS:
+ * revocation, expiry and suspension are decided from this copy.
+ */
 interface VerifiedToken {
-  principal: Principal | null;
+  principal: Principal;
+  revoked: boolean;
+  expiresAt: string | null;
+  suspended: boolean;
   until: number;
 }
 // Keyed by SHA-256 of the whole presented token, so only a token whose secret matched is
@@ -140,16 +157,93 @@ async function limitUnverified(c: Context<AppEnv>): Promise<void> {
   );
 }
 
-/** One D1 read: the token's row (if any) and whether any active token exists (fail closed). */
+/**
+ * One D1 read: the token's row with its account (if any), and whether any active token
+ * exists (to fail closed).
+ */
 async function readToken(env: Env, id: string | null): Promise<TokenRow> {
   const row = await env.DB.prepare(
-    `select t.id, t.name, t.scope, t.secret_hash, t.revoked_at,
-            exists (select 1 from api_tokens a where a.revoked_at is null) as any_active
-       from (select 1) left join api_tokens t on t.id = ?1`,
+    `select t.id, t.name, t.scope, t.secret_hash, t.revoked_at, t.expires_at, t.account_id, t.zones, t.domains,
+            t.records, t.allowed_ips, t.last_used_at, a.role, a.status as account_status,
+            exists (select 1 from api_tokens x where x.revoked_at is null) as any_active
+       from (select 1) left join api_tokens t on t.id = ?1 left join accounts a on a.id = t.account_id`,
   )
     .bind(id ?? "")
     .first<TokenRow>();
-  return row ?? { id: null, name: null, scope: null, secret_hash: null, revoked_at: null, any_active: 0 };
+  return (
+    row ?? {
+      id: null,
+      name: null,
+      scope: null,
+      secret_hash: null,
+      revoked_at: null,
+      expires_at: null,
+      account_id: null,
+      zones: null,
+      domains: null,
+      records: null,
+      allowed_ips: null,
+      last_used_at: null,
+      role: null,
+      account_status: null,
+      any_active: 0,
+    }
+  );
+}
+
+function jsonList<T>(text: string | null): T[] | null {
+  if (text === null) return null;
+  const value = JSON.parse(text) as unknown;
+  return Array.isArray(value) ? (value as T[]) : null;
+}
+
+function rightsOf(row: TokenRow): TokenRights {
+  return {
+    scope: row.scope!,
+    accountId: row.account_id ?? OPERATOR_ACCOUNT_ID,
+    role: row.role ?? "customer",
+    zones: jsonList<string>(row.zones),
+    domains: jsonList<string>(row.domains),
+    records: jsonList<RecordRule>(row.records),
+    allowedIps: jsonList<string>(row.allowed_ips),
+    expiresAt: row.expires_at,
+  };
+}
+
+/** last_used_at is written at most this often per token and isolate, after the answer. */
+const LAST_USED_EVERY_MS = 60_000;
+const lastUsedWritten = new Map<string, number>();
+
+function noteUse(c: Context<AppEnv>, tokenId: string): void {
+  const now = Date.now();
+  if ((lastUsedWritten.get(tokenId) ?? 0) > now - LAST_USED_EVERY_MS) return;
+  if (lastUsedWritten.size >= MAX_CACHED_TOKENS) lastUsedWritten.clear();
+  lastUsedWritten.set(tokenId, now);
+  const write = c.env.DB.prepare("update api_tokens set last_used_at = ?1 where id = ?2")
+    .bind(new Date(now).toISOString(), tokenId)
+    .run()
+    .catch(() => undefined);
+  try {
+    c.executionCtx.waitUntil(write);
+  } catch {
+    // No execution context (a direct call in a test): the write runs on its own.
+  }
+}
+
+/** A verified token's standing now: revoked and expired tokens are unknown (401), a suspended account is 403. */
+function admit(c: Context<AppEnv>, token: VerifiedToken): Principal {
+  if (token.revoked) throw unauthorized("The bearer token has been revoked.", "invalid_token");
+  if (token.expiresAt !== null && token.expiresAt <= new Date().toISOString()) throw unauthorized("The bearer token is unknown.", "invalid_token");
+  if (token.suspended) throw new ApiError("forbidden", "The token's account is suspended; its data is kept, but no token of it may be used.");
+  const rights = token.principal.rights!;
+  if (!addressAllowed(rights.allowedIps, c.req.header("cf-connecting-ip") ?? null)) {
+    throw new ApiError(
+      "forbidden",
+      `This token may be used only from ${rights.allowedIps!.join(", ")}; this request came from ${c.req.header("cf-connecting-ip") ?? "an unknown address"}.`,
+    );
+  }
+  if (token.principal.tokenId) noteUse(c, token.principal.tokenId);
+  return token.principal;
 }
 
 /**
@@ -163,10 +257,7 @@ export async function verifyToken(c: Context<AppEnv>, presented: string): Promis
   if (!parts) throw unauthorized("The bearer token is unknown.", "invalid_token");
   const cacheKey = hex(await sha256(presented));
   const cached = verifiedTokens.get(cacheKey);
-  if (cached && cached.until > Date.now()) {
-    if (!cached.principal) throw unauthorized("The bearer token has been revoked.", "invalid_token");
-    return cached.principal;
-  }
+  if (cached && cached.until > Date.now()) return admit(c, cached);
   await limitUnverified(c);
   const row = await readToken(c.env, parts[1]!);
   const presentedHash = await sha256(parts[2]!);
@@ -176,11 +267,17 @@ export async function verifyToken(c: Context<AppEnv>, presented: string): Promis
     if (!row.any_active) throw unauthorized(FAIL_CLOSED_DETAIL, "invalid_token");
     throw unauthorized("The bearer token is unknown.", "invalid_token");
   }
-  const principal: Principal | null = row.revoked_at ? null : { kind: "token", tokenId: row.id!, name: row.name!, scope: row.scope! };
+  const rights = rightsOf(row);
+  const verified: VerifiedToken = {
+    principal: { kind: "token", tokenId: row.id!, name: row.name!, scope: row.scope!, rights },
+    revoked: row.revoked_at !== null,
+    expiresAt: row.expires_at,
+    suspended: row.account_status === "suspended",
+    until: Date.now() + TOKEN_CACHE_MS,
+  };
   if (verifiedTokens.size >= MAX_CACHED_TOKENS) verifiedTokens.clear();
-  verifiedTokens.set(cacheKey, { principal, until: Date.now() + TOKEN_CACHE_MS });
-  if (!principal) throw unauthorized("The bearer token has been revoked.", "invalid_token");
-  return principal;
+  verifiedTokens.set(cacheKey, verified);
+  return admit(c, verified);
 }
 
 /**
@@ -193,8 +290,24 @@ async function missingCredentials(c: Context<AppEnv>): Promise<ApiError> {
   return row.any_active ? unauthorized("Send `Authorization: Bearer <token>`.") : unauthorized(FAIL_CLOSED_DETAIL);
 }
 
-export const LOCAL_PRINCIPAL: Principal = { kind: "local", tokenId: null, name: "local", scope: "write" };
-const PUBLIC_PRINCIPAL: Principal = { kind: "public", tokenId: null, name: "public", scope: "read" };
+/** Local development (authentication off) acts as the operator account, unrestricted (contract §11). */
+export const LOCAL_PRINCIPAL: Principal = {
+  kind: "local",
+  tokenId: null,
+  name: "local",
+  scope: "write",
+  rights: {
+    scope: "write",
+    accountId: OPERATOR_ACCOUNT_ID,
+    role: "operator",
+    zones: null,
+    domains: null,
+    records: null,
+    allowedIps: null,
+    expiresAt: null,
+  },
+};
+const PUBLIC_PRINCIPAL: Principal = { kind: "public", tokenId: null, name: "public", scope: "read", rights: null };
 
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const path = c.req.path;
@@ -228,6 +341,8 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (requiredScope(c.req.method) === "write" && principal.scope !== "write") {
     throw new ApiError("forbidden", `The token "${principal.name}" has the read scope; ${c.req.method} needs a write token.`);
   }
+  const refusal = principal.rights ? routeRefusal(principal.rights, principal.tokenId, c.req.method, path) : null;
+  if (refusal) throw new ApiError("forbidden", refusal);
   c.set("principal", principal);
   return next();
 };

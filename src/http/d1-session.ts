@@ -6,6 +6,8 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { database } from "../db/client";
+import { visibleDatabase } from "../db/visibility";
+import { isNarrow, visibleDomainNames, visibleZoneNames } from "./token-rights";
 import { ApiError } from "./problem";
 
 export const BOOKMARK_HEADER = "X-D1-Bookmark";
@@ -21,6 +23,7 @@ export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   const reads = c.req.method === "GET" || c.req.method === "HEAD";
   const session = c.env.DB.withSession(given ?? (reads ? "first-unconstrained" : "first-primary"));
+  c.set("d1", session);
   c.set("db", database(session));
   try {
     await next();
@@ -28,4 +31,23 @@ export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
     const bookmark = session.getBookmark() ?? given;
     if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
   }
+};
+
+/**
+ * After authentication: a customer's token, or any token narrowed to zones or domains,
+ * reads through the D1 session as it sees it (src/db/visibility.ts) — visibility is
+ * enforced there, for every query, never by a filter a handler must remember.
+ */
+export const viewerDatabase: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const rights = c.get("principal").rights;
+  const session = c.get("d1");
+  if (rights && session && (rights.role !== "operator" || isNarrow(rights))) {
+    const visibility = {
+      accountId: rights.role === "operator" ? null : rights.accountId,
+      zones: visibleZoneNames(rights),
+      domains: visibleDomainNames(rights),
+    };
+    c.set("db", database(visibleDatabase(session, visibility)));
+  }
+  return next();
 };
