@@ -1,10 +1,19 @@
 // Unit tests of the pure registry policy (no HTTP, no database).
 import { describe, expect, it } from "vitest";
-import { matchRegistrableName, registrableDomainOf } from "../src/registry/extensions";
-import { canonicalAddresses, glueProblem, normalizeHostName } from "../src/registry/hosts";
-import { expiryAfter, periodProblem } from "../src/registry/periods";
-import { canonicalStatuses, clientStatusProblem, domainStatus, objectStatus, updateProhibited } from "../src/registry/statuses";
-import { missingAddressFields } from "../src/registry/contacts";
+import { idnErrors, matchRegistrableName, registrableDomainOf } from "../src/registry/extensions";
+import { nameserverCountErrors, nameserverNames, newNameserverHosts, superordinateCandidates } from "../src/registry/nameservers";
+import { canonicalAddresses, glueAddresses, glueErrors, glueProblem, normalizeHostName } from "../src/registry/hosts";
+import { expiryAfter, periodErrors, periodProblem, wholeYearsErrors } from "../src/registry/periods";
+import {
+  canonicalStatuses,
+  clientStatusErrors,
+  clientStatusProblem,
+  domainStatus,
+  objectStatus,
+  PROHIBITING_STATUSES,
+  prohibitingStatus,
+} from "../src/registry/statuses";
+import { addressRequiredErrors, contactAddressErrors, contactsNeedingAddress, missingAddressFields, unknownContactErrors } from "../src/registry/contacts";
 import { isCountryCode } from "../src/registry/countries";
 
 const extensions = new Map(["com", "uk", "co.uk", "de"].map((id) => [id, { id }]));
@@ -53,10 +62,10 @@ describe("domain statuses", () => {
     expect(objectStatus(false)).toEqual(["ok"]);
   });
   it("under clientUpdateProhibited allows only the change that removes it", () => {
-    expect(updateProhibited(["clientUpdateProhibited"], undefined)).toBe(true);
-    expect(updateProhibited(["clientUpdateProhibited"], ["clientUpdateProhibited", "clientHold"])).toBe(true);
-    expect(updateProhibited(["clientUpdateProhibited"], [])).toBe(false);
-    expect(updateProhibited([], undefined)).toBe(false);
+    expect(prohibitingStatus("update", ["clientUpdateProhibited"], undefined)).toBe("clientUpdateProhibited");
+    expect(prohibitingStatus("update", ["clientUpdateProhibited"], ["clientUpdateProhibited", "clientHold"])).toBe("clientUpdateProhibited");
+    expect(prohibitingStatus("update", ["clientUpdateProhibited"], [])).toBeNull();
+    expect(prohibitingStatus("update", [], undefined)).toBeNull();
   });
 });
 
@@ -104,5 +113,108 @@ describe("contacts", () => {
     expect(isCountryCode("gb")).toBe(true);
     expect(isCountryCode("XX")).toBe(false);
     expect(isCountryCode("UK")).toBe(false);
+  });
+});
+
+// The rules a domain or host write calls, each a named pure function that returns the
+// field errors it finds (none when the input is fine).
+
+describe("forbidden statuses are a table: operation → statuses", () => {
+  it("each operation is forbidden by its client and server status", () => {
+    expect(PROHIBITING_STATUSES.delete).toEqual(["clientDeleteProhibited", "serverDeleteProhibited"]);
+    expect(prohibitingStatus("delete", ["clientHold", "clientDeleteProhibited"])).toBe("clientDeleteProhibited");
+    expect(prohibitingStatus("delete", ["clientUpdateProhibited"])).toBeNull();
+    expect(prohibitingStatus("renew", ["clientRenewProhibited"])).toBe("clientRenewProhibited");
+    expect(prohibitingStatus("transfer", ["serverTransferProhibited"])).toBe("serverTransferProhibited");
+  });
+  it("a delete cannot remove its own prohibition: only an update can", () => {
+    expect(prohibitingStatus("delete", ["clientDeleteProhibited"], [])).toBe("clientDeleteProhibited");
+  });
+  it("reports each status a client may not set at its index", () => {
+    expect(clientStatusErrors(["clientHold", "ok", "pendingDelete"]).map((e) => e.field)).toEqual(["status[1]", "status[2]"]);
+    expect(clientStatusErrors(["clientHold"])).toEqual([]);
+  });
+});
+
+describe("a domain's name servers", () => {
+  it("are normalised, each listed once, each bad one reported at its index", () => {
+    const { names, errors } = nameserverNames(["NS1.Example.NET.", "ns1.example.net", "bad..name"]);
+    expect(names).toEqual(["ns1.example.net"]);
+    expect(errors.map((e) => e.field)).toEqual(["nameservers[1]", "nameservers[2]"]);
+    expect(errors[0]!.message).toBe("ns1.example.net is listed twice");
+  });
+  it("number within the extension's bounds", () => {
+    const com = { id: "com", nameserversMin: 0, nameserversMax: 13 };
+    expect(nameserverCountErrors(2, com)).toEqual([]);
+    expect(nameserverCountErrors(14, com)).toEqual([{ field: "nameservers", message: ".com domains have 0 to 13 name servers; 14 given" }]);
+  });
+  it("under a domain managed here must exist as hosts; other unknown names become external hosts", () => {
+    const { external, errors } = newNameserverHosts(
+      ["ns1.known.net", "ns1.managed.com", "ns1.elsewhere.net"],
+      new Set(["ns1.known.net"]),
+      new Set(["managed.com"]),
+      extensions,
+    );
+    expect(external).toEqual(["ns1.elsewhere.net"]);
+    expect(errors).toEqual([{ field: "nameservers[1]", message: expect.stringContaining("create the host with its addresses first") }]);
+  });
+  it("can only be subordinate to the registrable domain each falls under", () => {
+    expect(superordinateCandidates(["ns1.example.co.uk", "ns2.example.co.uk", "ns.other.com", "ns.nowhere.invalid"], extensions)).toEqual([
+      "example.co.uk",
+      "other.com",
+    ]);
+  });
+});
+
+describe("a domain's contacts", () => {
+  const found = new Map([
+    ["con_A", { city: "London", countryCode: "GB" }],
+    ["con_B", { city: null, countryCode: "GB" }],
+  ]);
+  it("must exist", () => {
+    expect(unknownContactErrors({ registrant: "con_A", admin: "con_X", tech: null }, found)).toEqual([
+      { field: "contacts.admin", message: "contact con_X does not exist" },
+    ]);
+  });
+  it("need a city and a country as registrant, admin or tech, not as billing", () => {
+    expect(contactAddressErrors({ registrant: "con_B", billing: "con_B" }, found)).toEqual([
+      { field: "registrant", message: "contact con_B lacks address.city, required for a registrant contact" },
+    ]);
+    expect(contactsNeedingAddress({ registrant: "con_A", admin: null, tech: "con_B", billing: "con_C" })).toEqual(["con_A", "con_B"]);
+  });
+  it("keep their address while in those roles", () => {
+    expect(addressRequiredErrors(["address.city"])).toEqual([
+      { field: "address.city", message: "is required while the contact is a registrant, admin or tech contact" },
+    ]);
+  });
+});
+
+describe("a domain's name and period", () => {
+  it("an extension without IDN refuses A-labels", () => {
+    expect(idnErrors("xn--mnchen-3ya.com", { id: "com", idn: false })).toEqual([
+      { field: "name", message: ".com does not register internationalised (IDN) names" },
+    ]);
+    expect(idnErrors("xn--mnchen-3ya.de", { id: "de", idn: true })).toEqual([]);
+    expect(idnErrors("example.com", { id: "com", idn: false })).toEqual([]);
+  });
+  it("a period is whole years within the extension's range", () => {
+    const uk = { id: "co.uk", periodMin: 1, periodMax: 10 };
+    expect(wholeYearsErrors(1.5)).toEqual([{ field: "period", message: "must be a whole number of years" }]);
+    expect(periodErrors(1.5, uk)).toEqual([]);
+    expect(periodErrors(11, uk)).toEqual([{ field: "period", message: ".co.uk registers for 1 to 10 years" }]);
+    expect(periodErrors(2, uk)).toEqual([]);
+  });
+});
+
+describe("glue as field errors", () => {
+  it("reports each refused address at its index, canonical ones kept", () => {
+    const { addresses, errors } = glueAddresses(["2001:DB8::1", "127.0.0.1", "2001:db8::1"]);
+    expect(addresses).toEqual(["2001:db8::1"]);
+    expect(errors.map((e) => e.field)).toEqual(["addresses[1]", "addresses[2]"]);
+  });
+  it("a subordinate host needs glue, an external one takes none", () => {
+    expect(glueErrors(true, 0, "example.com")).toEqual([{ field: "addresses", message: expect.stringContaining("needs 1 to 13 addresses") }]);
+    expect(glueErrors(false, 1, null)).toEqual([{ field: "addresses", message: expect.stringContaining("external host") }]);
+    expect(glueErrors(false, 0, null)).toEqual([]);
   });
 });

@@ -28,3 +28,8 @@ export function validName(result: NameResult, input: string, field: string, find
   findings.invalid.push({ field, message: `"${input}" ${result.error}` });
   return null;
 }
+
+/** A copy to add to: what was found on the body, for one attempt of a write that may run again. */
+export function copyFindings(findings: Findings): Findings {
+  return { invalid: [...findings.invalid], policy: [...findings.policy] };
+}

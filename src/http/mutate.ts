@@ -16,7 +16,7 @@
 //   6. answers with the representation, its ETag and, for a creation, its Location.
 import type { Context } from "hono";
 import type { SQL } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { AppEnv } from "../env";
 import type { Database } from "../db/client";
 import { writeFailure, type WriteFailure } from "../db/errors";
@@ -106,7 +106,7 @@ async function currentResource<Row extends Stored, Body>(
   c: Context<AppEnv>,
   collection: Collection<Row, Body>,
   segment: string,
-  reads: (db: Database) => Statement[],
+  reads: (db: Database) => readonly Statement[],
 ): Promise<{ current: Row; read: unknown[] }> {
   const db = c.get("db");
   const ref: ResourceRef = collection.byName ? resourceRef(segment, collection.type) : { kind: "id", id: segment };
@@ -198,20 +198,20 @@ export async function createResource<Row extends Stored, Body>(
  * the patch changes nothing: then nothing is written (no event, the ETag stays).
  * `reads` are read in the same round trip as the resource (what the checks need).
  */
-export async function updateResource<Row extends Stored, Body>(
+export async function updateResource<Row extends Stored, Body, const R extends readonly Statement[] = []>(
   c: Context<AppEnv>,
   collection: Collection<Row, Body>,
   segment: string,
   operation: {
-    reads?: (db: Database) => Statement[];
-    update(ctx: WriteContext, current: Row, read: unknown[]): Promise<Change<Row> | null>;
+    reads?: (db: Database) => R;
+    update(ctx: WriteContext, current: Row, read: BatchResponse<R>): Promise<Change<Row> | null>;
     failure?: FailureProblem<Row>;
   },
 ) {
   const updated = await withVersionRetry(c, async () => {
     const { current, read } = await currentResource(c, collection, segment, operation.reads ?? (() => []));
     const ctx = writeContext(c);
-    const change = await operation.update(ctx, current, read);
+    const change = await operation.update(ctx, current, read as BatchResponse<R>);
     return change === null ? current : writeChange(ctx, collection, "update", current, change, operation.failure);
   });
   const body = collection.present(updated);
@@ -220,20 +220,20 @@ export async function updateResource<Row extends Stored, Body>(
 }
 
 /** DELETE of one resource: 204. */
-export async function deleteResource<Row extends Stored, Body>(
+export async function deleteResource<Row extends Stored, Body, const R extends readonly Statement[] = []>(
   c: Context<AppEnv>,
   collection: Collection<Row, Body>,
   segment: string,
   operation: {
-    reads?: (db: Database) => Statement[];
-    remove(ctx: WriteContext, current: Row, read: unknown[]): Promise<Removal>;
+    reads?: (db: Database) => R;
+    remove(ctx: WriteContext, current: Row, read: BatchResponse<R>): Promise<Removal>;
     failure?: FailureProblem<Row>;
   },
 ) {
   await withVersionRetry(c, async () => {
     const { current, read } = await currentResource(c, collection, segment, operation.reads ?? (() => []));
     const ctx = writeContext(c);
-    const removal = await operation.remove(ctx, current, read);
+    const removal = await operation.remove(ctx, current, read as BatchResponse<R>);
     const before = removal.before ?? collection.present(current);
     const event = eventOf(ctx, collection.type, current.id, "delete", before, null);
     await commit(ctx, [removal.write, event, ...(removal.alongside ?? [])], current, operation.failure);

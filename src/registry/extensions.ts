@@ -1,5 +1,7 @@
 // Which extension a domain name is registered under (contract §5): the longest catalog
 // extension that is a suffix of the name, with exactly one label in front of it.
+import { isIdnName } from "../dns/name";
+import type { FieldError } from "./field-error";
 
 export interface ExtensionMatch<E> {
   extension: E;
@@ -41,4 +43,10 @@ export function registrableDomainOf(name: string, extensions: ReadonlyMap<string
     if (extensions.has(labels.slice(i).join("."))) return labels.slice(i - 1).join(".");
   }
   return null;
+}
+
+/** An extension that does not take internationalised names refuses a name with an A-label (RFC 5890). */
+export function idnErrors(name: string, extension: { id: string; idn: boolean }): FieldError[] {
+  if (extension.idn || !isIdnName(name)) return [];
+  return [{ field: "name", message: `.${extension.id} does not register internationalised (IDN) names` }];
 }

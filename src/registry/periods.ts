@@ -1,4 +1,5 @@
 // Registration periods (RFC 5731 §2.5): whole years within the extension's range.
+import type { FieldError } from "./field-error";
 
 export interface PeriodRange {
   min: number;
@@ -23,4 +24,16 @@ export function expiryAfter(from: Date, years: number): Date {
   result.setUTCFullYear(from.getUTCFullYear() + years);
   if (result.getUTCMonth() !== from.getUTCMonth()) result.setUTCDate(0);
   return result;
+}
+
+/** The registration period as `period` gives it: whole years (bad input otherwise). */
+export function wholeYearsErrors(years: number): FieldError[] {
+  return Number.isInteger(years) ? [] : [{ field: "period", message: "must be a whole number of years" }];
+}
+
+/** The period within the extension's range (the registry's policy). */
+export function periodErrors(years: number, extension: { id: string; periodMin: number; periodMax: number }): FieldError[] {
+  if (!Number.isInteger(years)) return [];
+  const problem = periodProblem(years, { min: extension.periodMin, max: extension.periodMax }, extension.id);
+  return problem ? [{ field: "period", message: problem }] : [];
 }

@@ -1,5 +1,6 @@
 // Domain statuses (RFC 5731 §2.3). Clients set only the client* statuses; server*,
 // pending* and the computed `ok`/`inactive` belong to the registry.
+import type { FieldError } from "./field-error";
 
 export const CLIENT_STATUSES = ["clientDeleteProhibited", "clientHold", "clientRenewProhibited", "clientTransferProhibited", "clientUpdateProhibited"] as const;
 export type ClientStatus = (typeof CLIENT_STATUSES)[number];
@@ -55,14 +56,34 @@ export function objectStatus(linked: boolean): string[] {
 export const DOMAIN_STATUS_FILTERS = [...CLIENT_STATUSES, "inactive", "ok"] as const;
 
 /**
- * RFC 5731 §2.3: while clientUpdateProhibited is set, only a change that removes it is
- * allowed. `nextStatuses` is undefined when the update leaves statuses untouched.
+ * The operations a status forbids (RFC 5731 §2.3): while a domain shows one of these
+ * statuses, the operation is refused (EPP 2304). Only client statuses can be set here;
+ * the server statuses are the registry's, listed for the day it sets them.
  */
-export function updateProhibited(current: readonly string[], nextStatuses: readonly string[] | undefined): boolean {
-  if (!current.includes("clientUpdateProhibited")) return false;
-  return nextStatuses === undefined || nextStatuses.includes("clientUpdateProhibited");
+export const PROHIBITING_STATUSES = {
+  update: ["clientUpdateProhibited", "serverUpdateProhibited"],
+  delete: ["clientDeleteProhibited", "serverDeleteProhibited"],
+  renew: ["clientRenewProhibited", "serverRenewProhibited"],
+  transfer: ["clientTransferProhibited", "serverTransferProhibited"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type DomainOperation = keyof typeof PROHIBITING_STATUSES;
+
+/**
+ * The status that forbids `operation` on a domain with `current` statuses, or null. An
+ * update may remove the status that forbids it, and nothing else with it: `nextStatuses`
+ * are the statuses the update sets (undefined when it leaves them untouched).
+ */
+export function prohibitingStatus(operation: DomainOperation, current: readonly string[], nextStatuses?: readonly string[]): string | null {
+  const status = PROHIBITING_STATUSES[operation].find((s) => current.includes(s)) ?? null;
+  if (status !== null && operation === "update" && nextStatuses !== undefined && !nextStatuses.includes(status)) return null;
+  return status;
 }
 
-export function deleteProhibited(current: readonly string[]): boolean {
-  return current.includes("clientDeleteProhibited");
+/** Each status a client asked for that it may not set, at `status[i]`. */
+export function clientStatusErrors(statuses: readonly string[]): FieldError[] {
+  return statuses.flatMap((status, index) => {
+    const problem = clientStatusProblem(status);
+    return problem ? [{ field: `status[${index}]`, message: problem }] : [];
+  });
 }

@@ -1,103 +1,117 @@
-// A domain's links to contacts and name servers, checked the same way on registration
-// and on update: every problem is collected so that one 422 lists them all.
-import type { ExtensionRow } from "../../db/catalog";
-import type { Findings } from "../../http/findings";
-import { missingAddressFields, ROLES_NEEDING_ADDRESS, type DomainContactRole } from "../../registry/contacts";
-import { registrableDomainOf } from "../../registry/extensions";
-import { normalizeHostName } from "../../registry/hosts";
+// How a domain write writes its links: the name server links (in order), the external
+// hosts it creates for names nobody has created, the hosts a registration adopts, each
+// changed host with its own event, and the guards that hold the links' rules at commit.
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { eventInsert, rowExists } from "../../db/events";
+import { failUnless } from "../../db/guards";
+import { newId } from "../../db/ids";
+import { adoptSubordinateHosts, contactsHaveAddress, linksNameservers } from "../../db/registry";
+import { domainNameservers, hosts } from "../../db/schema";
+import { reversedName } from "../../dns/name";
+import type { Statement, WriteContext } from "../../http/mutate";
+import { type AssignedContacts, contactsNeedingAddress } from "../../registry/contacts";
+import { presentHost } from "../hosts/present";
+import type { HostWithLinks } from "../hosts/queries";
 
-export const CONTACT_FIELDS: Record<DomainContactRole, string> = {
-  registrant: "registrant",
-  admin: "contacts.admin",
-  tech: "contacts.tech",
-  billing: "contacts.billing",
-};
+// D1 binds at most 100 parameters a statement: a host row has 8 columns.
+const HOST_ROWS_PER_INSERT = 10;
 
-/** Name servers normalised and unique; each bad one is reported at its index. */
-export function normalizeNameservers(raw: readonly string[], findings: Findings): string[] {
-  const names: string[] = [];
-  raw.forEach((input, index) => {
-    const normalized = normalizeHostName(input);
-    if (!normalized.ok) {
-      findings.invalid.push({ field: `nameservers[${index}]`, message: `"${input}" ${normalized.error}` });
-    } else if (names.includes(normalized.name)) {
-      findings.invalid.push({ field: `nameservers[${index}]`, message: `${normalized.name} is listed twice` });
-    } else {
-      names.push(normalized.name);
-    }
-  });
-  return names;
-}
-
-/** The extension's name server count (RFC 5731 §2.6: a registry sets its own bounds). */
-export function checkNameserverCount(count: number, extension: ExtensionRow, findings: Findings): void {
-  const { nameserversMin: min, nameserversMax: max } = extension;
-  if (count < min || count > max) {
-    findings.policy.push({ field: "nameservers", message: `.${extension.id} domains have ${min} to ${max} name servers; ${count} given` });
-  }
-}
-
-/** Names of the only domains that could be superordinate to these name servers. */
-export function superordinateCandidates(nameservers: readonly string[], extensions: ReadonlyMap<string, unknown>): string[] {
-  const candidates = new Set<string>();
-  for (const name of nameservers) {
-    const domain = registrableDomainOf(name, extensions);
-    if (domain) candidates.add(domain);
-  }
-  return [...candidates];
+/** The external host objects a domain write creates for name servers nobody has created. */
+function externalHostRows(names: readonly string[], at: string): HostWithLinks[] {
+  return names.map((name) => ({
+    id: newId("host", new Date(at)),
+    name,
+    reversedName: reversedName(name),
+    domainId: null,
+    addresses: [],
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
+    linked: true,
+  }));
 }
 
 /**
- * Which name servers must become new (external) host objects. An unknown name under a
- * domain managed here (the one being written included) is refused: its host needs glue
- * addresses, which only a host creation can give (RFC 5732 §3.2.1).
+ * Links a domain to its name servers, in order, creating the external hosts named in
+ * `external`, each with its `create` event (only a host this batch really inserted gets
+ * one). The guard fails the batch when a host read as existing was deleted or renamed
+ * before it ran: the insert…select would link fewer hosts than named.
  */
-export function planNameservers(
-  nameservers: readonly string[],
-  known: ReadonlySet<string>,
-  managedDomains: ReadonlySet<string>,
-  extensions: ReadonlyMap<string, unknown>,
-  findings: Findings,
-): string[] {
-  const newExternal: string[] = [];
-  nameservers.forEach((name, index) => {
-    if (known.has(name)) return;
-    const superordinate = registrableDomainOf(name, extensions);
-    if (superordinate && managedDomains.has(superordinate)) {
-      findings.invalid.push({
-        field: `nameservers[${index}]`,
-        message: `${name} is under ${superordinate}, a domain managed here: create the host with its addresses first (POST /v1/hosts)`,
-      });
-    } else {
-      newExternal.push(name);
-    }
-  });
-  return newExternal;
-}
-
-/** Contacts referenced must exist; registrant, admin and tech contacts need a postal address. */
-export function checkContacts(
-  assigned: Partial<Record<DomainContactRole, string | null>>,
-  found: ReadonlyMap<string, { city: string | null; countryCode: string | null }>,
-  findings: Findings,
-): void {
-  for (const [role, id] of Object.entries(assigned) as [DomainContactRole, string | null | undefined][]) {
-    if (id === null || id === undefined) continue;
-    const field = CONTACT_FIELDS[role];
-    const contact = found.get(id);
-    if (!contact) {
-      findings.invalid.push({ field, message: `contact ${id} does not exist` });
-      continue;
-    }
-    if (!ROLES_NEEDING_ADDRESS.includes(role)) continue;
-    const missing = missingAddressFields(contact);
-    if (missing.length > 0) {
-      findings.policy.push({ field, message: `contact ${id} lacks ${missing.join(" and ")}, required for a ${role} contact` });
-    }
+export function nameserverLinks(ctx: WriteContext, domainId: string, names: readonly string[], external: readonly string[]) {
+  const { db, at, actor } = ctx;
+  const newHosts = externalHostRows(external, at);
+  const alongside: Statement[] = [];
+  for (let i = 0; i < newHosts.length; i += HOST_ROWS_PER_INSERT) {
+    const chunk = newHosts.slice(i, i + HOST_ROWS_PER_INSERT);
+    // Another request may create the same external host at the same moment: either row serves.
+    alongside.push(
+      db
+        .insert(hosts)
+        .values(chunk.map(({ linked: _linked, version: _version, ...row }) => row))
+        .onConflictDoNothing({ target: hosts.name }),
+    );
   }
+  for (const host of newHosts) {
+    const event = { at, actor, type: "host" as const, id: host.id, operation: "create" as const, before: null, after: presentHost(host) };
+    alongside.push(eventInsert(db, event, { onlyIf: rowExists(hosts, eq(hosts.id, host.id)) }));
+  }
+  if (names.length === 0) return { alongside, guards: [] };
+  const position = sql.join(
+    names.map((name, index) => sql`when ${name} then ${index}`),
+    sql` `,
+  );
+  alongside.push(
+    db.insert(domainNameservers).select(
+      db
+        .select({
+          domainId: sql<string>`${domainId}`.as("domain_id"),
+          hostId: hosts.id,
+          position: sql<number>`case ${hosts.name} ${position} end`.as("position"),
+        })
+        .from(hosts)
+        .where(inArray(hosts.name, [...names])),
+    ),
+  );
+  return { alongside, guards: [failUnless(db, { type: "domain", id: domainId }, linksNameservers(domainId, names.length))] };
 }
 
-/** The contacts assigned to roles that need a postal address: what the write's guard holds to. */
-export function contactsNeedingAddress(assigned: Partial<Record<DomainContactRole, string | null>>): string[] {
-  return ROLES_NEEDING_ADDRESS.map((role) => assigned[role]).filter((id): id is string => typeof id === "string");
+/** Replaces a domain's name server links. */
+export function replaceNameserverLinks(ctx: WriteContext, domainId: string, names: readonly string[], external: readonly string[]) {
+  const links = nameserverLinks(ctx, domainId, names, external);
+  return { alongside: [ctx.db.delete(domainNameservers).where(eq(domainNameservers.domainId, domainId)), ...links.alongside], guards: links.guards };
+}
+
+/**
+ * The contacts a write assigns still have the postal address their roles need when the
+ * batch commits: a PATCH of the contact may clear it between the check and the write.
+ */
+export function contactAddressGuards(db: Database, domainId: string, assigned: AssignedContacts): Statement[] {
+  const ids = contactsNeedingAddress(assigned);
+  return ids.length === 0 ? [] : [failUnless(db, { type: "domain", id: domainId }, contactsHaveAddress(ids))];
+}
+
+/**
+ * The external hosts under a newly registered domain become its subordinates (RFC 5732
+ * §1.1: they are now in-bailiwick); each gets an `update` event, written only if the
+ * batch changed it as read.
+ */
+export function adoptionWrites(
+  ctx: WriteContext,
+  domain: { id: string; name: string },
+  adopted: readonly HostWithLinks[],
+  nameservers: readonly string[],
+): Statement[] {
+  const { db, at, actor } = ctx;
+  return [
+    adoptSubordinateHosts(db, domain.id, domain.name, at),
+    ...adopted.map((host) => {
+      const next = { ...host, domainId: domain.id, version: host.version + 1, updatedAt: at, linked: host.linked || nameservers.includes(host.name) };
+      return eventInsert(
+        db,
+        { at, actor, type: "host", id: host.id, operation: "update", before: presentHost(host), after: presentHost(next) },
+        { onlyIf: rowExists(hosts, and(eq(hosts.id, host.id), eq(hosts.domainId, domain.id), eq(hosts.version, next.version))!) },
+      );
+    }),
+  ];
 }

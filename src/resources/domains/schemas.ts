@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { paginationQuery } from "../../http/pagination";
 import { dateTimeParam, searchParam } from "../../http/query";
 import { TimestampSchema, listSchema } from "../../http/openapi";
+import { readOnlyFields } from "../../http/patch";
 import { CLIENT_STATUSES, DOMAIN_STATUS_FILTERS } from "../../registry/statuses";
 
 const contactRef = z.string().max(64).openapi({ example: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" });
@@ -81,7 +82,7 @@ export const DomainPatchSchema = z
   })
   .openapi("DomainPatch");
 
-export const DOMAIN_READ_ONLY = ["id", "name", "unicode_name", "extension", "repository", "expires_at", "zone", "created_at", "updated_at"] as const;
+export const DOMAIN_READ_ONLY = readOnlyFields(DomainSchema, DomainPatchSchema);
 
 export const DOMAIN_SORTS = ["created_at", "-created_at", "name", "-name", "expires_at", "-expires_at"] as const;
 export type DomainSort = (typeof DOMAIN_SORTS)[number];

@@ -23,8 +23,7 @@ export const createHost: RouteHandler<typeof routes.createHost, AppEnv> = (c) =>
   return createResource(c, hostCollection, {
     async create({ db, now, at }) {
       const { taken, superordinate } = await placeHost(db, name);
-      findings.policy.push(...glueErrors(superordinate !== null, addresses.length, superordinate?.name ?? null));
-      throwFindings(findings);
+      throwFindings({ invalid: [], policy: glueErrors(superordinate !== null, addresses.length, superordinate?.name ?? null) });
       if (taken) throw hostExists(name, taken.id);
 
       const next: HostWithLinks = {

@@ -1,0 +1,108 @@
+// POST /v1/domains (RFC 5731 §3.2.1): register a name under an extension of the catalog,
+// with its contacts, name servers and client statuses.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { catalog } from "../../db/catalog";
+import { newId } from "../../db/ids";
+import { adoptableHosts, domainsNamed, hostsNamed } from "../../db/registry";
+import { domains } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { copyFindings, newFindings, throwFindings, validName } from "../../http/findings";
+import { createResource } from "../../http/mutate";
+import { ApiError } from "../../http/problem";
+import { contactAddressErrors, unknownContactErrors } from "../../registry/contacts";
+import { idnErrors, matchRegistrableName } from "../../registry/extensions";
+import { normalizeHostName } from "../../registry/hosts";
+import { nameserverCountErrors, nameserverNames, newNameserverHosts, superordinateCandidates } from "../../registry/nameservers";
+import { expiryAfter, periodErrors, wholeYearsErrors } from "../../registry/periods";
+import { canonicalStatuses, type ClientStatus, clientStatusErrors } from "../../registry/statuses";
+import { contactIdsOf, domainCollection, domainExists } from "./collection";
+import { adoptionWrites, contactAddressGuards, nameserverLinks } from "./links";
+import { contactsById, type DomainWithLinks, zoneNamed } from "./queries";
+import type * as routes from "./routes";
+
+/** RFC 5731 §2.6 authInfo: 20 characters of a 64-symbol alphabet, 120 bits, beyond guessing. */
+function generateAuthInfo(): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  return Array.from(crypto.getRandomValues(new Uint8Array(20)), (b) => alphabet[b % 64]).join("");
+}
+
+export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = async (c) => {
+  const input = c.req.valid("json");
+  const cat = await catalog(c.get("db"));
+
+  // Parse: the name, its extension and the period, the statuses and name servers.
+  const parsed = newFindings();
+  const name = validName(normalizeHostName(input.name), input.name, "name", parsed) ?? "";
+  const match = name ? matchRegistrableName(name, cat.extensions) : null;
+  if (match && !match.ok) parsed.invalid.push({ field: "name", message: `${name} ${match.error}` });
+  const extension = match?.ok ? match.match.extension : undefined;
+  const period = input.period ?? extension?.periodMin ?? 1;
+  parsed.invalid.push(...wholeYearsErrors(period));
+  if (extension) parsed.policy.push(...idnErrors(name, extension), ...periodErrors(period, extension));
+  parsed.invalid.push(...clientStatusErrors(input.status ?? []));
+  const statuses = canonicalStatuses((input.status ?? []) as ClientStatus[]);
+  const { names: nameservers, errors: nameserverErrors } = nameserverNames(input.nameservers ?? []);
+  parsed.invalid.push(...nameserverErrors);
+  if (extension) parsed.policy.push(...nameserverCountErrors((input.nameservers ?? []).length, extension));
+  const assigned = {
+    registrant: input.registrant ?? null,
+    admin: input.contacts?.admin ?? null,
+    tech: input.contacts?.tech ?? null,
+    billing: input.contacts?.billing ?? null,
+  };
+
+  return createResource(c, domainCollection, {
+    async create(ctx) {
+      const { db, now, at } = ctx;
+      const [taken, contactRows, knownHosts, managed, zone, adopted] = await db.batch([
+        domainsNamed(db, name ? [name] : []),
+        contactsById(db, contactIdsOf(assigned)),
+        hostsNamed(db, nameservers),
+        domainsNamed(db, superordinateCandidates(nameservers, cat.extensions)),
+        zoneNamed(db, name),
+        adoptableHosts(db, name),
+      ]);
+
+      // Checks on what is stored: the contacts, and which name servers are new hosts.
+      const findings = copyFindings(parsed);
+      const contacts = new Map(contactRows.map((r) => [r.id, r]));
+      findings.invalid.push(...unknownContactErrors(assigned, contacts));
+      findings.policy.push(...contactAddressErrors(assigned, contacts));
+      const managedNames = new Set([...managed.map((d) => d.name), name]);
+      const { external, errors } = newNameserverHosts(nameservers, new Set(knownHosts.map((h) => h.name)), managedNames, cat.extensions);
+      findings.invalid.push(...errors);
+      throwFindings(findings);
+      if (!extension) throw new ApiError("validation_failed", `${name} has no extension here.`); // reported above; narrows the type
+      if (taken.length > 0) throw domainExists(name);
+
+      const next: DomainWithLinks = {
+        id: newId("domain", now),
+        name,
+        extensionId: extension.id,
+        repositoryId: extension.repositoryId,
+        registrantId: assigned.registrant,
+        adminId: assigned.admin,
+        techId: assigned.tech,
+        billingId: assigned.billing,
+        statuses,
+        authInfo: input.auth_info ?? generateAuthInfo(),
+        autoRenew: input.auto_renew ?? true,
+        expiresAt: expiryAfter(now, period).toISOString(),
+        version: 1,
+        createdAt: at,
+        updatedAt: at,
+        nameservers,
+        zoneId: zone[0]?.id ?? null,
+      };
+      const { nameservers: _names, zoneId: _zone, ...row } = next;
+      const links = nameserverLinks(ctx, next.id, nameservers, external);
+      return {
+        next,
+        write: db.insert(domains).values(row),
+        alongside: [...links.alongside, ...adoptionWrites(ctx, next, adopted, nameservers)],
+        guards: [...contactAddressGuards(db, next.id, assigned), ...links.guards],
+      };
+    },
+    failure: (kind) => (kind === "unique" ? domainExists(name) : undefined),
+  });
+};

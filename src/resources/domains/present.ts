@@ -1,0 +1,29 @@
+// A domain's API representation: the list item, and the full domain with its `auth_info`.
+import { toUnicodeName } from "../../dns/name";
+import { domainStatus } from "../../registry/statuses";
+import type { DomainWithLinks } from "./queries";
+import type { Domain, DomainListItem } from "./schemas";
+
+export function presentDomainListItem(row: DomainWithLinks): DomainListItem {
+  return {
+    id: row.id,
+    name: row.name,
+    unicode_name: toUnicodeName(row.name),
+    extension: row.extensionId,
+    repository: row.repositoryId,
+    status: domainStatus(row.statuses, row.nameservers.length),
+    registrant: row.registrantId,
+    contacts: { admin: row.adminId, tech: row.techId, billing: row.billingId },
+    nameservers: row.nameservers,
+    auto_renew: row.autoRenew,
+    expires_at: row.expiresAt,
+    zone: row.zoneId,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+export function presentDomain(row: DomainWithLinks): Domain {
+  const { zone, created_at, updated_at, ...rest } = presentDomainListItem(row);
+  return { ...rest, auth_info: row.authInfo, zone, created_at, updated_at };
+}
