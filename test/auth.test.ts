@@ -112,7 +112,11 @@ describe("switching authentication off for local development", () => {
   });
   it("end to end: a request with Host 127.1 to a Worker with AUTH_DISABLED=true answers 401", async () => {
     const ctx = createExecutionContext();
-    const response = await worker.fetch(new Request("http://127.1:8787/v1/contacts", { headers: { host: "127.1:8787" } }), { ...env, AUTH_DISABLED: "true" } as never, ctx);
+    const response = await worker.fetch(
+      new Request("http://127.1:8787/v1/contacts", { headers: { host: "127.1:8787" } }),
+      { ...env, AUTH_DISABLED: "true" } as never,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     const text = await response.text();
     expectProblem({ status: response.status, headers: response.headers, text, body: JSON.parse(text) }, 401, "unauthorized");

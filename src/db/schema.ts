@@ -276,7 +276,7 @@ export const events = sqliteTable(
     at: text("at").notNull(),
     /** Id of the token that made the write (`tok_…`; "local" with authentication off). Older rows hold the token's name. */
     actor: text("actor").notNull(),
-    resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record", "account", "token"] }).notNull(),
+    resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record"] }).notNull(),
     resourceId: text("resource_id").notNull(),
     operation: text("operation", { enum: ["create", "update", "delete"] }).notNull(),
     before: text("before", { mode: "json" }),

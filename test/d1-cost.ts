@@ -1,0 +1,105 @@
+// What a request costs D1, observed by wrapping the D1 binding the Worker receives (as
+// test/round-trips.test.ts does): every batch with the SQL text and bound values of each
+// of its statements, and the rows read and written that D1 reports in each result's meta.
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../src/index";
+import { bearer } from "./tokens";
+
+export interface StatementSeen {
+  sql: string;
+  params: unknown[];
+}
+
+export interface D1Cost {
+  /** Every batch, in order: its statements. */
+  batches: StatementSeen[][];
+  /** Statements run on their own (outside a batch). */
+  singles: StatementSeen[];
+  rowsRead: number;
+  rowsWritten: number;
+}
+
+const seen = new WeakMap<object, { real: D1PreparedStatement; statement: StatementSeen }>();
+
+function addMeta(cost: D1Cost, result: unknown) {
+  const meta = (result as { meta?: { rows_read?: number; rows_written?: number } } | null)?.meta;
+  cost.rowsRead += meta?.rows_read ?? 0;
+  cost.rowsWritten += meta?.rows_written ?? 0;
+}
+
+function watchedStatement(cost: D1Cost, real: D1PreparedStatement, statement: StatementSeen): D1PreparedStatement {
+  const proxy = new Proxy(real, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      if (key === "bind") {
+        return (...args: unknown[]) =>
+          watchedStatement(cost, (value as (...a: unknown[]) => D1PreparedStatement).apply(target, args), { sql: statement.sql, params: args });
+      }
+      if (key === "all" || key === "run") {
+        return async (...args: unknown[]) => {
+          cost.singles.push(statement);
+          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          addMeta(cost, result);
+          return result;
+        };
+      }
+      if (key === "raw" || key === "first") {
+        return (...args: unknown[]) => {
+          cost.singles.push(statement);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  seen.set(proxy, { real, statement });
+  return proxy;
+}
+
+function watchedDatabase<T extends D1Database | D1DatabaseSession>(cost: D1Cost, db: T): T {
+  return new Proxy(db, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      if (key === "prepare") {
+        return (sql: string) => watchedStatement(cost, (value as (s: string) => D1PreparedStatement).call(target, sql), { sql, params: [] });
+      }
+      if (key === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          cost.batches.push(statements.map((s) => seen.get(s)?.statement ?? { sql: "?", params: [] }));
+          const results = await (value as (s: D1PreparedStatement[]) => Promise<unknown[]>).call(
+            target,
+            statements.map((s) => seen.get(s)?.real ?? s),
+          );
+          for (const result of results) addMeta(cost, result);
+          return results;
+        };
+      }
+      if (key === "withSession") return (constraint?: string) => watchedDatabase(cost, (value as (c?: string) => D1DatabaseSession).call(target, constraint));
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+export interface CostedResponse {
+  status: number;
+  text: string;
+  body: any;
+  cost: D1Cost;
+}
+
+/** Sends one request through the Worker (write token) and reports what it cost D1. */
+export async function costOf(method: string, path: string, options: { body?: string; headers?: Record<string, string> } = {}): Promise<CostedResponse> {
+  const cost: D1Cost = { batches: [], singles: [], rowsRead: 0, rowsWritten: 0 };
+  const ctx = createExecutionContext();
+  const headers = { authorization: bearer("write"), ...options.headers };
+  const response = await worker.fetch(
+    new Request(`http://api.test${path}`, { method, headers, body: options.body }),
+    { ...env, DB: watchedDatabase(cost, env.DB) },
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  const text = await response.text();
+  let body: unknown;
+  if (/json/.test(response.headers.get("content-type") ?? "")) body = JSON.parse(text);
+  return { status: response.status, text, body, cost };
+}
