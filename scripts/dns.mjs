@@ -196,7 +196,7 @@ while (!stopping && Date.now() - started < 30_000) {
   const answer = await udpQuery(opts.port, ".", "SOA", { timeoutMs: 300 });
   if (answer) {
     console.log(
-      `[dns] PowerDNS answers on 127.0.0.1:${opts.port} (UDP and TCP) from ${opts.api}/v1/pdns/<dns token>, caches ${cache} s; try: dig @127.0.0.1 -p ${opts.port} <zone> SOA — Ctrl-C stops it`,
+      `[dns] PowerDNS (pdns_server pid ${pdns.pid}) answers on 127.0.0.1:${opts.port} (UDP and TCP) from ${opts.api}/v1/pdns/<dns token>, caches ${cache} s; try: dig @127.0.0.1 -p ${opts.port} <zone> SOA — Ctrl-C stops it`,
     );
     break;
   }
