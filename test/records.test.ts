@@ -1,6 +1,11 @@
 // Contract §8 (records) over HTTP: owners, types and canonical RDATA, the DNS rules,
 // TTL per RRset, updates, lists.
-import { describe, expect, it } from "vitest";
+//
+// Every test creates the zones and records it needs, under names no other test of this
+// file uses (the file shares one D1), so each runs alone (`vitest run -t "…"`) or in any
+// order; only the list filter tests, which read and never write, share zones made once in
+// their block's beforeAll. New tests keep to that: a zone name of their own.
+import { beforeAll, describe, expect, it } from "vitest";
 import { RECORD_TYPES, rdataExamples } from "../src/dns/rdata";
 import {
   allowedMethods,
@@ -117,19 +122,20 @@ describe("owner names of a record", () => {
   });
 
   it("may be relative, or absolute inside the zone with or without the trailing dot", async () => {
+    await createZone("relative.rec.test");
     const cases: [string, string, string][] = [
-      ["WWW", "www", "www.owner.rec.test"],
-      ["a.b", "a.b", "a.b.owner.rec.test"],
-      ["abs.owner.rec.test", "abs", "abs.owner.rec.test"],
-      ["Dot.Owner.Rec.Test.", "dot", "dot.owner.rec.test"],
-      ["_sip._tcp", "_sip._tcp", "_sip._tcp.owner.rec.test"],
-      ["bücher", "xn--bcher-kva", "xn--bcher-kva.owner.rec.test"],
+      ["WWW", "www", "www.relative.rec.test"],
+      ["a.b", "a.b", "a.b.relative.rec.test"],
+      ["abs.relative.rec.test", "abs", "abs.relative.rec.test"],
+      ["Dot.Relative.Rec.Test.", "dot", "dot.relative.rec.test"],
+      ["_sip._tcp", "_sip._tcp", "_sip._tcp.relative.rec.test"],
+      ["bücher", "xn--bcher-kva", "xn--bcher-kva.relative.rec.test"],
       // Without the trailing dot a name that does not end in the zone's is relative (the documented choice).
-      ["www.elsewhere.test", "www.elsewhere.test", "www.elsewhere.test.owner.rec.test"],
+      ["www.elsewhere.test", "www.elsewhere.test", "www.elsewhere.test.relative.rec.test"],
     ];
     for (const [name, relative, fqdn] of cases) {
       // TXT, since service labels may not own address records (RFC 1123 host names).
-      expect(await createRecord("owner.rec.test", { name, type: "TXT", content: "owner" }), name).toMatchObject({ name: relative, fqdn });
+      expect(await createRecord("relative.rec.test", { name, type: "TXT", content: "owner" }), name).toMatchObject({ name: relative, fqdn });
     }
   });
 
@@ -145,15 +151,19 @@ describe("owner names of a record", () => {
   });
 
   it("outside the zone (absolute, with the trailing dot) answer 422 naming name", async () => {
-    for (const name of ["www.elsewhere.test.", "rec.test.", "xowner.rec.test.", "www.xowner.rec.test."]) {
-      expectInvalid(await post({ zone: "owner.rec.test", name, type: "A", content: "192.0.2.3" }), ["name"], name);
+    await createZone("outside.rec.test");
+    for (const name of ["www.elsewhere.test.", "rec.test.", "xoutside.rec.test.", "www.xoutside.rec.test."]) {
+      expectInvalid(await post({ zone: "outside.rec.test", name, type: "A", content: "192.0.2.3" }), ["name"], name);
     }
+    expect((await readZone("outside.rec.test")).record_count).toBe(2);
   });
 
   it("that are not valid names answer 422 naming name", async () => {
+    await createZone("badname.rec.test");
     for (const name of ["-bad", "a..b", "bad label", `${"a".repeat(64)}`, "."]) {
-      expectInvalid(await post({ zone: "owner.rec.test", name, type: "A", content: "192.0.2.3" }), ["name"], name);
+      expectInvalid(await post({ zone: "badname.rec.test", name, type: "A", content: "192.0.2.3" }), ["name"], name);
     }
+    expect((await readZone("badname.rec.test")).record_count).toBe(2);
   });
 });
 
@@ -168,8 +178,9 @@ describe("wildcard owners", () => {
   });
 
   it("* anywhere else answers 422 naming name", async () => {
+    await createZone("wild-elsewhere.rec.test");
     for (const name of ["foo.*.bar", "foo.*", "*foo", "f*o", "**"]) {
-      expectInvalid(await post({ zone: "wild.rec.test", name, type: "A", content: "192.0.2.1" }), ["name"], name);
+      expectInvalid(await post({ zone: "wild-elsewhere.rec.test", name, type: "A", content: "192.0.2.1" }), ["name"], name);
     }
   });
 });
@@ -182,27 +193,27 @@ describe("record types", () => {
   });
 
   it("every supported type takes a valid content and returns it canonical", async () => {
+    await createZone("alltypes.rec.test");
     for (const type of RECORD_TYPES) {
-      const record = await createRecord("types.rec.test", { name: `t-${type.toLowerCase()}`, type, content: rdataExamples[type] });
+      const record = await createRecord("alltypes.rec.test", { name: `t-${type.toLowerCase()}`, type, content: rdataExamples[type] });
       expect(record, type).toMatchObject({ type, content: rdataExamples[type] });
     }
-    const types = (await allPages("/v1/zones/types.rec.test/records?limit=200")).items.map((r) => r.type);
+    const types = (await allPages("/v1/zones/alltypes.rec.test/records?limit=200")).items.map((r) => r.type);
     expect(new Set(types)).toEqual(new Set(RECORD_TYPES));
   });
 
   it("SOA cannot be created: 422 naming type", async () => {
+    await createZone("soa.rec.test");
     for (const type of ["SOA", "soa"]) {
-      expectInvalid(
-        await post({ zone: "types.rec.test", type, content: "ns1.example.net. hostmaster.types.rec.test. 1 7200 900 1209600 300" }),
-        ["type"],
-        type,
-      );
+      expectInvalid(await post({ zone: "soa.rec.test", type, content: "ns1.example.net. hostmaster.soa.rec.test. 1 7200 900 1209600 300" }), ["type"], type);
     }
+    expect((await readZone("soa.rec.test")).record_count).toBe(2);
   });
 
   it("that are unknown answer 422 naming type", async () => {
+    await createZone("unknown-type.rec.test");
     for (const type of ["FOO", "SPF", "TYPE65", "", "A6"]) {
-      expectInvalid(await post({ zone: "types.rec.test", name: "unknown", type, content: "x" }), ["type"], type);
+      expectInvalid(await post({ zone: "unknown-type.rec.test", name: "unknown", type, content: "x" }), ["type"], type);
     }
   });
 });
@@ -244,10 +255,16 @@ describe("canonical content", () => {
   });
 
   it("makes differently spelled identical records one: 409 already_exists", async () => {
-    await createRecord("canon.rec.test", { name: "same", type: "AAAA", content: "2001:db8::1" });
-    await createRecord("canon.rec.test", { name: "same", type: "MX", content: "10 mx.example.org." });
-    expectProblem(await post({ zone: "canon.rec.test", name: "SAME.canon.rec.test.", type: "aaaa", content: "2001:DB8:0::1" }), 409, "already_exists");
-    expectProblem(await post({ zone: "canon.rec.test", name: "same", type: "MX", content: "10 MX.example.org" }), 409, "already_exists");
+    await createZone("canon-same.rec.test");
+    await createRecord("canon-same.rec.test", { name: "same", type: "AAAA", content: "2001:db8::1" });
+    await createRecord("canon-same.rec.test", { name: "same", type: "MX", content: "10 mx.example.org." });
+    expectProblem(
+      await post({ zone: "canon-same.rec.test", name: "SAME.canon-same.rec.test.", type: "aaaa", content: "2001:DB8:0::1" }),
+      409,
+      "already_exists",
+    );
+    expectProblem(await post({ zone: "canon-same.rec.test", name: "same", type: "MX", content: "10 MX.example.org" }), 409, "already_exists");
+    expect((await readZone("canon-same.rec.test")).record_count).toBe(4);
   });
 });
 
@@ -306,10 +323,11 @@ describe("record TTL", () => {
   });
 
   it("takes 0 to 2147483647; outside or fractional answers 422 naming ttl", async () => {
-    expect((await createRecord("ttl.rec.test", { name: "zero", type: "A", content: "192.0.2.1", ttl: 0 })).ttl).toBe(0);
-    expect((await createRecord("ttl.rec.test", { name: "max", type: "A", content: "192.0.2.1", ttl: 2147483647 })).ttl).toBe(2147483647);
+    await createZone("ttl-range.rec.test");
+    expect((await createRecord("ttl-range.rec.test", { name: "zero", type: "A", content: "192.0.2.1", ttl: 0 })).ttl).toBe(0);
+    expect((await createRecord("ttl-range.rec.test", { name: "max", type: "A", content: "192.0.2.1", ttl: 2147483647 })).ttl).toBe(2147483647);
     for (const ttl of [-1, 2147483648, 1.5, "300", null]) {
-      expectInvalid(await post({ zone: "ttl.rec.test", name: "bad", type: "A", content: "192.0.2.1", ttl }), ["ttl"], String(ttl));
+      expectInvalid(await post({ zone: "ttl-range.rec.test", name: "bad", type: "A", content: "192.0.2.1", ttl }), ["ttl"], String(ttl));
     }
   });
 });
@@ -324,7 +342,8 @@ describe("record comments", () => {
   });
 
   it("are cleared by PATCH null", async () => {
-    const record = await createRecord("comment.rec.test", { name: "clear", type: "A", content: "192.0.2.1", comment: "temporary" });
+    await createZone("comment-clear.rec.test");
+    const record = await createRecord("comment-clear.rec.test", { name: "clear", type: "A", content: "192.0.2.1", comment: "temporary" });
     const response = await api("PATCH", `/v1/records/${record.id}`, { json: { comment: null } });
     expect(response.status, response.text).toBe(200);
     expect(response.body).toMatchObject({ id: record.id, comment: null, content: "192.0.2.1" });
@@ -342,8 +361,10 @@ describe("CNAME at the apex", () => {
   });
 
   it("answers 422 when a PATCH would move a CNAME there", async () => {
-    const cname = await createRecord("apex-cname.rec.test", { name: "alias", type: "CNAME", content: "target.example.org" });
+    await createZone("apex-cname-patch.rec.test");
+    const cname = await createRecord("apex-cname-patch.rec.test", { name: "alias", type: "CNAME", content: "target.example.org" });
     expectProblem(await api("PATCH", `/v1/records/${cname.id}`, { json: { name: "@" } }), 422, "validation_failed");
+    expect((await api("GET", `/v1/records/${cname.id}`)).body).toEqual(cname);
   });
 });
 
@@ -355,30 +376,36 @@ describe("a CNAME is alone at its name", () => {
   });
 
   it("other data beside a CNAME answers 409 rrset_conflict", async () => {
-    await createRecord("cname.rec.test", { name: "alias", type: "CNAME", content: "target.example.org" });
+    await createZone("cname-beside.rec.test");
+    await createRecord("cname-beside.rec.test", { name: "alias", type: "CNAME", content: "target.example.org" });
     for (const [type, content] of [
       ["A", "192.0.2.1"],
       ["TXT", "hello"],
       ["MX", "10 mx.example.org"],
     ]) {
-      expectProblem(await post({ zone: "cname.rec.test", name: "alias", type, content }), 409, "rrset_conflict");
+      expectProblem(await post({ zone: "cname-beside.rec.test", name: "alias", type, content }), 409, "rrset_conflict");
     }
+    expect((await readZone("cname-beside.rec.test")).record_count).toBe(3);
   });
 
   it("a second CNAME at the name answers 409", async () => {
-    expectProblem(await post({ zone: "cname.rec.test", name: "alias", type: "CNAME", content: "other.example.org" }), 409, "rrset_conflict");
-    expectProblem(await post({ zone: "cname.rec.test", name: "alias", type: "CNAME", content: "target.example.org" }), 409, "already_exists");
+    await createZone("cname-second.rec.test");
+    await createRecord("cname-second.rec.test", { name: "alias", type: "CNAME", content: "target.example.org" });
+    expectProblem(await post({ zone: "cname-second.rec.test", name: "alias", type: "CNAME", content: "other.example.org" }), 409, "rrset_conflict");
+    expectProblem(await post({ zone: "cname-second.rec.test", name: "alias", type: "CNAME", content: "target.example.org" }), 409, "already_exists");
   });
 
   it("holds for PATCH: a type or name change into a conflict answers 409", async () => {
-    const a = await createRecord("cname.rec.test", { name: "patch-a", type: "A", content: "192.0.2.1" });
-    await createRecord("cname.rec.test", { name: "patch-a", type: "TXT", content: "beside" });
+    await createZone("cname-patch.rec.test");
+    await createRecord("cname-patch.rec.test", { name: "alias", type: "CNAME", content: "target.example.org" });
+    const a = await createRecord("cname-patch.rec.test", { name: "patch-a", type: "A", content: "192.0.2.1" });
+    await createRecord("cname-patch.rec.test", { name: "patch-a", type: "TXT", content: "beside" });
     expectProblem(await api("PATCH", `/v1/records/${a.id}`, { json: { type: "CNAME", content: "target.example.org" } }), 409, "rrset_conflict");
     expectProblem(await api("PATCH", `/v1/records/${a.id}`, { json: { name: "alias" } }), 409, "rrset_conflict");
-    const cname = await createRecord("cname.rec.test", { name: "patch-c", type: "CNAME", content: "target.example.org" });
+    const cname = await createRecord("cname-patch.rec.test", { name: "patch-c", type: "CNAME", content: "target.example.org" });
     expectProblem(await api("PATCH", `/v1/records/${cname.id}`, { json: { name: "patch-a" } }), 409, "rrset_conflict");
     // Alone, a record may become a CNAME.
-    const lone = await createRecord("cname.rec.test", { name: "lone", type: "A", content: "192.0.2.1" });
+    const lone = await createRecord("cname-patch.rec.test", { name: "lone", type: "A", content: "192.0.2.1" });
     const changed = await api("PATCH", `/v1/records/${lone.id}`, { json: { type: "CNAME", content: "target.example.org" } });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body).toMatchObject({ type: "CNAME", content: "target.example.org." });
@@ -407,7 +434,9 @@ describe("identical records", () => {
   });
 
   it("answer 409 already_exists when a PATCH would make one", async () => {
-    const other = await createRecord("dup.rec.test", { name: "www", type: "A", content: "192.0.2.2" });
+    await createZone("dup-patch.rec.test");
+    await createRecord("dup-patch.rec.test", { name: "www", type: "A", content: "192.0.2.1" });
+    const other = await createRecord("dup-patch.rec.test", { name: "www", type: "A", content: "192.0.2.2" });
     expectProblem(await api("PATCH", `/v1/records/${other.id}`, { json: { content: "192.0.2.1" } }), 409, "already_exists");
     expect((await api("GET", `/v1/records/${other.id}`)).body.content).toBe("192.0.2.2");
   });
@@ -434,7 +463,8 @@ describe("the apex keeps at least one NS record", () => {
   });
 
   it("a PATCH moving the last apex NS away (name or type) answers 409; changing its host is fine", async () => {
-    const [ns] = (await api("GET", "/v1/zones/apex-ns.rec.test/records?type=NS")).body.data;
+    await createZone("apex-ns-patch.rec.test", { nameservers: ["ns1.example.org"] });
+    const [ns] = (await api("GET", "/v1/zones/apex-ns-patch.rec.test/records?type=NS")).body.data;
     expectProblem(await api("PATCH", `/v1/records/${ns.id}`, { json: { name: "sub" } }), 409, "rrset_conflict");
     expectProblem(await api("PATCH", `/v1/records/${ns.id}`, { json: { type: "A", content: "192.0.2.53" } }), 409, "rrset_conflict");
     const host = await api("PATCH", `/v1/records/${ns.id}`, { json: { content: "ns9.example.org" } });
@@ -452,8 +482,13 @@ describe("the apex keeps at least one NS record", () => {
   });
 
   it("NS records below the apex (delegations) may all be deleted", async () => {
-    const delegation = await createRecord("apex-ns.rec.test", { name: "child", type: "NS", content: "ns.child.example.org" });
-    expect((await api("DELETE", `/v1/records/${delegation.id}`)).status).toBe(204);
+    await createZone("delegation.rec.test", { nameservers: ["ns1.example.org"] });
+    const delegations = [
+      await createRecord("delegation.rec.test", { name: "child", type: "NS", content: "ns1.child.example.org" }),
+      await createRecord("delegation.rec.test", { name: "child", type: "NS", content: "ns2.child.example.org" }),
+    ];
+    for (const delegation of delegations) expect((await api("DELETE", `/v1/records/${delegation.id}`)).status).toBe(204);
+    expect(await recordLines("delegation.rec.test")).toEqual(["@ 3600 NS ns1.example.org."]);
   });
 });
 
@@ -477,16 +512,25 @@ describe("TTL belongs to the RRset", () => {
   });
 
   it("creating a record without a ttl adopts the RRset's ttl, not the zone default", async () => {
-    const third = await createRecord("rrset.rec.test", { name: "www", type: "A", content: "192.0.2.3" });
-    expect(third.ttl).toBe(600);
+    await createZone("rrset-adopt.rec.test");
+    await createRecord("rrset-adopt.rec.test", { name: "www", type: "A", content: "192.0.2.1", ttl: 600 });
+    const second = await createRecord("rrset-adopt.rec.test", { name: "www", type: "A", content: "192.0.2.3" });
+    expect(second.ttl).toBe(600);
+    expect((await createRecord("rrset-adopt.rec.test", { name: "www", type: "AAAA", content: "2001:db8::1" })).ttl).toBe(3600);
   });
 
   it("PATCH ttl sets it on every record of the RRset", async () => {
-    const [one] = (await api("GET", "/v1/zones/rrset.rec.test/records?name=www&type=A")).body.data;
+    await createZone("rrset-patch.rec.test");
+    const one = await createRecord("rrset-patch.rec.test", { name: "www", type: "A", content: "192.0.2.1", ttl: 600 });
+    await createRecord("rrset-patch.rec.test", { name: "www", type: "A", content: "192.0.2.2" });
+    await createRecord("rrset-patch.rec.test", { name: "www", type: "A", content: "192.0.2.3" });
+    await createRecord("rrset-patch.rec.test", { name: "www", type: "AAAA", content: "2001:db8::1", ttl: 300 });
     const response = await api("PATCH", `/v1/records/${one.id}`, { json: { ttl: 120 } });
     expect(response.status, response.text).toBe(200);
     expect(response.body.ttl).toBe(120);
-    const ttls = (await api("GET", "/v1/zones/rrset.rec.test/records?name=www")).body.data.map((r: { type: string; ttl: number }) => `${r.type} ${r.ttl}`);
+    const ttls = (await api("GET", "/v1/zones/rrset-patch.rec.test/records?name=www")).body.data.map(
+      (r: { type: string; ttl: number }) => `${r.type} ${r.ttl}`,
+    );
     expect(ttls.sort()).toEqual(["A 120", "A 120", "A 120", "AAAA 300"]);
   });
 
@@ -507,7 +551,9 @@ describe("TTL belongs to the RRset", () => {
   });
 
   it("a record moved into an RRset by PATCH adopts its ttl", async () => {
-    const moved = await createRecord("rrset.rec.test", { name: "mover", type: "A", content: "192.0.2.9", ttl: 45 });
+    await createZone("rrset-move.rec.test");
+    await createRecord("rrset-move.rec.test", { name: "www", type: "A", content: "192.0.2.1", ttl: 120 });
+    const moved = await createRecord("rrset-move.rec.test", { name: "mover", type: "A", content: "192.0.2.9", ttl: 45 });
     const response = await api("PATCH", `/v1/records/${moved.id}`, { json: { name: "www" } });
     expect(response.status, response.text).toBe(200);
     expect(response.body).toMatchObject({ name: "www", ttl: 120 });
@@ -539,7 +585,8 @@ describe("updating a record", () => {
   });
 
   it("re-validates the whole record: a type change whose old content does not fit answers 422 naming content", async () => {
-    const record = await createRecord("patch.rec.test", { name: "typed", type: "A", content: "192.0.2.1" });
+    await createZone("patch-revalidate.rec.test");
+    const record = await createRecord("patch-revalidate.rec.test", { name: "typed", type: "A", content: "192.0.2.1" });
     expectInvalid(await api("PATCH", `/v1/records/${record.id}`, { json: { type: "AAAA" } }), ["content"]);
     expectInvalid(await api("PATCH", `/v1/records/${record.id}`, { json: { type: "MX" } }), ["content"]);
     expectInvalid(await api("PATCH", `/v1/records/${record.id}`, { json: { content: "2001:db8::1" } }), ["content"]);
@@ -551,12 +598,13 @@ describe("updating a record", () => {
   });
 
   it("refuses zone and other read-only fields with 422 read_only_field", async () => {
+    await createZone("patch-readonly.rec.test");
     const other = await createZone("patch-other.rec.test");
-    const record = await createRecord("patch.rec.test", { name: "fixed", type: "A", content: "192.0.2.1" });
+    const record = await createRecord("patch-readonly.rec.test", { name: "fixed", type: "A", content: "192.0.2.1" });
     const zone = expectProblem(await api("PATCH", `/v1/records/${record.id}`, { json: { zone: other.id } }), 422, "read_only_field");
     expect(errorFields(zone)).toEqual(["zone"]);
     const others = expectProblem(
-      await api("PATCH", `/v1/records/${record.id}`, { json: { id: UNKNOWN_RECORD, fqdn: "x.patch.rec.test", created_at: record.created_at } }),
+      await api("PATCH", `/v1/records/${record.id}`, { json: { id: UNKNOWN_RECORD, fqdn: "x.patch-readonly.rec.test", created_at: record.created_at } }),
       422,
       "read_only_field",
     );
@@ -566,14 +614,16 @@ describe("updating a record", () => {
   });
 
   it("with an empty patch is a no-op: 200, unchanged updated_at", async () => {
-    const record = await createRecord("patch.rec.test", { name: "noop", type: "A", content: "192.0.2.1" });
+    await createZone("patch-noop.rec.test");
+    const record = await createRecord("patch-noop.rec.test", { name: "noop", type: "A", content: "192.0.2.1" });
     const response = await api("PATCH", `/v1/records/${record.id}`, { json: {} });
     expect(response.status).toBe(200);
     expect(response.body).toEqual(record);
   });
 
   it("honours If-Match: a stale ETag answers 412 precondition_failed", async () => {
-    const record = await createRecord("patch.rec.test", { name: "guarded", type: "A", content: "192.0.2.1" });
+    await createZone("patch-if-match.rec.test");
+    const record = await createRecord("patch-if-match.rec.test", { name: "guarded", type: "A", content: "192.0.2.1" });
     const etag = (await api("GET", `/v1/records/${record.id}`)).headers.get("etag")!;
     expect((await api("PATCH", `/v1/records/${record.id}`, { json: { comment: "one" }, headers: { "if-match": etag } })).status).toBe(200);
     expectProblem(await api("PATCH", `/v1/records/${record.id}`, { json: { comment: "two" }, headers: { "if-match": etag } }), 412, "precondition_failed");
@@ -598,7 +648,8 @@ describe("deleting a record", () => {
   });
 
   it("honours If-Match: a stale ETag answers 412 and the record stays", async () => {
-    const record = await createRecord("delete.rec.test", { name: "kept", type: "A", content: "192.0.2.1" });
+    await createZone("delete-if-match.rec.test");
+    const record = await createRecord("delete-if-match.rec.test", { name: "kept", type: "A", content: "192.0.2.1" });
     expectProblem(await api("DELETE", `/v1/records/${record.id}`, { headers: { "if-match": '"stale"' } }), 412, "precondition_failed");
     expect((await api("GET", `/v1/records/${record.id}`)).status).toBe(200);
   });
@@ -616,66 +667,90 @@ describe("unsupported methods on records", () => {
 });
 
 describe("record list filters", () => {
-  const made: Record<string, string> = {};
+  /**
+   * Two zones with known records, for this block's tests, which only read them (a test
+   * that writes makes zones of its own). The addresses are used by no other test of the
+   * file, so a filter across zones (content) finds these records and no others of the file.
+   */
+  async function filterZones() {
+    const [one, two] = ["198.51.100.2", "198.51.100.3"];
+    // The two zones are filled side by side; within each, records are created in order.
+    const [a, b] = await Promise.all([
+      (async () => {
+        const zone = await createZone("filter-a.rec.test", { nameservers: ["ns1.example.org"] });
+        const ns = (await api("GET", `/v1/zones/${zone.id}/records`)).body.data[0].id as string;
+        const www1 = (await createRecord(zone.id, { name: "www", type: "A", content: one })).id as string;
+        const www2 = (await createRecord(zone.id, { name: "www", type: "A", content: two })).id as string;
+        const www6 = (await createRecord(zone.id, { name: "www", type: "AAAA", content: "2001:db8::1" })).id as string;
+        const mail = (await createRecord(zone.id, { name: "mail", type: "MX", content: "10 mx.example.org" })).id as string;
+        return { zone, ns, www1, www2, www6, mail };
+      })(),
+      (async () => {
+        const zone = await createZone("filter-b.rec.test", { nameservers: ["ns1.example.org"] });
+        const ns = (await api("GET", `/v1/zones/${zone.id}/records`)).body.data[0].id as string;
+        const www = (await createRecord(zone.id, { name: "www", type: "A", content: one })).id as string;
+        return { zone, ns, www };
+      })(),
+    ]);
+    const ids = { aNs: a.ns, bNs: b.ns, aWww1: a.www1, aWww2: a.www2, aWww6: a.www6, aMail: a.mail, bWww: b.www };
+    return { a: a.zone.name as string, aId: a.zone.id as string, b: b.zone.name as string, one, two, ...ids };
+  }
+  let f: Awaited<ReturnType<typeof filterZones>>;
+  beforeAll(async () => {
+    f = await filterZones();
+  });
 
   it("zone (id or name) selects one zone's records", async () => {
-    const a = await createZone("filter-a.rec.test", { nameservers: ["ns1.example.org"] });
-    const b = await createZone("filter-b.rec.test", { nameservers: ["ns1.example.org"] });
-    made.aNs = (await api("GET", `/v1/zones/${a.id}/records`)).body.data[0].id;
-    made.bNs = (await api("GET", `/v1/zones/${b.id}/records`)).body.data[0].id;
-    made.aWww1 = (await createRecord(a.id, { name: "www", type: "A", content: "198.51.100.1" })).id;
-    made.aWww2 = (await createRecord(a.id, { name: "www", type: "A", content: "198.51.100.2" })).id;
-    made.aWww6 = (await createRecord(a.id, { name: "www", type: "AAAA", content: "2001:db8::1" })).id;
-    made.aMail = (await createRecord(a.id, { name: "mail", type: "MX", content: "10 mx.example.org" })).id;
-    made.bWww = (await createRecord(b.id, { name: "www", type: "A", content: "198.51.100.1" })).id;
-    const aAll = [made.aNs, made.aWww1, made.aWww2, made.aWww6, made.aMail];
-    for (const zone of [a.id, "filter-a.rec.test", "FILTER-A.rec.test."]) {
+    const aAll = [f.aNs, f.aWww1, f.aWww2, f.aWww6, f.aMail];
+    for (const zone of [f.aId, f.a, `${f.a.toUpperCase()}.`]) {
       expect(idsOf(await api("GET", `/v1/records?zone=${encodeURIComponent(zone)}`)), zone).toEqual(aAll);
     }
-    expect(idsOf(await api("GET", "/v1/zones/filter-a.rec.test/records"))).toEqual(aAll);
+    expect(idsOf(await api("GET", `/v1/zones/${f.a}/records`))).toEqual(aAll);
+    expect(idsOf(await api("GET", `/v1/records?zone=${f.b}`))).toEqual([f.bNs, f.bWww]);
     expect(idsOf(await api("GET", "/v1/records?zone=nowhere.rec.test"))).toEqual([]);
   });
 
   it("name matches the owner; on a zone it may be relative, @ or absolute", async () => {
-    expect(idsOf(await api("GET", "/v1/records?zone=filter-a.rec.test&name=www"))).toEqual([made.aWww1, made.aWww2, made.aWww6]);
-    expect(idsOf(await api("GET", "/v1/records?zone=filter-a.rec.test&name=www.filter-a.rec.test."))).toEqual([made.aWww1, made.aWww2, made.aWww6]);
-    for (const name of ["WWW", "www.filter-a.rec.test", "www.filter-a.rec.test."]) {
-      expect(idsOf(await api("GET", `/v1/zones/filter-a.rec.test/records?name=${encodeURIComponent(name)}`)), name).toEqual([
-        made.aWww1,
-        made.aWww2,
-        made.aWww6,
-      ]);
+    const www = [f.aWww1, f.aWww2, f.aWww6];
+    expect(idsOf(await api("GET", `/v1/records?zone=${f.a}&name=www`))).toEqual(www);
+    expect(idsOf(await api("GET", `/v1/records?zone=${f.a}&name=www.${f.a}.`))).toEqual(www);
+    for (const name of ["WWW", `www.${f.a}`, `www.${f.a}.`]) {
+      expect(idsOf(await api("GET", `/v1/zones/${f.a}/records?name=${encodeURIComponent(name)}`)), name).toEqual(www);
     }
-    expect(idsOf(await api("GET", "/v1/zones/filter-a.rec.test/records?name=%40"))).toEqual([made.aNs]);
+    expect(idsOf(await api("GET", `/v1/zones/${f.a}/records?name=%40`))).toEqual([f.aNs]);
   });
 
   it("type is case-insensitive; an unknown type answers 400 invalid_query", async () => {
-    expect(idsOf(await api("GET", "/v1/zones/filter-a.rec.test/records?type=aaaa"))).toEqual([made.aWww6]);
-    expect(idsOf(await api("GET", "/v1/records?type=A&zone=filter-b.rec.test"))).toEqual([made.bWww]);
+    expect(idsOf(await api("GET", `/v1/zones/${f.a}/records?type=aaaa`))).toEqual([f.aWww6]);
+    expect(idsOf(await api("GET", `/v1/records?type=A&zone=${f.b}`))).toEqual([f.bWww]);
     expectProblem(await api("GET", "/v1/records?type=FOO"), 400, "invalid_query");
-    expectProblem(await api("GET", "/v1/zones/filter-a.rec.test/records?type=FOO"), 400, "invalid_query");
+    expectProblem(await api("GET", `/v1/zones/${f.a}/records?type=FOO`), 400, "invalid_query");
   });
 
   it("content matches exactly, canonicalised when type is given", async () => {
-    expect(idsOf(await api("GET", "/v1/records?content=198.51.100.1&type=A&q=www"))).toEqual([made.aWww1, made.bWww]);
-    expect(idsOf(await api("GET", `/v1/zones/filter-a.rec.test/records?type=AAAA&content=${encodeURIComponent("2001:DB8:0::1")}`))).toEqual([made.aWww6]);
-    expect(idsOf(await api("GET", `/v1/zones/filter-a.rec.test/records?type=MX&content=${encodeURIComponent("10 MX.example.org")}`))).toEqual([made.aMail]);
+    // Across zones: every A record of the file with this content (other tests' zones may hold some), these two among them.
+    const across = await api("GET", `/v1/records?content=${f.one}&type=A&q=www`);
+    expect(across.body.data.map((r: { type: string; content: string }) => `${r.type} ${r.content}`)).toEqual(across.body.data.map(() => `A ${f.one}`));
+    // In creation order, i.e. id order (the two zones were filled side by side).
+    expect(idsOf(across).filter((id) => [f.aWww1, f.aWww2, f.bWww].includes(id))).toEqual([f.aWww1, f.bWww].sort());
+    expect(idsOf(await api("GET", `/v1/zones/${f.a}/records?type=AAAA&content=${encodeURIComponent("2001:DB8:0::1")}`))).toEqual([f.aWww6]);
+    expect(idsOf(await api("GET", `/v1/zones/${f.a}/records?type=MX&content=${encodeURIComponent("10 MX.example.org")}`))).toEqual([f.aMail]);
   });
 
   it("q is a case-insensitive substring of the owner name", async () => {
-    expect(idsOf(await api("GET", "/v1/zones/filter-a.rec.test/records?q=AI"))).toEqual([made.aMail]);
-    expect(idsOf(await api("GET", "/v1/records?q=WW&zone=filter-b.rec.test"))).toEqual([made.bWww]);
+    expect(idsOf(await api("GET", `/v1/zones/${f.a}/records?q=AI`))).toEqual([f.aMail]);
+    expect(idsOf(await api("GET", `/v1/records?q=WW&zone=${f.b}`))).toEqual([f.bWww]);
   });
 
   it("filters combine with AND", async () => {
-    expect(idsOf(await api("GET", "/v1/records?zone=filter-a.rec.test&name=www&type=A&content=198.51.100.2"))).toEqual([made.aWww2]);
-    expect(idsOf(await api("GET", "/v1/records?zone=filter-b.rec.test&type=MX"))).toEqual([]);
+    expect(idsOf(await api("GET", `/v1/records?zone=${f.a}&name=www&type=A&content=${f.two}`))).toEqual([f.aWww2]);
+    expect(idsOf(await api("GET", `/v1/records?zone=${f.b}&type=MX`))).toEqual([]);
   });
 
   it("on /zones/{zone}/records: an unknown zone answers 404, a zone parameter 400", async () => {
     expectProblem(await api("GET", "/v1/zones/nowhere.rec.test/records"), 404, "not_found");
     expectProblem(await api("GET", "/v1/zones/zon_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B/records"), 404, "not_found");
-    expectProblem(await api("GET", "/v1/zones/filter-a.rec.test/records?zone=filter-b.rec.test"), 400, "invalid_query");
+    expectProblem(await api("GET", `/v1/zones/${f.a}/records?zone=${f.b}`), 400, "invalid_query");
     expectProblem(await api("GET", "/v1/records?colour=red"), 400, "invalid_query");
   });
 });
