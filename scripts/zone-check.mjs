@@ -62,6 +62,8 @@ const ZONE_COPY = "zone-check-copy.example.com";
 const BULK_ZONE = "zone-check-bulk.example.org";
 const BULK_COPY = "zone-check-bulk-copy.example.org";
 
+const P256_KEY = "GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA==";
+const P256_DS = "B4C8C1FE2E7477127B27115656AD6256F424625BF5C1E2770CE6D6E37DF61D17";
 const DKIM_TEXT = `v=DKIM1; k=rsa; p=${Buffer.from(hex("sha512", "dkim").repeat(4), "hex").toString("base64")}`; // > 255 bytes
 const ECH = "AEX+DQBBpQAgACB/RBnVH0LiL0rpqn8aKhdE0bjvWNgfQBkKdGqvvr1wUgAEAAEAAQASY2xvdWRmbGFyZS1lY2guY29tAAA=";
 
@@ -127,6 +129,9 @@ const RECORDS = [
   { name: "@", type: "HTTPS", content: '1 . alpn="h3,h2" ipv4hint=192.0.2.1 ipv6hint=2001:db8::1' },
   { name: "www", type: "HTTPS", content: `1 . mandatory=alpn alpn=h2 no-default-alpn port=8443 ech=${ECH}`, ttl: 300 },
   { name: "legacy", type: "DNAME", content: "zone-check.example.net." },
+  { name: "@", type: "DNSKEY", content: `257 3 13 ${P256_KEY}`, why: "RFC 6605 §6.1's key" },
+  { name: "@", type: "CDS", content: "55648 13 2 b4c8c1fe2e7477127b27115656ad6256f424625bf5c1e2770ce6d6e37df61d17", expect: `55648 13 2 ${P256_DS}` },
+  { name: "@", type: "CDNSKEY", content: "0 3 0 AA==", why: "deletion (RFC 8078 §4)" },
 ];
 
 /**
@@ -182,6 +187,9 @@ function bulkMasterFile(origin, blocks) {
       rr(`d${i} DS ${10000 + i} 13 2 ${hex("sha256", `ds${i}`)}`);
     }
     if (i % 10 === 0) rr(`*.w${i} A 192.0.2.${(i % 200) + 1}`);
+    if (i % 5 === 0) rr(`k${i} DNSKEY ${i % 2 ? 256 : 257} 3 ECDSAP256SHA256 ( ${P256_KEY.slice(0, 44)}\n      ${P256_KEY.slice(44)} )`);
+    if (i % 5 === 1) rr(`k${i} CDS 55648 13 SHA-256 ${P256_DS.toLowerCase()}`);
+    if (i % 5 === 2) rr(`k${i} CDNSKEY ${i % 10 === 2 ? "0 3 0 AA==" : `257 3 13 ${P256_KEY}`}`);
   }
   return { text: `${lines.join("\n")}\n`, records };
 }

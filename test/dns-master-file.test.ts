@@ -423,19 +423,18 @@ describe("hostile input", () => {
   });
 });
 
-describe("speed", () => {
-  it("reads 100 000 records (about 10 MiB) well within a second or two", () => {
+// How fast is for the benchmarks (bench/, npm run bench): a timed test fails on a busy
+// machine for no fault of the code. This one shows that a 10 MiB file reads whole.
+describe("size", () => {
+  it("reads 100 000 records (about 10 MiB) in one go", () => {
     const lines: string[] = [];
     for (let i = 0; i < 100000; i++) {
       lines.push(`host-${i} 3600 IN TXT "${"v".repeat(60)}" ; padding to make the file about ten mebibytes`);
     }
     const text = zoneFile() + lines.join("\n");
     expect(text.length).toBeGreaterThan(10_000_000);
-    const started = Date.now();
     const result = parseMasterFile(text);
-    const elapsed = Date.now() - started;
     expect(result.ok && result.zone.records.length).toBe(100000);
-    expect(elapsed).toBeLessThan(2000);
   });
 });
 

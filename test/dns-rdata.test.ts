@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   canonicalRdata,
   isRecordType,
+  keyTag,
+  nameWire,
   parseRdata,
   RECORD_TYPE_CODES,
   RECORD_TYPES,
@@ -20,7 +22,10 @@ const HEX64 = "0c72ac70b745ac19998811b131d662c9ac69dbdbe7cb23e5b514b56664c5d3d6"
 
 describe("record types", () => {
   it("knows exactly the supported types, upper case", () => {
-    expect(RECORD_TYPES).toEqual(["A", "AAAA", "CNAME", "MX", "NS", "TXT", "SRV", "CAA", "PTR", "DS", "TLSA", "SSHFP", "NAPTR", "SVCB", "HTTPS", "DNAME"]);
+    expect(RECORD_TYPES).toEqual([
+      ...["A", "AAAA", "CNAME", "MX", "NS", "TXT", "SRV", "CAA", "PTR", "DS", "TLSA", "SSHFP", "NAPTR", "SVCB", "HTTPS", "DNAME"],
+      ...["DNSKEY", "CDS", "CDNSKEY"],
+    ]);
     expect(isRecordType("MX")).toBe(true);
     expect(isRecordType("mx")).toBe(false);
     expect(isRecordType("SOA")).toBe(false);
@@ -403,6 +408,9 @@ describe("type codes come from the IANA registry (RFC 6895)", () => {
       SVCB: 64,
       HTTPS: 65,
       CAA: 257,
+      DNSKEY: 48,
+      CDS: 59,
+      CDNSKEY: 60,
     });
   });
 });
@@ -506,5 +514,97 @@ describe("every type's example has a wire form, and HTTPS is SVCB's", () => {
   });
   it("HTTPS and SVCB of the same content have the same wire form", () => {
     expect(wireHex("HTTPS", rdataExamples.HTTPS)).toBe(wireHex("SVCB", rdataExamples.HTTPS));
+  });
+});
+
+function wireOf(type: RecordType, content: string): Uint8Array {
+  const wire = rdataWire(type, content);
+  if (!wire.ok) throw new Error(wire.error);
+  return wire.value;
+}
+
+/** A DS digest (RFC 4034 §5.1.4): the hash of the owner name and the DNSKEY RDATA, in wire form. */
+async function dsDigest(algorithm: "SHA-1" | "SHA-256", owner: string, dnskey: string): Promise<string> {
+  const data = new Uint8Array([...nameWire(owner), ...wireOf("DNSKEY", dnskey)]);
+  const digest = new Uint8Array(await crypto.subtle.digest(algorithm, data));
+  return [...digest]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("")
+    .toUpperCase();
+}
+
+describe("DNSKEY (RFC 4034 §2), and the DS made of it (RFC 4034 §5)", () => {
+  // RFC 4034 §5.4: dskey.example.com.'s DNSKEY, key id 60485, and its DS.
+  const RFC4034_KEY = [
+    "256 3 5 ( AQOeiiR0GOMYkDshWoSKz9Xz",
+    "fwJr1AYtsmx3TGkJaNXVbfi/",
+    "2pHm822aJ5iI9BMzNXxeYCmZ",
+    "DRD99WYwYqUSdjMmmAphXdvx",
+    "egXd/M5+X7OrzKBaMbCVdFLU",
+    "Uh6DhweJBjEVv5f2wwjM9Xzc",
+    "nOf+EPbtG9DMBmADjFDc2w/r",
+    "ljwvFw== )",
+  ].join(" ");
+  const RFC4034_CANONICAL =
+    "256 3 5 AQOeiiR0GOMYkDshWoSKz9XzfwJr1AYtsmx3TGkJaNXVbfi/2pHm822aJ5iI9BMzNXxeYCmZDRD99WYwYqUSdjMmmAphXdvxegXd/M5+X7OrzKBaMbCVdFLUUh6DhweJBjEVv5f2wwjM9XzcnOf+EPbtG9DMBmADjFDc2w/rljwvFw==";
+  it("joins a key split over several tokens, as RFC 4034 §2.2 allows", () => {
+    // The parentheses belong to the master file; the key's pieces are separate tokens.
+    expect(json("DNSKEY", RFC4034_KEY.replace("( ", "").replace(" )", ""))).toEqual(accepted(RFC4034_CANONICAL));
+  });
+  it("RFC 4034 §5.4: key tag 60485, and the SHA-1 DS digest of its wire form", async () => {
+    expect(keyTag(wireOf("DNSKEY", RFC4034_CANONICAL))).toBe(60485);
+    expect(await dsDigest("SHA-1", "dskey.example.com.", RFC4034_CANONICAL)).toBe("2BB183AF5F22588179A53B0A98631FAD1A292118");
+  });
+  it("RFC 6605 §6.1: the ECDSA P-256 example key, key tag 55648, and its SHA-256 DS", async () => {
+    expect(keyTag(wireOf("DNSKEY", rdataExamples.DNSKEY))).toBe(55648);
+    expect(await dsDigest("SHA-256", "example.net.", rdataExamples.DNSKEY)).toBe(rdataExamples.CDS.split(" ")[3]);
+  });
+  it("accepts the protocol mnemonic and BIND's algorithm mnemonics", () => {
+    expect(json("DNSKEY", "256 DNSSEC ECDSAP256SHA256 GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA==")).toEqual(
+      accepted("256 3 13 GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA=="),
+    );
+  });
+  it("refuses protocols other than 3, reserved flag bits, algorithm 0 and keys of the wrong size", () => {
+    expect(json("DNSKEY", "257 4 8 AQID")).toEqual(refused("DNSKEY protocol must be 3 (RFC 4034 §2.1.2)"));
+    expect(json("DNSKEY", "258 3 8 AQID")).toEqual(
+      refused("DNSKEY flags 258 set reserved bits: only 256 (zone key), 128 (revoked) and 1 (secure entry point) are defined (RFC 4034 §2.1.1)"),
+    );
+    expect(json("DNSKEY", "257 3 0 AQID")).toEqual(refused("DNSKEY algorithm 0 is reserved (RFC 4034 appendix A.1)"));
+    expect(json("DNSKEY", "257 3 13 AQID")).toEqual(refused("DNSKEY public key for algorithm 13 must be 64 octets, not 3"));
+  });
+  it("needs padded base64, as BIND does", () => {
+    expect(json("DNSKEY", "257 3 8 AQI")).toEqual(refused("DNSKEY public key must be base64 (A–Z, a–z, 0–9, +, /, padded with =)"));
+    expect(json("DNSKEY", "257 3 8 A Q I =")).toEqual(accepted("257 3 8 AQI="));
+    expect(json("DNSKEY", "257 3 8")).toEqual(refused("DNSKEY needs flags, protocol, algorithm and public key (e.g. " + rdataExamples.DNSKEY + ")"));
+  });
+});
+
+describe("CDS and CDNSKEY (RFC 7344), with the deletion records of RFC 8078 §4", () => {
+  it("take the DS and DNSKEY formats", () => {
+    expect(json("CDS", rdataExamples.CDS)).toEqual(accepted(rdataExamples.CDS));
+    expect(json("CDNSKEY", rdataExamples.CDNSKEY)).toEqual(accepted(rdataExamples.CDNSKEY));
+    expect(wireHex("CDS", rdataExamples.CDS)).toBe(wireHex("DS", rdataExamples.CDS));
+  });
+  it("accept exactly the deletion records, and refuse the reserved values otherwise", () => {
+    expect(json("CDS", "0 0 0 00")).toEqual(accepted("0 0 0 00"));
+    expect(json("CDNSKEY", "0 3 0 AA==")).toEqual(accepted("0 3 0 AA=="));
+    expect(json("CDS", "1 0 0 00")).toEqual(
+      refused('CDS digest type 0 is reserved, except in the record "0 0 0 00" that asks for the DS to be removed (RFC 8078 §4)'),
+    );
+    expect(json("CDNSKEY", "0 3 0 AQ==")).toEqual(
+      refused('CDNSKEY algorithm 0 is reserved, except in the record "0 3 0 AA==" that asks for the DS to be removed (RFC 8078 §4)'),
+    );
+    expect(json("DS", "0 0 0 00")).toEqual(refused("DS digest type 0 is reserved (RFC 4034 §5.1.3)"));
+  });
+});
+
+describe("DNSSEC mnemonics are BIND 9.18's (lib/dns/rcode.c), so an import takes nothing BIND refuses", () => {
+  it("reads BIND's algorithm and digest type names, case-insensitive", () => {
+    expect(json("DS", `1 nsec3rsasha1 SHA-256 ${HEX64}`)).toEqual(accepted(`1 7 2 ${HEX64.toUpperCase()}`));
+    expect(json("DS", `1 ECDSA256 sha256 ${HEX64}`)).toEqual(accepted(`1 13 2 ${HEX64.toUpperCase()}`));
+  });
+  it("refuses the IANA registry's spellings BIND does not read", () => {
+    expect(json("DS", `1 RSASHA1-NSEC3-SHA1 2 ${HEX64}`)).toEqual(refused("DS algorithm must be an integer 0–255"));
+    expect(json("DS", `1 ECC-GOST 2 ${HEX64}`)).toEqual(refused("DS algorithm must be an integer 0–255"));
   });
 });

@@ -37,3 +37,28 @@ export function ownerNameProblem(type: string, fqdn: string): string | null {
     ? `the owner of ${type === "A" || type === "AAAA" ? "an" : "a"} ${type} record must be a host name (RFC 1123 §2.1); label "${bad}" has an underscore`
     : null;
 }
+
+/**
+ * What keeps a record from joining the records at its name: an identical record (RFC 2181
+ * §5: they would be one record), or a coexistence rule above. Null when it can join.
+ */
+export function neighbourConflict(
+  record: { name: string; type: string; content: string },
+  others: Iterable<{ type: string; content: string }>,
+): { kind: "duplicate" | "coexistence"; message: string } | null {
+  const atName = [...others];
+  if (atName.some((o) => o.type === record.type && o.content === record.content)) {
+    return { kind: "duplicate", message: `An identical ${record.type} record (${record.name} ${record.content}) already exists.` };
+  }
+  const problem = coexistenceProblem(
+    record.type,
+    atName.map((o) => o.type),
+  );
+  return problem ? { kind: "coexistence", message: `${record.name}: ${problem}.` } : null;
+}
+
+/** RFC 1034 §4.2.1: a zone's apex keeps at least one NS record; null when `record` may leave the apex NS set. */
+export function apexNsRemovalProblem(record: { name: string; type: string }, apexNsCount: number): string | null {
+  if (record.name !== "@" || record.type !== "NS" || apexNsCount > 1) return null;
+  return "This is the zone's last NS record at the apex, which must keep at least one (RFC 1034 §4.2.1).";
+}

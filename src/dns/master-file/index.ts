@@ -1,6 +1,6 @@
 // RFC 1035 §5 master files ("zone files"): reading a zone in, writing one out.
 export { MAX_REPORTED_ERRORS, parseMasterFile } from "./parse";
-export { renderMasterFile } from "./render";
+export { renderMasterFile, renderMasterFilePieces } from "./render";
 export type {
   MasterFileError,
   MasterFileRecord,

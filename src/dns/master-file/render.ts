@@ -7,11 +7,8 @@ import type { ZoneToRender } from "./types";
 
 type RecordToRender = ZoneToRender["records"][number];
 
-interface SortKey {
-  labels: string[];
-  typeRank: number;
-  record: RecordToRender;
-}
+/** Lines per piece of `renderMasterFilePieces`: a piece is tens of kB, whatever the zone. */
+const LINES_PER_PIECE = 1000;
 
 /** NS first (the delegation reads first), then by type code as RFC 4034 §6.3 orders RRsets. */
 function typeRank(type: string): number {
@@ -20,35 +17,53 @@ function typeRank(type: string): number {
   return isRecordType(upper) ? RECORD_TYPE_CODES[upper] : 65536;
 }
 
-/** Owner in canonical name order (RFC 4034 §6.1, the apex first), then type, then content. */
-function compareKeys(a: SortKey, b: SortKey): number {
-  return (
-    compareReversedLabels(a.labels, b.labels) ||
-    a.typeRank - b.typeRank ||
-    (a.record.type < b.record.type ? -1 : a.record.type > b.record.type ? 1 : 0) ||
-    (a.record.content < b.record.content ? -1 : a.record.content > b.record.content ? 1 : 0)
-  );
+/**
+ * Owner in canonical name order (RFC 4034 §6.1, the apex first), then type, then content.
+ * The labels and rank are computed once per owner name and type, not once per record.
+ */
+function canonicalOrder(): (a: RecordToRender, b: RecordToRender) => number {
+  const labels = new Map<string, string[]>();
+  const ranks = new Map<string, number>();
+  const labelsOf = (name: string) => {
+    let found = labels.get(name);
+    if (!found) labels.set(name, (found = reversedLabels(name)));
+    return found;
+  };
+  const rankOf = (type: string) => {
+    let found = ranks.get(type);
+    if (found === undefined) ranks.set(type, (found = typeRank(type)));
+    return found;
+  };
+  return (a, b) =>
+    (a.name === b.name ? 0 : compareReversedLabels(labelsOf(a.name), labelsOf(b.name))) ||
+    rankOf(a.type) - rankOf(b.type) ||
+    (a.type < b.type ? -1 : a.type > b.type ? 1 : 0) ||
+    (a.content < b.content ? -1 : a.content > b.content ? 1 : 0);
 }
 
 function ownerText(name: string): string {
   return name === "" ? "@" : name;
 }
 
-export function renderMasterFile(zone: ZoneToRender): string {
+/**
+ * The master file in pieces of LINES_PER_PIECE lines, in order: an export streams them, so
+ * a zone of any size is never one string (nor one array of lines) in memory.
+ */
+export function* renderMasterFilePieces(zone: ZoneToRender): Generator<string> {
   const { soa } = zone;
-  const lines = [
-    `$ORIGIN ${zone.name}.`,
-    `$TTL ${zone.defaultTtl}`,
-    `@ ${zone.soaTtl ?? zone.defaultTtl} IN SOA ${soa.mname}. ${soa.rname}. ${soa.serial} ${soa.refresh} ${soa.retry} ${soa.expire} ${soa.minimum}`,
-  ];
-  const keys: SortKey[] = zone.records.map((record) => ({
-    labels: reversedLabels(record.name),
-    typeRank: typeRank(record.type),
-    record,
-  }));
-  keys.sort(compareKeys);
-  for (const { record } of keys) {
-    lines.push(`${ownerText(record.name)} ${record.ttl} IN ${record.type.toUpperCase()} ${record.content}`);
+  yield `$ORIGIN ${zone.name}.\n$TTL ${zone.defaultTtl}\n@ ${zone.soaTtl ?? zone.defaultTtl} IN SOA ${soa.mname}. ${soa.rname}. ${soa.serial} ${soa.refresh} ${soa.retry} ${soa.expire} ${soa.minimum}\n`;
+  const sorted = zone.records.slice().sort(canonicalOrder());
+  for (let start = 0; start < sorted.length; start += LINES_PER_PIECE) {
+    let piece = "";
+    for (const record of sorted.slice(start, start + LINES_PER_PIECE)) {
+      piece += `${ownerText(record.name)} ${record.ttl} IN ${record.type.toUpperCase()} ${record.content}\n`;
+    }
+    yield piece;
   }
-  return `${lines.join("\n")}\n`;
+}
+
+export function renderMasterFile(zone: ZoneToRender): string {
+  let text = "";
+  for (const piece of renderMasterFilePieces(zone)) text += piece;
+  return text;
 }

@@ -19,4 +19,5 @@ export const A = defineRdata({
   text: ({ address }) => address,
   wire: ({ address }) => Uint8Array.from(parseIPv4(address)!.bytes),
   names: () => [],
+  fromWire: (r) => [...r.bytes(4)].join("."),
 });

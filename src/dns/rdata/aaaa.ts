@@ -19,4 +19,5 @@ export const AAAA = defineRdata({
   text: ({ address }) => address,
   wire: ({ address }) => Uint8Array.from(parseIPv6(address)!.bytes),
   names: () => [],
+  fromWire: (r) => Array.from({ length: 8 }, () => r.u16().toString(16)).join(":"),
 });

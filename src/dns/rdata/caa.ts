@@ -58,4 +58,9 @@ export const CAA = defineRdata({
   // RFC 8659 §4.1: flags, tag length, tag, then the value to the end (no length octet).
   wire: ({ flags, tag, value }) => concatWire(u8(flags), u8(tag.length), octetList(tag), octetList(value)),
   names: () => [],
+  fromWire(r) {
+    const flags = r.u8();
+    const tag = r.bytes(r.u8());
+    return `${flags} ${String.fromCharCode(...tag)} ${encodeCharString(String.fromCharCode(...r.rest()))}`;
+  },
 });

@@ -4,6 +4,7 @@
 // and the names they refer to. `src/dns/rdata/index.ts` builds every table from these.
 import type { Check } from "../result";
 import type { Token } from "./tokens";
+import type { WireReader } from "./wire";
 
 export interface RdataDescriptor<Fields> {
   /** The mnemonic, upper case, as the IANA registry spells it. */
@@ -36,6 +37,12 @@ export interface RdataDescriptor<Fields> {
   wire(fields: Fields): Uint8Array;
   /** The domain names the RDATA refers to: absolute, no trailing dot, the root left out. */
   names(fields: Fields): string[];
+  /**
+   * The presentation form (names absolute) of RDATA given in wire form, as RFC 3597 §5
+   * allows for any type (`A \# 4 C0000201`); `parse` then validates it like any other.
+   * The caller checks that the reader did not fail and consumed every octet.
+   */
+  fromWire(wire: WireReader): string;
 }
 
 /** Types the descriptor's fields from its `parse`, so each type file needs no annotations. */

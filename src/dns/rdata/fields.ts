@@ -3,6 +3,7 @@
 import { normalizeName } from "../name";
 import { fail, ok, show, type Check } from "../result";
 import { MAX_RDATA_OCTETS } from "./character-string";
+import { base64Octets } from "./wire";
 import type { RdataDescriptor } from "./descriptor";
 import type { Token } from "./tokens";
 
@@ -68,4 +69,19 @@ export function hexField(tokens: Token[], what: string): Check<string> {
 export function hexLengthProblem(hex: string, expectedDigits: number | undefined, what: string): string | null {
   if (expectedDigits === undefined || hex.length === expectedDigits) return null;
   return `${what} must be ${expectedDigits} hex digits, not ${hex.length}`;
+}
+
+/**
+ * Base64 (RFC 4648 §4), possibly split over several tokens (keys and signatures are long,
+ * RFC 4034 §2.2), with its padding, as BIND requires: at least one octet.
+ */
+export function base64Field(tokens: Token[], what: string): Check<Uint8Array> {
+  if (tokens.length === 0) return fail(`${what} is missing`);
+  if (tokens.some((t) => t.quoted)) return fail(`${what} must be base64, not a quoted string`);
+  const text = tokens.map((t) => t.raw).join("");
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length === 0)
+    return fail(`${what} must be base64 (A–Z, a–z, 0–9, +, /, padded with =)`);
+  const bytes = base64Octets(text);
+  if (bytes.length > MAX_RDATA_OCTETS) return fail(`${what} is longer than ${MAX_RDATA_OCTETS} octets`);
+  return ok(bytes);
 }

@@ -7,9 +7,12 @@ import { fail, type Check, type RdataResult } from "../result";
 import { A } from "./a";
 import { AAAA } from "./aaaa";
 import { CAA } from "./caa";
+import { CDNSKEY } from "./cdnskey";
+import { CDS } from "./cds";
 import { CNAME } from "./cname";
 import type { RdataDescriptor } from "./descriptor";
 import { DNAME } from "./dname";
+import { DNSKEY } from "./dnskey";
 import { DS } from "./ds";
 import { countProblem } from "./fields";
 import { HTTPS } from "./https";
@@ -25,11 +28,13 @@ import { tokenizeRdata, type Token } from "./tokens";
 import { TXT } from "./txt";
 
 export type { RdataDescriptor } from "./descriptor";
+export { keyTag } from "./dnskey";
+export { nameWire } from "./wire";
 export type { RdataResult } from "../result";
 export type { Token } from "./tokens";
 
 /** The record types this service stores, in the order the API lists them. */
-const RDATA_DESCRIPTORS = { A, AAAA, CNAME, MX, NS, TXT, SRV, CAA, PTR, DS, TLSA, SSHFP, NAPTR, SVCB, HTTPS, DNAME } as const;
+const RDATA_DESCRIPTORS = { A, AAAA, CNAME, MX, NS, TXT, SRV, CAA, PTR, DS, TLSA, SSHFP, NAPTR, SVCB, HTTPS, DNAME, DNSKEY, CDS, CDNSKEY } as const;
 
 type Descriptors = typeof RDATA_DESCRIPTORS;
 export type RecordType = keyof Descriptors;

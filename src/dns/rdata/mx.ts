@@ -22,4 +22,5 @@ export const MX = defineRdata({
   text: ({ preference, exchange }) => `${preference} ${exchange}`,
   wire: ({ preference, exchange }) => concatWire(u16(preference), nameWire(exchange)),
   names: ({ exchange }) => referencedName(exchange),
+  fromWire: (r) => `${r.u16()} ${r.name()}`,
 });

@@ -50,4 +50,9 @@ export const NAPTR = defineRdata({
   text: (f) => `${f.order} ${f.preference} ${encodeCharString(f.flags)} ${encodeCharString(f.services)} ${encodeCharString(f.regexp)} ${f.replacement}`,
   wire: (f) => concatWire(u16(f.order), u16(f.preference), charString(f.flags), charString(f.services), charString(f.regexp), nameWire(f.replacement)),
   names: ({ replacement }) => referencedName(replacement),
+  fromWire(r) {
+    const head = `${r.u16()} ${r.u16()}`;
+    const strings = [r.charString(), r.charString(), r.charString()].map(encodeCharString).join(" ");
+    return `${head} ${strings} ${r.name()}`;
+  },
 });

@@ -31,5 +31,6 @@ export function singleNameRdata(about: {
     text: ({ target }) => target,
     wire: ({ target }) => Uint8Array.from(nameWire(target)),
     names: ({ target }) => referencedName(target),
+    fromWire: (r) => r.name(),
   });
 }

@@ -26,4 +26,5 @@ export const SRV = defineRdata({
   text: ({ priority, weight, port, target }) => `${priority} ${weight} ${port} ${target}`,
   wire: ({ priority, weight, port, target }) => concatWire(u16(priority), u16(weight), u16(port), nameWire(target)),
   names: ({ target }) => referencedName(target),
+  fromWire: (r) => `${r.u16()} ${r.u16()} ${r.u16()} ${r.name()}`,
 });

@@ -3,7 +3,7 @@
 import { fail, ok } from "../result";
 import { defineRdata } from "./descriptor";
 import { hexField, hexLengthProblem, uintField } from "./fields";
-import { concatWire, hexOctets, u8 } from "./wire";
+import { concatWire, hexOctets, hexText, u8 } from "./wire";
 
 // Fingerprint types 1 (SHA-1, RFC 4255) and 2 (SHA-256, RFC 6594).
 const FINGERPRINT_DIGITS: Record<number, number> = { 1: 40, 2: 64 };
@@ -29,4 +29,5 @@ export const SSHFP = defineRdata({
   text: ({ algorithm, fingerprintType, fingerprint }) => `${algorithm} ${fingerprintType} ${fingerprint}`,
   wire: ({ algorithm, fingerprintType, fingerprint }) => concatWire(u8(algorithm), u8(fingerprintType), hexOctets(fingerprint)),
   names: () => [],
+  fromWire: (r) => `${r.u8()} ${r.u8()} ${hexText(r.rest())}`,
 });

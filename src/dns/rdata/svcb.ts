@@ -8,7 +8,7 @@ import { decodeCharString, encodeCharString, MAX_RDATA_OCTETS, type Octets } fro
 import { defineRdata, referencedName, type RdataDescriptor } from "./descriptor";
 import { nameField, uintField } from "./fields";
 import type { Token } from "./tokens";
-import { base64Octets, charString, concatWire, nameWire, octetList, u16 } from "./wire";
+import { base64Octets, base64Text, charString, concatWire, nameWire, octetList, u16, type WireReader, wireReader } from "./wire";
 
 const KEY_NAMES: Record<number, string> = {
   0: "mandatory",
@@ -152,6 +152,48 @@ function parseParam(key: number, value: Octets | null): Check<SvcParam> {
   }
 }
 
+/** A parameter's presentation form from its wire value (RFC 9460 §7 and appendix A). */
+function paramText(key: number, value: Uint8Array, r: WireReader): string {
+  const name = keyName(key);
+  const octets = String.fromCharCode(...value);
+  const lengthIs = (ok: boolean) => {
+    if (!ok) r.fail(`SvcParam ${name} has ${value.length} octets, which is not a valid length for it`);
+  };
+  switch (key) {
+    case 0:
+      lengthIs(value.length > 0 && value.length % 2 === 0);
+      return `mandatory=${Array.from({ length: value.length / 2 }, (_, i) => keyName((value[2 * i]! << 8) | value[2 * i + 1]!)).join(",")}`;
+    case 1: {
+      const ids: string[] = [];
+      const list = wireReader(value);
+      while (list.left > 0 && list.failure === null) ids.push(list.charString());
+      if (list.failure !== null) r.fail(`SvcParam alpn: ${list.failure}`);
+      return `alpn=${encodeCharString(joinValueList(ids))}`;
+    }
+    case 2:
+    case 8:
+      lengthIs(value.length === 0);
+      return name;
+    case 3:
+      lengthIs(value.length === 2);
+      return `port=${(value[0]! << 8) | value[1]!}`;
+    case 4:
+      lengthIs(value.length > 0 && value.length % 4 === 0);
+      return `ipv4hint=${Array.from({ length: value.length / 4 }, (_, i) => [...value.subarray(4 * i, 4 * i + 4)].join(".")).join(",")}`;
+    case 5:
+      return `ech=${base64Text(value)}`;
+    case 6: {
+      lengthIs(value.length > 0 && value.length % 16 === 0);
+      const address = (i: number) => Array.from({ length: 8 }, (_, g) => ((value[16 * i + 2 * g]! << 8) | value[16 * i + 2 * g + 1]!).toString(16)).join(":");
+      return `ipv6hint=${Array.from({ length: value.length / 16 }, (_, i) => address(i)).join(",")}`;
+    }
+    case 7:
+      return `dohpath=${encodeCharString(octets)}`;
+    default:
+      return value.length > 0 ? `${name}=${encodeCharString(octets)}` : name;
+  }
+}
+
 /** Splits `key=value` / `key="value"` / `key` (RFC 9460 §2.1) into its key and decoded value. */
 function readParam(token: Token): Check<{ key: number; value: Octets | null }> {
   if (token.quoted) return fail(`SvcParam ${show(token.raw)} must be written key=value`);
@@ -223,6 +265,19 @@ export function serviceBindingRdata(about: { type: string; code: number; example
     text: ({ priority, target, params }) => [`${priority} ${target}`, ...params.map((p) => p.text)].join(" "),
     wire: serviceBindingWire,
     names: ({ target }) => referencedName(target),
+    fromWire(r) {
+      const parts = [`${r.u16()}`, r.name()];
+      let previous = -1;
+      while (r.left > 0 && r.failure === null) {
+        const key = r.u16();
+        const value = r.bytes(r.u16());
+        // RFC 9460 §2.2: on the wire, keys come in strictly increasing order.
+        if (key <= previous) r.fail(`${type} parameters are not in strictly increasing key order (RFC 9460 §2.2)`);
+        previous = key;
+        parts.push(paramText(key, value, r));
+      }
+      return parts.join(" ");
+    },
   });
 }
 

@@ -3,7 +3,7 @@
 import { fail, ok } from "../result";
 import { defineRdata } from "./descriptor";
 import { hexField, hexLengthProblem, uintField } from "./fields";
-import { concatWire, hexOctets, u8 } from "./wire";
+import { concatWire, hexOctets, hexText, u8 } from "./wire";
 
 // Matching types 1 (SHA-256) and 2 (SHA-512), RFC 6698 §2.1.3.
 const DATA_DIGITS: Record<number, number> = { 1: 64, 2: 128 };
@@ -30,4 +30,5 @@ export const TLSA = defineRdata({
   text: ({ usage, selector, matchingType, data }) => `${usage} ${selector} ${matchingType} ${data}`,
   wire: ({ usage, selector, matchingType, data }) => concatWire(u8(usage), u8(selector), u8(matchingType), hexOctets(data)),
   names: () => [],
+  fromWire: (r) => `${r.u8()} ${r.u8()} ${r.u8()} ${hexText(r.rest())}`,
 });

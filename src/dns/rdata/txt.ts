@@ -79,6 +79,11 @@ export function textStringsRdata(about: { type: string; code: number; shape: str
     text: ({ strings }) => strings.map(encodeCharString).join(" "),
     wire: ({ strings }) => concatWire(...strings.map(charString)),
     names: () => [],
+    fromWire(r) {
+      const strings: string[] = [];
+      while (r.left > 0 && r.failure === null) strings.push(encodeCharString(r.charString()));
+      return strings.join(" ");
+    },
   });
   return descriptor;
 }

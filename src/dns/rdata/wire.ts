@@ -73,3 +73,100 @@ export function base64Octets(text: string): Uint8Array {
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
   return out;
 }
+
+/** Octets as base64 (RFC 4648 §4), with padding, as BIND prints them. */
+export function base64Text(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 8192) binary += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return btoa(binary);
+}
+
+/** Octets as upper-case hex, as BIND prints them. */
+export function hexText(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) out += b.toString(16).padStart(2, "0");
+  return out.toUpperCase();
+}
+
+/**
+ * Reads RDATA given in wire form (RFC 3597 `\# length hex`): each read moves on; reading
+ * past the end, or a name this service could not store, marks the reader failed instead of
+ * throwing, so hostile bytes come back as a reason.
+ */
+export interface WireReader {
+  u8(): number;
+  u16(): number;
+  u32(): number;
+  bytes(length: number): Uint8Array;
+  /** Every octet left. */
+  rest(): Uint8Array;
+  /** A <character-string>, as octets. */
+  charString(): string;
+  /** An uncompressed name, lower case, absolute with its trailing dot ("." for the root). */
+  name(): string;
+  readonly left: number;
+  /** Marks the RDATA invalid (the first reason given is kept). */
+  fail(reason: string): void;
+  /** Why reading failed, or null. */
+  readonly failure: string | null;
+}
+
+const NAME_OCTET = /^[A-Za-z0-9_*-]$/;
+
+export function wireReader(wire: Uint8Array): WireReader {
+  let at = 0;
+  let failure: string | null = null;
+  const take = (length: number): Uint8Array => {
+    if (failure !== null || at + length > wire.length) {
+      failure ??= "the RDATA ends before its last field";
+      return new Uint8Array(0);
+    }
+    at += length;
+    return wire.subarray(at - length, at);
+  };
+  return {
+    u8: () => take(1)[0] ?? 0,
+    u16: () => {
+      const b = take(2);
+      return b.length === 2 ? (b[0]! << 8) | b[1]! : 0;
+    },
+    u32: () => {
+      const b = take(4);
+      return b.length === 4 ? ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0 : 0;
+    },
+    bytes: take,
+    rest: () => take(wire.length - at),
+    charString() {
+      const length = take(1)[0] ?? 0;
+      return String.fromCharCode(...take(length));
+    },
+    name() {
+      let name = "";
+      let octets = 0;
+      for (;;) {
+        const length = take(1)[0];
+        if (length === undefined) return ".";
+        if (length === 0) return name === "" ? "." : name;
+        // RFC 3597 §4: names in the RDATA of generic types are never compressed.
+        if (length > 63) {
+          failure ??= "a name in the RDATA is compressed or has a label over 63 octets";
+          return ".";
+        }
+        const label = String.fromCharCode(...take(length));
+        octets += length + 1;
+        if (octets > 254) failure ??= "a name in the RDATA is longer than 255 octets";
+        if (![...label].every((c) => NAME_OCTET.test(c))) failure ??= "a name in the RDATA has characters other than letters, digits, hyphens and underscores";
+        name += `${label.toLowerCase()}.`;
+      }
+    },
+    get left() {
+      return wire.length - at;
+    },
+    fail(reason) {
+      failure ??= reason;
+    },
+    get failure() {
+      return failure;
+    },
+  };
+}
