@@ -132,6 +132,13 @@ const RECORDS = [
   { name: "@", type: "DNSKEY", content: `257 3 13 ${P256_KEY}`, why: "RFC 6605 §6.1's key" },
   { name: "@", type: "CDS", content: "55648 13 2 b4c8c1fe2e7477127b27115656ad6256f424625bf5c1e2770ce6d6e37df61d17", expect: `55648 13 2 ${P256_DS}` },
   { name: "@", type: "CDNSKEY", content: "0 3 0 AA==", why: "deletion (RFC 8078 §4)" },
+  { name: "www", type: "HINFO", content: '"RFC8482" ""', why: "RFC 8482 §4.2" },
+  { name: "@", type: "RP", content: `hostmaster.${ZONE} contact.${ZONE}`, expect: `hostmaster.${ZONE}. contact.${ZONE}.` },
+  { name: "ops", type: "RP", content: "first_last.example.net. .", why: "underscore in the mailbox, root TXT name" },
+  { name: "_http._tcp", type: "URI", content: '10 1 "https://www.example.com/path?q=1"' },
+  { name: "@", type: "SPF", content: "v=spf1 mx -all", expect: '"v=spf1 mx -all"', why: "beside the TXT that says the same" },
+  { name: "host", type: "EUI48", content: "00-00-5E-00-53-2A", expect: "00-00-5e-00-53-2a" },
+  { name: "host", type: "EUI64", content: "00-00-5e-ef-10-00-00-2a" },
 ];
 
 /**
@@ -190,6 +197,13 @@ function bulkMasterFile(origin, blocks) {
     if (i % 5 === 0) rr(`k${i} DNSKEY ${i % 2 ? 256 : 257} 3 ECDSAP256SHA256 ( ${P256_KEY.slice(0, 44)}\n      ${P256_KEY.slice(44)} )`);
     if (i % 5 === 1) rr(`k${i} CDS 55648 13 SHA-256 ${P256_DS.toLowerCase()}`);
     if (i % 5 === 2) rr(`k${i} CDNSKEY ${i % 10 === 2 ? "0 3 0 AA==" : `257 3 13 ${P256_KEY}`}`);
+    if (i % 4 === 3) rr(`${h} HINFO "cpu-${i}" ${i % 8 === 3 ? "os" : '""'}`);
+    if (i % 4 === 1) rr(`${h} RP admin${i % 3 ? "" : `.${origin}.`} ${i % 2 ? "." : "info"}`);
+    if (i % 4 === 2) rr(`_http._tcp.${h} URI ${i % 7} 1 "https://${h}.example.net/${i}"`);
+    // BIND warns of an SPF record without a TXT record saying the same: the TXT of i % 4 === 0 does.
+    if (i % 4 === 0) rr(`${h} SPF "v=spf1 ip4:${ip4} -all"`);
+    if (i % 6 === 0) rr(`${h} EUI48 ${[0, 0, 0x5e, 0, (i >> 8) & 255, i & 255].map((b) => b.toString(16).padStart(2, "0")).join("-")}`);
+    if (i % 6 === 3) rr(`${h} EUI64 00-00-5E-EF-10-00-${((i >> 8) & 255).toString(16).padStart(2, "0")}-${(i & 255).toString(16).padStart(2, "0")}`);
   }
   return { text: `${lines.join("\n")}\n`, records };
 }

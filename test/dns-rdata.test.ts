@@ -25,6 +25,7 @@ describe("record types", () => {
     expect(RECORD_TYPES).toEqual([
       ...["A", "AAAA", "CNAME", "MX", "NS", "TXT", "SRV", "CAA", "PTR", "DS", "TLSA", "SSHFP", "NAPTR", "SVCB", "HTTPS", "DNAME"],
       ...["DNSKEY", "CDS", "CDNSKEY"],
+      ...["HINFO", "RP", "URI", "SPF", "EUI48", "EUI64"],
     ]);
     expect(isRecordType("MX")).toBe(true);
     expect(isRecordType("mx")).toBe(false);
@@ -411,6 +412,12 @@ describe("type codes come from the IANA registry (RFC 6895)", () => {
       DNSKEY: 48,
       CDS: 59,
       CDNSKEY: 60,
+      HINFO: 13,
+      RP: 17,
+      URI: 256,
+      SPF: 99,
+      EUI48: 108,
+      EUI64: 109,
     });
   });
 });
@@ -606,5 +613,78 @@ describe("DNSSEC mnemonics are BIND 9.18's (lib/dns/rcode.c), so an import takes
   it("refuses the IANA registry's spellings BIND does not read", () => {
     expect(json("DS", `1 RSASHA1-NSEC3-SHA1 2 ${HEX64}`)).toEqual(refused("DS algorithm must be an integer 0–255"));
     expect(json("DS", `1 ECC-GOST 2 ${HEX64}`)).toEqual(refused("DS algorithm must be an integer 0–255"));
+  });
+});
+
+describe("HINFO (RFC 1035 §3.3.2)", () => {
+  it("takes two strings, quoted or bare, and writes them quoted", () => {
+    expect(json("HINFO", '"VAX-11/780" UNIX')).toEqual(accepted('"VAX-11/780" "UNIX"'));
+    expect(json("HINFO", '"RFC8482" ""')).toEqual(accepted('"RFC8482" ""')); // RFC 8482 §4.2
+    expect(wireHex("HINFO", '"RFC8482" ""')).toBe(`07 ${hexOf("RFC8482")} 00`);
+  });
+  it("needs both strings", () => {
+    expect(json("HINFO", '"cpu"')).toEqual(refused(`HINFO needs a CPU and an operating system string (e.g. ${rdataExamples.HINFO})`));
+  });
+});
+
+describe("RP (RFC 1183 §2.2)", () => {
+  it("RFC 1183's example: a mailbox and a TXT name, lower-cased", () => {
+    expect(json("RP", "louie.trantor.umd.edu. LAM1.people.umd.edu.")).toEqual(accepted("louie.trantor.umd.edu. lam1.people.umd.edu."));
+    expect(wireHex("RP", "louie.trantor.umd.edu. LAM1.people.umd.edu.")).toBe(`${nameHex("louie.trantor.umd.edu")} ${nameHex("lam1.people.umd.edu")}`);
+  });
+  it('takes "." for none, and relative names in a master file', () => {
+    expect(json("RP", ". .")).toEqual(accepted(". ."));
+    expect(zone("RP", "admin contacts")).toEqual(accepted("admin.example.com. contacts.example.com."));
+    expect(rdataNames("RP", "admin.example.com. contacts.example.com.")).toEqual(["contacts.example.com"]);
+  });
+  it("lets only the mailbox's first label hold an underscore (BIND's check-names)", () => {
+    expect(json("RP", "first_last.example.com. .")).toEqual(accepted("first_last.example.com. ."));
+    expect(json("RP", "a.b_c.example.com. .")).toEqual(
+      refused('RP mailbox "a.b_c.example.com.": only the mailbox\'s first label may hold "_"; label "b_c" is part of a host name'),
+    );
+  });
+});
+
+describe("URI (RFC 7553)", () => {
+  it("RFC 7553 §4.5's example, and the URI on the wire without a length octet", () => {
+    expect(json("URI", '10 1 "ftp://ftp1.example.com/public"')).toEqual(accepted('10 1 "ftp://ftp1.example.com/public"'));
+    expect(wireHex("URI", '10 1 "ftp://x/"')).toBe(`00 0a 00 01 ${hexOf("ftp://x/")}`);
+  });
+  it("needs the target quoted (as BIND does), and a URI there", () => {
+    expect(json("URI", "10 1 ftp://x/")).toEqual(refused('URI target must be a quoted string, e.g. "https://www.example.com/" (RFC 7553 §4.4)'));
+    expect(json("URI", '10 1 ""')).toEqual(
+      refused("URI target must be a URI with a scheme, such as https:// or ftp://, and no spaces (RFC 7553 §4.4, RFC 3986)"),
+    );
+    expect(json("URI", '10 1 "no scheme"')).toEqual(
+      refused("URI target must be a URI with a scheme, such as https:// or ftp://, and no spaces (RFC 7553 §4.4, RFC 3986)"),
+    );
+  });
+  it("holds a URI longer than 255 octets (RFC 7553 §4.4)", () => {
+    const long = `https://example.com/${"a".repeat(300)}`;
+    expect(json("URI", `1 1 "${long}"`)).toEqual(accepted(`1 1 "${long}"`));
+  });
+});
+
+describe("SPF (RFC 7208 §3.1)", () => {
+  it("is TXT's format under its own type", () => {
+    expect(json("SPF", "v=spf1 +mx a:colo.example.com/28 -all")).toEqual(accepted('"v=spf1 +mx a:colo.example.com/28 -all"'));
+    expect(wireHex("SPF", '"v=spf1 -all"')).toBe(wireHex("TXT", '"v=spf1 -all"'));
+    expect(json("SPF", '"a" "b"')).toEqual(accepted('"a" "b"'));
+  });
+});
+
+describe("EUI48 and EUI64 (RFC 7043)", () => {
+  it("RFC 7043 §3.2 and §4.2's examples, written lower case", () => {
+    expect(json("EUI48", "00-00-5E-00-53-2A")).toEqual(accepted("00-00-5e-00-53-2a"));
+    expect(wireHex("EUI48", "00-00-5e-00-53-2a")).toBe("00 00 5e 00 53 2a");
+    expect(json("EUI64", "00-00-5e-ef-10-00-00-2a")).toEqual(accepted("00-00-5e-ef-10-00-00-2a"));
+    expect(wireHex("EUI64", "00-00-5e-ef-10-00-00-2a")).toBe("00 00 5e ef 10 00 00 2a");
+  });
+  it("need two hex digits per octet and the right count", () => {
+    expect(json("EUI48", "0-0-5e-0-53-2a")).toEqual(refused("EUI48 must be 6 two-digit hex groups joined by hyphens, e.g. 00-00-5e-00-53-2a (RFC 7043 §3.2)"));
+    expect(json("EUI64", "00-00-5e-00-53-2a")).toEqual(
+      refused("EUI64 must be 8 two-digit hex groups joined by hyphens, e.g. 00-00-5e-ef-10-00-00-2a (RFC 7043 §4.2)"),
+    );
+    expect(json("EUI48", "00:00:5e:00:53:2a").ok).toBe(false);
   });
 });

@@ -31,6 +31,11 @@ export interface TargetRules {
   root?: boolean;
   /** `_` labels are legitimate here (aliases to service names, RFC 8552). */
   underscore?: boolean;
+  /**
+   * A mailbox written as a name (SOA RNAME, RP mbox, RFC 1035 §8): the first label is the
+   * local part and may hold `_`; the rest is a host name, as BIND's check-names wants.
+   */
+  mailbox?: boolean;
 }
 
 /**
@@ -47,8 +52,13 @@ export function nameField(token: Token | undefined, origin: string | null, what:
   // An origin of "" is the root (`$ORIGIN .`), so "@" may be the root too.
   const full = raw === "@" ? `${origin}.` : raw.endsWith(".") || origin === null ? raw : `${raw}.${origin}`;
   if (full === ".") return rules.root ? ok(".") : fail(`${what} cannot be the root "."`);
-  const name = normalizeName(full, { underscore: rules.underscore });
-  return name.ok ? ok(`${name.name}.`) : fail(`${what} ${show(raw)}: ${name.error}`);
+  const name = normalizeName(full, { underscore: rules.underscore || rules.mailbox });
+  if (!name.ok) return fail(`${what} ${show(raw)}: ${name.error}`);
+  if (rules.mailbox && !rules.underscore) {
+    const hostLabel = name.name.split(".").find((label, i) => i > 0 && label.includes("_"));
+    if (hostLabel !== undefined) return fail(`${what} ${show(raw)}: only the mailbox's first label may hold "_"; label "${hostLabel}" is part of a host name`);
+  }
+  return ok(`${name.name}.`);
 }
 
 /**

@@ -14,18 +14,24 @@ import type { RdataDescriptor } from "./descriptor";
 import { DNAME } from "./dname";
 import { DNSKEY } from "./dnskey";
 import { DS } from "./ds";
+import { EUI48 } from "./eui48";
+import { EUI64 } from "./eui64";
 import { countProblem } from "./fields";
+import { HINFO } from "./hinfo";
 import { HTTPS } from "./https";
 import { MX } from "./mx";
 import { NAPTR } from "./naptr";
 import { NS } from "./ns";
 import { PTR } from "./ptr";
+import { RP } from "./rp";
+import { SPF } from "./spf";
 import { SRV } from "./srv";
 import { SSHFP } from "./sshfp";
 import { SVCB } from "./svcb";
 import { TLSA } from "./tlsa";
 import { tokenizeRdata, type Token } from "./tokens";
 import { TXT } from "./txt";
+import { URI } from "./uri";
 
 export type { RdataDescriptor } from "./descriptor";
 export { keyTag } from "./dnskey";
@@ -34,7 +40,33 @@ export type { RdataResult } from "../result";
 export type { Token } from "./tokens";
 
 /** The record types this service stores, in the order the API lists them. */
-const RDATA_DESCRIPTORS = { A, AAAA, CNAME, MX, NS, TXT, SRV, CAA, PTR, DS, TLSA, SSHFP, NAPTR, SVCB, HTTPS, DNAME, DNSKEY, CDS, CDNSKEY } as const;
+const RDATA_DESCRIPTORS = {
+  A,
+  AAAA,
+  CNAME,
+  MX,
+  NS,
+  TXT,
+  SRV,
+  CAA,
+  PTR,
+  DS,
+  TLSA,
+  SSHFP,
+  NAPTR,
+  SVCB,
+  HTTPS,
+  DNAME,
+  DNSKEY,
+  CDS,
+  CDNSKEY,
+  HINFO,
+  RP,
+  URI,
+  SPF,
+  EUI48,
+  EUI64,
+} as const;
 
 type Descriptors = typeof RDATA_DESCRIPTORS;
 export type RecordType = keyof Descriptors;
