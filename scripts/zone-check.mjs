@@ -139,6 +139,8 @@ const RECORDS = [
   { name: "@", type: "SPF", content: "v=spf1 mx -all", expect: '"v=spf1 mx -all"', why: "beside the TXT that says the same" },
   { name: "host", type: "EUI48", content: "00-00-5E-00-53-2A", expect: "00-00-5e-00-53-2a" },
   { name: "host", type: "EUI64", content: "00-00-5e-ef-10-00-00-2a" },
+  { name: "@", type: "LOC", content: "42 21 54 N 71 06 18 W -24m 30m", expect: "42 21 54.000 N 71 6 18.000 W -24.00m 30m 10000m 10m", why: "RFC 1876" },
+  { name: "south", type: "LOC", content: "32 7 19.5 S 116 2 25 E 10.25m 15m 0.5m 0m", expect: "32 7 19.500 S 116 2 25.000 E 10.25m 10m 0.50m 0.00m" },
 ];
 
 /**
@@ -203,6 +205,8 @@ function bulkMasterFile(origin, blocks) {
     // BIND warns of an SPF record without a TXT record saying the same: the TXT of i % 4 === 0 does.
     if (i % 4 === 0) rr(`${h} SPF "v=spf1 ip4:${ip4} -all"`);
     if (i % 6 === 0) rr(`${h} EUI48 ${[0, 0, 0x5e, 0, (i >> 8) & 255, i & 255].map((b) => b.toString(16).padStart(2, "0")).join("-")}`);
+    if (i % 3 === 1)
+      rr(`${h} LOC ( ${i % 90} ${i % 60} ${(i % 60) + 0.5} ${i % 2 ? "N" : "S"}\n      ${i % 180} ${i % 60} ${i % 2 ? "E" : "W"} ${i - 40}m ${i}m )`);
     if (i % 6 === 3) rr(`${h} EUI64 00-00-5E-EF-10-00-${((i >> 8) & 255).toString(16).padStart(2, "0")}-${(i & 255).toString(16).padStart(2, "0")}`);
   }
   return { text: `${lines.join("\n")}\n`, records };

@@ -26,6 +26,7 @@ describe("record types", () => {
       ...["A", "AAAA", "CNAME", "MX", "NS", "TXT", "SRV", "CAA", "PTR", "DS", "TLSA", "SSHFP", "NAPTR", "SVCB", "HTTPS", "DNAME"],
       ...["DNSKEY", "CDS", "CDNSKEY"],
       ...["HINFO", "RP", "URI", "SPF", "EUI48", "EUI64"],
+      "LOC",
     ]);
     expect(isRecordType("MX")).toBe(true);
     expect(isRecordType("mx")).toBe(false);
@@ -418,6 +419,7 @@ describe("type codes come from the IANA registry (RFC 6895)", () => {
       SPF: 99,
       EUI48: 108,
       EUI64: 109,
+      LOC: 29,
     });
   });
 });
@@ -686,5 +688,46 @@ describe("EUI48 and EUI64 (RFC 7043)", () => {
       refused("EUI64 must be 8 two-digit hex groups joined by hyphens, e.g. 00-00-5e-ef-10-00-00-2a (RFC 7043 §4.2)"),
     );
     expect(json("EUI48", "00:00:5e:00:53:2a").ok).toBe(false);
+  });
+});
+
+describe("LOC (RFC 1876), read and written as BIND does", () => {
+  // RFC 1876 §4's examples, and what named-checkzone -D prints for each.
+  it.each([
+    ["42 21 54 N 71 06 18 W -24m 30m", "42 21 54.000 N 71 6 18.000 W -24.00m 30m 10000m 10m"],
+    ["42 21 43.952 N 71 5 6.344 W -24m 1m 200m", "42 21 43.952 N 71 5 6.344 W -24.00m 1m 200m 10m"],
+    ["52 14 05 N 00 08 50 E 10m", "52 14 5.000 N 0 8 50.000 E 10.00m 1m 10000m 10m"],
+    ["32 7 19 S 116 2 25 E 10m", "32 7 19.000 S 116 2 25.000 E 10.00m 1m 10000m 10m"],
+    ["42 21 28.764 N 71 00 51.617 W -44m 2000m", "42 21 28.764 N 71 0 51.617 W -44.00m 2000m 10000m 10m"],
+  ])("RFC 1876: %s", (input, canonical) => {
+    expect(json("LOC", input)).toEqual(accepted(canonical));
+    expect(json("LOC", canonical)).toEqual(accepted(canonical));
+  });
+  it("keeps sizes as the power of ten they are stored as, and reaches every limit", () => {
+    expect(json("LOC", "90 S 180 W 42849672.95m 90000000m 0.15m 0m")).toEqual(accepted("90 0 0.000 S 180 0 0.000 W 42849672.95m 90000000m 0.10m 0.00m"));
+    expect(json("LOC", "0 N 0 E -100000m 1.5 .05 5.")).toEqual(accepted("0 0 0.000 N 0 0 0.000 E -100000.00m 1m 0.05m 5m"));
+    expect(json("LOC", "1 2 N 3 4 E 0")).toEqual(accepted("1 2 0.000 N 3 4 0.000 E 0.00m 1m 10000m 10m"));
+  });
+  it("writes the RFC 1876 §2 wire form: version, size, precisions, then three 32-bit values", () => {
+    // 42°21'54"N = 2^31 + 152514000 thousandths; 71°06'18"W = 2^31 - 255978000; -24m = 10^7 - 2400 cm.
+    expect(wireHex("LOC", "42 21 54 N 71 06 18 W -24m 30m")).toBe("00 33 16 13 89 17 2d d0 70 be 15 f0 00 98 8d 20");
+  });
+  it.each([
+    ["91 N 0 E 0", "LOC latitude degrees must be an integer 0–90"],
+    ["90 1 N 0 E 0", "LOC latitude cannot be beyond 90 degrees"],
+    ["1 60 N 0 E 0", "LOC latitude minutes must be an integer 0–59"],
+    ["1 2 60 N 0 E 0", "LOC latitude seconds must be 0–59.999, at most three decimals (RFC 1876 §3)"],
+    ["1 2 3.1234 N 0 E 0", "LOC latitude seconds must be 0–59.999, at most three decimals (RFC 1876 §3)"],
+    ["1 n 0 E 0", "LOC latitude minutes must be an integer 0–59"],
+    ["1.5 N 0 E 0", "LOC latitude degrees must be an integer 0–90"],
+    ["1 N 181 E 0", "LOC longitude degrees must be an integer 0–180"],
+    ["1 N 0 E -100001m", "LOC altitude must be metres from -100000.00 to 42849672.95, at most two decimals, e.g. -24m or 10.5m (RFC 1876 §3)"],
+    ["1 N 0 E 42849673m", "LOC altitude must be metres from -100000.00 to 42849672.95, at most two decimals, e.g. -24m or 10.5m (RFC 1876 §3)"],
+    ["1 N 0 E 5mm", "LOC altitude must be metres from -100000.00 to 42849672.95, at most two decimals, e.g. -24m or 10.5m (RFC 1876 §3)"],
+    ["1 N 0 E 0 90000001m", "LOC size must be metres from 0 to 90000000, at most two decimals (RFC 1876 §3)"],
+    ["1 N 0 E 0 1.123m", "LOC size must be metres from 0 to 90000000, at most two decimals (RFC 1876 §3)"],
+    ["1 N 0 E 0m 1 2 3 4", 'LOC has more than latitude, longitude, altitude and optional size and precisions: unexpected "4"'],
+  ])("refuses %s, as BIND does", (input, error) => {
+    expect(json("LOC", input)).toEqual(refused(error));
   });
 });

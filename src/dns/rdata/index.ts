@@ -18,6 +18,7 @@ import { EUI48 } from "./eui48";
 import { EUI64 } from "./eui64";
 import { countProblem } from "./fields";
 import { HINFO } from "./hinfo";
+import { LOC } from "./loc";
 import { HTTPS } from "./https";
 import { MX } from "./mx";
 import { NAPTR } from "./naptr";
@@ -66,6 +67,7 @@ const RDATA_DESCRIPTORS = {
   SPF,
   EUI48,
   EUI64,
+  LOC,
 } as const;
 
 type Descriptors = typeof RDATA_DESCRIPTORS;
