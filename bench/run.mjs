@@ -43,6 +43,9 @@ const ENV = {
 };
 
 const args = process.argv.slice(2);
+// --dns: the DNS serving phase alone (bench/dns.mjs): queries per second through PowerDNS on
+// this service against PowerDNS on its own SQLite backend, with caches warm and off.
+if (args.includes("--dns")) process.exit(await (await import("./dns.mjs")).dnsBench({ quick: args.includes("--quick") }));
 const QUICK = args.includes("--quick");
 const SCALING_ONLY = args.includes("--scaling-only");
 const SCALING = SCALING_ONLY || (!QUICK && !args.includes("--no-scaling"));
