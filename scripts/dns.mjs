@@ -131,7 +131,9 @@ const config = [
   `cache-ttl=${cache}`,
   `query-cache-ttl=${cache}`,
   `negquery-cache-ttl=${cache}`,
-  `zone-metadata-cache-ttl=${cache}`,
+  // Zone metadata (SOA-EDIT, PRESIGNED, …): the service keeps none, and with no cache
+  // PowerDNS would ask for it several times per question.
+  "zone-metadata-cache-ttl=60",
   // No zone cache: a zone created or deleted through the API is known at once (PowerDNS
   // finds a name's zone by asking SOA at the name and each name above it).
   "zone-cache-refresh-interval=0",
