@@ -41,8 +41,12 @@ export function listRecords(db: Database, filters: RecordFilters, page: PageRequ
     .limit(page.limit + 1);
 }
 
-export function findRecord(db: Database, id: string) {
-  return db.select(columns).from(records).where(eq(records.id, id));
+/** Records are found by id only: a reference by name finds none. */
+export function findRecord(db: Database, ref: ResourceRef) {
+  return db
+    .select(columns)
+    .from(records)
+    .where(ref.kind === "id" ? eq(records.id, ref.id) : sql`0`);
 }
 
 /** The records at one owner name of a zone: what the coexistence and RRset rules look at. */

@@ -5,6 +5,7 @@ import { MAX_TTL } from "../../dns/ttl";
 import { paginationQuery } from "../../http/pagination";
 import { searchParam } from "../../http/query";
 import { TimestampSchema, listSchema } from "../../http/openapi";
+import { readOnlyFields } from "../../http/patch";
 
 const ttl = z
   .number()
@@ -107,7 +108,7 @@ export const RecordPatchSchema = z
   .superRefine(checkRecordFields, whenFieldsAreStrings)
   .openapi("RecordPatch");
 
-export const RECORD_READ_ONLY = ["id", "zone", "fqdn", "created_at", "updated_at"] as const;
+export const RECORD_READ_ONLY = readOnlyFields(RecordSchema, RecordPatchSchema);
 
 const filters = {
   name: z.string().max(1024).optional().openapi({ description: "Owner name: relative, `@`, or absolute (with a zone)." }),

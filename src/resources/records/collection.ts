@@ -1,0 +1,68 @@
+// Records as the write routine sees them (src/http/mutate.ts), and what their operations share.
+import { sql } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import type { WriteFailure } from "../../db/errors";
+import { findZone, type ZoneWithLinks } from "../../db/zones";
+import { type CheckedRecord, checkRecord } from "../../dns/record";
+import { neighbourConflict } from "../../dns/rrset-rules";
+import { type ResourceRef, resourceRef } from "../../http/lookup";
+import type { Collection } from "../../http/mutate";
+import { ApiError, validationError } from "../../http/problem";
+import { presentRecord } from "./present";
+import { findRecord, type RecordWithZone } from "./queries";
+import type { DnsRecord } from "./schemas";
+
+// Records have no name of their own to be found by: a path segment is always an id.
+export const recordCollection: Collection<RecordWithZone, DnsRecord> = {
+  type: "record",
+  path: "/v1/records",
+  byName: false,
+  find: findRecord,
+  present: presentRecord,
+  // A record belongs to its zone's account (contract §11).
+  accountOf: (row) => sql`(select account_id from main.zones where id = ${row.zoneId})`,
+};
+
+/** The draft as a record of the zone (contract §8), or the 422 that lists every bad field. */
+export function validRecord(zone: string, draft: { name?: string | undefined; type: string; content: string }): CheckedRecord {
+  const { record, errors } = checkRecord(zone, draft);
+  if (errors.length > 0) throw validationError(errors);
+  return record;
+}
+
+/** The rules between a record and the others at its name (RFC 2181 §5, RFC 1034 §3.6.2). */
+export function checkNeighbours(record: CheckedRecord, others: readonly { type: string; content: string }[]): void {
+  const conflict = neighbourConflict(record, others);
+  if (conflict) throw new ApiError(conflict.kind === "duplicate" ? "already_exists" : "rrset_conflict", conflict.message);
+}
+
+/** The zone a record body names, by id or name: a body field, so a missing zone is a 422. */
+export async function zoneOfReference(db: Database, reference: string): Promise<ZoneWithLinks> {
+  let ref: ResourceRef;
+  try {
+    ref = resourceRef(reference, "zone");
+  } catch {
+    throw new ApiError("validation_failed", `zone: "${reference}" is neither a zone id nor a valid zone name.`, {
+      errors: [{ field: "zone", message: `"${reference}" is neither a zone id nor a valid zone name` }],
+    });
+  }
+  const zone = await findZone(db, ref).get();
+  if (!zone) {
+    throw new ApiError("validation_failed", `zone: no zone ${reference} exists.`, { errors: [{ field: "zone", message: `zone ${reference} does not exist` }] });
+  }
+  return zone;
+}
+
+/** What the database's own DNS rules (drizzle/0003_dns_rules.sql) answer when they fire at commit. */
+export function recordWriteProblem(failure: WriteFailure): ApiError | undefined {
+  switch (failure) {
+    case "unique":
+      return new ApiError("already_exists", "An identical record (name, type, content) already exists.");
+    case "rrset_conflict":
+      return new ApiError("rrset_conflict", "A CNAME must be alone at its name (RFC 1034 §3.6.2), and a record written at the same time conflicts.");
+    case "apex_ns_required":
+      return new ApiError("rrset_conflict", "The zone apex must keep at least one NS record (RFC 1034 §4.2.1).");
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,46 @@
+// POST /v1/records: a record in a zone (contract §8), its RRset's TTL aligned with it
+// (RFC 2181 §5.2), the zone's serial raised in the same batch.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { newId } from "../../db/ids";
+import { records } from "../../db/schema";
+import { touchZone } from "../../db/zones";
+import type { AppEnv } from "../../env";
+import { createResource } from "../../http/mutate";
+import { checkNeighbours, recordCollection, recordWriteProblem, validRecord, zoneOfReference } from "./collection";
+import { type RecordWithZone, recordsAtName } from "./queries";
+import type * as routes from "./routes";
+import { rrsetTtlWrites } from "./rrset";
+
+export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c) => {
+  const input = c.req.valid("json");
+  return createResource(c, recordCollection, {
+    async create(ctx) {
+      const { db, now, at } = ctx;
+      const zone = await zoneOfReference(db, input.zone);
+      const record = validRecord(zone.name, input);
+      const others = await recordsAtName(db, zone.id, record.name);
+      checkNeighbours(record, others);
+      const rrset = others.filter((o) => o.type === record.type);
+
+      const next: RecordWithZone = {
+        id: newId("record", now),
+        zoneId: zone.id,
+        ...record,
+        ttl: input.ttl ?? rrset[0]?.ttl ?? zone.defaultTtl,
+        comment: input.comment ?? null,
+        version: 1,
+        createdAt: at,
+        updatedAt: at,
+        zoneName: zone.name,
+      };
+      const { zoneName: _zoneName, ...row } = next;
+      return {
+        next,
+        write: db.insert(records).values(row),
+        // The zone's serial rises with every record write; the record's event implies it.
+        alongside: [...rrsetTtlWrites(ctx, next, next.ttl, rrset), touchZone(db, zone.id, now)],
+      };
+    },
+    failure: recordWriteProblem,
+  });
+};
