@@ -172,10 +172,10 @@ async function stop(reason) {
       }
     }
     await printed;
-    const revoked = tokenCommand(["revoke"]);
-    if (revoked.status !== 0) console.error(`[dns] could not revoke the token "${tokenName}": npm run token -- revoke --name ${tokenName}`);
+    const revoked = tokenCommand(["revoke"]).status === 0;
+    if (!revoked) console.error(`[dns] could not revoke the token "${tokenName}": npm run token -- revoke --name ${tokenName}`);
     rmSync(dir, { recursive: true, force: true });
-    console.log(`[dns] stopped (${reason}); token "${tokenName}" revoked`);
+    console.log(`[dns] stopped (${reason}); token "${tokenName}" ${revoked ? "revoked" : "NOT revoked"}`);
   })();
   return stopping;
 }
