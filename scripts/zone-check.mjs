@@ -64,6 +64,7 @@ const BULK_COPY = "zone-check-bulk-copy.example.org";
 
 const P256_KEY = "GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA==";
 const P256_DS = "B4C8C1FE2E7477127B27115656AD6256F424625BF5C1E2770CE6D6E37DF61D17";
+const OPENPGP_KEY = "mDMEXEcE6RYJKwYBBAHaRw8BAQdArjWwk3FAqyiFbFBKT4TzXcVBqPTB3gmzlC/Ub7O1u120JkFsaWNlIExvdmVsYWNlIDxhbGljZUBvcGVucGdwLmV4YW1wbGU+";
 const DKIM_TEXT = `v=DKIM1; k=rsa; p=${Buffer.from(hex("sha512", "dkim").repeat(4), "hex").toString("base64")}`; // > 255 bytes
 const ECH = "AEX+DQBBpQAgACB/RBnVH0LiL0rpqn8aKhdE0bjvWNgfQBkKdGqvvr1wUgAEAAEAAQASY2xvdWRmbGFyZS1lY2guY29tAAA=";
 
@@ -141,6 +142,10 @@ const RECORDS = [
   { name: "host", type: "EUI64", content: "00-00-5e-ef-10-00-00-2a" },
   { name: "@", type: "LOC", content: "42 21 54 N 71 06 18 W -24m 30m", expect: "42 21 54.000 N 71 6 18.000 W -24.00m 30m 10000m 10m", why: "RFC 1876" },
   { name: "south", type: "LOC", content: "32 7 19.5 S 116 2 25 E 10.25m 15m 0.5m 0m", expect: "32 7 19.500 S 116 2 25.000 E 10.25m 10m 0.50m 0.00m" },
+  { name: "@", type: "CERT", content: "1 65535 8 AQID", expect: "PKIX 65535 RSASHA256 AQID" },
+  { name: "alice._openpgpkey", type: "OPENPGPKEY", content: OPENPGP_KEY },
+  { name: "_smimecert.alice", type: "SMIMEA", content: `3 0 1 ${hex("sha256", "smimea")}`, expect: `3 0 1 ${hex("sha256", "smimea").toUpperCase()}` },
+  { name: "@", type: "ZONEMD", content: `2018031900 1 1 ${hex("sha384", "zonemd")}`, expect: `2018031900 1 1 ${hex("sha384", "zonemd").toUpperCase()}` },
 ];
 
 /**
@@ -160,6 +165,7 @@ function bulkMasterFile(origin, blocks) {
   rr("@ NS ns1.example.net.");
   rr("  NS ns2.example.net. ; blank owner");
   rr(`@ 3600 IN A 203.0.113.1`);
+  rr(`@ ZONEMD 2026010101 1 2 ( ${hex("sha512", origin).slice(0, 64)}\n    ${hex("sha512", origin).slice(64)} )`);
   for (let m = 0; m < 5; m++) rr(`mail${m} 300 A 203.0.113.${10 + m}`);
   for (let i = 0; i < blocks; i++) {
     const h = `h${i}`;
@@ -207,6 +213,10 @@ function bulkMasterFile(origin, blocks) {
     if (i % 6 === 0) rr(`${h} EUI48 ${[0, 0, 0x5e, 0, (i >> 8) & 255, i & 255].map((b) => b.toString(16).padStart(2, "0")).join("-")}`);
     if (i % 3 === 1)
       rr(`${h} LOC ( ${i % 90} ${i % 60} ${(i % 60) + 0.5} ${i % 2 ? "N" : "S"}\n      ${i % 180} ${i % 60} ${i % 2 ? "E" : "W"} ${i - 40}m ${i}m )`);
+    if (i % 7 === 0)
+      rr(`${h} CERT ${["PKIX", "PGP", 3, "URI"][i % 4]} ${i} ${["RSASHA256", 13, 0][i % 3]} ( ${OPENPGP_KEY.slice(0, 64)}\n      ${OPENPGP_KEY.slice(64)} )`);
+    if (i % 7 === 1) rr(`h${i}._openpgpkey OPENPGPKEY ${OPENPGP_KEY}`);
+    if (i % 7 === 2) rr(`_smimecert.${h} SMIMEA ${i % 4} ${i % 2} 1 ${hex("sha256", `smimea${i}`)}`);
     if (i % 6 === 3) rr(`${h} EUI64 00-00-5E-EF-10-00-${((i >> 8) & 255).toString(16).padStart(2, "0")}-${(i & 255).toString(16).padStart(2, "0")}`);
   }
   return { text: `${lines.join("\n")}\n`, records };

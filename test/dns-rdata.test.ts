@@ -27,6 +27,7 @@ describe("record types", () => {
       ...["DNSKEY", "CDS", "CDNSKEY"],
       ...["HINFO", "RP", "URI", "SPF", "EUI48", "EUI64"],
       "LOC",
+      ...["CERT", "OPENPGPKEY", "SMIMEA", "ZONEMD"],
     ]);
     expect(isRecordType("MX")).toBe(true);
     expect(isRecordType("mx")).toBe(false);
@@ -420,6 +421,10 @@ describe("type codes come from the IANA registry (RFC 6895)", () => {
       EUI48: 108,
       EUI64: 109,
       LOC: 29,
+      CERT: 37,
+      OPENPGPKEY: 61,
+      SMIMEA: 53,
+      ZONEMD: 63,
     });
   });
 });
@@ -729,5 +734,55 @@ describe("LOC (RFC 1876), read and written as BIND does", () => {
     ["1 N 0 E 0m 1 2 3 4", 'LOC has more than latitude, longitude, altitude and optional size and precisions: unexpected "4"'],
   ])("refuses %s, as BIND does", (input, error) => {
     expect(json("LOC", input)).toEqual(refused(error));
+  });
+});
+
+describe("CERT (RFC 4398 §2)", () => {
+  it("reads mnemonics or numbers and writes type and algorithm as BIND does", () => {
+    expect(json("CERT", "1 65535 8 AQID")).toEqual(accepted("PKIX 65535 RSASHA256 AQID"));
+    expect(json("CERT", "pgp 0 0 AQID AQ==")).toEqual(accepted("PGP 0 0 AQIDAQ=="));
+    expect(json("CERT", "300 1 200 AQID")).toEqual(accepted("300 1 200 AQID"));
+    expect(wireHex("CERT", "PGP 0 0 AQID")).toBe("00 03 00 00 00 01 02 03");
+  });
+  it("refuses the reserved types 0 and 65535 and a missing certificate", () => {
+    expect(json("CERT", "0 1 8 AQID")).toEqual(refused("CERT type 0 is reserved (RFC 4398 §2.1)"));
+    expect(json("CERT", "65535 1 8 AQID")).toEqual(refused("CERT type 65535 is reserved (RFC 4398 §2.1)"));
+    expect(json("CERT", "PKIX 1 8")).toEqual(
+      refused(`CERT needs certificate type, key tag, algorithm and the certificate in base64 (e.g. ${rdataExamples.CERT})`),
+    );
+  });
+});
+
+describe("OPENPGPKEY (RFC 7929 §2)", () => {
+  it("joins the key's base64 pieces and writes the key's octets on the wire", () => {
+    const key = rdataExamples.OPENPGPKEY;
+    expect(json("OPENPGPKEY", `${key.slice(0, 60)} ${key.slice(60)}`)).toEqual(accepted(key));
+    expect(wireHex("OPENPGPKEY", "AQIDBA==")).toBe("01 02 03 04");
+  });
+  it("refuses what is not base64", () => {
+    expect(json("OPENPGPKEY", "not*base64")).toEqual(refused("OPENPGPKEY key must be base64 (A–Z, a–z, 0–9, +, /, padded with =)"));
+  });
+});
+
+describe("SMIMEA (RFC 8162 §2)", () => {
+  it("is TLSA's format", () => {
+    expect(json("SMIMEA", `3 0 1 ${HEX64}`)).toEqual(accepted(`3 0 1 ${HEX64.toUpperCase()}`));
+    expect(wireHex("SMIMEA", `3 0 1 ${HEX64}`)).toBe(wireHex("TLSA", `3 0 1 ${HEX64}`));
+    expect(json("SMIMEA", `4 0 1 ${HEX64}`)).toEqual(refused("SMIMEA certificate usage must be an integer 0–3"));
+  });
+});
+
+describe("ZONEMD (RFC 8976)", () => {
+  it("RFC 8976 appendix A.1's record, the digest joined and upper-cased", () => {
+    const rfc = "2018031900 1 1 c68090d90a7aed716bc459f9340e3d7c 1370d4d24b7e2fc3a1ddc0b9a87153b9 a9713b3c9ae5cc27777f98b8e730044c";
+    expect(json("ZONEMD", rfc)).toEqual(accepted(rdataExamples.ZONEMD));
+    expect(wireHex("ZONEMD", rfc).startsWith("78 48 b9 1c 01 01 c6 80")).toBe(true);
+  });
+  it("checks the digest length (RFC 8976 §2.2.4) and the reserved values", () => {
+    expect(json("ZONEMD", `1 1 1 ${"ab".repeat(47)}`)).toEqual(refused("ZONEMD digest for hash algorithm 1 must be 48 octets, not 47"));
+    expect(json("ZONEMD", `1 1 240 ${"ab".repeat(11)}`)).toEqual(refused("ZONEMD digest must be at least 12 octets, not 11 (RFC 8976 §2.2.4)"));
+    expect(json("ZONEMD", `1 1 240 ${"ab".repeat(12)}`)).toEqual(accepted(`1 1 240 ${"AB".repeat(12)}`));
+    expect(json("ZONEMD", `1 0 1 ${"ab".repeat(48)}`)).toEqual(refused("ZONEMD scheme 0 is reserved (RFC 8976 §5.2)"));
+    expect(json("ZONEMD", `1 1 0 ${"ab".repeat(48)}`)).toEqual(refused("ZONEMD hash algorithm 0 is reserved (RFC 8976 §5.3)"));
   });
 });

@@ -9,6 +9,7 @@ import { AAAA } from "./aaaa";
 import { CAA } from "./caa";
 import { CDNSKEY } from "./cdnskey";
 import { CDS } from "./cds";
+import { CERT } from "./cert";
 import { CNAME } from "./cname";
 import type { RdataDescriptor } from "./descriptor";
 import { DNAME } from "./dname";
@@ -23,8 +24,10 @@ import { HTTPS } from "./https";
 import { MX } from "./mx";
 import { NAPTR } from "./naptr";
 import { NS } from "./ns";
+import { OPENPGPKEY } from "./openpgpkey";
 import { PTR } from "./ptr";
 import { RP } from "./rp";
+import { SMIMEA } from "./smimea";
 import { SPF } from "./spf";
 import { SRV } from "./srv";
 import { SSHFP } from "./sshfp";
@@ -33,6 +36,7 @@ import { TLSA } from "./tlsa";
 import { tokenizeRdata, type Token } from "./tokens";
 import { TXT } from "./txt";
 import { URI } from "./uri";
+import { ZONEMD } from "./zonemd";
 
 export type { RdataDescriptor } from "./descriptor";
 export { keyTag } from "./dnskey";
@@ -68,6 +72,10 @@ const RDATA_DESCRIPTORS = {
   EUI48,
   EUI64,
   LOC,
+  CERT,
+  OPENPGPKEY,
+  SMIMEA,
+  ZONEMD,
 } as const;
 
 type Descriptors = typeof RDATA_DESCRIPTORS;
