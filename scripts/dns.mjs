@@ -172,9 +172,10 @@ async function stop(reason) {
       }
     }
     await printed;
+    // The directory holds the token: it goes first, before the slower revocation.
+    rmSync(dir, { recursive: true, force: true });
     const revoked = tokenCommand(["revoke"]).status === 0;
     if (!revoked) console.error(`[dns] could not revoke the token "${tokenName}": npm run token -- revoke --name ${tokenName}`);
-    rmSync(dir, { recursive: true, force: true });
     console.log(`[dns] stopped (${reason}); token "${tokenName}" ${revoked ? "revoked" : "NOT revoked"}`);
   })();
   return stopping;
