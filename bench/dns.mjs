@@ -27,6 +27,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { decodeHeader, encodeQuery, udpQuery } from "../scripts/lib/dns-wire.mjs";
 import { freePort, groupAlive, killGroup } from "../scripts/lib/harness.mjs";
+import { pdnsSettings } from "../scripts/lib/pdns-settings.mjs";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, "..");
@@ -207,22 +208,7 @@ function questionSet(records) {
 }
 
 function pdnsConfig({ port, cache, backend }) {
-  return [
-    ...backend,
-    "local-address=127.0.0.1",
-    `local-port=${port}`,
-    `cache-ttl=${cache}`,
-    `query-cache-ttl=${cache}`,
-    `negquery-cache-ttl=${cache}`,
-    "zone-metadata-cache-ttl=60",
-    "zone-cache-refresh-interval=0",
-    "dname-processing=yes",
-    "distributor-threads=3",
-    "security-poll-suffix=",
-    "disable-syslog=yes",
-    "loglevel=3",
-    "",
-  ].join("\n");
+  return [...backend, ...pdnsSettings({ port, cache }), ""].join("\n");
 }
 
 /** A proxy to the service that counts the DNS backend's requests (and forwards everything). */

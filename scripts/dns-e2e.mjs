@@ -19,6 +19,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHarness, freePort, httpClient, runCommand } from "./lib/harness.mjs";
 import { udpQuery } from "./lib/dns-wire.mjs";
+import { pdnsSettings } from "./lib/pdns-settings.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 const harness = createHarness({ name: "dns-e2e", label: "DNS-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 420_000 });
@@ -384,20 +385,7 @@ ${zoneStatements.join("\n")}
   );
   writeFileSync(
     join(pdnsFileDir, "pdns.conf"),
-    [
-      "launch=bind",
-      `bind-config=${join(pdnsFileDir, "named.conf")}`,
-      "local-address=127.0.0.1",
-      `local-port=${pdnsFilePort}`,
-      "dname-processing=yes",
-      "security-poll-suffix=",
-      "cache-ttl=0",
-      "query-cache-ttl=0",
-      "negquery-cache-ttl=0",
-      "zone-cache-refresh-interval=0",
-      "disable-syslog=yes",
-      "",
-    ].join("\n"),
+    ["launch=bind", `bind-config=${join(pdnsFileDir, "named.conf")}`, ...pdnsSettings({ port: pdnsFilePort, cache: 0 }), ""].join("\n"),
   );
   const pdnsFile = startDaemon(PDNS_SERVER, [`--config-dir=${pdnsFileDir}`, "--daemon=no", "--guardian=no", `--socket-dir=${pdnsFileDir}`], {
     label: "pdns_server (zone files)",

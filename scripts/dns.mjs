@@ -27,6 +27,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { forwardLines, redactDnsBackend } from "./lib/dns-log-filter.mjs";
 import { udpQuery } from "./lib/dns-wire.mjs";
+import { pdnsSettings } from "./lib/pdns-settings.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 const USAGE = "usage: node scripts/dns.mjs [--api URL] [--port N] [--cache-ttl S] [--threads N] [--persist-to DIR]";
@@ -123,28 +124,7 @@ const config = [
   "launch=remote",
   // PowerDNS's HTTP connector sends no headers of its own: the token is in the URL path.
   `remote-connection-string=http:url=${opts.api}/v1/pdns/${token},timeout=5000`,
-  "local-address=127.0.0.1",
-  `local-port=${opts.port}`,
-  // Every cache of PowerDNS at most `cache` seconds: a change made through the API is
-  // served within about twice that (a packet cached from a query result as old as the
-  // query cache allows), the figure the README states.
-  `cache-ttl=${cache}`,
-  `query-cache-ttl=${cache}`,
-  `negquery-cache-ttl=${cache}`,
-  // Zone metadata (SOA-EDIT, PRESIGNED, …): the service keeps none, and with no cache
-  // PowerDNS would ask for it several times per question.
-  "zone-metadata-cache-ttl=60",
-  // No zone cache: a zone created or deleted through the API is known at once (PowerDNS
-  // finds a name's zone by asking SOA at the name and each name above it).
-  "zone-cache-refresh-interval=0",
-  // Without it PowerDNS 4.7 answers NXDOMAIN below a DNAME (RFC 6672 wants the synthesis).
-  "dname-processing=yes",
-  `distributor-threads=${opts.threads}`,
-  // No outbound DNS query at start-up for the security status of this version.
-  "security-poll-suffix=",
-  "disable-syslog=yes",
-  "log-timestamp=no",
-  "loglevel=4",
+  ...pdnsSettings({ port: opts.port, cache, threads: opts.threads }),
   "",
 ].join("\n");
 writeFileSync(join(dir, "pdns.conf"), config, { mode: 0o600 });
