@@ -21,6 +21,13 @@
 // 100k point reuses the main run's D1 and service in full mode), SCALE_DURATION s each.
 // Prints the table, stores it under "scaling" in bench/results.json and draws
 // bench/scaling.svg (p50 per scenario against rows, log x axis).
+//
+// Memory (quick and full mode, last; or alone with --memory-only; skipped with
+// --no-memory): peak memory and CPU of the workerd process for one master-file import,
+// export and zone delete at growing sizes, in two shapes (bench/memory.mjs), each on a
+// freshly started service; per-record figures under "memory" in bench/results.json.
+// --memory-sizes N,N,… overrides the record counts (default: fractions of the import
+// limits read from src/resources/zones/master-file.ts).
 import autocannon from "autocannon";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -28,6 +35,7 @@ import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, groupAlive, killGroup } from "../scripts/lib/harness.mjs";
+import { memoryPhase, printMemory } from "./memory.mjs";
 import { generateSeed, masterFile, SIZES } from "./seed.mjs";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -48,12 +56,15 @@ const args = process.argv.slice(2);
 if (args.includes("--dns")) process.exit(await (await import("./dns.mjs")).dnsBench({ quick: args.includes("--quick") }));
 const QUICK = args.includes("--quick");
 const SCALING_ONLY = args.includes("--scaling-only");
-const SCALING = SCALING_ONLY || (!QUICK && !args.includes("--no-scaling"));
+const MEMORY_ONLY = args.includes("--memory-only");
+const SCALING = SCALING_ONLY || (!QUICK && !MEMORY_ONLY && !args.includes("--no-scaling"));
+const MEMORY = MEMORY_ONLY || (!SCALING_ONLY && !args.includes("--no-memory"));
+const MEMORY_SIZES = args.includes("--memory-sizes") ? args[args.indexOf("--memory-sizes") + 1].split(",").map(Number) : null;
 const SCALE_SIZES = [1_000, 10_000, 100_000];
 const SCALE_DURATION = 4; // seconds measured per scenario and size (after 1 s of warm-up)
 const SCALE_SCENARIOS = ["domain_by_id", "domain_by_name", "list_first_page", "list_deep_page", "list_filtered"];
 const KEEP = args.includes("--keep");
-const MODE = SCALING_ONLY ? "scaling-only" : QUICK ? "quick" : "full";
+const MODE = SCALING_ONLY ? "scaling-only" : MEMORY_ONLY ? "memory-only" : QUICK ? "quick" : "full";
 const SIZE = SIZES[QUICK ? "quick" : "full"];
 const CONNECTIONS = 10;
 const DURATION = QUICK ? 4 : 10; // seconds measured per scenario
@@ -226,10 +237,8 @@ async function probe(name, base, { method = "GET", path, headers = {}, body }, e
 }
 
 // ---------------------------------------------------------------- setup helpers
-/** Seeds a fresh D1 state dir through SQL files and mints a write token; returns { token, meta }. */
-function seedState(state, size, seedDir, label = "") {
-  const { files, meta } = generateSeed({ ...size, dir: seedDir });
-  log(`${label}seed SQL written (${files.length} file(s), ${size.domains} domains); minting a write token (applies the migrations)`);
+/** Mints a write token in the D1 state dir `state` (applying the migrations first); returns it. */
+function mintToken(state) {
   const tokenOut = run(
     process.execPath,
     [join(ROOT, "scripts", "token.mjs"), "create", "--name", "bench", "--scope", "write", "--persist-to", state],
@@ -237,6 +246,14 @@ function seedState(state, size, seedDir, label = "") {
   );
   const token = tokenOut.match(/tok_[0-9A-HJKMNP-TV-Z]{26}\.[A-Za-z0-9_-]+/)?.[0];
   if (!token) throw new Error(`no token in the output of scripts/token.mjs:\n${tokenOut}`);
+  return token;
+}
+
+/** Seeds a fresh D1 state dir through SQL files and mints a write token; returns { token, meta }. */
+function seedState(state, size, seedDir, label = "") {
+  const { files, meta } = generateSeed({ ...size, dir: seedDir });
+  log(`${label}seed SQL written (${files.length} file(s), ${size.domains} domains); minting a write token (applies the migrations)`);
+  const token = mintToken(state);
   for (const [i, file] of files.entries()) {
     log(`${label}seeding ${i + 1}/${files.length} (wrangler d1 execute --file)`);
     run(WRANGLER, ["d1", "execute", "domain-api", "--local", "--persist-to", state, "--file", file, "--yes"], `seeding ${file}`);
@@ -335,6 +352,7 @@ const probeOf = (name, url, req, expect) =>
 // ---------------------------------------------------------------- main
 async function main() {
   if (SCALING_ONLY) return scalingPhase(null);
+  if (MEMORY_ONLY) return memoryRun();
   log(`mode ${MODE}: ${SIZE.domains} domains, a ${SIZE.zoneRecords}-record zone, ${CONNECTIONS} connections, ${DURATION} s per scenario; work dir ${work}`);
   const state = join(work, "state");
   const { token, meta } = seedState(state, SIZE, join(work, "seed"));
@@ -495,10 +513,54 @@ async function main() {
   }
   writeFileSync(join(BENCH, "results.json"), JSON.stringify(out, null, 2) + "\n");
   log(`wrote bench/results.json`);
-  if (SCALING) {
-    await stopServer(service); // the smaller sizes start their own service
-    await scalingPhase(scaleTop);
+  if (SCALING || MEMORY) await stopServer(service); // the later phases start their own services
+  if (SCALING) await scalingPhase(scaleTop);
+  if (MEMORY) await memoryRun();
+}
+
+// ---------------------------------------------------------------- memory
+/** The import limits as the service states them (one source of truth: the TypeScript). */
+function importLimits() {
+  const source = readFileSync(join(ROOT, "src", "resources", "zones", "master-file.ts"), "utf8");
+  const constant = (name) => {
+    // A product of integer literals, such as `4 * 1024 * 1024` or `50_000`.
+    const match = new RegExp(`export const ${name} = ([0-9_ *]+);`).exec(source);
+    return match ? match[1].split("*").reduce((product, factor) => product * Number(factor.trim().replaceAll("_", "")), 1) : null;
+  };
+  return { bytes: constant("MAX_MASTER_FILE_BYTES"), records: constant("MAX_MASTER_FILE_RECORDS") };
+}
+
+async function memoryRun() {
+  const limits = importLimits();
+  const top = limits.records ?? 100_000;
+  const sizes = MEMORY_SIZES ?? (QUICK ? [top / 4, top] : [top / 8, top / 4, top / 2, top]).map(Math.round);
+  log(`memory: sizes ${sizes.join(", ")} records, shapes typical and dense; limits ${JSON.stringify(limits)}`);
+  let count = 0;
+  const figures = await memoryPhase(
+    {
+      log,
+      freePort,
+      startService,
+      stopServer,
+      freshState: (label) => {
+        const state = join(work, `memory-${++count}`);
+        log(`${label}: fresh D1 state, minting a write token`);
+        return { state, token: mintToken(state) };
+      },
+    },
+    { sizes, shapes: ["typical", "dense"], maxBytes: limits.bytes },
+  );
+  printMemory(figures);
+  const file = join(BENCH, "results.json");
+  let out = {};
+  try {
+    out = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    out = {};
   }
+  out.memory = { ...figures, limits, machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? null, node: process.version } };
+  writeFileSync(file, JSON.stringify(out, null, 2) + "\n");
+  log(`wrote "memory" into bench/results.json`);
 }
 
 // ---------------------------------------------------------------- scaling

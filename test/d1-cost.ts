@@ -2,6 +2,8 @@
 // test/round-trips.test.ts does): every batch with the SQL text and bound values of each
 // of its statements, and the rows read and written that D1 reports in each result's meta.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { expect } from "vitest";
+import { D1_LIMITS, MAX_STATEMENTS_PER_BATCH } from "../src/db/d1-limits";
 import worker from "../src/index";
 import { bearer } from "./tokens";
 
@@ -102,4 +104,26 @@ export async function costOf(method: string, path: string, options: { body?: str
   let body: unknown;
   if (/json/.test(response.headers.get("content-type") ?? "")) body = JSON.parse(text);
   return { status: response.status, text, body, cost };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Every statement the request sent stays within D1's documented per-statement limits, and
+ * every batch within the service's bound on statements (src/db/d1-limits.ts). Returns the
+ * largest figures seen, for the test to show.
+ */
+export function expectWithinD1Limits(cost: D1Cost) {
+  const statements = [...cost.batches.flat(), ...cost.singles];
+  const largest = {
+    statementsPerBatch: Math.max(0, ...cost.batches.map((b) => b.length)),
+    boundParameters: Math.max(0, ...statements.map((s) => s.params.length)),
+    statementBytes: Math.max(0, ...statements.map((s) => encoder.encode(s.sql).byteLength)),
+    stringBytes: Math.max(0, ...statements.flatMap((s) => s.params.map((p) => (typeof p === "string" ? encoder.encode(p).byteLength : 0)))),
+  };
+  expect(largest.statementsPerBatch, "statements in one batch").toBeLessThanOrEqual(MAX_STATEMENTS_PER_BATCH);
+  expect(largest.boundParameters, "bound parameters of one statement").toBeLessThanOrEqual(D1_LIMITS.boundParametersPerStatement);
+  expect(largest.statementBytes, "bytes of one statement's SQL").toBeLessThanOrEqual(D1_LIMITS.statementBytes);
+  expect(largest.stringBytes, "bytes of one bound string").toBeLessThanOrEqual(D1_LIMITS.stringBytes);
+  return largest;
 }

@@ -5,10 +5,12 @@ import type { AppEnv } from "../../env";
 import type { Database } from "../../db/client";
 import { writeFailure } from "../../db/errors";
 import { eventInsert, jsonBytes, MAX_EVENT_PAYLOAD_BYTES, previousStatementChanged } from "../../db/events";
+import { D1_LIMITS } from "../../db/d1-limits";
+import { idFromStem, newIdStem } from "../../db/id-sets";
 import { newId } from "../../db/ids";
 import { records, zones } from "../../db/schema";
 import { findZone, touchZone, type ZoneRow, type ZoneWithLinks } from "../../db/zones";
-import { parseMasterFile, renderMasterFile, type MasterFileRecord, type SoaFields } from "../../dns/master-file";
+import { parseMasterFile, renderMasterFilePieces, type MasterFileRecord, type SoaFields } from "../../dns/master-file";
 import { normalizeName, relativeOwnerName, toUnicodeName } from "../../dns/name";
 import { ownerNameProblem } from "../../dns/rrset-rules";
 import { initialSerial } from "../../dns/serial";
@@ -55,10 +57,22 @@ export function presentZone(row: ZoneWithLinks): Zone {
   };
 }
 
-/** The zone as an RFC 1035 master file: its export, and what its delete event keeps. */
-async function zoneMasterFile(db: Database, zone: ZoneWithLinks): Promise<string> {
+/** The zone as an RFC 1035 master file, in pieces: its export, and what its delete event keeps. */
+async function zoneMasterFilePieces(db: Database, zone: ZoneWithLinks): Promise<Generator<string>> {
   const rows = await zoneRecords(db, zone.id);
-  return renderMasterFile({ name: zone.name, defaultTtl: zone.defaultTtl, soa: presentZone(zone).soa, records: rows });
+  return renderMasterFilePieces({ name: zone.name, defaultTtl: zone.defaultTtl, soa: presentZone(zone).soa, records: rows });
+}
+
+/** The export's body: the pieces encoded one at a time, as the client reads them. */
+function masterFileStream(pieces: Generator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    pull(controller) {
+      const next = pieces.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+  });
 }
 
 /**
@@ -66,8 +80,20 @@ async function zoneMasterFile(db: Database, zone: ZoneWithLinks): Promise<string
  * record, so that `POST /zones` (text/dns) brings it back. A file too large for an event
  * row (D1's 2 MB row limit, about 40 000 records) is left out (`master_file: null`).
  */
-function zoneBeforeDelete(zone: ZoneWithLinks, masterFile: string) {
-  const before = { ...presentZone(zone), master_file: masterFile as string | null };
+function zoneBeforeDelete(zone: ZoneWithLinks, pieces: Generator<string>) {
+  // Stop reading as soon as the file alone is over the limit: a large zone's master file
+  // is never built whole just to be dropped.
+  let masterFile: string | null = "";
+  let bytes = 0;
+  for (const piece of pieces) {
+    bytes += utf8Bytes(piece);
+    if (bytes > MAX_EVENT_PAYLOAD_BYTES) {
+      masterFile = null;
+      break;
+    }
+    masterFile += piece;
+  }
+  const before = { ...presentZone(zone), master_file: masterFile };
   if (jsonBytes(before) > MAX_EVENT_PAYLOAD_BYTES) before.master_file = null;
   return before;
 }
@@ -103,51 +129,80 @@ function defaultNameservers(c: Context<AppEnv>): string[] {
 }
 
 interface NewRecord {
+  /** Owner relative to the zone, `@` for the apex. */
   name: string;
   type: string;
   content: string;
   ttl: number;
 }
 
-// D1 binds at most 100 parameters to a statement and takes strings up to 2 MB, so a
-// zone's records travel as JSON arrays, one parameter per chunk, unpacked by SQLite's
-// json_each: a 10 000-record import is a handful of statements in one batch.
-const RECORDS_JSON_CHUNK_BYTES = 900_000;
+/** A zone's records as one JSON array of `[name, type, content, ttl]`, and how many it holds. */
+interface RecordChunk {
+  json: string;
+  count: number;
+}
 
-function recordInserts(db: Database, zoneId: string, rows: NewRecord[], at: Date): BatchItem<"sqlite">[] {
-  const timestamp = at.toISOString();
-  const chunks: string[][] = [];
-  let current: string[] = [];
-  let size = 0;
+// A zone's records travel as JSON arrays, one bound string per statement (D1 binds 100
+// parameters at most, and takes strings under D1_LIMITS.stringBytes), unpacked by
+// SQLite's json_each: a statement per 900 kB of records, whatever their number. The ids
+// are numbered in SQL (src/db/id-sets.ts), not sent.
+const RECORDS_JSON_CHUNK_BYTES = D1_LIMITS.stringBytes - 100_000;
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const utf8 = new TextEncoder();
+
+function utf8Bytes(text: string): number {
+  return NON_ASCII.test(text) ? utf8.encode(text).byteLength : text.length;
+}
+
+/**
+ * The records as JSON chunks, built as they are read from `rows` (an import's parsed
+ * records pass through once and are not copied into another array first).
+ */
+function recordChunks(rows: Iterable<NewRecord>): RecordChunk[] {
+  const chunks: RecordChunk[] = [];
+  let parts: string[] = [];
+  let size = 2;
   for (const row of rows) {
-    const json = JSON.stringify([newId("record", at), row.name, row.type, row.content, row.ttl]);
-    if (size + json.length > RECORDS_JSON_CHUNK_BYTES && current.length > 0) {
-      chunks.push(current);
-      current = [];
-      size = 0;
+    const json = JSON.stringify([row.name, row.type, row.content, row.ttl]);
+    const bytes = utf8Bytes(json) + 1;
+    if (size + bytes > RECORDS_JSON_CHUNK_BYTES && parts.length > 0) {
+      chunks.push({ json: `[${parts.join(",")}]`, count: parts.length });
+      parts = [];
+      size = 2;
     }
-    current.push(json);
-    size += json.length + 1;
+    parts.push(json);
+    size += bytes;
   }
-  if (current.length > 0) chunks.push(current);
-  return chunks.map((chunk) =>
-    db.insert(records).select(
+  if (parts.length > 0) chunks.push({ json: `[${parts.join(",")}]`, count: parts.length });
+  return chunks;
+}
+
+function recordInserts(db: Database, zoneId: string, chunks: RecordChunk[], at: Date): BatchItem<"sqlite">[] {
+  const timestamp = at.toISOString();
+  // One stem for the whole zone: its records' ids count up through every chunk, in file order.
+  const stem = newIdStem("record", at);
+  let numbered = 0;
+  return chunks.map((chunk) => {
+    const first = numbered;
+    numbered += chunk.count;
+    return db.insert(records).select(
       db
         .select({
-          id: sql<string>`json_extract(value, '$[0]')`.as("id"),
+          id: idFromStem(stem, sql`${sql.raw(String(first + 1))} + "key"`).as("id"),
           zoneId: sql<string>`${zoneId}`.as("zone_id"),
-          name: sql<string>`json_extract(value, '$[1]')`.as("name"),
-          type: sql<string>`json_extract(value, '$[2]')`.as("type"),
-          content: sql<string>`json_extract(value, '$[3]')`.as("content"),
-          ttl: sql<number>`json_extract(value, '$[4]')`.as("ttl"),
+          name: sql<string>`json_extract(value, '$[0]')`.as("name"),
+          type: sql<string>`json_extract(value, '$[1]')`.as("type"),
+          content: sql<string>`json_extract(value, '$[2]')`.as("content"),
+          ttl: sql<number>`json_extract(value, '$[3]')`.as("ttl"),
           comment: sql<null>`null`.as("comment"),
           version: sql<number>`1`.as("version"),
           createdAt: sql<string>`${timestamp}`.as("created_at"),
           updatedAt: sql<string>`${timestamp}`.as("updated_at"),
         })
-        .from(sql`json_each(${`[${chunk.join(",")}]`})`),
-    ),
-  );
+        .from(sql`json_each(${chunk.json})`),
+    );
+  });
 }
 
 /**
@@ -155,12 +210,12 @@ function recordInserts(db: Database, zoneId: string, rows: NewRecord[], at: Date
  * One `create` event stands for the zone and the records it starts with; its
  * `record_count` and `domain` are read as the batch wrote them.
  */
-async function insertZone(db: Database, zone: ZoneRow, rows: NewRecord[], at: Date, actor: string): Promise<ZoneWithLinks> {
+async function insertZone(db: Database, zone: ZoneRow, chunks: RecordChunk[], at: Date, actor: string): Promise<ZoneWithLinks> {
   const after = presentZone({ ...zone, domainId: null });
   try {
     const results = await db.batch([
       db.insert(zones).values(zone),
-      ...recordInserts(db, zone.id, rows, at),
+      ...recordInserts(db, zone.id, chunks, at),
       eventInsert(
         db,
         { at: zone.createdAt, actor, type: "zone", id: zone.id, operation: "create", before: null, after },
@@ -206,7 +261,7 @@ async function createFromJson(c: Context<AppEnv>, input: ZoneCreate): Promise<Zo
   const zone = zoneRow(name, defaultTtl, { ...soa, serial: initialSerial(now) }, now);
   // The apex NS records (RFC 1034 §4.2.1: every zone has NS records at its top).
   const apexNs = nameservers.map((ns) => ({ name: "@", type: "NS", content: `${ns}.`, ttl: defaultTtl }));
-  return insertZone(db, zone, apexNs, now, actorOf(c));
+  return insertZone(db, zone, recordChunks(apexNs), now, actorOf(c));
 }
 
 /** A new zone row; its record_count starts at 0 and the record triggers count the inserts. */
@@ -242,14 +297,22 @@ function masterFileProblems(zoneName: string, parsed: MasterFileRecord[]): Field
   return problems;
 }
 
-async function importMasterFile(c: Context<AppEnv>, nameParam: string | undefined): Promise<ZoneWithLinks> {
-  const text = requestText(
-    c,
-    () =>
-      new ApiError("validation_failed", "The master file is not UTF-8 text; nothing was written.", {
-        errors: [{ field: "file", line: 0, message: "is not valid UTF-8" }],
-      }),
-  );
+/** A master file read and checked, ready to write: what the zone row needs and its records. */
+interface ImportPlan {
+  origin: string;
+  soa: (SoaFields & { ttl: number }) | null;
+  defaultTtl: number | null;
+  /** The first NS at the apex, for a SOA MNAME when the file has no SOA. */
+  firstNs: string;
+  chunks: RecordChunk[];
+}
+
+/**
+ * Parses and checks the file and turns its records into JSON chunks. Synchronous on
+ * purpose: the text and the parsed records are garbage once it returns, so only the
+ * chunks stay in memory while the batch is written.
+ */
+function planImport(text: string, nameParam: string | undefined): ImportPlan {
   const parsed = parseMasterFile(text, nameParam === undefined ? {} : { origin: nameParam });
   if (!parsed.ok) {
     const errors = parsed.errors.map((e) => ({ field: e.line > 0 ? `line ${e.line}` : "file", line: e.line, message: e.message }));
@@ -262,16 +325,35 @@ async function importMasterFile(c: Context<AppEnv>, nameParam: string | undefine
       problems.length === 1 ? `${problems[0]!.message}; nothing was written.` : `The master file has ${problems.length} bad lines; nothing was written.`;
     throw new ApiError("validation_failed", detail, { errors: problems });
   }
+  const firstNs = parsedRecords.find((r) => r.fqdn === origin && r.type === "NS")!.content.replace(/\.$/, "");
+  const chunks = recordChunks(
+    (function* () {
+      for (const r of parsedRecords) yield { name: relativeOwnerName(r.fqdn, origin), type: r.type, content: r.content, ttl: r.ttl };
+    })(),
+  );
+  return { origin, soa, defaultTtl, firstNs, chunks };
+}
 
+async function importMasterFile(c: Context<AppEnv>, nameParam: string | undefined): Promise<ZoneWithLinks> {
+  // The decoded text goes straight into planImport: nothing here keeps it alive afterwards.
+  const plan = planImport(
+    requestText(
+      c,
+      () =>
+        new ApiError("validation_failed", "The master file is not UTF-8 text; nothing was written.", {
+          errors: [{ field: "file", line: 0, message: "is not valid UTF-8" }],
+        }),
+    ),
+    nameParam,
+  );
+  const { origin, soa } = plan;
   const db = c.get("db");
   const existing = await findZone(db, { kind: "name", name: origin }).get();
   if (existing) throw new ApiError("already_exists", `The zone ${origin} already exists (${existing.id}).`);
   const now = new Date();
-  const firstNs = parsedRecords.find((r) => r.fqdn === origin && r.type === "NS")!.content.replace(/\.$/, "");
-  const zoneSoa: SoaFields = soa ?? { mname: firstNs, rname: `hostmaster.${origin}`, serial: initialSerial(now), ...DEFAULT_SOA_TIMERS };
-  const zone = zoneRow(origin, defaultTtl ?? soa?.ttl ?? DEFAULT_TTL, zoneSoa, now);
-  const rows = parsedRecords.map((r) => ({ name: relativeOwnerName(r.fqdn, origin), type: r.type, content: r.content, ttl: r.ttl }));
-  return insertZone(db, zone, rows, now, actorOf(c));
+  const zoneSoa: SoaFields = soa ?? { mname: plan.firstNs, rname: `hostmaster.${origin}`, serial: initialSerial(now), ...DEFAULT_SOA_TIMERS };
+  const zone = zoneRow(origin, plan.defaultTtl ?? soa?.ttl ?? DEFAULT_TTL, zoneSoa, now);
+  return insertZone(db, zone, plan.chunks, now, actorOf(c));
 }
 
 function zoneFilters(query: { name?: string | undefined; q?: string | undefined; domain?: string | undefined }): ZoneFilters {
@@ -309,8 +391,8 @@ export const zonesRouter = createRouter()
     c.header("Vary", "Accept");
     if (noneMatchHits(c.req.header("if-none-match"), etag)) return c.body(null, 304) as never;
     if (masterFile) {
-      const text = await zoneMasterFile(db, zone);
-      return c.text(text, 200, { "Content-Type": `${MASTER_FILE_MEDIA_TYPE}; charset=utf-8` });
+      const pieces = await zoneMasterFilePieces(db, zone);
+      return c.body(masterFileStream(pieces), 200, { "Content-Type": `${MASTER_FILE_MEDIA_TYPE}; charset=utf-8` });
     }
     return c.json(body, 200);
   })
@@ -391,7 +473,7 @@ export const zonesRouter = createRouter()
       checkIfMatch(c, current.version, presentZone(current));
       // Every record write raises the zone's version, so the version guard below also
       // makes sure the records read here are the ones deleted.
-      const before = zoneBeforeDelete(current, await zoneMasterFile(db, current));
+      const before = zoneBeforeDelete(current, await zoneMasterFilePieces(db, current));
       // The records go with the zone (ON DELETE CASCADE), atomically; one event stands for all.
       const [result] = await db.batch([
         db.delete(zones).where(and(eq(zones.id, current.id), eq(zones.version, current.version))),

@@ -1,0 +1,272 @@
+// The memory phase of `npm run bench`: what one master-file import, export or zone delete
+// costs the workerd process that runs the service, per record.
+//
+// A Worker isolate may use 128 MB. Locally the Worker, the D1 simulator (SQLite) and
+// workerd itself share one process, so its resident set is an upper bound of what the
+// isolate needs: every figure here counts the simulator's share against the Worker.
+//
+// Each measurement runs on a freshly started service (so the V8 heap holds nothing
+// from an earlier, larger request that a smaller one could reuse unseen): warm-up requests,
+// then the peak resident set (VmHWM, reset with `echo 5 > /proc/PID/clear_refs`, Linux
+// ≥ 4.0) is read around the one request measured; CPU is utime + stime of the process
+// (/proc/PID/stat), D1's SQLite work included. Right after every import a GET /v1/zones
+// is timed: the next request must be answered at once.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux this runs on
+
+/** The workerd process of the process group led by `leader` (null while there is none). */
+export function workerdOf(leader) {
+  let found = null;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp …: comm may hold spaces, so split after its ")".
+    const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const pgrp = Number(fields[2]);
+    const started = Number(fields[19]);
+    if (pgrp === leader && comm.startsWith("workerd") && (!found || started > found.started)) found = { pid: Number(entry), started };
+  }
+  return found?.pid ?? null;
+}
+
+/** Resident set and its high-water mark, in bytes. */
+export function residentSet(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kB = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kB("VmRSS"), peak: kB("VmHWM") };
+}
+
+/** Resets the high-water mark to the current resident set; false where the kernel refuses. */
+export function resetPeak(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** CPU time the process has used, user + system, in milliseconds. */
+export function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
+ * Samples the resident set every `everyMs` while `run` runs: the fallback peak where
+ * clear_refs is refused, and a check of VmHWM where it is not.
+ */
+export async function whileSampling(pid, run, everyMs = 10) {
+  let sampled = residentSet(pid).rss;
+  const timer = setInterval(() => {
+    try {
+      sampled = Math.max(sampled, residentSet(pid).rss);
+    } catch {
+      // the process ended; the request will say so
+    }
+  }, everyMs);
+  try {
+    const result = await run();
+    return { result, sampledPeak: Math.max(sampled, residentSet(pid).rss) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const SOA_LINE = "@ 3600 IN SOA ns1.example.net. hostmaster.example.com. 2026010101 7200 900 1209600 300";
+
+/**
+ * Master files of `count` records in two shapes:
+ * - typical: a name per record (A, AAAA and TXT, like bench/seed.mjs's big zone), ~30 bytes a line;
+ * - dense: every record at one owner name, the shortest lines a file can have (a blank
+ *   owner, no TTL or class, a TXT of a few characters: ~9 bytes a line), i.e. the most
+ *   records a given number of bytes can carry, and the rule checks' worst case.
+ */
+export function masterFileOf(shape, origin, count) {
+  const lines = [`$ORIGIN ${origin}.`, "$TTL 3600", SOA_LINE, "@ NS ns1.example.net.", "@ NS ns2.example.net."];
+  if (shape === "dense") {
+    lines.push(`www TXT ${(0).toString(36)}`);
+    for (let i = 1; i < count - 2; i++) lines.push(` TXT ${i.toString(36)}`);
+  } else {
+    for (let i = 0; lines.length - 3 < count; i++) {
+      const kind = i % 10;
+      if (kind < 6) lines.push(`h${i} A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+      else if (kind < 8) lines.push(`h${i} AAAA 2001:db8::${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}`);
+      else lines.push(`t${i} TXT "v=bench ${i}"`);
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Least-squares line through (x, y) points: { slope, intercept } (null with fewer than 2 x values). */
+export function fitLine(points) {
+  const xs = new Set(points.map((p) => p.x));
+  if (xs.size < 2) return null;
+  const n = points.length;
+  const mx = points.reduce((s, p) => s + p.x, 0) / n;
+  const my = points.reduce((s, p) => s + p.y, 0) / n;
+  const sxy = points.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0);
+  const sxx = points.reduce((s, p) => s + (p.x - mx) ** 2, 0);
+  const slope = sxy / sxx;
+  return { slope, intercept: my - slope * mx };
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * The phase. `env` gives what run.mjs owns: startService(state, port, name) → server
+ * ({ child }), stopServer(server), freshState(label) → { state, token }, freePort(), log().
+ * sizes: record counts; shapes: ["typical", "dense"]. Resolves to the figures.
+ */
+export async function memoryPhase(env, { sizes, shapes, maxBytes }) {
+  const { log } = env;
+  const points = [];
+  for (const shape of shapes) {
+    for (const records of sizes) {
+      const origin = `mem-${shape}-${records}.bench`;
+      const text = masterFileOf(shape, origin, records);
+      const bytes = Buffer.byteLength(text);
+      if (maxBytes && bytes > maxBytes) {
+        log(`memory: ${shape} ${records} records is ${(bytes / MB).toFixed(2)} MiB, over the ${maxBytes / MB} MiB limit: skipped`);
+        continue;
+      }
+      const { state, token } = env.freshState(`memory ${shape} ${records}`);
+      const auth = { authorization: `Bearer ${token}` };
+      const point = { shape, records, bytes };
+      for (const op of ["import", "export", "delete"]) {
+        const port = await env.freePort();
+        const server = await env.startService(state, port, `memory-${op}`);
+        try {
+          const base = `http://127.0.0.1:${port}`;
+          const pid = workerdOf(server.child.pid);
+          if (!pid) throw new Error("no workerd process found in the service's process group");
+          await warmUp(base, auth);
+          await new Promise((r) => setTimeout(r, 300));
+          const idle = residentSet(pid).rss;
+          const reset = resetPeak(pid);
+          const cpu0 = cpuMs(pid);
+          const t0 = performance.now();
+          const { result: response, sampledPeak } = await whileSampling(pid, () => request(op, base, auth, origin, text));
+          const wallMs = performance.now() - t0;
+          const cpu = cpuMs(pid) - cpu0;
+          const { peak } = residentSet(pid);
+          const expected = op === "import" ? 201 : op === "export" ? 200 : 204;
+          if (response.status !== expected) throw new Error(`${op} of ${origin}: ${response.status} ${response.text.slice(0, 300)}`);
+          if (op === "export") {
+            const lines = response.text.split("\n").filter((l) => l && !l.startsWith("$")).length;
+            if (lines !== records + 1) throw new Error(`export of ${origin} has ${lines} lines, want ${records + 1} (SOA + records)`);
+          }
+          const top = reset ? peak : sampledPeak;
+          point[op] = {
+            peak_mb: round((top - idle) / MB, 1),
+            idle_mb: round(idle / MB, 1),
+            cpu_ms: round(cpu, 0),
+            wall_ms: round(wallMs, 0),
+            peak_from: reset ? "VmHWM" : "sampled",
+          };
+          if (op === "import") {
+            // Issue 15: the request after a big import must be answered at once.
+            const t1 = performance.now();
+            const next = await fetch(`${base}/v1/zones?limit=1`, { headers: auth, signal: AbortSignal.timeout(60_000) });
+            await next.text();
+            point.import.next_request_ms = round(performance.now() - t1, 0);
+          }
+          log(
+            `memory: ${shape} ${records} records (${(bytes / MB).toFixed(2)} MiB) ${op}: +${point[op].peak_mb} MB over ${point[op].idle_mb} MB idle, ` +
+              `${point[op].cpu_ms} ms CPU, ${point[op].wall_ms} ms${op === "import" ? `, next request ${point.import.next_request_ms} ms` : ""}`,
+          );
+        } finally {
+          await env.stopServer(server);
+        }
+      }
+      points.push(point);
+    }
+  }
+  return summarize(points);
+}
+
+async function warmUp(base, auth) {
+  // Every code path of the measured requests once, on a small zone: JIT, catalog, token cache.
+  const origin = `warm-${Date.now().toString(36)}.bench`;
+  const text = masterFileOf("typical", origin, 50);
+  for (const op of ["import", "export", "delete"]) {
+    const response = await request(op, base, auth, origin, text);
+    if (response.status >= 300) throw new Error(`warm-up ${op}: ${response.status} ${response.text.slice(0, 300)}`);
+  }
+}
+
+async function request(op, base, auth, origin, text) {
+  const init =
+    op === "import"
+      ? { method: "POST", headers: { ...auth, "content-type": "text/dns" }, body: text }
+      : op === "export"
+        ? { method: "GET", headers: { ...auth, accept: "text/dns" } }
+        : { method: "DELETE", headers: auth };
+  const response = await fetch(`${base}${op === "import" ? "/v1/zones" : `/v1/zones/${origin}`}`, { ...init, signal: AbortSignal.timeout(300_000) });
+  return { status: response.status, text: await response.text() };
+}
+
+const round = (value, digits) => Number(value.toFixed(digits));
+
+/** Per shape and operation: the line through (records, peak) and (records, CPU). */
+function summarize(points) {
+  const perRecord = {};
+  for (const shape of new Set(points.map((p) => p.shape))) {
+    perRecord[shape] = {};
+    const own = points.filter((p) => p.shape === shape);
+    for (const op of ["import", "export", "delete"]) {
+      const memory = fitLine(own.map((p) => ({ x: p.records, y: p[op].peak_mb * MB })));
+      const cpu = fitLine(own.map((p) => ({ x: p.records, y: p[op].cpu_ms })));
+      const largest = own.at(-1);
+      perRecord[shape][op] = {
+        // With one size only, the whole increment is charged to the records.
+        bytes_per_record: Math.round(memory ? memory.slope : (largest[op].peak_mb * MB) / largest.records),
+        fixed_mb: memory ? round(memory.intercept / MB, 1) : 0,
+        cpu_us_per_record: round(cpu ? cpu.slope * 1000 : (largest[op].cpu_ms * 1000) / largest.records, 1),
+      };
+    }
+  }
+  return { date: new Date().toISOString(), points, per_record: perRecord };
+}
+
+/** The table run.mjs prints. */
+export function printMemory(figures) {
+  const rows = [["shape", "records", "MiB", "op", "peak MB", "bytes/record", "CPU ms", "µs/record", "wall ms", "next req ms"]];
+  for (const p of figures.points) {
+    for (const op of ["import", "export", "delete"]) {
+      const f = p[op];
+      rows.push([
+        p.shape,
+        String(p.records),
+        (p.bytes / MB).toFixed(2),
+        op,
+        String(f.peak_mb),
+        String(Math.round((f.peak_mb * MB) / p.records)),
+        String(f.cpu_ms),
+        ((f.cpu_ms * 1000) / p.records).toFixed(1),
+        String(f.wall_ms),
+        op === "import" ? String(f.next_request_ms) : "",
+      ]);
+    }
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  console.log("\nmemory and CPU of the workerd process per request (peak over idle; CPU includes the local D1):\n");
+  for (const [i, row] of rows.entries()) {
+    console.log(`| ${row.map((cell, j) => (j < 1 ? cell.padEnd(widths[j]) : cell.padStart(widths[j]))).join(" | ")} |`);
+    if (i === 0) console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  }
+  console.log("\nper record (slope of the line through the sizes):");
+  for (const [shape, ops] of Object.entries(figures.per_record)) {
+    for (const [op, f] of Object.entries(ops))
+      console.log(`- ${shape} ${op}: ${f.bytes_per_record} bytes + ${f.fixed_mb} MB fixed, ${f.cpu_us_per_record} µs CPU`);
+  }
+  console.log("");
+}
