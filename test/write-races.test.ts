@@ -2,7 +2,7 @@
 // write's reads and its batch (test/interleave.ts), which is exactly what a concurrent
 // client can do, and checks that the rule the write checked still holds in what it commits.
 import { describe, expect, it } from "vitest";
-import { adaAddress, api, createContact, createDomain, createHost, errorFor, expectProblem } from "./helpers";
+import { adaAddress, api, createContact, createDomain, createHost, createRecord, createZone, errorFor, expectProblem } from "./helpers";
 import { apiWithHooks, onceBeforeWriting, writesTo } from "./interleave";
 
 async function eventsFor(resource: string): Promise<any[]> {
@@ -185,5 +185,43 @@ describe("an unconditional write that keeps losing to other writes answers 409 w
     );
     expectProblem(response, 412, "precondition_failed");
     expect((await api("GET", `/v1/contacts/${contact.id}`)).status).toBe(200);
+  });
+});
+
+describe("an RRset keeps one TTL at commit (RFC 2181 §5.2)", () => {
+  it("a TTL PATCH of a lone record, raced by a create that joins its RRset with the old TTL, leaves one TTL", async () => {
+    const zone = await createZone("ttl-race-a.example");
+    const first = await createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.1", ttl: 50 });
+    const patched = await apiWithHooks(
+      "PATCH",
+      `/v1/records/${first.id}`,
+      onceBeforeWriting("records", () => createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.2" })),
+      { json: { ttl: 300 } },
+    );
+    expect(patched.status, patched.text).toBe(200);
+    const rrset = (await api("GET", `/v1/zones/${zone.id}/records?name=www&type=A`)).body.data;
+    expect(rrset.map((r: { ttl: number }) => r.ttl)).toEqual([300, 300]);
+    // The sibling's TTL change is a write of its own, with its event.
+    const sibling = rrset.find((r: { id: string }) => r.id !== first.id);
+    expect((await eventsFor(sibling.id)).map((e) => [e.operation, e.after.ttl])).toEqual([
+      ["create", 50],
+      ["update", 300],
+    ]);
+  });
+
+  it("a create that adopts the RRset's TTL, raced by a PATCH that changes it, leaves one TTL and an event for every change", async () => {
+    const zone = await createZone("ttl-race-b.example");
+    const first = await createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.1", ttl: 50 });
+    const created = await apiWithHooks(
+      "POST",
+      "/v1/records",
+      onceBeforeWriting("records", async () => expect((await api("PATCH", `/v1/records/${first.id}`, { json: { ttl: 300 } })).status).toBe(200)),
+      { json: { zone: zone.id, name: "www", type: "A", content: "192.0.2.2" } },
+    );
+    expect(created.status, created.text).toBe(201);
+    const rrset = (await api("GET", `/v1/zones/${zone.id}/records?name=www&type=A`)).body.data;
+    expect(new Set(rrset.map((r: { ttl: number }) => r.ttl)).size).toBe(1);
+    const now = rrset.find((r: { id: string }) => r.id === first.id);
+    expect((await eventsFor(first.id)).at(-1).after.ttl).toBe(now.ttl);
   });
 });
