@@ -376,7 +376,7 @@ export async function dnsBench({ quick = false } = {}) {
       proxy.close();
     }
 
-    const ratio = (a, b) => (a && b ? Number((a / b).toFixed(2)) : null);
+    const ratio = (a, b) => (a && b ? Number((a / b).toPrecision(3)) : null);
     results.ratios = {
       remote_vs_sqlite_cached_qps: ratio(remoteCached.qps, sqliteCached.qps),
       remote_vs_sqlite_uncached_qps: ratio(remoteUncached.qps, sqliteUncached.qps),

@@ -264,6 +264,12 @@ describe("what the service does not keep answers empty, and what does not apply 
     }
   });
 
+  it("OPTIONS answers 204 with Allow, as on every path", async () => {
+    const response = await api("OPTIONS", `${base()}/lookup/www%2erb%2etest%2e/A`, { auth: false });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+  });
+
   it("the root (%2e, folded away by URL parsing) is no zone: false", async () => {
     expect((await pdns("/lookup/%2e/SOA")).body).toEqual({ result: false });
   });

@@ -47,8 +47,13 @@ function zoneKey(field: string, value: string): string {
 
 const NOTHING = { result: false } as const;
 
-/** What PowerDNS reads as "not applicable": a method this backend does not implement, or arguments it cannot take. */
+/**
+ * What PowerDNS reads as "not applicable": a method this backend does not implement, or
+ * arguments it cannot take. OPTIONS answers as on every path (contract §1): the connector
+ * is read with GET.
+ */
 function notApplicable(c: Context<AppEnv>) {
+  if (c.req.method === "OPTIONS") return c.body(null, 204, { Allow: "GET, HEAD, OPTIONS" });
   return c.json(NOTHING, 200);
 }
 
