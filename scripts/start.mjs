@@ -4,7 +4,9 @@
 //   node scripts/start.mjs [--port N] [--persist-to DIR] [-- <extra wrangler dev args>]
 //
 // PORT (env) sets the port too; --port wins; default 8787. --persist-to keeps the local
-// D1 state in DIR (default .wrangler/state) for both the migrations and the server.
+// D1 state in DIR for both the migrations and the server; without it the PERSIST_TO
+// environment variable does, else .wrangler/state (the rule `npm run token` follows too:
+// scripts/lib/local-d1.mjs).
 // Arguments after `--`, and any option this script does not know, go to `wrangler dev`
 // unchanged (e.g. `--var NAME:VALUE`). Never touches the internet; stdin is not used.
 // Authentication is off (AUTH_DISABLED=true, honoured for loopback requests only) unless
@@ -12,8 +14,8 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { forwardLines, withoutDnsBackendPaths } from "./lib/dns-log-filter.mjs";
-import { resolve } from "node:path";
-import { assertWranglerInstalled, DB_NAME, exitStatus, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
+import { localStateDir } from "./lib/local-d1.mjs";
+import { applyLocalMigrations, assertWranglerInstalled, exitStatus, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
 const USAGE = "usage: node scripts/start.mjs [--port N] [--persist-to DIR] [--auth] [-- <wrangler dev args>]";
 
@@ -62,7 +64,7 @@ function parseArgs(argv) {
     else continue;
     i--;
   }
-  return { port, persistTo: persistTo === null ? null : resolve(process.cwd(), persistTo), auth, passThrough };
+  return { port, persistTo: localStateDir(persistTo), auth, passThrough };
 }
 
 // Fails fast, with a plain message, when something already listens on the port
@@ -112,12 +114,23 @@ function run(args) {
   });
 }
 
-console.log(`[start] applying local D1 migrations (${persistTo ?? ".wrangler/state"})`);
-const migrated = await run(["d1", "migrations", "apply", DB_NAME, "--local", ...persistArgs]);
-if (migrated !== 0 || stopSignal) {
-  if (!stopSignal) console.error(`[start] applying migrations failed (exit ${migrated})`);
-  process.exit(stopSignal && migrated === 0 ? exitStatus(null, stopSignal) : migrated);
+// wrangler prints a table of every migration after each one it applies; one line says
+// the same. Its whole output is shown when it fails.
+const stateName = persistTo ?? ".wrangler/state";
+const migrated = await applyLocalMigrations(persistTo, {
+  signalChild: (migrating) => {
+    child = migrating;
+  },
+});
+if (!migrated.ok || stopSignal) {
+  if (!stopSignal) console.error(`${migrated.output.trimEnd()}\n[start] applying the local D1 migrations in ${stateName} failed (exit ${migrated.code})`);
+  process.exit(stopSignal && migrated.ok ? exitStatus(null, stopSignal) : migrated.code);
 }
+console.log(
+  migrated.applied.length === 0
+    ? `[start] local D1 in ${stateName}: migrations up to date`
+    : `[start] local D1 in ${stateName}: applied ${migrated.applied.length} migration(s), ${migrated.applied[0]} to ${migrated.applied.at(-1)}`,
+);
 
 // Local development runs without authentication unless asked (--auth): the Worker honours
 // AUTH_DISABLED only for requests to a loopback host, so this cannot leak into a deploy.
@@ -136,6 +149,9 @@ const served = await run([
   "--port",
   String(port),
   "--show-interactive-dev-session=false",
+  // Lets the hourly Cron Trigger be run by hand (curl http://127.0.0.1:PORT/__scheduled)
+  // and keeps wrangler from warning, on every start, that crons do not fire locally.
+  "--test-scheduled",
   ...persistArgs,
   ...authArgs,
   ...passThrough,

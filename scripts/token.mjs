@@ -11,13 +11,18 @@
 // the SHA-256 hash of the secret, so a lost token cannot be recovered: revoke it and mint
 // another.
 //
-// PERSIST_TO (env) is the default for --persist-to (local database only; --persist-to and
-// --remote win), so a shell that exports it mints tokens for the server started with that
-// state dir (scripts/readme-tour.mjs runs the README's tour that way).
+// The local database is opened directly (scripts/lib/local-d1.mjs: Miniflare on the same
+// SQLite file wrangler uses, about a second), also while `npm start` serves it; a
+// database that lacks migrations gets them from `wrangler d1 migrations apply` first, as
+// `npm start` does. --remote goes through `wrangler d1 execute --remote`.
+//
+// The state dir follows the rule `npm start` follows: --persist-to DIR, else the
+// PERSIST_TO environment variable, else .wrangler/state (scripts/readme-tour.mjs runs the
+// README's tour with PERSIST_TO exported).
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { resolve } from "node:path";
-import { assertWranglerInstalled, DB_NAME, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
+import { localStateDir, noLocalD1Yet, openLocalD1 } from "./lib/local-d1.mjs";
+import { applyLocalMigrations, assertWranglerInstalled, DB_NAME, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
 const USAGE = `usage:
   npm run token -- create --name NAME --scope read|write|dns [--remote] [--persist-to DIR]
@@ -38,7 +43,7 @@ function parseArgs(argv) {
     if (arg === "--remote") options.remote = true;
     else if (arg === "--name") options.name = value();
     else if (arg === "--scope") options.scope = value();
-    else if (arg === "--persist-to") options.persistTo = resolve(process.cwd(), value());
+    else if (arg === "--persist-to") options.persistTo = value();
     else fail(`unknown argument ${arg}`);
   }
   if (!["create", "list", "revoke"].includes(command)) fail(command ? `unknown command ${command}` : "a command is needed");
@@ -47,7 +52,7 @@ function parseArgs(argv) {
   // dns: the DNS backend only (/v1/pdns/<token>/…, contract §13; `npm run dns` mints one).
   if (command === "create" && !["read", "write", "dns"].includes(options.scope)) fail("--scope must be read, write or dns");
   if (options.remote && options.persistTo) fail("--persist-to is for the local database only");
-  if (!options.remote && !options.persistTo && process.env.PERSIST_TO) options.persistTo = resolve(process.cwd(), process.env.PERSIST_TO);
+  if (!options.remote) options.persistTo = localStateDir(options.persistTo);
   return options;
 }
 
@@ -73,45 +78,84 @@ function wrangler(args, { json = false } = {}) {
   return json ? JSON.parse(result.stdout.slice(result.stdout.indexOf("["))) : result.stdout;
 }
 
-function execute(options, sql) {
-  const where = options.remote ? ["--remote"] : ["--local", ...(options.persistTo ? ["--persist-to", options.persistTo] : [])];
-  return wrangler(["d1", "execute", DB_NAME, ...where, "--json", "--command", sql], { json: true })[0].results;
+/** The database the command acts on: { execute(sql) → rows, close() }. */
+async function database(options) {
+  if (options.remote) {
+    assertWranglerInstalled();
+    return {
+      execute: async (sql) => wrangler(["d1", "execute", DB_NAME, "--remote", "--json", "--command", sql], { json: true })[0].results,
+      close: async () => {},
+    };
+  }
+  // A fresh clone, or new migrations since the last `npm start`: wrangler applies them
+  // (and records them), exactly as `npm start` would. Without a database at all there is
+  // nothing to ask first.
+  let local = noLocalD1Yet(options.persistTo) ? null : await openLocalD1(options.persistTo);
+  if (!local || (await local.pendingMigrations()).length > 0) {
+    await local?.close();
+    assertWranglerInstalled();
+    const migrated = await applyLocalMigrations(options.persistTo);
+    if (!migrated.ok) {
+      console.error(migrated.output);
+      console.error(`[token] applying the local D1 migrations failed (exit ${migrated.code})`);
+      process.exit(1);
+    }
+    console.error(`[token] applied ${migrated.applied.length} migration(s) to the local D1 first`);
+    local = await openLocalD1(options.persistTo);
+  }
+  return {
+    execute: async (sql) => {
+      try {
+        return await local.query(sql);
+      } catch (error) {
+        console.error(local.runtimeOutput().trimEnd());
+        throw error;
+      }
+    },
+    close: () => local.close(),
+  };
+}
+
+// Runs the command; resolves to an error message for the user, or null when it is done.
+async function runCommand(options, execute) {
+  if (options.command === "create") {
+    const id = `tok_${ulid()}`;
+    const secret = randomBytes(32).toString("base64url");
+    const hash = createHash("sha256").update(secret).digest("hex");
+    const existing = await execute(`SELECT id FROM api_tokens WHERE name = '${options.name}'`);
+    if (existing.length > 0) return `a token named ${options.name} exists already (names are never reused, even revoked ones)`;
+    await execute(
+      `INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) VALUES ('${id}', '${options.name}', '${options.scope}', '${hash}', '${new Date().toISOString()}')`,
+    );
+    console.log(`Created ${options.scope} token "${options.name}" in the ${options.remote ? "remote" : "local"} database. It is shown only this once:\n`);
+    console.log(`${id}.${secret}\n`);
+    console.log("Use it as: Authorization: Bearer <token>");
+  } else if (options.command === "list") {
+    const rows = await execute("SELECT id, name, scope, created_at, revoked_at FROM api_tokens ORDER BY created_at");
+    if (rows.length === 0) console.log("No tokens: the deployed service refuses every request until one exists.");
+    for (const row of rows)
+      console.log(
+        `${row.id}  ${row.name.padEnd(24)} ${row.scope.padEnd(5)}  created ${row.created_at}  ${row.revoked_at ? `REVOKED ${row.revoked_at}` : "active"}`,
+      );
+  } else {
+    const rows = await execute(`SELECT id, revoked_at FROM api_tokens WHERE name = '${options.name}'`);
+    if (rows.length === 0) return `no token is named ${options.name}`;
+    if (rows[0].revoked_at) {
+      console.log(`Token "${options.name}" was already revoked at ${rows[0].revoked_at}.`);
+    } else {
+      await execute(`UPDATE api_tokens SET revoked_at = '${new Date().toISOString()}' WHERE name = '${options.name}'`);
+      console.log(`Revoked token "${options.name}". Running Workers stop accepting it within 10 seconds.`);
+    }
+  }
+  return null;
 }
 
 const options = parseArgs(process.argv.slice(2));
-assertWranglerInstalled();
-if (!options.remote) {
-  // The local database may not exist yet on a fresh clone: migrate it first.
-  wrangler(["d1", "migrations", "apply", DB_NAME, "--local", ...(options.persistTo ? ["--persist-to", options.persistTo] : [])]);
+const db = await database(options);
+let refusal;
+try {
+  refusal = await runCommand(options, db.execute);
+} finally {
+  await db.close();
 }
-
-if (options.command === "create") {
-  const id = `tok_${ulid()}`;
-  const secret = randomBytes(32).toString("base64url");
-  const hash = createHash("sha256").update(secret).digest("hex");
-  const existing = execute(options, `SELECT id FROM api_tokens WHERE name = '${options.name}'`);
-  if (existing.length > 0) fail(`a token named ${options.name} exists already (names are never reused, even revoked ones)`);
-  execute(
-    options,
-    `INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) VALUES ('${id}', '${options.name}', '${options.scope}', '${hash}', '${new Date().toISOString()}')`,
-  );
-  console.log(`Created ${options.scope} token "${options.name}" in the ${options.remote ? "remote" : "local"} database. It is shown only this once:\n`);
-  console.log(`${id}.${secret}\n`);
-  console.log("Use it as: Authorization: Bearer <token>");
-} else if (options.command === "list") {
-  const rows = execute(options, "SELECT id, name, scope, created_at, revoked_at FROM api_tokens ORDER BY created_at");
-  if (rows.length === 0) console.log("No tokens: the deployed service refuses every request until one exists.");
-  for (const row of rows)
-    console.log(
-      `${row.id}  ${row.name.padEnd(24)} ${row.scope.padEnd(5)}  created ${row.created_at}  ${row.revoked_at ? `REVOKED ${row.revoked_at}` : "active"}`,
-    );
-} else {
-  const rows = execute(options, `SELECT id, revoked_at FROM api_tokens WHERE name = '${options.name}'`);
-  if (rows.length === 0) fail(`no token is named ${options.name}`);
-  if (rows[0].revoked_at) {
-    console.log(`Token "${options.name}" was already revoked at ${rows[0].revoked_at}.`);
-  } else {
-    execute(options, `UPDATE api_tokens SET revoked_at = '${new Date().toISOString()}' WHERE name = '${options.name}'`);
-    console.log(`Revoked token "${options.name}". Running Workers stop accepting it within 10 seconds.`);
-  }
-}
+if (refusal) fail(refusal);

@@ -1,4 +1,5 @@
-// Shared helpers for the scripts that run the local wrangler (start.mjs, e2e.mjs).
+// Shared helpers for the scripts that run the local wrangler (start.mjs, token.mjs, e2e.mjs).
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,7 +24,7 @@ export function wranglerEnv(extra = {}) {
 
 export function assertWranglerInstalled() {
   if (!existsSync(WRANGLER)) {
-    console.error(`[start] ${WRANGLER} not found: run \`npm install\` (or \`npm ci\`) first.`);
+    console.error(`${WRANGLER} not found: run \`npm install\` (or \`npm ci\`) first.`);
     process.exit(1);
   }
 }
@@ -39,4 +40,28 @@ export function exitStatus(code, signal) {
 export function stripAnsi(text) {
   // eslint-disable-next-line no-control-regex
   return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*(\x07|\x1b\\)/g, "");
+}
+
+/**
+ * `wrangler d1 migrations apply --local` with its output kept, not printed (it draws a
+ * table of every migration, twice): resolves to { ok, code, output, applied } where
+ * applied lists the migrations it applied now (none when the database was up to date).
+ * `stateDir` null means wrangler's default state dir.
+ */
+export function applyLocalMigrations(stateDir, { signalChild } = {}) {
+  const args = ["d1", "migrations", "apply", DB_NAME, "--local", ...(stateDir ? ["--persist-to", stateDir] : [])];
+  return new Promise((resolvePromise) => {
+    const child = spawn(WRANGLER, args, { cwd: ROOT, env: wranglerEnv({ FORCE_COLOR: "0" }), stdio: ["ignore", "pipe", "pipe"] });
+    signalChild?.(child);
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("error", (error) => resolvePromise({ ok: false, code: 1, output: `${output}\ncould not run ${WRANGLER}: ${error.message}`, applied: [] }));
+    child.on("close", (code, signal) => {
+      const text = stripAnsi(output);
+      // The result table has one row per migration applied now, with a ✅ beside it.
+      const applied = [...new Set([...text.matchAll(/(\d+_[^\s│|]+\.sql)\s*[│|]\s*✅/g)].map((m) => m[1]))];
+      resolvePromise({ ok: code === 0, code: exitStatus(code, signal), output: text, applied });
+    });
+  });
 }
