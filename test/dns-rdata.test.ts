@@ -11,6 +11,7 @@ import {
   rdataNames,
   rdataWire,
   type RecordType,
+  recordTypeOf,
 } from "../src/dns/rdata";
 
 const json = (type: RecordType, text: string) => canonicalRdata(type, text, null);
@@ -352,12 +353,6 @@ describe("SVCB and HTTPS", () => {
   });
   it("range-checks the priority", () => {
     expect(json("HTTPS", "65536 .")).toEqual(refused("HTTPS priority must be an integer 0–65535"));
-  });
-});
-
-describe("generic RDATA (RFC 3597)", () => {
-  it("is refused with a reason", () => {
-    expect(zone("A", "\\# 4 C0000201")).toEqual(refused("generic RDATA (\\# …, RFC 3597) is not supported; write A data in its own presentation form"));
   });
 });
 
@@ -784,5 +779,73 @@ describe("ZONEMD (RFC 8976)", () => {
     expect(json("ZONEMD", `1 1 240 ${"ab".repeat(12)}`)).toEqual(accepted(`1 1 240 ${"AB".repeat(12)}`));
     expect(json("ZONEMD", `1 0 1 ${"ab".repeat(48)}`)).toEqual(refused("ZONEMD scheme 0 is reserved (RFC 8976 §5.2)"));
     expect(json("ZONEMD", `1 1 0 ${"ab".repeat(48)}`)).toEqual(refused("ZONEMD hash algorithm 0 is reserved (RFC 8976 §5.3)"));
+  });
+});
+
+const hexWire = (type: RecordType, content: string) => [...wireOf(type, content)].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+describe("types by number and RDATA in generic form (RFC 3597)", () => {
+  it("names a known type by its number, and keeps any number neither this service nor BIND knows", () => {
+    expect(recordTypeOf("TYPE1")).toEqual({ ok: true, type: "A" });
+    expect(recordTypeOf("type99")).toEqual({ ok: true, type: "SPF" });
+    expect(recordTypeOf("TYPE731")).toEqual({ ok: true, type: "TYPE731" });
+    expect(recordTypeOf("TYPE65280")).toEqual({ ok: true, type: "TYPE65280" });
+    expect(recordTypeOf("TYPE65535")).toEqual({ ok: true, type: "TYPE65535" });
+  });
+  it("RFC 3597 §5's examples: unknown types in generic form, kept octet for octet", () => {
+    expect(canonicalRdata("TYPE731", "\\# 6 abcd ef 01 23 45", "example")).toEqual(accepted("\\# 6 ABCDEF012345"));
+    expect(canonicalRdata("TYPE62347", "\\# 0", "example")).toEqual(accepted("\\# 0"));
+    expect(rdataWire("TYPE731", "\\# 6 ABCDEF012345")).toEqual({ ok: true, value: Uint8Array.from([0xab, 0xcd, 0xef, 0x01, 0x23, 0x45]) });
+  });
+  it("RFC 3597 §5's example of a known type in generic form reads as that type, as BIND does", () => {
+    expect(zone("A", "\\# 4 0A000001")).toEqual(accepted("10.0.0.1"));
+    expect(json("MX", `\\# 20 000a 04${"6d61696c"} 07${"6578616d706c65"} 03${"636f6d"} 00`)).toEqual(accepted("10 mail.example.com."));
+  });
+  it("checks a known type's octets as strictly as its presentation form", () => {
+    expect(json("A", "\\# 3 0A0000")).toEqual(refused("generic A RDATA: the RDATA ends before its last field"));
+    expect(json("A", "\\# 5 0A00000101")).toEqual(refused("generic A RDATA has 1 octets more than A holds"));
+    expect(json("TXT", "\\# 0")).toEqual(refused(`generic TXT RDATA: TXT content is empty; it needs one or more strings (e.g. ${rdataExamples.TXT})`));
+    expect(json("CNAME", "\\# 5 03612e6200")).toEqual(
+      refused("generic CNAME RDATA: a name in the RDATA has characters other than letters, digits, hyphens and underscores"),
+    );
+    expect(json("CNAME", "\\# 2 c000")).toEqual(refused("generic CNAME RDATA: a name in the RDATA is compressed or has a label over 63 octets"));
+    expect(json("CAA", `\\# 7 0003${"626164"}${"7878"}`)).toEqual(
+      refused('generic CAA RDATA: CAA tag "bad" is not one of issue, issuewild, iodef, issuemail, issuevmc, contactemail, contactphone'),
+    );
+    expect(json("SVCB", "\\# 16 0001 00 0003 0002 01bb 0001 0003 026832")).toEqual(
+      refused("generic SVCB RDATA: SVCB parameters are not in strictly increasing key order (RFC 9460 §2.2)"),
+    );
+  });
+  it("checks the length against the octets given", () => {
+    expect(canonicalRdata("TYPE731", "\\# 2 abcdef", null)).toEqual(refused("generic TYPE731 RDATA says 2 octets (4 hex digits) but gives 6 hex digits"));
+    expect(canonicalRdata("TYPE731", "\\# x", null).ok).toBe(false);
+    expect(canonicalRdata("TYPE731", "abcd", null)).toEqual(
+      refused("TYPE731 is a type this service knows only by number: write its RDATA as \\# length hex (RFC 3597 §5), e.g. \\# 4 0A000001"),
+    );
+  });
+  it("reads every type's example back from its wire form", () => {
+    for (const type of RECORD_TYPES) {
+      const wire = wireOf(type, rdataExamples[type]);
+      expect(json(type, `\\# ${wire.length} ${hexWire(type, rdataExamples[type])}`), type).toEqual(accepted(rdataExamples[type]));
+    }
+  });
+  it("refuses meta-types, the types BIND knows and this service does not, and unknown names", () => {
+    for (const meta of ["TYPE0", "TYPE41", "TYPE128", "TYPE255", "ANY", "AXFR", "OPT", "TSIG"]) {
+      expect(recordTypeOf(meta), meta).toMatchObject({ ok: false, kind: "refused", error: expect.stringContaining("is a meta-type (RFC 6895 §3.1)") });
+    }
+    expect(recordTypeOf("KEY")).toMatchObject({ ok: false, kind: "refused", error: expect.stringMatching(/^record type KEY \(25\) is not supported/) });
+    expect(recordTypeOf("TYPE22")).toMatchObject({ ok: false, kind: "refused", error: expect.stringMatching(/^record type NSAP \(22\) is not supported/) });
+    expect(recordTypeOf("BOGUS")).toMatchObject({
+      ok: false,
+      kind: "refused",
+      error: expect.stringMatching(/^"BOGUS" is not a supported record type; supported: A, AAAA, /),
+    });
+    expect(recordTypeOf("TYPE65536")).toMatchObject({ ok: false, kind: "refused" });
+  });
+  it("names the zone's SOA and the DNSSEC signer's types apart", () => {
+    expect(recordTypeOf("soa")).toEqual({ ok: false, kind: "soa" });
+    expect(recordTypeOf("TYPE6")).toEqual({ ok: false, kind: "soa" });
+    expect(recordTypeOf("TYPE46")).toMatchObject({ ok: false, kind: "signer", type: "RRSIG" });
+    for (const type of ["RRSIG", "NSEC", "NSEC3", "NSEC3PARAM"]) expect(recordTypeOf(type)).toMatchObject({ ok: false, kind: "signer", type });
   });
 });

@@ -20,22 +20,51 @@ export function coexistenceProblem(type: string, typesAtName: Iterable<string>):
 
 /** Why a record of `type` cannot be at the zone apex, or null. */
 export function apexProblem(type: string): string | null {
-  return type === "CNAME" ? "a CNAME cannot be at the zone apex, which holds the SOA and NS records (RFC 1034 §3.6.2)" : null;
+  if (type === "CNAME") return "a CNAME cannot be at the zone apex, which holds the SOA and NS records (RFC 1034 §3.6.2)";
+  // The DS of a zone belongs in its parent, at the delegation (RFC 4034 §5; BIND refuses it).
+  if (type === "DS") return "a DS record cannot be at the zone apex: it belongs in the parent zone, at the delegation (RFC 4035 §2.4)";
+  return null;
 }
 
-// RFC 1123 §2.1 / RFC 952: the owners of address and mail-exchanger records are host
-// names (letters, digits, hyphens); BIND refuses anything else in a primary zone
-// (check-names). Service labels (`_sip._tcp`) belong to SRV, TXT and the like.
+// BIND's check-names (lib/dns/rdata: checkowner_in_a, checkowner_in_aaaa, checkowner_mx),
+// which a primary zone fails on: the owners of A, AAAA and MX records are host names
+// (RFC 952, RFC 1123 §2.1: letters, digits, hyphens; a leading "*" label is a wildcard),
+// with two exceptions BIND makes on purpose: Active Directory's gc._msdcs.<forest> for A
+// and AAAA, and, for A only, a "_spf", "_spf_verify" or "_spf_rate" label anywhere but the
+// last (RFC 7208 §5.7, appendix D.1: the targets of SPF "exists" lookups).
 const HOST_OWNER_TYPES = new Set(["A", "AAAA", "MX"]);
+const SPF_LABELS = new Set(["_spf", "_spf_verify", "_spf_rate"]);
+
+function isHostName(labels: readonly string[]): boolean {
+  return labels.every((label, index) => (index === 0 && label === "*") || !label.includes("_"));
+}
 
 /** Why `fqdn` cannot own a record of `type`, or null. */
 export function ownerNameProblem(type: string, fqdn: string): string | null {
-  if (!HOST_OWNER_TYPES.has(type)) return null;
   const labels = fqdn.split(".");
+  // BIND: "invalid NS owner name (wildcard)"; a delegation cannot be synthesised (RFC 4592 §4.2).
+  if (type === "NS" && labels[0] === "*") return "an NS record cannot be at a wildcard name (RFC 4592 §4.2)";
+  if (!HOST_OWNER_TYPES.has(type) || isHostName(labels)) return null;
+  if ((type === "A" || type === "AAAA") && labels.length >= 2 && labels[0] === "gc" && labels[1] === "_msdcs" && isHostName(labels.slice(2))) return null;
+  if (type === "A" && labels.slice(0, -1).some((label) => SPF_LABELS.has(label))) return null;
   const bad = labels.find((label, index) => !(index === 0 && label === "*") && label.includes("_"));
-  return bad
-    ? `the owner of ${type === "A" || type === "AAAA" ? "an" : "a"} ${type} record must be a host name (RFC 1123 §2.1); label "${bad}" has an underscore`
-    : null;
+  return `the owner of ${type === "A" || type === "AAAA" ? "an" : "a"} ${type} record must be a host name (RFC 1123 §2.1); label "${bad}" has an underscore`;
+}
+
+const REVERSE_TREES = ["in-addr.arpa", "ip6.arpa", "ip6.int"];
+// DNS-SD's browsing names (RFC 6763 §11) point anywhere, in reverse trees too.
+const DNS_SD_PREFIXES = ["b._dns-sd._udp", "db._dns-sd._udp", "r._dns-sd._udp", "dr._dns-sd._udp", "lb._dns-sd._udp"];
+
+/**
+ * Why the names inside a record cannot be what they are, for the checks that need its
+ * owner: in a reverse tree a PTR names a host (BIND's check-names, checknames_ptr), unless
+ * the owner is a DNS-SD browsing name. `names` are the RDATA's names, absolute, no dot.
+ */
+export function targetNameProblem(type: string, fqdn: string, names: readonly string[]): string | null {
+  if (type !== "PTR" || !REVERSE_TREES.some((tree) => fqdn === tree || fqdn.endsWith(`.${tree}`))) return null;
+  if (DNS_SD_PREFIXES.some((prefix) => fqdn.startsWith(`${prefix}.`))) return null;
+  const bad = names.find((name) => name.split(".").some((label) => label.includes("_")));
+  return bad ? `in a reverse zone a PTR record names a host, so ${bad} may not hold an underscore (RFC 1123 §2.1, BIND's check-names)` : null;
 }
 
 /**

@@ -36,6 +36,8 @@ export interface TargetRules {
    * local part and may hold `_`; the rest is a host name, as BIND's check-names wants.
    */
   mailbox?: boolean;
+  /** `*` as the whole leftmost label (an NSEC's next name may be a wildcard, RFC 4592 §4.4). */
+  wildcard?: boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ export function nameField(token: Token | undefined, origin: string | null, what:
   // An origin of "" is the root (`$ORIGIN .`), so "@" may be the root too.
   const full = raw === "@" ? `${origin}.` : raw.endsWith(".") || origin === null ? raw : `${raw}.${origin}`;
   if (full === ".") return rules.root ? ok(".") : fail(`${what} cannot be the root "."`);
-  const name = normalizeName(full, { underscore: rules.underscore || rules.mailbox });
+  const name = normalizeName(full, { underscore: rules.underscore || rules.mailbox, wildcard: rules.wildcard });
   if (!name.ok) return fail(`${what} ${show(raw)}: ${name.error}`);
   if (rules.mailbox && !rules.underscore) {
     const hostLabel = name.name.split(".").find((label, i) => i > 0 && label.includes("_"));

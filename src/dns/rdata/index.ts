@@ -3,6 +3,7 @@
 // reads the same (names absolute, lower case, with the trailing dot; IPv6 compressed;
 // strings quoted), and in wire form. Every table here is built from the one descriptor
 // per type (`<type>.ts`); a new type is a new file and its line in RDATA_DESCRIPTORS.
+// Any other type BIND does not know either is kept in RFC 3597's generic form (generic.ts).
 import { fail, type Check, type RdataResult } from "../result";
 import { A } from "./a";
 import { AAAA } from "./aaaa";
@@ -11,13 +12,14 @@ import { CDNSKEY } from "./cdnskey";
 import { CDS } from "./cds";
 import { CERT } from "./cert";
 import { CNAME } from "./cname";
-import type { RdataDescriptor } from "./descriptor";
+import { defineRdata, type RdataDescriptor } from "./descriptor";
 import { DNAME } from "./dname";
 import { DNSKEY } from "./dnskey";
 import { DS } from "./ds";
 import { EUI48 } from "./eui48";
 import { EUI64 } from "./eui64";
 import { countProblem } from "./fields";
+import { BIND_TYPE_CODES, genericOctets, genericText, genericTypeCode, isGenericRdata, isMetaType } from "./generic";
 import { HINFO } from "./hinfo";
 import { LOC } from "./loc";
 import { HTTPS } from "./https";
@@ -36,6 +38,7 @@ import { TLSA } from "./tlsa";
 import { tokenizeRdata, type Token } from "./tokens";
 import { TXT } from "./txt";
 import { URI } from "./uri";
+import { wireReader } from "./wire";
 import { ZONEMD } from "./zonemd";
 
 export type { RdataDescriptor } from "./descriptor";
@@ -43,6 +46,7 @@ export { keyTag } from "./dnskey";
 export { nameWire } from "./wire";
 export type { RdataResult } from "../result";
 export type { Token } from "./tokens";
+export { genericTypeCode } from "./generic";
 
 /** The record types this service stores, in the order the API lists them. */
 const RDATA_DESCRIPTORS = {
@@ -92,6 +96,62 @@ export function isRecordType(s: string): s is RecordType {
   return TYPE_SET.has(s);
 }
 
+/** A type as records store it: one described here, or another by number (RFC 3597 §5). */
+export type StoredType = RecordType | `TYPE${number}`;
+
+/** The types a DNSSEC signer adds to a zone; this service signs zones itself (contract §14). */
+export const SIGNER_TYPES = ["RRSIG", "NSEC", "NSEC3", "NSEC3PARAM"] as const;
+export type SignerType = (typeof SIGNER_TYPES)[number];
+
+export type TypeLookup =
+  | { ok: true; type: StoredType }
+  | { ok: false; kind: "soa" }
+  | { ok: false; kind: "signer"; type: SignerType; error: string }
+  | { ok: false; kind: "refused"; error: string };
+
+const CODE_TO_TYPE = new Map<number, string>(Object.entries(BIND_TYPE_CODES).map(([name, code]) => [code, name]));
+const SUPPORTED = `supported: ${RECORD_TYPES.join(", ")}, and any type BIND does not know either as TYPEnnn with RFC 3597 data (\\# length hex)`;
+
+/**
+ * What a type written as a mnemonic (any case) or as `TYPEnnn` (RFC 3597 §5) names: a
+ * type this service stores (`TYPE1` is A; a number neither it nor BIND knows stays
+ * `TYPE65280`), the zone's SOA, a DNSSEC signer's type, or a refusal that says why.
+ */
+export function recordTypeOf(input: string): TypeLookup {
+  const upper = input.toUpperCase();
+  const code = genericTypeCode(upper);
+  const name = code === null ? upper : (CODE_TO_TYPE.get(code) ?? null);
+  if (name === null) {
+    return isMetaType(code!)
+      ? { ok: false, kind: "refused", error: `${input} is a meta-type (RFC 6895 §3.1), never data in a zone` }
+      : { ok: true, type: `TYPE${code!}` };
+  }
+  if (isRecordType(name)) return { ok: true, type: name };
+  if (name === "SOA") return { ok: false, kind: "soa" };
+  if ((SIGNER_TYPES as readonly string[]).includes(name)) {
+    const type = name as SignerType;
+    return {
+      ok: false,
+      kind: "signer",
+      type,
+      error: `${type} records are what a DNSSEC signer adds to a zone; this service signs zones itself and keeps no ${type} records`,
+    };
+  }
+  const known = BIND_TYPE_CODES[name];
+  if (known !== undefined && isMetaType(known)) return { ok: false, kind: "refused", error: `${name} is a meta-type (RFC 6895 §3.1), never data in a zone` };
+  if (known !== undefined) return { ok: false, kind: "refused", error: `record type ${name} (${known}) is not supported; ${SUPPORTED}` };
+  return {
+    ok: false,
+    kind: "refused",
+    error: `${JSON.stringify(input.length > 40 ? `${input.slice(0, 40)}…` : input)} is not a supported record type; ${SUPPORTED}`,
+  };
+}
+
+/** The code of a stored type (RFC 6895 registry). */
+export function typeCode(type: StoredType): number {
+  return isRecordType(type) ? RDATA_DESCRIPTORS[type].code : genericTypeCode(type)!;
+}
+
 function table<V>(value: (descriptor: RdataDescriptor<unknown>) => V): Record<RecordType, V> {
   return Object.fromEntries(RECORD_TYPES.map((type) => [type, value(descriptorOf(type))])) as Record<RecordType, V>;
 }
@@ -100,8 +160,28 @@ function table<V>(value: (descriptor: RdataDescriptor<unknown>) => V): Record<Re
  * A type's descriptor with its fields erased: parse, text, wire and names still agree with
  * each other, which is all the functions below need.
  */
-function descriptorOf(type: RecordType): RdataDescriptor<unknown> {
-  return RDATA_DESCRIPTORS[type] as RdataDescriptor<never> as RdataDescriptor<unknown>;
+function descriptorOf(type: StoredType): RdataDescriptor<unknown> {
+  if (isRecordType(type)) return RDATA_DESCRIPTORS[type] as RdataDescriptor<never> as RdataDescriptor<unknown>;
+  return genericDescriptor(type);
+}
+
+/** A type neither this service nor BIND knows: its RDATA is octets, kept as they are (RFC 3597). */
+function genericDescriptor(type: string): RdataDescriptor<unknown> {
+  return defineRdata<Uint8Array>({
+    type,
+    code: genericTypeCode(type) ?? 0,
+    shape: "RDATA in RFC 3597's generic form",
+    example: "\\# 4 0A000001",
+    tokens: { min: 1, max: Number.POSITIVE_INFINITY },
+    parse: (tokens) =>
+      isGenericRdata(tokens)
+        ? genericOctets(tokens, type)
+        : fail(`${type} is a type this service knows only by number: write its RDATA as \\# length hex (RFC 3597 §5), e.g. \\# 4 0A000001`),
+    text: genericText,
+    wire: (octets) => octets,
+    names: () => [],
+    fromWire: (r) => genericText(r.rest()),
+  }) as RdataDescriptor<unknown>;
 }
 
 /** The IANA type codes, which fix the canonical order of RRsets at one owner (RFC 4034 §6.3). */
@@ -116,20 +196,37 @@ function originName(origin: string | null): string | null {
 }
 
 function parseWith(descriptor: RdataDescriptor<unknown>, text: string, origin: string | null): Check<unknown> {
-  if (descriptor.parseText && origin === null && !text.trimStart().startsWith('"')) return descriptor.parseText(text);
+  // Plain text (TXT in JSON) unless it is quoted, or RFC 3597's generic form (`\# 0`).
+  if (descriptor.parseText && origin === null && !/^\s*(?:"|\\#(?:\s|$))/.test(text)) return descriptor.parseText(text);
   const tokens = tokenizeRdata(text);
   if (!tokens.ok) return fail(`${descriptor.type} content: ${tokens.error}`);
   return parseTokensWith(descriptor, tokens.value, originName(origin));
 }
 
 function parseTokensWith(descriptor: RdataDescriptor<unknown>, tokens: Token[], origin: string | null): Check<unknown> {
-  const first = tokens[0];
-  if (first && !first.quoted && first.raw === "\\#") {
-    return fail(`generic RDATA (\\# …, RFC 3597) is not supported; write ${descriptor.type} data in its own presentation form`);
-  }
+  if (isGenericRdata(tokens) && isRecordType(descriptor.type)) return parseGenericOfKnown(descriptor, tokens);
   const problem = countProblem(descriptor, tokens);
   if (problem) return fail(problem);
   return descriptor.parse(tokens, origin);
+}
+
+/**
+ * RDATA of a known type given in generic form (`A \# 4 C0000201`, RFC 3597 §5): read from
+ * its octets into the type's presentation form, then checked like any other, as BIND
+ * does; it is stored in the type's own canonical form.
+ */
+function parseGenericOfKnown(descriptor: RdataDescriptor<unknown>, tokens: Token[]): Check<unknown> {
+  const { type } = descriptor;
+  const octets = genericOctets(tokens, type);
+  if (!octets.ok) return octets;
+  const reader = wireReader(octets.value);
+  const text = descriptor.fromWire(reader);
+  if (reader.failure !== null) return fail(`generic ${type} RDATA: ${reader.failure}`);
+  if (reader.left > 0) return fail(`generic ${type} RDATA has ${reader.left} octets more than ${type} holds`);
+  const presented = tokenizeRdata(text);
+  if (!presented.ok || isGenericRdata(presented.value)) return fail(`generic ${type} RDATA is not valid ${type} data`);
+  const fields = parseTokensWith(descriptor, presented.value, null);
+  return fields.ok ? fields : fail(`generic ${type} RDATA: ${fields.error}`);
 }
 
 function canonical(descriptor: RdataDescriptor<unknown>, fields: Check<unknown>): RdataResult {
@@ -147,13 +244,13 @@ function canonical(descriptor: RdataDescriptor<unknown>, fields: Check<unknown>)
  * and parentheses are data here: comments and line continuation belong to the master
  * file, which tokenizes itself and calls `canonicalRdataTokens`.
  */
-export function canonicalRdata(type: RecordType, text: string, origin: string | null): RdataResult {
+export function canonicalRdata(type: StoredType, text: string, origin: string | null): RdataResult {
   const descriptor = descriptorOf(type);
   return canonical(descriptor, parseWith(descriptor, text, origin));
 }
 
 /** As `canonicalRdata`, for RDATA already split into tokens; `origin` without a trailing dot. */
-export function canonicalRdataTokens(type: RecordType, tokens: Token[], origin: string | null): RdataResult {
+export function canonicalRdataTokens(type: StoredType, tokens: Token[], origin: string | null): RdataResult {
   const descriptor = descriptorOf(type);
   return canonical(descriptor, parseTokensWith(descriptor, tokens, origin));
 }
@@ -167,7 +264,7 @@ export function parseRdata<T extends RecordType>(type: T, text: string, origin: 
  * The wire form of canonical RDATA (as stored), in DNSSEC canonical form (RFC 4034 §6.2:
  * names uncompressed, lower case), for digests and signatures.
  */
-export function rdataWire(type: RecordType, content: string): Check<Uint8Array> {
+export function rdataWire(type: StoredType, content: string): Check<Uint8Array> {
   const descriptor = descriptorOf(type);
   const fields = parseWith(descriptor, content, null);
   return fields.ok ? { ok: true, value: descriptor.wire(fields.value) } : fields;
@@ -178,7 +275,7 @@ export function rdataWire(type: RecordType, content: string): Check<Uint8Array> 
  * root "." left out): CNAME/NS/PTR/DNAME targets, MX exchange, SRV/SVCB/HTTPS target,
  * NAPTR replacement. Other types hold no names.
  */
-export function rdataNames(type: RecordType, content: string): string[] {
+export function rdataNames(type: StoredType, content: string): string[] {
   const descriptor = descriptorOf(type);
   const fields = parseWith(descriptor, content, null);
   return fields.ok ? descriptor.names(fields.value) : [];

@@ -253,6 +253,13 @@ export function serviceBindingRdata(about: { type: string; code: number; example
       if (!priority.ok) return priority;
       const target = nameField(tokens[1], origin, `${type} target`, { root: true, underscore: true });
       if (!target.ok) return target;
+      // BIND's check-names: in ServiceMode the target is a host (an AliasMode target may be any name).
+      const serviceLabel = priority.value === 0 ? undefined : target.value.split(".").find((label) => label.includes("_"));
+      if (serviceLabel !== undefined) {
+        return fail(
+          `${type} target ${target.value} in ServiceMode (priority > 0) must be a host name: label "${serviceLabel}" has an underscore (BIND's check-names)`,
+        );
+      }
       const paramTokens = tokens.slice(2);
       // RFC 9460 §2.4.2: AliasMode (priority 0) carries no SvcParams.
       if (priority.value === 0 && paramTokens.length > 0) return fail(`${type} with priority 0 (AliasMode) takes no parameters (RFC 9460 §2.4.2)`);

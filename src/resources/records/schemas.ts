@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { isWithin, normalizeName } from "../../dns/name";
-import { canonicalRdata, isRecordType, RECORD_TYPES } from "../../dns/rdata";
+import { canonicalRdata, RECORD_TYPES } from "../../dns/rdata";
+import { recordType } from "../../dns/record";
 import { MAX_TTL } from "../../dns/ttl";
 import { paginationQuery } from "../../http/pagination";
 import { searchParam } from "../../http/query";
@@ -18,11 +19,15 @@ const typeField = z
   .string()
   .max(16)
   .superRefine((input, ctx) => {
-    const type = input.toUpperCase();
-    if (type === "SOA") ctx.addIssue({ code: "custom", message: "SOA records cannot be created: the zone owns its SOA (PATCH /v1/zones/{zone} to change it)" });
-    else if (!isRecordType(type)) ctx.addIssue({ code: "custom", message: `"${input}" is not a supported record type; supported: ${RECORD_TYPES.join(", ")}` });
+    const type = recordType(input);
+    if (!type.ok) ctx.addIssue({ code: "custom", message: type.error });
   })
-  .openapi({ example: "A", description: `One of ${RECORD_TYPES.join(", ")} (case-insensitive). SOA is the zone's own and cannot be created.` });
+  .openapi({
+    example: "A",
+    description:
+      `One of ${RECORD_TYPES.join(", ")} (case-insensitive), or a type BIND does not know either as TYPEnnn with RDATA in RFC 3597's generic form ` +
+      "(`\\# 4 0A000001`), kept octet for octet; `TYPE1` is A. SOA is the zone's own and cannot be created; RRSIG, NSEC, NSEC3 and NSEC3PARAM are a signer's, not zone data.",
+  });
 
 const content = z.string().max(65535).openapi({
   example: "192.0.2.10",
@@ -45,9 +50,9 @@ const ownerName = z
  * zone given by name — run beside the single-field ones, so one 422 lists everything.
  */
 function checkRecordFields(value: { zone?: string; name?: string; type?: string; content?: string }, ctx: z.RefinementCtx): void {
-  const type = value.type?.toUpperCase();
-  if (type !== undefined && value.content !== undefined && isRecordType(type)) {
-    const rdata = canonicalRdata(type, value.content, null);
+  const type = value.type === undefined ? undefined : recordType(value.type);
+  if (type?.ok && value.content !== undefined) {
+    const rdata = canonicalRdata(type.type, value.content, null);
     if (!rdata.ok) ctx.addIssue({ code: "custom", path: ["content"], message: rdata.error });
   }
   if (value.zone?.includes(".") && value.name?.endsWith(".")) {

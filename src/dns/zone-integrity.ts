@@ -1,0 +1,138 @@
+// The integrity checks BIND runs when it loads a primary zone (named-checkzone -i local
+// -M fail -S fail: lib/dns/zone.c zone_check_ns, zone_check_mx, zone_check_srv), as pure
+// functions over a zone's records, so that the service never holds a zone BIND refuses:
+//
+// - every name server of the zone's apex that lies inside the zone must have an address
+//   record there (directly or through a wildcard), unless it lies at or below a
+//   delegation; it must not be an alias (RFC 2181 §10.3) nor lie below a DNAME;
+// - the exchange of an MX and the target of an SRV, where they lie inside the zone, must
+//   not be an alias (RFC 2181 §10.3, RFC 2782) nor lie below a DNAME (RFC 6672 §2.3).
+//   Records below a delegation or a DNAME are not the zone's own data and go unchecked.
+//
+// A name is looked up as BIND's database does: going down from the apex, the first
+// delegation (NS below the apex; NS wins over a DNAME at the same name) or DNAME met
+// above the name decides; then the name's own records; a name that does not exist
+// matches the wildcard of its closest encloser (RFC 4592).
+import { isWithin } from "./name";
+import { rdataNames, recordTypeOf } from "./rdata";
+
+export interface ZoneRecordRef {
+  /** Owner: absolute, lower case, no trailing dot. */
+  fqdn: string;
+  type: string;
+  /** Canonical RDATA. */
+  content: string;
+}
+
+export interface IntegrityProblem<R extends ZoneRecordRef = ZoneRecordRef> {
+  /** The record whose target is at fault. */
+  record: R;
+  message: string;
+}
+
+type Lookup = { kind: "address" | "delegation" | "missing" } | { kind: "cname"; at: string } | { kind: "dname"; at: string };
+
+interface ZoneIndex {
+  zone: string;
+  /** Types present at each name. */
+  types: Map<string, Set<string>>;
+  /** Every name that exists: owners and the empty non-terminals above them (RFC 4592 §2.2.2). */
+  existing: Set<string>;
+}
+
+function indexZone(zone: string, records: readonly ZoneRecordRef[]): ZoneIndex {
+  const types = new Map<string, Set<string>>();
+  const existing = new Set<string>([zone]);
+  for (const record of records) {
+    let set = types.get(record.fqdn);
+    if (!set) types.set(record.fqdn, (set = new Set()));
+    set.add(record.type);
+    for (let name = record.fqdn; name !== zone && !existing.has(name); name = name.slice(name.indexOf(".") + 1)) existing.add(name);
+  }
+  return { zone, types, existing };
+}
+
+/** The names from just below the apex down to `name` itself, top first. */
+function pathBelowApex(zone: string, name: string): string[] {
+  const labels = name.slice(0, name.length - zone.length - 1).split(".");
+  return labels.map((_, i) => `${labels.slice(labels.length - 1 - i).join(".")}.${zone}`);
+}
+
+/** What BIND's dns_db_find answers for an address lookup of `target` inside the zone. */
+function lookup(index: ZoneIndex, target: string): Lookup {
+  const { zone, types } = index;
+  const has = (name: string, type: string) => types.get(name)?.has(type) ?? false;
+  if (has(zone, "DNAME") && target !== zone) return { kind: "dname", at: zone };
+  const path = target === zone ? [] : pathBelowApex(zone, target);
+  for (const name of path.slice(0, -1)) {
+    if (has(name, "NS")) return { kind: "delegation" };
+    if (has(name, "DNAME")) return { kind: "dname", at: name };
+  }
+  if (target !== zone && has(target, "NS")) return { kind: "delegation" };
+  let node = target;
+  if (!index.existing.has(target)) {
+    // The closest encloser's wildcard stands in for a name that does not exist (RFC 4592 §3.3.1).
+    let encloser = target.slice(target.indexOf(".") + 1);
+    while (encloser !== zone && !index.existing.has(encloser)) encloser = encloser.slice(encloser.indexOf(".") + 1);
+    const wildcard = `*.${encloser}`;
+    if (!types.has(wildcard)) return { kind: "missing" };
+    node = wildcard;
+  }
+  if (has(node, "CNAME")) return { kind: "cname", at: node };
+  return has(node, "A") || has(node, "AAAA") ? { kind: "address" } : { kind: "missing" };
+}
+
+/** True when the owner's data is the zone's own: not at or below a delegation, not below a DNAME. */
+function visible(index: ZoneIndex, owner: string): boolean {
+  const { zone, types } = index;
+  if (owner === zone) return true;
+  if (types.get(zone)?.has("DNAME")) return false;
+  const path = pathBelowApex(zone, owner);
+  return path.every((name, i) => !types.get(name)?.has("NS") && (i === path.length - 1 || !types.get(name)?.has("DNAME")));
+}
+
+function what(record: ZoneRecordRef): string {
+  return record.type === "NS" ? "the zone's name server" : record.type === "MX" ? "the mail exchanger" : "the SRV target";
+}
+
+function targetProblem(index: ZoneIndex, record: ZoneRecordRef, target: string): string | null {
+  const found = lookup(index, target);
+  const whose = `${what(record)} ${target}`;
+  switch (found.kind) {
+    case "address":
+    case "delegation":
+      return null;
+    case "missing":
+      // BIND warns, and loads the zone, when an MX or SRV target has no address (-m/-S warn).
+      return record.type === "NS"
+        ? `${whose} lies inside the zone but has no address record (A or AAAA) there; add one before naming it (RFC 1034 §4.2.2)`
+        : null;
+    case "cname":
+      return `${whose} is an alias (CNAME at ${found.at}); ${record.type} records must name a canonical name (RFC 2181 §10.3${record.type === "SRV" ? ", RFC 2782" : ""})`;
+    case "dname":
+      return `${whose} lies below the DNAME at ${found.at}, which redirects it out of the zone (RFC 6672 §2.3)`;
+  }
+}
+
+/**
+ * The records whose target breaks BIND's integrity checks, with why. `records` is every
+ * record of the zone, or at least every record at the names the checked targets and owners
+ * pass through (their ancestors and the wildcards beside them) and at the targets.
+ */
+export function integrityProblems<R extends ZoneRecordRef>(zone: string, records: readonly R[], only?: (record: R) => boolean): IntegrityProblem<R>[] {
+  const index = indexZone(zone, records);
+  const problems: IntegrityProblem<R>[] = [];
+  for (const record of records) {
+    if (only && !only(record)) continue;
+    const apexNs = record.type === "NS" && record.fqdn === zone;
+    if (!apexNs && ((record.type !== "MX" && record.type !== "SRV") || !visible(index, record.fqdn))) continue;
+    const type = recordTypeOf(record.type);
+    if (!type.ok) continue;
+    for (const target of rdataNames(type.type, record.content)) {
+      if (!isWithin(target, zone)) continue;
+      const message = targetProblem(index, record, target);
+      if (message) problems.push({ record, message });
+    }
+  }
+  return problems;
+}
