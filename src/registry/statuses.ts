@@ -37,12 +37,16 @@ export function canonicalStatuses(values: readonly ClientStatus[]): ClientStatus
   return CLIENT_STATUSES.filter((s) => values.includes(s));
 }
 
+/** The server statuses the registry sets on a domain (contract §12). */
+export type ServerStatus = "pendingDelete" | "pendingTransfer";
+
 /**
- * The status a domain shows (RFC 5731 §2.3): its client statuses, `inactive` when it has
- * no name servers, and `ok` alone when nothing else applies.
+ * The status a domain shows (RFC 5731 §2.3): its client statuses, the registry's
+ * `pendingDelete`/`pendingTransfer`, `inactive` when it has no name servers, and `ok`
+ * alone when nothing else applies.
  */
-export function domainStatus(clientStatuses: readonly string[], nameserverCount: number): string[] {
-  const status = [...clientStatuses];
+export function domainStatus(clientStatuses: readonly string[], nameserverCount: number, serverStatuses: readonly ServerStatus[] = []): string[] {
+  const status = [...clientStatuses, ...serverStatuses];
   if (nameserverCount === 0) status.push("inactive");
   return status.length === 0 ? ["ok"] : status;
 }
@@ -57,14 +61,15 @@ export const DOMAIN_STATUS_FILTERS = [...CLIENT_STATUSES, "inactive", "ok"] as c
 
 /**
  * The operations a status forbids (RFC 5731 §2.3): while a domain shows one of these
- * statuses, the operation is refused (EPP 2304). Only client statuses can be set here;
- * the server statuses are the registry's, listed for the day it sets them.
+ * statuses, the operation is refused (EPP 2304). Clients set the client statuses; the
+ * registry sets `pendingDelete` (a deleted domain in redemption, RFC 3915) and
+ * `pendingTransfer` (a transfer waiting for the losing account, RFC 5731 §3.2.4).
  */
 export const PROHIBITING_STATUSES = {
-  update: ["clientUpdateProhibited", "serverUpdateProhibited"],
-  delete: ["clientDeleteProhibited", "serverDeleteProhibited"],
-  renew: ["clientRenewProhibited", "serverRenewProhibited"],
-  transfer: ["clientTransferProhibited", "serverTransferProhibited"],
+  update: ["clientUpdateProhibited", "serverUpdateProhibited", "pendingDelete", "pendingTransfer"],
+  delete: ["clientDeleteProhibited", "serverDeleteProhibited", "pendingDelete", "pendingTransfer"],
+  renew: ["clientRenewProhibited", "serverRenewProhibited", "pendingDelete", "pendingTransfer"],
+  transfer: ["clientTransferProhibited", "serverTransferProhibited", "pendingDelete", "pendingTransfer"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type DomainOperation = keyof typeof PROHIBITING_STATUSES;
@@ -76,7 +81,8 @@ export type DomainOperation = keyof typeof PROHIBITING_STATUSES;
  */
 export function prohibitingStatus(operation: DomainOperation, current: readonly string[], nextStatuses?: readonly string[]): string | null {
   const status = PROHIBITING_STATUSES[operation].find((s) => current.includes(s)) ?? null;
-  if (status !== null && operation === "update" && nextStatuses !== undefined && !nextStatuses.includes(status)) return null;
+  // Only a client status can be removed by the update itself; the registry's stay.
+  if (status !== null && operation === "update" && isClientStatus(status) && nextStatuses !== undefined && !nextStatuses.includes(status)) return null;
   return status;
 }
 
