@@ -3,9 +3,15 @@
 // one `npm start` uses) or, with --remote, in the deployed database. No code change and no
 // redeploy: the Worker reads tokens from D1.
 //
-//   npm run token -- create --name ci --scope write [--remote] [--persist-to DIR]
-//   npm run token -- list [--remote] [--persist-to DIR]
-//   npm run token -- revoke --name ci [--remote] [--persist-to DIR]
+//   npm run token -- create --name ci --scope write [--account acc_…] [--remote] [--persist-to DIR]
+//   npm run token -- list [--account acc_…] [--remote] [--persist-to DIR]
+//   npm run token -- revoke --name ci [--account acc_…] [--remote] [--persist-to DIR]
+//
+// A token belongs to an account (contract §11): --account names it, by default the
+// operator account migration 0009 made, which sees everything — the first token of a new
+// installation. Token names are unique within an account. A token minted here has no
+// parent, so it outlives any token of the API; revoking one revokes it and every token
+// minted from it, as DELETE /v1/tokens/{token} does.
 //
 // A token is `tok_<id>.<secret>`; it is printed once, at creation. The database keeps only
 // the SHA-256 hash of the secret, so a lost token cannot be recovered: revoke it and mint
@@ -25,9 +31,9 @@ import { localStateDir, noLocalD1Yet, openLocalD1 } from "./lib/local-d1.mjs";
 import { applyLocalMigrations, assertWranglerInstalled, DB_NAME, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
 const USAGE = `usage:
-  npm run token -- create --name NAME --scope read|write|dns [--remote] [--persist-to DIR]
-  npm run token -- list [--remote] [--persist-to DIR]
-  npm run token -- revoke --name NAME [--remote] [--persist-to DIR]`;
+  npm run token -- create --name NAME --scope read|write|dns [--account acc_…] [--remote] [--persist-to DIR]
+  npm run token -- list [--account acc_…] [--remote] [--persist-to DIR]
+  npm run token -- revoke --name NAME [--account acc_…] [--remote] [--persist-to DIR]`;
 
 function fail(message) {
   console.error(`[token] ${message}\n${USAGE}`);
@@ -36,13 +42,14 @@ function fail(message) {
 
 function parseArgs(argv) {
   const [command, ...rest] = argv;
-  const options = { command, remote: false, name: null, scope: null, persistTo: null };
+  const options = { command, remote: false, name: null, scope: null, account: null, persistTo: null };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
     const value = () => (i + 1 < rest.length ? rest[++i] : fail(`${arg} needs a value`));
     if (arg === "--remote") options.remote = true;
     else if (arg === "--name") options.name = value();
     else if (arg === "--scope") options.scope = value();
+    else if (arg === "--account") options.account = value();
     else if (arg === "--persist-to") options.persistTo = value();
     else fail(`unknown argument ${arg}`);
   }
@@ -51,10 +58,15 @@ function parseArgs(argv) {
   if (command !== "list" && !/^[A-Za-z0-9._-]{1,64}$/.test(options.name ?? "")) fail("--name must be 1-64 letters, digits, dots, dashes or underscores");
   // dns: the DNS backend only (/v1/pdns/<token>/…, contract §13; `npm run dns` mints one).
   if (command === "create" && !["read", "write", "dns"].includes(options.scope)) fail("--scope must be read, write or dns");
+  // Account ids go into SQL literals too: `acc_` and a ULID.
+  if (options.account !== null && !/^acc_[0-9A-HJKMNP-TV-Z]{26}$/.test(options.account)) fail("--account must be an account id (acc_ and 26 characters)");
   if (options.remote && options.persistTo) fail("--persist-to is for the local database only");
   if (!options.remote) options.persistTo = localStateDir(options.persistTo);
   return options;
 }
+
+/** The operator account of migration 0009 (src/db/schema.ts OPERATOR_ACCOUNT_ID). */
+const OPERATOR_ACCOUNT_ID = "acc_00000000000000000000000000";
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 function ulid() {
@@ -118,33 +130,43 @@ async function database(options) {
 
 // Runs the command; resolves to an error message for the user, or null when it is done.
 async function runCommand(options, execute) {
+  const account = options.account ?? OPERATOR_ACCOUNT_ID;
   if (options.command === "create") {
     const id = `tok_${ulid()}`;
     const secret = randomBytes(32).toString("base64url");
     const hash = createHash("sha256").update(secret).digest("hex");
-    const existing = await execute(`SELECT id FROM api_tokens WHERE name = '${options.name}'`);
-    if (existing.length > 0) return `a token named ${options.name} exists already (names are never reused, even revoked ones)`;
+    const [owner] = await execute(`SELECT name, role FROM accounts WHERE id = '${account}'`);
+    if (!owner) return `no account has the id ${account} (GET /v1/accounts lists them)`;
+    const existing = await execute(`SELECT id FROM api_tokens WHERE account_id = '${account}' AND name = '${options.name}'`);
+    if (existing.length > 0) return `the account ${account} has a token named ${options.name} already (names are never reused, even revoked ones)`;
     await execute(
-      `INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) VALUES ('${id}', '${options.name}', '${options.scope}', '${hash}', '${new Date().toISOString()}')`,
+      `INSERT INTO api_tokens (id, account_id, name, scope, secret_hash, created_at) VALUES ('${id}', '${account}', '${options.name}', '${options.scope}', '${hash}', '${new Date().toISOString()}')`,
     );
-    console.log(`Created ${options.scope} token "${options.name}" in the ${options.remote ? "remote" : "local"} database. It is shown only this once:\n`);
+    console.log(
+      `Created ${options.scope} token "${options.name}" of the ${owner.role} account "${owner.name}" (${account}) in the ${options.remote ? "remote" : "local"} database. It is shown only this once:\n`,
+    );
     console.log(`${id}.${secret}\n`);
     console.log("Use it as: Authorization: Bearer <token>");
   } else if (options.command === "list") {
-    const rows = await execute("SELECT id, name, scope, created_at, revoked_at FROM api_tokens ORDER BY created_at");
-    if (rows.length === 0) console.log("No tokens: the deployed service refuses every request until one exists.");
+    const where = options.account ? ` WHERE account_id = '${options.account}'` : "";
+    const rows = await execute(`SELECT id, account_id, name, scope, created_at, revoked_at FROM api_tokens${where} ORDER BY created_at`);
+    if (rows.length === 0)
+      console.log(options.account ? `No tokens in the account ${options.account}.` : "No tokens: the deployed service refuses every request until one exists.");
     for (const row of rows)
       console.log(
-        `${row.id}  ${row.name.padEnd(24)} ${row.scope.padEnd(5)}  created ${row.created_at}  ${row.revoked_at ? `REVOKED ${row.revoked_at}` : "active"}`,
+        `${row.id}  ${row.name.padEnd(24)} ${row.scope.padEnd(5)}  created ${row.created_at}  ${row.account_id}  ${row.revoked_at ? `REVOKED ${row.revoked_at}` : "active"}`,
       );
   } else {
-    const rows = await execute(`SELECT id, revoked_at FROM api_tokens WHERE name = '${options.name}'`);
-    if (rows.length === 0) return `no token is named ${options.name}`;
+    const rows = await execute(`SELECT id, revoked_at FROM api_tokens WHERE account_id = '${account}' AND name = '${options.name}'`);
+    if (rows.length === 0) return `the account ${account} has no token named ${options.name}`;
     if (rows[0].revoked_at) {
       console.log(`Token "${options.name}" was already revoked at ${rows[0].revoked_at}.`);
     } else {
-      await execute(`UPDATE api_tokens SET revoked_at = '${new Date().toISOString()}' WHERE name = '${options.name}'`);
-      console.log(`Revoked token "${options.name}". Running Workers stop accepting it within 10 seconds.`);
+      // The token and every token minted from it, transitively (contract §11).
+      await execute(
+        `WITH RECURSIVE revoked(id) AS (SELECT '${rows[0].id}' UNION SELECT t.id FROM api_tokens t JOIN revoked r ON t.parent_id = r.id) UPDATE api_tokens SET revoked_at = '${new Date().toISOString()}' WHERE id IN (SELECT id FROM revoked) AND revoked_at IS NULL`,
+      );
+      console.log(`Revoked token "${options.name}" and every token minted from it. Running Workers stop accepting them within 10 seconds.`);
     }
   }
   return null;

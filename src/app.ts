@@ -14,6 +14,7 @@ import { ApiError, problemResponse, type ProblemCode } from "./http/problem";
 import { writeConflict } from "./http/writes";
 import { jsonCharset, requestId } from "./http/request-id";
 import { createRouter } from "./http/router";
+import { accountsRouter } from "./resources/accounts";
 import { catalogRouter } from "./resources/catalog";
 import { contactsRouter } from "./resources/contacts";
 import { domainsRouter } from "./resources/domains";
@@ -21,6 +22,7 @@ import { eventsRouter } from "./resources/events";
 import { hostsRouter } from "./resources/hosts";
 import { pdnsRouter } from "./resources/pdns";
 import { recordsRouter } from "./resources/records";
+import { tokensRouter } from "./resources/tokens";
 import { zonesRouter } from "./resources/zones";
 import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES } from "./resources/zones/master-file";
 import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
@@ -66,6 +68,8 @@ export function createApp() {
     .route("/", zonesRouter)
     .route("/", recordsRouter)
     .route("/", eventsRouter)
+    .route("/", accountsRouter)
+    .route("/", tokensRouter)
     .route("/", pdnsRouter);
 
   // The document is built once per isolate: it depends only on the code.

@@ -351,6 +351,49 @@ describe("responses conform to the OpenAPI document", () => {
     await call("GET", "/v1/events/evt_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B");
   });
 
+  it("accounts and tokens", async () => {
+    const account = await call("POST", "/v1/accounts", { json: { name: "Contract Reseller" } });
+    expect(account.status, account.text).toBe(201);
+    const id = account.body.id as string;
+    await call("POST", "/v1/accounts", { json: { name: "Contract Reseller" } });
+    await call("POST", "/v1/accounts", { json: { name: " ", role: "boss" } });
+    await call("GET", "/v1/accounts?limit=1");
+    await call("GET", "/v1/accounts?role=nope");
+    const read = await call("GET", `/v1/accounts/${id}`);
+    await call("GET", `/v1/accounts/${id}`, { headers: { "if-none-match": read.headers.get("etag")! } });
+    await call("GET", "/v1/accounts/acc_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B");
+    await call("PATCH", `/v1/accounts/${id}`, { json: { name: "Contract Reseller Ltd" } });
+    await call("PATCH", `/v1/accounts/${id}`, { json: { role: "operator" } });
+    await call("PATCH", `/v1/accounts/${id}`, { json: { status: "active" }, headers: { "if-match": '"stale"' } });
+    await call("PATCH", "/v1/accounts/acc_00000000000000000000000000", { json: { status: "suspended" } });
+
+    const token = await call("POST", "/v1/tokens", { json: { name: "contract-customer", scope: "write", account: id } });
+    expect(token.status, token.text).toBe(201);
+    const as = { authorization: `Bearer ${token.body.secret}` };
+    await call("GET", "/v1/me");
+    await call("GET", "/v1/me", { headers: as });
+    await call("GET", "/v1/accounts", { headers: as });
+    const acme = await call("POST", "/v1/tokens", {
+      json: { name: "contract-acme", scope: "write", zones: ["example.com"], records: [{ name: "_acme-challenge", types: ["TXT"] }] },
+      headers: as,
+    });
+    expect(acme.status, acme.text).toBe(201);
+    await call("POST", "/v1/tokens", { json: { name: "contract-dns", scope: "dns" }, headers: as });
+    await call("POST", "/v1/tokens", { json: { name: "contract-acme", scope: "read" }, headers: as });
+    await call("POST", "/v1/tokens", { json: { name: "contract-other", scope: "read", account: id }, headers: as });
+    await call("POST", "/v1/tokens", { json: { name: "contract bad", scope: "root", allowed_ips: ["nope"] } });
+    await call("GET", "/v1/tokens?limit=1");
+    await call("GET", "/v1/tokens?revoked=maybe");
+    const readToken = await call("GET", `/v1/tokens/${acme.body.id}`, { headers: as });
+    await call("GET", `/v1/tokens/${acme.body.id}`, { headers: { ...as, "if-none-match": readToken.headers.get("etag")! } });
+    await call("GET", "/v1/tokens/tok_01JD3Q6Y4T8N0V4W5X6Y7Z8ZZZ");
+    await call("DELETE", `/v1/tokens/${token.body.id}`, { headers: { "if-match": '"stale"' } });
+    await call("DELETE", `/v1/tokens/${token.body.id}`);
+    await call("DELETE", "/v1/accounts/acc_00000000000000000000000000");
+    await call("DELETE", `/v1/accounts/${id}`);
+    await call("DELETE", `/v1/accounts/${id}`);
+  });
+
   it("DNS backend (PowerDNS remote backend, a dns token in the path)", async () => {
     const secret = "contract-dns-secret-0123456789abcdef";
     const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret)))]

@@ -11,6 +11,8 @@ export const ID_PREFIXES = {
   zone: "zon_",
   record: "rec_",
   event: "evt_",
+  account: "acc_",
+  token: "tok_",
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

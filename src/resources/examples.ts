@@ -4,12 +4,14 @@
 // others. Typed against the schemas they illustrate (`satisfies`), and checked against
 // the generated JSON Schemas by test/openapi-contract.test.ts.
 import type { z } from "@hono/zod-openapi";
+import type { AccountCreateSchema, AccountPatchSchema, AccountSchema, MeSchema } from "./accounts/schemas";
 import type { ExtensionSchema, RepositorySchema } from "./catalog/schemas";
 import type { ContactCreateSchema, ContactPatchSchema, ContactSchema } from "./contacts/schemas";
 import type { DomainCreateSchema, DomainPatchSchema, DomainSchema } from "./domains/schemas";
 import type { EventSchema } from "./events/schemas";
 import type { HostCreateSchema, HostPatchSchema, HostSchema } from "./hosts/schemas";
 import type { RecordCreateSchema, RecordPatchSchema, RecordSchema } from "./records/schemas";
+import type { TokenCreatedSchema, TokenCreateSchema, TokenSchema } from "./tokens/schemas";
 import type { ZoneCreateSchema, ZonePatchSchema, ZoneSchema } from "./zones/schemas";
 import type { RdapDomainResponseSchema, RdapEntityResponseSchema, RdapEntitySchema, RdapNameserverResponseSchema } from "../rdap/schemas";
 
@@ -169,6 +171,70 @@ export const EVENT_EXAMPLE = {
   before: { ...DOMAIN_LIST_ITEM_EXAMPLE, status: ["ok"], auto_renew: true, updated_at: CREATED },
   after: DOMAIN_LIST_ITEM_EXAMPLE,
 } satisfies z.output<typeof EventSchema>;
+
+const ACCOUNT_ID = "acc_01M8188MZ3N4D5RW2QKJ7H8V6E";
+const OPERATOR_TOKEN_ID = "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B";
+const CUSTOMER_TOKEN_ID = "tok_01M8188N0B8ZK1C9M4WQ5T7Y3D";
+const ACME_TOKEN_ID = "tok_01M8188PT3D0XJ6Q2F7N9R4K8W";
+
+export const ACCOUNT_CREATE_EXAMPLE = { name: "Example Reseller" } satisfies z.input<typeof AccountCreateSchema>;
+
+export const ACCOUNT_PATCH_EXAMPLE = { status: "suspended" } satisfies z.input<typeof AccountPatchSchema>;
+
+export const ACCOUNT_EXAMPLE = {
+  id: ACCOUNT_ID,
+  name: "Example Reseller",
+  role: "customer",
+  status: "active",
+  created_at: CREATED,
+  updated_at: CREATED,
+} satisfies z.output<typeof AccountSchema>;
+
+/** The customer's ACME client token: TXT records at _acme-challenge of example.com, for an hour. */
+export const TOKEN_CREATE_EXAMPLE = {
+  name: "acme-dns01",
+  scope: "write",
+  zones: ["example.com"],
+  records: [{ name: "_acme-challenge", types: ["TXT"] }],
+  expires_at: "2026-11-22T10:09:18.218Z",
+} satisfies z.input<typeof TokenCreateSchema>;
+
+export const TOKEN_EXAMPLE = {
+  id: ACME_TOKEN_ID,
+  name: "acme-dns01",
+  account: ACCOUNT_ID,
+  scope: "write",
+  parent: CUSTOMER_TOKEN_ID,
+  zones: ["example.com"],
+  domains: null,
+  records: [{ name: "_acme-challenge", types: ["TXT"] }],
+  allowed_ips: null,
+  expires_at: "2026-11-22T10:09:18.218Z",
+  last_used_at: null,
+  revoked_at: null,
+  created_at: UPDATED,
+} satisfies z.output<typeof TokenSchema>;
+
+export const TOKEN_CREATED_EXAMPLE = {
+  ...TOKEN_EXAMPLE,
+  secret: `${ACME_TOKEN_ID}.Zk3q9Xv1bW7nR2tY5uP8sL0dF4hJ6mC1aE3gI5kO7qS`,
+} satisfies z.output<typeof TokenCreatedSchema>;
+
+/** GET /v1/me as the customer's own token (minted for it by the operator's). */
+export const ME_EXAMPLE = {
+  account: ACCOUNT_EXAMPLE,
+  token: {
+    ...TOKEN_EXAMPLE,
+    id: CUSTOMER_TOKEN_ID,
+    name: "reseller-automation",
+    parent: OPERATOR_TOKEN_ID,
+    zones: null,
+    records: null,
+    expires_at: null,
+    last_used_at: UPDATED,
+    created_at: CREATED,
+  },
+} satisfies z.output<typeof MeSchema>;
 
 /** The master file `GET /zones/{zone}` with `Accept: text/dns` answers for ZONE_EXAMPLE. */
 export const MASTER_FILE_EXAMPLE = [

@@ -3,7 +3,7 @@ import { dateTimeParam } from "../../http/query";
 import { paginationQuery } from "../../http/pagination";
 import { TimestampSchema, listSchema } from "../../http/openapi";
 
-export const RESOURCE_TYPES = ["contact", "domain", "host", "zone", "record"] as const;
+export const RESOURCE_TYPES = ["contact", "domain", "host", "zone", "record", "account", "token"] as const;
 export const OPERATIONS = ["create", "update", "delete"] as const;
 
 const Representation = z

@@ -1,0 +1,46 @@
+// DELETE /v1/accounts/{account}: only an account that holds nothing (no contact, domain,
+// host or zone, no active token) goes (EPP 2305, as for a linked object). Its revoked
+// tokens and its events stay: they are the history of what it did.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { accounts } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { deleteResource } from "../../http/mutate";
+import { ApiError } from "../../http/problem";
+import { accountCollection, isBuiltInOperator, requireOperatorFor } from "./collection";
+import { accountHoldings, type Holdings, holdsNothing } from "./queries";
+import type * as routes from "./routes";
+
+function counted({ kind, count }: Holdings[number]): string {
+  return `${count} ${kind}${count === 1 ? "" : "s"}`;
+}
+
+function holdingsText(holdings: Holdings): string {
+  const parts = holdings.map(counted);
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+}
+
+export const deleteAccount: RouteHandler<typeof routes.deleteAccount, AppEnv> = async (c) => {
+  const segment = c.req.valid("param").account;
+  await requireOperatorFor(c, segment, "delete accounts");
+  return deleteResource(c, accountCollection, segment, {
+    async remove({ db }, current) {
+      if (isBuiltInOperator(current.id)) {
+        throw new ApiError(
+          "policy_violation",
+          "The operator account made by the first migration cannot be deleted: it owns the data made before accounts, and local development acts as it.",
+        );
+      }
+      const holdings = await accountHoldings(db, current.id);
+      if (holdings.length > 0) {
+        throw new ApiError(
+          "object_linked",
+          `The account ${current.id} ("${current.name}") still holds ${holdingsText(holdings)}; delete those objects and revoke those tokens first.`,
+        );
+      }
+      // The delete holds to what was read: if an object or a token was made for the
+      // account since, it deletes nothing and the routine reads again (then 409 above).
+      return { write: db.delete(accounts).where(and(eq(accounts.id, current.id), eq(accounts.version, current.version), holdsNothing(current.id))) };
+    },
+  });
+};

@@ -1,0 +1,24 @@
+// GET /v1/me: who the caller is — its account and its token (never the secret, which
+// only the token's creation showed). Any token may ask, a narrowed one too: it is the
+// token itself. Local development (authentication off) is the operator account with no
+// token.
+import type { RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { notFound } from "../../http/lookup";
+import { findToken } from "../tokens/queries";
+import { presentToken } from "../tokens/present";
+import { presentAccount } from "./present";
+import { findAccount } from "./queries";
+import type * as routes from "./routes";
+
+export const getMe: RouteHandler<typeof routes.getMe, AppEnv> = async (c) => {
+  const { tokenId, rights } = c.get("principal");
+  const accountId = rights!.accountId;
+  const db = c.get("db");
+  const [accountRows, tokenRows] = await db.batch([findAccount(db, { kind: "id", id: accountId }), findToken(db, { kind: "id", id: tokenId ?? "" })]);
+  const account = accountRows[0];
+  // Only an account that holds no active token can be deleted, so this is a race at most.
+  if (!account) throw notFound("account", accountId);
+  const token = tokenRows[0];
+  return c.json({ account: presentAccount(account), token: token ? presentToken(token) : null }, 200);
+};

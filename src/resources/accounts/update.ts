@@ -1,0 +1,42 @@
+// PATCH /v1/accounts/{account}: rename, suspend or reactivate. Suspension takes effect
+// for every token of the account within the token cache time (src/http/auth.ts reads the
+// account's status with the token): its objects are kept, untouched.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { accounts } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { updateResource } from "../../http/mutate";
+import { ApiError } from "../../http/problem";
+import { accountCollection, accountNameTaken, isBuiltInOperator, requireOperatorFor } from "./collection";
+import type * as routes from "./routes";
+
+export const updateAccount: RouteHandler<typeof routes.updateAccount, AppEnv> = async (c) => {
+  const segment = c.req.valid("param").account;
+  await requireOperatorFor(c, segment, "change accounts");
+  const patch = c.req.valid("json");
+  return updateResource(c, accountCollection, segment, {
+    async update({ db, at }, current) {
+      const name = patch.name ?? current.name;
+      const status = patch.status ?? current.status;
+      if (status === "suspended" && isBuiltInOperator(current.id)) {
+        throw new ApiError(
+          "policy_violation",
+          "The operator account made by the first migration cannot be suspended: it owns the data made before accounts, and local development acts as it.",
+          { errors: [{ field: "status", message: "cannot be suspended: this is the built-in operator account" }] },
+        );
+      }
+      if (name === current.name && status === current.status) return null;
+      const next = { ...current, name, status, version: current.version + 1, updatedAt: at };
+      return {
+        next,
+        // Accounts have no version trigger: the write names the version it read, and a
+        // write that lost the race changes no row (the routine reads again).
+        write: db
+          .update(accounts)
+          .set({ name, status, version: next.version, updatedAt: at })
+          .where(and(eq(accounts.id, current.id), eq(accounts.version, current.version))),
+      };
+    },
+    failure: (kind, next) => (kind === "unique" ? accountNameTaken(next.name) : undefined),
+  });
+};

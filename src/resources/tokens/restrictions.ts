@@ -1,0 +1,73 @@
+// A new token's restrictions (contract §11) as its body gives them, normalised as names
+// and addresses are everywhere in the API (lowercase A-labels, canonical CIDRs), each bad
+// entry named: the body's schema (schemas.ts) runs these, so that one 422 lists every
+// problem of the body. What the restrictions then allow is src/http/token-rights.ts's.
+import type { z } from "@hono/zod-openapi";
+import { normalizeName } from "../../dns/name";
+import { isRecordType, RECORD_TYPES } from "../../dns/rdata";
+import { parseCidr } from "../../http/token-rights";
+import { normalizeHostName } from "../../registry/hosts";
+
+type Normalized = { ok: true; value: string } | { ok: false; error: string };
+
+const fromName = (result: ReturnType<typeof normalizeName>): Normalized => (result.ok ? { ok: true, value: result.name } : result);
+
+/** A zone name, as POST /v1/zones takes it (underscores allowed, RFC 8552). */
+export const zoneName = (input: string) => fromName(normalizeName(input, { underscore: true }));
+
+/** A domain name, as POST /v1/domains takes it (LDH, at least two labels). */
+export const domainName = (input: string) => fromName(normalizeHostName(input));
+
+/** An owner-name pattern: `@`, or labels relative to the zone, the first of which may be `*`. */
+export function ownerPattern(input: string): Normalized {
+  if (input === "@") return { ok: true, value: "@" };
+  if (input.endsWith(".")) return { ok: false, error: "is absolute; write it relative to the zone (`www`, `_acme-challenge`, `@` for the apex)" };
+  return fromName(normalizeName(input, { underscore: true, wildcard: true }));
+}
+
+/** A record type mnemonic, upper case. */
+export function recordType(input: string): Normalized {
+  const type = input.toUpperCase();
+  return isRecordType(type) ? { ok: true, value: type } : { ok: false, error: `is not a supported record type; supported: ${RECORD_TYPES.join(", ")}` };
+}
+
+/** A CIDR in canonical text (`2001:DB8:0::/32` → `2001:db8::/32`, one address → /32 or /128). */
+export function cidr(input: string): Normalized {
+  const parsed = parseCidr(input);
+  return parsed
+    ? { ok: true, value: parsed.text }
+    : { ok: false, error: "is not a CIDR (`192.0.2.0/24`, `2001:db8::/32`, or one address) with its host bits zero" };
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** An RFC 3339 time in the future, as stored (UTC, milliseconds). */
+export function futureTime(input: string, now = Date.now()): Normalized {
+  if (!RFC3339.test(input) || Number.isNaN(Date.parse(input))) return { ok: false, error: "is not an RFC 3339 date-time such as 2027-01-01T00:00:00Z" };
+  const value = new Date(input).toISOString();
+  return Date.parse(input) > now ? { ok: true, value } : { ok: false, error: `(${value}) is not in the future` };
+}
+
+/** A zod transform: one value normalised, or an issue naming it. */
+export function normalizedOne(normalize: (input: string) => Normalized) {
+  return (input: string, ctx: z.core.$RefinementCtx<string>): string => {
+    const result = normalize(input);
+    if (result.ok) return result.value;
+    ctx.addIssue({ code: "custom", message: `"${input}" ${result.error}` });
+    return input;
+  };
+}
+
+/** A zod transform: each entry normalised, or an issue naming it; a repeat (once normalised) refused. */
+export function normalizedEach(normalize: (input: string) => Normalized) {
+  return (inputs: string[], ctx: z.core.$RefinementCtx<string[]>): string[] => {
+    const seen = new Map<string, number>();
+    inputs.forEach((input, i) => {
+      const result = normalize(input);
+      if (!result.ok) ctx.addIssue({ code: "custom", path: [i], message: `"${input}" ${result.error}` });
+      else if (seen.has(result.value)) ctx.addIssue({ code: "custom", path: [i], message: `repeats [${seen.get(result.value)}] (${result.value})` });
+      else seen.set(result.value, i);
+    });
+    return [...seen.keys()];
+  };
+}
