@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_REPORTED_ERRORS, parseMasterFile, renderMasterFile, type MasterFileResult, type ZoneToRender } from "../src/dns/master-file";
+import { decodeMasterFile, MAX_REPORTED_ERRORS, parseMasterFile, renderMasterFile, type MasterFileResult, type ZoneToRender } from "../src/dns/master-file";
 import { RECORD_TYPES, rdataExamples } from "../src/dns/rdata";
 
 const SOA_LINE = "@ IN SOA ns1.example.net. hostmaster.example.com. 2026112201 7200 900 1209600 300";
@@ -45,6 +45,7 @@ describe("a complete small zone", () => {
           { line: 4, fqdn: "example.com", type: "NS", ttl: 3600, content: "ns1.example.net." },
           { line: 5, fqdn: "www.example.com", type: "A", ttl: 3600, content: "192.0.2.1" },
         ],
+        warnings: [],
       },
     });
   });
@@ -283,11 +284,15 @@ describe("SOA", () => {
   it("is optional", () => {
     expect(parseMasterFile(file("$ORIGIN example.com.", "$TTL 60", "@ NS ns1.example.net."))).toMatchObject({ ok: true, zone: { soa: null } });
   });
-  it("must be unique and at the apex", () => {
-    expect(errors(parseMasterFile(zoneFile(SOA_LINE, "www IN SOA ns1.example.net. h.example.com. 1 2 3 4 5")))).toEqual([
-      [4, "a zone has one SOA record, and there is one on line 3 already"],
+  it("must be unique and at the apex; an identical second one (AXFR output ends with it) is the same record", () => {
+    expect(errors(parseMasterFile(zoneFile(SOA_LINE.replace("2026112201", "2026112202"), "www IN SOA ns1.example.net. h.example.com. 1 2 3 4 5")))).toEqual([
+      [4, "a zone has one SOA record, and there is a different one on line 3 already"],
       [5, "the SOA record must be at the zone apex example.com, not www.example.com"],
     ]);
+    expect(parseMasterFile(zoneFile("@ NS ns1.example.net.", SOA_LINE.replace("@ IN", "@ 60 IN")))).toMatchObject({
+      ok: true,
+      zone: { soa: { serial: 2026112201, ttl: 3600 } },
+    });
   });
   it("checks its fields", () => {
     expect(errors(parseMasterFile(file("$ORIGIN example.com.", "@ 60 SOA ns1.example.net. h.example.com. 1 2 3 4")))).toEqual([
@@ -317,11 +322,15 @@ describe("record types and RDATA", () => {
     ]);
   });
   it("names unknown and unsupported types, and refuses RFC 3597 syntax", () => {
-    expect(errors(parseMasterFile(zoneFile("a KEY 256 3 5 AQID", "b TYPE99 \\# 0", "c A \\# 4 C0000201", 'd "A" 192.0.2.1')))).toEqual([
-      [4, `record type "KEY" is not supported (supported: ${RECORD_TYPES.join(", ")}, and one SOA)`],
-      [5, "generic record types (TYPE99, RFC 3597) are not supported"],
-      [6, "generic RDATA (\\# …, RFC 3597) is not supported; write A data in its own presentation form"],
-      [7, `record type "A" is not supported (supported: ${RECORD_TYPES.join(", ")}, and one SOA)`],
+    expect(
+      errors(parseMasterFile(zoneFile("a KEY 256 3 5 AQID", "b TYPE99 \\# 0", "c A \\# 3 C00002", 'd "A" 192.0.2.1', "e BOGUS x", "f TYPE255 \\# 0"))),
+    ).toEqual([
+      [4, expect.stringMatching(/^record type KEY \(25\) is not supported; supported: A, AAAA, /)],
+      [5, `generic SPF RDATA: SPF content is empty; it needs one or more strings (e.g. ${rdataExamples.SPF})`],
+      [6, "generic A RDATA: the RDATA ends before its last field"],
+      [7, 'the record type "A" must be written without quotes'],
+      [8, expect.stringMatching(/^"BOGUS" is not a supported record type; supported: A, /)],
+      [9, "TYPE255 (ANY) is a meta-type (RFC 6895 §3.1), never data in a zone"],
     ]);
   });
   it("passes the RDATA's own reason through", () => {
@@ -355,9 +364,14 @@ describe("RRset rules across lines", () => {
       [6, "www.example.com", "A", 3600, "192.0.2.2"],
     ]);
   });
-  it("refuses different TTLs within one RRset (RFC 2181 §5.2)", () => {
-    expect(errors(parseMasterFile(zoneFile("www 60 A 192.0.2.1", "www 120 A 192.0.2.2")))).toEqual([
-      [5, "TTL 120 differs from TTL 60 of the same A RRset on line 4; an RRset has one TTL (RFC 2181 §5.2)"],
+  it("gives a record whose TTL differs from its RRset's the RRset's first TTL, with a warning (RFC 2181 §5.2, as BIND)", () => {
+    const result = parseMasterFile(zoneFile("www 60 A 192.0.2.1", "www 120 A 192.0.2.2"));
+    expect(records(result)).toEqual([
+      [4, "www.example.com", "A", 60, "192.0.2.1"],
+      [5, "www.example.com", "A", 60, "192.0.2.2"],
+    ]);
+    expect(result.ok && result.zone.warnings).toEqual([
+      { line: 5, message: "TTL 120 differs from TTL 60 of the same A RRset on line 4; the record takes 60, as an RRset has one TTL (RFC 2181 §5.2)" },
     ]);
   });
   it("refuses a CNAME beside other data, a second CNAME, and a CNAME at the apex", () => {
@@ -510,5 +524,142 @@ describe("renderMasterFile", () => {
     expect(back).toHaveLength(EVERY_TYPE_ZONE.records.length);
     // Export → import → export is lossless.
     expect(renderMasterFile({ ...EVERY_TYPE_ZONE, records: back })).toBe(text);
+  });
+});
+
+describe("what a DNSSEC signer adds is read, then left out with a warning (the service signs zones itself)", () => {
+  const signed = [
+    "@ 300 RRSIG SOA 13 2 3600 20261223033117 20261123033117 65393 example.com. 33g3k8H0EFhWep9WBfLKfx4ysWPRvlqpqOBloihkGgOPKcqqnYwTDLEdrTe8iWY7T5lcs90adu4fkWPVGlpQHQ==",
+    "@ 300 RRSIG NS 13 2 3600 20261223033117 20261123033117 65393 example.com. 01Gicz4j4ZzGJ4wBece9h3LDPFkSrVORV0lO/WL0+tjmgZaMow93J3ZvnRQJGWNvEv/p/Ddeu0wlSqdgg7o+DQ==",
+    "@ 300 NSEC www.example.com. NS SOA RRSIG NSEC DNSKEY",
+    "@ 0 NSEC3PARAM 1 0 0 -",
+    "0p9mhaveqvm6t7vbl5lop2u3t2rp3tom 300 NSEC3 1 1 0 - 1AVVQN74SG75UKFVF25DGCETHGQ638EK NS SOA RRSIG DNSKEY NSEC3PARAM",
+  ];
+  it("keeps the zone's data and says how many of each type it left out, and where", () => {
+    const result = parseMasterFile(zoneFile("@ NS ns1.example.net.", ...signed, "www A 192.0.2.1"));
+    expect(records(result).map((r) => r[2])).toEqual(["NS", "A"]);
+    expect(result.ok && result.zone.warnings).toEqual([
+      { line: 5, message: "2 RRSIG records left out (the first on line 5): a DNSSEC signer's output, not zone data; this service signs zones itself" },
+      { line: 7, message: "1 NSEC record left out (the first on line 7): a DNSSEC signer's output, not zone data; this service signs zones itself" },
+      { line: 8, message: "1 NSEC3PARAM record left out (the first on line 8): a DNSSEC signer's output, not zone data; this service signs zones itself" },
+      { line: 9, message: "1 NSEC3 record left out (the first on line 9): a DNSSEC signer's output, not zone data; this service signs zones itself" },
+    ]);
+  });
+  it("refuses what BIND would refuse, rather than dropping it", () => {
+    expect(
+      errors(
+        parseMasterFile(
+          zoneFile(
+            "@ NS ns1.example.net.",
+            "@ RRSIG SOA 13 2 3600 2026-12-23 20261123033117 65393 example.com. AQID",
+            "@ NSEC www.example.com. NS BOGUS",
+            "not-a-hash NSEC3 1 1 0 - 1AVVQN74SG75UKFVF25DGCETHGQ638EK NS",
+            "@ NSEC3PARAM 1 0 0 xyz",
+          ),
+        ),
+      ),
+    ).toEqual([
+      [5, "RRSIG expiration must be YYYYMMDDHHmmSS or seconds since 1970 (RFC 4034 §3.2)"],
+      [6, 'NSEC type "BOGUS" is not a record type'],
+      [7, 'the owner of an NSEC3 record must start with a base32hex hash label (RFC 5155 §3), not "not-a-hash"'],
+      [8, "NSEC3PARAM salt must be hexadecimal digits (0–9, A–F)"],
+    ]);
+  });
+});
+
+describe("RFC 3597 in a master file", () => {
+  it("stores a type neither this service nor BIND knows octet for octet, and reads a known one as itself", () => {
+    expect(
+      records(parseMasterFile(zoneFile("@ NS ns1.example.net.", "a CLASS1 TYPE65280 \\# 4 0a000001", "b TYPE1 \\# 4 0A000002", "c A \\# 4 0A000003"))),
+    ).toEqual([
+      [4, "example.com", "NS", 3600, "ns1.example.net."],
+      [5, "a.example.com", "TYPE65280", 3600, "\\# 4 0A000001"],
+      [6, "b.example.com", "A", 3600, "10.0.0.2"],
+      [7, "c.example.com", "A", 3600, "10.0.0.3"],
+    ]);
+  });
+});
+
+describe("the root where the RFCs allow it", () => {
+  it("takes a root SOA MNAME (zones with no primary to notify, such as RPZ), a null MX and an SRV '.'", () => {
+    const result = parseMasterFile(
+      file("$ORIGIN example.com.", "@ 60 SOA . hostmaster.example.com. 1 2 3 4 5", "@ NS ns1.example.net.", "@ MX 0 .", "_x._tcp SRV 0 0 0 ."),
+    );
+    expect(result).toMatchObject({ ok: true, zone: { soa: { mname: "." } } });
+    expect(
+      renderMasterFile({
+        name: "example.com",
+        defaultTtl: 60,
+        soa: { mname: ".", rname: "h.example.com", serial: 1, refresh: 2, retry: 3, expire: 4, minimum: 5 },
+        records: [],
+      }),
+    ).toContain("IN SOA . h.example.com. 1 2 3 4 5");
+  });
+  it("refuses an RNAME with a service label past its mailbox label (BIND's check-names)", () => {
+    expect(errors(parseMasterFile(file("$ORIGIN example.com.", "@ 60 SOA ns1.example.net. host_master.ex_ample.com. 1 2 3 4 5")))).toEqual([
+      [2, 'SOA rname "host_master.ex_ample.com.": only the mailbox\'s first label may hold "_"; label "ex_ample" is part of a host name'],
+    ]);
+  });
+});
+
+describe("the rules BIND checks on load refuse the line (named-checkzone -k fail -i local -M fail -S fail)", () => {
+  it("check-names: host-name owners for A, AAAA and MX, with BIND's gc._msdcs and _spf exceptions", () => {
+    expect(
+      errors(
+        parseMasterFile(
+          zoneFile("@ NS ns1.example.net.", "_msdcs A 192.0.2.1", "gc._msdcs A 192.0.2.1", "x._spf A 192.0.2.1", "x._spf AAAA 2001:db8::1", "_spf MX 0 ."),
+        ),
+      ),
+    ).toEqual([
+      [5, 'the owner of an A record must be a host name (RFC 1123 §2.1); label "_msdcs" has an underscore'],
+      [8, 'the owner of an AAAA record must be a host name (RFC 1123 §2.1); label "_spf" has an underscore'],
+      [9, 'the owner of a MX record must be a host name (RFC 1123 §2.1); label "_spf" has an underscore'],
+    ]);
+  });
+  it("no DS at the apex, no NS at a wildcard, host names as PTR targets in reverse zones and SVCB service targets", () => {
+    expect(
+      errors(
+        parseMasterFile(
+          zoneFile("@ NS ns1.example.net.", `@ DS ${rdataExamples.DS}`, "* NS ns1.example.net.", "x HTTPS 1 _svc.example.net.", "y HTTPS 0 _svc.example.net."),
+        ),
+      ),
+    ).toEqual([
+      [5, "a DS record cannot be at the zone apex: it belongs in the parent zone, at the delegation (RFC 4035 §2.4)"],
+      [6, "an NS record cannot be at a wildcard name (RFC 4592 §4.2)"],
+      [7, 'HTTPS target _svc.example.net. in ServiceMode (priority > 0) must be a host name: label "_svc" has an underscore (BIND\'s check-names)'],
+    ]);
+    expect(errors(parseMasterFile(file("$ORIGIN 2.0.192.in-addr.arpa.", "$TTL 60", "@ NS ns1.example.net.", "1 PTR _x.example.com.")))).toEqual([
+      [4, "in a reverse zone a PTR record names a host, so _x.example.com may not hold an underscore (RFC 1123 §2.1, BIND's check-names)"],
+    ]);
+  });
+  it("integrity: an in-zone name server with an address, and no MX or SRV to an alias", () => {
+    expect(errors(parseMasterFile(zoneFile("@ NS ns1.example.com.", "@ MX 10 mail", "mail CNAME mx.example.net.")))).toEqual([
+      [
+        4,
+        "the zone's name server ns1.example.com lies inside the zone but has no address record (A or AAAA) there; add one before naming it (RFC 1034 §4.2.2)",
+      ],
+      [5, "the mail exchanger mail.example.com is an alias (CNAME at mail.example.com); MX records must name a canonical name (RFC 2181 §10.3)"],
+    ]);
+    expect(parseMasterFile(zoneFile("@ NS ns1.example.com.", "ns1 A 192.0.2.53", "@ MX 10 mail", "mail A 192.0.2.25")).ok).toBe(true);
+  });
+});
+
+describe("a master file is octets (RFC 1035 §5.1): octets that are not UTF-8 cost their line, not the file", () => {
+  const bytes = (...parts: (string | number)[]) =>
+    Uint8Array.from(parts.flatMap((part) => (typeof part === "number" ? [part] : [...new TextEncoder().encode(part)])));
+  it("reads UTF-8 as it is, without a leading byte-order mark", () => {
+    expect(decodeMasterFile(bytes(0xef, 0xbb, 0xbf, 'www TXT "café"\n'))).toBe('www TXT "café"\n');
+  });
+  it("turns an octet outside UTF-8 into the \\DDD escape that means that octet", () => {
+    expect(decodeMasterFile(bytes("a", 0xe9, "b"))).toBe("a\\233b");
+    expect(decodeMasterFile(bytes("x\\", 0xff, " y\\\\", 0xfe))).toBe("x\\255 y\\\\\\254");
+  });
+  it("keeps such an octet inside a string, and refuses only the line with one in an owner name", () => {
+    const text = decodeMasterFile(
+      bytes("$ORIGIN example.com.\n$TTL 60\n@ NS ns1.example.net.\n", 't TXT "caf', 0xe9, '"\n', "b", 0xe9, "d A 192.0.2.1\n", "ok A 192.0.2.2\n"),
+    );
+    expect(errors(parseMasterFile(text))).toEqual([[5, 'owner name "b\\\\233d": escaped characters in names (such as \\.) are not supported']]);
+    const withoutBadOwner = parseMasterFile(decodeMasterFile(bytes('$ORIGIN example.com.\n$TTL 60\n@ NS ns1.example.net.\nt TXT "caf', 0xe9, '"\n')));
+    expect(records(withoutBadOwner)[1]).toEqual([4, "t.example.com", "TXT", 60, '"caf\\233"']);
   });
 });

@@ -9,16 +9,25 @@
 // - The zone's name is the `origin` option when given, else the $ORIGIN in effect at
 //   the first record (or, under `$ORIGIN .` as named-compilezone writes, the owner of
 //   a leading SOA). Owner names outside it are refused.
-// - Only class IN; $INCLUDE and $GENERATE, RFC 3597 generic syntax and `\`-escapes
-//   in names are refused with a reason.
-// - Identical records (same owner, type and RDATA) count once (RFC 2181 §5). Records of
-//   one RRset with different TTLs are refused (RFC 2181 §5.2), as is a CNAME beside
-//   other data (RFC 1034 §3.6.2), so an imported zone obeys the same rules as the API.
+// - Only class IN (CLASS1 is IN, RFC 3597 §5); $INCLUDE and $GENERATE and `\`-escapes in
+//   names are refused with a reason. Types by number and generic RDATA (RFC 3597) as
+//   rdata/generic.ts says.
+// - Identical records (same owner, type and RDATA) count once (RFC 2181 §5); so does an
+//   identical second SOA, as AXFR output ends with. A record whose TTL differs from its
+//   RRset's takes the RRset's first TTL, with a warning (RFC 2181 §5.2; BIND does the same).
+// - What a DNSSEC signer adds (RRSIG, NSEC, NSEC3, NSEC3PARAM) is read, then dropped with
+//   a warning: this service signs zones itself (contract §14).
+// - The zone obeys the API's rules (a CNAME alone and not at the apex, no DS at the apex,
+//   BIND's check-names) and BIND's integrity checks (zone-integrity.ts), so no import
+//   holds a zone BIND would refuse.
 import { isWithin, normalizeName } from "../name";
-import { canonicalRdataTokens, isRecordType, RECORD_TYPES, type Token } from "../rdata";
+import { canonicalRdataTokens, rdataNames, recordTypeOf, type Token } from "../rdata";
+import { signerRdataProblem, nsec3OwnerProblem } from "../rdata/dnssec-signed";
 import { nameField, uintField } from "../rdata/fields";
+import { BIND_TYPE_CODES } from "../rdata/generic";
 import { fail, ok, show, type Check } from "../result";
-import { apexProblem, coexistenceProblem } from "../rrset-rules";
+import { apexProblem, coexistenceProblem, ownerNameProblem, targetNameProblem } from "../rrset-rules";
+import { integrityProblems } from "../zone-integrity";
 import { looksLikeTtl, parseTtl } from "../ttl";
 import { createLexer, readEntry, type Entry } from "./lexer";
 import type { MasterFileError, MasterFileRecord, MasterFileResult, SoaFields } from "./types";
@@ -40,7 +49,17 @@ interface ReadState {
   soaLine: number;
   records: MasterFileRecord[];
   errors: MasterFileError[];
+  /** What was read but changed or left out, and why. */
+  warnings: MasterFileError[];
+  /** The first line and count of each signer type dropped. */
+  dropped: Map<string, { line: number; count: number }>;
   stopped: boolean;
+}
+
+function warn(state: ReadState, line: number, message: string): void {
+  if (state.warnings.length < MAX_REPORTED_ERRORS) state.warnings.push({ line, message });
+  else if (state.warnings.length === MAX_REPORTED_ERRORS)
+    state.warnings.push({ line, message: `more than ${MAX_REPORTED_ERRORS} warnings; the rest are not listed` });
 }
 
 function report(state: ReadState, line: number, message: string): void {
@@ -67,9 +86,13 @@ export function parseMasterFile(text: string, options: { origin?: string } = {})
   }
   if (zone === null || state.stopped) return { ok: false, errors: state.errors };
   const records = settleRrsets(state, zone);
+  droppedWarnings(state);
   // The RRset checks come after the line checks; report in line order all the same.
   if (state.errors.length > 0) return { ok: false, errors: state.errors.sort((a, b) => a.line - b.line) };
-  return { ok: true, zone: { origin: zone, defaultTtl: state.firstDefaultTtl, soa: state.soa, records } };
+  return {
+    ok: true,
+    zone: { origin: zone, defaultTtl: state.firstDefaultTtl, soa: state.soa, records, warnings: state.warnings.sort((a, b) => a.line - b.line) },
+  };
 }
 
 function initialState(): ReadState {
@@ -85,6 +108,8 @@ function initialState(): ReadState {
     soaLine: 0,
     records: [],
     errors: [],
+    warnings: [],
+    dropped: new Map(),
     stopped: false,
   };
 }
@@ -242,9 +267,12 @@ function readRecord(state: ReadState, entry: Entry): void {
   if (!typeToken) return report(state, entry.line, "the record has no type");
   if (!isWithin(owner, zone)) return report(state, entry.line, `${owner} is outside the zone ${zone}`);
   const rdata = entry.tokens.slice(head.value.typeAt + 1);
-  const type = typeToken.quoted ? "" : typeToken.raw.toUpperCase();
-  if (type === "SOA") return readSoa(state, entry.line, owner, head.value.ttl, rdata, origin);
-  if (!isRecordType(type)) return report(state, entry.line, unsupportedType(typeToken));
+  if (typeToken.quoted) return report(state, entry.line, `the record type ${show(typeToken.raw)} must be written without quotes`);
+  const lookup = recordTypeOf(typeToken.raw);
+  if (!lookup.ok && lookup.kind === "soa") return readSoa(state, entry.line, owner, head.value.ttl, rdata, origin);
+  if (!lookup.ok && lookup.kind === "signer") return dropSigned(state, entry.line, owner, lookup.type, rdata, origin);
+  if (!lookup.ok) return report(state, entry.line, lookup.error);
+  const type = lookup.type;
   const ttl = head.value.ttl ?? state.defaultTtl ?? state.previousTtl;
   if (ttl === null) return report(state, entry.line, "the record has no TTL, and no $TTL line or earlier record gives one");
   state.previousTtl = ttl;
@@ -253,9 +281,22 @@ function readRecord(state: ReadState, entry: Entry): void {
   state.records.push({ line: entry.line, fqdn: owner, type, ttl, content: content.content });
 }
 
-function unsupportedType(token: Token): string {
-  if (/^TYPE[0-9]+$/i.test(token.raw)) return `generic record types (${token.raw}, RFC 3597) are not supported`;
-  return `record type ${show(token.raw)} is not supported (supported: ${RECORD_TYPES.join(", ")}, and one SOA)`;
+const knownToBind = (upper: string) => upper in BIND_TYPE_CODES;
+
+/** A signer's record: read as BIND reads it (a broken one is refused), then left out with a warning. */
+function dropSigned(state: ReadState, line: number, owner: string, type: string, rdata: Token[], origin: string): void {
+  const problem = (type === "NSEC3" ? nsec3OwnerProblem(owner) : null) ?? signerRdataProblem(type, rdata, origin, knownToBind);
+  if (problem) return report(state, line, problem);
+  const seen = state.dropped.get(type);
+  if (seen) seen.count++;
+  else state.dropped.set(type, { line, count: 1 });
+}
+
+function droppedWarnings(state: ReadState): void {
+  for (const [type, { line, count }] of state.dropped) {
+    const records = count === 1 ? `1 ${type} record` : `${count} ${type} records`;
+    warn(state, line, `${records} left out (the first on line ${line}): a DNSSEC signer's output, not zone data; this service signs zones itself`);
+  }
 }
 
 function soaTime(token: Token, what: string): Check<number> {
@@ -265,10 +306,11 @@ function soaTime(token: Token, what: string): Check<number> {
 function readSoaFields(rdata: Token[], origin: string): Check<SoaFields> {
   if (rdata.length !== 7) return fail("SOA needs mname, rname, serial, refresh, retry, expire and minimum");
   const [mnameToken, rnameToken, serialToken, refreshToken, retryToken, expireToken, minimumToken] = rdata as [Token, Token, Token, Token, Token, Token, Token];
-  const mname = nameField(mnameToken, origin, "SOA mname");
+  // A root MNAME says the zone has no primary to send NOTIFY or updates to (RPZ zones).
+  const mname = nameField(mnameToken, origin, "SOA mname", { root: true });
   if (!mname.ok) return mname;
-  // The mailbox's first label may hold `_` (and, written `\.`, a dot, which is refused).
-  const rname = nameField(rnameToken, origin, "SOA rname", { underscore: true });
+  // A mailbox, as BIND's check-names wants: any first label (`_` allowed), then a host name.
+  const rname = nameField(rnameToken, origin, "SOA rname", { mailbox: true });
   if (!rname.ok) return rname;
   const serial = uintField(serialToken, 4294967295, "SOA serial");
   if (!serial.ok) return serial;
@@ -280,14 +322,20 @@ function readSoaFields(rdata: Token[], origin: string): Check<SoaFields> {
   ] as const;
   for (const time of times) if (!time.ok) return time;
   const [refresh, retry, expire, minimum] = times.map((t) => (t.ok ? t.value : 0)) as [number, number, number, number];
-  return ok({ mname: mname.value.slice(0, -1), rname: rname.value.slice(0, -1), serial: serial.value, refresh, retry, expire, minimum });
+  const mnameText = mname.value === "." ? "." : mname.value.slice(0, -1);
+  return ok({ mname: mnameText, rname: rname.value.slice(0, -1), serial: serial.value, refresh, retry, expire, minimum });
 }
 
 function readSoa(state: ReadState, line: number, owner: string, explicitTtl: number | null, rdata: Token[], origin: string): void {
   if (owner !== state.zone) return report(state, line, `the SOA record must be at the zone apex ${state.zone}, not ${owner}`);
-  if (state.soa) return report(state, line, `a zone has one SOA record, and there is one on line ${state.soaLine} already`);
   const fields = readSoaFields(rdata, origin);
   if (!fields.ok) return report(state, line, fields.error);
+  if (state.soa) {
+    // AXFR output ends with the SOA it began with: the same record, read once (RFC 5936 §2.2).
+    const { ttl: _ttl, ...first } = state.soa;
+    if (JSON.stringify(first) === JSON.stringify(fields.value)) return;
+    return report(state, line, `a zone has one SOA record, and there is a different one on line ${state.soaLine} already`);
+  }
   const ttl = explicitTtl ?? state.defaultTtl ?? state.previousTtl ?? fields.value.minimum;
   state.previousTtl = ttl;
   state.soa = { ...fields.value, ttl };
@@ -315,23 +363,32 @@ function settleRrsets(state: ReadState, zone: string): MasterFileRecord[] {
     const rrset = `${record.fqdn} ${record.type}`;
     const seen = rrsets.get(rrset);
     if (seen && seen.first.ttl !== record.ttl) {
-      report(
+      warn(
         state,
         record.line,
-        `TTL ${record.ttl} differs from TTL ${seen.first.ttl} of the same ${record.type} RRset on line ${seen.first.line}; an RRset has one TTL (RFC 2181 §5.2)`,
+        `TTL ${record.ttl} differs from TTL ${seen.first.ttl} of the same ${record.type} RRset on line ${seen.first.line}; the record takes ${seen.first.ttl}, as an RRset has one TTL (RFC 2181 §5.2)`,
       );
+      record.ttl = seen.first.ttl;
     }
     if (seen) {
       if (seen.first.content === record.content || seen.contents?.has(record.content)) continue;
       (seen.contents ??= new Set([seen.first.content])).add(record.content);
     } else rrsets.set(rrset, { first: record, contents: null });
     unique.push(record);
-    if (!aliased.has(record.fqdn)) continue;
-    const types = typesAt.get(record.fqdn) ?? [];
-    const problem = (record.fqdn === zone ? apexProblem(record.type) : null) ?? coexistenceProblem(record.type, types);
+    const ruleProblem =
+      (record.fqdn === zone ? apexProblem(record.type) : null) ??
+      ownerNameProblem(record.type, record.fqdn) ??
+      (record.type === "PTR" ? targetNameProblem(record.type, record.fqdn, rdataNames(record.type, record.content)) : null);
+    let coexistence: string | null = null;
+    if (aliased.has(record.fqdn)) {
+      const types = typesAt.get(record.fqdn) ?? [];
+      coexistence = coexistenceProblem(record.type, types);
+      types.push(record.type);
+      typesAt.set(record.fqdn, types);
+    }
+    const problem = ruleProblem ?? coexistence;
     if (problem) report(state, record.line, problem);
-    types.push(record.type);
-    typesAt.set(record.fqdn, types);
   }
+  for (const { record, message } of integrityProblems(zone, unique)) report(state, record.line, message);
   return unique;
 }

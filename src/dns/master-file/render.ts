@@ -2,7 +2,7 @@
 // `parseMasterFile` reads back to the same records: $ORIGIN, $TTL, the SOA on one line,
 // then every record with its owner relative to the zone, explicit TTL and class IN.
 import { compareReversedLabels, reversedLabels } from "../name-order";
-import { isRecordType, RECORD_TYPE_CODES } from "../rdata";
+import { recordTypeOf, typeCode } from "../rdata";
 import type { ZoneToRender } from "./types";
 
 type RecordToRender = ZoneToRender["records"][number];
@@ -12,9 +12,14 @@ const LINES_PER_PIECE = 1000;
 
 /** NS first (the delegation reads first), then by type code as RFC 4034 §6.3 orders RRsets. */
 function typeRank(type: string): number {
-  const upper = type.toUpperCase();
-  if (upper === "NS") return -1;
-  return isRecordType(upper) ? RECORD_TYPE_CODES[upper] : 65536;
+  if (type.toUpperCase() === "NS") return -1;
+  const stored = recordTypeOf(type);
+  return stored.ok ? typeCode(stored.type) : 65536;
+}
+
+/** A name in SOA RDATA, absolute: "." stays the root. */
+function absolute(name: string): string {
+  return name === "." ? "." : `${name}.`;
 }
 
 /**
@@ -51,7 +56,7 @@ function ownerText(name: string): string {
  */
 export function* renderMasterFilePieces(zone: ZoneToRender): Generator<string> {
   const { soa } = zone;
-  yield `$ORIGIN ${zone.name}.\n$TTL ${zone.defaultTtl}\n@ ${zone.soaTtl ?? zone.defaultTtl} IN SOA ${soa.mname}. ${soa.rname}. ${soa.serial} ${soa.refresh} ${soa.retry} ${soa.expire} ${soa.minimum}\n`;
+  yield `$ORIGIN ${zone.name}.\n$TTL ${zone.defaultTtl}\n@ ${zone.soaTtl ?? zone.defaultTtl} IN SOA ${absolute(soa.mname)} ${absolute(soa.rname)} ${soa.serial} ${soa.refresh} ${soa.retry} ${soa.expire} ${soa.minimum}\n`;
   const sorted = zone.records.slice().sort(canonicalOrder());
   for (let start = 0; start < sorted.length; start += LINES_PER_PIECE) {
     let piece = "";

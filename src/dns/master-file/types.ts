@@ -1,8 +1,8 @@
 // The shapes a master file is read into and written from.
-import type { RecordType } from "../rdata";
+import type { StoredType } from "../rdata";
 
 export interface SoaFields {
-  /** Primary name server, lower-case A-labels, no trailing dot. */
+  /** Primary name server, lower-case A-labels, no trailing dot; "." for none (the root). */
   mname: string;
   /** Responsible mailbox as a name (`hostmaster.example.com`), no trailing dot. */
   rname: string;
@@ -18,7 +18,7 @@ export interface MasterFileRecord {
   line: number;
   /** Owner name: absolute, lower case, no trailing dot. */
   fqdn: string;
-  type: RecordType;
+  type: StoredType;
   ttl: number;
   /** Canonical RDATA, as `canonicalRdata` returns it. */
   content: string;
@@ -32,6 +32,8 @@ export interface ParsedMasterFile {
   soa: (SoaFields & { ttl: number }) | null;
   /** Every record except the SOA, in file order, duplicates left out. */
   records: MasterFileRecord[];
+  /** What was read but changed or left out, and why (RRset TTLs aligned, a signer's records dropped). */
+  warnings: MasterFileError[];
 }
 
 /** `line` is 1-based; 0 means the problem concerns the file as a whole. */

@@ -138,7 +138,8 @@ export function recordTypeOf(input: string): TypeLookup {
     };
   }
   const known = BIND_TYPE_CODES[name];
-  if (known !== undefined && isMetaType(known)) return { ok: false, kind: "refused", error: `${name} is a meta-type (RFC 6895 §3.1), never data in a zone` };
+  const written = name === upper ? name : `${upper} (${name})`;
+  if (known !== undefined && isMetaType(known)) return { ok: false, kind: "refused", error: `${written} is a meta-type (RFC 6895 §3.1), never data in a zone` };
   if (known !== undefined) return { ok: false, kind: "refused", error: `record type ${name} (${known}) is not supported; ${SUPPORTED}` };
   return {
     ok: false,
