@@ -222,9 +222,11 @@ describe("restrictions are validated and normalised like the rest of the API", (
     expect(message("allowed_ips[0]")).toBe('"192.0.2.1/24" is not a CIDR (`192.0.2.0/24`, `2001:db8::/32`, or one address) with its host bits zero');
   });
 
-  it("an expires_at in the past is refused", async () => {
+  it("an expires_at in the past, or not RFC 3339, is refused", async () => {
     const problem = expectProblem(await mint({ expires_at: "2020-01-01T00:00:00Z" }), 422, "validation_failed");
-    expect(problem.errors).toEqual([{ field: "expires_at", message: '"2020-01-01T00:00:00Z" (2020-01-01T00:00:00.000Z) is not in the future' }]);
+    expect(problem.errors).toEqual([{ field: "expires_at", message: "must be in the future" }]);
+    const malformed = expectProblem(await mint({ expires_at: "2030-01-01 00:00" }), 422, "validation_failed");
+    expect(malformed.errors).toEqual([{ field: "expires_at", message: "must be an RFC 3339 date-time such as 2026-11-22T09:30:00Z" }]);
   });
 
   it("the records rule names one owner pattern once", async () => {

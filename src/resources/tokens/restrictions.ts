@@ -39,15 +39,6 @@ export function cidr(input: string): Normalized {
     : { ok: false, error: "is not a CIDR (`192.0.2.0/24`, `2001:db8::/32`, or one address) with its host bits zero" };
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
-
-/** An RFC 3339 time in the future, as stored (UTC, milliseconds). */
-export function futureTime(input: string, now = Date.now()): Normalized {
-  if (!RFC3339.test(input) || Number.isNaN(Date.parse(input))) return { ok: false, error: "is not an RFC 3339 date-time such as 2027-01-01T00:00:00Z" };
-  const value = new Date(input).toISOString();
-  return Date.parse(input) > now ? { ok: true, value } : { ok: false, error: `(${value}) is not in the future` };
-}
-
 /** A zod transform: one value normalised, or an issue naming it. */
 export function normalizedOne(normalize: (input: string) => Normalized) {
   return (input: string, ctx: z.core.$RefinementCtx<string>): string => {

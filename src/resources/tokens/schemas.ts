@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { paginationQuery } from "../../http/pagination";
-import { booleanParam } from "../../http/query";
+import { booleanParam, dateTimeParam } from "../../http/query";
 import { TimestampSchema, listSchema } from "../../http/openapi";
-import { cidr, domainName, futureTime, normalizedEach, normalizedOne, ownerPattern, recordType, zoneName } from "./restrictions";
+import { cidr, domainName, normalizedEach, normalizedOne, ownerPattern, recordType, zoneName } from "./restrictions";
 
 export const TOKEN_SCOPES = ["read", "write", "dns"] as const;
 /** The most entries a restriction list takes: a token names its job, not a catalog. */
@@ -116,13 +116,11 @@ export const TokenCreateSchema = z
       .nullable()
       .optional()
       .openapi({ description: "CIDRs (IPv4 or IPv6; one address is a /32 or /128); host bits must be zero." }),
-    expires_at: z
-      .string()
-      .max(64)
-      .transform(normalizedOne((input) => futureTime(input)))
+    expires_at: dateTimeParam
+      .refine((time) => time > new Date().toISOString(), { error: "must be in the future" })
       .nullable()
       .optional()
-      .openapi({ type: "string", format: "date-time", description: "RFC 3339, in the future." }),
+      .openapi({ type: "string", format: "date-time", description: "RFC 3339, in the future; stored in UTC with milliseconds." }),
   })
   .openapi("TokenCreate");
 
