@@ -92,16 +92,20 @@ export const idempotentPost: MiddlewareHandler<AppEnv> = async (c, next) => {
     }
   }
 
+  // A write records its answer in its own batch (src/http/mutate.ts): once that committed
+  // the key is `done`, and nothing after it (a failure, this request's end) may free it,
+  // or a retry would write again. Only a key still in flight is freed or recorded here.
+  const inFlight = and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "in_flight"));
   try {
     await next();
   } catch (error) {
-    await db.delete(idempotencyKeys).where(eq(idempotencyKeys.id, id));
+    await db.delete(idempotencyKeys).where(inFlight);
     throw error;
   }
   const response = c.res;
   if (response.status >= 500) {
     // Our failure is not the answer to remember: the client may retry with the same key.
-    await db.delete(idempotencyKeys).where(eq(idempotencyKeys.id, id));
+    await db.delete(idempotencyKeys).where(inFlight);
     return;
   }
   const headers: Record<string, string> = {};
@@ -113,7 +117,7 @@ export const idempotentPost: MiddlewareHandler<AppEnv> = async (c, next) => {
   await db
     .update(idempotencyKeys)
     .set({ state: "done", status: response.status, headers: JSON.stringify(headers), body })
-    .where(eq(idempotencyKeys.id, id));
+    .where(inFlight);
 };
 
 /** The Cron Trigger's work: forget keys older than 24 hours. */

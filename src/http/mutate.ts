@@ -13,15 +13,19 @@
 //      or a resource row that changed nothing), reads again and decides again; when it
 //      keeps losing, answers 409 write_conflict (src/http/writes.ts);
 //   5. turns the other constraint failures into the operation's problems;
-//   6. answers with the representation, its ETag and, for a creation, its Location.
+//   6. answers with the representation, its ETag and, for a creation, its Location; a
+//      POST with Idempotency-Key records that answer in the same batch as the write
+//      (src/http/idempotency.ts), so a crash between the two cannot make a retry write
+//      again: the write and its record commit together or not at all.
 import type { Context } from "hono";
-import type { SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { AppEnv } from "../env";
 import type { Database } from "../db/client";
 import { writeFailure, type WriteFailure } from "../db/errors";
 import { type EventOperation, type EventResourceType, eventInsert, previousStatementChanged } from "../db/events";
 import type { ResourceRef } from "../db/ref";
+import { idempotencyKeys } from "../db/schema";
 import { actorOf } from "./actor";
 import { checkIfMatch, entityTag } from "./etag";
 import { notFound, resourceRef } from "./lookup";
@@ -162,6 +166,7 @@ async function writeChange<Row extends Stored, Body>(
   before: Row | null,
   change: Change<Row>,
   failure: FailureProblem<Row> | undefined,
+  recorded: Statement[] = [],
 ): Promise<Row> {
   const event = eventOf(
     ctx,
@@ -172,7 +177,7 @@ async function writeChange<Row extends Stored, Body>(
     collection.present(change.next),
     change.afterFromDatabase,
   );
-  const statements = [change.write, event, ...(change.alongside ?? []), ...(change.guards ?? []), ...(change.readBack ? [change.readBack] : [])];
+  const statements = [change.write, event, ...(change.alongside ?? []), ...(change.guards ?? []), ...(change.readBack ? [change.readBack] : []), ...recorded];
   const results = await commit(ctx, statements, change.next, failure);
   return change.readBack ? ((results.at(-1) as Row[])[0] ?? change.next) : change.next;
 }
@@ -185,12 +190,13 @@ export async function createResource<Row extends Stored, Body>(
 ) {
   const created = await withVersionRetry(c, async () => {
     const ctx = writeContext(c);
-    return writeChange(ctx, collection, "create", null, await operation.create(ctx), operation.failure);
+    const change = await operation.create(ctx);
+    return writeChange(ctx, collection, "create", null, change, operation.failure, answerRecord(c, ctx, change, creation(collection, change.next)));
   });
-  const body = collection.present(created);
-  c.header("ETag", entityTag(created.version, body));
-  c.header("Location", `${collection.path}/${created.id}`);
-  return c.json(body, 201);
+  const answer = creation(collection, created);
+  c.header("ETag", answer.headers.ETag);
+  c.header("Location", answer.headers.Location);
+  return c.json(answer.body, 201);
 }
 
 /**
@@ -247,4 +253,36 @@ export async function findResource<Row extends Stored, Body>(c: Context<AppEnv>,
   const [row] = await collection.find(c.get("db"), ref);
   if (!row) throw notFound(collection.type, segment);
   return row;
+}
+
+/** A creation's answer: 201, the resource, its ETag and Location (and what a replay repeats). */
+function creation<Row extends Stored, Body>(collection: Collection<Row, Body>, row: Row) {
+  const body = collection.present(row);
+  return {
+    status: 201,
+    // The headers an idempotent replay repeats, as the response carries them here.
+    headers: { "Content-Type": "application/json", Location: `${collection.path}/${row.id}`, ETag: entityTag(row.version, body) },
+    body,
+  };
+}
+
+/**
+ * The statement that records `answer` as the result of the request's Idempotency-Key,
+ * for the write's own batch: none without a key. A write whose answer the database only
+ * knows after the batch (`readBack`) leaves the record to the middleware, after the write.
+ */
+function answerRecord<Row>(
+  c: Context<AppEnv>,
+  ctx: WriteContext,
+  change: Change<Row>,
+  answer: { status: number; headers: Record<string, string>; body: unknown },
+): Statement[] {
+  const key = c.get("idempotencyKeyId");
+  if (key === undefined || change.readBack) return [];
+  return [
+    ctx.db
+      .update(idempotencyKeys)
+      .set({ state: "done", status: answer.status, headers: JSON.stringify(answer.headers), body: JSON.stringify(answer.body) })
+      .where(and(eq(idempotencyKeys.id, key), eq(idempotencyKeys.state, "in_flight"))),
+  ];
 }
