@@ -47,6 +47,11 @@ export interface RequestVariables {
   db: Database;
   /** The request's D1 session itself (src/http/d1-session.ts). */
   d1?: D1DatabaseSession;
+  /**
+   * The same session seeing every account: only for what must look across accounts — a
+   * name another account holds (409), a name server host another account sponsors.
+   */
+  dbAllAccounts?: Database;
   requestId: string;
   /** Set by the authentication middleware before any resource handler runs. */
   principal: Principal;

@@ -15,6 +15,8 @@ describe("creating a contact", () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       id: expect.stringMatching(/^con_[0-9A-Z]{26}$/),
+      // The test's write token belongs to the operator account (migration 0009).
+      account: "acc_00000000000000000000000000",
       name: "Ada Lovelace",
       organization: "Analytical Ltd",
       email: "ada@example.org",
@@ -65,6 +67,7 @@ describe("required fields on create", () => {
     expect(response.status, response.text).toBe(201);
     expect(response.body).toEqual({
       id: expect.stringMatching(CONTACT_ID),
+      account: "acc_00000000000000000000000000",
       name: "Minimal",
       organization: null,
       email: "minimal@example.org",

@@ -422,6 +422,7 @@ describe("a reader resuming from its last page's cursor sees every event exactly
     const late = eventInsert(db, {
       at: new Date().toISOString(),
       actor: "local",
+      account: slow.account,
       type: "contact",
       id: slow.id,
       operation: "update",

@@ -35,6 +35,7 @@ describe("creating a zone", () => {
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(response.body).toEqual({
       id: expect.stringMatching(ZONE_ID),
+      account: "acc_00000000000000000000000000",
       name: "create.test",
       unicode_name: "create.test",
       domain: null,

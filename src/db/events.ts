@@ -17,6 +17,11 @@ export interface EventInput {
   at: string;
   /** Id of the token that made the write (src/http/actor.ts). */
   actor: string;
+  /**
+   * The sponsoring account of the resource (contract §11: events are visible as their
+   * object is): its id, or SQL that finds it in the batch (a record's: its zone's).
+   */
+  account: string | SQL;
   type: EventResourceType;
   id: string;
   operation: EventOperation;
@@ -108,6 +113,8 @@ export function eventInsert(db: Database, event: EventInput, options: EventInser
       .select({
         seq: nextSeq.as("seq"),
         id: sql<string>`${id}`.as("id"),
+        // In the table's column order: drizzle's INSERT … SELECT names no columns.
+        accountId: sql<string>`${event.account}`.as("account_id"),
         at: sql<string>`${event.at}`.as("at"),
         actor: sql<string>`${event.actor}`.as("actor"),
         resourceType: sql<EventResourceType>`${event.type}`.as("resource_type"),

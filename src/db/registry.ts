@@ -7,7 +7,7 @@ import { domains, hosts } from "./schema";
 
 export function domainsNamed(db: Database, names: readonly string[]) {
   return db
-    .select({ id: domains.id, name: domains.name })
+    .select({ id: domains.id, name: domains.name, accountId: domains.accountId })
     .from(domains)
     .where(inArray(domains.name, [...names]));
 }
@@ -29,23 +29,26 @@ export function hostsWithin(domainName: string): SQL {
 // Correlated subqueries name the outer table explicitly (drizzle leaves it out).
 export const hostLinked = sql<number>`exists (select 1 from domain_nameservers dn where dn.host_id = "hosts"."id")`.mapWith((v) => v === 1);
 
-/** The external hosts under `domainName`: those its registration adopts (below). */
-export function adoptableHosts(db: Database, domainName: string) {
+/**
+ * The external hosts under `domainName` that its registration adopts (below): the
+ * registering account's own — a subordinate host is sponsored by its domain's sponsor.
+ */
+export function adoptableHosts(db: Database, domainName: string, accountId: string) {
   return db
     .select({ ...getTableColumns(hosts), linked: hostLinked })
     .from(hosts)
-    .where(and(hostsWithin(domainName), isNull(hosts.domainId)));
+    .where(and(hostsWithin(domainName), isNull(hosts.domainId), eq(hosts.accountId, accountId)));
 }
 
 /**
  * Hosts under a newly registered domain that were external until now become its
  * subordinates (RFC 5732 §1.1: they are now in-bailiwick).
  */
-export function adoptSubordinateHosts(db: Database, domainId: string, domainName: string, at: string) {
+export function adoptSubordinateHosts(db: Database, domain: { id: string; name: string; accountId: string }, at: string) {
   return db
     .update(hosts)
-    .set({ domainId, version: sql`${hosts.version} + 1`, updatedAt: at })
-    .where(and(hostsWithin(domainName), isNull(hosts.domainId)));
+    .set({ domainId: domain.id, version: sql`${hosts.version} + 1`, updatedAt: at })
+    .where(and(hostsWithin(domain.name), isNull(hosts.domainId), eq(hosts.accountId, domain.accountId)));
 }
 
 /** Guard condition: the domain links exactly `count` name servers (none vanished before its write). */

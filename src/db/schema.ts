@@ -74,6 +74,7 @@ export const contacts = sqliteTable(
   "contacts",
   {
     id: text("id").primaryKey(),
+    accountId: sponsor(),
     name: text("name").notNull(),
     /** The name lowercased (Unicode-aware, unlike SQLite's LIKE): what `q` searches. */
     nameKey: text("name_key").notNull(),
@@ -93,13 +94,14 @@ export const contacts = sqliteTable(
     version: integer("version").notNull().default(1),
     ...timestamps,
   },
-  (t) => [index("contacts_email_idx").on(t.emailKey, t.id)],
+  (t) => [index("contacts_email_idx").on(t.emailKey, t.id), index("contacts_account_idx").on(t.accountId, t.id)],
 );
 
 export const domains = sqliteTable(
   "domains",
   {
     id: text("id").primaryKey(),
+    accountId: sponsor(),
     name: text("name").notNull(),
     extensionId: text("extension_id")
       .notNull()
@@ -128,6 +130,8 @@ export const domains = sqliteTable(
     index("domains_tech_idx").on(t.techId, t.id),
     index("domains_billing_idx").on(t.billingId, t.id),
     index("domains_expires_idx").on(t.expiresAt, t.id),
+    index("domains_account_idx").on(t.accountId, t.id),
+    index("domains_account_name_idx").on(t.accountId, t.name),
   ],
 );
 
@@ -135,6 +139,7 @@ export const hosts = sqliteTable(
   "hosts",
   {
     id: text("id").primaryKey(),
+    accountId: sponsor(),
     name: text("name").notNull(),
     /** Labels in reverse order (`com.example.ns1`): hosts under a domain form one index range. */
     reversedName: text("reversed_name").notNull(),
@@ -145,7 +150,12 @@ export const hosts = sqliteTable(
     version: integer("version").notNull().default(1),
     ...timestamps,
   },
-  (t) => [uniqueIndex("hosts_name_unique").on(t.name), index("hosts_reversed_name_idx").on(t.reversedName), index("hosts_domain_idx").on(t.domainId, t.id)],
+  (t) => [
+    uniqueIndex("hosts_name_unique").on(t.name),
+    index("hosts_reversed_name_idx").on(t.reversedName),
+    index("hosts_domain_idx").on(t.domainId, t.id),
+    index("hosts_account_idx").on(t.accountId, t.id),
+  ],
 );
 
 /** One row per host address, so that the `address` filter is an index search. */
@@ -179,6 +189,7 @@ export const zones = sqliteTable(
   "zones",
   {
     id: text("id").primaryKey(),
+    accountId: sponsor(),
     name: text("name").notNull(),
     defaultTtl: integer("default_ttl").notNull(),
     soaMname: text("soa_mname").notNull(),
@@ -193,7 +204,7 @@ export const zones = sqliteTable(
     version: integer("version").notNull().default(1),
     ...timestamps,
   },
-  (t) => [uniqueIndex("zones_name_unique").on(t.name)],
+  (t) => [uniqueIndex("zones_name_unique").on(t.name), index("zones_account_idx").on(t.accountId, t.id)],
 );
 
 export const records = sqliteTable(
@@ -273,10 +284,12 @@ export const events = sqliteTable(
     seq: integer("seq").primaryKey(),
     /** `evt_` + ULID. */
     id: text("id").notNull(),
+    /** The sponsoring account of the resource at the time: events are visible as their object is. */
+    accountId: sponsor(),
     at: text("at").notNull(),
     /** Id of the token that made the write (`tok_…`; "local" with authentication off). Older rows hold the token's name. */
     actor: text("actor").notNull(),
-    resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record"] }).notNull(),
+    resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record", "account", "token"] }).notNull(),
     resourceId: text("resource_id").notNull(),
     operation: text("operation", { enum: ["create", "update", "delete"] }).notNull(),
     before: text("before", { mode: "json" }),
@@ -289,6 +302,7 @@ export const events = sqliteTable(
     index("events_operation_idx").on(t.operation, t.seq),
     index("events_actor_idx").on(t.actor, t.seq),
     index("events_at_idx").on(t.at),
+    index("events_account_idx").on(t.accountId, t.seq),
   ],
 );
 

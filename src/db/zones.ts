@@ -10,7 +10,8 @@ export type ZoneRow = typeof zones.$inferSelect;
 export type ZoneWithLinks = ZoneRow & { domainId: string | null };
 
 /** The domain registered here under the zone's name (contract §7: linked by name). */
-const domainId = sql<string | null>`(select d.id from domains d where d.name = "zones"."name")`;
+// Only an account's own domain links (contract §11).
+const domainId = sql<string | null>`(select d.id from domains d where d.name = "zones"."name" and d.account_id = "zones"."account_id")`;
 
 export const zoneColumns = { ...getTableColumns(zones), domainId };
 

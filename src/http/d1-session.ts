@@ -25,6 +25,7 @@ export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
   const session = c.env.DB.withSession(given ?? (reads ? "first-unconstrained" : "first-primary"));
   c.set("d1", session);
   c.set("db", database(session));
+  c.set("dbAllAccounts", database(session));
   try {
     await next();
   } finally {

@@ -54,11 +54,19 @@ export interface Collection<Row extends Stored, Body> {
   byName: boolean;
   find(db: Database, ref: ResourceRef): Query<Row>;
   present(row: Row): Body;
+  /** The sponsoring account of a resource, for its events (contract §11): its id, or SQL that finds it. */
+  accountOf(row: Row): string | SQL;
 }
 
 /** When a write happens and who makes it. */
 export interface WriteContext {
+  /** The database as the caller sees it (src/db/visibility.ts). */
   db: Database;
+  /**
+   * The database across accounts, for the few checks that must look past the caller's
+   * own objects: a name another account holds, a name server host of another account.
+   */
+  allAccounts: Database;
   /** The write's time: its rows' timestamps and its events' `at`. */
   now: Date;
   at: string;
@@ -102,7 +110,7 @@ export type FailureProblem<Row> = (failure: WriteFailure, row: Row) => ApiError 
 
 function writeContext(c: Context<AppEnv>): WriteContext {
   const now = new Date();
-  return { db: c.get("db"), now, at: now.toISOString(), actor: actorOf(c) };
+  return { db: c.get("db"), allAccounts: c.get("dbAllAccounts") ?? c.get("db"), now, at: now.toISOString(), actor: actorOf(c) };
 }
 
 /** The resource the path names, as it is now, checked against If-Match. */
@@ -149,6 +157,7 @@ async function commit<Row>(ctx: WriteContext, statements: Statement[], row: Row,
 
 function eventOf(
   ctx: WriteContext,
+  account: string | SQL,
   type: EventResourceType,
   id: string,
   operation: EventOperation,
@@ -156,7 +165,11 @@ function eventOf(
   after: unknown,
   afterFromDatabase?: Record<string, SQL>,
 ) {
-  return eventInsert(ctx.db, { at: ctx.at, actor: ctx.actor, type, id, operation, before, after }, { onlyIf: previousStatementChanged, afterFromDatabase });
+  return eventInsert(
+    ctx.db,
+    { at: ctx.at, actor: ctx.actor, account, type, id, operation, before, after },
+    { onlyIf: previousStatementChanged, afterFromDatabase },
+  );
 }
 
 async function writeChange<Row extends Stored, Body>(
@@ -170,6 +183,7 @@ async function writeChange<Row extends Stored, Body>(
 ): Promise<Row> {
   const event = eventOf(
     ctx,
+    collection.accountOf(change.next),
     collection.type,
     change.next.id,
     operation,
@@ -241,7 +255,7 @@ export async function deleteResource<Row extends Stored, Body, const R extends r
     const ctx = writeContext(c);
     const removal = await operation.remove(ctx, current, read as BatchResponse<R>);
     const before = removal.before ?? collection.present(current);
-    const event = eventOf(ctx, collection.type, current.id, "delete", before, null);
+    const event = eventOf(ctx, collection.accountOf(current), collection.type, current.id, "delete", before, null);
     await commit(ctx, [removal.write, event, ...(removal.alongside ?? [])], current, operation.failure);
   });
   return c.body(null, 204);

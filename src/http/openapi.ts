@@ -147,3 +147,17 @@ export const CONDITIONAL_GET = " `If-None-Match` with the ETag of a previous rea
 
 export const IF_MATCH_HEADER_DOC =
   "`If-Match` with the ETag from a read makes the write fail with 412 if the resource changed since. Without it the write applies to what is current; if other writes keep committing first through its retries, it answers 409 `write_conflict` with `Retry-After`.";
+
+/** The sponsoring account of a resource (contract §11): read-only in every body. */
+export const AccountRefSchema = z
+  .string()
+  .openapi({ example: "acc_00000000000000000000000000", description: "The sponsoring account (EPP clID). Read-only: set at creation." });
+
+/** `account` in a create body: only an operator's token may name one (contract §11). */
+export const SponsorInputSchema = z.string().max(64).optional().openapi({
+  example: "acc_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B",
+  description: "Operators only: the account the new object belongs to (default: the token's own). From a customer's token: 422 read_only_field.",
+});
+
+/** The `account` filter of a list: only that account's objects (a customer sees only its own anyway). */
+export const AccountFilterSchema = z.string().max(64).optional().openapi({ description: "Only objects of this account (`acc_…`)." });

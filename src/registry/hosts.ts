@@ -24,6 +24,18 @@ export function glueErrors(subordinate: boolean, addressCount: number, superordi
   return problem ? [{ field: "addresses", message: problem }] : [];
 }
 
+/**
+ * A subordinate host is sponsored by its superordinate domain's sponsor (RFC 5732 §3.2.1:
+ * the host is created by the sponsoring client of its superordinate domain): another
+ * account's host under the domain is refused, on the name.
+ */
+export function superordinateSponsorErrors(host: string, superordinate: { name: string; accountId: string } | null, accountId: string): FieldError[] {
+  if (!superordinate || superordinate.accountId === accountId) return [];
+  return [
+    { field: "name", message: `${host} is under ${superordinate.name}, which another account sponsors; only that account may create or rename hosts under it` },
+  ];
+}
+
 /** A host name (RFC 952/1123 LDH, at least two labels). */
 export function normalizeHostName(input: string): NameResult {
   return normalizeName(input, { minLabels: 2 });

@@ -15,6 +15,8 @@ import type { TokenCreatedSchema, TokenCreateSchema, TokenSchema } from "./token
 import type { ZoneCreateSchema, ZonePatchSchema, ZoneSchema } from "./zones/schemas";
 import type { RdapDomainResponseSchema, RdapEntityResponseSchema, RdapEntitySchema, RdapNameserverResponseSchema } from "../rdap/schemas";
 
+/** The customer account the example world belongs to (ACCOUNT_EXAMPLE). */
+const SPONSOR_ID = "acc_01M8188MZ3N4D5RW2QKJ7H8V6E";
 const CONTACT_ID = "con_01M8188N2Z6P103C52X9QNCPXA";
 const DOMAIN_ID = "dom_01M8188N7KGV55FM9V33GNPK9N";
 const HOST_ID = "hst_01M8188N87QCN9Z8DNP0VKTJA4";
@@ -63,6 +65,7 @@ export const CONTACT_PATCH_EXAMPLE = { phone: "+44.2079460000", fax: null } sati
 
 export const CONTACT_EXAMPLE = {
   id: CONTACT_ID,
+  account: SPONSOR_ID,
   ...CONTACT_CREATE_EXAMPLE,
   fax: null,
   address: { ...ADDRESS, state: null },
@@ -84,6 +87,7 @@ export const DOMAIN_PATCH_EXAMPLE = { auto_renew: false, status: ["clientTransfe
 
 export const DOMAIN_EXAMPLE = {
   id: DOMAIN_ID,
+  account: SPONSOR_ID,
   name: "example.com",
   unicode_name: "example.com",
   extension: "com",
@@ -109,6 +113,7 @@ export const HOST_PATCH_EXAMPLE = { addresses: ["192.0.2.54", "2001:db8::54"] } 
 
 export const HOST_EXAMPLE = {
   id: HOST_ID,
+  account: SPONSOR_ID,
   name: "ns1.example.com",
   unicode_name: "ns1.example.com",
   addresses: ["192.0.2.53", "2001:db8::53"],
@@ -126,6 +131,7 @@ export const ZONE_PATCH_EXAMPLE = { default_ttl: 1800, soa: { minimum: 600 } } s
 
 export const ZONE_EXAMPLE = {
   id: ZONE_ID,
+  account: SPONSOR_ID,
   name: "example.com",
   unicode_name: "example.com",
   domain: DOMAIN_ID,

@@ -12,13 +12,14 @@ export const contactCollection: Collection<ContactWithLinks, Contact> = {
   byName: false,
   find: findContact,
   present: presentContact,
+  accountOf: (row) => row.accountId,
 };
 
-export type ContactFields = Omit<ContactRow, "id" | "version" | "createdAt" | "updatedAt">;
+export type ContactFields = Omit<ContactRow, "id" | "accountId" | "version" | "createdAt" | "updatedAt">;
 
 /** The writable part of a contact as the API shows it: what a patch is merged onto. */
 export function writableContact(row: ContactRow): ContactCreate {
-  const { id: _id, status: _status, created_at: _created, updated_at: _updated, ...writable } = presentContact({ ...row, linked: false });
+  const { id: _id, account: _account, status: _status, created_at: _created, updated_at: _updated, ...writable } = presentContact({ ...row, linked: false });
   return writable;
 }
 

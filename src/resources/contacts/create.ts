@@ -5,14 +5,16 @@ import { newId } from "../../db/ids";
 import { contacts } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
+import { sponsorFor } from "../../http/ownership";
 import { contactCollection, contactFields } from "./collection";
 import type * as routes from "./routes";
 
 export const createContact: RouteHandler<typeof routes.createContact, AppEnv> = (c) => {
-  const fields = contactFields(c.req.valid("json"));
+  const { account, ...input } = c.req.valid("json");
+  const fields = contactFields(input);
   return createResource(c, contactCollection, {
     async create({ db, now, at }) {
-      const row = { id: newId("contact", now), ...fields, version: 1, createdAt: at, updatedAt: at };
+      const row = { id: newId("contact", now), accountId: await sponsorFor(c, account), ...fields, version: 1, createdAt: at, updatedAt: at };
       return { next: { ...row, linked: false }, write: db.insert(contacts).values(row) };
     },
   });

@@ -9,6 +9,7 @@ import type { Contact } from "./schemas";
 export function presentContact(row: ContactWithLinks): Contact {
   return {
     id: row.id,
+    account: row.accountId,
     name: row.name,
     organization: row.organization,
     email: row.email,

@@ -16,6 +16,8 @@ const linked = sql<number>`exists (select 1 from domains d where ${usedBy(sql`"c
 const columns = { ...getTableColumns(contacts), linked };
 
 export interface ContactFilters {
+  /** Only this account's contacts (an operator's filter; a customer sees only its own anyway). */
+  account?: string | undefined;
   email?: string | undefined;
   q?: string | undefined;
   /** Only contacts the repository holds: used by a domain of that repository. */
@@ -24,6 +26,7 @@ export interface ContactFilters {
 
 export function listContacts(db: Database, filters: ContactFilters, page: PageRequest) {
   const conditions: (SQL | undefined)[] = [];
+  if (filters.account !== undefined) conditions.push(eq(contacts.accountId, filters.account));
   if (filters.email !== undefined) conditions.push(eq(contacts.emailKey, filters.email.toLowerCase()));
   if (filters.q !== undefined) conditions.push(textContaining(contacts.nameKey, filters.q));
   if (filters.repository !== undefined) {

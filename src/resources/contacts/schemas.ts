@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { paginationQuery } from "../../http/pagination";
 import { searchParam } from "../../http/query";
-import { TimestampSchema, listSchema } from "../../http/openapi";
+import { AccountFilterSchema, AccountRefSchema, listSchema, SponsorInputSchema, TimestampSchema } from "../../http/openapi";
 import { readOnlyFields } from "../../http/patch";
 import { isCountryCode } from "../../registry/countries";
 
@@ -54,6 +54,7 @@ const email = z.email({ error: "is not an email address" }).max(254).openapi({ e
 export const ContactSchema = z
   .object({
     id: z.string().openapi({ example: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
+    account: AccountRefSchema,
     name: z.string().openapi({ example: "Ada Lovelace" }),
     organization: z.string().nullable().openapi({ example: "Analytical Ltd" }),
     email: z.string().openapi({ example: "ada@example.org" }),
@@ -76,6 +77,7 @@ export const ContactCreateSchema = z
     fax: phone.nullable().optional(),
     address: AddressInputSchema.optional(),
     privacy: z.boolean().optional().openapi({ description: "Default false." }),
+    account: SponsorInputSchema,
   })
   .openapi("ContactCreate");
 
@@ -95,6 +97,7 @@ export const CONTACT_READ_ONLY = readOnlyFields(ContactSchema, ContactPatchSchem
 
 export const ContactListQuery = z.object({
   ...paginationQuery,
+  account: AccountFilterSchema,
   email: z.string().max(254).optional().openapi({ description: "Exact email address (case-insensitive)." }),
   q: searchParam("Case-insensitive substring of the name."),
 });

@@ -12,6 +12,7 @@ export const domainCollection: Collection<DomainWithLinks, Domain> = {
   byName: true,
   find: findDomain,
   present: presentDomain,
+  accountOf: (row) => row.accountId,
 };
 
 export function domainExists(name: string): ApiError {

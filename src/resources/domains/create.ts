@@ -8,6 +8,7 @@ import { domains } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { copyFindings, newFindings, throwFindings, validName } from "../../http/findings";
 import { createResource } from "../../http/mutate";
+import { sponsorFor } from "../../http/ownership";
 import { ApiError } from "../../http/problem";
 import { contactAddressErrors, unknownContactErrors } from "../../registry/contacts";
 import { idnErrors, matchRegistrableName } from "../../registry/extensions";
@@ -53,19 +54,23 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
 
   return createResource(c, domainCollection, {
     async create(ctx) {
-      const { db, now, at } = ctx;
+      const { db, allAccounts, now, at } = ctx;
+      const accountId = await sponsorFor(c, input.account);
+      // Names are one namespace across accounts, and name servers are names: the taken name
+      // and the name servers' hosts and superordinate domains are looked up in every account.
       const [taken, contactRows, knownHosts, managed, zone, adopted] = await db.batch([
-        domainsNamed(db, name ? [name] : []),
+        domainsNamed(allAccounts, name ? [name] : []),
         contactsById(db, contactIdsOf(assigned)),
-        hostsNamed(db, nameservers),
-        domainsNamed(db, superordinateCandidates(nameservers, cat.extensions)),
-        zoneNamed(db, name),
-        adoptableHosts(db, name),
+        hostsNamed(allAccounts, nameservers),
+        domainsNamed(allAccounts, superordinateCandidates(nameservers, cat.extensions)),
+        zoneNamed(db, name, accountId),
+        adoptableHosts(db, name, accountId),
       ]);
 
-      // Checks on what is stored: the contacts, and which name servers are new hosts.
+      // Checks on what is stored: the contacts (the domain's account's own: another
+      // account's contact is as unknown as a wrong id), and which name servers are new hosts.
       const findings = copyFindings(parsed);
-      const contacts = new Map(contactRows.map((r) => [r.id, r]));
+      const contacts = new Map(contactRows.filter((r) => r.accountId === accountId).map((r) => [r.id, r]));
       findings.invalid.push(...unknownContactErrors(assigned, contacts));
       findings.policy.push(...contactAddressErrors(assigned, contacts));
       const managedNames = new Set([...managed.map((d) => d.name), name]);
@@ -77,6 +82,7 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
 
       const next: DomainWithLinks = {
         id: newId("domain", now),
+        accountId,
         name,
         extensionId: extension.id,
         repositoryId: extension.repositoryId,
@@ -95,7 +101,7 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
         zoneId: zone[0]?.id ?? null,
       };
       const { nameservers: _names, zoneId: _zone, ...row } = next;
-      const links = nameserverLinks(ctx, next.id, nameservers, external);
+      const links = nameserverLinks(ctx, next, nameservers, external);
       return {
         next,
         write: db.insert(domains).values(row),

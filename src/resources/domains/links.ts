@@ -18,9 +18,10 @@ import type { HostWithLinks } from "../hosts/queries";
 const HOST_ROWS_PER_INSERT = 10;
 
 /** The external host objects a domain write creates for name servers nobody has created. */
-function externalHostRows(names: readonly string[], at: string): HostWithLinks[] {
+function externalHostRows(names: readonly string[], accountId: string, at: string): HostWithLinks[] {
   return names.map((name) => ({
     id: newId("host", new Date(at)),
+    accountId,
     name,
     reversedName: reversedName(name),
     domainId: null,
@@ -38,9 +39,11 @@ function externalHostRows(names: readonly string[], at: string): HostWithLinks[]
  * one). The guard fails the batch when a host read as existing was deleted or renamed
  * before it ran: the insert…select would link fewer hosts than named.
  */
-export function nameserverLinks(ctx: WriteContext, domainId: string, names: readonly string[], external: readonly string[]) {
+export function nameserverLinks(ctx: WriteContext, domain: { id: string; accountId: string }, names: readonly string[], external: readonly string[]) {
   const { db, at, actor } = ctx;
-  const newHosts = externalHostRows(external, at);
+  const domainId = domain.id;
+  // A new external name server host belongs to the domain's account (contract §11).
+  const newHosts = externalHostRows(external, domain.accountId, at);
   const alongside: Statement[] = [];
   for (let i = 0; i < newHosts.length; i += HOST_ROWS_PER_INSERT) {
     const chunk = newHosts.slice(i, i + HOST_ROWS_PER_INSERT);
@@ -53,7 +56,16 @@ export function nameserverLinks(ctx: WriteContext, domainId: string, names: read
     );
   }
   for (const host of newHosts) {
-    const event = { at, actor, type: "host" as const, id: host.id, operation: "create" as const, before: null, after: presentHost(host) };
+    const event = {
+      at,
+      actor,
+      account: host.accountId,
+      type: "host" as const,
+      id: host.id,
+      operation: "create" as const,
+      before: null,
+      after: presentHost(host),
+    };
     alongside.push(eventInsert(db, event, { onlyIf: rowExists(hosts, eq(hosts.id, host.id)) }));
   }
   if (names.length === 0) return { alongside, guards: [] };
@@ -77,9 +89,9 @@ export function nameserverLinks(ctx: WriteContext, domainId: string, names: read
 }
 
 /** Replaces a domain's name server links. */
-export function replaceNameserverLinks(ctx: WriteContext, domainId: string, names: readonly string[], external: readonly string[]) {
-  const links = nameserverLinks(ctx, domainId, names, external);
-  return { alongside: [ctx.db.delete(domainNameservers).where(eq(domainNameservers.domainId, domainId)), ...links.alongside], guards: links.guards };
+export function replaceNameserverLinks(ctx: WriteContext, domain: { id: string; accountId: string }, names: readonly string[], external: readonly string[]) {
+  const links = nameserverLinks(ctx, domain, names, external);
+  return { alongside: [ctx.db.delete(domainNameservers).where(eq(domainNameservers.domainId, domain.id)), ...links.alongside], guards: links.guards };
 }
 
 /**
@@ -98,18 +110,18 @@ export function contactAddressGuards(db: Database, domainId: string, assigned: A
  */
 export function adoptionWrites(
   ctx: WriteContext,
-  domain: { id: string; name: string },
+  domain: { id: string; name: string; accountId: string },
   adopted: readonly HostWithLinks[],
   nameservers: readonly string[],
 ): Statement[] {
   const { db, at, actor } = ctx;
   return [
-    adoptSubordinateHosts(db, domain.id, domain.name, at),
+    adoptSubordinateHosts(db, domain, at),
     ...adopted.map((host) => {
       const next = { ...host, domainId: domain.id, version: host.version + 1, updatedAt: at, linked: host.linked || nameservers.includes(host.name) };
       return eventInsert(
         db,
-        { at, actor, type: "host", id: host.id, operation: "update", before: presentHost(host), after: presentHost(next) },
+        { at, actor, account: host.accountId, type: "host", id: host.id, operation: "update", before: presentHost(host), after: presentHost(next) },
         { onlyIf: rowExists(hosts, and(eq(hosts.id, host.id), eq(hosts.domainId, domain.id), eq(hosts.version, next.version))!) },
       );
     }),

@@ -7,6 +7,7 @@ import type { Domain, DomainListItem } from "./schemas";
 export function presentDomainListItem(row: DomainWithLinks): DomainListItem {
   return {
     id: row.id,
+    account: row.accountId,
     name: row.name,
     unicode_name: toUnicodeName(row.name),
     extension: row.extensionId,

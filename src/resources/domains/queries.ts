@@ -14,16 +14,21 @@ export type DomainWithLinks = DomainRow & { nameservers: string[]; zoneId: strin
 // without the table name, which inside a correlated subquery would bind to the wrong table.
 const nameserverNames = sql<
   string[]
->`(select json_group_array(name) from (select h.name as name from domain_nameservers dn join hosts h on h.id = dn.host_id where dn.domain_id = "domains"."id" order by dn.position))`.mapWith(
+>`(select json_group_array(name) from (select h.name as name from domain_nameservers dn join main.hosts h on h.id = dn.host_id where dn.domain_id = "domains"."id" order by dn.position))`.mapWith(
   (v: string) => JSON.parse(v) as string[],
 );
 
-/** The zone served here under the same name (contract §5: linked by name, both ways). */
-const zoneId = sql<string | null>`(select z.id from zones z where z.name = "domains"."name")`;
+/**
+ * The zone served here under the same name and by the same account (contract §5: linked
+ * by name, both ways; §11: only an account's own objects link).
+ */
+const zoneId = sql<string | null>`(select z.id from zones z where z.name = "domains"."name" and z.account_id = "domains"."account_id")`;
 
 const columns = { ...getTableColumns(domains), nameservers: nameserverNames, zoneId };
 
 export interface DomainFilters {
+  /** Only this account's domains (an operator's filter; a customer sees only its own anyway). */
+  account?: string | undefined;
   name?: string | undefined;
   q?: string | undefined;
   extension?: string | undefined;
@@ -63,6 +68,7 @@ export function domainPosition(row: DomainRow, sort: DomainSort | undefined) {
 
 export function listDomains(db: Database, filters: DomainFilters, sort: DomainSort | undefined, page: PageRequest) {
   const conditions: (SQL | undefined)[] = [];
+  if (filters.account !== undefined) conditions.push(eq(domains.accountId, filters.account));
   if (filters.name !== undefined) conditions.push(eq(domains.name, filters.name));
   if (filters.q !== undefined) conditions.push(nameContaining(domains.name, filters.q));
   if (filters.extension !== undefined) conditions.push(eq(domains.extensionId, filters.extension));
@@ -76,7 +82,8 @@ export function listDomains(db: Database, filters: DomainFilters, sort: DomainSo
   }
   if (filters.nameserver !== undefined) {
     conditions.push(
-      sql`"domains"."id" in (select dn.domain_id from domain_nameservers dn where dn.host_id = (select h.id from hosts h where h.name = ${filters.nameserver}))`,
+      // Name servers are names: the host may be another account's (main.hosts sees them all).
+      sql`"domains"."id" in (select dn.domain_id from domain_nameservers dn where dn.host_id = (select h.id from main.hosts h where h.name = ${filters.nameserver}))`,
     );
   }
   if (filters.expiresBefore !== undefined) conditions.push(lt(domains.expiresAt, filters.expiresBefore));
@@ -110,7 +117,7 @@ export function findDomain(db: Database, ref: ResourceRef) {
 
 export function contactsById(db: Database, ids: readonly string[]) {
   return db
-    .select({ id: contacts.id, city: contacts.city, countryCode: contacts.countryCode })
+    .select({ id: contacts.id, accountId: contacts.accountId, city: contacts.city, countryCode: contacts.countryCode })
     .from(contacts)
     .where(inArray(contacts.id, [...ids]));
 }
@@ -124,6 +131,10 @@ export function subordinateHostNames(db: Database, domainId: string, limit = 5) 
     .limit(limit + 1);
 }
 
-export function zoneNamed(db: Database, name: string) {
-  return db.select({ id: zones.id }).from(zones).where(eq(zones.name, name));
+/** The account's zone of this name, which a registration links. */
+export function zoneNamed(db: Database, name: string, accountId: string) {
+  return db
+    .select({ id: zones.id })
+    .from(zones)
+    .where(and(eq(zones.name, name), eq(zones.accountId, accountId)));
 }

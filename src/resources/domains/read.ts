@@ -29,6 +29,7 @@ function domainFilters(query: DomainListQueryInput): DomainFilters {
     return field === "extension" ? normalized.name.slice(2) : normalized.name;
   };
   const filters: DomainFilters = {
+    account: query.account,
     name: name("name", query.name),
     nameserver: name("nameserver", query.nameserver),
     extension: name("extension", query.extension),

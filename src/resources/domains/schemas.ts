@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { paginationQuery } from "../../http/pagination";
 import { dateTimeParam, searchParam } from "../../http/query";
-import { TimestampSchema, listSchema } from "../../http/openapi";
+import { AccountFilterSchema, AccountRefSchema, listSchema, SponsorInputSchema, TimestampSchema } from "../../http/openapi";
 import { readOnlyFields } from "../../http/patch";
 import { CLIENT_STATUSES, DOMAIN_STATUS_FILTERS } from "../../registry/statuses";
 
@@ -29,6 +29,7 @@ const ContactRolesInput = z
 export const DomainSchema = z
   .object({
     id: z.string().openapi({ example: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
+    account: AccountRefSchema,
     name: z.string().openapi({ example: "example.com", description: "A-labels, lowercase, no trailing dot." }),
     unicode_name: z.string().openapi({ example: "example.com" }),
     extension: z.string().openapi({ example: "com" }),
@@ -68,6 +69,7 @@ export const DomainCreateSchema = z
       .openapi({ example: ["clientTransferProhibited"], description: `Client statuses only: ${CLIENT_STATUSES.join(", ")}.` }),
     auth_info: authInfo.optional(),
     auto_renew: z.boolean().optional().openapi({ description: "Default true." }),
+    account: SponsorInputSchema,
   })
   .openapi("DomainCreate");
 
@@ -89,6 +91,7 @@ export type DomainSort = (typeof DOMAIN_SORTS)[number];
 
 export const DomainListQuery = z.object({
   ...paginationQuery,
+  account: AccountFilterSchema,
   name: z.string().max(1024).optional().openapi({ description: "Exact domain name (normalised like a body name)." }),
   q: searchParam(
     "Case-insensitive substring of the name, typed as A-labels (`xn--mnchen-3ya`) or in Unicode (`münchen`: each Unicode label is also searched as its A-label).",

@@ -6,7 +6,14 @@ import { presentHost } from "./present";
 import { findHost, type HostWithLinks } from "./queries";
 import type { Host } from "./schemas";
 
-export const hostCollection: Collection<HostWithLinks, Host> = { type: "host", path: "/v1/hosts", byName: true, find: findHost, present: presentHost };
+export const hostCollection: Collection<HostWithLinks, Host> = {
+  type: "host",
+  path: "/v1/hosts",
+  byName: true,
+  find: findHost,
+  present: presentHost,
+  accountOf: (row) => row.accountId,
+};
 
 /** Host names are unique (RFC 5732 §3.2.1: the name identifies the object). */
 export function hostExists(name: string, id?: string): ApiError {

@@ -7,7 +7,8 @@ import { reversedName } from "../../dns/name";
 import type { AppEnv } from "../../env";
 import { newFindings, throwFindings, validName } from "../../http/findings";
 import { createResource } from "../../http/mutate";
-import { glueAddresses, glueErrors, normalizeHostName } from "../../registry/hosts";
+import { sponsorFor } from "../../http/ownership";
+import { glueAddresses, glueErrors, normalizeHostName, superordinateSponsorErrors } from "../../registry/hosts";
 import { hostCollection, hostExists } from "./collection";
 import { addressWrites, placeHost, type HostWithLinks } from "./queries";
 import type * as routes from "./routes";
@@ -21,13 +22,22 @@ export const createHost: RouteHandler<typeof routes.createHost, AppEnv> = (c) =>
   throwFindings(findings);
 
   return createResource(c, hostCollection, {
-    async create({ db, now, at }) {
-      const { taken, superordinate } = await placeHost(db, name);
-      throwFindings({ invalid: [], policy: glueErrors(superordinate !== null, addresses.length, superordinate?.name ?? null) });
+    async create({ db, allAccounts, now, at }) {
+      const accountId = await sponsorFor(c, input.account);
+      // Host names are one namespace, and a name falls under its domain whoever sponsors it.
+      const { taken, superordinate } = await placeHost(allAccounts, name);
+      throwFindings({
+        invalid: [],
+        policy: [
+          ...superordinateSponsorErrors(name, superordinate, accountId),
+          ...glueErrors(superordinate !== null, addresses.length, superordinate?.name ?? null),
+        ],
+      });
       if (taken) throw hostExists(name, taken.id);
 
       const next: HostWithLinks = {
         id: newId("host", now),
+        accountId,
         name,
         reversedName: reversedName(name),
         domainId: superordinate?.id ?? null,

@@ -10,6 +10,7 @@ import type { Host } from "./schemas";
 export function presentHost(row: HostWithLinks): Host {
   return {
     id: row.id,
+    account: row.accountId,
     name: row.name,
     unicode_name: toUnicodeName(row.name),
     addresses: row.addresses,

@@ -15,6 +15,8 @@ export type HostWithLinks = HostRow & { linked: boolean };
 const columns = { ...getTableColumns(hosts), linked: hostLinked };
 
 export interface HostFilters {
+  /** Only this account's hosts (an operator's filter; a customer sees only its own anyway). */
+  account?: string | undefined;
   name?: string | undefined;
   q?: string | undefined;
   /** Superordinate domain, by id or by (normalised) name. */
@@ -26,6 +28,7 @@ export interface HostFilters {
 
 export function listHosts(db: Database, filters: HostFilters, page: PageRequest) {
   const conditions: (SQL | undefined)[] = [];
+  if (filters.account !== undefined) conditions.push(eq(hosts.accountId, filters.account));
   if (filters.name !== undefined) conditions.push(eq(hosts.name, filters.name));
   if (filters.q !== undefined) conditions.push(nameContaining(hosts.name, filters.q));
   if (filters.domain !== undefined) {

@@ -16,7 +16,13 @@ import { presentHost } from "./present";
 import { type HostFilters, listHosts as hostsPage } from "./queries";
 import type * as routes from "./routes";
 
-function hostFilters(query: { name?: string | undefined; q?: string | undefined; domain?: string | undefined; address?: string | undefined }): HostFilters {
+function hostFilters(query: {
+  account?: string | undefined;
+  name?: string | undefined;
+  q?: string | undefined;
+  domain?: string | undefined;
+  address?: string | undefined;
+}): HostFilters {
   const errors: FieldError[] = [];
   let name: string | undefined;
   if (query.name !== undefined) {
@@ -31,7 +37,7 @@ function hostFilters(query: { name?: string | undefined; q?: string | undefined;
   }
   const domain = refParam(query.domain, "domain", "domain", errors);
   if (errors.length > 0) throw queryError(errors);
-  return { name, q: query.q, domain, address };
+  return { account: query.account, name, q: query.q, domain, address };
 }
 
 export const listHosts: RouteHandler<typeof routes.listHosts, AppEnv> = async (c) => {

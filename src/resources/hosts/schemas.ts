@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { paginationQuery } from "../../http/pagination";
 import { searchParam } from "../../http/query";
-import { TimestampSchema, listSchema } from "../../http/openapi";
+import { AccountFilterSchema, AccountRefSchema, listSchema, SponsorInputSchema, TimestampSchema } from "../../http/openapi";
 import { MAX_GLUE_ADDRESSES } from "../../registry/hosts";
 
 const addresses = z
@@ -12,6 +12,7 @@ const addresses = z
 export const HostSchema = z
   .object({
     id: z.string().openapi({ example: "hst_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
+    account: AccountRefSchema,
     name: z.string().openapi({ example: "ns1.example.com" }),
     unicode_name: z.string().openapi({ example: "ns1.example.com" }),
     addresses: z.array(z.string()).openapi({ example: ["192.0.2.53", "2001:db8::53"], description: "Canonical (IPv6 compressed, lowercase)." }),
@@ -26,6 +27,7 @@ export const HostCreateSchema = z
   .object({
     name: z.string().max(1024).openapi({ example: "ns1.example.com", description: "A host name of at least 2 labels." }),
     addresses: addresses.optional(),
+    account: SponsorInputSchema,
   })
   .openapi("HostCreate");
 
@@ -40,6 +42,7 @@ export const HOST_READ_ONLY = ["id", "unicode_name", "domain", "status", "create
 
 export const HostListQuery = z.object({
   ...paginationQuery,
+  account: AccountFilterSchema,
   name: z.string().max(1024).optional().openapi({ description: "Exact host name." }),
   q: searchParam(
     "Case-insensitive substring of the name, typed as A-labels (`xn--mnchen-3ya`) or in Unicode (`münchen`: each Unicode label is also searched as its A-label).",

@@ -9,7 +9,7 @@ import type { AppEnv } from "../../env";
 import { newFindings, throwFindings, validName } from "../../http/findings";
 import { updateResource } from "../../http/mutate";
 import { registrableDomainOf } from "../../registry/extensions";
-import { glueAddresses, glueErrors, normalizeHostName } from "../../registry/hosts";
+import { glueAddresses, glueErrors, normalizeHostName, superordinateSponsorErrors } from "../../registry/hosts";
 import { hostCollection, hostExists } from "./collection";
 import { addressWrites, placeHost } from "./queries";
 import type * as routes from "./routes";
@@ -17,7 +17,7 @@ import type * as routes from "./routes";
 export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) => {
   const patch = c.req.valid("json");
   return updateResource(c, hostCollection, c.req.valid("param").host, {
-    async update({ db, at }, current) {
+    async update({ db, allAccounts, at }, current) {
       const findings = newFindings();
       const name = patch.name === undefined ? current.name : (validName(normalizeHostName(patch.name), patch.name, "name", findings) ?? current.name);
       let addresses = current.addresses;
@@ -31,7 +31,8 @@ export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) =>
       let domainId = current.domainId;
       let superordinateName: string | null = null;
       if (name !== current.name) {
-        const placement = await placeHost(db, name);
+        const placement = await placeHost(allAccounts, name);
+        findings.policy.push(...superordinateSponsorErrors(name, placement.superordinate, current.accountId));
         if (placement.taken) throw hostExists(name, placement.taken.id);
         domainId = placement.superordinate?.id ?? null;
         superordinateName = placement.superordinate?.name ?? null;

@@ -1,4 +1,5 @@
 // Records as the write routine sees them (src/http/mutate.ts), and what their operations share.
+import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import type { WriteFailure } from "../../db/errors";
 import { findZone, type ZoneWithLinks } from "../../db/zones";
@@ -18,6 +19,8 @@ export const recordCollection: Collection<RecordWithZone, DnsRecord> = {
   byName: false,
   find: findRecord,
   present: presentRecord,
+  // A record belongs to its zone's account (contract §11).
+  accountOf: (row) => sql`(select account_id from main.zones where id = ${row.zoneId})`,
 };
 
 /** The draft as a record of the zone (contract §8), or the 422 that lists every bad field. */

@@ -15,6 +15,7 @@ import { normalizeName, relativeOwnerName, toUnicodeName } from "../../dns/name"
 import { ownerNameProblem } from "../../dns/rrset-rules";
 import { initialSerial } from "../../dns/serial";
 import { actorOf } from "../../http/actor";
+import { callerAccount, sponsorFor } from "../../http/ownership";
 import { checkIfMatch, entityTag, noneMatchHits } from "../../http/etag";
 import { newFindings, throwFindings } from "../../http/findings";
 import { mediaTypeOf, requestText } from "../../http/body";
@@ -38,6 +39,7 @@ const DEFAULT_SOA_TIMERS = { refresh: 7200, retry: 900, expire: 1209600, minimum
 export function presentZone(row: ZoneWithLinks): Zone {
   return {
     id: row.id,
+    account: row.accountId,
     name: row.name,
     unicode_name: toUnicodeName(row.name),
     domain: row.domainId,
@@ -218,11 +220,11 @@ async function insertZone(db: Database, zone: ZoneRow, chunks: RecordChunk[], at
       ...recordInserts(db, zone.id, chunks, at),
       eventInsert(
         db,
-        { at: zone.createdAt, actor, type: "zone", id: zone.id, operation: "create", before: null, after },
+        { at: zone.createdAt, actor, account: zone.accountId, type: "zone", id: zone.id, operation: "create", before: null, after },
         {
           afterFromDatabase: {
             "$.record_count": sql`select z.record_count from zones z where z.id = ${zone.id}`,
-            "$.domain": sql`select d.id from domains d where d.name = ${zone.name}`,
+            "$.domain": sql`select d.id from domains d where d.name = ${zone.name} and d.account_id = ${zone.accountId}`,
           },
         },
       ),
@@ -254,21 +256,24 @@ async function createFromJson(c: Context<AppEnv>, input: ZoneCreate): Promise<Zo
   const soa = mergeSoa({ mname: nameservers[0] ?? "", rname: `hostmaster.${name}`, ...DEFAULT_SOA_TIMERS }, input.soa);
   throwFindings(findings);
 
-  const existing = await findZone(db, { kind: "name", name }).get();
-  if (existing) throw new ApiError("already_exists", `The zone ${name} already exists (${existing.id}).`);
+  const accountId = await sponsorFor(c, input.account);
+  // Zone names are one namespace across accounts (contract §11).
+  const existing = await findZone(c.get("dbAllAccounts") ?? db, { kind: "name", name }).get();
+  if (existing) throw new ApiError("already_exists", `The zone ${name} already exists${existing.accountId === accountId ? ` (${existing.id})` : ""}.`);
   const now = new Date();
   const defaultTtl = input.default_ttl ?? DEFAULT_TTL;
-  const zone = zoneRow(name, defaultTtl, { ...soa, serial: initialSerial(now) }, now);
+  const zone = zoneRow(name, defaultTtl, { ...soa, serial: initialSerial(now) }, now, accountId);
   // The apex NS records (RFC 1034 §4.2.1: every zone has NS records at its top).
   const apexNs = nameservers.map((ns) => ({ name: "@", type: "NS", content: `${ns}.`, ttl: defaultTtl }));
   return insertZone(db, zone, recordChunks(apexNs), now, actorOf(c));
 }
 
 /** A new zone row; its record_count starts at 0 and the record triggers count the inserts. */
-function zoneRow(name: string, defaultTtl: number, soa: SoaFields, now: Date) {
+function zoneRow(name: string, defaultTtl: number, soa: SoaFields, now: Date, accountId: string) {
   const at = now.toISOString();
   return {
     id: newId("zone", now),
+    accountId,
     name,
     defaultTtl,
     soaMname: soa.mname,
@@ -348,15 +353,17 @@ async function importMasterFile(c: Context<AppEnv>, nameParam: string | undefine
   );
   const { origin, soa } = plan;
   const db = c.get("db");
-  const existing = await findZone(db, { kind: "name", name: origin }).get();
-  if (existing) throw new ApiError("already_exists", `The zone ${origin} already exists (${existing.id}).`);
+  const accountId = callerAccount(c);
+  // Zone names are one namespace across accounts (contract §11).
+  const existing = await findZone(c.get("dbAllAccounts") ?? db, { kind: "name", name: origin }).get();
+  if (existing) throw new ApiError("already_exists", `The zone ${origin} already exists${existing.accountId === accountId ? ` (${existing.id})` : ""}.`);
   const now = new Date();
   const zoneSoa: SoaFields = soa ?? { mname: plan.firstNs, rname: `hostmaster.${origin}`, serial: initialSerial(now), ...DEFAULT_SOA_TIMERS };
-  const zone = zoneRow(origin, plan.defaultTtl ?? soa?.ttl ?? DEFAULT_TTL, zoneSoa, now);
+  const zone = zoneRow(origin, plan.defaultTtl ?? soa?.ttl ?? DEFAULT_TTL, zoneSoa, now, accountId);
   return insertZone(db, zone, plan.chunks, now, actorOf(c));
 }
 
-function zoneFilters(query: { name?: string | undefined; q?: string | undefined; domain?: string | undefined }): ZoneFilters {
+function zoneFilters(query: { account?: string | undefined; name?: string | undefined; q?: string | undefined; domain?: string | undefined }): ZoneFilters {
   const errors: FieldError[] = [];
   let name: string | undefined;
   if (query.name !== undefined) {
@@ -366,7 +373,7 @@ function zoneFilters(query: { name?: string | undefined; q?: string | undefined;
   }
   const domain = refParam(query.domain, "domain", "domain", errors);
   if (errors.length > 0) throw queryError(errors);
-  return { name, q: query.q, domain };
+  return { account: query.account, name, q: query.q, domain };
 }
 
 export const zonesRouter = createRouter()
@@ -446,6 +453,7 @@ export const zonesRouter = createRouter()
           {
             at: now.toISOString(),
             actor: actorOf(c),
+            account: current.accountId,
             type: "zone",
             id: current.id,
             operation: "update",
@@ -479,7 +487,16 @@ export const zonesRouter = createRouter()
         db.delete(zones).where(and(eq(zones.id, current.id), eq(zones.version, current.version))),
         eventInsert(
           db,
-          { at: new Date().toISOString(), actor: actorOf(c), type: "zone", id: current.id, operation: "delete", before, after: null },
+          {
+            at: new Date().toISOString(),
+            actor: actorOf(c),
+            account: current.accountId,
+            type: "zone",
+            id: current.id,
+            operation: "delete",
+            before,
+            after: null,
+          },
           { onlyIf: previousStatementChanged },
         ),
       ]);

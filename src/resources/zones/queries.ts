@@ -7,6 +7,8 @@ import { zoneColumns } from "../../db/zones";
 import type { PageRequest } from "../../http/pagination";
 
 export interface ZoneFilters {
+  /** Only this account's zones (an operator's filter; a customer sees only its own anyway). */
+  account?: string | undefined;
   name?: string | undefined;
   q?: string | undefined;
   domain?: ResourceRef | undefined;
@@ -14,6 +16,7 @@ export interface ZoneFilters {
 
 export function listZones(db: Database, filters: ZoneFilters, page: PageRequest) {
   const conditions: (SQL | undefined)[] = [];
+  if (filters.account !== undefined) conditions.push(eq(zones.accountId, filters.account));
   if (filters.name !== undefined) conditions.push(eq(zones.name, filters.name));
   if (filters.q !== undefined) conditions.push(nameContaining(zones.name, filters.q));
   if (filters.domain !== undefined) {

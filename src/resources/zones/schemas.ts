@@ -3,7 +3,7 @@ import { MAX_TTL } from "../../dns/ttl";
 import { dnsNameField, hostNameField, hostNameListField } from "../../http/name-fields";
 import { paginationQuery } from "../../http/pagination";
 import { searchParam } from "../../http/query";
-import { TimestampSchema, listSchema } from "../../http/openapi";
+import { AccountFilterSchema, AccountRefSchema, listSchema, SponsorInputSchema, TimestampSchema } from "../../http/openapi";
 
 const ttl = (description: string) => z.number().int({ error: "must be a whole number of seconds" }).min(0).max(MAX_TTL).openapi({ description });
 // RFC 1035 §3.3.13: SOA timers are 32-bit unsigned seconds.
@@ -51,6 +51,7 @@ export const SoaInputSchema = z
 export const ZoneSchema = z
   .object({
     id: z.string().openapi({ example: "zon_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
+    account: AccountRefSchema,
     name: z.string().openapi({ example: "example.com" }),
     unicode_name: z.string().openapi({ example: "example.com" }),
     domain: z.string().nullable().openapi({ description: "Id of the domain of the same name registered here, if any." }),
@@ -72,6 +73,7 @@ export const ZoneCreateSchema = z
       .optional()
       .openapi({ example: ["ns1.example.net", "ns2.example.net"], description: "Apex NS records; default from the service configuration." }),
     soa: SoaInputSchema.optional(),
+    account: SponsorInputSchema,
   })
   .openapi("ZoneCreate");
 
@@ -86,6 +88,7 @@ export const ZONE_READ_ONLY = ["id", "name", "unicode_name", "domain", "record_c
 
 export const ZoneListQuery = z.object({
   ...paginationQuery,
+  account: AccountFilterSchema,
   name: z.string().max(1024).optional().openapi({ description: "Exact zone name." }),
   q: searchParam(
     "Case-insensitive substring of the name, typed as A-labels (`xn--mnchen-3ya`) or in Unicode (`münchen`: each Unicode label is also searched as its A-label).",
