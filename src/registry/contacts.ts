@@ -3,10 +3,10 @@
 
 import type { FieldError } from "./field-error";
 
-export const DOMAIN_CONTACT_ROLES = ["registrant", "admin", "tech", "billing"] as const;
+const DOMAIN_CONTACT_ROLES = ["registrant", "admin", "tech", "billing"] as const;
 export type DomainContactRole = (typeof DOMAIN_CONTACT_ROLES)[number];
 
-export const ROLES_NEEDING_ADDRESS: readonly DomainContactRole[] = ["registrant", "admin", "tech"];
+const ROLES_NEEDING_ADDRESS: readonly DomainContactRole[] = ["registrant", "admin", "tech"];
 
 export function missingAddressFields(contact: { city: string | null; countryCode: string | null }): string[] {
   const missing: string[] = [];
@@ -21,7 +21,7 @@ export function addressRequiredErrors(missing: readonly string[]): FieldError[] 
 }
 
 /** The field each role is written in. */
-export const CONTACT_FIELDS: Record<DomainContactRole, string> = {
+const CONTACT_FIELDS: Record<DomainContactRole, string> = {
   registrant: "registrant",
   admin: "contacts.admin",
   tech: "contacts.tech",

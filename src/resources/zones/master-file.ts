@@ -1,5 +1,6 @@
-// The zone's master-file face (RFC 1035 §5, media type text/dns per RFC 4027): content
-// negotiation, and turning stored rows into what src/dns renders and back.
+// The zone's master-file face (RFC 1035 §5, media type text/dns per RFC 4027): its media
+// type, the limits of an import, and content negotiation of the export. Parsing and
+// rendering are src/dns/master-file's.
 
 import { qualityOf } from "../../http/accept";
 
