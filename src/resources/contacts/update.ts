@@ -4,7 +4,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { failUnless } from "../../db/guards";
-import { contactNotInAddressedRole } from "../../db/registry";
+import { contactNotInAddressedRole } from "../../db/links";
 import { contacts } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";

@@ -3,7 +3,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { catalog } from "../../db/catalog";
 import { newId } from "../../db/ids";
-import { adoptableHosts, domainsNamed, hostsNamed } from "../../db/registry";
+import { adoptableHosts, domainsNamed, hostsNamed } from "../../db/links";
 import { domains } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { copyFindings, newFindings, throwFindings, validName } from "../../http/findings";

@@ -6,7 +6,7 @@ import type { Database } from "../../db/client";
 import { eventInsert, rowExists } from "../../db/events";
 import { failUnless } from "../../db/guards";
 import { newId } from "../../db/ids";
-import { adoptSubordinateHosts, contactsHaveAddress, linksNameservers } from "../../db/registry";
+import { adoptSubordinateHosts, contactsHaveAddress, linksNameservers } from "../../db/links";
 import { domainNameservers, hosts } from "../../db/schema";
 import { reversedName } from "../../dns/name";
 import type { Statement, WriteContext } from "../../http/mutate";

@@ -2,7 +2,7 @@ import { and, asc, eq, getTableColumns, gt, inArray, sql, type SQL } from "drizz
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
 import { catalog } from "../../db/catalog";
-import { domainsNamed, hostLinked, hostsNamed } from "../../db/registry";
+import { domainsNamed, hostLinked, hostsNamed } from "../../db/links";
 import { nameContaining } from "../../db/sql";
 import { domains, hostAddresses, hosts } from "../../db/schema";
 import type { Statement } from "../../http/mutate";

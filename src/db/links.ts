@@ -1,5 +1,7 @@
-// Queries that domains and hosts both need: who is superordinate to a host, which host
-// objects exist, and the subtree of hosts under a domain.
+// The links between domains, hosts and contacts, as several resources query them: which
+// domains and host objects have these names, the subtree of hosts under a domain (who is
+// superordinate to a host), whether a host is linked, the hosts a registration adopts,
+// and the guard conditions that hold links at commit time (src/db/guards.ts).
 import { and, eq, getTableColumns, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { reversedName } from "../dns/name";
 import type { Database } from "./client";
