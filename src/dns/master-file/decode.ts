@@ -4,9 +4,9 @@
 // the octet it was (as BIND keeps it), and in an owner name the line is refused for its
 // escape, not the whole file for its encoding.
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 // A byte-order mark is kept where it is: the lexer skips one at the very start.
-const runDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+const runDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
 /** The length of the valid UTF-8 sequence at `at` (RFC 3629 §4), or 0 when there is none. */
 function sequenceLength(bytes: Uint8Array, at: number): number {
