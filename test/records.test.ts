@@ -212,7 +212,7 @@ describe("record types", () => {
 
   it("that are unknown answer 422 naming type", async () => {
     await createZone("unknown-type.rec.test");
-    for (const type of ["FOO", "SPF", "TYPE65", "", "A6"]) {
+    for (const type of ["FOO", "KEY", "TYPE255", "", "A6"]) {
       expectInvalid(await post({ zone: "unknown-type.rec.test", name: "unknown", type, content: "x" }), ["type"], type);
     }
   });
@@ -775,5 +775,124 @@ describe("record list pagination", () => {
     }
     expectProblem(await api("GET", `/v1/zones/${zone.id}/records?limit=0`), 400, "invalid_query");
     expectProblem(await api("GET", `/v1/records?cursor=garbage`), 400, "invalid_cursor");
+  });
+});
+
+// Issue 15: a record write never leaves the zone in a state BIND's named-checkzone refuses
+// (-k fail -i local -M fail -S fail); the rules are src/dns/rrset-rules.ts and zone-integrity.ts.
+describe("a name server of the zone inside the zone needs an address record there (BIND: has no address records)", () => {
+  it("refuses the apex NS before the address, takes it after, and keeps the address while the NS needs it", async () => {
+    const zone = await createZone("ns-address.rec.test");
+    const early = await post({ zone: zone.id, type: "NS", content: "ns1.ns-address.rec.test" });
+    const problem = expectInvalid(early, ["content"]);
+    expect(problem.errors[0].message).toBe(
+      "the zone's name server ns1.ns-address.rec.test lies inside the zone but has no address record (A or AAAA) there; add one before naming it (RFC 1034 §4.2.2)",
+    );
+    const address = await createRecord(zone.id, { name: "ns1", type: "A", content: "192.0.2.53" });
+    await createRecord(zone.id, { type: "NS", content: "ns1.ns-address.rec.test" });
+    const removal = await api("DELETE", `/v1/records/${address.id}`);
+    expect(expectProblem(removal, 409, "rrset_conflict").detail).toBe(
+      "The NS record at ns-address.rec.test (ns1.ns-address.rec.test.) would break: the zone's name server ns1.ns-address.rec.test lies inside the zone but has no address record (A or AAAA) there; add one before naming it (RFC 1034 §4.2.2).",
+    );
+    const moved = await api("PATCH", `/v1/records/${address.id}`, { json: { name: "ns2" } });
+    expectProblem(moved, 409, "rrset_conflict");
+    await createRecord(zone.id, { name: "ns1", type: "AAAA", content: "2001:db8::53" });
+    expect((await api("DELETE", `/v1/records/${address.id}`)).status).toBe(204);
+  });
+  it("takes a name server below a delegation without an address, as BIND does", async () => {
+    const zone = await createZone("ns-delegated.rec.test");
+    await createRecord(zone.id, { name: "sub", type: "NS", content: "ns1.example.net" });
+    await createRecord(zone.id, { type: "NS", content: "ns.sub.ns-delegated.rec.test" });
+  });
+});
+
+describe("an MX or SRV inside the zone does not point at an alias, nor below a DNAME (RFC 2181 §10.3; BIND -M fail, -S fail)", () => {
+  it("refuses an MX to a CNAME, and a CNAME where an MX points", async () => {
+    const zone = await createZone("mx-alias.rec.test");
+    await createRecord(zone.id, { name: "alias", type: "CNAME", content: "mail.example.net" });
+    const mx = await post({ zone: zone.id, type: "MX", content: "10 alias.mx-alias.rec.test" });
+    expect(expectInvalid(mx, ["content"]).errors[0].message).toBe(
+      "the mail exchanger alias.mx-alias.rec.test is an alias (CNAME at alias.mx-alias.rec.test); MX records must name a canonical name (RFC 2181 §10.3)",
+    );
+    await createRecord(zone.id, { type: "MX", content: "10 mail.mx-alias.rec.test" });
+    const cname = await post({ zone: zone.id, name: "mail", type: "CNAME", content: "mx.example.net" });
+    expect(expectProblem(cname, 409, "rrset_conflict").detail).toMatch(
+      /^The MX record at mx-alias\.rec\.test \(10 mail\.mx-alias\.rec\.test\.\) would break: /,
+    );
+  });
+  it("refuses an SRV to a name a wildcard CNAME answers", async () => {
+    const zone = await createZone("srv-wild.rec.test");
+    await createRecord(zone.id, { name: "*", type: "CNAME", content: "elsewhere.example.net" });
+    expectInvalid(await post({ zone: zone.id, name: "_sip._tcp", type: "SRV", content: "0 0 5060 sip.srv-wild.rec.test" }), ["content"]);
+    await createRecord(zone.id, { name: "sip", type: "A", content: "192.0.2.5" });
+    await createRecord(zone.id, { name: "_sip._tcp", type: "SRV", content: "0 0 5060 sip.srv-wild.rec.test" });
+  });
+  it("refuses a DNAME above an MX target, and a name below a DNAME as a target", async () => {
+    const zone = await createZone("dname-below.rec.test");
+    await createRecord(zone.id, { type: "MX", content: "10 mail.x.dname-below.rec.test" });
+    expectProblem(await post({ zone: zone.id, name: "x", type: "DNAME", content: "example.net" }), 409, "rrset_conflict");
+    await createRecord(zone.id, { name: "y", type: "DNAME", content: "example.net" });
+    expectInvalid(await post({ zone: zone.id, type: "MX", content: "20 mail.y.dname-below.rec.test" }), ["content"]);
+  });
+  it("refuses removing a delegation that kept an alias-pointing MX below it out of the zone's own data", async () => {
+    const zone = await createZone("below-cut.rec.test");
+    const cut = await createRecord(zone.id, { name: "sub", type: "NS", content: "ns1.example.net" });
+    await createRecord(zone.id, { name: "alias", type: "CNAME", content: "mx.example.net" });
+    await createRecord(zone.id, { name: "a.sub", type: "MX", content: "10 alias.below-cut.rec.test" });
+    expectProblem(await api("DELETE", `/v1/records/${cut.id}`), 409, "rrset_conflict");
+  });
+});
+
+describe("no DS at the apex, no NS at a wildcard (BIND refuses both)", () => {
+  it("answers 422 naming type for a DS at the apex and name for an NS at a wildcard", async () => {
+    const zone = await createZone("ds-apex.rec.test");
+    expect(expectInvalid(await post({ zone: zone.id, type: "DS", content: rdataExamples.DS }), ["type"]).errors[0].message).toBe(
+      "a DS record cannot be at the zone apex: it belongs in the parent zone, at the delegation (RFC 4035 §2.4)",
+    );
+    expectInvalid(await post({ zone: zone.id, name: "*", type: "NS", content: "ns1.example.net" }), ["name"]);
+    await createRecord(zone.id, { name: "child", type: "DS", content: rdataExamples.DS });
+  });
+});
+
+describe("owner and target names follow BIND's check-names exactly", () => {
+  it("refuses _msdcs as an A owner but takes gc._msdcs and SPF's _spf labels, as BIND does", async () => {
+    const zone = await createZone("check-names.rec.test");
+    expectInvalid(await post({ zone: zone.id, name: "_msdcs", type: "A", content: "192.0.2.1" }), ["name"]);
+    await createRecord(zone.id, { name: "gc._msdcs", type: "A", content: "192.0.2.1" });
+    await createRecord(zone.id, { name: "gc._msdcs", type: "AAAA", content: "2001:db8::1" });
+    await createRecord(zone.id, { name: "192.0.2.1._spf", type: "A", content: "127.0.0.2" });
+    expectInvalid(await post({ zone: zone.id, name: "x._spf", type: "AAAA", content: "2001:db8::1" }), ["name"]);
+  });
+  it("refuses an underscore in a ServiceMode SVCB/HTTPS target, not in an AliasMode one", async () => {
+    const zone = await createZone("svcb-names.rec.test");
+    expectInvalid(await post({ zone: zone.id, name: "a", type: "HTTPS", content: "1 _svc.example.net" }), ["content"]);
+    await createRecord(zone.id, { name: "b", type: "HTTPS", content: "0 _svc.example.net" });
+  });
+  it("refuses an underscore in a PTR target in a reverse zone", async () => {
+    const zone = await createZone("2.0.192.in-addr.arpa");
+    expectInvalid(await post({ zone: zone.id, name: "1", type: "PTR", content: "_x.example.com" }), ["content"]);
+    await createRecord(zone.id, { name: "1", type: "PTR", content: "host.example.com" });
+  });
+});
+
+describe("types by number and generic RDATA (RFC 3597) through the API", () => {
+  it("stores a type neither this service nor BIND knows octet for octet, and reads a known one as itself", async () => {
+    const zone = await createZone("generic.rec.test");
+    expect(await createRecord(zone.id, { name: "a", type: "type65280", content: "\\# 4 0a000001" })).toMatchObject({
+      type: "TYPE65280",
+      content: "\\# 4 0A000001",
+    });
+    expect(await createRecord(zone.id, { name: "b", type: "TYPE1", content: "\\# 4 0A000002" })).toMatchObject({ type: "A", content: "10.0.0.2" });
+    expect((await recordLines("generic.rec.test")).filter((l) => l.startsWith("a "))).toEqual(["a 3600 TYPE65280 \\# 4 0A000001"]);
+  });
+  it("refuses meta-types, the types BIND knows and this service does not, and a signer's types", async () => {
+    const zone = await createZone("generic-refused.rec.test");
+    expectInvalid(await post({ zone: zone.id, name: "a", type: "TYPE255", content: "\\# 0" }), ["type"]);
+    expect(expectInvalid(await post({ zone: zone.id, name: "a", type: "KEY", content: "256 3 5 AQID" }), ["type"]).errors[0].message).toMatch(
+      /^record type KEY \(25\) is not supported; supported: A, /,
+    );
+    expect(expectInvalid(await post({ zone: zone.id, name: "a", type: "RRSIG", content: "A 13 2 60 1 1 1 x. AQID" }), ["type"]).errors[0].message).toBe(
+      "RRSIG records are what a DNSSEC signer adds to a zone; this service signs zones itself and keeps no RRSIG records",
+    );
   });
 });

@@ -40,14 +40,17 @@ interface ZoneIndex {
   existing: Set<string>;
 }
 
-function indexZone(zone: string, records: readonly ZoneRecordRef[]): ZoneIndex {
+function indexZone(zone: string, records: readonly ZoneRecordRef[], alsoExisting: Iterable<string> = []): ZoneIndex {
   const types = new Map<string, Set<string>>();
   const existing = new Set<string>([zone]);
+  const owners = [...records.map((r) => r.fqdn), ...alsoExisting];
+  for (const owner of owners) {
+    for (let name = owner; name !== zone && !existing.has(name); name = name.slice(name.indexOf(".") + 1)) existing.add(name);
+  }
   for (const record of records) {
     let set = types.get(record.fqdn);
     if (!set) types.set(record.fqdn, (set = new Set()));
     set.add(record.type);
-    for (let name = record.fqdn; name !== zone && !existing.has(name); name = name.slice(name.indexOf(".") + 1)) existing.add(name);
   }
   return { zone, types, existing };
 }
@@ -114,13 +117,21 @@ function targetProblem(index: ZoneIndex, record: ZoneRecordRef, target: string):
   }
 }
 
+export interface IntegrityScope<R> {
+  /** Check only these records (the others are context). */
+  only?: (record: R) => boolean;
+  /** Names known to exist (records below them were not loaded). */
+  existing?: Iterable<string>;
+}
+
 /**
  * The records whose target breaks BIND's integrity checks, with why. `records` is every
  * record of the zone, or at least every record at the names the checked targets and owners
- * pass through (their ancestors and the wildcards beside them) and at the targets.
+ * pass through (`neighbourhood`) and at the targets.
  */
-export function integrityProblems<R extends ZoneRecordRef>(zone: string, records: readonly R[], only?: (record: R) => boolean): IntegrityProblem<R>[] {
-  const index = indexZone(zone, records);
+export function integrityProblems<R extends ZoneRecordRef>(zone: string, records: readonly R[], scope: IntegrityScope<R> = {}): IntegrityProblem<R>[] {
+  const { only } = scope;
+  const index = indexZone(zone, records, scope.existing);
   const problems: IntegrityProblem<R>[] = [];
   for (const record of records) {
     if (only && !only(record)) continue;
@@ -135,4 +146,47 @@ export function integrityProblems<R extends ZoneRecordRef>(zone: string, records
     }
   }
   return problems;
+}
+
+/** The names a lookup of `name` passes through: itself, its ancestors in the zone, and the wildcards beside them. */
+export function neighbourhood(zone: string, name: string): string[] {
+  if (!isWithin(name, zone)) return [];
+  const names = [name];
+  for (let at = name; at !== zone; ) {
+    at = at.slice(at.indexOf(".") + 1);
+    names.push(at, `*.${at}`);
+  }
+  names.push(`*.${name}`);
+  return names;
+}
+
+/** The in-zone names the record's lookups start from: an apex NS, MX or SRV target. */
+export function checkedTargets(zone: string, record: ZoneRecordRef): string[] {
+  const apexNs = record.type === "NS" && record.fqdn === zone;
+  if (!apexNs && record.type !== "MX" && record.type !== "SRV") return [];
+  const type = recordTypeOf(record.type);
+  return type.ok ? rdataNames(type.type, record.content).filter((name) => isWithin(name, zone)) : [];
+}
+
+/**
+ * True when a change can break the check of a record other than itself and the apex name
+ * servers: an alias or DNAME added (every MX and SRV pointing there or below), a
+ * delegation or DNAME removed (the records below it become the zone's own again).
+ */
+export function changesStructure(zone: string, removed: ZoneRecordRef | null, added: ZoneRecordRef | null): boolean {
+  if (added && (added.type === "CNAME" || added.type === "DNAME")) return true;
+  return removed !== null && (removed.type === "DNAME" || (removed.type === "NS" && removed.fqdn !== zone));
+}
+
+const problemKey = (p: IntegrityProblem) => `${p.record.fqdn} ${p.record.type} ${p.record.content} ${p.message}`;
+
+/** The problems `after` has that `before` had not: what a change brings (a zone's old faults are not its fault). */
+export function newIntegrityProblems<R extends ZoneRecordRef>(
+  zone: string,
+  before: readonly R[],
+  after: readonly R[],
+  scope: IntegrityScope<R> = {},
+): IntegrityProblem<R>[] {
+  const old = new Set(integrityProblems(zone, before, scope).map(problemKey));
+  return integrityProblems(zone, after, scope).filter((problem) => !old.has(problemKey(problem)));
 }

@@ -7,6 +7,7 @@ import { touchZone } from "../../db/zones";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
 import { checkNeighbours, recordCollection, recordWriteProblem, validRecord, zoneOfReference } from "./collection";
+import { assertZoneIntegrity } from "./integrity";
 import { type RecordWithZone, recordsAtName } from "./queries";
 import type * as routes from "./routes";
 import { rrsetTtlWrites } from "./rrset";
@@ -20,6 +21,7 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
       const record = validRecord(zone.name, input);
       const others = await recordsAtName(db, zone.id, record.name);
       checkNeighbours(record, others);
+      await assertZoneIntegrity(db, zone, null, record);
       const rrset = others.filter((o) => o.type === record.type);
 
       const next: RecordWithZone = {

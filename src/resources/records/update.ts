@@ -9,6 +9,7 @@ import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { checkNeighbours, recordCollection, recordWriteProblem, validRecord } from "./collection";
+import { assertZoneIntegrity } from "./integrity";
 import { apexNsCount, recordsAtName } from "./queries";
 import type * as routes from "./routes";
 import { rrsetTtlWrites } from "./rrset";
@@ -32,6 +33,7 @@ export const updateRecord: RouteHandler<typeof routes.updateRecord, AppEnv> = (c
       if (!typeChanged && record.name === current.name && record.content === current.content && ttl === current.ttl && comment === current.comment) return null;
 
       checkNeighbours(record, others);
+      await assertZoneIntegrity(db, { id: current.zoneId, name: current.zoneName }, current, record);
       if (movedRrset && current.name === "@" && current.type === "NS") {
         const [{ count } = { count: 0 }] = await apexNsCount(db, current.zoneId);
         const lastApexNs = apexNsRemovalProblem(current, count);
