@@ -4,7 +4,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
-import { domainsNamed, hostsNamed } from "../../db/registry";
+import { domainsNamed, hostsNamed } from "../../db/links";
 import { domains } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { copyFindings, newFindings, throwFindings } from "../../http/findings";
