@@ -283,6 +283,25 @@ describe("responses conform to the OpenAPI document", () => {
     await call("DELETE", `/v1/hosts/${host.body.id}`);
     await call("DELETE", "/v1/hosts/ns9.nothing-here.com");
 
+    // Contract §12: renew, delete into redemption and restore, a transfer's request, read and actions.
+    const renewing = await call("GET", "/v1/domains/contract-example.com");
+    await call("POST", "/v1/domains/contract-example.com/renew", { json: { period: 1, current_expires_at: renewing.body.expires_at } });
+    await call("POST", "/v1/domains/contract-example.com/renew", { json: { period: 1, current_expires_at: renewing.body.expires_at } });
+    const redeemed = await call("POST", "/v1/domains", { json: { name: "contract-redeem.de", nameservers: ["ns1.example.net", "ns2.example.net"] } });
+    await call("DELETE", "/v1/domains/contract-redeem.de");
+    await call("POST", "/v1/domains/contract-redeem.de/restore");
+    await call("POST", "/v1/domains/contract-redeem.de/restore");
+    const gaining = await call("POST", "/v1/accounts", { json: { name: "contract-gaining" } });
+    const gainingToken = await call("POST", "/v1/tokens", { json: { name: "contract-gaining", scope: "write", account: gaining.body.id } });
+    const asGaining = { authorization: `Bearer ${gainingToken.body.secret}` };
+    await call("POST", "/v1/domains/contract-redeem.de/transfer", { json: { auth_info: "wrong-secret" }, headers: asGaining });
+    for (const action of ["reject", "cancel", "approve"]) {
+      await call("POST", "/v1/domains/contract-redeem.de/transfer", { json: { auth_info: redeemed.body.auth_info }, headers: asGaining });
+      await call("GET", "/v1/domains/contract-redeem.de/transfer", { headers: asGaining });
+      await call("POST", `/v1/domains/contract-redeem.de/transfer/${action}`, action === "cancel" ? { headers: asGaining } : {});
+      await call("POST", `/v1/domains/contract-redeem.de/transfer/${action}`, action === "cancel" ? { headers: asGaining } : {});
+    }
+
     await call("PATCH", "/v1/domains/contract-example.com", { json: { status: ["clientDeleteProhibited"] } });
     await call("DELETE", "/v1/domains/contract-example.com");
     await call("PATCH", "/v1/domains/contract-example.com", { json: { status: [] } });

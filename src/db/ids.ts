@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   event: "evt_",
   account: "acc_",
   token: "tok_",
+  transfer: "trn_",
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

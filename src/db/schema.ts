@@ -2,6 +2,7 @@
 // (fixed width, so text order is time order). `version` rises with every write and is
 // what `If-Match` checks atomically. Names are stored normalised (lowercase A-labels).
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { DsData, RgpEntry } from "../registry/lifecycle";
 
 const timestamps = {
   createdAt: text("created_at").notNull(),
@@ -36,6 +37,10 @@ export const extensions = sqliteTable(
     nameserversMax: integer("nameservers_max").notNull(),
     idn: integer("idn", { mode: "boolean" }).notNull(),
     dnssec: integer("dnssec", { mode: "boolean" }).notNull(),
+    /** Days after a registration or a transfer during which the domain cannot be transferred (ICANN transfer policy: 60; 0 where the registry has no lock). */
+    transferLockDays: integer("transfer_lock_days").notNull().default(60),
+    /** Days a transfer waits for the losing account before it is approved automatically (ICANN transfer policy: 5). */
+    pendingTransferDays: integer("pending_transfer_days").notNull().default(5),
     ...timestamps,
   },
   (t) => [index("extensions_repository_idx").on(t.repositoryId, t.id)],
@@ -118,11 +123,22 @@ export const domains = sqliteTable(
     authInfo: text("auth_info").notNull(),
     autoRenew: integer("auto_renew", { mode: "boolean" }).notNull(),
     expiresAt: text("expires_at").notNull(),
+    /** The last completed transfer: with `created_at`, where the transfer lock starts (contract §12). */
+    lastTransferAt: text("last_transfer_at"),
+    /** JSON array of the running grace periods (RFC 3915 rgpStatus), each `{status, ends_at}`. */
+    rgp: text("rgp", { mode: "json" }).$type<RgpEntry[]>().notNull().default([]),
+    /** The earliest `ends_at` in `rgp`: what the sweep keys on (null when none runs). */
+    rgpEndsAt: text("rgp_ends_at"),
+    /** When the domain entered pendingDelete (a DELETE after addPeriod, or an expiry without auto-renew). */
+    deletedAt: text("deleted_at"),
+    /** JSON array of DS data (RFC 5910 dsData): `{key_tag, algorithm, digest_type, digest}`. */
+    ds: text("ds", { mode: "json" }).$type<DsData[]>().notNull().default([]),
     version: integer("version").notNull().default(1),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("domains_name_unique").on(t.name),
+    index("domains_rgp_ends_idx").on(t.rgpEndsAt, t.id),
     index("domains_extension_idx").on(t.extensionId, t.id),
     index("domains_repository_idx").on(t.repositoryId, t.id),
     index("domains_registrant_idx").on(t.registrantId, t.id),
@@ -133,6 +149,34 @@ export const domains = sqliteTable(
     index("domains_account_idx").on(t.accountId, t.id),
     index("domains_account_name_idx").on(t.accountId, t.name),
   ],
+);
+
+/**
+ * Transfers between accounts (RFC 5731 §3.2.4): one row per request, the latest one per
+ * domain is the domain's transfer. A pending one waits until `act_by` for the losing account.
+ */
+export const transfers = sqliteTable(
+  "transfers",
+  {
+    id: text("id").primaryKey(),
+    domainId: text("domain_id")
+      .notNull()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    gainingAccountId: text("gaining_account_id")
+      .notNull()
+      .references(() => accounts.id),
+    losingAccountId: text("losing_account_id")
+      .notNull()
+      .references(() => accounts.id),
+    status: text("status", { enum: ["pending", "approved", "rejected", "cancelled", "auto_approved"] }).notNull(),
+    period: integer("period").notNull(),
+    requestedAt: text("requested_at").notNull(),
+    actBy: text("act_by").notNull(),
+    actedAt: text("acted_at"),
+    version: integer("version").notNull().default(1),
+  },
+  (t) => [index("transfers_domain_idx").on(t.domainId, t.requestedAt), index("transfers_act_by_idx").on(t.status, t.actBy, t.id)],
 );
 
 export const hosts = sqliteTable(
@@ -273,6 +317,23 @@ export const apiTokens = sqliteTable(
  * Rows are never updated or deleted. D1 keeps a row under 2 MB, which bounds what
  * `before` + `after` may hold (src/db/events.ts).
  */
+/** What an event records (contract §12 adds the lifecycle's operations to create, update, delete). */
+export const EVENT_OPERATIONS = [
+  "create",
+  "update",
+  "delete",
+  "renew",
+  "auto_renew",
+  "transfer_request",
+  "transfer_approve",
+  "transfer_reject",
+  "transfer_cancel",
+  "transfer_auto_approve",
+  "expire",
+  "restore",
+  "purge",
+] as const;
+
 export const events = sqliteTable(
   "events",
   {
@@ -291,7 +352,7 @@ export const events = sqliteTable(
     actor: text("actor").notNull(),
     resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record", "account", "token"] }).notNull(),
     resourceId: text("resource_id").notNull(),
-    operation: text("operation", { enum: ["create", "update", "delete"] }).notNull(),
+    operation: text("operation", { enum: EVENT_OPERATIONS }).notNull(),
     before: text("before", { mode: "json" }),
     after: text("after", { mode: "json" }),
   },
@@ -334,6 +395,7 @@ export const schema = {
   extensions,
   contacts,
   domains,
+  transfers,
   hosts,
   hostAddresses,
   domainNameservers,

@@ -119,8 +119,9 @@ async function currentResource<Row extends Stored, Body>(
   collection: Collection<Row, Body>,
   segment: string,
   reads: (db: Database) => readonly Statement[],
+  acrossAccounts = false,
 ): Promise<{ current: Row; read: unknown[] }> {
-  const db = c.get("db");
+  const db = acrossAccounts ? (c.get("dbAllAccounts") ?? c.get("db")) : c.get("db");
   const ref: ResourceRef = collection.byName ? resourceRef(segment, collection.type) : { kind: "id", id: segment };
   const [rows, ...read] = await db.batch([collection.find(db, ref), ...reads(db)] as [Statement, ...Statement[]]);
   const current = (rows as Row[])[0];
@@ -175,7 +176,7 @@ function eventOf(
 async function writeChange<Row extends Stored, Body>(
   ctx: WriteContext,
   collection: Collection<Row, Body>,
-  operation: "create" | "update",
+  operation: EventOperation,
   before: Row | null,
   change: Change<Row>,
   failure: FailureProblem<Row> | undefined,
@@ -226,13 +227,17 @@ export async function updateResource<Row extends Stored, Body, const R extends r
     reads?: (db: Database) => R;
     update(ctx: WriteContext, current: Row, read: BatchResponse<R>): Promise<Change<Row> | null>;
     failure?: FailureProblem<Row>;
+    /** The event's operation when the write is more than an update (a renew, a restore: contract §12). */
+    event?: EventOperation;
+    /** Finds the resource in every account (a transfer's gaining account acts on a domain it cannot see yet); the operation decides who may act. */
+    acrossAccounts?: boolean;
   },
 ) {
   const updated = await withVersionRetry(c, async () => {
-    const { current, read } = await currentResource(c, collection, segment, operation.reads ?? (() => []));
+    const { current, read } = await currentResource(c, collection, segment, operation.reads ?? (() => []), operation.acrossAccounts);
     const ctx = writeContext(c);
     const change = await operation.update(ctx, current, read as BatchResponse<R>);
-    return change === null ? current : writeChange(ctx, collection, "update", current, change, operation.failure);
+    return change === null ? current : writeChange(ctx, collection, operation.event ?? "update", current, change, operation.failure);
   });
   const body = collection.present(updated);
   c.header("ETag", entityTag(updated.version, body));

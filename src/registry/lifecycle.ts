@@ -106,3 +106,8 @@ export function transferLockedUntil(createdAt: string, lastTransferAt: string | 
   if (lockDays <= 0) return null;
   return addDays(new Date(lastTransferAt ?? createdAt), lockDays).toISOString();
 }
+
+/** Whether a grace period of this status runs at `now`. */
+export function inGracePeriod(entries: readonly RgpEntry[], status: RgpStatus, now: Date): boolean {
+  return entries.some((e) => e.status === status && isRunning(e, now));
+}

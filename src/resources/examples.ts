@@ -7,7 +7,7 @@ import type { z } from "@hono/zod-openapi";
 import type { AccountCreateSchema, AccountPatchSchema, AccountSchema, MeSchema } from "./accounts/schemas";
 import type { ExtensionSchema, RepositorySchema } from "./catalog/schemas";
 import type { ContactCreateSchema, ContactPatchSchema, ContactSchema } from "./contacts/schemas";
-import type { DomainCreateSchema, DomainPatchSchema, DomainSchema } from "./domains/schemas";
+import type { DomainCreateSchema, DomainPatchSchema, DomainRenewSchema, DomainSchema, TransferRequestSchema, TransferSchema } from "./domains/schemas";
 import type { EventSchema } from "./events/schemas";
 import type { HostCreateSchema, HostPatchSchema, HostSchema } from "./hosts/schemas";
 import type { RecordCreateSchema, RecordPatchSchema, RecordSchema } from "./records/schemas";
@@ -38,6 +38,8 @@ export const EXTENSION_EXAMPLE = {
   nameservers: { min: 0, max: 13 },
   idn: true,
   dnssec: true,
+  transfer_lock_days: 60,
+  pending_transfer_days: 5,
   created_at: CATALOG_DATE,
   updated_at: CATALOG_DATE,
 } satisfies z.output<typeof ExtensionSchema>;
@@ -85,6 +87,8 @@ export const DOMAIN_CREATE_EXAMPLE = {
 
 export const DOMAIN_PATCH_EXAMPLE = { auto_renew: false, status: ["clientTransferProhibited"] } satisfies z.input<typeof DomainPatchSchema>;
 
+export const DOMAIN_RENEW_EXAMPLE = { period: 1, current_expires_at: "2027-11-22T09:09:16.659Z" } satisfies z.input<typeof DomainRenewSchema>;
+
 export const DOMAIN_EXAMPLE = {
   id: DOMAIN_ID,
   account: SPONSOR_ID,
@@ -98,11 +102,36 @@ export const DOMAIN_EXAMPLE = {
   nameservers: ["ns1.example.net", "ns2.example.net"],
   auto_renew: false,
   expires_at: "2028-11-22T09:09:16.659Z",
+  rgp_status: [{ status: "addPeriod", ends_at: "2026-11-27T09:09:16.511Z" }],
+  transfer_locked_until: "2027-01-21T09:09:16.511Z",
+  ds: [],
   auth_info: "Y_ITuVdpEM-P9UDzifbC",
   zone: ZONE_ID,
   created_at: CREATED,
   updated_at: UPDATED,
 } satisfies z.output<typeof DomainSchema>;
+
+/** A domain deleted after its add grace period: in redemption (contract §12). */
+export const DOMAIN_DELETED_EXAMPLE = {
+  ...DOMAIN_EXAMPLE,
+  status: ["clientTransferProhibited", "pendingDelete"],
+  rgp_status: [{ status: "redemptionPeriod", ends_at: "2026-12-22T09:09:18.218Z" }],
+  updated_at: UPDATED,
+} satisfies z.output<typeof DomainSchema>;
+
+export const TRANSFER_REQUEST_EXAMPLE = { auth_info: "Y_ITuVdpEM-P9UDzifbC", period: 1 } satisfies z.input<typeof TransferRequestSchema>;
+
+export const TRANSFER_EXAMPLE = {
+  domain: DOMAIN_ID,
+  name: "example.com",
+  status: "pending",
+  gaining_account: "acc_01JD3Q6Y4T8N0V4W5X6Y7Z8A9C",
+  losing_account: SPONSOR_ID,
+  period: 1,
+  requested_at: UPDATED,
+  act_by: "2026-11-27T09:09:18.218Z",
+  acted_at: null,
+} satisfies z.output<typeof TransferSchema>;
 
 /** Lists leave `auth_info` out (contract §5). */
 export const { auth_info: _authInfo, ...DOMAIN_LIST_ITEM_EXAMPLE } = DOMAIN_EXAMPLE;

@@ -88,6 +88,8 @@ export function presentExtension(row: ExtensionRow): Extension {
     nameservers: { min: row.nameserversMin, max: row.nameserversMax },
     idn: row.idn,
     dnssec: row.dnssec,
+    transfer_lock_days: row.transferLockDays,
+    pending_transfer_days: row.pendingTransferDays,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };

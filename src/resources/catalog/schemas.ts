@@ -31,6 +31,14 @@ export const ExtensionSchema = z
       .openapi({ description: "How many name servers a domain may have.", example: { min: 0, max: 13 } }),
     idn: z.boolean().openapi({ description: "Whether internationalised (xn--) names can be registered.", example: true }),
     dnssec: z.boolean().openapi({ description: "Whether the registry accepts DS records for its domains.", example: true }),
+    transfer_lock_days: z
+      .number()
+      .int()
+      .openapi({ description: "Days after a registration or a transfer during which the domain cannot be transferred (0: no lock).", example: 60 }),
+    pending_transfer_days: z
+      .number()
+      .int()
+      .openapi({ description: "Days a transfer waits for the losing account before it is approved automatically.", example: 5 }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })

@@ -15,6 +15,8 @@ import { idnErrors, matchRegistrableName } from "../../registry/extensions";
 import { normalizeHostName } from "../../registry/hosts";
 import { nameserverCountErrors, nameserverNames, newNameserverHosts, superordinateCandidates } from "../../registry/nameservers";
 import { expiryAfter, periodErrors, wholeYearsErrors } from "../../registry/periods";
+import { canonicalDs, dsErrors, dsPolicyErrors } from "../../registry/ds";
+import { earliestEnd, transferLockedUntil, withGracePeriod } from "../../registry/lifecycle";
 import { canonicalStatuses, type ClientStatus, clientStatusErrors } from "../../registry/statuses";
 import { contactIdsOf, domainCollection, domainExists } from "./collection";
 import { adoptionWrites, contactAddressGuards, nameserverLinks } from "./links";
@@ -22,7 +24,7 @@ import { contactsById, type DomainWithLinks, zoneNamed } from "./queries";
 import type * as routes from "./routes";
 
 /** RFC 5731 §2.6 authInfo: 20 characters of a 64-symbol alphabet, 120 bits, beyond guessing. */
-function generateAuthInfo(): string {
+export function generateAuthInfo(): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   return Array.from(crypto.getRandomValues(new Uint8Array(20)), (b) => alphabet[b % 64]).join("");
 }
@@ -45,6 +47,8 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
   const { names: nameservers, errors: nameserverErrors } = nameserverNames(input.nameservers ?? []);
   parsed.invalid.push(...nameserverErrors);
   if (extension) parsed.policy.push(...nameserverCountErrors((input.nameservers ?? []).length, extension));
+  parsed.invalid.push(...dsErrors(input.ds ?? []));
+  if (extension) parsed.policy.push(...dsPolicyErrors(input.ds ?? [], extension));
   const assigned = {
     registrant: input.registrant ?? null,
     admin: input.contacts?.admin ?? null,
@@ -94,13 +98,22 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
         authInfo: input.auth_info ?? generateAuthInfo(),
         autoRenew: input.auto_renew ?? true,
         expiresAt: expiryAfter(now, period).toISOString(),
+        lastTransferAt: null,
+        // RFC 3915 §3.1: a registration starts its add grace period.
+        rgp: withGracePeriod([], now, { status: "addPeriod", days: extension.graceAdd }),
+        rgpEndsAt: null,
+        deletedAt: null,
+        ds: canonicalDs(input.ds ?? []),
         version: 1,
         createdAt: at,
         updatedAt: at,
         nameservers,
         zoneId: zone[0]?.id ?? null,
+        pendingTransfer: false,
+        transferLockedUntil: transferLockedUntil(at, null, extension.transferLockDays),
       };
-      const { nameservers: _names, zoneId: _zone, ...row } = next;
+      next.rgpEndsAt = earliestEnd(next.rgp);
+      const { nameservers: _names, zoneId: _zone, pendingTransfer: _pending, transferLockedUntil: _lock, ...row } = next;
       const links = nameserverLinks(ctx, next, nameservers, external);
       return {
         next,

@@ -1,6 +1,6 @@
 // A domain's API representation: the list item, and the full domain with its `auth_info`.
 import { toUnicodeName } from "../../dns/name";
-import { domainStatus } from "../../registry/statuses";
+import { domainStatus, type ServerStatus } from "../../registry/statuses";
 import type { DomainWithLinks } from "./queries";
 import type { Domain, DomainListItem } from "./schemas";
 
@@ -12,12 +12,15 @@ export function presentDomainListItem(row: DomainWithLinks): DomainListItem {
     unicode_name: toUnicodeName(row.name),
     extension: row.extensionId,
     repository: row.repositoryId,
-    status: domainStatus(row.statuses, row.nameservers.length),
+    status: domainStatus(row.statuses, row.nameservers.length, serverStatusesOf(row)),
     registrant: row.registrantId,
     contacts: { admin: row.adminId, tech: row.techId, billing: row.billingId },
     nameservers: row.nameservers,
     auto_renew: row.autoRenew,
     expires_at: row.expiresAt,
+    rgp_status: row.rgp,
+    transfer_locked_until: row.transferLockedUntil,
+    ds: row.ds,
     zone: row.zoneId,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
@@ -27,4 +30,17 @@ export function presentDomainListItem(row: DomainWithLinks): DomainListItem {
 export function presentDomain(row: DomainWithLinks): Domain {
   const { zone, created_at, updated_at, ...rest } = presentDomainListItem(row);
   return { ...rest, auth_info: row.authInfo, zone, created_at, updated_at };
+}
+
+/** The registry's statuses on a domain (contract §12), which combine with its client statuses. */
+export function serverStatusesOf(row: Pick<DomainWithLinks, "deletedAt" | "pendingTransfer">): ServerStatus[] {
+  const statuses: ServerStatus[] = [];
+  if (row.deletedAt !== null) statuses.push("pendingDelete");
+  if (row.pendingTransfer) statuses.push("pendingTransfer");
+  return statuses;
+}
+
+/** Every status a domain shows, for the prohibition table (src/registry/statuses.ts). */
+export function shownStatuses(row: DomainWithLinks): string[] {
+  return [...row.statuses, ...serverStatusesOf(row)];
 }

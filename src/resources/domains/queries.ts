@@ -7,7 +7,7 @@ import type { PageRequest } from "../../http/pagination";
 import type { DomainSort } from "./schemas";
 
 export type DomainRow = typeof domains.$inferSelect;
-export type DomainWithLinks = DomainRow & { nameservers: string[]; zoneId: string | null };
+export type DomainWithLinks = DomainRow & { nameservers: string[]; zoneId: string | null; pendingTransfer: boolean; transferLockedUntil: string | null };
 
 /** The domain's name server names in the order given, as one JSON array. */
 // Subqueries spell out their tables: drizzle renders columns of a single-table query
@@ -24,7 +24,17 @@ const nameserverNames = sql<
  */
 const zoneId = sql<string | null>`(select z.id from zones z where z.name = "domains"."name" and z.account_id = "domains"."account_id")`;
 
-const columns = { ...getTableColumns(domains), nameservers: nameserverNames, zoneId };
+/** Whether a transfer of the domain waits for the losing account (contract §12: `pendingTransfer`). */
+const pendingTransfer = sql<boolean>`exists (select 1 from main.transfers t where t.domain_id = "domains"."id" and t.status = 'pending')`.mapWith(
+  (v: number) => v === 1,
+);
+
+/** Registration or last transfer plus the extension's transfer lock (null: no lock); as src/registry/lifecycle.ts computes it. */
+const transferLockedUntil = sql<
+  string | null
+>`(select case when e.transfer_lock_days > 0 then strftime('%Y-%m-%dT%H:%M:%fZ', coalesce("domains"."last_transfer_at", "domains"."created_at"), '+' || e.transfer_lock_days || ' days') end from extensions e where e.id = "domains"."extension_id")`;
+
+const columns = { ...getTableColumns(domains), nameservers: nameserverNames, zoneId, pendingTransfer, transferLockedUntil };
 
 export interface DomainFilters {
   /** Only this account's domains (an operator's filter; a customer sees only its own anyway). */

@@ -14,8 +14,19 @@ import {
   resourceResponse,
 } from "../../http/openapi";
 import { pathParams, RepositoryParams } from "../../http/params";
-import { DOMAIN_READ_ONLY, DomainCreateSchema, DomainListQuery, DomainListSchema, DomainPatchSchema, DomainSchema } from "./schemas";
-import { DOMAIN_CREATE_EXAMPLE, DOMAIN_EXAMPLE, DOMAIN_LIST_ITEM_EXAMPLE, DOMAIN_PATCH_EXAMPLE, RDAP_DOMAIN_EXAMPLE } from "../examples";
+import { TransferRequestSchema, TransferSchema } from "./schemas";
+import { DOMAIN_READ_ONLY, DomainCreateSchema, DomainRenewSchema, DomainListQuery, DomainListSchema, DomainPatchSchema, DomainSchema } from "./schemas";
+import {
+  DOMAIN_CREATE_EXAMPLE,
+  DOMAIN_DELETED_EXAMPLE,
+  DOMAIN_EXAMPLE,
+  DOMAIN_RENEW_EXAMPLE,
+  DOMAIN_LIST_ITEM_EXAMPLE,
+  DOMAIN_PATCH_EXAMPLE,
+  RDAP_DOMAIN_EXAMPLE,
+  TRANSFER_EXAMPLE,
+  TRANSFER_REQUEST_EXAMPLE,
+} from "../examples";
 
 const tags = ["Domains"];
 const DomainParams = pathParams("domain", "Domain id (`dom_…`) or name (`example.com`, U-labels accepted).", "example.com");
@@ -93,7 +104,78 @@ export const deleteDomain = defineRoute({
   path: "/domains/{domain}",
   tags,
   summary: "Delete a domain",
-  description: `Refused with 409 \`status_prohibits\` under \`clientDeleteProhibited\`, and with 409 \`object_linked\` while hosts subordinate to the domain exist. A zone of the same name survives and loses its link. ${IF_MATCH_HEADER_DOC}`,
+  description: `Inside \`addPeriod\` the domain is removed at once (204) and a zone of the same name survives and loses its link. Afterwards it enters \`redemptionPeriod\` with \`pendingDelete\` (202 with the domain, RFC 3915): \`POST …/restore\` brings it back until the period ends, then the sweep purges it. Refused with 409 \`status_prohibits\` under \`clientDeleteProhibited\`, \`pendingDelete\` or \`pendingTransfer\`, and with 409 \`object_linked\` while hosts subordinate to the domain exist. ${IF_MATCH_HEADER_DOC}`,
   request: { params: DomainParams },
-  responses: { 204: noContentResponse, ...errorResponses(404, 409, 412) },
+  responses: {
+    202: resourceResponse(DomainSchema, "The domain entered `redemptionPeriod` (`pendingDelete`); `POST …/restore` brings it back.", DOMAIN_DELETED_EXAMPLE),
+    204: noContentResponse,
+    ...errorResponses(404, 409, 412),
+  },
 });
+
+export const renewDomain = defineRoute({
+  operationId: "renewDomain",
+  method: "post",
+  path: "/domains/{domain}/renew",
+  tags,
+  summary: "Renew a domain",
+  description:
+    "Adds `period` years to `expires_at` (RFC 5731 §3.2.3) and starts `renewPeriod`. `current_expires_at` must name the stored expiry date (422 `policy_violation` otherwise), so a retried renew cannot renew twice. The period must lie in the extension's range and the new expiry at most `periods.max` years from now (422). Refused with 409 `status_prohibits` under `clientRenewProhibited`, `pendingDelete` or `pendingTransfer`.",
+  request: { params: DomainParams, body: jsonBody(DomainRenewSchema, "The renewal.", DOMAIN_RENEW_EXAMPLE) },
+  responses: { 200: resourceResponse(DomainSchema, "The renewed domain.", DOMAIN_EXAMPLE), ...errorResponses(400, 404, 409, 412, 413, 415, 422) },
+});
+
+export const restoreDomain = defineRoute({
+  operationId: "restoreDomain",
+  method: "post",
+  path: "/domains/{domain}/restore",
+  tags,
+  summary: "Restore a deleted domain",
+  description:
+    "Inside `redemptionPeriod` the deleted domain comes back as it was (RFC 3915; the restore report is implied); a domain that had expired is renewed for one year. Otherwise 409 `status_prohibits`.",
+  request: { params: DomainParams },
+  responses: { 200: resourceResponse(DomainSchema, "The restored domain.", DOMAIN_EXAMPLE), ...errorResponses(404, 409, 412) },
+});
+
+export const requestTransfer = defineRoute({
+  operationId: "requestTransfer",
+  method: "post",
+  path: "/domains/{domain}/transfer",
+  tags,
+  summary: "Request the transfer of a domain to your account",
+  description:
+    "By the gaining account, naming the domain by name (RFC 5731 §3.2.4). A wrong `auth_info` → 422 `policy_violation` (field `auth_info`) and nothing more. Refused with 409 `status_prohibits` under `clientTransferProhibited`, `pendingDelete` or `pendingTransfer`; with 422 inside the transfer lock (`transfer_locked_until`) and from the sponsoring account itself. The domain shows `pendingTransfer` until the losing account approves or rejects, the gaining one cancels, or `act_by` passes (automatic approval).",
+  request: { params: DomainParams, body: jsonBody(TransferRequestSchema, "The request.", TRANSFER_REQUEST_EXAMPLE) },
+  responses: {
+    201: { description: "The transfer, pending.", content: { "application/json": { schema: TransferSchema, example: TRANSFER_EXAMPLE } } },
+    ...errorResponses(400, 404, 409, 413, 415, 422),
+  },
+});
+
+export const getTransfer = defineRoute({
+  operationId: "getTransfer",
+  method: "get",
+  path: "/domains/{domain}/transfer",
+  tags,
+  summary: "The domain's latest transfer",
+  description: "Readable by the gaining and the losing account (and operators); anyone else gets 404.",
+  request: { params: DomainParams },
+  responses: { 200: resourceResponse(TransferSchema, "The latest transfer.", TRANSFER_EXAMPLE), ...errorResponses(404) },
+});
+
+function transferAction(action: "approve" | "reject" | "cancel", who: string, summary: string) {
+  return defineRoute({
+    operationId: `${action}Transfer`,
+    method: "post",
+    path: `/domains/{domain}/transfer/${action}`,
+    tags,
+    summary,
+    description: `By the ${who} account (RFC 5731 §3.2.4); anyone else gets 404, a transfer no longer pending 409 \`status_prohibits\`.${action === "approve" ? " The sponsor becomes the gaining account, `expires_at` grows by the period (capped at `periods.max` years from now), `auth_info` is regenerated, the contacts the domain uses are copied into the gaining account, subordinate hosts move with it, `transferPeriod` starts and the transfer lock restarts." : ""}`,
+    request: { params: DomainParams },
+    responses: { 200: resourceResponse(TransferSchema, "The transfer as it ended.", TRANSFER_EXAMPLE), ...errorResponses(404, 409) },
+  });
+}
+
+export const approveTransfer = transferAction("approve", "losing", "Approve a transfer");
+export const rejectTransfer = transferAction("reject", "losing", "Reject a transfer");
+export const cancelTransfer = transferAction("cancel", "gaining", "Cancel a transfer");

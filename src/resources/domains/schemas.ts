@@ -3,6 +3,7 @@ import { paginationQuery } from "../../http/pagination";
 import { dateTimeParam, searchParam } from "../../http/query";
 import { AccountFilterSchema, AccountRefSchema, listSchema, SponsorInputSchema, TimestampSchema } from "../../http/openapi";
 import { readOnlyFields } from "../../http/patch";
+import { RGP_STATUSES } from "../../registry/lifecycle";
 import { CLIENT_STATUSES, DOMAIN_STATUS_FILTERS } from "../../registry/statuses";
 
 const contactRef = z.string().max(64).openapi({ example: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" });
@@ -15,6 +16,21 @@ const authInfo = z
   .max(32, { error: "must be 6 to 32 characters" })
   .regex(/^[\x21-\x7e]+$/, { error: "may contain only printable ASCII characters without spaces" })
   .openapi({ example: "s3cret-Transfer-Key" });
+
+export const DsSchema = z
+  .object({
+    key_tag: z.number().int().openapi({ example: 12345 }),
+    algorithm: z.number().int().openapi({ example: 13 }),
+    digest_type: z.number().int().openapi({ example: 2 }),
+    digest: z.string().openapi({ example: "2BB183AF5F22588179A53B0A98631FAD1A292118F7BC1F6A6F0F8F4A6B1E7D2C" }),
+  })
+  .openapi("DsData");
+
+// Checked by src/registry/ds.ts so that one 422 lists every problem; the bound here only keeps bodies small.
+const DsInputSchema = z
+  .array(z.object({ key_tag: z.number(), algorithm: z.number(), digest_type: z.number(), digest: z.string().max(256) }))
+  .max(64)
+  .openapi({ description: "DS data (RFC 5910): 0–8 entries; algorithm 8, 10, 13, 14, 15 or 16; digest type 2 (64 hex digits) or 4 (96). Replaced whole." });
 
 const hostName = z.string().max(1024).openapi({ example: "ns1.example.net" });
 
@@ -46,6 +62,15 @@ export const DomainSchema = z
     auth_info: z.string().openapi({ description: "Transfer authorisation; returned only by single-domain reads and writes." }),
     auto_renew: z.boolean(),
     expires_at: TimestampSchema,
+    rgp_status: z.array(z.object({ status: z.enum(RGP_STATUSES), ends_at: TimestampSchema })).openapi({
+      description:
+        "The running grace periods and pending states (RFC 3915), each with the instant it ends: `addPeriod`, `renewPeriod`, `autoRenewPeriod`, `transferPeriod`, `redemptionPeriod`, `pendingDelete`.",
+      example: [{ status: "addPeriod", ends_at: "2026-11-27T09:09:16.511Z" }],
+    }),
+    transfer_locked_until: TimestampSchema.nullable().openapi({
+      description: "Registration or last transfer plus the extension's `transfer_lock_days`: no transfer before then. Null where the registry has no lock.",
+    }),
+    ds: z.array(DsSchema).openapi({ description: "DS data for the parent zone (RFC 5910), digests in uppercase hex." }),
     zone: z.string().nullable().openapi({ description: "Id of the zone of the same name served here, if any." }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
@@ -69,6 +94,7 @@ export const DomainCreateSchema = z
       .openapi({ example: ["clientTransferProhibited"], description: `Client statuses only: ${CLIENT_STATUSES.join(", ")}.` }),
     auth_info: authInfo.optional(),
     auto_renew: z.boolean().optional().openapi({ description: "Default true." }),
+    ds: DsInputSchema.optional(),
     account: SponsorInputSchema,
   })
   .openapi("DomainCreate");
@@ -81,8 +107,40 @@ export const DomainPatchSchema = z
     status: z.array(z.string().max(64)).max(16).nullable().optional(),
     auth_info: authInfo.optional(),
     auto_renew: z.boolean().optional(),
+    ds: DsInputSchema.nullable().optional(),
   })
   .openapi("DomainPatch");
+
+export const DomainRenewSchema = z
+  .object({
+    period: z.number().optional().openapi({ type: "integer", example: 1, description: "Whole years; default the extension's minimum." }),
+    current_expires_at: z.string().max(64).openapi({
+      example: "2027-11-22T09:30:00.000Z",
+      description: "The domain's `expires_at` as the client knows it; only its date counts (EPP curExpDate). A retried renew no longer matches and is refused.",
+    }),
+  })
+  .openapi("DomainRenew");
+
+export const TransferSchema = z
+  .object({
+    domain: z.string().openapi({ example: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
+    name: z.string().openapi({ example: "example.com" }),
+    status: z.enum(["pending", "approved", "rejected", "cancelled", "auto_approved"]),
+    gaining_account: z.string().openapi({ example: "acc_01JD3Q6Y4T8N0V4W5X6Y7Z8A9C" }),
+    losing_account: z.string().openapi({ example: "acc_00000000000000000000000000" }),
+    period: z.number().int().openapi({ example: 1, description: "Years the expiry grows by on approval (capped at periods.max from then)." }),
+    requested_at: TimestampSchema,
+    act_by: TimestampSchema.openapi({ description: "When the transfer is approved automatically unless the losing account acts first." }),
+    acted_at: TimestampSchema.nullable(),
+  })
+  .openapi("Transfer");
+
+export const TransferRequestSchema = z
+  .object({
+    auth_info: z.string().max(64).openapi({ example: "s3cret-Transfer-Key", description: "The domain's authorisation information, from its registrant." }),
+    period: z.number().optional().openapi({ type: "integer", example: 1, description: "Whole years added on approval; default 1." }),
+  })
+  .openapi("TransferRequest");
 
 export const DOMAIN_READ_ONLY = readOnlyFields(DomainSchema, DomainPatchSchema);
 

@@ -13,10 +13,11 @@ import { mergePatch } from "../../http/patch";
 import { ApiError } from "../../http/problem";
 import { contactAddressErrors, unknownContactErrors } from "../../registry/contacts";
 import { nameserverCountErrors, nameserverNames, newNameserverHosts, superordinateCandidates } from "../../registry/nameservers";
+import { canonicalDs, dsErrors, dsPolicyErrors } from "../../registry/ds";
 import { canonicalStatuses, type ClientStatus, clientStatusErrors, prohibitingStatus } from "../../registry/statuses";
 import { assignedContacts, contactIdsOf, domainCollection } from "./collection";
 import { contactAddressGuards, replaceNameserverLinks } from "./links";
-import { presentDomain } from "./present";
+import { presentDomain, shownStatuses } from "./present";
 import { contactsById, type DomainWithLinks } from "./queries";
 import type * as routes from "./routes";
 
@@ -44,6 +45,7 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
   parsed.invalid.push(...(named?.errors ?? []));
   const nameservers = named?.names;
   const assigned = assignedContacts(patch);
+  parsed.invalid.push(...dsErrors(patch.ds ?? []));
 
   return updateResource(c, domainCollection, c.req.valid("param").domain, {
     // Name servers are names: their hosts and superordinate domains are looked up in every account.
@@ -53,7 +55,7 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
       domainsNamed(c.get("dbAllAccounts") ?? db, superordinateCandidates(nameservers ?? [], cat.extensions)),
     ],
     async update(ctx, current, [contactRows, knownHosts, managed]) {
-      const prohibiting = prohibitingStatus("update", current.statuses, statuses);
+      const prohibiting = prohibitingStatus("update", shownStatuses(current), statuses);
       if (prohibiting) {
         throw new ApiError("status_prohibits", `${current.name} has ${prohibiting}; remove it (set status without it) before or while changing anything else.`);
       }
@@ -62,6 +64,7 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
       const findings = copyFindings(parsed);
       const extension = cat.extensions.get(current.extensionId)!;
       if (nameservers) findings.policy.push(...nameserverCountErrors((patch.nameservers ?? []).length, extension));
+      findings.policy.push(...dsPolicyErrors(patch.ds ?? [], extension));
       // The domain's account's own contacts: another account's is as unknown as a wrong id.
       const contacts = new Map(contactRows.filter((r) => r.accountId === current.accountId).map((r) => [r.id, r]));
       findings.invalid.push(...unknownContactErrors(assigned, contacts));
@@ -84,6 +87,7 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
         authInfo: merged.auth_info,
         autoRenew: merged.auto_renew,
         nameservers: merged.nameservers ?? [],
+        ds: patch.ds === undefined ? current.ds : canonicalDs(patch.ds ?? []),
       };
       if (JSON.stringify(presentDomain(changed)) === JSON.stringify(presentDomain(current))) return null;
 
@@ -102,6 +106,7 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
             statuses: next.statuses,
             authInfo: next.authInfo,
             autoRenew: next.autoRenew,
+            ds: next.ds,
             version: next.version,
             updatedAt: next.updatedAt,
           })

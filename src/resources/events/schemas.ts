@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { dateTimeParam } from "../../http/query";
 import { paginationQuery } from "../../http/pagination";
+import { EVENT_OPERATIONS } from "../../db/schema";
 import { TimestampSchema, listSchema } from "../../http/openapi";
 
 export const RESOURCE_TYPES = ["contact", "domain", "host", "zone", "record", "account", "token"] as const;
-export const OPERATIONS = ["create", "update", "delete"] as const;
+export const OPERATIONS = EVENT_OPERATIONS;
 
 const Representation = z
   .record(z.string(), z.unknown())

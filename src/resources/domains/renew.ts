@@ -1,0 +1,56 @@
+// POST /v1/domains/{domain}/renew (RFC 5731 §3.2.3, contract §12): the expiry grows by
+// `period` years from the stored expiry. `current_expires_at` must be the stored expiry
+// date, so a renew retried after it succeeded is refused instead of renewing twice; the
+// write itself is conditional on that expiry, so of concurrent renews exactly one wins
+// and the others read again and are refused.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { catalog } from "../../db/catalog";
+import { domains } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { newFindings, throwFindings } from "../../http/findings";
+import { updateResource } from "../../http/mutate";
+import { ApiError } from "../../http/problem";
+import { earliestEnd, renewal, withGracePeriod } from "../../registry/lifecycle";
+import { wholeYearsErrors } from "../../registry/periods";
+import { prohibitingStatus } from "../../registry/statuses";
+import { domainCollection } from "./collection";
+import { shownStatuses } from "./present";
+import type * as routes from "./routes";
+
+export const renewDomain: RouteHandler<typeof routes.renewDomain, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const cat = await catalog(c.get("db"));
+
+  // Parse: a whole number of years, and a time for current_expires_at.
+  const parsed = newFindings();
+  if (body.period !== undefined) parsed.invalid.push(...wholeYearsErrors(body.period));
+  if (Number.isNaN(Date.parse(body.current_expires_at))) {
+    parsed.invalid.push({ field: "current_expires_at", message: "must be a date or an RFC 3339 time" });
+  }
+  throwFindings(parsed);
+
+  return updateResource(c, domainCollection, c.req.valid("param").domain, {
+    event: "renew",
+    async update(ctx, current) {
+      const prohibiting = prohibitingStatus("renew", shownStatuses(current));
+      if (prohibiting) throw new ApiError("status_prohibits", `${current.name} has ${prohibiting}; it cannot be renewed.`);
+
+      const extension = cat.extensions.get(current.extensionId)!;
+      const period = body.period ?? extension.periodMin;
+      const { errors, expiresAt } = renewal({ period, currentExpiresAt: body.current_expires_at }, current.expiresAt, extension, ctx.now);
+      throwFindings({ invalid: [], policy: errors });
+
+      // RFC 3915 §3.2: a renewal starts the renew grace period.
+      const rgp = withGracePeriod(current.rgp, ctx.now, { status: "renewPeriod", days: extension.graceRenew });
+      const next = { ...current, expiresAt: expiresAt!, rgp, rgpEndsAt: earliestEnd(rgp), version: current.version + 1, updatedAt: ctx.at };
+      return {
+        next,
+        write: ctx.db
+          .update(domains)
+          .set({ expiresAt: next.expiresAt, rgp: next.rgp, rgpEndsAt: next.rgpEndsAt, version: next.version, updatedAt: next.updatedAt })
+          .where(and(eq(domains.id, current.id), eq(domains.version, current.version), eq(domains.expiresAt, current.expiresAt))),
+      };
+    },
+  });
+};

@@ -1,0 +1,56 @@
+// POST /v1/domains/{domain}/transfer/approve | reject (by the losing account) and
+// /cancel (by the gaining account) (RFC 5731 §3.2.4): each ends a pending transfer, in
+// one batch with the domain's version step, so an approve racing a cancel leaves exactly
+// one outcome; a transfer no longer pending answers 409, anyone else 404.
+import type { RouteHandler } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { and, eq } from "drizzle-orm";
+import { catalog } from "../../db/catalog";
+import { domains } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { updateResource } from "../../http/mutate";
+import { isOperator } from "../../http/ownership";
+import { ApiError } from "../../http/problem";
+import { domainCollection } from "./collection";
+import type * as routes from "./routes";
+import { noTransfer } from "./transfer-read";
+import { approvalChange, closeTransfer, contactsOfDomain, latestTransfer, presentTransfer, type TransferRow } from "./transfers";
+
+type Action = "approve" | "reject" | "cancel";
+
+const ENDS = { approve: "approved", reject: "rejected", cancel: "cancelled" } as const;
+
+async function act(c: Context<AppEnv>, segment: string, action: Action) {
+  const cat = await catalog(c.get("db"));
+  const caller = c.get("principal").rights?.accountId;
+  let ended: TransferRow | null = null;
+  await updateResource(c, domainCollection, segment, {
+    event: `transfer_${action}`,
+    acrossAccounts: true,
+    async update(ctx, current) {
+      const [transfer] = await latestTransfer(ctx.allAccounts, current.id);
+      const actor = action === "cancel" ? transfer?.gainingAccountId : transfer?.losingAccountId;
+      if (!transfer || !(isOperator(c) || caller === actor)) throw noTransfer(segment);
+      if (transfer.status !== "pending") {
+        throw new ApiError("status_prohibits", `The transfer of ${current.name} is ${transfer.status}, no longer pending.`);
+      }
+      ended = { ...transfer, status: ENDS[action], actedAt: ctx.at, version: transfer.version + 1 };
+      if (action === "approve") return approvalChange(ctx, cat, current, transfer, "approved", await contactsOfDomain(ctx.allAccounts, current));
+      const next = { ...current, pendingTransfer: false, version: current.version + 1, updatedAt: ctx.at };
+      return {
+        next,
+        write: ctx.db
+          .update(domains)
+          .set({ version: next.version, updatedAt: next.updatedAt })
+          .where(and(eq(domains.id, current.id), eq(domains.version, current.version))),
+        alongside: [closeTransfer(ctx, transfer, ENDS[action])],
+      };
+    },
+  });
+  c.header("ETag", undefined);
+  return c.json(presentTransfer(ended!), 200);
+}
+
+export const approveTransfer: RouteHandler<typeof routes.approveTransfer, AppEnv> = (c) => act(c, c.req.valid("param").domain, "approve");
+export const rejectTransfer: RouteHandler<typeof routes.rejectTransfer, AppEnv> = (c) => act(c, c.req.valid("param").domain, "reject");
+export const cancelTransfer: RouteHandler<typeof routes.cancelTransfer, AppEnv> = (c) => act(c, c.req.valid("param").domain, "cancel");

@@ -1,0 +1,31 @@
+// GET /v1/domains/{domain}/transfer (RFC 5731 §3.2.4 op="query"): the domain's latest
+// transfer, readable by both its accounts (and operators); anyone else gets 404.
+import type { RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { resourceRef } from "../../http/lookup";
+import { isOperator } from "../../http/ownership";
+import { ApiError } from "../../http/problem";
+import { findDomain } from "./queries";
+import type * as routes from "./routes";
+import { latestTransfer, presentTransfer, type TransferRow } from "./transfers";
+
+/** 404 for a transfer the caller is no party to, as for one that does not exist. */
+export function noTransfer(segment: string): ApiError {
+  return new ApiError("not_found", `No transfer of ${segment} is known to your account.`);
+}
+
+/** Whether the caller may see a transfer: its gaining or losing account, or an operator. */
+export function isPartyTo(c: Parameters<typeof isOperator>[0], transfer: TransferRow): boolean {
+  const caller = c.get("principal").rights?.accountId;
+  return isOperator(c) || caller === transfer.gainingAccountId || caller === transfer.losingAccountId;
+}
+
+export const getTransfer: RouteHandler<typeof routes.getTransfer, AppEnv> = async (c) => {
+  const segment = c.req.valid("param").domain;
+  // The gaining account cannot see the domain yet: it is looked up across accounts.
+  const allAccounts = c.get("dbAllAccounts") ?? c.get("db");
+  const [domain] = await findDomain(allAccounts, resourceRef(segment, "domain"));
+  const [transfer] = domain ? await latestTransfer(allAccounts, domain.id) : [];
+  if (!transfer || !isPartyTo(c, transfer)) throw noTransfer(segment);
+  return c.json(presentTransfer(transfer), 200);
+};

@@ -1,0 +1,95 @@
+// POST /v1/domains/{domain}/transfer (RFC 5731 §3.2.4 op="request", contract §12): the
+// gaining account names the domain (not yet visible to it) and proves the registrant's
+// consent with auth_info. A wrong auth_info says nothing more than that, before any
+// other check, so that the domain's state is told only to whoever holds its password.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { catalog } from "../../db/catalog";
+import { domains, transfers } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { newFindings, throwFindings } from "../../http/findings";
+import { updateResource } from "../../http/mutate";
+import { callerAccount } from "../../http/ownership";
+import { ApiError } from "../../http/problem";
+import { addDays } from "../../registry/lifecycle";
+import { periodErrors, wholeYearsErrors } from "../../registry/periods";
+import { prohibitingStatus } from "../../registry/statuses";
+import { domainCollection } from "./collection";
+import { shownStatuses } from "./present";
+import { presentTransfer, type TransferRow, newTransferId } from "./transfers";
+import type * as routes from "./routes";
+
+/** Compares the passwords in time independent of where they differ. */
+function sameSecret(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
+  return diff === 0;
+}
+
+export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const cat = await catalog(c.get("db"));
+  const gaining = callerAccount(c);
+  const parsed = newFindings();
+  if (body.period !== undefined) parsed.invalid.push(...wholeYearsErrors(body.period));
+  throwFindings(parsed);
+
+  let transfer: TransferRow | null = null;
+  await updateResource(c, domainCollection, c.req.valid("param").domain, {
+    event: "transfer_request",
+    acrossAccounts: true,
+    async update(ctx, current) {
+      if (!sameSecret(body.auth_info, current.authInfo)) {
+        throw new ApiError("policy_violation", "auth_info: does not match.", { errors: [{ field: "auth_info", message: "does not match" }] });
+      }
+      if (current.accountId === gaining) {
+        throw new ApiError("policy_violation", `${current.name} is already sponsored by your account.`, {
+          errors: [{ field: "domain", message: "is already sponsored by the requesting account" }],
+        });
+      }
+      const prohibiting = prohibitingStatus("transfer", shownStatuses(current));
+      if (prohibiting) throw new ApiError("status_prohibits", `${current.name} has ${prohibiting}; it cannot be transferred.`);
+      if (current.transferLockedUntil !== null && Date.parse(current.transferLockedUntil) > ctx.now.getTime()) {
+        throw new ApiError(
+          "policy_violation",
+          `${current.name} cannot be transferred before ${current.transferLockedUntil} (registration or last transfer lock).`,
+          {
+            errors: [{ field: "domain", message: `is locked against transfer until ${current.transferLockedUntil}` }],
+          },
+        );
+      }
+      const extension = cat.extensions.get(current.extensionId)!;
+      const period = body.period ?? 1;
+      throwFindings({ invalid: [], policy: periodErrors(period, extension) });
+
+      transfer = {
+        id: newTransferId(ctx.now),
+        domainId: current.id,
+        name: current.name,
+        gainingAccountId: gaining,
+        losingAccountId: current.accountId,
+        status: "pending",
+        period,
+        requestedAt: ctx.at,
+        actBy: addDays(ctx.now, extension.pendingTransferDays).toISOString(),
+        actedAt: null,
+        version: 1,
+      };
+      const next = { ...current, pendingTransfer: true, version: current.version + 1, updatedAt: ctx.at };
+      return {
+        next,
+        // The domain's version step makes concurrent requests (and any other write) collide.
+        write: ctx.db
+          .update(domains)
+          .set({ version: next.version, updatedAt: next.updatedAt })
+          .where(and(eq(domains.id, current.id), eq(domains.version, current.version))),
+        alongside: [ctx.db.insert(transfers).values(transfer)],
+      };
+    },
+  });
+  const created = transfer as TransferRow | null;
+  if (!created) throw new Error("the transfer request wrote nothing");
+  c.header("ETag", undefined);
+  c.header("Location", `/v1/domains/${created.name}/transfer`);
+  return c.json(presentTransfer(created), 201);
+};

@@ -1,0 +1,126 @@
+// What the transfer operations share (RFC 5731 §3.2.4, contract §12): the transfer as
+// the API shows it, the domain's latest transfer, and what an approval writes (by the
+// losing account, or by the sweep at act_by).
+import { desc, eq, inArray, sql } from "drizzle-orm";
+import type { Catalog } from "../../db/catalog";
+import type { Database } from "../../db/client";
+import { newId } from "../../db/ids";
+import { contacts, domains, hosts, transfers } from "../../db/schema";
+import type { Change, Statement, WriteContext } from "../../http/mutate";
+import { cappedExpiry, earliestEnd, withGracePeriod } from "../../registry/lifecycle";
+import { generateAuthInfo } from "./create";
+import type { DomainWithLinks } from "./queries";
+
+export type TransferRow = typeof transfers.$inferSelect;
+export type TransferStatus = TransferRow["status"];
+
+export function presentTransfer(row: TransferRow) {
+  return {
+    domain: row.domainId,
+    name: row.name,
+    status: row.status,
+    gaining_account: row.gainingAccountId,
+    losing_account: row.losingAccountId,
+    period: row.period,
+    requested_at: row.requestedAt,
+    act_by: row.actBy,
+    acted_at: row.actedAt,
+  };
+}
+
+/** The domain's latest transfer (transfers_domain_idx); transfers are not owned rows, so no account shadows them. */
+export function latestTransfer(db: Database, domainId: string) {
+  return db.select().from(transfers).where(eq(transfers.domainId, domainId)).orderBy(desc(transfers.requestedAt), desc(transfers.id)).limit(1);
+}
+
+export function newTransferId(now: Date): string {
+  return newId("transfer", now);
+}
+
+/** The statement that ends a pending transfer; it changes nothing if the transfer is no longer pending. */
+export function closeTransfer(ctx: WriteContext, transfer: TransferRow, status: Exclude<TransferStatus, "pending">): Statement {
+  return ctx.db
+    .update(transfers)
+    .set({ status, actedAt: ctx.at, version: transfer.version + 1 })
+    .where(sql`${transfers.id} = ${transfer.id} and ${transfers.status} = 'pending'`);
+}
+
+/** The contacts a domain uses, as stored (read across accounts: the sweep acts for no account). */
+export function contactsOfDomain(db: Database, domain: DomainWithLinks) {
+  const ids = [domain.registrantId, domain.adminId, domain.techId, domain.billingId].filter((id): id is string => id !== null);
+  return db.select().from(contacts).where(inArray(contacts.id, ids));
+}
+
+/**
+ * The approval (contract §12): the sponsor becomes the gaining account; the expiry grows
+ * by the period, capped at periods.max years from now; auth_info is regenerated; the
+ * contacts the domain uses are copied into the gaining account (new ids, same data) and
+ * the domain points at the copies; subordinate hosts move with the domain;
+ * transferPeriod starts, and with last_transfer_at the transfer lock restarts.
+ */
+export function approvalChange(
+  ctx: WriteContext,
+  cat: Catalog,
+  current: DomainWithLinks,
+  transfer: TransferRow,
+  status: "approved" | "auto_approved",
+  contactRows: readonly (typeof contacts.$inferSelect)[],
+): Change<DomainWithLinks> {
+  const extension = cat.extensions.get(current.extensionId)!;
+  const gaining = transfer.gainingAccountId;
+  const copies = new Map<string, string>();
+  for (const id of [current.registrantId, current.adminId, current.techId, current.billingId]) {
+    if (id !== null && !copies.has(id)) copies.set(id, newId("contact", ctx.now));
+  }
+  const copied = (id: string | null) => (id === null ? null : copies.get(id)!);
+  const rgp = withGracePeriod(current.rgp, ctx.now, { status: "transferPeriod", days: extension.graceTransfer });
+  const next: DomainWithLinks = {
+    ...current,
+    accountId: gaining,
+    registrantId: copied(current.registrantId),
+    adminId: copied(current.adminId),
+    techId: copied(current.techId),
+    billingId: copied(current.billingId),
+    expiresAt: cappedExpiry(current.expiresAt, transfer.period, extension.periodMax, ctx.now),
+    authInfo: generateAuthInfo(),
+    lastTransferAt: ctx.at,
+    rgp,
+    rgpEndsAt: earliestEnd(rgp),
+    pendingTransfer: false,
+    transferLockedUntil: extension.transferLockDays > 0 ? new Date(ctx.now.getTime() + extension.transferLockDays * 86_400_000).toISOString() : null,
+    // The zone of the same name stays with the losing account and so loses its link.
+    zoneId: null,
+    version: current.version + 1,
+    updatedAt: ctx.at,
+  };
+  const contactCopies = contactRows
+    .filter((row) => copies.has(row.id))
+    .map((row) => ctx.db.insert(contacts).values({ ...row, id: copies.get(row.id)!, accountId: gaining, version: 1, createdAt: ctx.at, updatedAt: ctx.at }));
+  return {
+    next,
+    write: ctx.db
+      .update(domains)
+      .set({
+        accountId: gaining,
+        expiresAt: next.expiresAt,
+        authInfo: next.authInfo,
+        lastTransferAt: next.lastTransferAt,
+        rgp: next.rgp,
+        rgpEndsAt: next.rgpEndsAt,
+        version: next.version,
+        updatedAt: next.updatedAt,
+      })
+      .where(sql`${domains.id} = ${current.id} and ${domains.version} = ${current.version}`),
+    // The copies must exist before the domain points at them (foreign keys are checked per
+    // statement), so the domain's contacts are set after them, without a second version step.
+    alongside: [
+      closeTransfer(ctx, transfer, status),
+      ...contactCopies,
+      ctx.db
+        .update(domains)
+        .set({ registrantId: next.registrantId, adminId: next.adminId, techId: next.techId, billingId: next.billingId })
+        .where(eq(domains.id, current.id)),
+      ctx.db.update(hosts).set({ accountId: gaining }).where(eq(hosts.domainId, current.id)),
+    ],
+  };
+}
