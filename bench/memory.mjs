@@ -5,13 +5,21 @@
 // workerd itself share one process, so its resident set is an upper bound of what the
 // isolate needs: every figure here counts the simulator's share against the Worker.
 //
+// The isolate's own share is read from V8 through the inspector that `wrangler dev` opens
+// (`Runtime.getHeapUsage`): how much the committed heap grew over the request. V8 grows
+// its heap only to hold live objects plus headroom and does not give it back at once, so
+// the growth read after the request bounds the heap the request needed (with garbage V8
+// had no reason to collect yet: under a 128 MB limit it collects sooner).
+//
 // Each measurement runs on a freshly started service (so the V8 heap holds nothing
 // from an earlier, larger request that a smaller one could reuse unseen): warm-up requests,
 // then the peak resident set (VmHWM, reset with `echo 5 > /proc/PID/clear_refs`, Linux
 // ≥ 4.0) is read around the one request measured; CPU is utime + stime of the process
 // (/proc/PID/stat), D1's SQLite work included. Right after every import a GET /v1/zones
 // is timed: the next request must be answered at once.
+import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux this runs on
 
@@ -81,18 +89,135 @@ export async function whileSampling(pid, run, everyMs = 10) {
   }
 }
 
+/**
+ * A Chrome DevTools Protocol session with the Worker's isolate through wrangler's
+ * inspector proxy on `port`: a bare WebSocket client (RFC 6455, text frames) over
+ * node:http, so the bench needs no WebSocket package. `call(method)` resolves to the result.
+ */
+export async function inspectorSession(port) {
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
+  const url = new URL(targets[0].webSocketDebuggerUrl);
+  const socket = await new Promise((resolve, reject) => {
+    const upgrade = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      headers: {
+        Connection: "Upgrade",
+        Upgrade: "websocket",
+        "Sec-WebSocket-Version": "13",
+        "Sec-WebSocket-Key": randomBytes(16).toString("base64"),
+        // wrangler's proxy admits local DevTools origins only.
+        Origin: "http://localhost",
+      },
+    });
+    upgrade.on("upgrade", (_response, upgraded, head) => {
+      if (head.length > 0) upgraded.unshift(head);
+      resolve(upgraded);
+    });
+    upgrade.on("response", (response) => reject(new Error(`inspector upgrade answered HTTP ${response.statusCode}`)));
+    upgrade.on("error", reject);
+    upgrade.end();
+  });
+  const pending = new Map();
+  let nextId = 0;
+  let buffer = Buffer.alloc(0);
+  let fragments = [];
+  socket.on("data", (data) => {
+    buffer = Buffer.concat([buffer, data]);
+    for (;;) {
+      if (buffer.length < 2) return;
+      const fin = (buffer[0] & 0x80) !== 0;
+      const opcode = buffer[0] & 0x0f;
+      let length = buffer[1] & 0x7f;
+      let offset = 2;
+      if (length === 126) {
+        if (buffer.length < 4) return;
+        length = buffer.readUInt16BE(2);
+        offset = 4;
+      } else if (length === 127) {
+        if (buffer.length < 10) return;
+        length = Number(buffer.readBigUInt64BE(2));
+        offset = 10;
+      }
+      if (buffer.length < offset + length) return;
+      const payload = buffer.subarray(offset, offset + length);
+      buffer = buffer.subarray(offset + length);
+      if (opcode === 0x8) return socket.end();
+      if (opcode !== 0x0 && opcode !== 0x1) continue; // pings and binary frames carry no CDP message
+      fragments.push(payload);
+      if (!fin) continue;
+      const message = JSON.parse(Buffer.concat(fragments).toString("utf8"));
+      fragments = [];
+      pending.get(message.id)?.(message);
+      pending.delete(message.id);
+    }
+  });
+  socket.on("error", () => {});
+  // Client frames are masked (RFC 6455 §5.3).
+  function send(text) {
+    const payload = Buffer.from(text, "utf8");
+    let header;
+    if (payload.length < 126) header = Buffer.from([0x81, 0x80 | payload.length]);
+    else if (payload.length < 65536) header = Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 255]);
+    else {
+      header = Buffer.alloc(10);
+      header[0] = 0x81;
+      header[1] = 0x80 | 127;
+      header.writeBigUInt64BE(BigInt(payload.length), 2);
+    }
+    const mask = randomBytes(4);
+    const masked = Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]));
+    socket.write(Buffer.concat([header, mask, masked]));
+  }
+  return {
+    call(method, params = {}, timeoutMs = 60_000) {
+      const id = ++nextId;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          reject(new Error(`inspector: no answer to ${method} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        pending.set(id, (message) => {
+          clearTimeout(timer);
+          if (message.error) reject(new Error(`inspector: ${method}: ${message.error.message}`));
+          else resolve(message.result);
+        });
+        send(JSON.stringify({ id, method, params }));
+      });
+    },
+    close() {
+      socket.destroy();
+    },
+  };
+}
+
 const SOA_LINE = "@ 3600 IN SOA ns1.example.net. hostmaster.example.com. 2026010101 7200 900 1209600 300";
 
 /**
  * Master files of `count` records in two shapes:
- * - typical: a name per record (A, AAAA and TXT, like bench/seed.mjs's big zone), ~30 bytes a line;
+ * - typical: a name per record (A, AAAA and TXT, like bench/seed.mjs's big zone), ~22 bytes a line;
  * - dense: every record at one owner name, the shortest lines a file can have (a blank
  *   owner, no TTL or class, a TXT of a few characters: ~9 bytes a line), i.e. the most
- *   records a given number of bytes can carry, and the rule checks' worst case.
+ *   records a given number of bytes can carry, and the rule checks' worst case;
+ * - long: a name per record and a TXT of two 250-character strings (~520 bytes a line):
+ *   the most bytes per record, where the file's size rather than its records counts;
+ * - full: a name per record and a TXT padded so that the file reaches both limits at once
+ *   (`lineBytes` a line): the worst case the limits admit.
  */
-export function masterFileOf(shape, origin, count) {
+export function masterFileOf(shape, origin, count, lineBytes = 80) {
   const lines = [`$ORIGIN ${origin}.`, "$TTL 3600", SOA_LINE, "@ NS ns1.example.net.", "@ NS ns2.example.net."];
-  if (shape === "dense") {
+  if (shape === "full") {
+    for (let i = 0; lines.length - 3 < count; i++) {
+      const head = `f${i} TXT "`;
+      lines.push(`${head}${`${i}-`.padEnd(Math.max(1, lineBytes - head.length - 2), "f")}"`);
+    }
+  } else if (shape === "long") {
+    for (let i = 0; lines.length - 3 < count; i++) {
+      const text = `${i}-`.padEnd(250, "k");
+      lines.push(`t${i} TXT "${text}" "${text.replace(/k/g, "v")}"`);
+    }
+  } else if (shape === "dense") {
     lines.push(`www TXT ${(0).toString(36)}`);
     for (let i = 1; i < count - 2; i++) lines.push(` TXT ${i.toString(36)}`);
   } else {
@@ -105,6 +230,9 @@ export function masterFileOf(shape, origin, count) {
   }
   return `${lines.join("\n")}\n`;
 }
+
+/** Bytes a line of each shape takes, near enough to size files by bytes. */
+export const BYTES_PER_LINE = { typical: 22, dense: 9, long: 516 };
 
 /** Least-squares line through (x, y) points: { slope, intercept } (null with fewer than 2 x values). */
 export function fitLine(points) {
@@ -126,13 +254,13 @@ const MB = 1024 * 1024;
  * ({ child }), stopServer(server), freshState(label) → { state, token }, freePort(), log().
  * sizes: record counts; shapes: ["typical", "dense"]. Resolves to the figures.
  */
-export async function memoryPhase(env, { sizes, shapes, maxBytes }) {
+export async function memoryPhase(env, { sizes, shapes, maxBytes, lineBytes }) {
   const { log } = env;
   const points = [];
   for (const shape of shapes) {
-    for (const records of sizes) {
+    for (const records of sizes(shape)) {
       const origin = `mem-${shape}-${records}.bench`;
-      const text = masterFileOf(shape, origin, records);
+      const text = masterFileOf(shape, origin, records, lineBytes);
       const bytes = Buffer.byteLength(text);
       if (maxBytes && bytes > maxBytes) {
         log(`memory: ${shape} ${records} records is ${(bytes / MB).toFixed(2)} MiB, over the ${maxBytes / MB} MiB limit: skipped`);
@@ -143,13 +271,20 @@ export async function memoryPhase(env, { sizes, shapes, maxBytes }) {
       const point = { shape, records, bytes };
       for (const op of ["import", "export", "delete"]) {
         const port = await env.freePort();
-        const server = await env.startService(state, port, `memory-${op}`);
+        const inspectorPort = await env.freePort();
+        const server = await env.startService(state, port, `memory-${op}`, ["--inspector-port", String(inspectorPort)]);
+        let inspector = null;
         try {
           const base = `http://127.0.0.1:${port}`;
           const pid = workerdOf(server.child.pid);
           if (!pid) throw new Error("no workerd process found in the service's process group");
           await warmUp(base, auth);
+          inspector = await inspectorSession(inspectorPort).catch((error) => {
+            log(`memory: no inspector (${error.message}); isolate heap figures left out`);
+            return null;
+          });
           await new Promise((r) => setTimeout(r, 300));
+          const heapBefore = inspector ? await inspector.call("Runtime.getHeapUsage") : null;
           const idle = residentSet(pid).rss;
           const reset = resetPeak(pid);
           const cpu0 = cpuMs(pid);
@@ -165,9 +300,11 @@ export async function memoryPhase(env, { sizes, shapes, maxBytes }) {
             if (lines !== records + 1) throw new Error(`export of ${origin} has ${lines} lines, want ${records + 1} (SOA + records)`);
           }
           const top = reset ? peak : sampledPeak;
+          const heapAfter = inspector ? await inspector.call("Runtime.getHeapUsage") : null;
           point[op] = {
             peak_mb: round((top - idle) / MB, 1),
             idle_mb: round(idle / MB, 1),
+            isolate_heap_mb: heapAfter ? round((heapAfter.totalSize - heapBefore.totalSize) / MB, 1) : null,
             cpu_ms: round(cpu, 0),
             wall_ms: round(wallMs, 0),
             peak_from: reset ? "VmHWM" : "sampled",
@@ -180,10 +317,12 @@ export async function memoryPhase(env, { sizes, shapes, maxBytes }) {
             point.import.next_request_ms = round(performance.now() - t1, 0);
           }
           log(
-            `memory: ${shape} ${records} records (${(bytes / MB).toFixed(2)} MiB) ${op}: +${point[op].peak_mb} MB over ${point[op].idle_mb} MB idle, ` +
+            `memory: ${shape} ${records} records (${(bytes / MB).toFixed(2)} MiB) ${op}: +${point[op].peak_mb} MB over ${point[op].idle_mb} MB idle ` +
+              `(isolate heap +${point[op].isolate_heap_mb} MB), ` +
               `${point[op].cpu_ms} ms CPU, ${point[op].wall_ms} ms${op === "import" ? `, next request ${point.import.next_request_ms} ms` : ""}`,
           );
         } finally {
+          inspector?.close();
           await env.stopServer(server);
         }
       }
@@ -225,11 +364,14 @@ function summarize(points) {
     for (const op of ["import", "export", "delete"]) {
       const memory = fitLine(own.map((p) => ({ x: p.records, y: p[op].peak_mb * MB })));
       const cpu = fitLine(own.map((p) => ({ x: p.records, y: p[op].cpu_ms })));
+      const withHeap = own.filter((p) => p[op].isolate_heap_mb !== null);
+      const heap = fitLine(withHeap.map((p) => ({ x: p.records, y: p[op].isolate_heap_mb * MB })));
       const largest = own.at(-1);
       perRecord[shape][op] = {
         // With one size only, the whole increment is charged to the records.
         bytes_per_record: Math.round(memory ? memory.slope : (largest[op].peak_mb * MB) / largest.records),
         fixed_mb: memory ? round(memory.intercept / MB, 1) : 0,
+        isolate_heap_bytes_per_record: withHeap.length === 0 ? null : Math.round(heap ? heap.slope : (largest[op].isolate_heap_mb * MB) / largest.records),
         cpu_us_per_record: round(cpu ? cpu.slope * 1000 : (largest[op].cpu_ms * 1000) / largest.records, 1),
       };
     }
@@ -239,7 +381,7 @@ function summarize(points) {
 
 /** The table run.mjs prints. */
 export function printMemory(figures) {
-  const rows = [["shape", "records", "MiB", "op", "peak MB", "bytes/record", "CPU ms", "µs/record", "wall ms", "next req ms"]];
+  const rows = [["shape", "records", "MiB", "op", "peak MB", "bytes/record", "isolate heap MB", "CPU ms", "µs/record", "wall ms", "next req ms"]];
   for (const p of figures.points) {
     for (const op of ["import", "export", "delete"]) {
       const f = p[op];
@@ -250,6 +392,7 @@ export function printMemory(figures) {
         op,
         String(f.peak_mb),
         String(Math.round((f.peak_mb * MB) / p.records)),
+        String(f.isolate_heap_mb ?? "-"),
         String(f.cpu_ms),
         ((f.cpu_ms * 1000) / p.records).toFixed(1),
         String(f.wall_ms),
@@ -258,7 +401,7 @@ export function printMemory(figures) {
     }
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  console.log("\nmemory and CPU of the workerd process per request (peak over idle; CPU includes the local D1):\n");
+  console.log("\nmemory and CPU of the workerd process per request (peak over idle, local D1 included; isolate heap: the Worker's V8 heap growth):\n");
   for (const [i, row] of rows.entries()) {
     console.log(`| ${row.map((cell, j) => (j < 1 ? cell.padEnd(widths[j]) : cell.padStart(widths[j]))).join(" | ")} |`);
     if (i === 0) console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
@@ -266,7 +409,9 @@ export function printMemory(figures) {
   console.log("\nper record (slope of the line through the sizes):");
   for (const [shape, ops] of Object.entries(figures.per_record)) {
     for (const [op, f] of Object.entries(ops))
-      console.log(`- ${shape} ${op}: ${f.bytes_per_record} bytes + ${f.fixed_mb} MB fixed, ${f.cpu_us_per_record} µs CPU`);
+      console.log(
+        `- ${shape} ${op}: ${f.bytes_per_record} bytes + ${f.fixed_mb} MB fixed (isolate heap ${f.isolate_heap_bytes_per_record ?? "-"} bytes), ${f.cpu_us_per_record} µs CPU`,
+      );
   }
   console.log("");
 }

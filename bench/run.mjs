@@ -27,7 +27,8 @@
 // export and zone delete at growing sizes, in two shapes (bench/memory.mjs), each on a
 // freshly started service; per-record figures under "memory" in bench/results.json.
 // --memory-sizes N,N,… overrides the record counts (default: fractions of the import
-// limits read from src/resources/zones/master-file.ts).
+// limits read from src/resources/zones/master-file.ts); --memory-shapes picks among
+// typical, dense, long and full (all four by default).
 import autocannon from "autocannon";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -35,7 +36,7 @@ import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, groupAlive, killGroup } from "../scripts/lib/harness.mjs";
-import { memoryPhase, printMemory } from "./memory.mjs";
+import { BYTES_PER_LINE, memoryPhase, printMemory } from "./memory.mjs";
 import { generateSeed, masterFile, SIZES } from "./seed.mjs";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -60,6 +61,7 @@ const MEMORY_ONLY = args.includes("--memory-only");
 const SCALING = SCALING_ONLY || (!QUICK && !MEMORY_ONLY && !args.includes("--no-scaling"));
 const MEMORY = MEMORY_ONLY || (!SCALING_ONLY && !args.includes("--no-memory"));
 const MEMORY_SIZES = args.includes("--memory-sizes") ? args[args.indexOf("--memory-sizes") + 1].split(",").map(Number) : null;
+const MEMORY_SHAPES = args.includes("--memory-shapes") ? args[args.indexOf("--memory-shapes") + 1].split(",") : ["typical", "dense", "long", "full"];
 const SCALE_SIZES = [1_000, 10_000, 100_000];
 const SCALE_DURATION = 4; // seconds measured per scenario and size (after 1 s of warm-up)
 const SCALE_SCENARIOS = ["domain_by_id", "domain_by_name", "list_first_page", "list_deep_page", "list_filtered"];
@@ -261,7 +263,7 @@ function seedState(state, size, seedDir, label = "") {
   return { token, meta };
 }
 
-async function startService(state, port, name = "service") {
+async function startService(state, port, name = "service", wranglerArgs = []) {
   await startServer(name, process.execPath, [
     join(ROOT, "scripts", "start.mjs"),
     "--auth",
@@ -272,6 +274,7 @@ async function startService(state, port, name = "service") {
     "--",
     "--config",
     serviceConfig(),
+    ...wranglerArgs,
   ]);
   return servers.find((s) => s.name === name);
 }
@@ -532,9 +535,13 @@ function importLimits() {
 
 async function memoryRun() {
   const limits = importLimits();
-  const top = limits.records ?? 100_000;
-  const sizes = MEMORY_SIZES ?? (QUICK ? [top / 4, top] : [top / 8, top / 4, top / 2, top]).map(Math.round);
-  log(`memory: sizes ${sizes.join(", ")} records, shapes typical and dense; limits ${JSON.stringify(limits)}`);
+  const fractions = QUICK ? [1] : [1 / 4, 1 / 2, 1];
+  // Records for typical and dense (the record limit binds first); for long, as many as the
+  // byte limit admits (less the header lines).
+  const sizes = (shape) =>
+    MEMORY_SIZES ??
+    fractions.map((f) => (shape === "long" ? Math.floor((f * limits.bytes - 200) / BYTES_PER_LINE.long) : Math.round(f * (limits.records ?? 100_000))));
+  log(`memory: records ${MEMORY_SHAPES.map((s) => `${s} ${sizes(s).join("/")}`).join(", ")}; limits ${JSON.stringify(limits)}`);
   let count = 0;
   const figures = await memoryPhase(
     {
@@ -548,7 +555,8 @@ async function memoryRun() {
         return { state, token: mintToken(state) };
       },
     },
-    { sizes, shapes: ["typical", "dense"], maxBytes: limits.bytes },
+    // "full": lines as long as both limits allow together (the SOA and NS lines aside).
+    { sizes, shapes: MEMORY_SHAPES, maxBytes: limits.bytes, lineBytes: Math.floor((limits.bytes - 300) / (limits.records ?? 100_000)) },
   );
   printMemory(figures);
   const file = join(BENCH, "results.json");

@@ -30,7 +30,7 @@ export const PROBLEMS = {
       "Other writes to the same resources kept committing first while this write retried on what was current; nothing was written. `Retry-After` says when to try again.",
   },
   precondition_failed: { status: 412, title: "Precondition failed", about: "`If-Match` does not match the resource's current `ETag`." },
-  payload_too_large: { status: 413, title: "Payload too large", about: "JSON bodies are limited to 1 MiB, master files to 10 MiB." },
+  payload_too_large: { status: 413, title: "Payload too large", about: "JSON bodies are limited to 1 MiB, master files to 2 MiB and 25 000 records." },
   unsupported_media_type: { status: 415, title: "Unsupported media type", about: "The body's `Content-Type` is not one this operation takes." },
   validation_failed: { status: 422, title: "Validation failed", about: "One or more fields are invalid; `errors` lists every one." },
   unknown_field: { status: 422, title: "Unknown field", about: "The body has fields the resource does not have; `errors` names them." },

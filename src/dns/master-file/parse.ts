@@ -54,6 +54,10 @@ interface ReadState {
   /** The first line and count of each signer type dropped. */
   dropped: Map<string, { line: number; count: number }>;
   stopped: boolean;
+  /** The caller's bound on records read (`maxRecords`); past it the reader stops. */
+  maxRecords: number;
+  /** Line of the first record over `maxRecords`, once one is met. */
+  overLimitLine: number | null;
 }
 
 function warn(state: ReadState, line: number, message: string): void {
@@ -71,8 +75,14 @@ function report(state: ReadState, line: number, message: string): void {
   }
 }
 
-export function parseMasterFile(text: string, options: { origin?: string } = {}): MasterFileResult {
+/**
+ * `maxRecords`: stop reading at the first record past this many (duplicates counted), and
+ * answer `tooManyRecords`: what a reader holds grows with the records it keeps, so a
+ * caller with a memory budget bounds them as well as the bytes.
+ */
+export function parseMasterFile(text: string, options: { origin?: string; maxRecords?: number } = {}): MasterFileResult {
   const state = initialState();
+  state.maxRecords = options.maxRecords ?? Number.POSITIVE_INFINITY;
   if (options.origin !== undefined) {
     const zone = normalizeName(options.origin, { underscore: true });
     if (!zone.ok) return { ok: false, errors: [{ line: 0, message: `the zone name ${show(options.origin)}: ${zone.error}` }] };
@@ -80,6 +90,9 @@ export function parseMasterFile(text: string, options: { origin?: string } = {})
   }
   const lexer = createLexer(text);
   for (let entry = readEntry(lexer); entry !== null && !state.stopped; entry = readEntry(lexer)) readEntryInto(state, entry);
+  if (state.overLimitLine !== null) {
+    return { ok: false, tooManyRecords: true, errors: [{ line: state.overLimitLine, message: `more than ${state.maxRecords} records; stopped reading here` }] };
+  }
   const zone = state.zone ?? (state.origin || null);
   if (zone === null && !state.stopped) {
     report(state, 0, "the zone's name is unknown: add a $ORIGIN line or give the zone name");
@@ -111,6 +124,8 @@ function initialState(): ReadState {
     warnings: [],
     dropped: new Map(),
     stopped: false,
+    maxRecords: Number.POSITIVE_INFINITY,
+    overLimitLine: null,
   };
 }
 
@@ -279,6 +294,10 @@ function readRecord(state: ReadState, entry: Entry): void {
   const content = canonicalRdataTokens(type, rdata, origin);
   if (!content.ok) return report(state, entry.line, content.error);
   state.records.push({ line: entry.line, fqdn: owner, type, ttl, content: content.content });
+  if (state.records.length > state.maxRecords) {
+    state.overLimitLine = entry.line;
+    state.stopped = true;
+  }
 }
 
 const knownToBind = (upper: string) => upper in BIND_TYPE_CODES;

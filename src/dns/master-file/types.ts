@@ -42,7 +42,8 @@ export interface MasterFileError {
   message: string;
 }
 
-export type MasterFileResult = { ok: true; zone: ParsedMasterFile } | { ok: false; errors: MasterFileError[] };
+/** `tooManyRecords`: the file holds more records than the caller's `maxRecords` (then the only error says so). */
+export type MasterFileResult = { ok: true; zone: ParsedMasterFile } | { ok: false; errors: MasterFileError[]; tooManyRecords?: true };
 
 export interface ZoneToRender {
   /** The zone's name, no trailing dot. */

@@ -71,19 +71,3 @@ export function alignRrsetTtl(db: Database, zoneId: string, name: string, type: 
     .set({ ttl, updatedAt: at, version: sql`${records.version} + 1` })
     .where(and(eq(records.zoneId, zoneId), eq(records.name, name), eq(records.type, type), sql`"records"."ttl" <> ${ttl}`, sql`"records"."id" <> ${exceptId}`));
 }
-
-/**
- * Guard condition: aligning the RRset of `record` on `ttl` changes only records read as
- * they are now (`rrset`, with their TTLs), so that each change has the event planned for
- * it: no record joined the RRset, or had its TTL changed, with a TTL other than `ttl`.
- */
-export function rrsetAlignsAsRead(
-  record: { id: string; zoneId: string; name: string; type: string },
-  ttl: number,
-  rrset: readonly { id: string; ttl: number }[],
-): SQL {
-  const read = JSON.stringify(rrset.map((r) => [r.id, r.ttl]));
-  return sql`not exists (select 1 from records r
-    where r.zone_id = ${record.zoneId} and r.name = ${record.name} and r.type = ${record.type} and r.id <> ${record.id} and r.ttl <> ${ttl}
-      and not exists (select 1 from json_each(${read}) j where json_extract(j.value, '$[0]') = r.id and json_extract(j.value, '$[1]') = r.ttl))`;
-}

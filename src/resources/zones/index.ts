@@ -27,8 +27,8 @@ import { sendWritten } from "../../http/respond";
 import { createRouter } from "../../http/router";
 import { VersionConflict, withVersionRetry } from "../../http/writes";
 import { normalizeHostName } from "../../registry/hosts";
-import { MASTER_FILE_MEDIA_TYPE, wantsMasterFile } from "./master-file";
-import { listZones, zoneRecords, type ZoneFilters } from "./queries";
+import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES, MAX_MASTER_FILE_RECORDS, wantsMasterFile } from "./master-file";
+import { listZones, zoneRecordLinesBytes, zoneRecords, type ZoneFilters } from "./queries";
 import * as routes from "./routes";
 import type { SoaInput, Zone, ZoneCreate } from "./schemas";
 
@@ -82,9 +82,12 @@ function masterFileStream(pieces: Generator<string>): ReadableStream<Uint8Array>
  * record, so that `POST /zones` (text/dns) brings it back. A file too large for an event
  * row (D1's 2 MB row limit, about 40 000 records) is left out (`master_file: null`).
  */
-function zoneBeforeDelete(zone: ZoneWithLinks, pieces: Generator<string>) {
-  // Stop reading as soon as the file alone is over the limit: a large zone's master file
-  // is never built whole just to be dropped.
+async function zoneBeforeDelete(db: Database, zone: ZoneWithLinks) {
+  // D1 sums the size of the records' lines first: a zone whose file cannot fit is never
+  // read into the Worker, so a delete holds at most about one event's worth of records.
+  const [{ bytes: lineBytes } = { bytes: 0 }] = await zoneRecordLinesBytes(db, zone.id);
+  if (lineBytes > MAX_EVENT_PAYLOAD_BYTES) return { ...presentZone(zone), master_file: null };
+  const pieces = await zoneMasterFilePieces(db, zone);
   let masterFile: string | null = "";
   let bytes = 0;
   for (const piece of pieces) {
@@ -318,7 +321,14 @@ interface ImportPlan {
  * chunks stay in memory while the batch is written.
  */
 function planImport(text: string, nameParam: string | undefined): ImportPlan {
-  const parsed = parseMasterFile(text, nameParam === undefined ? {} : { origin: nameParam });
+  const parsed = parseMasterFile(text, { ...(nameParam === undefined ? {} : { origin: nameParam }), maxRecords: MAX_MASTER_FILE_RECORDS });
+  if (!parsed.ok && parsed.tooManyRecords) {
+    // RFC 9110 §15.5.14: content larger than the server is willing to process.
+    throw new ApiError(
+      "payload_too_large",
+      `Master files are limited to ${MAX_MASTER_FILE_RECORDS} records (and ${MAX_MASTER_FILE_BYTES / 1024 / 1024} MiB); this one has more (line ${parsed.errors[0]!.line} holds record ${MAX_MASTER_FILE_RECORDS + 1}). Nothing was written.`,
+    );
+  }
   if (!parsed.ok) {
     const errors = parsed.errors.map((e) => ({ field: e.line > 0 ? `line ${e.line}` : "file", line: e.line, message: e.message }));
     throw new ApiError("validation_failed", `The master file has ${errors.length} bad line${errors.length === 1 ? "" : "s"}; nothing was written.`, { errors });
@@ -481,7 +491,7 @@ export const zonesRouter = createRouter()
       checkIfMatch(c, current.version, presentZone(current));
       // Every record write raises the zone's version, so the version guard below also
       // makes sure the records read here are the ones deleted.
-      const before = zoneBeforeDelete(current, await zoneMasterFilePieces(db, current));
+      const before = await zoneBeforeDelete(db, current);
       // The records go with the zone (ON DELETE CASCADE), atomically; one event stands for all.
       const [result] = await db.batch([
         db.delete(zones).where(and(eq(zones.id, current.id), eq(zones.version, current.version))),

@@ -40,3 +40,17 @@ export function listZones(db: Database, filters: ZoneFilters, page: PageRequest)
 export function zoneRecords(db: Database, zoneId: string) {
   return db.select({ name: records.name, type: records.type, ttl: records.ttl, content: records.content }).from(records).where(eq(records.zoneId, zoneId));
 }
+
+/**
+ * The UTF-8 bytes of the record lines of the zone's master file (render.ts writes
+ * `owner ttl IN TYPE content` and a newline per record), summed by D1 without sending
+ * the records to the Worker.
+ */
+export function zoneRecordLinesBytes(db: Database, zoneId: string) {
+  return db
+    .select({
+      bytes: sql<number>`coalesce(sum(length(cast(${records.name} as blob)) + length(cast(${records.ttl} as text)) + length(${records.type}) + length(cast(${records.content} as blob)) + 7), 0)`,
+    })
+    .from(records)
+    .where(eq(records.zoneId, zoneId));
+}

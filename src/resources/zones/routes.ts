@@ -3,7 +3,7 @@ import { JSON_MEDIA_TYPE } from "../../http/json-body";
 import { createdResponse, errorResponses, IF_MATCH_HEADER_DOC, listResponse, mergePatchBody, noContentResponse, notModifiedResponse } from "../../http/openapi";
 import { ZoneParams } from "../../http/params";
 import { defineRoute } from "../../http/route";
-import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES } from "./master-file";
+import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES, MAX_MASTER_FILE_RECORDS } from "./master-file";
 import { ImportQuery, ZONE_READ_ONLY, ZoneCreateSchema, ZoneListQuery, ZoneListSchema, ZonePatchSchema, ZoneSchema } from "./schemas";
 import { MASTER_FILE_EXAMPLE, ZONE_CREATE_EXAMPLE, ZONE_EXAMPLE, ZONE_PATCH_EXAMPLE } from "../examples";
 
@@ -55,7 +55,9 @@ export const createZone = defineRoute({
   tags,
   summary: "Create a zone, or import one from a master file",
   description:
-    "JSON: `name` and optional `default_ttl`, `nameservers` (apex NS records; default from the configuration) and `soa` overrides (not `serial`). `text/dns` (up to 10 MiB): the zone is read from the master file — `$ORIGIN` or `?name=`, `$TTL`, `@`, relative names, omitted owner/TTL/class, parentheses, comments and quoted strings are understood; the file's SOA sets `soa`. All or nothing: any bad line answers 422 listing every bad line with its number, and nothing is written. A domain of the same name is linked.",
+    "JSON: `name` and optional `default_ttl`, `nameservers` (apex NS records; default from the configuration) and `soa` overrides (not `serial`). " +
+    `\`text/dns\` (up to ${MAX_MASTER_FILE_BYTES / 1024 / 1024} MiB and ${MAX_MASTER_FILE_RECORDS} records, else 413 \`payload_too_large\`: an import is one all-or-nothing batch that passes through one isolate, and these limits keep it far under the isolate's 128 MB; the measured figures are in the README): ` +
+    "the zone is read from the master file — `$ORIGIN` or `?name=`, `$TTL`, `@`, relative names, omitted owner/TTL/class, parentheses, comments and quoted strings are understood; the file's SOA sets `soa`. All or nothing: any bad line answers 422 listing every bad line with its number, and nothing is written. A domain of the same name is linked.",
   readOnly: ZONE_READ_ONLY,
   bodyLimits: { [MASTER_FILE_MEDIA_TYPE]: MAX_MASTER_FILE_BYTES },
   request: {

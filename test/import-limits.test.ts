@@ -1,0 +1,75 @@
+// Issue 10 item 3: an import is one D1 batch, so a whole master file passes through one
+// isolate (128 MB). Its size is bounded in bytes and in records (src/resources/zones/
+// master-file.ts: the figures behind the numbers are in the README), and the largest
+// file the limits admit is written by a batch that respects D1's documented limits.
+import { describe, expect, it } from "vitest";
+import { parseMasterFile } from "../src/dns/master-file";
+import { MAX_MASTER_FILE_BYTES, MAX_MASTER_FILE_RECORDS } from "../src/resources/zones/master-file";
+import { costOf, expectWithinD1Limits } from "./d1-cost";
+import { api, expectProblem } from "./helpers";
+
+/** A master file of `count` records: the apex NS and A records at distinct names. */
+function recordsFile(zone: string, count: number): string {
+  const lines = [`$ORIGIN ${zone}.`, "$TTL 300", "@ NS ns1.example.org."];
+  for (let i = 1; i < count; i++) lines.push(`h${i} A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The most bytes per record: TXT records of two 250-character strings, up to `bytes`. */
+function longRecordsFile(zone: string, bytes: number): { text: string; records: number } {
+  let text = `$ORIGIN ${zone}.\n$TTL 300\n@ NS ns1.example.org.\n`;
+  let records = 1;
+  for (let i = 0; ; i++) {
+    const string = `${i}-`.padEnd(250, "k");
+    const line = `t${i} TXT "${string}" "${string.replace(/k/g, "v")}"\n`;
+    if (text.length + line.length > bytes) break;
+    text += line;
+    records++;
+  }
+  return { text, records };
+}
+
+function importFile(text: string) {
+  return costOf("POST", "/v1/zones", { body: text, headers: { "content-type": "text/dns" } });
+}
+
+describe("the record limit of a master file", () => {
+  it(`${MAX_MASTER_FILE_RECORDS} records are imported in one batch within D1's limits`, async () => {
+    const response = await importFile(recordsFile("most-records.test", MAX_MASTER_FILE_RECORDS));
+    expect(response.status, response.text.slice(0, 300)).toBe(201);
+    expect(response.body.record_count).toBe(MAX_MASTER_FILE_RECORDS);
+    const writes = response.cost.batches.filter((batch) => batch.some((s) => /^insert into "records"/i.test(s.sql)));
+    expect(writes).toHaveLength(1);
+    expectWithinD1Limits(response.cost);
+  }, 120_000);
+
+  it("one record more answers 413 payload_too_large naming the limit and the line, and creates nothing", async () => {
+    const text = recordsFile("too-many-records.test", MAX_MASTER_FILE_RECORDS + 1);
+    const response = await importFile(text);
+    expect(response.status, response.text.slice(0, 300)).toBe(413);
+    expect(response.body.code).toBe("payload_too_large");
+    const lastLine = text.trimEnd().split("\n").length;
+    expect(response.body.detail).toContain(`${MAX_MASTER_FILE_RECORDS} records`);
+    expect(response.body.detail).toContain(`line ${lastLine}`);
+    expectProblem(await api("GET", "/v1/zones/too-many-records.test"), 404, "not_found");
+  }, 120_000);
+
+  it("is counted as the file is read: the reader stops at the first record over it", () => {
+    const parsed = parseMasterFile("$ORIGIN stop.test.\n$TTL 300\n@ NS ns1.example.org.\na A 192.0.2.1\nb A 192.0.2.2\nnot a record at all\n", {
+      maxRecords: 2,
+    });
+    expect(parsed).toEqual({ ok: false, tooManyRecords: true, errors: [{ line: 5, message: "more than 2 records; stopped reading here" }] });
+    expect(parseMasterFile("$ORIGIN stop.test.\n$TTL 300\n@ NS ns1.example.org.\na A 192.0.2.1\n", { maxRecords: 2 }).ok).toBe(true);
+  });
+});
+
+describe("the byte limit of a master file", () => {
+  it("a file of long records up to the byte limit is imported in one batch within D1's limits", async () => {
+    const { text, records } = longRecordsFile("most-bytes.test", MAX_MASTER_FILE_BYTES);
+    expect(text.length).toBeGreaterThan(MAX_MASTER_FILE_BYTES - 600);
+    const response = await importFile(text);
+    expect(response.status, response.text.slice(0, 300)).toBe(201);
+    expect(response.body.record_count).toBe(records);
+    expectWithinD1Limits(response.cost);
+  }, 120_000);
+});
