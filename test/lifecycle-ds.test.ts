@@ -71,3 +71,15 @@ describe("DS data under an extension without DNSSEC answers 422 policy_violation
     expect(dsPolicyErrors([ds()], { id: "com", dnssec: true })).toEqual([]);
   });
 });
+
+describe("the RDAP domain view shows DS data as secureDNS (RFC 9083 §5.3)", () => {
+  it("delegationSigned with dsData, and false with none", async () => {
+    await createDomain("ds-rdap.com", { ds: [ds()] });
+    const rdap = await api("GET", "/v1/domains/ds-rdap.com", { headers: { accept: "application/rdap+json" } });
+    expect(rdap.status, rdap.text).toBe(200);
+    expect(rdap.body.secureDNS).toEqual({ delegationSigned: true, dsData: [{ keyTag: 12345, algorithm: 13, digestType: 2, digest: SHA256.toUpperCase() }] });
+    await createDomain("ds-rdap-none.com");
+    const unsigned = await api("GET", "/v1/domains/ds-rdap-none.com", { headers: { accept: "application/rdap+json" } });
+    expect(unsigned.body.secureDNS).toEqual({ delegationSigned: false, dsData: [] });
+  });
+});

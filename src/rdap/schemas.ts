@@ -94,6 +94,12 @@ export const RdapDomainResponseSchema = z
     status: Status,
     events: z.array(Event),
     nameservers: z.array(RdapNameserverSchema),
+    secureDNS: z
+      .object({
+        delegationSigned: z.boolean(),
+        dsData: z.array(z.object({ keyTag: z.number().int(), algorithm: z.number().int(), digestType: z.number().int(), digest: z.string() })),
+      })
+      .openapi({ description: "RFC 9083 §5.3: DS data the parent holds (RFC 5910)." }),
     entities: z.array(RdapEntitySchema),
     links: z.array(Link),
     ...topLevel,

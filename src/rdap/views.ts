@@ -48,6 +48,8 @@ export interface DomainView {
   contacts: { admin: string | null; tech: string | null; billing: string | null };
   nameservers: readonly string[];
   expires_at: string;
+  /** DS data for the parent zone (RFC 5910), shown as RFC 9083 §5.3 secureDNS. */
+  ds?: readonly { key_tag: number; algorithm: number; digest_type: number; digest: string }[];
   created_at: string;
   updated_at: string;
 }
@@ -255,6 +257,11 @@ export function rdapDomainResponse(
     status: domain.status.map(rdapStatus),
     events: lifecycleEvents(domain, domain.expires_at),
     nameservers,
+    // RFC 9083 §5.3: the delegation is signed when the parent holds DS data for it.
+    secureDNS: {
+      delegationSigned: (domain.ds ?? []).length > 0,
+      dsData: (domain.ds ?? []).map((d) => ({ keyTag: d.key_tag, algorithm: d.algorithm, digestType: d.digest_type, digest: d.digest })),
+    },
     entities,
     links: selfLink(`${context.baseUrl}/domains/${domain.name}`),
     ...conformance(redacted),

@@ -345,6 +345,7 @@ export const RDAP_DOMAIN_EXAMPLE = {
     events: registered(CREATED, CREATED),
     links: selfLink(`/hosts/${name}`),
   })),
+  secureDNS: { delegationSigned: false, dsData: [] },
   entities: [{ ...RDAP_ENTITY, roles: ["registrant", "administrative", "technical"] }],
   links: selfLink("/domains/example.com"),
   rdapConformance: ["rdap_level_0"],
