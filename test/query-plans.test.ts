@@ -112,3 +112,43 @@ describe("what a repository holds is found from each object's own links", () => 
     expect(details.join("\n")).not.toContain("domains_repository_idx");
   });
 });
+
+/** The `EXISTS (…)` subqueries of a trigger's SQL, parentheses balanced. */
+function existsSubqueries(triggerSql: string): string[] {
+  const found: string[] = [];
+  for (const match of triggerSql.matchAll(/EXISTS\s*\(/gi)) {
+    let depth = 1;
+    let end = match.index + match[0].length;
+    while (depth > 0 && end < triggerSql.length) {
+      if (triggerSql[end] === "(") depth++;
+      else if (triggerSql[end] === ")") depth--;
+      end++;
+    }
+    found.push(triggerSql.slice(match.index + match[0].length, end - 1));
+  }
+  return found;
+}
+
+describe("every rule the database keeps on records is an index lookup (drizzle/0007)", () => {
+  it("each EXISTS of a records trigger searches an index on every equality it names, never a scan", async () => {
+    const { results } = await env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'records'").all<{
+      name: string;
+      sql: string;
+    }>();
+    const lookups = results.flatMap(({ name, sql }) => existsSubqueries(sql).map((query) => ({ name, query })));
+    for (const { name, query } of lookups) {
+      // NEW.x / OLD.x become bound parameters, as the trigger sees them: unknown when planned.
+      const values = [...query.matchAll(/\b(?:NEW|OLD)\.\w+/g)].map(() => "x");
+      const { results: steps } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.replace(/\b(?:NEW|OLD)\.\w+/g, "?")}`)
+        .bind(...values)
+        .all<{ detail: string }>();
+      const details = steps.map((s) => s.detail);
+      expect(fullScans(details), `${name}: ${details.join(" | ")}`).toEqual([]);
+      for (const column of ["zone_id", "name", "type"]) {
+        if (new RegExp(`\\br\\.${column} = `).test(query)) expect(details.join(" | "), `${name} searches by ${column}`).toContain(`${column}=?`);
+      }
+    }
+    // The two CNAME rules and the two apex-NS rules, each on insert or delete and on update.
+    expect(lookups.length).toBeGreaterThanOrEqual(6);
+  });
+});
