@@ -12,7 +12,7 @@ export default defineConfig(async () => {
         miniflare: {
           // The tests' requests go to http://api.test, not a loopback host, so they need the
           // secret a deployed Worker needs (wrangler.toml: CURSOR_SECRET).
-          bindings: { TEST_MIGRATIONS: migrations, CURSOR_SECRET: "test-cursor-secret-0123456789abcdef" },
+          bindings: { TEST_MIGRATIONS: migrations, CURSOR_SECRET: "test-cursor-secret-0123456789abcdef", DNSSEC_KEY_SECRET: "test-dnssec-key-secret-0123456789abcdef" },
           // The suite sends thousands of requests with one token in a minute; the real
           // limit (wrangler.toml) is exercised end to end by scripts/e2e.mjs.
           ratelimits: {

@@ -124,6 +124,8 @@ const config = [
   "launch=remote",
   // PowerDNS's HTTP connector sends no headers of its own: the token is in the URL path.
   `remote-connection-string=http:url=${opts.api}/v1/pdns/${token},timeout=5000`,
+  // Zones with DNSSEC on are signed online with the key getDomainKeys hands over (contract §14).
+  "remote-dnssec=yes",
   ...pdnsSettings({ port: opts.port, cache, threads: opts.threads }),
   "",
 ].join("\n");

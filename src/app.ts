@@ -17,6 +17,7 @@ import { createRouter } from "./http/router";
 import { accountsRouter } from "./resources/accounts";
 import { catalogRouter } from "./resources/catalog";
 import { contactsRouter } from "./resources/contacts";
+import { dnssecRouter } from "./resources/dnssec";
 import { domainsRouter } from "./resources/domains";
 import { eventsRouter } from "./resources/events";
 import { hostsRouter } from "./resources/hosts";
@@ -66,6 +67,7 @@ export function createApp() {
     .route("/", domainsRouter)
     .route("/", hostsRouter)
     .route("/", zonesRouter)
+    .route("/", dnssecRouter)
     .route("/", recordsRouter)
     .route("/", eventsRouter)
     .route("/", accountsRouter)

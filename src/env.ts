@@ -9,6 +9,8 @@ export interface Env {
   DEFAULT_NAMESERVERS?: string;
   /** HMAC key for pagination cursors; set with `wrangler secret put CURSOR_SECRET`. */
   CURSOR_SECRET?: string;
+  /** Seals zones' private DNSSEC keys (AES-256-GCM); set with `wrangler secret put DNSSEC_KEY_SECRET`. */
+  DNSSEC_KEY_SECRET?: string;
   /** "true" switches authentication off for requests to a loopback host (npm start). */
   AUTH_DISABLED?: string;
   /** Origins allowed by CORS: empty = CORS off, `*`, or a comma-separated list. */

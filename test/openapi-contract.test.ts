@@ -439,6 +439,17 @@ describe("responses conform to the OpenAPI document", () => {
     await call("GET", `${base}/getDomainMetadata/${zone}/SOA-EDIT`, { auth: false });
   });
 
+  it("DNSSEC", async () => {
+    expect((await call("POST", "/v1/zones", { json: { name: "contract-dnssec.test" } })).status).toBe(201);
+    await call("GET", "/v1/zones/contract-dnssec.test/dnssec");
+    expect((await call("POST", "/v1/zones/contract-dnssec.test/dnssec")).status).toBe(201);
+    await call("POST", "/v1/zones/contract-dnssec.test/dnssec");
+    await call("GET", "/v1/zones/contract-dnssec.test/dnssec");
+    await call("GET", "/v1/zones/nope-dnssec.test/dnssec");
+    await call("DELETE", "/v1/zones/contract-dnssec.test/dnssec?force=maybe");
+    await call("DELETE", "/v1/zones/contract-dnssec.test/dnssec");
+  });
+
   it("a body with no Content-Type", async () => {
     await callRaw("POST", "/v1/contacts", { body: new TextEncoder().encode('{"name":"x","email":"x@example.org"}') });
   });

@@ -1,6 +1,7 @@
 // Every table of the service. Timestamps are RFC 3339 UTC text with milliseconds
 // (fixed width, so text order is time order). `version` rises with every write and is
 // what `If-Match` checks atomically. Names are stored normalised (lowercase A-labels).
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { DsData, RgpEntry } from "../registry/lifecycle";
 
@@ -389,6 +390,33 @@ export const idempotencyKeys = sqliteTable(
   (t) => [index("idempotency_keys_expires_idx").on(t.expiresAt)],
 );
 
+/**
+ * DNSSEC signing keys of a zone (contract §14). A zone is signed while it has an active
+ * key. The private key is sealed (AES-256-GCM under DNSSEC_KEY_SECRET, src/dns/dnssec/sealed.ts)
+ * and leaves the service only through the PowerDNS connector's getDomainKeys. Rows are
+ * always reached through a zone the caller can see (by zone_id), never listed on their own.
+ */
+export const zoneKeys = sqliteTable(
+  "zone_keys",
+  {
+    id: text("id").primaryKey(),
+    zoneId: text("zone_id")
+      .notNull()
+      .references(() => zones.id, { onDelete: "cascade" }),
+    keyTag: integer("key_tag").notNull(),
+    algorithm: integer("algorithm").notNull(),
+    flags: integer("flags").notNull(),
+    /** The DNSKEY public key field, base64 (RFC 4034 §2.2). */
+    publicKey: text("public_key").notNull(),
+    /** "v1.<nonce>.<ciphertext>": the private key sealed, bound to this row's id. */
+    privateKeySealed: text("private_key_sealed").notNull(),
+    active: integer("active", { mode: "boolean" }).notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  // One active key per zone for now (a rollover, later, adds a second one: RFC 7583).
+  (t) => [uniqueIndex("zone_keys_active_unique").on(t.zoneId).where(sql`active = 1`), index("zone_keys_zone_idx").on(t.zoneId, t.id)],
+);
+
 export const schema = {
   accounts,
   repositories,
@@ -404,4 +432,5 @@ export const schema = {
   apiTokens,
   idempotencyKeys,
   events,
+  zoneKeys,
 };

@@ -6,6 +6,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../http/problem";
 import { createRouter } from "../../http/router";
+import { domainKeys, SIGNED_ZONE_METADATA, zoneKeysByName } from "./dnssec";
 import { absolute, enclosingNames, parseQueryName } from "./names";
 import { allDomains, domainInfo, type DomainInfoRow, listZone, lookup, type ZoneSoaRow } from "./queries";
 import * as routes from "./routes";
@@ -113,13 +114,25 @@ export const pdnsRouter = createRouter()
     const rows = await allDomains(c.get("db"));
     return c.json({ result: rows.map(presentDomainInfo) }, 200);
   })
-  .openapi(routes.getAllDomainMetadata, (c) => {
-    zoneKey("name", c.req.valid("param").name);
-    return c.json({ result: {} }, 200);
+  .openapi(routes.getAllDomainMetadata, async (c) => {
+    const signed = (await zoneKeysByName(c.get("db"), zoneKey("name", c.req.valid("param").name))).length > 0;
+    return c.json({ result: signed ? SIGNED_ZONE_METADATA : {} }, 200);
   })
-  .openapi(routes.getDomainMetadata, (c) => {
-    zoneKey("name", c.req.valid("param").name);
-    return c.json({ result: [] as string[] }, 200);
+  .openapi(routes.getDomainMetadata, async (c) => {
+    const { name, kind } = c.req.valid("param");
+    const values = SIGNED_ZONE_METADATA[kind];
+    if (!values) {
+      zoneKey("name", name);
+      return c.json({ result: [] as string[] }, 200);
+    }
+    const signed = (await zoneKeysByName(c.get("db"), zoneKey("name", name))).length > 0;
+    return c.json({ result: signed ? values : [] }, 200);
+  })
+  .openapi(routes.getDomainKeys, async (c) => {
+    const { name } = c.req.valid("param");
+    // An unsigned zone: "not applicable", as PowerDNS reads a zone without keys.
+    const keys = await domainKeys(c, zoneKey("name", name));
+    return c.json(keys.length > 0 ? { result: keys } : NOTHING, 200);
   });
 
 // Every other method, verb or argument count PowerDNS may send (writes, DNSSEC and TSIG

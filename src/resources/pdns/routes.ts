@@ -5,7 +5,15 @@ import { z } from "@hono/zod-openapi";
 import { JSON_MEDIA_TYPE } from "../../http/json-body";
 import { errorResponses } from "../../http/openapi";
 import { defineRoute } from "../../http/route";
-import { AllDomainsQuery, AllDomainsResultSchema, AllMetadataResultSchema, DomainInfoResultSchema, LookupResultSchema, MetadataResultSchema } from "./schemas";
+import {
+  AllDomainsQuery,
+  AllDomainsResultSchema,
+  AllMetadataResultSchema,
+  DomainInfoResultSchema,
+  DomainKeysResultSchema,
+  LookupResultSchema,
+  MetadataResultSchema,
+} from "./schemas";
 
 const tags = ["DNS backend"];
 // The token is in the path (PowerDNS's HTTP connector sends no Authorization header).
@@ -120,7 +128,9 @@ export const getAllDomainMetadata = defineRoute({
   tags,
   security,
   summary: "PowerDNS: a zone's metadata",
-  description: "PowerDNS's per-zone settings (SOA-EDIT, ALSO-NOTIFY, …): the service keeps none, so always `{}`." + ABOUT,
+  description:
+    "PowerDNS's per-zone settings: `{}` for an unsigned zone; a signed zone's NSEC3PARAM `1 0 0 -` with NSEC3NARROW `1` (NSEC3 narrow mode) and PUBLISH-CDS `2`, PUBLISH-CDNSKEY `1` (RFC 7344)." +
+    ABOUT,
   request: { params: z.object({ token, name: zoneName("name") }) },
   responses: { ...ok(AllMetadataResultSchema, "No metadata.", { result: {} }), ...errorResponses(400, 422) },
 });
@@ -132,7 +142,36 @@ export const getDomainMetadata = defineRoute({
   tags,
   security,
   summary: "PowerDNS: one kind of a zone's metadata",
-  description: "The values of one metadata kind: the service keeps none, so always `[]`." + ABOUT,
+  description:
+    "The values of one metadata kind: `[]` but for a signed zone's NSEC3PARAM, NSEC3NARROW, PUBLISH-CDS and PUBLISH-CDNSKEY (see getAllDomainMetadata)." +
+    ABOUT,
   request: { params: z.object({ token, name: zoneName("name"), kind: nameParam("kind", "Metadata kind, e.g. `SOA-EDIT`.", "SOA-EDIT") }) },
   responses: { ...ok(MetadataResultSchema, "No values.", { result: [] }), ...errorResponses(400, 422) },
+});
+
+export const getDomainKeys = defineRoute({
+  operationId: "pdnsGetDomainKeys",
+  method: "get",
+  path: "/pdns/{token}/getDomainKeys/{name}",
+  tags,
+  security,
+  summary: "PowerDNS: a zone's DNSSEC keys",
+  description:
+    "The signing keys of a signed zone (`false` otherwise), each with its private key in BIND's `Private-key-format: v1.2` text, for PowerDNS to sign online (`remote-dnssec=yes`). The only place a private key leaves the service: a `dns` token's business." +
+    ABOUT,
+  request: { params: z.object({ token, name: zoneName("name") }) },
+  responses: {
+    ...ok(DomainKeysResultSchema, "The keys (the example is RFC 6605 §6.1's published key), or `false`.", {
+      result: [
+        {
+          id: 55648,
+          flags: 257,
+          active: true,
+          published: true,
+          content: "Private-key-format: v1.2\nAlgorithm: 13 (ECDSAP256SHA256)\nPrivateKey: GU6SnQ/Ou+xC5RumuIUIuJZteXT2z0O/ok1s38Et6mQ=\n",
+        },
+      ],
+    }),
+    ...errorResponses(400, 422, 503),
+  },
 });

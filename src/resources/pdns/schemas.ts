@@ -37,11 +37,28 @@ export const AllDomainsResultSchema = z.object({ result: z.array(DomainInfoSchem
 
 export const AllMetadataResultSchema = z
   .object({ result: z.record(z.string(), z.array(z.string())) })
-  .openapi("PdnsAllMetadata", { description: "Metadata by kind: none is kept for any zone, so `{}`." });
+  .openapi("PdnsAllMetadata", { description: "Metadata by kind: `{}`, but a signed zone's DNSSEC settings." });
 
 export const MetadataResultSchema = z
   .object({ result: z.array(z.string()) })
-  .openapi("PdnsMetadata", { description: "The values of one metadata kind: none is kept, so `[]`." });
+  .openapi("PdnsMetadata", { description: "The values of one metadata kind (`[]` when none)." });
+
+export const DomainKeysResultSchema = z
+  .object({
+    result: z.union([
+      z.literal(false),
+      z.array(
+        z.object({
+          id: z.number().int(),
+          flags: z.number().int(),
+          active: z.boolean(),
+          published: z.boolean(),
+          content: z.string().openapi({ description: "The private key, BIND's v1.2 private-key format." }),
+        }),
+      ),
+    ]),
+  })
+  .openapi("PdnsDomainKeys", { description: "A zone's signing keys, as PowerDNS's remote backend reads them." });
 
 export const AllDomainsQuery = z.object({
   includeDisabled: z

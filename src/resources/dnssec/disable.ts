@@ -1,0 +1,59 @@
+// DELETE /zones/{zone}/dnssec: signing stops. A DS of the key still published by a domain
+// managed here would make the zone bogus for validating resolvers once the signatures are
+// gone (RFC 6781 §4.1.4: the DS goes first, and its TTL must run out), so that answers 409
+// `status_prohibits` unless `force=true`; forced, the same-named domain of the zone's
+// account loses that DS in the same batch (contract §14).
+import { eq } from "drizzle-orm";
+import type { Context } from "hono";
+import { eventInsert, previousStatementChanged } from "../../db/events";
+import { zoneKeys } from "../../db/schema";
+import { touchZone } from "../../db/zones";
+import type { AppEnv } from "../../env";
+import type { Statement } from "../../http/mutate";
+import { ApiError } from "../../http/problem";
+import { findDomain } from "../domains/queries";
+import { dsData, publishesDsOf, setDomainDs } from "./registry-link";
+import { activeKeys, presentState } from "./state";
+import { writeContextOf, zoneOf } from "./zone";
+
+export async function disableDnssec(c: Context<AppEnv>, segment: string, force: boolean): Promise<void> {
+  const zone = await zoneOf(c, segment);
+  const ctx = writeContextOf(c);
+  const db = ctx.db;
+  const keys = await activeKeys(db, zone.id);
+  if (keys.length === 0) return; // already off: DELETE is idempotent (RFC 9110 §9.2.2)
+  const before = await presentState(zone.name, keys);
+  const keyDs = before.keys.flatMap((k) => k.ds.map(dsData));
+  // A domain of this name managed here, whatever its account: its DS is what resolvers follow.
+  const [domain] = await findDomain(ctx.allAccounts, { kind: "name", name: zone.name });
+  const publishing = domain && publishesDsOf(domain, keyDs) ? domain : null;
+  if (publishing && !force) {
+    throw new ApiError(
+      "status_prohibits",
+      `Domain ${publishing.name} publishes a DS of this zone's key (key tag ${keyDs[0]!.key_tag}); removing the signatures now would make the zone fail validation. Remove the DS from the domain first and wait for its TTL, or send DELETE with ?force=true to remove both at once.`,
+    );
+  }
+  const statements: Statement[] = [
+    db.delete(zoneKeys).where(eq(zoneKeys.zoneId, zone.id)),
+    touchZone(db, zone.id, ctx.now),
+    eventInsert(
+      db,
+      {
+        at: ctx.at,
+        actor: ctx.actor,
+        account: zone.accountId,
+        type: "zone",
+        id: zone.id,
+        operation: "update",
+        before: { name: zone.name, dnssec: before },
+        after: { name: zone.name, dnssec: await presentState(zone.name, []) },
+      },
+      { onlyIf: previousStatementChanged },
+    ),
+  ];
+  if (publishing && publishing.accountId === zone.accountId) {
+    const remaining = publishing.ds.filter((ds) => !publishesDsOf({ ...publishing, ds: [ds] }, keyDs));
+    statements.push(...setDomainDs(ctx, publishing, remaining));
+  }
+  await db.batch(statements as [Statement, ...Statement[]]);
+}

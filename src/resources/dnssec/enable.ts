@@ -1,0 +1,83 @@
+// POST /zones/{zone}/dnssec: a new combined signing key (ECDSA P-256, RFC 6605), its
+// private half sealed; in one batch the key, the zone's serial and version (its apex
+// gained DNSKEY, CDS and CDNSKEY), the zone's event and, one-click with the registry, the
+// same-named domain's DS with its event (contract §14).
+import type { Context } from "hono";
+import { eventInsert, previousStatementChanged } from "../../db/events";
+import { newId } from "../../db/ids";
+import { zoneKeys } from "../../db/schema";
+import { touchZone } from "../../db/zones";
+import { generateEcdsaP256 } from "../../dns/dnssec/ecdsa";
+import { combinedSigningKey, dnskeyTag } from "../../dns/dnssec/keys";
+import { seal } from "../../dns/dnssec/sealed";
+import { base64Text } from "../../dns/rdata/wire";
+import { writeFailure } from "../../db/errors";
+import type { AppEnv } from "../../env";
+import type { Statement } from "../../http/mutate";
+import { ApiError } from "../../http/problem";
+import { dsData, linkedDomain, setDomainDs } from "./registry-link";
+import { activeKeys, dnssecSecret, presentState, type ZoneKeyRow } from "./state";
+import { writeContextOf, zoneOf } from "./zone";
+
+export async function enableDnssec(c: Context<AppEnv>, segment: string) {
+  const secret = dnssecSecret(c);
+  const zone = await zoneOf(c, segment);
+  const db = c.get("db");
+  if ((await activeKeys(db, zone.id)).length > 0) throw alreadyOn(zone.name);
+  const ctx = writeContextOf(c);
+  const material = await generateEcdsaP256();
+  const key = combinedSigningKey(material.publicKey);
+  // Key ids share the ULID of the other ids, under their own prefix.
+  const id = `key_${newId("zone", ctx.now).slice(4)}`;
+  const row: ZoneKeyRow = {
+    id,
+    zoneId: zone.id,
+    keyTag: dnskeyTag(key),
+    algorithm: key.algorithm,
+    flags: key.flags,
+    publicKey: base64Text(material.publicKey),
+    privateKeySealed: await seal(secret, id, material.privateKey),
+    active: true,
+    createdAt: ctx.at,
+  };
+  material.privateKey.fill(0);
+  const before = await presentState(zone.name, []);
+  const after = await presentState(zone.name, [row]);
+  const statements: Statement[] = [
+    db.insert(zoneKeys).values(row),
+    // The serial rises in SQL (RFC 1982), so a concurrent record write loses no increment.
+    touchZone(db, zone.id, ctx.now),
+    // The zone's event records what changed: its DNSSEC state (public parts only).
+    eventInsert(
+      db,
+      {
+        at: ctx.at,
+        actor: ctx.actor,
+        account: zone.accountId,
+        type: "zone",
+        id: zone.id,
+        operation: "update",
+        before: { name: zone.name, dnssec: before },
+        after: { name: zone.name, dnssec: after },
+      },
+      { onlyIf: previousStatementChanged },
+    ),
+  ];
+  const domain = await linkedDomain(db, zone);
+  if (domain?.dnssec) {
+    // RFC 4509 §3: SHA-256 is the digest every validator supports; one DS is what the parent needs.
+    statements.push(...setDomainDs(ctx, domain.row, [dsData(after.keys[0]!.ds[0]!)]));
+  }
+  try {
+    await db.batch(statements as [Statement, ...Statement[]]);
+  } catch (error) {
+    // zone_keys_active_unique: another request turned signing on first.
+    if (writeFailure(error) === "unique") throw alreadyOn(zone.name);
+    throw error;
+  }
+  return after;
+}
+
+function alreadyOn(name: string): ApiError {
+  return new ApiError("already_exists", `DNSSEC is already on for zone ${name}: read its keys with GET /v1/zones/${name}/dnssec.`);
+}

@@ -1,0 +1,14 @@
+// DNSSEC for hosted zones (contract §14): POST|GET|DELETE /zones/{zone}/dnssec.
+import { createRouter } from "../../http/router";
+import { disableDnssec } from "./disable";
+import { enableDnssec } from "./enable";
+import { readDnssec } from "./read";
+import * as routes from "./routes";
+
+export const dnssecRouter = createRouter()
+  .openapi(routes.enableDnssec, async (c) => c.json(await enableDnssec(c, c.req.valid("param").zone), 201))
+  .openapi(routes.getDnssec, async (c) => c.json(await readDnssec(c, c.req.valid("param").zone), 200))
+  .openapi(routes.disableDnssec, async (c) => {
+    await disableDnssec(c, c.req.valid("param").zone, c.req.valid("query").force === "true");
+    return c.body(null, 204);
+  });

@@ -1,0 +1,63 @@
+// One-click DNSSEC with the registry (contract §14): the domain of the zone's name that the
+// zone's own account sponsors, under an extension with DNSSEC, gets the key's SHA-256 DS in
+// the same batch as the key (and loses it when signing stops), with its event.
+import { and, eq, sql } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { eventInsert, previousStatementChanged } from "../../db/events";
+import { domains, extensions } from "../../db/schema";
+import type { Statement, WriteContext } from "../../http/mutate";
+import type { DsData } from "../../registry/lifecycle";
+import { presentDomain } from "../domains/present";
+import { type DomainWithLinks, findDomain } from "../domains/queries";
+
+export interface LinkedDomain {
+  row: DomainWithLinks;
+  /** Whether the domain's extension takes DS data (extensions.dnssec). */
+  dnssec: boolean;
+}
+
+/** The same-named domain of the zone's account, if any, and whether its extension takes DNSSEC. */
+export async function linkedDomain(db: Database, zone: { name: string; accountId: string }): Promise<LinkedDomain | null> {
+  const [row] = await findDomain(db, { kind: "name", name: zone.name });
+  if (!row || row.accountId !== zone.accountId) return null;
+  const [extension] = await db.select({ dnssec: extensions.dnssec }).from(extensions).where(eq(extensions.id, row.extensionId));
+  return { row, dnssec: extension?.dnssec === true };
+}
+
+/** A DS record's text ("tag alg type HEX") as the domain's dsData (RFC 5910 §4). */
+export function dsData(text: string): DsData {
+  const [tag, algorithm, type, digest] = text.split(" ");
+  return { key_tag: Number(tag), algorithm: Number(algorithm), digest_type: Number(type), digest: digest! };
+}
+
+/** Whether the domain publishes a DS of one of these keys (by tag, algorithm and digest). */
+export function publishesDsOf(domain: DomainWithLinks, keyDs: readonly DsData[]): boolean {
+  return domain.ds.some((ds) =>
+    keyDs.some((k) => k.key_tag === ds.key_tag && k.algorithm === ds.algorithm && k.digest.toUpperCase() === ds.digest.toUpperCase()),
+  );
+}
+
+/** The statements that set the domain's DS (guarded by its version) and record its event. */
+export function setDomainDs(ctx: WriteContext, domain: DomainWithLinks, ds: DsData[]): Statement[] {
+  const after = { ...domain, ds, updatedAt: ctx.at, version: domain.version + 1 };
+  return [
+    ctx.db
+      .update(domains)
+      .set({ ds, version: sql`${domains.version} + 1`, updatedAt: ctx.at })
+      .where(and(eq(domains.id, domain.id), eq(domains.version, domain.version))),
+    eventInsert(
+      ctx.db,
+      {
+        at: ctx.at,
+        actor: ctx.actor,
+        account: domain.accountId,
+        type: "domain",
+        id: domain.id,
+        operation: "update",
+        before: presentDomain(domain),
+        after: presentDomain(after),
+      },
+      { onlyIf: previousStatementChanged },
+    ),
+  ];
+}

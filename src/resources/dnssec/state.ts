@@ -1,0 +1,115 @@
+// A zone's DNSSEC state as the API shows it (contract §14), and the rows behind it. Keys
+// are always read by the id of a zone the caller can see (src/db/visibility.ts shadows
+// zones, not zone_keys), so another account's keys are out of reach.
+import { and, eq } from "drizzle-orm";
+import type { Context } from "hono";
+import type { Database } from "../../db/client";
+import { zoneKeys } from "../../db/schema";
+import { combinedSigningKey, type DigestType, dnskeyText, dsText, PUBLISHED_DIGEST_TYPES } from "../../dns/dnssec/keys";
+import { base64Octets } from "../../dns/rdata/wire";
+import type { AppEnv } from "../../env";
+import { isLocalDevelopment } from "../../http/auth";
+import { ApiError } from "../../http/problem";
+
+export type ZoneKeyRow = typeof zoneKeys.$inferSelect;
+
+/**
+ * NSEC3 in narrow mode (RFC 5155, PowerDNS's "white lies"): PowerDNS answers a denial with
+ * an NSEC3 record covering just the hash of the name asked, computed on the fly, so the
+ * connector needs no ordering of the zone's names (NSEC would: getBeforeAndAfterNames-
+ * Absolute over an ordername the service does not keep) and the zone's names cannot be
+ * walked. Parameters per RFC 9276 §3.1: SHA-1, no opt-out, 0 extra iterations, no salt.
+ */
+export const DENIAL = "nsec3-narrow";
+export const NSEC3PARAM = "1 0 0 -";
+
+export interface DnssecKeyBody {
+  id: string;
+  key_tag: number;
+  algorithm: number;
+  flags: number;
+  active: boolean;
+  dnskey: string;
+  ds: string[];
+  created_at: string;
+}
+
+export interface DnssecStateBody {
+  enabled: boolean;
+  denial?: string;
+  keys: DnssecKeyBody[];
+}
+
+/** The active keys of a zone (one for now; a rollover will add a second: RFC 7583). */
+export function activeKeys(db: Database, zoneId: string) {
+  return db
+    .select()
+    .from(zoneKeys)
+    .where(and(eq(zoneKeys.zoneId, zoneId), eq(zoneKeys.active, true)))
+    .orderBy(zoneKeys.id);
+}
+
+export function keyOf(row: ZoneKeyRow) {
+  return { flags: row.flags, protocol: 3, algorithm: row.algorithm, publicKey: base64Octets(row.publicKey) };
+}
+
+/** The DS records (RFC 4034 §5.3) a parent publishes for a key of `zoneName`: SHA-256, then SHA-384. */
+export function dsRecords(zoneName: string, row: ZoneKeyRow, digestTypes: readonly DigestType[] = PUBLISHED_DIGEST_TYPES): Promise<string[]> {
+  return Promise.all(digestTypes.map((type) => dsText(zoneName, keyOf(row), type)));
+}
+
+/** The public view of a key: never its private half. */
+export async function presentKey(zoneName: string, row: ZoneKeyRow): Promise<DnssecKeyBody> {
+  return {
+    id: row.id,
+    key_tag: row.keyTag,
+    algorithm: row.algorithm,
+    flags: row.flags,
+    active: row.active,
+    dnskey: dnskeyText(combinedSigningKey(base64Octets(row.publicKey))),
+    ds: await dsRecords(zoneName, row),
+    created_at: row.createdAt,
+  };
+}
+
+export async function presentState(zoneName: string, rows: readonly ZoneKeyRow[]): Promise<DnssecStateBody> {
+  if (rows.length === 0) return { enabled: false, keys: [] };
+  return { enabled: true, denial: DENIAL, keys: await Promise.all(rows.map((row) => presentKey(zoneName, row))) };
+}
+
+/**
+ * The apex records signing adds (contract §14): the DNSKEY, and the CDS and CDNSKEY that
+ * tell a parent which DS to publish (RFC 7344 §4; CDS with the SHA-256 digest, as the DS
+ * the registry side sets).
+ */
+export async function apexRecords(zoneName: string, rows: readonly ZoneKeyRow[]): Promise<{ type: "DNSKEY" | "CDS" | "CDNSKEY"; content: string }[]> {
+  const out: { type: "DNSKEY" | "CDS" | "CDNSKEY"; content: string }[] = [];
+  for (const row of rows) {
+    const dnskey = dnskeyText(keyOf(row));
+    out.push({ type: "DNSKEY", content: dnskey });
+    out.push({ type: "CDNSKEY", content: dnskey });
+    for (const ds of await dsRecords(zoneName, row, [2])) out.push({ type: "CDS", content: ds });
+  }
+  return out;
+}
+
+// Seals private keys when DNSSEC_KEY_SECRET is unset and the request came to a loopback
+// host (npm start, the e2e scripts): a key anyone can read, never used by a deployed Worker.
+const LOCAL_DNSSEC_KEY_SECRET = "local-development-dnssec-key-secret";
+const MIN_SECRET_LENGTH = 32;
+
+/**
+ * The secret private keys are sealed under. Fails closed like CURSOR_SECRET
+ * (src/http/pagination.ts): a deployed Worker without it answers DNSSEC requests with 503
+ * `not_configured`, naming the command that fixes it.
+ */
+export function dnssecSecret(c: Context<AppEnv>): string {
+  const secret = c.env.DNSSEC_KEY_SECRET;
+  if (secret && secret.length >= MIN_SECRET_LENGTH) return secret;
+  if (!secret && isLocalDevelopment(c.req.raw)) return LOCAL_DNSSEC_KEY_SECRET;
+  const what = secret ? `a DNSSEC_KEY_SECRET of ${secret.length} characters, too short to be a key (at least ${MIN_SECRET_LENGTH})` : "no DNSSEC_KEY_SECRET";
+  throw new ApiError(
+    "not_configured",
+    `This Worker has ${what}, the key that seals zones' private DNSSEC keys, so it cannot sign. Set one with \`openssl rand -base64 32 | npx wrangler secret put DNSSEC_KEY_SECRET\`.`,
+  );
+}

@@ -1,0 +1,189 @@
+// DNSSEC for hosted zones (contract §14): POST|GET|DELETE /v1/zones/{zone}/dnssec, the
+// one-click DS on the same-named domain, and private keys kept out of every answer.
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { dsText } from "../src/dns/dnssec/keys";
+import { parseRdata } from "../src/dns/rdata";
+import worker from "../src/index";
+import { api, createContact, createDomain, createZone, expectProblem } from "./helpers";
+import { bearer } from "./tokens";
+
+const KEY_ID = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+async function enable(zone: string) {
+  const response = await api("POST", `/v1/zones/${zone}/dnssec`);
+  expect(response.status, response.text).toBe(201);
+  return response.body;
+}
+
+async function domainDs(name: string) {
+  const response = await api("GET", `/v1/domains/${name}`);
+  expect(response.status, response.text).toBe(200);
+  return response.body.ds;
+}
+
+/** The sealed private keys as stored: what must never appear in an answer. */
+async function storedSecrets(): Promise<string[]> {
+  const { results } = await env.DB.prepare("SELECT id, private_key_sealed FROM zone_keys").all<{ private_key_sealed: string }>();
+  return results.flatMap((r) => [r.private_key_sealed, ...r.private_key_sealed.split(".").slice(1)]);
+}
+
+describe("turning DNSSEC on answers 201 with one ECDSA P-256 combined signing key", () => {
+  it("gives the key's tag, DNSKEY and the SHA-256 and SHA-384 DS computed from that DNSKEY", async () => {
+    await createZone("signed-one.com");
+    const body = await enable("signed-one.com");
+    expect(body).toEqual({
+      enabled: true,
+      denial: "nsec3-narrow",
+      keys: [
+        {
+          id: expect.stringMatching(KEY_ID),
+          key_tag: expect.any(Number),
+          algorithm: 13,
+          flags: 257,
+          active: true,
+          dnskey: expect.stringMatching(/^257 3 13 [A-Za-z0-9+/]{86}==$/),
+          ds: [expect.stringMatching(/^\d+ 13 2 [0-9A-F]{64}$/), expect.stringMatching(/^\d+ 13 4 [0-9A-F]{96}$/)],
+          created_at: expect.any(String),
+        },
+      ],
+    });
+    const [key] = body.keys;
+    const parsed = parseRdata("DNSKEY", key.dnskey, null);
+    if (!parsed.ok) throw new Error(parsed.error);
+    expect(key.ds).toEqual([await dsText("signed-one.com", parsed.value, 2), await dsText("signed-one.com", parsed.value, 4)]);
+    expect(key.ds[0].split(" ")[0]).toBe(String(key.key_tag));
+    const read = await api("GET", "/v1/zones/signed-one.com/dnssec");
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(body);
+  });
+  it("raises the zone's serial: the apex gained records", async () => {
+    const zone = await createZone("signed-serial.com");
+    await enable("signed-serial.com");
+    const after = await api("GET", "/v1/zones/signed-serial.com");
+    expect(after.body.soa.serial).toBeGreaterThan(zone.soa.serial);
+  });
+  it("answers 409 already_exists when signing is already on", async () => {
+    await createZone("signed-twice.com");
+    await enable("signed-twice.com");
+    expectProblem(await api("POST", "/v1/zones/signed-twice.com/dnssec"), 409, "already_exists");
+    expect((await api("GET", "/v1/zones/signed-twice.com/dnssec")).body.keys).toHaveLength(1);
+  });
+  it("answers 404 for an unknown zone", async () => {
+    expectProblem(await api("POST", "/v1/zones/no-such-zone.com/dnssec"), 404, "not_found");
+    expectProblem(await api("GET", "/v1/zones/no-such-zone.com/dnssec"), 404, "not_found");
+    expectProblem(await api("DELETE", "/v1/zones/no-such-zone.com/dnssec"), 404, "not_found");
+  });
+});
+
+describe("an unsigned zone reads as off", () => {
+  it('answers {"enabled": false, "keys": []}', async () => {
+    await createZone("unsigned.com");
+    const response = await api("GET", "/v1/zones/unsigned.com/dnssec");
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ enabled: false, keys: [] });
+  });
+});
+
+describe("private keys are sealed and never in an answer or an event", () => {
+  it("stores the private key sealed (AES-256-GCM) and shows none of it", async () => {
+    await createZone("sealed.com");
+    const body = await enable("sealed.com");
+    const { results } = await env.DB.prepare("SELECT private_key_sealed FROM zone_keys WHERE id = ?")
+      .bind(body.keys[0].id)
+      .all<{ private_key_sealed: string }>();
+    expect(results[0]!.private_key_sealed).toMatch(/^v1\.[A-Za-z0-9+/=]+\.[A-Za-z0-9+/=]+$/);
+    const secrets = await storedSecrets();
+    const answers = [
+      JSON.stringify(body),
+      (await api("GET", "/v1/zones/sealed.com/dnssec")).text,
+      (await api("GET", "/v1/zones/sealed.com")).text,
+      (await api("GET", "/v1/events?limit=200")).text,
+    ];
+    for (const text of answers) {
+      for (const secret of secrets) expect(text).not.toContain(secret);
+      expect(text).not.toMatch(/private/i);
+    }
+  });
+  it("records the change as the zone's update event with the public DNSSEC state", async () => {
+    await createZone("evented.com");
+    const body = await enable("evented.com");
+    const events = await api("GET", "/v1/events?type=zone&limit=200");
+    expect(events.status, events.text).toBe(200);
+    const event = events.body.data.find((e: any) => e.operation === "update" && e.after?.name === "evented.com");
+    expect(event?.after?.dnssec).toEqual(body);
+    expect(event?.before?.dnssec).toEqual({ enabled: false, keys: [] });
+  });
+});
+
+describe("one-click with the registry: the same-named domain of the account gets the DS", () => {
+  it("sets the domain's DS to the key's SHA-256 DS in the same step, and a forced turn-off clears it", async () => {
+    const contact = await createContact();
+    await createDomain("oneclick.com", { registrant: contact.id });
+    await createZone("oneclick.com");
+    const body = await enable("oneclick.com");
+    const [tag, algorithm, digestType, digest] = body.keys[0].ds[0].split(" ");
+    expect(await domainDs("oneclick.com")).toEqual([{ key_tag: Number(tag), algorithm: Number(algorithm), digest_type: Number(digestType), digest }]);
+
+    const refused = expectProblem(await api("DELETE", "/v1/zones/oneclick.com/dnssec"), 409, "status_prohibits");
+    expect(refused.detail).toContain("oneclick.com publishes a DS");
+    expect((await api("GET", "/v1/zones/oneclick.com/dnssec")).body.enabled).toBe(true);
+
+    const forced = await api("DELETE", "/v1/zones/oneclick.com/dnssec?force=true");
+    expect(forced.status, forced.text).toBe(204);
+    expect(await domainDs("oneclick.com")).toEqual([]);
+    expect((await api("GET", "/v1/zones/oneclick.com/dnssec")).body).toEqual({ enabled: false, keys: [] });
+  });
+  it("leaves the DS alone under an extension without DNSSEC", async () => {
+    const contact = await createContact();
+    await createDomain("nodnssec.org", { registrant: contact.id });
+    await createZone("nodnssec.org");
+    await env.DB.prepare("UPDATE extensions SET dnssec = 0 WHERE id = 'org'").run();
+    try {
+      await enable("nodnssec.org");
+      expect(await domainDs("nodnssec.org")).toEqual([]);
+    } finally {
+      await env.DB.prepare("UPDATE extensions SET dnssec = 1 WHERE id = 'org'").run();
+    }
+  });
+});
+
+describe("turning DNSSEC off", () => {
+  it("answers 204 and removes the key when no domain publishes its DS", async () => {
+    await createZone("off.com");
+    await enable("off.com");
+    const response = await api("DELETE", "/v1/zones/off.com/dnssec");
+    expect(response.status, response.text).toBe(204);
+    expect((await api("GET", "/v1/zones/off.com/dnssec")).body).toEqual({ enabled: false, keys: [] });
+    const { results } = await env.DB.prepare("SELECT count(*) AS n FROM zone_keys z JOIN zones ON zones.id = z.zone_id WHERE zones.name = 'off.com'").all<{
+      n: number;
+    }>();
+    expect(results[0]!.n).toBe(0);
+  });
+  it("answers 204 when signing is already off (DELETE is idempotent)", async () => {
+    await createZone("already-off.com");
+    expect((await api("DELETE", "/v1/zones/already-off.com/dnssec")).status).toBe(204);
+  });
+  it("refuses a force that is not true or false with 400", async () => {
+    await createZone("force-bad.com");
+    expect((await api("DELETE", "/v1/zones/force-bad.com/dnssec?force=yes")).status).toBe(400);
+  });
+});
+
+describe("a deployed Worker without DNSSEC_KEY_SECRET fails closed", () => {
+  async function withSecret(secret: string | undefined, method: string) {
+    const request = new Request("https://api.example.com/v1/zones/closed.com/dnssec", { method, headers: { authorization: bearer("write") } });
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(request, { ...env, DNSSEC_KEY_SECRET: secret } as never, ctx);
+    await waitOnExecutionContext(ctx);
+    return { status: response.status, headers: response.headers, text: await response.clone().text(), body: await response.json<any>() };
+  }
+  it("answers 503 not_configured to turning signing on, naming the command that fixes it", async () => {
+    await createZone("closed.com");
+    const missing = expectProblem(await withSecret(undefined, "POST"), 503, "not_configured");
+    expect(missing.detail).toContain("wrangler secret put DNSSEC_KEY_SECRET");
+    const short = expectProblem(await withSecret("too-short", "POST"), 503, "not_configured");
+    expect(short.detail).toContain("too short");
+    expect((await api("GET", "/v1/zones/closed.com/dnssec")).body).toEqual({ enabled: false, keys: [] });
+  });
+});
