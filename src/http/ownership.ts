@@ -5,6 +5,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "./problem";
+import { recordWriteRefusal } from "./token-rights";
 
 /** The caller's account: the sponsor of what it creates unless an operator says otherwise. */
 export function callerAccount(c: Context<AppEnv>): string {
@@ -32,4 +33,14 @@ export async function sponsorFor(c: Context<AppEnv>, requested: string | undefin
     });
   }
   return row.id;
+}
+
+/**
+ * A record write the token's `records` rules allow (contract §11: create, and PATCH and
+ * DELETE before and after), or 403 naming the rules. `owner` is relative to the zone.
+ */
+export function requireRecordWrite(c: Context<AppEnv>, owner: string, type: string): void {
+  const rights = c.get("principal").rights;
+  const refusal = rights ? recordWriteRefusal(rights, owner, type) : null;
+  if (refusal) throw new ApiError("forbidden", refusal);
 }

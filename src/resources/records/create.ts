@@ -9,6 +9,7 @@ import { createResource } from "../../http/mutate";
 import { checkNeighbours, recordCollection, recordWriteProblem, validRecord, zoneOfReference } from "./collection";
 import { assertZoneIntegrity } from "./integrity";
 import { type RecordWithZone, recordsAtName } from "./queries";
+import { requireRecordWrite } from "../../http/ownership";
 import type * as routes from "./routes";
 import { rrsetTtlWrites } from "./rrset";
 
@@ -19,6 +20,7 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
       const { db, now, at } = ctx;
       const zone = await zoneOfReference(db, input.zone);
       const record = validRecord(zone.name, input);
+      requireRecordWrite(c, record.name, record.type);
       const others = await recordsAtName(db, zone.id, record.name);
       checkNeighbours(record, others);
       await assertZoneIntegrity(db, zone, null, record);

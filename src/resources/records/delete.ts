@@ -11,11 +11,13 @@ import { ApiError } from "../../http/problem";
 import { recordCollection, recordWriteProblem } from "./collection";
 import { assertZoneIntegrity } from "./integrity";
 import { apexNsCount } from "./queries";
+import { requireRecordWrite } from "../../http/ownership";
 import type * as routes from "./routes";
 
 export const deleteRecord: RouteHandler<typeof routes.deleteRecord, AppEnv> = (c) =>
   deleteResource(c, recordCollection, c.req.valid("param").record, {
     async remove({ db, now }, current) {
+      requireRecordWrite(c, current.name, current.type);
       if (current.name === "@" && current.type === "NS") {
         const [{ count } = { count: 0 }] = await apexNsCount(db, current.zoneId);
         const lastApexNs = apexNsRemovalProblem(current, count);

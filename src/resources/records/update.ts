@@ -11,6 +11,7 @@ import { ApiError } from "../../http/problem";
 import { checkNeighbours, recordCollection, recordWriteProblem, validRecord } from "./collection";
 import { assertZoneIntegrity } from "./integrity";
 import { apexNsCount, recordsAtName } from "./queries";
+import { requireRecordWrite } from "../../http/ownership";
 import type * as routes from "./routes";
 import { rrsetTtlWrites } from "./rrset";
 
@@ -19,12 +20,14 @@ export const updateRecord: RouteHandler<typeof routes.updateRecord, AppEnv> = (c
   return updateResource(c, recordCollection, c.req.valid("param").record, {
     async update(ctx, current) {
       const { db, now, at } = ctx;
+      requireRecordWrite(c, current.name, current.type);
       const typeChanged = patch.type !== undefined && patch.type.toUpperCase() !== current.type;
       const record = validRecord(current.zoneName, {
         name: patch.name ?? current.name,
         type: patch.type ?? current.type,
         content: patch.content ?? current.content,
       });
+      requireRecordWrite(c, record.name, record.type);
       const comment = patch.comment === undefined ? current.comment : patch.comment;
       const movedRrset = record.name !== current.name || record.type !== current.type;
       const others = (await recordsAtName(db, current.zoneId, record.name)).filter((o) => o.id !== current.id);
