@@ -226,6 +226,28 @@ describe("list gives the whole zone (AXFR)", () => {
   });
 });
 
+describe("a zone of a suspended account is no longer served", () => {
+  it("lookup, list, getDomainInfo and getAllDomains leave it out while the account is suspended, and serve it again after", async () => {
+    const account = "acc_01M8188MZ3N4D5RW2QKJ7H8SUS";
+    await env.DB.prepare(
+      "insert into accounts (id, name, role, status, version, created_at, updated_at) values (?, 'Suspendable', 'customer', 'active', 1, ?, ?)",
+    )
+      .bind(account, "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z")
+      .run();
+    const zone = await api("POST", "/v1/zones", { json: { name: "suspended.test", nameservers: ["ns1.rb.test"], account } });
+    expect(zone.status, zone.text).toBe(201);
+    expect(sorted(await lookup("suspended.test.", "SOA"))).toHaveLength(1);
+    await env.DB.prepare("update accounts set status = 'suspended' where id = ?").bind(account).run();
+    expect(await lookup("suspended.test.", "SOA")).toBe(false);
+    expect((await pdns(`/list/-1/${encodeName("suspended.test.")}`)).body).toEqual({ result: false });
+    expect((await pdns(`/getDomainInfo/${encodeName("suspended.test.")}`)).body).toEqual({ result: false });
+    const all = (await pdns("/getAllDomains?includeDisabled=true")).body.result as { zone: string }[];
+    expect(all.map((d) => d.zone)).not.toContain("suspended.test.");
+    await env.DB.prepare("update accounts set status = 'active' where id = ?").bind(account).run();
+    expect(sorted(await lookup("suspended.test.", "SOA"))).toHaveLength(1);
+  });
+});
+
 describe("zones: getDomainInfo and getAllDomains", () => {
   it("one zone by name, native, with its serial", async () => {
     const zone = (await api("GET", "/v1/zones/rb.test")).body;
@@ -373,7 +395,13 @@ describe("the connector's queries are answered from indexes", () => {
     const list = await plan(listQuery("rb.test"));
     expect(list).toEqual(expect.arrayContaining([expect.stringMatching(/^SEARCH z USING INDEX zones_name_unique \(name=\?\)/)]));
     expect(list).toEqual(expect.arrayContaining([expect.stringMatching(/^SEARCH r USING INDEX records_(zone_idx|identity_unique) \(zone_id=\?\)/)]));
-    expect(await plan(domainInfoQuery("rb.test"))).toEqual([expect.stringMatching(/^SEARCH z USING INDEX zones_name_unique \(name=\?\)/)]);
-    expect(await plan(allDomainsQuery())).toEqual([expect.stringMatching(/^SCAN z USING (COVERING )?INDEX zones_name_unique/)]);
+    // Whether the zone's account is suspended: one primary-key probe of accounts.
+    const accountProbe = expect.stringMatching(/^SEARCH a USING INDEX sqlite_autoindex_accounts_1 \(id=\?\)/);
+    const info = await plan(domainInfoQuery("rb.test"));
+    expect(info[0]).toMatch(/^SEARCH z USING INDEX zones_name_unique \(name=\?\)/);
+    expect(info.filter((step) => !step.startsWith("CORRELATED"))).toEqual([info[0], accountProbe]);
+    const all = await plan(allDomainsQuery());
+    expect(all[0]).toMatch(/^SCAN z USING (COVERING )?INDEX zones_name_unique/);
+    expect(all.filter((step) => !step.startsWith("CORRELATED"))).toEqual([all[0], accountProbe]);
   });
 });

@@ -39,6 +39,12 @@ export interface LookupRow extends ZoneSoaRow {
 }
 
 /**
+ * A zone is served while its account is not suspended (contract §11: a suspended
+ * account's data stays, but is not used): one primary-key probe of accounts per zone.
+ */
+const SERVED = sql`NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = z.account_id AND a.status = 'suspended')`;
+
+/**
  * `lookup`: the deepest zone that holds `name` (among the name and its ancestors, by the
  * unique index on zones.name), then the records at the name — all of them for ANY, else
  * those of `type` — by the unique index (zone_id, name, type, …). No row: no zone here.
@@ -58,7 +64,7 @@ export function lookupQuery(candidates: string[], name: string, type: string): S
              z.id AS zone_id,
              CASE WHEN z.name = ${name} THEN '@' ELSE substr(${name}, 1, length(${name}) - length(z.name) - 1) END AS owner
         FROM zones z
-       WHERE z.name IN (SELECT value FROM json_each(${JSON.stringify(candidates)}))
+       WHERE z.name IN (SELECT value FROM json_each(${JSON.stringify(candidates)})) AND ${SERVED}
        ORDER BY length(z.name) DESC
        LIMIT 1
     )
@@ -92,7 +98,7 @@ export function listQuery(zone: string): SQL {
     SELECT ${ZONE_COLUMNS}, r.name AS owner, r.type, r.content, r.ttl
       FROM zones z
       LEFT JOIN records r ON r.zone_id = z.id
-     WHERE z.name = ${zone}`;
+     WHERE z.name = ${zone} AND ${SERVED}`;
 }
 
 export function listZone(db: Database, zone: string): Promise<ListRow[]> {
@@ -107,7 +113,7 @@ export interface DomainInfoRow {
 
 /** `getDomainInfo`: one zone by name. */
 export function domainInfoQuery(zone: string): SQL {
-  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial FROM zones z WHERE z.name = ${zone}`;
+  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial FROM zones z WHERE z.name = ${zone} AND ${SERVED}`;
 }
 
 export function domainInfo(db: Database, zone: string): Promise<DomainInfoRow[]> {
@@ -116,7 +122,7 @@ export function domainInfo(db: Database, zone: string): Promise<DomainInfoRow[]>
 
 /** `getAllDomains`: every zone (PowerDNS asks for the whole list at once, e.g. to fill its zone cache). */
 export function allDomainsQuery(): SQL {
-  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial FROM zones z ORDER BY z.name`;
+  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial FROM zones z WHERE ${SERVED} ORDER BY z.name`;
 }
 
 export function allDomains(db: Database): Promise<DomainInfoRow[]> {
