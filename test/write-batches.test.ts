@@ -6,6 +6,7 @@
 // service's bound, and the statement count the same for a large input as for a small one.
 import { describe, expect, it } from "vitest";
 import { MAX_EVENT_PAYLOAD_BYTES } from "../src/db/events";
+import { MAX_MASTER_FILE_RECORDS } from "../src/resources/zones/master-file";
 import { costOf, expectWithinD1Limits } from "./d1-cost";
 import { allPages, api, exportZone } from "./helpers";
 
@@ -92,6 +93,22 @@ describe("deleting a zone reads no more of it than its delete event can keep", (
     const events = await api("GET", `/v1/events?resource=${imported.body.id}&operation=delete`);
     expect(events.body.data).toHaveLength(1);
     expect(events.body.data[0].before.master_file).toBeNull();
+  }, 120_000);
+
+  it("a zone of more records than an import takes back: its records are not read, master_file is null", async () => {
+    const lines = ["$ORIGIN many-delete.test.", "$TTL 300", "@ NS ns1.example.org."];
+    for (let i = 1; i < MAX_MASTER_FILE_RECORDS; i++) lines.push(`h${i} A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    const imported = await importFile(`${lines.join("\n")}\n`);
+    expect(imported.status, imported.text.slice(0, 300)).toBe(201);
+    const extra = await api("POST", "/v1/records", { json: { zone: "many-delete.test", name: "one-more", type: "A", content: "192.0.2.1" } });
+    expect(extra.status, extra.text).toBe(201);
+    const deleted = await costOf("DELETE", "/v1/zones/many-delete.test");
+    expect(deleted.status, deleted.text).toBe(204);
+    const statements = [...deleted.cost.singles, ...deleted.cost.batches.flat()].map((s) => s.sql);
+    expect(statements.filter((sql) => /from "records"/i.test(sql) && !/^delete/i.test(sql))).toEqual([]);
+    const events = await api("GET", `/v1/events?resource=${imported.body.id}&operation=delete`);
+    expect(events.body.data[0].before.master_file).toBeNull();
+    expect(events.body.data[0].before.record_count).toBe(MAX_MASTER_FILE_RECORDS + 1);
   }, 120_000);
 
   it("a smaller zone's delete event keeps its master file, as the export gave it", async () => {

@@ -79,14 +79,17 @@ function masterFileStream(pieces: Generator<string>): ReadableStream<Uint8Array>
 
 /**
  * What a zone's delete event keeps in `before`: the zone and, in `master_file`, every
- * record, so that `POST /zones` (text/dns) brings it back. A file too large for an event
- * row (D1's 2 MB row limit, about 40 000 records) is left out (`master_file: null`).
+ * record, so that `POST /zones` (text/dns) brings it back. A file that import could not
+ * take back (over its limits) or too large for an event row (D1's 2 MB row limit) is left
+ * out (`master_file: null`).
  */
 async function zoneBeforeDelete(db: Database, zone: ZoneWithLinks) {
-  // D1 sums the size of the records' lines first: a zone whose file cannot fit is never
-  // read into the Worker, so a delete holds at most about one event's worth of records.
+  // The file is kept when POST /zones could import it back (its limits) and it fits the
+  // event row. D1 sums the size of the records' lines first, so a zone whose file cannot
+  // be kept is never read into the Worker: a delete holds at most an import's worth.
+  if (zone.recordCount > MAX_MASTER_FILE_RECORDS) return { ...presentZone(zone), master_file: null };
   const [{ bytes: lineBytes } = { bytes: 0 }] = await zoneRecordLinesBytes(db, zone.id);
-  if (lineBytes > MAX_EVENT_PAYLOAD_BYTES) return { ...presentZone(zone), master_file: null };
+  if (lineBytes > Math.min(MAX_EVENT_PAYLOAD_BYTES, MAX_MASTER_FILE_BYTES)) return { ...presentZone(zone), master_file: null };
   const pieces = await zoneMasterFilePieces(db, zone);
   let masterFile: string | null = "";
   let bytes = 0;
