@@ -205,7 +205,7 @@ const MAY_IMPORT = {
   env: ["db", "http"], // types only
   resources: ["db", "dns", "env", "http", "rdap", "registry"],
   http: ["db", "dns", "env", "rdap"],
-  db: ["dns"],
+  db: ["dns", "registry"], // the stored JSON shapes registry rules define (types)
   registry: ["dns"],
   dns: [],
   rdap: [],
