@@ -12,7 +12,11 @@ export default defineConfig(async () => {
         miniflare: {
           // The tests' requests go to http://api.test, not a loopback host, so they need the
           // secret a deployed Worker needs (wrangler.toml: CURSOR_SECRET).
-          bindings: { TEST_MIGRATIONS: migrations, CURSOR_SECRET: "test-cursor-secret-0123456789abcdef", DNSSEC_KEY_SECRET: "test-dnssec-key-secret-0123456789abcdef" },
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            CURSOR_SECRET: "test-cursor-secret-0123456789abcdef",
+            DNSSEC_KEY_SECRET: "test-dnssec-key-secret-0123456789abcdef",
+          },
           // The suite sends thousands of requests with one token in a minute; the real
           // limit (wrangler.toml) is exercised end to end by scripts/e2e.mjs.
           ratelimits: {
@@ -28,6 +32,10 @@ export default defineConfig(async () => {
     test: {
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/apply-migrations.ts"],
+      // A test's time limit is a hang detector, not a speed check (speed is measured by
+      // npm run bench): a loaded 2-core machine runs the suite's larger tests past 5 s.
+      testTimeout: 30_000,
+      hookTimeout: 120_000,
       // Vitest empties imported CSS unless told otherwise; /v1/docs serves Swagger UI's
       // stylesheet, imported with `?raw` (src/resources/meta/docs.ts), as it is.
       css: { include: [/swagger-ui\.css/] },

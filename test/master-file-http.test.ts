@@ -128,6 +128,7 @@ describe("importing a master file", () => {
     expect(response.status, response.text).toBe(201);
     expect(response.body).toEqual({
       id: expect.stringMatching(ZONE_ID),
+      account: "acc_00000000000000000000000000",
       name: "import.test",
       unicode_name: "import.test",
       domain: null,
