@@ -8,7 +8,7 @@ import { createRouter } from "../../http/router";
 export const SERVICE_NAME = "domain-api";
 export const SERVICE_VERSION = "1.0.0";
 
-const COLLECTIONS = ["contacts", "domains", "hosts", "zones", "records", "events", "extensions", "repositories"] as const;
+const COLLECTIONS = ["contacts", "domains", "hosts", "zones", "records", "events", "extensions", "repositories", "accounts", "tokens"] as const;
 
 const IndexSchema = z
   .object({
@@ -40,6 +40,7 @@ const SERVICE_INDEX = {
   version: SERVICE_VERSION,
   links: {
     ...Object.fromEntries(COLLECTIONS.map((name) => [name, `/v1/${name}`])),
+    me: "/v1/me",
     problems: "/v1/problems",
     openapi: "/v1/openapi.json",
     docs: "/v1/docs",
