@@ -849,3 +849,10 @@ describe("types by number and RDATA in generic form (RFC 3597)", () => {
     for (const type of ["RRSIG", "NSEC", "NSEC3", "NSEC3PARAM"]) expect(recordTypeOf(type)).toMatchObject({ ok: false, kind: "signer", type });
   });
 });
+
+describe("an address is a bare token, as BIND reads it", () => {
+  it("refuses a quoted A or AAAA address", () => {
+    expect(json("A", '"192.0.2.1"')).toEqual(refused("A content must be an address, not a quoted string"));
+    expect(json("AAAA", '"2001:db8::1"')).toEqual(refused("AAAA content must be an address, not a quoted string"));
+  });
+});

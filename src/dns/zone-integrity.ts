@@ -190,3 +190,12 @@ export function newIntegrityProblems<R extends ZoneRecordRef>(
   const old = new Set(integrityProblems(zone, before, scope).map(problemKey));
   return integrityProblems(zone, after, scope).filter((problem) => !old.has(problemKey(problem)));
 }
+
+/**
+ * Why a new zone, which starts with no records but its apex NS, cannot name `nameserver`
+ * (absolute, no dot): one inside the zone would have no address there (BIND refuses it).
+ */
+export function newZoneNameserverProblem(zone: string, nameserver: string): string | null {
+  if (!isWithin(nameserver, zone)) return null;
+  return `${nameserver} lies inside the zone, which would start with no address record for it (RFC 1034 §4.2.2): create the zone with outside name servers, add the A or AAAA record of ${nameserver}, then its NS record`;
+}

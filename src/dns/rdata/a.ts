@@ -11,6 +11,8 @@ export const A = defineRdata({
   tokens: { min: 1 },
   parse([token]) {
     const raw = token!.raw;
+    // BIND reads the address as a bare token: quotes would be part of it.
+    if (token!.quoted) return fail(`A content must be an address, not a quoted string`);
     const ip = parseIPv4(raw);
     if (ip) return ok({ address: ip.text });
     if (parseIPv6(raw)) return fail(`A needs an IPv4 address; ${show(raw)} is IPv6, use an AAAA record`);

@@ -11,6 +11,8 @@ export const AAAA = defineRdata({
   tokens: { min: 1 },
   parse([token]) {
     const raw = token!.raw;
+    // BIND reads the address as a bare token: quotes would be part of it.
+    if (token!.quoted) return fail(`AAAA content must be an address, not a quoted string`);
     const ip = parseIPv6(raw);
     if (ip) return ok({ address: ip.text });
     if (parseIPv4(raw)) return fail(`AAAA needs an IPv6 address; ${show(raw)} is IPv4, use an A record`);
