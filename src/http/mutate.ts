@@ -98,6 +98,11 @@ export interface Change<Row> {
   guards?: Statement[];
   /** Reads the resource back last in the batch, when the answer needs what only the database knows. */
   readBack?: Query<Row>;
+  /**
+   * Fields a creation's answer adds to the resource (an import's warnings): in the answer
+   * and its idempotent replay, not in the resource's ETag or its event.
+   */
+  answerExtras?: Record<string, unknown>;
 }
 
 /**
@@ -203,12 +208,14 @@ export async function createResource<Row extends Stored, Body>(
   collection: Collection<Row, Body>,
   operation: { create(ctx: WriteContext): Promise<Change<Row>>; failure?: FailureProblem<Row> },
 ) {
+  let extras: Record<string, unknown> | undefined;
   const created = await withVersionRetry(c, async () => {
     const ctx = writeContext(c);
     const change = await operation.create(ctx);
-    return writeChange(ctx, collection, "create", null, change, operation.failure, answerRecord(c, ctx, change, creation(collection, change.next)));
+    extras = change.answerExtras;
+    return writeChange(ctx, collection, "create", null, change, operation.failure, answerRecord(c, ctx, change, creation(collection, change.next, extras)));
   });
-  const answer = creation(collection, created);
+  const answer = creation(collection, created, extras);
   c.header("ETag", answer.headers.ETag);
   c.header("Location", answer.headers.Location);
   return c.json(answer.body, 201);
@@ -275,13 +282,13 @@ export async function findResource<Row extends Stored, Body>(c: Context<AppEnv>,
 }
 
 /** A creation's answer: 201, the resource, its ETag and Location (and what a replay repeats). */
-function creation<Row extends Stored, Body>(collection: Collection<Row, Body>, row: Row) {
-  const body = collection.present(row);
+function creation<Row extends Stored, Body>(collection: Collection<Row, Body>, row: Row, extras?: Record<string, unknown>) {
+  const resource = collection.present(row);
   return {
     status: 201,
     // The headers an idempotent replay repeats, as the response carries them here.
-    headers: { "Content-Type": "application/json", Location: `${collection.path}/${row.id}`, ETag: entityTag(row.version, body) },
-    body,
+    headers: { "Content-Type": "application/json", Location: `${collection.path}/${row.id}`, ETag: entityTag(row.version, resource) },
+    body: (extras ? { ...resource, ...extras } : resource) as Body,
   };
 }
 

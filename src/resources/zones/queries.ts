@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
-import { records, zones } from "../../db/schema";
+import { domains, records, zones } from "../../db/schema";
 import { nameContaining } from "../../db/sql";
 import { zoneColumns } from "../../db/zones";
 import type { PageRequest } from "../../http/pagination";
@@ -53,4 +53,17 @@ export function zoneRecordLinesBytes(db: Database, zoneId: string) {
     })
     .from(records)
     .where(eq(records.zoneId, zoneId));
+}
+
+/** The domain a zone of this name links (contract §7: by name; §11: within its account), as SQL. */
+export function linkedDomainId(name: string, accountId: string): SQL {
+  return sql`select d.id from domains d where d.name = ${name} and d.account_id = ${accountId}`;
+}
+
+/** The domain a zone of this name links, read. */
+export function linkedDomain(db: Database, name: string, accountId: string) {
+  return db
+    .select({ id: domains.id })
+    .from(domains)
+    .where(and(eq(domains.name, name), eq(domains.accountId, accountId)));
 }

@@ -4,6 +4,7 @@ import { dnsNameField, hostNameField, hostNameListField } from "../../http/name-
 import { paginationQuery } from "../../http/pagination";
 import { searchParam } from "../../http/query";
 import { AccountFilterSchema, AccountRefSchema, listSchema, SponsorInputSchema, TimestampSchema } from "../../http/openapi";
+import { readOnlyFields } from "../../http/patch";
 
 const ttl = (description: string) => z.number().int({ error: "must be a whole number of seconds" }).min(0).max(MAX_TTL).openapi({ description });
 // RFC 1035 §3.3.13: SOA timers are 32-bit unsigned seconds.
@@ -84,7 +85,7 @@ export const ZonePatchSchema = z
   })
   .openapi("ZonePatch");
 
-export const ZONE_READ_ONLY = ["id", "name", "unicode_name", "domain", "record_count", "created_at", "updated_at"] as const;
+export const ZONE_READ_ONLY = readOnlyFields(ZoneSchema, ZonePatchSchema);
 
 export const ZoneListQuery = z.object({
   ...paginationQuery,

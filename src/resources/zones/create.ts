@@ -1,0 +1,117 @@
+// POST /v1/zones: a zone from JSON (its apex NS from `nameservers` or DEFAULT_NAMESERVERS),
+// or imported from a master file (text/dns). Either way one batch writes the zone, its
+// records and one `create` event standing for them all.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
+import { failUnless } from "../../db/guards";
+import { zones } from "../../db/schema";
+import { findZone, type ZoneWithLinks } from "../../db/zones";
+import { normalizeName } from "../../dns/name";
+import { initialSerial } from "../../dns/serial";
+import type { AppEnv } from "../../env";
+import { mediaTypeOf, requestText } from "../../http/body";
+import { newFindings, throwFindings, validName } from "../../http/findings";
+import { createResource } from "../../http/mutate";
+import { callerAccount, sponsorFor } from "../../http/ownership";
+import { ApiError } from "../../http/problem";
+import { normalizeHostName } from "../../registry/hosts";
+import { mergeSoa, zoneCollection, zoneExists } from "./collection";
+import { MASTER_FILE_MEDIA_TYPE } from "./master-file";
+import { planImport } from "./master-file-import";
+import { DEFAULT_SOA_TIMERS, DEFAULT_TTL, type RecordChunk, recordChunks, recordInserts, zoneRow } from "./new-zone";
+import { linkedDomain, linkedDomainId } from "./queries";
+import type * as routes from "./routes";
+import type { ZoneCreate } from "./schemas";
+
+/** What a creation writes, however the zone was given. */
+interface ZonePlan {
+  name: string;
+  accountId: string;
+  defaultTtl: number;
+  soa: Omit<Parameters<typeof zoneRow>[2], "serial"> & { serial?: number };
+  chunks: RecordChunk[];
+}
+
+function defaultNameservers(configured: string | undefined): string[] {
+  return (configured ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** A JSON body: the name, the apex name servers (RFC 1034 §4.2.1: every zone has NS records at its top), SOA overrides. */
+async function planFromJson(c: Parameters<RouteHandler<typeof routes.createZone, AppEnv>>[0], input: ZoneCreate): Promise<ZonePlan> {
+  const findings = newFindings();
+  const validZoneName = validName(normalizeName(input.name, { underscore: true }), input.name, "name", findings);
+  const name = validZoneName ?? "";
+  const nameservers: string[] = [];
+  (input.nameservers ?? defaultNameservers(c.env.DEFAULT_NAMESERVERS)).forEach((raw, index) => {
+    const host = normalizeHostName(raw);
+    if (!host.ok) findings.invalid.push({ field: `nameservers[${index}]`, message: `"${raw}" ${host.error}` });
+    else if (nameservers.includes(host.name)) findings.invalid.push({ field: `nameservers[${index}]`, message: `${host.name} is listed twice` });
+    else nameservers.push(host.name);
+  });
+  if (nameservers.length === 0 && findings.invalid.length === 0) {
+    findings.invalid.push({ field: "nameservers", message: "a zone needs at least one name server, and none is configured (DEFAULT_NAMESERVERS)" });
+  }
+  const soa = mergeSoa({ mname: nameservers[0] ?? "", rname: `hostmaster.${name}`, ...DEFAULT_SOA_TIMERS }, input.soa);
+  throwFindings(findings);
+  const defaultTtl = input.default_ttl ?? DEFAULT_TTL;
+  const apexNs = nameservers.map((ns) => ({ name: "@", type: "NS", content: `${ns}.`, ttl: defaultTtl }));
+  return { name, accountId: await sponsorFor(c, input.account), defaultTtl, soa, chunks: recordChunks(apexNs) };
+}
+
+/** A master file: everything from the file (the name from `$ORIGIN` or `?name=`). */
+function planFromMasterFile(c: Parameters<RouteHandler<typeof routes.createZone, AppEnv>>[0], nameParam: string | undefined): ZonePlan {
+  // The decoded text goes straight into planImport: nothing here keeps it alive afterwards.
+  const plan = planImport(
+    requestText(
+      c,
+      () =>
+        new ApiError("validation_failed", "The master file is not UTF-8 text; nothing was written.", {
+          errors: [{ field: "file", line: 0, message: "is not valid UTF-8" }],
+        }),
+    ),
+    nameParam,
+  );
+  const { origin, soa } = plan;
+  return {
+    name: origin,
+    accountId: callerAccount(c),
+    defaultTtl: plan.defaultTtl ?? soa?.ttl ?? DEFAULT_TTL,
+    soa: soa ?? { mname: plan.firstNs, rname: `hostmaster.${origin}`, ...DEFAULT_SOA_TIMERS },
+    chunks: plan.chunks,
+  };
+}
+
+export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async (c) => {
+  const isMasterFile = mediaTypeOf(c.req.header("content-type")) === MASTER_FILE_MEDIA_TYPE;
+  const { name: nameParam } = c.req.valid("query");
+  if (!isMasterFile && nameParam !== undefined) {
+    throw new ApiError("invalid_query", "`name` is for master-file imports (Content-Type: text/dns); give the name in the JSON body.", {
+      errors: [{ field: "name", message: "is only taken with a text/dns body" }],
+    });
+  }
+  const plan = isMasterFile ? planFromMasterFile(c, nameParam) : await planFromJson(c, c.req.valid("json") as ZoneCreate);
+
+  return createResource(c, zoneCollection, {
+    async create({ db, allAccounts, now }) {
+      const { name, accountId } = plan;
+      const [existing, domain] = await db.batch([findZone(allAccounts, { kind: "name", name }), linkedDomain(db, name, accountId)]);
+      if (existing[0]) throw zoneExists(name, existing[0], accountId);
+
+      const zone = zoneRow(name, plan.defaultTtl, { ...plan.soa, serial: plan.soa.serial ?? initialSerial(now) }, now, accountId);
+      // The record triggers count the inserts: a new zone's record_count is its records'.
+      const recordCount = plan.chunks.reduce((sum, chunk) => sum + chunk.count, 0);
+      const next: ZoneWithLinks = { ...zone, recordCount, domainId: domain[0]?.id ?? null };
+      return {
+        next,
+        write: db.insert(zones).values(zone),
+        alongside: recordInserts(db, zone.id, plan.chunks, now),
+        // The domain of the same name links the zone (contract §7): the one read, still at commit.
+        guards: [failUnless(db, { type: "zone", id: zone.id }, sql`coalesce((${linkedDomainId(name, accountId)}), '') = ${next.domainId ?? ""}`)],
+      };
+    },
+    failure: (kind) => (kind === "unique" ? zoneExists(plan.name) : undefined),
+  });
+};

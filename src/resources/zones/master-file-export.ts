@@ -1,0 +1,25 @@
+// GET /v1/zones/{zone} with Accept: text/dns: the zone as an RFC 1035 master file, rendered
+// in pieces (src/dns/master-file) and streamed, never built whole.
+import type { Database } from "../../db/client";
+import type { ZoneWithLinks } from "../../db/zones";
+import { renderMasterFilePieces } from "../../dns/master-file";
+import { presentZone } from "./present";
+import { zoneRecords } from "./queries";
+
+/** The zone as an RFC 1035 master file, in pieces: its export, and what its delete event keeps. */
+export async function zoneMasterFilePieces(db: Database, zone: ZoneWithLinks): Promise<Generator<string>> {
+  const rows = await zoneRecords(db, zone.id);
+  return renderMasterFilePieces({ name: zone.name, defaultTtl: zone.defaultTtl, soa: presentZone(zone).soa, records: rows });
+}
+
+/** The export's body: the pieces encoded one at a time, as the client reads them. */
+export function masterFileStream(pieces: Generator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    pull(controller) {
+      const next = pieces.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+  });
+}

@@ -1,0 +1,114 @@
+// A new zone as one batch writes it: its row, and its records (the apex NS of a JSON
+// create, or every record of an imported master file) sent as JSON chunks that SQLite
+// unpacks, so a large import is a few statements whatever its number of records.
+import { sql } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { D1_LIMITS } from "../../db/d1-limits";
+import { idFromStem, newIdStem } from "../../db/id-sets";
+import { newId } from "../../db/ids";
+import { records } from "../../db/schema";
+import type { SoaFields } from "../../dns/master-file";
+import type { Statement } from "../../http/mutate";
+
+export const DEFAULT_TTL = 3600;
+// RFC 1912 §2.2 suggests these orders of magnitude; they are the contract's example too.
+export const DEFAULT_SOA_TIMERS = { refresh: 7200, retry: 900, expire: 1209600, minimum: 300 };
+
+export interface NewRecord {
+  /** Owner relative to the zone, `@` for the apex. */
+  name: string;
+  type: string;
+  content: string;
+  ttl: number;
+}
+
+/** A zone's records as one JSON array of `[name, type, content, ttl]`, and how many it holds. */
+export interface RecordChunk {
+  json: string;
+  count: number;
+}
+
+// A zone's records travel as JSON arrays, one bound string per statement (D1 binds 100
+// parameters at most, and takes strings under D1_LIMITS.stringBytes), unpacked by
+// SQLite's json_each: a statement per 900 kB of records, whatever their number. The ids
+// are numbered in SQL (src/db/id-sets.ts), not sent.
+const RECORDS_JSON_CHUNK_BYTES = D1_LIMITS.stringBytes - 100_000;
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const utf8 = new TextEncoder();
+
+export function utf8Bytes(text: string): number {
+  return NON_ASCII.test(text) ? utf8.encode(text).byteLength : text.length;
+}
+
+/**
+ * The records as JSON chunks, built as they are read from `rows` (an import's parsed
+ * records pass through once and are not copied into another array first).
+ */
+export function recordChunks(rows: Iterable<NewRecord>): RecordChunk[] {
+  const chunks: RecordChunk[] = [];
+  let parts: string[] = [];
+  let size = 2;
+  for (const row of rows) {
+    const json = JSON.stringify([row.name, row.type, row.content, row.ttl]);
+    const bytes = utf8Bytes(json) + 1;
+    if (size + bytes > RECORDS_JSON_CHUNK_BYTES && parts.length > 0) {
+      chunks.push({ json: `[${parts.join(",")}]`, count: parts.length });
+      parts = [];
+      size = 2;
+    }
+    parts.push(json);
+    size += bytes;
+  }
+  if (parts.length > 0) chunks.push({ json: `[${parts.join(",")}]`, count: parts.length });
+  return chunks;
+}
+
+export function recordInserts(db: Database, zoneId: string, chunks: RecordChunk[], at: Date): Statement[] {
+  const timestamp = at.toISOString();
+  // One stem for the whole zone: its records' ids count up through every chunk, in file order.
+  const stem = newIdStem("record", at);
+  let numbered = 0;
+  return chunks.map((chunk) => {
+    const first = numbered;
+    numbered += chunk.count;
+    return db.insert(records).select(
+      db
+        .select({
+          id: idFromStem(stem, sql`${sql.raw(String(first + 1))} + "key"`).as("id"),
+          zoneId: sql<string>`${zoneId}`.as("zone_id"),
+          name: sql<string>`json_extract(value, '$[0]')`.as("name"),
+          type: sql<string>`json_extract(value, '$[1]')`.as("type"),
+          content: sql<string>`json_extract(value, '$[2]')`.as("content"),
+          ttl: sql<number>`json_extract(value, '$[3]')`.as("ttl"),
+          comment: sql<null>`null`.as("comment"),
+          version: sql<number>`1`.as("version"),
+          createdAt: sql<string>`${timestamp}`.as("created_at"),
+          updatedAt: sql<string>`${timestamp}`.as("updated_at"),
+        })
+        .from(sql`json_each(${chunk.json})`),
+    );
+  });
+}
+
+/** A new zone row; its record_count starts at 0 and the record triggers count the inserts. */
+export function zoneRow(name: string, defaultTtl: number, soa: SoaFields, now: Date, accountId: string) {
+  const at = now.toISOString();
+  return {
+    id: newId("zone", now),
+    accountId,
+    name,
+    defaultTtl,
+    soaMname: soa.mname,
+    soaRname: soa.rname,
+    soaSerial: soa.serial,
+    soaRefresh: soa.refresh,
+    soaRetry: soa.retry,
+    soaExpire: soa.expire,
+    soaMinimum: soa.minimum,
+    recordCount: 0,
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
