@@ -896,3 +896,17 @@ describe("types by number and generic RDATA (RFC 3597) through the API", () => {
     );
   });
 });
+
+describe("the type filter reads a type as a record stores it (RFC 3597 §5)", () => {
+  it("finds a type known only by number, and a known type named by number", async () => {
+    const zone = await createZone("generic-filter.rec.test");
+    await createRecord(zone.id, { name: "a", type: "TYPE65280", content: "\\# 1 ff" });
+    await createRecord(zone.id, { name: "b", type: "A", content: "192.0.2.1" });
+    const generic = await api("GET", "/v1/zones/generic-filter.rec.test/records?type=type65280");
+    expect(generic.status, generic.text).toBe(200);
+    expect(generic.body.data.map((r: { name: string }) => r.name)).toEqual(["a"]);
+    const byNumber = await api("GET", "/v1/zones/generic-filter.rec.test/records?type=TYPE1&content=%5C%23%204%20C0000201");
+    expect(byNumber.status, byNumber.text).toBe(200);
+    expect(byNumber.body.data.map((r: { name: string }) => r.name)).toEqual(["b"]);
+  });
+});

@@ -2,7 +2,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { findZone } from "../../db/zones";
 import { normalizeName, resolveOwnerName } from "../../dns/name";
-import { canonicalRdata, isRecordType, type RecordType } from "../../dns/rdata";
+import { canonicalRdata, recordTypeOf, type StoredType } from "../../dns/rdata";
 import type { AppEnv } from "../../env";
 import { notFound, refParam, resourceRef } from "../../http/lookup";
 import { findResource } from "../../http/mutate";
@@ -23,8 +23,9 @@ function recordFilters(
   const errors: FieldError[] = [];
   const filters: RecordFilters = { q: query.q };
   if (query.type !== undefined) {
-    const type = query.type.toUpperCase();
-    if (isRecordType(type)) filters.type = type;
+    // As a record stores it: TYPE1 is A; a type known only by number stays TYPEnnn (RFC 3597).
+    const type = recordTypeOf(query.type);
+    if (type.ok) filters.type = type.type;
     else errors.push({ field: "type", message: `"${query.type}" is not a supported record type` });
   }
   if (query.name !== undefined) {
@@ -41,7 +42,7 @@ function recordFilters(
     }
   }
   if (query.content !== undefined) {
-    const canonical = filters.type ? canonicalRdata(filters.type as RecordType, query.content, null) : null;
+    const canonical = filters.type ? canonicalRdata(filters.type as StoredType, query.content, null) : null;
     filters.content = canonical?.ok ? canonical.content : query.content;
   }
   if (errors.length > 0) throw queryError(errors);
