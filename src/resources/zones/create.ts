@@ -6,10 +6,12 @@ import { sql } from "drizzle-orm";
 import { failUnless } from "../../db/guards";
 import { zones } from "../../db/schema";
 import { findZone, type ZoneWithLinks } from "../../db/zones";
+import { decodeMasterFile, type MasterFileError } from "../../dns/master-file";
 import { normalizeName } from "../../dns/name";
 import { initialSerial } from "../../dns/serial";
+import { newZoneNameserverProblem } from "../../dns/zone-integrity";
 import type { AppEnv } from "../../env";
-import { mediaTypeOf, requestText } from "../../http/body";
+import { mediaTypeOf, requestBytes } from "../../http/body";
 import { newFindings, throwFindings, validName } from "../../http/findings";
 import { createResource } from "../../http/mutate";
 import { callerAccount, sponsorFor } from "../../http/ownership";
@@ -30,6 +32,8 @@ interface ZonePlan {
   defaultTtl: number;
   soa: Omit<Parameters<typeof zoneRow>[2], "serial"> & { serial?: number };
   chunks: RecordChunk[];
+  /** An import's: what the file held that was changed or left out (RRset TTLs aligned, a signer's records). */
+  warnings?: MasterFileError[];
 }
 
 function defaultNameservers(configured: string | undefined): string[] {
@@ -49,6 +53,8 @@ async function planFromJson(c: Parameters<RouteHandler<typeof routes.createZone,
     const host = normalizeHostName(raw);
     if (!host.ok) findings.invalid.push({ field: `nameservers[${index}]`, message: `"${raw}" ${host.error}` });
     else if (nameservers.includes(host.name)) findings.invalid.push({ field: `nameservers[${index}]`, message: `${host.name} is listed twice` });
+    else if (validZoneName !== null && newZoneNameserverProblem(name, host.name))
+      findings.invalid.push({ field: `nameservers[${index}]`, message: newZoneNameserverProblem(name, host.name)! });
     else nameservers.push(host.name);
   });
   if (nameservers.length === 0 && findings.invalid.length === 0) {
@@ -63,17 +69,8 @@ async function planFromJson(c: Parameters<RouteHandler<typeof routes.createZone,
 
 /** A master file: everything from the file (the name from `$ORIGIN` or `?name=`). */
 function planFromMasterFile(c: Parameters<RouteHandler<typeof routes.createZone, AppEnv>>[0], nameParam: string | undefined): ZonePlan {
-  // The decoded text goes straight into planImport: nothing here keeps it alive afterwards.
-  const plan = planImport(
-    requestText(
-      c,
-      () =>
-        new ApiError("validation_failed", "The master file is not UTF-8 text; nothing was written.", {
-          errors: [{ field: "file", line: 0, message: "is not valid UTF-8" }],
-        }),
-    ),
-    nameParam,
-  );
+  // A master file is octets (RFC 1035 §5.1): octets that are not UTF-8 cost their line, not the file.
+  const plan = planImport(decodeMasterFile(requestBytes(c)), nameParam);
   const { origin, soa } = plan;
   return {
     name: origin,
@@ -81,6 +78,7 @@ function planFromMasterFile(c: Parameters<RouteHandler<typeof routes.createZone,
     defaultTtl: plan.defaultTtl ?? soa?.ttl ?? DEFAULT_TTL,
     soa: soa ?? { mname: plan.firstNs, rname: `hostmaster.${origin}`, ...DEFAULT_SOA_TIMERS },
     chunks: plan.chunks,
+    warnings: plan.warnings,
   };
 }
 
@@ -109,6 +107,8 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
         write: db.insert(zones).values(zone),
         alongside: recordInserts(db, zone.id, plan.chunks, now),
         // The domain of the same name links the zone (contract §7): the one read, still at commit.
+        // An import's answer lists what the file held that the zone does not keep as it was.
+        answerExtras: plan.warnings ? { warnings: plan.warnings } : undefined,
         guards: [failUnless(db, { type: "zone", id: zone.id }, sql`coalesce((${linkedDomainId(name, accountId)}), '') = ${next.domainId ?? ""}`)],
       };
     },

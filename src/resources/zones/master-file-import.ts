@@ -1,6 +1,6 @@
 // POST /v1/zones with a master file (text/dns): the file read and checked, all or nothing,
 // into what a zone creation writes (src/resources/zones/create.ts).
-import { parseMasterFile, type MasterFileRecord, type SoaFields } from "../../dns/master-file";
+import { type MasterFileError, parseMasterFile, type MasterFileRecord, type SoaFields } from "../../dns/master-file";
 import { relativeOwnerName } from "../../dns/name";
 import { ownerNameProblem } from "../../dns/rrset-rules";
 import { ApiError, type FieldError } from "../../http/problem";
@@ -27,6 +27,8 @@ export interface ImportPlan {
   /** The first NS at the apex, for a SOA MNAME when the file has no SOA. */
   firstNs: string;
   chunks: RecordChunk[];
+  /** What the file held that was changed or left out (RRset TTLs aligned, a signer's records). */
+  warnings: MasterFileError[];
 }
 
 /**
@@ -47,7 +49,7 @@ export function planImport(text: string, nameParam: string | undefined): ImportP
     const errors = parsed.errors.map((e) => ({ field: e.line > 0 ? `line ${e.line}` : "file", line: e.line, message: e.message }));
     throw new ApiError("validation_failed", `The master file has ${errors.length} bad line${errors.length === 1 ? "" : "s"}; nothing was written.`, { errors });
   }
-  const { origin, soa, defaultTtl, records: parsedRecords } = parsed.zone;
+  const { origin, soa, defaultTtl, records: parsedRecords, warnings } = parsed.zone;
   const problems = masterFileProblems(origin, parsedRecords);
   if (problems.length > 0) {
     const detail =
@@ -60,5 +62,5 @@ export function planImport(text: string, nameParam: string | undefined): ImportP
       for (const r of parsedRecords) yield { name: relativeOwnerName(r.fqdn, origin), type: r.type, content: r.content, ttl: r.ttl };
     })(),
   );
-  return { origin, soa, defaultTtl, firstNs, chunks };
+  return { origin, soa, defaultTtl, firstNs, chunks, warnings };
 }

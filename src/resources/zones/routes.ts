@@ -4,7 +4,7 @@ import { createdResponse, errorResponses, IF_MATCH_HEADER_DOC, listResponse, mer
 import { ZoneParams } from "../../http/params";
 import { defineRoute } from "../../http/route";
 import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES, MAX_MASTER_FILE_RECORDS } from "./master-file";
-import { ImportQuery, ZONE_READ_ONLY, ZoneCreateSchema, ZoneListQuery, ZoneListSchema, ZonePatchSchema, ZoneSchema } from "./schemas";
+import { ImportQuery, ZONE_READ_ONLY, ZoneCreatedSchema, ZoneCreateSchema, ZoneListQuery, ZoneListSchema, ZonePatchSchema, ZoneSchema } from "./schemas";
 import { MASTER_FILE_EXAMPLE, ZONE_CREATE_EXAMPLE, ZONE_EXAMPLE, ZONE_PATCH_EXAMPLE } from "../examples";
 
 const tags = ["Zones"];
@@ -71,7 +71,7 @@ export const createZone = defineRoute({
       },
     },
   },
-  responses: { 201: createdResponse(ZoneSchema, "The zone was created.", ZONE_EXAMPLE), ...errorResponses(400, 409, 413, 415, 422) },
+  responses: { 201: createdResponse(ZoneCreatedSchema, "The zone was created.", ZONE_EXAMPLE), ...errorResponses(400, 409, 413, 415, 422) },
 });
 
 export const updateZone = defineRoute({

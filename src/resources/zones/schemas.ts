@@ -64,6 +64,23 @@ export const ZoneSchema = z
   })
   .openapi("Zone");
 
+export const ImportWarningSchema = z
+  .object({
+    line: z.number().int().openapi({ example: 12, description: "The line (1-based) of the master file." }),
+    message: z
+      .string()
+      .openapi({ example: "3 RRSIG records left out (the first on line 12): a DNSSEC signer's output, not zone data; this service signs zones itself" }),
+  })
+  .openapi("ImportWarning");
+
+/** A new zone as `POST /zones` answers: an import adds what it changed or left out of the file. */
+export const ZoneCreatedSchema = ZoneSchema.extend({
+  warnings: z.array(ImportWarningSchema).optional().openapi({
+    description:
+      "A `text/dns` import only: what the file held that the zone does not keep as written — a DNSSEC signer's records (RRSIG, NSEC, NSEC3, NSEC3PARAM) left out, a record whose TTL differed from its RRset's given the RRset's. Empty when nothing was.",
+  }),
+}).openapi("ZoneCreated");
+
 export const ZoneCreateSchema = z
   .object({
     name: dnsNameField({ underscore: true }).openapi({ example: "example.com", description: "Any DNS name, reverse zones included; U-labels are converted." }),
