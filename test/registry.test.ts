@@ -121,7 +121,7 @@ describe("contacts", () => {
 
 describe("forbidden statuses are a table: operation → statuses", () => {
   it("each operation is forbidden by its client and server status", () => {
-    expect(PROHIBITING_STATUSES.delete).toEqual(["clientDeleteProhibited", "serverDeleteProhibited"]);
+    expect(PROHIBITING_STATUSES.delete).toEqual(expect.arrayContaining(["clientDeleteProhibited", "serverDeleteProhibited"]));
     expect(prohibitingStatus("delete", ["clientHold", "clientDeleteProhibited"])).toBe("clientDeleteProhibited");
     expect(prohibitingStatus("delete", ["clientUpdateProhibited"])).toBeNull();
     expect(prohibitingStatus("renew", ["clientRenewProhibited"])).toBe("clientRenewProhibited");
