@@ -72,19 +72,30 @@ export async function assertZoneIntegrity(
   let scope = {};
   let whole = changesStructure(zone.name, removedRef, addedRef);
   if (!whole) {
-    // The apex name servers, and the names the lookups of their targets, of the written
-    // record's target and of the written names pass through.
-    const apexNs = (await recordsAt(db, zone.id, ["@"])).map(ref).filter((r) => r.type === "NS");
+    // The names the lookups of the written names, of the written record's target and of the
+    // apex name servers' targets pass through: usually one read, as the written names'
+    // neighbourhood holds the apex; a second only for targets inside the zone.
+    const read = new Set<string>();
+    const readAt = async (names: string[]) => {
+      const fresh = [...new Set(names)].filter((name) => !read.has(name));
+      for (const name of fresh) read.add(name);
+      if (fresh.length > 0)
+        before.push(
+          ...(
+            await recordsAt(
+              db,
+              zone.id,
+              fresh.map((name) => relativeOwnerName(name, zone.name)),
+            )
+          ).map(ref),
+        );
+    };
+    const written = [removedRef, addedRef].filter((r): r is ZoneRecordRef => r !== null);
+    await readAt(written.flatMap((r) => neighbourhood(zone.name, r.fqdn)));
+    const apexNs = before.filter((r) => r.type === "NS" && r.fqdn === zone.name);
     const starts = [...apexNs, ...(addedRef ? [addedRef] : [])].flatMap((r) => checkedTargets(zone.name, r));
-    for (const written of [removedRef, addedRef]) if (written) starts.push(written.fqdn);
-    const names = [...new Set(starts.flatMap((name) => neighbourhood(zone.name, name)))];
-    before = (
-      await recordsAt(
-        db,
-        zone.id,
-        names.map((name) => relativeOwnerName(name, zone.name)),
-      )
-    ).map(ref);
+    await readAt(starts.flatMap((name) => neighbourhood(zone.name, name)));
+    starts.push(...written.map((r) => r.fqdn));
     // A wildcard answers only for names that do not exist, and a name exists when anything lies below it.
     const existing: string[] = [];
     if (before.some((r) => r.fqdn.startsWith("*."))) {
