@@ -29,7 +29,11 @@ export const SYSTEM_PACKAGES = [
   { name: "bind9", tools: ["named"], usedBy: "BIND's server, to compare DNS answers with" },
   { name: "pdns-server", tools: ["pdns_server"], usedBy: "PowerDNS, serving zones from this service's HTTP backend" },
   { name: "pdns-backend-remote", tools: ["/usr/lib/*/pdns/libremotebackend.so"], usedBy: "PowerDNS's remote (HTTP) backend" },
-  { name: "pdns-backend-bind", tools: ["/usr/lib/*/pdns/libbindbackend.so"], usedBy: "scripts/dns-e2e.mjs: PowerDNS reading the exported zone files itself, the reference" },
+  {
+    name: "pdns-backend-bind",
+    tools: ["/usr/lib/*/pdns/libbindbackend.so"],
+    usedBy: "scripts/dns-e2e.mjs: PowerDNS reading the exported zone files itself, the reference",
+  },
   { name: "chromium", tools: ["/usr/bin/chromium"], usedBy: "scripts/docs-e2e.mjs: the /v1/docs page in a headless browser" },
   { name: "openssl", tools: ["openssl"], usedBy: "scripts/deploy-tour.mjs: the README's deploy commands" },
   { name: "curl", tools: ["curl"], usedBy: "scripts/readme-tour.mjs and deploy-tour.mjs: the README's commands as written" },

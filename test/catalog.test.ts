@@ -24,7 +24,22 @@ const COUNTRY_CODE = ["io", "uk", "co.uk", "de", "nl", "eu", "ch"];
 
 function expectExtensionShape(extension: any) {
   expect(Object.keys(extension).sort()).toEqual(
-    ["created_at", "dnssec", "grace_periods", "id", "idn", "name", "nameservers", "periods", "repository", "type", "unicode_name", "updated_at", "transfer_lock_days", "pending_transfer_days"].sort(),
+    [
+      "created_at",
+      "dnssec",
+      "grace_periods",
+      "id",
+      "idn",
+      "name",
+      "nameservers",
+      "periods",
+      "repository",
+      "type",
+      "unicode_name",
+      "updated_at",
+      "transfer_lock_days",
+      "pending_transfer_days",
+    ].sort(),
   );
   expect(extension.name).toBe(extension.id);
   expect(extension.unicode_name).toEqual(expect.any(String));

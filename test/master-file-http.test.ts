@@ -280,7 +280,11 @@ describe("a bad master file", () => {
     }
     const notUtf8 = await apiRaw("POST", "/v1/zones", { body: new Uint8Array([0x24, 0x4f, 0xff, 0xfe, 0x0a]), headers: { "content-type": "text/dns" } });
     // A master file is octets (RFC 1035 §5.1): an octet that is not UTF-8 refuses its line, not the file.
-    expect(expectProblem(notUtf8, 422, "validation_failed").errors[0]).toEqual({ field: "line 1", line: 1, message: expect.stringMatching(/^unknown directive /) });
+    expect(expectProblem(notUtf8, 422, "validation_failed").errors[0]).toEqual({
+      field: "line 1",
+      line: 1,
+      message: expect.stringMatching(/^unknown directive /),
+    });
     expect(await allZoneIds()).toEqual(before);
   });
 
