@@ -2,6 +2,17 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
+// workerd reports the test runner's WebSocket closing, at the end of every test file's
+// runtime, as an "exception" line on stderr: it is the normal end of a file, not a failure
+// (@cloudflare/vitest-pool-workers hides the other lines of that shutdown, not this one).
+const RUNTIME_SHUTDOWN = /^exception = workerd\/api\/web-socket\.c\+\+:\d+: disconnected: WebSocket peer disconnected\n?$/;
+function hideRuntimeShutdownLines(stream: NodeJS.WriteStream) {
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => (RUNTIME_SHUTDOWN.test(String(chunk)) ? true : write(chunk, ...rest))) as typeof stream.write;
+}
+hideRuntimeShutdownLines(process.stdout);
+hideRuntimeShutdownLines(process.stderr);
+
 export default defineConfig(async () => {
   // Every test file gets its own D1, migrated with exactly the files `wrangler` applies.
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "drizzle"));

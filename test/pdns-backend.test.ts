@@ -61,9 +61,11 @@ beforeAll(async () => {
       "INSERT INTO api_tokens (id, name, scope, secret_hash, created_at, revoked_at) VALUES (?, 'test-dns-revoked', 'dns', ?, '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z')",
     ).bind(REVOKED_DNS_TOKEN.id, await sha256Hex(REVOKED_DNS_TOKEN.secret)),
   ]);
-  const zone = await api("POST", "/v1/zones", { json: { name: "rb.test", default_ttl: 3600, nameservers: ["ns1.rb.test", "ns2.example.net"] } });
+  // A zone's first name servers lie outside it; an in-zone one follows its address record.
+  const zone = await api("POST", "/v1/zones", { json: { name: "rb.test", default_ttl: 3600, nameservers: ["ns2.example.net"] } });
   expect(zone.status, zone.text).toBe(201);
   await record("rb.test", "ns1", "A", "192.0.2.53");
+  await record("rb.test", "@", "NS", "ns1.rb.test");
   await record("rb.test", "www", "A", "192.0.2.10", 300);
   await record("rb.test", "www", "A", "192.0.2.11", 300);
   await record("rb.test", "www", "AAAA", "2001:db8::10", 300);

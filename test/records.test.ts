@@ -307,13 +307,15 @@ describe("hostile content", () => {
     const zone = await createZone("hostile.rec.test");
     const contents = ["", "( 1", ";", '"unclosed', "\\", "\u0000\n", "@", "..", "\\# 4 c0000201", "1 2 3 4 5 6 7 8 9", "\u{1F600}", "x".repeat(2000)];
     const cases = RECORD_TYPES.flatMap((type) => contents.map((content, i) => ({ name: `${type.toLowerCase()}-${i}`, type, content })));
-    // Each at its own name, so they may all go at once.
-    const responses = await Promise.all(cases.map((c) => post({ zone: zone.id, ...c })));
+    // Each at its own name, so they may go ten at a time (all at once, every write of the
+    // zone racing for its serial, tests the retry budget rather than the content rules).
+    const responses: Awaited<ReturnType<typeof post>>[] = [];
+    for (let i = 0; i < cases.length; i += 10) responses.push(...(await Promise.all(cases.slice(i, i + 10).map((c) => post({ zone: zone.id, ...c })))));
     for (const [i, response] of responses.entries()) {
       if (response.status !== 201) expectInvalid(response, ["content"], `${cases[i]!.type} ${JSON.stringify(cases[i]!.content)}`);
     }
     expect((await readZone(zone.id)).record_count).toBe(2 + responses.filter((r) => r.status === 201).length);
-  }, 30_000);
+  }, 300_000);
 });
 
 describe("record TTL", () => {
