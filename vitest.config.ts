@@ -16,40 +16,55 @@ hideRuntimeShutdownLines(process.stderr);
 export default defineConfig(async () => {
   // Every test file gets its own D1, migrated with exactly the files `wrangler` applies.
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "drizzle"));
+  // A test's time limit is a hang detector, not a speed check (speed is measured by
+  // npm run bench): a loaded 2-core machine runs the suite's larger tests past 5 s.
+  const limits = { testTimeout: 30_000, hookTimeout: 120_000 };
   return {
-    plugins: [
-      cloudflareTest({
-        wrangler: { configPath: "./wrangler.toml" },
-        miniflare: {
-          // The tests' requests go to http://api.test, not a loopback host, so they need the
-          // secret a deployed Worker needs (wrangler.toml: CURSOR_SECRET).
-          bindings: {
-            TEST_MIGRATIONS: migrations,
-            CURSOR_SECRET: "test-cursor-secret-0123456789abcdef",
-            DNSSEC_KEY_SECRET: "test-dnssec-key-secret-0123456789abcdef",
-          },
-          // The suite sends thousands of requests with one token in a minute; the real
-          // limit (wrangler.toml) is exercised end to end by scripts/e2e.mjs.
-          ratelimits: {
-            RATE_LIMITER: { simple: { limit: 1_000_000, period: 60 } },
-            // Unverified token lookups per client address (wrangler.toml: 60 a minute):
-            // test/request-bounds.test.ts reaches it from an address of its own; the other
-            // tests send no CF-Connecting-IP, and a 429 among hostile input is fine.
-            AUTH_RATE_LIMITER: { simple: { limit: 100, period: 60 } },
+    test: {
+      projects: [
+        {
+          // The pure knowledge (src/dns, src/registry, the token rules) imports nothing of
+          // the app, the runtime or D1, so its tests run in Node: no runtime to start for
+          // each of these files.
+          test: { ...limits, name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
+        },
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                // The tests' requests go to http://api.test, not a loopback host, so they need the
+                // secret a deployed Worker needs (wrangler.toml: CURSOR_SECRET).
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  CURSOR_SECRET: "test-cursor-secret-0123456789abcdef",
+                  DNSSEC_KEY_SECRET: "test-dnssec-key-secret-0123456789abcdef",
+                },
+                // The suite sends thousands of requests with one token in a minute; the real
+                // limit (wrangler.toml) is exercised end to end by scripts/e2e.mjs.
+                ratelimits: {
+                  RATE_LIMITER: { simple: { limit: 1_000_000, period: 60 } },
+                  // Unverified token lookups per client address (wrangler.toml: 60 a minute):
+                  // test/request-bounds.test.ts reaches it from an address of its own; the other
+                  // tests send no CF-Connecting-IP, and a 429 among hostile input is fine.
+                  AUTH_RATE_LIMITER: { simple: { limit: 100, period: 60 } },
+                },
+              },
+            }),
+          ],
+          test: {
+            ...limits,
+            // The app through the real Worker and a real D1: every file a runtime of its own.
+            name: "workers",
+            include: ["test/**/*.test.ts"],
+            exclude: ["test/unit/**"],
+            setupFiles: ["./test/apply-migrations.ts"],
+            // Vitest empties imported CSS unless told otherwise; /v1/docs serves Swagger UI's
+            // stylesheet, imported with `?raw` (src/resources/meta/docs.ts), as it is.
+            css: { include: [/swagger-ui\.css/] },
           },
         },
-      }),
-    ],
-    test: {
-      include: ["test/**/*.test.ts"],
-      setupFiles: ["./test/apply-migrations.ts"],
-      // A test's time limit is a hang detector, not a speed check (speed is measured by
-      // npm run bench): a loaded 2-core machine runs the suite's larger tests past 5 s.
-      testTimeout: 30_000,
-      hookTimeout: 120_000,
-      // Vitest empties imported CSS unless told otherwise; /v1/docs serves Swagger UI's
-      // stylesheet, imported with `?raw` (src/resources/meta/docs.ts), as it is.
-      css: { include: [/swagger-ui\.css/] },
+      ],
     },
   };
 });

@@ -1,7 +1,7 @@
 // Issue 15 over HTTP: zones as BIND reads them. What an import keeps, changes (with a
 // warning in its 201 answer) or refuses (422 naming the line), and the zone create's
-// in-zone name servers. The zone rules themselves: test/dns-master-file.test.ts,
-// test/dns-zone-integrity.test.ts; each case against BIND itself: scripts/zone-check.mjs.
+// in-zone name servers. The zone rules themselves: test/unit/dns-master-file.test.ts,
+// test/unit/dns-zone-integrity.test.ts; each case against BIND itself: scripts/zone-check.mjs.
 import { describe, expect, it } from "vitest";
 import { api, apiRaw, createZone, expectProblem, exportZone, importZone, readZone, recordLines } from "./helpers";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apexNsRemovalProblem, apexProblem, coexistenceProblem, neighbourConflict, ownerNameProblem, targetNameProblem } from "../src/dns/rrset-rules";
+import { apexNsRemovalProblem, apexProblem, coexistenceProblem, neighbourConflict, ownerNameProblem, targetNameProblem } from "../../src/dns/rrset-rules";
 
 describe("a CNAME is alone at its name (RFC 1034 §3.6.2, RFC 2181 §10.1)", () => {
   it("refuses a CNAME beside other data, naming it", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeMasterFile, MAX_REPORTED_ERRORS, parseMasterFile, renderMasterFile, type MasterFileResult, type ZoneToRender } from "../src/dns/master-file";
-import { RECORD_TYPES, rdataExamples } from "../src/dns/rdata";
+import { decodeMasterFile, MAX_REPORTED_ERRORS, parseMasterFile, renderMasterFile, type MasterFileResult, type ZoneToRender } from "../../src/dns/master-file";
+import { RECORD_TYPES, rdataExamples } from "../../src/dns/rdata";
 
 const SOA_LINE = "@ IN SOA ns1.example.net. hostmaster.example.com. 2026112201 7200 900 1209600 300";
 

@@ -1,9 +1,9 @@
 // Unit tests of the pure registry policy (no HTTP, no database).
 import { describe, expect, it } from "vitest";
-import { idnErrors, matchRegistrableName, registrableDomainOf } from "../src/registry/extensions";
-import { nameserverCountErrors, nameserverNames, newNameserverHosts, superordinateCandidates } from "../src/registry/nameservers";
-import { canonicalAddresses, glueAddresses, glueErrors, glueProblem, normalizeHostName } from "../src/registry/hosts";
-import { expiryAfter, periodErrors, periodProblem, wholeYearsErrors } from "../src/registry/periods";
+import { idnErrors, matchRegistrableName, registrableDomainOf } from "../../src/registry/extensions";
+import { nameserverCountErrors, nameserverNames, newNameserverHosts, superordinateCandidates } from "../../src/registry/nameservers";
+import { canonicalAddresses, glueAddresses, glueErrors, glueProblem, normalizeHostName } from "../../src/registry/hosts";
+import { expiryAfter, periodErrors, periodProblem, wholeYearsErrors } from "../../src/registry/periods";
 import {
   canonicalStatuses,
   clientStatusErrors,
@@ -12,9 +12,9 @@ import {
   objectStatus,
   PROHIBITING_STATUSES,
   prohibitingStatus,
-} from "../src/registry/statuses";
-import { addressRequiredErrors, contactAddressErrors, contactsNeedingAddress, missingAddressFields, unknownContactErrors } from "../src/registry/contacts";
-import { isCountryCode } from "../src/registry/countries";
+} from "../../src/registry/statuses";
+import { addressRequiredErrors, contactAddressErrors, contactsNeedingAddress, missingAddressFields, unknownContactErrors } from "../../src/registry/contacts";
+import { isCountryCode } from "../../src/registry/countries";
 
 const extensions = new Map(["com", "uk", "co.uk", "de"].map((id) => [id, { id }]));
 

@@ -1,8 +1,8 @@
 // Unit tests of the pure lifecycle rules (src/registry/lifecycle.ts, statuses.ts): each
 // takes its clock as an argument, so the boundaries are tested at exact instants.
 import { describe, expect, it } from "vitest";
-import { cappedExpiry, earliestEnd, isRunning, renewal, sameUtcDay, transferLockedUntil, withGracePeriod } from "../src/registry/lifecycle";
-import { domainStatus, PROHIBITING_STATUSES, prohibitingStatus } from "../src/registry/statuses";
+import { cappedExpiry, earliestEnd, isRunning, renewal, sameUtcDay, transferLockedUntil, withGracePeriod } from "../../src/registry/lifecycle";
+import { domainStatus, PROHIBITING_STATUSES, prohibitingStatus } from "../../src/registry/statuses";
 
 const com = { id: "com", periodMin: 1, periodMax: 10 };
 const now = new Date("2026-11-22T10:00:00.000Z");

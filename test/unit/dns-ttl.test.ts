@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { looksLikeTtl, MAX_TTL, parseTtl } from "../src/dns/ttl";
+import { looksLikeTtl, MAX_TTL, parseTtl } from "../../src/dns/ttl";
 
 describe("TTLs in seconds or with BIND units", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseIp, unusableGlueReason } from "../src/dns/ip";
+import { parseIp, unusableGlueReason } from "../../src/dns/ip";
 
 describe("IP addresses are returned canonical", () => {
   it.each([

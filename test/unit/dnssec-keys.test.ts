@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { generateEcdsaP256, iscPrivateKeyText } from "../src/dns/dnssec/ecdsa";
-import { combinedSigningKey, DIGEST_SHA1, DIGEST_SHA256, DIGEST_SHA384, dnskeyTag, dnskeyText, dsText } from "../src/dns/dnssec/keys";
-import { seal, unseal } from "../src/dns/dnssec/sealed";
-import { parseRdata } from "../src/dns/rdata";
-import type { DnsKey } from "../src/dns/rdata/dnskey";
+import { generateEcdsaP256, iscPrivateKeyText } from "../../src/dns/dnssec/ecdsa";
+import { combinedSigningKey, DIGEST_SHA1, DIGEST_SHA256, DIGEST_SHA384, dnskeyTag, dnskeyText, dsText } from "../../src/dns/dnssec/keys";
+import { seal, unseal } from "../../src/dns/dnssec/sealed";
+import { parseRdata } from "../../src/dns/rdata";
+import type { DnsKey } from "../../src/dns/rdata/dnskey";
 
 function dnskey(text: string): DnsKey {
   const parsed = parseRdata("DNSKEY", text, null);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ancestorNames, normalizeName, toUnicodeName } from "../src/dns/name";
+import { ancestorNames, normalizeName, toUnicodeName } from "../../src/dns/name";
 
 describe("name normalisation", () => {
   it("lowercases and drops one trailing dot", () => {

@@ -1,7 +1,7 @@
 // BIND's zone integrity checks (named-checkzone -i local -M fail -S fail) as pure rules:
 // each case is one BIND was asked about (scripts/zone-check.mjs asks it again every run).
 import { describe, expect, it } from "vitest";
-import { integrityProblems } from "../src/dns/zone-integrity";
+import { integrityProblems } from "../../src/dns/zone-integrity";
 
 const ZONE = "example.com";
 

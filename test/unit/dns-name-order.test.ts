@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareNamesCanonically, reversedLabels } from "../src/dns/name-order";
+import { compareNamesCanonically, reversedLabels } from "../../src/dns/name-order";
 
 describe("canonical name order (RFC 4034 §6.1)", () => {
   it("sorts the RFC's own example", () => {

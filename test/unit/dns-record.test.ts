@@ -1,6 +1,6 @@
 // Unit tests of a record as a zone takes it (src/dns/record.ts): no HTTP, no database.
 import { describe, expect, it } from "vitest";
-import { checkRecord, recordTypeProblem } from "../src/dns/record";
+import { checkRecord, recordTypeProblem } from "../../src/dns/record";
 
 describe("a record's type", () => {
   it("is any supported type but SOA, which the zone owns", () => {

@@ -10,7 +10,7 @@ import {
   visibleDomainNames,
   visibleZoneNames,
   widening,
-} from "../src/http/token-rights";
+} from "../../src/http/token-rights";
 
 const customer: TokenRights = {
   scope: "write",

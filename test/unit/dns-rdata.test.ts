@@ -12,7 +12,7 @@ import {
   rdataWire,
   type RecordType,
   recordTypeOf,
-} from "../src/dns/rdata";
+} from "../../src/dns/rdata";
 
 const json = (type: RecordType, text: string) => canonicalRdata(type, text, null);
 const zone = (type: RecordType, text: string) => canonicalRdata(type, text, "example.com");
