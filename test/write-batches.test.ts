@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_EVENT_PAYLOAD_BYTES } from "../src/db/events";
 import { MAX_MASTER_FILE_RECORDS } from "../src/resources/zones/master-file";
 import { costOf, expectWithinD1Limits } from "./d1-cost";
-import { allPages, api, exportZone } from "./helpers";
+import { allPages, api, createHost, exportZone } from "./helpers";
 
 function importFile(text: string) {
   return costOf("POST", "/v1/zones", { body: text, headers: { "content-type": "text/dns" } });
@@ -135,4 +135,25 @@ describe("a domain's name server links", () => {
     expect(created.body.nameservers).toEqual(nameservers);
     expectWithinD1Limits(created.cost);
   });
+});
+
+describe("registering a domain adopts its external hosts in a fixed number of statements", () => {
+  it("a domain adopting 150 hosts: a batch within D1's limits, as large as for one adopting 2, and an update event per host", async () => {
+    const many = Array.from({ length: 150 }, (_, i) => `ns${i}.adopt-many.com`);
+    for (const name of ["ns0.adopt-few.com", "ns1.adopt-few.com", ...many]) await createHost(name);
+    const json = (name: string) => ({ body: JSON.stringify({ name }), headers: { "content-type": "application/json" } });
+    const few = await costOf("POST", "/v1/domains", json("adopt-few.com"));
+    const large = await costOf("POST", "/v1/domains", json("adopt-many.com"));
+    expect(large.status, large.text).toBe(201);
+    expectWithinD1Limits(large.cost);
+    expect(statementsOf(large.cost)).toEqual(statementsOf(few.cost));
+
+    const updates = (await allPages("/v1/events?type=host&operation=update&limit=200")).items.filter((e) => e.after?.name.endsWith(".adopt-many.com"));
+    expect(updates.map((e) => e.after.name).sort()).toEqual([...many].sort());
+    expect(new Set(updates.map((e) => e.id)).size).toBe(150);
+    const sample = updates.find((e) => e.after.name === "ns7.adopt-many.com")!;
+    expect(sample.after).toEqual((await api("GET", `/v1/hosts/${sample.resource}`)).body);
+    expect(sample.after.domain).toBe(large.body.id);
+    expect(sample.before.domain).toBeNull();
+  }, 120_000);
 });

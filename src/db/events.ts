@@ -5,6 +5,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
+import { D1_LIMITS } from "./d1-limits";
 import { newId } from "./ids";
 import { events } from "./schema";
 
@@ -125,5 +126,74 @@ export function eventInsert(db: Database, event: EventInput, options: EventInser
       })
       .from(sql`(select 1)`)
       .where(options.onlyIf),
+  );
+}
+
+// Events of a set whose size the input decides (the hosts a new domain adopts) travel as
+// JSON arrays, one bound string per statement, unpacked by SQLite's json_each, as an
+// import's records do (src/resources/zones/new-zone.ts): a statement per 900 kB of
+// events, whatever their number (src/db/d1-limits.ts).
+const EVENTS_JSON_CHUNK_BYTES = D1_LIMITS.stringBytes - 100_000;
+
+/** One event of a chunk, with the value its guard compares (`guard`, read as `$.guard`). */
+export interface ChunkedEvent extends EventInput {
+  account: string;
+  guard?: string | number;
+}
+
+/**
+ * The statements that record these events, a few at most whatever their number. Each
+ * event is written only when `onlyIf(entry)` holds at the statement's turn in the batch,
+ * `entry` being its JSON object (fields `resource_id` and `guard`). Events are numbered
+ * in the order given, after every event committed before them.
+ */
+export function chunkedEventInserts(db: Database, list: readonly ChunkedEvent[], onlyIf?: (entry: { resourceId: SQL; guard: SQL }) => SQL) {
+  const chunks: string[] = [];
+  let parts: string[] = [];
+  let size = 2;
+  for (const event of list) {
+    const json = JSON.stringify({
+      id: newId("event", new Date(event.at)),
+      account: event.account,
+      at: event.at,
+      actor: event.actor,
+      type: event.type,
+      resource_id: event.id,
+      operation: event.operation,
+      before: jsonText(event.before),
+      after: jsonText(event.after),
+      guard: event.guard ?? null,
+    });
+    const bytes = new TextEncoder().encode(json).byteLength + 1;
+    if (size + bytes > EVENTS_JSON_CHUNK_BYTES && parts.length > 0) {
+      chunks.push(`[${parts.join(",")}]`);
+      parts = [];
+      size = 2;
+    }
+    parts.push(json);
+    size += bytes;
+  }
+  if (parts.length > 0) chunks.push(`[${parts.join(",")}]`);
+  const field = (name: string) => sql`json_extract(value, ${`$.${name}`})`;
+  return chunks.map((chunk) =>
+    db.insert(events).select(
+      db
+        .select({
+          // `key` numbers the chunk's entries from 0; the largest seq is read once, before the insert.
+          seq: sql<number>`(select coalesce(max("seq"), 0) from "events") + "key" + 1`.as("seq"),
+          id: sql<string>`${field("id")}`.as("id"),
+          // In the table's column order: drizzle's INSERT … SELECT names no columns.
+          accountId: sql<string>`${field("account")}`.as("account_id"),
+          at: sql<string>`${field("at")}`.as("at"),
+          actor: sql<string>`${field("actor")}`.as("actor"),
+          resourceType: sql<EventResourceType>`${field("type")}`.as("resource_type"),
+          resourceId: sql<string>`${field("resource_id")}`.as("resource_id"),
+          operation: sql<EventOperation>`${field("operation")}`.as("operation"),
+          before: sql<unknown>`${field("before")}`.as("before"),
+          after: sql<unknown>`${field("after")}`.as("after"),
+        })
+        .from(sql`json_each(${chunk})`)
+        .where(onlyIf?.({ resourceId: field("resource_id"), guard: field("guard") })),
+    ),
   );
 }

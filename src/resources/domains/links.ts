@@ -1,9 +1,9 @@
 // How a domain write writes its links: the name server links (in order), the external
 // hosts it creates for names nobody has created, the hosts a registration adopts, each
 // changed host with its own event, and the guards that hold the links' rules at commit.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, exists, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { eventInsert, rowExists } from "../../db/events";
+import { chunkedEventInserts, eventInsert, rowExists } from "../../db/events";
 import { failUnless } from "../../db/guards";
 import { newId } from "../../db/ids";
 import { adoptSubordinateHosts, contactsHaveAddress, linksNameservers } from "../../db/links";
@@ -115,15 +115,31 @@ export function adoptionWrites(
   nameservers: readonly string[],
 ): Statement[] {
   const { db, at, actor } = ctx;
+  // One event per adopted host, written in JSON chunks (their number is not the request's
+  // to bound), each only if the adoption changed that host to exactly this version.
+  const adoptionEvents = adopted.map((host) => {
+    const next = { ...host, domainId: domain.id, version: host.version + 1, updatedAt: at, linked: host.linked || nameservers.includes(host.name) };
+    return {
+      at,
+      actor,
+      account: host.accountId,
+      type: "host" as const,
+      id: host.id,
+      operation: "update" as const,
+      before: presentHost(host),
+      after: presentHost(next),
+      guard: next.version,
+    };
+  });
   return [
     adoptSubordinateHosts(db, domain, at),
-    ...adopted.map((host) => {
-      const next = { ...host, domainId: domain.id, version: host.version + 1, updatedAt: at, linked: host.linked || nameservers.includes(host.name) };
-      return eventInsert(
-        db,
-        { at, actor, account: host.accountId, type: "host", id: host.id, operation: "update", before: presentHost(host), after: presentHost(next) },
-        { onlyIf: rowExists(hosts, and(eq(hosts.id, host.id), eq(hosts.domainId, domain.id), eq(hosts.version, next.version))!) },
-      );
-    }),
+    ...chunkedEventInserts(db, adoptionEvents, ({ resourceId, guard }) =>
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(hosts)
+          .where(and(sql`${hosts.id} = ${resourceId}`, eq(hosts.domainId, domain.id), sql`${hosts.version} = ${guard}`)),
+      ),
+    ),
   ];
 }
