@@ -76,7 +76,11 @@ describe("the extension of a new domain", () => {
 
   it("a name under no catalog extension answers 422 naming the suffix", async () => {
     const problem = expectProblem(await api("POST", "/v1/domains", { json: { name: "example.invalid" } }), 422, "validation_failed");
-    expect(problem.errors).toEqual([{ field: "name", message: expect.stringContaining(".invalid") }]);
+    expect(problem.errors).toEqual([
+      { field: "name", message: "example.invalid is under no extension offered here (.invalid is not one; GET /v1/extensions lists those that are)" },
+    ]);
+    const extension = expectProblem(await api("POST", "/v1/domains", { json: { name: "co.uk" } }), 422, "validation_failed");
+    expect(errorFor(extension, "name").message).toBe("co.uk is an extension itself, not a registrable name: register a name under it, such as example.co.uk");
     const deeper = expectProblem(await api("POST", "/v1/domains", { json: { name: "example.foo.bar" } }), 422, "validation_failed");
     expect(errorFor(deeper, "name").message).toContain("bar");
     expect((await api("GET", "/v1/domains?name=example.invalid")).body.data).toEqual([]);

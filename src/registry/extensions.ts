@@ -17,7 +17,7 @@ export type RegistrableResult<E> = { ok: true; match: ExtensionMatch<E> } | { ok
  */
 export function matchRegistrableName<E extends { id: string }>(name: string, extensions: ReadonlyMap<string, E>): RegistrableResult<E> {
   // `co.uk` is an extension of its own, so it is not a name registrable under `uk`.
-  if (extensions.has(name)) return { ok: false, error: `.${name} is an extension itself, not a registrable name` };
+  if (extensions.has(name)) return { ok: false, error: `is an extension itself, not a registrable name: register a name under it, such as example.${name}` };
   const labels = name.split(".");
   for (let i = 1; i < labels.length; i++) {
     const suffix = labels.slice(i).join(".");
@@ -28,7 +28,10 @@ export function matchRegistrableName<E extends { id: string }>(name: string, ext
     }
     return { ok: true, match: { extension, label: labels[0]! } };
   }
-  return { ok: false, error: `no extension offered here matches .${labels.slice(1).join(".") || name}` };
+  return {
+    ok: false,
+    error: `is under no extension offered here (.${labels.slice(1).join(".") || name} is not one; GET /v1/extensions lists those that are)`,
+  };
 }
 
 /**
