@@ -29,6 +29,7 @@ import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { localStateDir, noLocalD1Yet, openLocalD1 } from "./lib/local-d1.mjs";
 import { applyLocalMigrations, assertWranglerInstalled, DB_NAME, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
+import { ulid } from "../src/db/ulid.js";
 
 const USAGE = `usage:
   npm run token -- create --name NAME --scope read|write|dns [--account acc_…] [--remote] [--persist-to DIR]
@@ -67,18 +68,6 @@ function parseArgs(argv) {
 
 /** The operator account of migration 0009 (src/db/schema.ts OPERATOR_ACCOUNT_ID). */
 const OPERATOR_ACCOUNT_ID = "acc_00000000000000000000000000";
-
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-function ulid() {
-  let time = Date.now();
-  let out = "";
-  for (let i = 0; i < 10; i++) {
-    out = CROCKFORD[time % 32] + out;
-    time = Math.floor(time / 32);
-  }
-  for (const byte of randomBytes(16)) out += CROCKFORD[byte % 32];
-  return out;
-}
 
 function wrangler(args, { json = false } = {}) {
   const result = spawnSync(WRANGLER, args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });

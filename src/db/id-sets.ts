@@ -7,9 +7,7 @@
 // so the set's ids are distinct and sort in the order the statement numbers its rows.
 import { sql, type SQL } from "drizzle-orm";
 import { newId, ID_PREFIXES, type IdKind } from "./ids";
-
-// Crockford's base 32, as src/db/ids.ts writes ids.
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+import { CROCKFORD } from "./ulid.js";
 
 /** Rows one stem can number: six base-32 digits. */
 export const MAX_IDS_PER_STEM = 32 ** 6;

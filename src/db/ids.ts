@@ -1,8 +1,7 @@
 // Resource ids: a type prefix and a ULID (https://github.com/ulid/spec): 48 bits of
 // milliseconds then 80 random bits, Crockford base32. Ids sort in creation order, which
 // makes `id` the keyset for the default (creation-order) listing.
-
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+import { encodeTime, ulid } from "./ulid.js";
 
 export const ID_PREFIXES = {
   contact: "con_",
@@ -17,51 +16,8 @@ export const ID_PREFIXES = {
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
-let lastTime = -1;
-let lastRandom: number[] = [];
-
-function encodeTime(time: number): string {
-  let out = "";
-  for (let i = 0; i < 10; i++) {
-    out = CROCKFORD[time % 32]! + out;
-    time = Math.floor(time / 32);
-  }
-  return out;
-}
-
-function freshRandom(): number[] {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b % 32);
-}
-
-/** Within one millisecond the random part is incremented, so ids stay strictly ordered. */
-function nextRandom(time: number): number[] {
-  if (time !== lastTime) {
-    lastTime = time;
-    lastRandom = freshRandom();
-    return lastRandom;
-  }
-  const next = [...lastRandom];
-  for (let i = next.length - 1; i >= 0; i--) {
-    if (next[i]! < 31) {
-      next[i]!++;
-      break;
-    }
-    next[i] = 0;
-  }
-  lastRandom = next;
-  return next;
-}
-
 export function newId(kind: IdKind, at: Date): string {
-  const time = Math.max(at.getTime(), lastTime);
-  return (
-    ID_PREFIXES[kind] +
-    encodeTime(time) +
-    nextRandom(time)
-      .map((d) => CROCKFORD[d])
-      .join("")
-  );
+  return ID_PREFIXES[kind] + ulid(at.getTime());
 }
 
 /**
