@@ -60,6 +60,8 @@ function ulid(time) {
 const q = (value) => (value === null || value === undefined ? "NULL" : typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`);
 const iso = (ms) => new Date(ms).toISOString();
 const reversed = (name) => name.split(".").reverse().join(".");
+/** records.owner_order (src/dns/name-order.ts): the owner's labels reversed, space-joined; the apex's is empty. */
+const ownerOrder = (owner) => (owner === "@" ? "" : owner.split(".").reverse().join(" "));
 
 /** The big zone's records (apex NS first), as stored rows and as master-file lines. */
 export function zoneRecords(count) {
@@ -271,9 +273,9 @@ export function generateSeed({ domains: domainCount, zoneRecords: recordCount, d
     );
     const rows = zoneRecords(count).map((r) => {
       const rt = tick();
-      return [`rec_${ulid(rt)}`, id, r.name, r.type, r.content, 3600, null, 1, iso(rt), iso(rt)];
+      return [`rec_${ulid(rt)}`, id, r.name, ownerOrder(r.name), r.type, r.content, 3600, null, 1, iso(rt), iso(rt)];
     });
-    sql.insert("records", ["id", "zone_id", "name", "type", "content", "ttl", "comment", "version", "created_at", "updated_at"], rows);
+    sql.insert("records", ["id", "zone_id", "name", "owner_order", "type", "content", "ttl", "comment", "version", "created_at", "updated_at"], rows);
   }
   sql.flush();
 

@@ -40,9 +40,10 @@ describe("the database itself keeps a CNAME alone at its name (RFC 1034 §3.6.2)
   let next = 0;
   const insert = (name: string, type: string, content: string) =>
     env.DB.prepare(
-      "INSERT INTO records (id, zone_id, name, type, content, ttl, comment, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 300, NULL, 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+      // One-label names: the owner order (drizzle/0013) is the name itself.
+      "INSERT INTO records (id, zone_id, name, owner_order, type, content, ttl, comment, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 300, NULL, 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
     )
-      .bind(`rec_TRIGGER${String(++next).padStart(15, "0")}`, zoneId, name, type, content)
+      .bind(`rec_TRIGGER${String(++next).padStart(15, "0")}`, zoneId, name, name, type, content)
       .run();
   const refused = async (write: Promise<unknown>) => {
     await expect(write).rejects.toThrow(/rrset_conflict/);
@@ -67,7 +68,7 @@ describe("the database itself keeps a CNAME alone at its name (RFC 1034 §3.6.2)
   it("refuses an update that moves data onto a CNAME's name or turns a record into a CNAME beside others", async () => {
     await insert("target", "CNAME", "example.org.");
     await insert("mover", "TXT", '"x"');
-    await refused(env.DB.prepare("UPDATE records SET name = 'target' WHERE zone_id = ? AND name = 'mover'").bind(zoneId).run());
+    await refused(env.DB.prepare("UPDATE records SET name = 'target', owner_order = 'target' WHERE zone_id = ? AND name = 'mover'").bind(zoneId).run());
     await insert("pair", "A", "192.0.2.1");
     await insert("pair", "AAAA", "2001:db8::1");
     await refused(
@@ -78,7 +79,7 @@ describe("the database itself keeps a CNAME alone at its name (RFC 1034 §3.6.2)
   it("lets a CNAME move to an empty name, and a lone record become a CNAME", async () => {
     await insert("lone", "A", "192.0.2.9");
     await env.DB.prepare("UPDATE records SET type = 'CNAME', content = 'example.org.' WHERE zone_id = ? AND name = 'lone'").bind(zoneId).run();
-    await env.DB.prepare("UPDATE records SET name = 'lone-moved' WHERE zone_id = ? AND name = 'lone'").bind(zoneId).run();
+    await env.DB.prepare("UPDATE records SET name = 'lone-moved', owner_order = 'lone-moved' WHERE zone_id = ? AND name = 'lone'").bind(zoneId).run();
     const { results } = await env.DB.prepare("SELECT name, type FROM records WHERE zone_id = ? AND name LIKE 'lone%'").bind(zoneId).all();
     expect(results).toEqual([{ name: "lone-moved", type: "CNAME" }]);
   });

@@ -47,12 +47,14 @@ export default {
       const now = new Date();
       const at = now.toISOString();
       const statement = env.DB.prepare(
-        "INSERT INTO records (id, zone_id, name, type, content, ttl, version, created_at, updated_at) VALUES (?, ?, ?, 'A', ?, 3600, 1, ?, ?)",
+        // One-label names: the owner order (records.owner_order) is the name itself.
+        "INSERT INTO records (id, zone_id, name, owner_order, type, content, ttl, version, created_at, updated_at) VALUES (?, ?, ?, ?, 'A', ?, 3600, 1, ?, ?)",
       );
       const prefix = ulid(now.getTime()).slice(10).toLowerCase();
       const batch = [];
       for (let i = 0; i < n; i++) {
-        batch.push(statement.bind(`rec_${ulid(now.getTime())}`, zone, `b${prefix}-${i}`, `192.0.2.${(i % 254) + 1}`, at, at));
+        const name = `b${prefix}-${i}`;
+        batch.push(statement.bind(`rec_${ulid(now.getTime())}`, zone, name, name, `192.0.2.${(i % 254) + 1}`, at, at));
       }
       await env.DB.batch(batch);
       return json({ inserted: n }, 201);

@@ -267,10 +267,18 @@ export const records = sqliteTable(
     ttl: integer("ttl").notNull(),
     comment: text("comment"),
     version: integer("version").notNull().default(1),
+    /**
+     * The owner name's labels reversed (src/dns/name-order.ts ownerOrder): the zone's names
+     * in canonical order, so that "does any name exist below this one" is one range seek
+     * (the DNS backend's empty non-terminal question). Written with `name` by every write;
+     * drizzle/0013 refuses a row whose key does not fit its name.
+     */
+    ownerOrder: text("owner_order").notNull().default(""),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("records_identity_unique").on(t.zoneId, t.name, t.type, t.content),
+    index("records_owner_order_idx").on(t.zoneId, t.ownerOrder),
     index("records_zone_idx").on(t.zoneId, t.id),
     index("records_type_idx").on(t.type, t.id),
     index("records_name_idx").on(t.name, t.id),

@@ -9,6 +9,17 @@ export function reversedLabels(name: string): string[] {
   return bare === "" || bare === "@" ? [] : bare.split(".").reverse();
 }
 
+/**
+ * A stored owner name (relative to its zone, `@` for the apex) as a key whose text order
+ * is canonical order within the zone: its labels rightmost first, joined by a space
+ * (`leaf.ent` → `ent leaf`, the apex → ""). A space sorts before every octet a stored
+ * label holds (LDH, `_`, `*`), so a name sorts just before the names below it, and the
+ * names below `ent` are exactly the keys in the range (`ent `, `ent!`): one index seek.
+ */
+export function ownerOrder(owner: string): string {
+  return reversedLabels(owner).join(" ");
+}
+
 export function compareReversedLabels(a: readonly string[], b: readonly string[]): number {
   const shared = Math.min(a.length, b.length);
   for (let i = 0; i < shared; i++) {

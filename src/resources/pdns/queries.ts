@@ -1,8 +1,10 @@
 // What the DNS backend reads: each connector call is one statement (one D1 round trip),
-// answered from the unique indexes on zones.name and records (zone_id, name, type, content).
+// answered from the unique indexes on zones.name and records (zone_id, name, type, content),
+// and records_owner_order_idx (zone_id, owner_order) for what lies below a name.
 // The zone's SOA is not a record: it is built from the zone row (the zone owns its SOA).
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import { ownerOrder } from "../../dns/name-order";
 
 /** The zone columns every answer needs: its number for PowerDNS and its SOA. */
 const ZONE_COLUMNS = sql.raw(
@@ -51,18 +53,22 @@ const SERVED = sql`NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = z.account_i
  *
  * A name with no records, asked with ANY, also says whether names exist below it, which
  * is how PowerDNS tells an empty non-terminal (NODATA, and no wildcard applies) from a
- * name that does not exist (NXDOMAIN). Records keep owners relative to the zone in text
- * order, so that question reads the zone's owner names in the records index (a range of
- * the index for this zone, never the table); it is asked only then, since SQLite
- * evaluates CASE lazily.
+ * name that does not exist (NXDOMAIN). Records keep each owner's labels reversed
+ * (records.owner_order, src/dns/name-order.ts), so the names below `ent` are the keys
+ * from `ent ` to `ent!` of records_owner_order_idx: one seek that reads at most one
+ * entry, whatever the zone's size. It is asked only then, since SQLite evaluates CASE
+ * lazily. The owner's key is cut from the whole name's: reversing labels keeps the
+ * length, so the zone's reversed name is the first length(zone) characters of it.
  */
 export function lookupQuery(candidates: string[], name: string, type: string): SQL {
   const any = type === "ANY";
+  const reversed = ownerOrder(name);
   return sql`
     WITH zone AS (
       SELECT ${ZONE_COLUMNS},
              z.id AS zone_id,
-             CASE WHEN z.name = ${name} THEN '@' ELSE substr(${name}, 1, length(${name}) - length(z.name) - 1) END AS owner
+             CASE WHEN z.name = ${name} THEN '@' ELSE substr(${name}, 1, length(${name}) - length(z.name) - 1) END AS owner,
+             CASE WHEN z.name = ${name} THEN '' ELSE substr(${reversed}, length(z.name) + 2) END AS owner_order
         FROM zones z
        WHERE z.name IN (SELECT value FROM json_each(${JSON.stringify(candidates)})) AND ${SERVED}
        ORDER BY length(z.name) DESC
@@ -73,8 +79,8 @@ export function lookupQuery(candidates: string[], name: string, type: string): S
            CASE WHEN r.type IS NULL AND ${any ? 1 : 0} = 1 AND zone.owner <> '@'
                 THEN EXISTS (SELECT 1 FROM records d
                               WHERE d.zone_id = zone.zone_id
-                                AND length(d.name) > length(zone.owner) + 1
-                                AND substr(d.name, -length(zone.owner) - 1) = '.' || zone.owner)
+                                AND d.owner_order > zone.owner_order || ' '
+                                AND d.owner_order < zone.owner_order || '!')
            END AS has_descendants
       FROM zone
       LEFT JOIN records r ON r.zone_id = zone.zone_id AND r.name = zone.owner ${any ? sql`` : sql`AND r.type = ${type}`}`;

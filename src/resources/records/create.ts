@@ -3,6 +3,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { newId } from "../../db/ids";
 import { records } from "../../db/schema";
+import { ownerOrder } from "../../dns/name-order";
 import { touchZone } from "../../db/zones";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
@@ -30,6 +31,7 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
         id: newId("record", now),
         zoneId: zone.id,
         ...record,
+        ownerOrder: ownerOrder(record.name),
         ttl: input.ttl ?? rrset[0]?.ttl ?? zone.defaultTtl,
         comment: input.comment ?? null,
         version: 1,

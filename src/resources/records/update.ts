@@ -4,6 +4,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { records } from "../../db/schema";
 import { touchZone } from "../../db/zones";
+import { ownerOrder } from "../../dns/name-order";
 import { apexNsRemovalProblem } from "../../dns/rrset-rules";
 import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
@@ -42,12 +43,12 @@ export const updateRecord: RouteHandler<typeof routes.updateRecord, AppEnv> = (c
         const lastApexNs = apexNsRemovalProblem(current, count);
         if (lastApexNs) throw new ApiError("rrset_conflict", lastApexNs);
       }
-      const next = { ...current, ...record, ttl, comment, version: current.version + 1, updatedAt: at };
+      const next = { ...current, ...record, ownerOrder: ownerOrder(record.name), ttl, comment, version: current.version + 1, updatedAt: at };
       return {
         next,
         write: db
           .update(records)
-          .set({ ...record, ttl, comment, version: next.version, updatedAt: at })
+          .set({ ...record, ownerOrder: next.ownerOrder, ttl, comment, version: next.version, updatedAt: at })
           .where(eq(records.id, current.id)),
         // Only when the record was written (its event row is the previous statement's change).
         alongside: [touchZone(db, current.zoneId, now, { ifPreviousChanged: true }), ...rrsetTtlWrites(ctx, next, ttl, rrset)],

@@ -8,6 +8,7 @@ import { idFromStem, newIdStem } from "../../db/id-sets";
 import { newId } from "../../db/ids";
 import { records } from "../../db/schema";
 import type { SoaFields } from "../../dns/master-file";
+import { ownerOrder } from "../../dns/name-order";
 import type { Statement } from "../../http/mutate";
 
 export const DEFAULT_TTL = 3600;
@@ -22,7 +23,7 @@ export interface NewRecord {
   ttl: number;
 }
 
-/** A zone's records as one JSON array of `[name, type, content, ttl]`, and how many it holds. */
+/** A zone's records as one JSON array of `[name, type, content, ttl, owner order]`, and how many it holds. */
 export interface RecordChunk {
   json: string;
   count: number;
@@ -50,7 +51,7 @@ export function recordChunks(rows: Iterable<NewRecord>): RecordChunk[] {
   let parts: string[] = [];
   let size = 2;
   for (const row of rows) {
-    const json = JSON.stringify([row.name, row.type, row.content, row.ttl]);
+    const json = JSON.stringify([row.name, row.type, row.content, row.ttl, ownerOrder(row.name)]);
     const bytes = utf8Bytes(json) + 1;
     if (size + bytes > RECORDS_JSON_CHUNK_BYTES && parts.length > 0) {
       chunks.push({ json: `[${parts.join(",")}]`, count: parts.length });
@@ -83,6 +84,7 @@ export function recordInserts(db: Database, zoneId: string, chunks: RecordChunk[
           ttl: sql<number>`json_extract(value, '$[3]')`.as("ttl"),
           comment: sql<null>`null`.as("comment"),
           version: sql<number>`1`.as("version"),
+          ownerOrder: sql<string>`json_extract(value, '$[4]')`.as("owner_order"),
           createdAt: sql<string>`${timestamp}`.as("created_at"),
           updatedAt: sql<string>`${timestamp}`.as("updated_at"),
         })
