@@ -10,9 +10,11 @@
 // Arguments after `--`, and any option this script does not know, go to `wrangler dev`
 // unchanged (e.g. `--var NAME:VALUE`). Never touches the internet; stdin is not used.
 // Authentication is off (AUTH_DISABLED=true, honoured for loopback requests only) unless
-// --auth is given; the script says which when it starts.
+// --auth is given; the script says which when it starts. CLOCK_OVERRIDE=true (honoured for
+// loopback requests only as well) lets POST /v1/lifecycle/sweep run at a given `as_of`.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { parseArgs } from "node:util";
 import { forwardLines, withoutDnsBackendPaths } from "./lib/dns-log-filter.mjs";
 import { localStateDir } from "./lib/local-d1.mjs";
 import { applyLocalMigrations, assertWranglerInstalled, exitStatus, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
@@ -31,31 +33,42 @@ function parsePort(value, source) {
   return Number(value);
 }
 
-function parseArgs(argv) {
-  let port = process.env.PORT ? parsePort(process.env.PORT, "PORT") : 8787;
-  let persistTo = null;
-  let auth = false;
-  const passThrough = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--") {
-      passThrough.push(...argv.slice(i + 1));
-      break;
-    }
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    const value = () => {
-      if (inline !== undefined) return inline;
-      if (i + 1 >= argv.length || argv[i + 1] === "--") fail(`${flag} needs a value`);
-      return argv[++i];
-    };
-    if (flag === "-h" || flag === "--help") {
-      console.log(USAGE);
-      process.exit(0);
-    } else if (flag === "--port") port = parsePort(value(), "--port");
-    else if (flag === "--persist-to") persistTo = value();
-    else if (flag === "--auth") auth = true;
-    else passThrough.push(arg);
+function parseOptions(argv) {
+  // Everything after `--` goes to wrangler dev as it is.
+  const cut = argv.indexOf("--");
+  const own = cut === -1 ? argv : argv.slice(0, cut);
+  const passThrough = cut === -1 ? [] : argv.slice(cut + 1);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: own,
+      // Arguments of wrangler dev may also come before any `--` (as `npm start -- --var X:Y` gives them).
+      strict: false,
+      allowPositionals: true,
+      tokens: true,
+      options: { help: { type: "boolean", short: "h" }, port: { type: "string" }, "persist-to": { type: "string" }, auth: { type: "boolean" } },
+    });
+  } catch (error) {
+    fail(error.message);
   }
+  const known = new Set(["help", "port", "persist-to", "auth"]);
+  const ownOptions = {};
+  const rest = [];
+  for (const token of parsed.tokens) {
+    if (token.kind === "option" && known.has(token.name)) {
+      if (token.name !== "help" && token.name !== "auth" && token.value === undefined) fail(`--${token.name} needs a value`);
+      ownOptions[token.name] = token.value ?? true;
+    } else if (token.kind === "option") rest.push(token.rawName + (token.inlineValue ? `=${token.value}` : ""));
+    else if (token.kind === "positional") rest.push(token.value);
+  }
+  if (ownOptions.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  passThrough.unshift(...rest);
+  const port = ownOptions.port !== undefined ? parsePort(ownOptions.port, "--port") : process.env.PORT ? parsePort(process.env.PORT, "PORT") : 8787;
+  let persistTo = ownOptions["persist-to"] ?? null;
+  const auth = ownOptions.auth === true;
   // `--persist-to` given among the wrangler dev arguments must reach the migrations too.
   for (let i = 0; i < passThrough.length; i++) {
     const arg = passThrough[i];
@@ -77,7 +90,7 @@ function portIsFree(port) {
   });
 }
 
-const { port, persistTo, auth, passThrough } = parseArgs(process.argv.slice(2));
+const { port, persistTo, auth, passThrough } = parseOptions(process.argv.slice(2));
 assertWranglerInstalled();
 if (!(await portIsFree(port))) {
   console.error(`[start] port ${port} on 127.0.0.1 is already in use: stop the other server or pick another port (--port N or PORT=N).`);
@@ -135,6 +148,9 @@ console.log(
 // Local development runs without authentication unless asked (--auth): the Worker honours
 // AUTH_DISABLED only for requests to a loopback host, so this cannot leak into a deploy.
 const authArgs = auth ? [] : ["--var", "AUTH_DISABLED:true"];
+// The lifecycle sweep may act at a time the request names (`as_of`), to walk a domain
+// through years of its life on one afternoon; obeyed for loopback requests only, too.
+const clockArgs = ["--var", "CLOCK_OVERRIDE:true"];
 console.log(
   auth
     ? "[start] authentication is ON: send Authorization: Bearer <token> (npm run token -- create --name dev --scope write)"
@@ -154,6 +170,7 @@ const served = await run([
   "--test-scheduled",
   ...persistArgs,
   ...authArgs,
+  ...clockArgs,
   ...passThrough,
 ]);
 process.exit(served);

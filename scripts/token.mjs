@@ -27,6 +27,7 @@
 // README's tour with PERSIST_TO exported).
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
 import { localStateDir, noLocalD1Yet, openLocalD1 } from "./lib/local-d1.mjs";
 import { applyLocalMigrations, assertWranglerInstalled, DB_NAME, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 import { ulid } from "../src/db/ulid.js";
@@ -41,19 +42,35 @@ function fail(message) {
   process.exit(2);
 }
 
-function parseArgs(argv) {
-  const [command, ...rest] = argv;
-  const options = { command, remote: false, name: null, scope: null, account: null, persistTo: null };
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i];
-    const value = () => (i + 1 < rest.length ? rest[++i] : fail(`${arg} needs a value`));
-    if (arg === "--remote") options.remote = true;
-    else if (arg === "--name") options.name = value();
-    else if (arg === "--scope") options.scope = value();
-    else if (arg === "--account") options.account = value();
-    else if (arg === "--persist-to") options.persistTo = value();
-    else fail(`unknown argument ${arg}`);
+function parseOptions(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        remote: { type: "boolean", default: false },
+        name: { type: "string" },
+        scope: { type: "string" },
+        account: { type: "string" },
+        "persist-to": { type: "string" },
+      },
+    });
+  } catch (error) {
+    fail(error.message);
   }
+  const [command, ...extra] = parsed.positionals;
+  if (extra.length > 0) fail(`unknown argument ${extra[0]}`);
+  const { values } = parsed;
+  const options = {
+    command,
+    remote: values.remote,
+    name: values.name ?? null,
+    scope: values.scope ?? null,
+    account: values.account ?? null,
+    persistTo: values["persist-to"] ?? null,
+  };
   if (!["create", "list", "revoke"].includes(command)) fail(command ? `unknown command ${command}` : "a command is needed");
   // Names go into SQL literals below, so they are held to a plain alphabet.
   if (command !== "list" && !/^[A-Za-z0-9._-]{1,64}$/.test(options.name ?? "")) fail("--name must be 1-64 letters, digits, dots, dashes or underscores");
@@ -161,7 +178,7 @@ async function runCommand(options, execute) {
   return null;
 }
 
-const options = parseArgs(process.argv.slice(2));
+const options = parseOptions(process.argv.slice(2));
 const db = await database(options);
 let refusal;
 try {
