@@ -29,13 +29,16 @@ function addMeta(cost: D1Cost, result: unknown) {
   cost.rowsWritten += meta?.rows_written ?? 0;
 }
 
-function watchedStatement(cost: D1Cost, real: D1PreparedStatement, statement: StatementSeen): D1PreparedStatement {
+/** A statement that reads only (raw() of it may run twice, for its meta). */
+const READ_ONLY = /^\s*(select|with)\b(?![\s\S]*\b(insert|update|delete)\b)/i;
+
+function watchedStatement(cost: D1Cost, real: D1PreparedStatement, statement: StatementSeen, db: D1Database | D1DatabaseSession): D1PreparedStatement {
   const proxy = new Proxy(real, {
     get(target, key) {
       const value = Reflect.get(target, key, target);
       if (key === "bind") {
         return (...args: unknown[]) =>
-          watchedStatement(cost, (value as (...a: unknown[]) => D1PreparedStatement).apply(target, args), { sql: statement.sql, params: args });
+          watchedStatement(cost, (value as (...a: unknown[]) => D1PreparedStatement).apply(target, args), { sql: statement.sql, params: args }, db);
       }
       if (key === "all" || key === "run") {
         return async (...args: unknown[]) => {
@@ -46,9 +49,27 @@ function watchedStatement(cost: D1Cost, real: D1PreparedStatement, statement: St
         };
       }
       if (key === "raw" || key === "first") {
-        return (...args: unknown[]) => {
+        // raw() and first() drop D1's meta. first() is all()'s first row; raw() keeps its
+        // arrays (a join may repeat a column name, which objects would merge), and a read
+        // is run once more through all() for its meta alone (not a round trip of the
+        // request's); a write through raw() runs as a batch of one, which has meta.
+        return async (...args: unknown[]) => {
           cost.singles.push(statement);
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (key === "first") {
+            const result = (await target.all()) as D1Result<Record<string, unknown>>;
+            addMeta(cost, result);
+            const row = result.results[0] ?? null;
+            const column = args[0] as string | undefined;
+            return column === undefined || row === null ? row : row[column];
+          }
+          if (READ_ONLY.test(statement.sql)) {
+            const rows = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+            addMeta(cost, await target.all());
+            return rows;
+          }
+          const [result] = await db.batch([target]);
+          addMeta(cost, result);
+          return ((result as D1Result<Record<string, unknown>>).results ?? []).map((row) => Object.values(row));
         };
       }
       return typeof value === "function" ? value.bind(target) : value;
@@ -63,7 +84,7 @@ function watchedDatabase<T extends D1Database | D1DatabaseSession>(cost: D1Cost,
     get(target, key) {
       const value = Reflect.get(target, key, target);
       if (key === "prepare") {
-        return (sql: string) => watchedStatement(cost, (value as (s: string) => D1PreparedStatement).call(target, sql), { sql, params: [] });
+        return (sql: string) => watchedStatement(cost, (value as (s: string) => D1PreparedStatement).call(target, sql), { sql, params: [] }, target);
       }
       if (key === "batch") {
         return async (statements: D1PreparedStatement[]) => {

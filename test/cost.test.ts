@@ -1,0 +1,328 @@
+// Issue 18: what every operation of the OpenAPI document costs D1 — round trips (each
+// batch and each statement run on its own is one trip to the primary or a replica), rows
+// read and rows written as D1's own result meta reports them — measured through the
+// Worker on a database seeded through the API. Each figure is guarded as an upper bound in
+// a test named after the operation, so a change that adds a round trip or a scan fails by
+// name. Reads are measured the second time they are asked (the isolate warm: the token and
+// the catalog are cached per isolate). `npm run bench -- --cost` runs this file and prints
+// the table it logs (COST_TABLE below); the README's Performance section quotes it.
+import { env } from "cloudflare:test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COST_BOUNDS, type CostBound } from "./cost-bounds";
+import { type CostedResponse, costOf } from "./d1-cost";
+import { api, createContact } from "./helpers";
+
+interface Measured {
+  operation: string;
+  /** What was asked: method, path and how. */
+  request: string;
+  status: number;
+  round_trips: number;
+  rows_read: number;
+  rows_written: number;
+  /** Rows in the answer's page (lists only). */
+  page_rows?: number;
+}
+
+const measured = new Map<string, Measured>();
+/** The marker the bench looks for in vitest's output. */
+const COST_TABLE = "D1_COST_TABLE ";
+
+type Options = { json?: unknown; body?: string; headers?: Record<string, string>; warm?: boolean };
+
+async function send(method: string, path: string, options: Options): Promise<CostedResponse> {
+  const headers = { ...options.headers };
+  let body = options.body;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers["content-type"] ??= "application/json";
+  }
+  return costOf(method, path, { body, headers });
+}
+
+/** Measures one operation: a read is asked twice and measured the second time. */
+async function measure(operation: string, method: string, path: string, expected: number, options: Options = {}): Promise<CostedResponse> {
+  if (options.warm ?? method === "GET") await send(method, path, options);
+  const response = await send(method, path, options);
+  expect(response.status, `${operation}: ${response.text.slice(0, 300)}`).toBe(expected);
+  const how = [options.headers?.accept && `Accept: ${options.headers.accept}`, options.headers?.["content-type"] === "text/dns" && "text/dns"]
+    .filter(Boolean)
+    .join(", ");
+  measured.set(operation, {
+    operation,
+    request: `${method} ${path.replace(/\/pdns\/[^/]+/, "/pdns/{token}")}${how ? ` (${how})` : ""}`,
+    status: response.status,
+    round_trips: response.cost.batches.length + response.cost.singles.length,
+    rows_read: response.cost.rowsRead,
+    rows_written: response.cost.rowsWritten,
+    page_rows: Array.isArray(response.body?.data) ? response.body.data.length : undefined,
+  });
+  return response;
+}
+
+const LIMIT = 10;
+const seeded = { contact: "", domain: "cost-0.com", host: "", zone: "cost-zone.test", record: "", event: "", account: "", token: "" };
+const dnsSecret = "cost-dns-secret-0123456789abcdef";
+const dnsBase = `/v1/pdns/tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9H.${dnsSecret}`;
+const pdnsZone = "cost-zone%2etest%2e";
+
+beforeAll(async () => {
+  const contact = await createContact({ email: "cost@example.org", address: { city: "Paris", country_code: "FR" } });
+  seeded.contact = contact.id;
+  for (let i = 0; i < 30; i++) {
+    const domain = await api("POST", "/v1/domains", {
+      json: {
+        name: `cost-${i}.com`,
+        registrant: contact.id,
+        contacts: { admin: contact.id, tech: contact.id },
+        nameservers: ["ns1.example.net", "ns2.example.net"],
+      },
+    });
+    expect(domain.status, domain.text).toBe(201);
+  }
+  for (let i = 0; i < 20; i++) await createContact({ name: `Cost ${i}`, email: `cost${i}@example.org` });
+  const host = await api("POST", "/v1/hosts", { json: { name: "ns1.cost-0.com", addresses: ["192.0.2.53"] } });
+  expect(host.status, host.text).toBe(201);
+  seeded.host = host.body.id;
+  for (let i = 0; i < 20; i++) expect((await api("POST", "/v1/hosts", { json: { name: `ns${i}.cost-dns.net` } })).status).toBe(201);
+  expect((await api("POST", "/v1/zones", { json: { name: seeded.zone } })).status).toBe(201);
+  for (let i = 0; i < 30; i++) {
+    const record = await api("POST", "/v1/records", { json: { zone: seeded.zone, name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` } });
+    expect(record.status, record.text).toBe(201);
+    seeded.record = record.body.id;
+  }
+  const account = await api("POST", "/v1/accounts", { json: { name: "Cost Customer" } });
+  expect(account.status, account.text).toBe(201);
+  seeded.account = account.body.id;
+  const token = await api("POST", "/v1/tokens", { json: { name: "cost-customer", scope: "write", account: seeded.account } });
+  expect(token.status, token.text).toBe(201);
+  seeded.token = token.body.id;
+  seeded.event = (await api("GET", "/v1/events?limit=1")).body.data[0].id;
+  const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(dnsSecret)))]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
+  await env.DB.prepare(
+    "INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) VALUES ('tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9H', 'cost-dns', 'dns', ?, '2026-01-01T00:00:00.000Z')",
+  )
+    .bind(hash)
+    .run();
+  // The isolate warm: the token and the catalog read once.
+  await api("GET", "/v1/domains?limit=1");
+}, 120_000);
+
+afterAll(() => {
+  const rows = [...measured.values()].map((m) => ({ ...m, bound: COST_BOUNDS[m.operation] }));
+  console.log(`${COST_TABLE}${JSON.stringify(rows)}`);
+});
+
+function expectWithin(operation: string) {
+  const figures = measured.get(operation);
+  const bound: CostBound | undefined = COST_BOUNDS[operation];
+  expect(figures, `${operation} was measured`).toBeDefined();
+  expect(bound, `${operation} has a bound in test/cost-bounds.ts`).toBeDefined();
+  expect({ round_trips: figures!.round_trips, rows_read: figures!.rows_read, rows_written: figures!.rows_written }).toEqual({
+    round_trips: Math.min(figures!.round_trips, bound!.round_trips),
+    rows_read: Math.min(figures!.rows_read, bound!.rows_read),
+    rows_written: Math.min(figures!.rows_written, bound!.rows_written),
+  });
+}
+
+const json = { "content-type": "application/json" };
+
+describe("every read costs at most its bound (the isolate warm)", () => {
+  it.each([
+    ["getIndex", "/v1"],
+    ["listProblemTypes", "/v1/problems"],
+    ["getProblemType", "/v1/problems/validation_failed"],
+    ["listExtensions", `/v1/extensions?limit=${LIMIT}`],
+    ["getExtension", "/v1/extensions/com"],
+    ["listRepositories", `/v1/repositories?limit=${LIMIT}`],
+    ["getRepository", "/v1/repositories/verisign"],
+    ["listRepositoryDomains", `/v1/repositories/verisign/domains?limit=${LIMIT}`],
+    ["listRepositoryContacts", `/v1/repositories/verisign/contacts?limit=${LIMIT}`],
+    ["listRepositoryHosts", `/v1/repositories/verisign/hosts?limit=${LIMIT}`],
+    ["listContacts", `/v1/contacts?limit=${LIMIT}`],
+    ["getContact", () => `/v1/contacts/${seeded.contact}`],
+    ["listDomains", `/v1/domains?limit=${LIMIT}`],
+    ["getDomain", "/v1/domains/cost-0.com"],
+    ["listHosts", `/v1/hosts?limit=${LIMIT}`],
+    ["getHost", () => `/v1/hosts/${seeded.host}`],
+    ["listZones", `/v1/zones?limit=${LIMIT}`],
+    ["getZone", "/v1/zones/cost-zone.test"],
+    ["listRecords", `/v1/records?limit=${LIMIT}`],
+    ["listZoneRecords", `/v1/zones/cost-zone.test/records?limit=${LIMIT}`],
+    ["getRecord", () => `/v1/records/${seeded.record}`],
+    ["listEvents", `/v1/events?limit=${LIMIT}`],
+    ["getEvent", () => `/v1/events/${seeded.event}`],
+    ["listAccounts", `/v1/accounts?limit=${LIMIT}`],
+    ["getAccount", () => `/v1/accounts/${seeded.account}`],
+    ["getMe", "/v1/me"],
+    ["listTokens", `/v1/tokens?limit=${LIMIT}`],
+    ["getToken", () => `/v1/tokens/${seeded.token}`],
+    ["getDnssec", "/v1/zones/cost-zone.test/dnssec"],
+  ] as [string, string | (() => string)][])("%s", async (operation, path) => {
+    await measure(operation, "GET", typeof path === "string" ? path : path(), 200);
+    expectWithin(operation);
+  });
+
+  it("getZone as a master file (text/dns)", async () => {
+    await measure("getZone text/dns", "GET", "/v1/zones/cost-zone.test", 200, { headers: { accept: "text/dns" } });
+    expectWithin("getZone text/dns");
+  });
+
+  it.each([
+    ["pdnsLookup", `${dnsBase}/lookup/h1%2e${pdnsZone}/ANY`],
+    ["pdnsList", `${dnsBase}/list/1/${pdnsZone}`],
+    ["pdnsGetDomainInfo", `${dnsBase}/getDomainInfo/${pdnsZone}`],
+    ["pdnsGetAllDomains", `${dnsBase}/getAllDomains?includeDisabled=false`],
+    ["pdnsGetAllDomainMetadata", `${dnsBase}/getAllDomainMetadata/${pdnsZone}`],
+    ["pdnsGetDomainMetadata", `${dnsBase}/getDomainMetadata/${pdnsZone}/SOA-EDIT`],
+    ["pdnsGetDomainKeys", `${dnsBase}/getDomainKeys/${pdnsZone}`],
+  ])("%s", async (operation, path) => {
+    await measure(operation, "GET", path, 200, { headers: { authorization: "" } });
+    expectWithin(operation);
+  });
+
+  it("pdnsGetBeforeAndAfterNamesAbsolute", async () => {
+    const info = await api("GET", `${dnsBase}/getDomainInfo/${pdnsZone}`, { auth: false });
+    const path = `${dnsBase}/getBeforeAndAfterNamesAbsolute/${info.body.result.id}/h1%2e`;
+    await measure("pdnsGetBeforeAndAfterNamesAbsolute", "GET", path, 200, { headers: { authorization: "" } });
+    expectWithin("pdnsGetBeforeAndAfterNamesAbsolute");
+  });
+});
+
+describe("every write costs at most its bound", () => {
+  it("createContact", async () => {
+    await measure("createContact", "POST", "/v1/contacts", 201, { json: { name: "Cost New", email: "new@example.org" } });
+    expectWithin("createContact");
+  });
+  it("updateContact", async () => {
+    await measure("updateContact", "PATCH", `/v1/contacts/${seeded.contact}`, 200, { json: { organization: "Cost Ltd" }, headers: json });
+    expectWithin("updateContact");
+  });
+  it("deleteContact", async () => {
+    const contact = await createContact({ name: "Cost Gone", email: "gone@example.org" });
+    await measure("deleteContact", "DELETE", `/v1/contacts/${contact.id}`, 204);
+    expectWithin("deleteContact");
+  });
+  it("createDomain", async () => {
+    await measure("createDomain", "POST", "/v1/domains", 201, {
+      json: { name: "cost-new.com", registrant: seeded.contact, nameservers: ["ns1.example.net", "ns2.example.net"] },
+    });
+    expectWithin("createDomain");
+  });
+  it("updateDomain", async () => {
+    await measure("updateDomain", "PATCH", "/v1/domains/cost-1.com", 200, { json: { auto_renew: false } });
+    expectWithin("updateDomain");
+  });
+  it("renewDomain", async () => {
+    const domain = await api("GET", "/v1/domains/cost-2.com");
+    await measure("renewDomain", "POST", "/v1/domains/cost-2.com/renew", 200, { json: { period: 1, current_expires_at: domain.body.expires_at } });
+    expectWithin("renewDomain");
+  });
+  it("deleteDomain and restoreDomain", async () => {
+    expect((await api("POST", "/v1/domains", { json: { name: "cost-redeem.de", nameservers: ["ns1.example.net", "ns2.example.net"] } })).status).toBe(201);
+    await measure("deleteDomain", "DELETE", "/v1/domains/cost-redeem.de", 202);
+    await measure("restoreDomain", "POST", "/v1/domains/cost-redeem.de/restore", 200);
+    expectWithin("deleteDomain");
+    expectWithin("restoreDomain");
+  });
+  it("requestTransfer, getTransfer, approveTransfer, rejectTransfer, cancelTransfer", async () => {
+    const gaining = await api("POST", "/v1/accounts", { json: { name: "cost-gaining" } });
+    const token = await api("POST", "/v1/tokens", { json: { name: "cost-gaining", scope: "write", account: gaining.body.id } });
+    const asGaining = { authorization: `Bearer ${token.body.secret}` };
+    for (const [i, action] of ["reject", "cancel", "approve"].entries()) {
+      // .de has no transfer lock after registration (the catalog), so a new one may move.
+      const name = `cost-transfer-${i}.de`;
+      expect((await api("POST", "/v1/domains", { json: { name, nameservers: ["ns1.example.net", "ns2.example.net"] } })).status).toBe(201);
+      const authInfo = (await api("GET", `/v1/domains/${name}`)).body.auth_info;
+      await measure("requestTransfer", "POST", `/v1/domains/${name}/transfer`, 201, { json: { auth_info: authInfo }, headers: asGaining });
+      await measure("getTransfer", "GET", `/v1/domains/${name}/transfer`, 200, { headers: asGaining });
+      await measure(`${action}Transfer`, "POST", `/v1/domains/${name}/transfer/${action}`, 200, action === "cancel" ? { headers: asGaining } : {});
+    }
+    for (const operation of ["requestTransfer", "getTransfer", "approveTransfer", "rejectTransfer", "cancelTransfer"]) expectWithin(operation);
+  });
+  it("createHost", async () => {
+    await measure("createHost", "POST", "/v1/hosts", 201, { json: { name: "ns2.cost-0.com", addresses: ["192.0.2.54"] } });
+    expectWithin("createHost");
+  });
+  it("updateHost", async () => {
+    await measure("updateHost", "PATCH", `/v1/hosts/${seeded.host}`, 200, { json: { addresses: ["192.0.2.55"] } });
+    expectWithin("updateHost");
+  });
+  it("deleteHost", async () => {
+    await measure("deleteHost", "DELETE", "/v1/hosts/ns19.cost-dns.net", 204);
+    expectWithin("deleteHost");
+  });
+  it("createZone", async () => {
+    await measure("createZone", "POST", "/v1/zones", 201, { json: { name: "cost-new-zone.test" } });
+    expectWithin("createZone");
+  });
+  it("createZone from a master file (text/dns, 100 records)", async () => {
+    const lines = ["$ORIGIN cost-import.test.", "$TTL 300", "@ NS ns1.example.org."];
+    for (let i = 0; i < 100; i++) lines.push(`h${i} A 10.0.0.${i}`);
+    await measure("createZone text/dns", "POST", "/v1/zones", 201, { body: `${lines.join("\n")}\n`, headers: { "content-type": "text/dns" } });
+    expectWithin("createZone text/dns");
+  });
+  it("updateZone", async () => {
+    await measure("updateZone", "PATCH", "/v1/zones/cost-new-zone.test", 200, { json: { default_ttl: 600 } });
+    expectWithin("updateZone");
+  });
+  it("deleteZone", async () => {
+    await measure("deleteZone", "DELETE", "/v1/zones/cost-new-zone.test", 204);
+    expectWithin("deleteZone");
+  });
+  it("createRecord", async () => {
+    await measure("createRecord", "POST", "/v1/records", 201, { json: { zone: seeded.zone, name: "new", type: "A", content: "192.0.2.200" } });
+    expectWithin("createRecord");
+  });
+  it("updateRecord", async () => {
+    await measure("updateRecord", "PATCH", `/v1/records/${seeded.record}`, 200, { json: { content: "192.0.2.201" } });
+    expectWithin("updateRecord");
+  });
+  it("deleteRecord", async () => {
+    await measure("deleteRecord", "DELETE", `/v1/records/${seeded.record}`, 204);
+    expectWithin("deleteRecord");
+  });
+  it("enableDnssec and disableDnssec", async () => {
+    await measure("enableDnssec", "POST", "/v1/zones/cost-zone.test/dnssec", 201);
+    await measure("disableDnssec", "DELETE", "/v1/zones/cost-zone.test/dnssec", 204);
+    expectWithin("enableDnssec");
+    expectWithin("disableDnssec");
+  });
+  it("createAccount", async () => {
+    await measure("createAccount", "POST", "/v1/accounts", 201, { json: { name: "Cost Another" } });
+    expectWithin("createAccount");
+  });
+  it("updateAccount", async () => {
+    await measure("updateAccount", "PATCH", `/v1/accounts/${seeded.account}`, 200, { json: { name: "Cost Customer Ltd" } });
+    expectWithin("updateAccount");
+  });
+  it("createToken", async () => {
+    await measure("createToken", "POST", "/v1/tokens", 201, { json: { name: "cost-read", scope: "read" } });
+    expectWithin("createToken");
+  });
+  it("deleteToken", async () => {
+    await measure("deleteToken", "DELETE", `/v1/tokens/${seeded.token}`, 204);
+    expectWithin("deleteToken");
+  });
+  it("runSweep", async () => {
+    await measure("runSweep", "POST", "/v1/lifecycle/sweep", 200);
+    expectWithin("runSweep");
+  });
+  it("deleteAccount", async () => {
+    const account = await api("POST", "/v1/accounts", { json: { name: "Cost Closing" } });
+    await measure("deleteAccount", "DELETE", `/v1/accounts/${account.body.id}`, 204);
+    expectWithin("deleteAccount");
+  });
+});
+
+describe("the cost table covers the OpenAPI document", () => {
+  it("every operation of /v1/openapi.json has a bound, and every bound an operation", async () => {
+    const doc = (await api("GET", "/v1/openapi.json", { auth: false })).body as { paths: Record<string, Record<string, { operationId: string }>> };
+    const operations = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+    const bounded = new Set(Object.keys(COST_BOUNDS).map((key) => key.split(" ")[0]!));
+    expect(operations.filter((id) => !bounded.has(id))).toEqual([]);
+    expect([...bounded].filter((id) => !operations.includes(id))).toEqual([]);
+  });
+});
