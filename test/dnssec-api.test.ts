@@ -34,7 +34,7 @@ describe("turning DNSSEC on answers 201 with one ECDSA P-256 combined signing ke
     const body = await enable("signed-one.com");
     expect(body).toEqual({
       enabled: true,
-      denial: "nsec3-narrow",
+      denial: "nsec",
       keys: [
         {
           id: expect.stringMatching(KEY_ID),

@@ -1,9 +1,11 @@
 // PowerDNS signs online (contract §14): the connector hands a signed zone's key to
-// PowerDNS with getDomainKeys (BIND's v1.2 private-key format) and its NSEC3 narrow and
-// CDS/CDNSKEY settings with getDomainMetadata. scripts/dnssec-e2e.mjs validates the result with delv.
+// PowerDNS with getDomainKeys (BIND's v1.2 private-key format), its CDS/CDNSKEY settings
+// with getDomainMetadata, the neighbours of each NSEC with getBeforeAndAfterNamesAbsolute,
+// and marks a delegation's records not authoritative. scripts/dnssec-e2e.mjs validates the
+// result with delv and checks a transfer with dnssec-verify.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createZone } from "./helpers";
+import { api, apiRaw, createZone } from "./helpers";
 
 const DNS_TOKEN = { id: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8B0A", secret: "test-dnssec-dns-secret-0123456789ab" };
 const base = `/v1/pdns/${DNS_TOKEN.id}.${DNS_TOKEN.secret}`;
@@ -71,18 +73,98 @@ describe("getDomainKeys hands PowerDNS the signed zone's key, and only to a dns 
   });
 });
 
-describe("getDomainMetadata: a signed zone is NSEC3 narrow, with CDS (SHA-256) and CDNSKEY", () => {
+describe("getDomainMetadata: a signed zone denies with NSEC (no NSEC3PARAM), with CDS (SHA-256) and CDNSKEY", () => {
   it("answers the DNSSEC settings for a signed zone and none for an unsigned one", async () => {
     await createZone("pdns-meta.com");
     await createZone("pdns-meta-off.com");
     await api("POST", "/v1/zones/pdns-meta.com/dnssec");
-    const kinds = { NSEC3PARAM: ["1 0 0 -"], NSEC3NARROW: ["1"], "PUBLISH-CDS": ["2"], "PUBLISH-CDNSKEY": ["1"] };
+    const kinds = { "PUBLISH-CDS": ["2"], "PUBLISH-CDNSKEY": ["1"] };
     for (const [kind, values] of Object.entries(kinds)) {
       expect((await pdns(`/getDomainMetadata/pdns-meta%2ecom%2e/${kind}`)).body).toEqual({ result: values });
       expect((await pdns(`/getDomainMetadata/pdns-meta-off%2ecom%2e/${kind}`)).body).toEqual({ result: [] });
     }
-    expect((await pdns("/getDomainMetadata/pdns-meta%2ecom%2e/SOA-EDIT")).body).toEqual({ result: [] });
+    for (const kind of ["NSEC3PARAM", "NSEC3NARROW", "SOA-EDIT"])
+      expect((await pdns(`/getDomainMetadata/pdns-meta%2ecom%2e/${kind}`)).body).toEqual({ result: [] });
     expect((await pdns("/getAllDomainMetadata/pdns-meta%2ecom%2e")).body).toEqual({ result: kinds });
     expect((await pdns("/getAllDomainMetadata/pdns-meta-off%2ecom%2e")).body).toEqual({ result: {} });
+  });
+});
+
+/** The zone's number, as getDomainInfo gives it to PowerDNS. */
+async function domainId(zone: string): Promise<number> {
+  const response = await pdns(`/getDomainInfo/${zone.replaceAll(".", "%2e")}%2e`);
+  expect(response.status, response.text).toBe(200);
+  return response.body.result.id;
+}
+
+const NSEC_ZONE = `$ORIGIN nsec-chain.com.
+$TTL 3600
+@ IN SOA ns1.nsec-chain.com. hostmaster.nsec-chain.com. 1 7200 900 1209600 300
+@ NS ns1.nsec-chain.com.
+ns1 A 192.0.2.53
+www A 192.0.2.10
+*.wild A 192.0.2.99
+leaf.deep.ent A 192.0.2.30
+ent-y A 192.0.2.31
+child NS ns.child.nsec-chain.com.
+ns.child A 192.0.2.77
+other.child A 192.0.2.78
+secure NS ns.secure.nsec-chain.com.
+secure DS 12345 13 2 0C72AC70B745AC19998811B131D662C9AC69DBDBE7CB23E5B514B56664C5D3D6
+ns.secure A 192.0.2.79
+zzz TXT "last"
+`;
+
+describe("getBeforeAndAfterNamesAbsolute gives each NSEC's neighbours in canonical order (RFC 4034 §6.1)", () => {
+  let id = 0;
+  const neighbours = async (qname: string) => {
+    const response = await pdns(`/getBeforeAndAfterNamesAbsolute/${id}/${qname}`);
+    expect(response.status, response.text).toBe(200);
+    return response.body.result;
+  };
+  it("answers the name itself and the next one for an existing name, the covering pair for a missing one", async () => {
+    const created = await apiRaw("POST", "/v1/zones", { body: NSEC_ZONE, headers: { "content-type": "text/dns" } });
+    expect(created.status, created.text).toBe(201);
+    id = await domainId("nsec-chain.com");
+    // Chain: @ child leaf.deep.ent ent-y ns1 secure *.wild www zzz (canonical order compares
+    // labels from the right, a shorter label first: `ent` sorts before `ent-y`).
+    expect(await neighbours("www%2e")).toEqual({ before: "www.", after: "zzz.", unhashed: "www." });
+    expect(await neighbours("x%2ewww%2e")).toEqual({ before: "www.", after: "zzz.", unhashed: "x.www." });
+    expect(await neighbours("a%2e")).toEqual({ before: ".", after: "child.", unhashed: "a." });
+    expect(await neighbours("deep%2eent%2e")).toEqual({ before: "child.", after: "leaf.deep.ent.", unhashed: "deep.ent." });
+    expect(await neighbours("ent-z%2e")).toEqual({ before: "ent-y.", after: "ns1.", unhashed: "ent-z." });
+    expect(await neighbours("%2a%2ewild%2e")).toEqual({ before: "*.wild.", after: "www.", unhashed: "*.wild." });
+  });
+  it("wraps from the last name to the apex, and answers the apex sent as %2e (which URL parsing drops)", async () => {
+    expect(await neighbours("zzzz%2e")).toEqual({ before: "zzz.", after: ".", unhashed: "zzzz." });
+    for (const path of [`/getBeforeAndAfterNamesAbsolute/${id}/%2e`, `/getBeforeAndAfterNamesAbsolute/${id}/`, `/getBeforeAndAfterNamesAbsolute/${id}`]) {
+      const response = await pdns(path);
+      expect(response.status, `${path}: ${response.text}`).toBe(200);
+      expect(response.body.result).toMatchObject({ before: ".", after: "child." });
+    }
+  });
+  it("leaves names below a delegation out of the chain (RFC 4035 §2.3): the delegation point stands for them", async () => {
+    expect(await neighbours("child%2e")).toEqual({ before: "child.", after: "leaf.deep.ent.", unhashed: "child." });
+    expect(await neighbours("ns%2echild%2e")).toEqual({ before: "child.", after: "leaf.deep.ent.", unhashed: "ns.child." });
+    expect(await neighbours("secure%2e")).toEqual({ before: "secure.", after: "*.wild.", unhashed: "secure." });
+    expect(await neighbours("ns%2esecure%2e")).toEqual({ before: "secure.", after: "*.wild.", unhashed: "ns.secure." });
+  });
+  it("answers false for a zone number that is no zone, and 422 for one that is not a number", async () => {
+    expect((await pdns("/getBeforeAndAfterNamesAbsolute/999999/www%2e")).body).toEqual({ result: false });
+    const bad = await pdns("/getBeforeAndAfterNamesAbsolute/x1/www%2e");
+    expect(bad.status).toBe(422);
+  });
+});
+
+describe("lookup marks a delegation's records not authoritative (auth 0), so PowerDNS leaves them unsigned", () => {
+  it("gives auth 0 to a delegation's NS and to other records at its name, and none to its DS or to the apex NS", async () => {
+    const ns = await pdns("/lookup/secure%2ensec-chain%2ecom%2e/ANY");
+    expect(ns.status, ns.text).toBe(200);
+    const byType = Object.fromEntries(ns.body.result.map((r: any) => [r.qtype, r]));
+    expect(byType.NS.auth).toBe(0);
+    expect(byType.DS.auth).toBeUndefined();
+    expect((await pdns("/lookup/child%2ensec-chain%2ecom%2e/NS")).body.result[0].auth).toBe(0);
+    expect((await pdns("/lookup/nsec-chain%2ecom%2e/NS")).body.result[0].auth).toBeUndefined();
+    expect((await pdns("/lookup/www%2ensec-chain%2ecom%2e/A")).body.result[0].auth).toBeUndefined();
   });
 });

@@ -432,7 +432,9 @@ describe("responses conform to the OpenAPI document", () => {
     await call("GET", `${base}/lookup/a%2e%2e${zone}/A`, { auth: false });
     await call("GET", `/v1/pdns/tok_nope/lookup/www%2e${zone}/A`, { auth: false });
     await call("GET", `${base}/list/1/${zone}`, { auth: false });
-    await call("GET", `${base}/getDomainInfo/${zone}`, { auth: false });
+    const info = await call("GET", `${base}/getDomainInfo/${zone}`, { auth: false });
+    await call("GET", `${base}/getBeforeAndAfterNamesAbsolute/${info.body.result.id}/www%2e`, { auth: false });
+    await call("GET", `${base}/getBeforeAndAfterNamesAbsolute/x/www%2e`, { auth: false });
     await call("GET", `${base}/getAllDomains?includeDisabled=false`, { auth: false });
     await call("GET", `${base}/getAllDomains?surprise=1`, { auth: false });
     await call("GET", `${base}/getAllDomainMetadata/${zone}`, { auth: false });

@@ -354,7 +354,7 @@ export const RDAP_DOMAIN_EXAMPLE = {
 /** DNSSEC on example.com (contract §14), with RFC 6605 §6.1's public key as the example key. */
 export const DNSSEC_STATE_EXAMPLE = {
   enabled: true,
-  denial: "nsec3-narrow",
+  denial: "nsec",
   keys: [
     {
       id: "key_01JD0000000000000000000000",

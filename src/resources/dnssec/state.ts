@@ -14,14 +14,15 @@ import { ApiError } from "../../http/problem";
 export type ZoneKeyRow = typeof zoneKeys.$inferSelect;
 
 /**
- * NSEC3 in narrow mode (RFC 5155, PowerDNS's "white lies"): PowerDNS answers a denial with
- * an NSEC3 record covering just the hash of the name asked, computed on the fly, so the
- * connector needs no ordering of the zone's names (NSEC would: getBeforeAndAfterNames-
- * Absolute over an ordername the service does not keep) and the zone's names cannot be
- * walked. Parameters per RFC 9276 §3.1: SHA-1, no opt-out, 0 extra iterations, no salt.
+ * Denial of existence by NSEC (RFC 4034 §4), PowerDNS computing each NSEC online from the
+ * neighbours the connector gives (getBeforeAndAfterNamesAbsolute over records.owner_order).
+ * Not NSEC3 narrow mode: PowerDNS refuses to transfer a narrow zone, so no secondary and no
+ * `dnssec-verify` could ever see it; not full NSEC3: its chain is ordered by hash, which
+ * the service would have to keep for every name and empty non-terminal. NSEC3's one gain,
+ * names that resist walking, is weak at the RFC 9276 §3.1 parameters anyway (an unsalted
+ * SHA-1 of a guessable name). docs/dnssec.md weighs it.
  */
-export const DENIAL = "nsec3-narrow";
-export const NSEC3PARAM = "1 0 0 -";
+export const DENIAL = "nsec";
 
 export interface DnssecKeyBody {
   id: string;

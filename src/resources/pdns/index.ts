@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../http/problem";
 import { createRouter } from "../../http/router";
-import { domainKeys, SIGNED_ZONE_METADATA, zoneKeysByName } from "./dnssec";
+import { beforeAndAfter, domainKeys, SIGNED_ZONE_METADATA, zoneKeysByName } from "./dnssec";
 import { absolute, enclosingNames, parseQueryName } from "./names";
 import { allDomains, domainInfo, type DomainInfoRow, listZone, lookup, type ZoneSoaRow } from "./queries";
 import * as routes from "./routes";
@@ -48,6 +48,17 @@ function zoneKey(field: string, value: string): string {
 
 const NOTHING = { result: false } as const;
 
+/** getBeforeAndAfterNamesAbsolute: the NSEC neighbours of a name relative to zone number `id`. */
+async function nsecNeighbours(c: Context<AppEnv>, id: string, qname: string) {
+  const name = parseQueryName(qname);
+  if (!name) throw badName("qname", qname);
+  if (!/^[0-9]{1,15}$/.test(id)) {
+    throw new ApiError("validation_failed", "id is not a zone number.", { errors: [{ field: "id", message: `"${id.slice(0, 20)}" is not a whole number` }] });
+  }
+  const neighbours = await beforeAndAfter(c.get("db"), Number(id), name.key);
+  return neighbours ? { result: { ...neighbours, unhashed: qname } } : NOTHING;
+}
+
 /**
  * What PowerDNS reads as "not applicable": a method this backend does not implement, or
  * arguments it cannot take. OPTIONS answers as on every path (contract §1): the connector
@@ -77,9 +88,14 @@ export const pdnsRouter = createRouter()
     // question's case, as BIND's do.
     const result: DnsRecord[] = [];
     if (zone.owner === "@" && (type === "SOA" || type === "ANY")) result.push(soaRecord(zone, qname));
+    // NS below the apex is a delegation: its records but DS are the child's, not
+    // authoritative here, and a signed zone must not sign them (RFC 4035 §2.2).
+    const delegation = zone.owner !== "@" && rows.some((row) => row.type === "NS");
     for (const row of rows) {
       if (row.type === null) continue;
-      result.push({ qtype: row.type, qname, content: row.content!, ttl: row.ttl!, domain_id: zone.domain_id });
+      const record: DnsRecord = { qtype: row.type, qname, content: row.content!, ttl: row.ttl!, domain_id: zone.domain_id };
+      if (delegation && row.type !== "DS") record.auth = 0;
+      result.push(record);
     }
     // An empty non-terminal exists (RFC 8020): a record of no type (PowerDNS's ENT, type 0)
     // says so, so that PowerDNS answers NODATA and applies no wildcard (RFC 4592 §2.2.2).
@@ -128,12 +144,21 @@ export const pdnsRouter = createRouter()
     const signed = (await zoneKeysByName(c.get("db"), zoneKey("name", name))).length > 0;
     return c.json({ result: signed ? values : [] }, 200);
   })
+  .openapi(routes.getBeforeAndAfterNamesAbsolute, async (c) => {
+    const { id, qname } = c.req.valid("param");
+    return c.json(await nsecNeighbours(c, id, qname), 200);
+  })
   .openapi(routes.getDomainKeys, async (c) => {
     const { name } = c.req.valid("param");
     // An unsigned zone: "not applicable", as PowerDNS reads a zone without keys.
     const keys = await domainKeys(c, zoneKey("name", name));
     return c.json(keys.length > 0 ? { result: keys } : NOTHING, 200);
   });
+
+// The apex's NSEC neighbours: PowerDNS sends the relative name "." as `%2e`, a segment
+// URL parsing removes (WHATWG URL: a single-dot segment), leaving `…/{id}/`.
+pdnsRouter.get("/pdns/:token/getBeforeAndAfterNamesAbsolute/:id/", async (c) => c.json(await nsecNeighbours(c, c.req.param("id"), "."), 200));
+pdnsRouter.get("/pdns/:token/getBeforeAndAfterNamesAbsolute/:id", async (c) => c.json(await nsecNeighbours(c, c.req.param("id"), "."), 200));
 
 // Every other method, verb or argument count PowerDNS may send (writes, DNSSEC and TSIG
 // keys, secondaries' and primaries' bookkeeping, the root name `%2e` that URL parsing

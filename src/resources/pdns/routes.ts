@@ -13,6 +13,7 @@ import {
   DomainKeysResultSchema,
   LookupResultSchema,
   MetadataResultSchema,
+  NsecNeighboursResultSchema,
 } from "./schemas";
 
 const tags = ["DNS backend"];
@@ -129,7 +130,7 @@ export const getAllDomainMetadata = defineRoute({
   security,
   summary: "PowerDNS: a zone's metadata",
   description:
-    "PowerDNS's per-zone settings: `{}` for an unsigned zone; a signed zone's NSEC3PARAM `1 0 0 -` with NSEC3NARROW `1` (NSEC3 narrow mode) and PUBLISH-CDS `2`, PUBLISH-CDNSKEY `1` (RFC 7344)." +
+    "PowerDNS's per-zone settings: `{}` for an unsigned zone; a signed zone's PUBLISH-CDS `2` and PUBLISH-CDNSKEY `1` (RFC 7344). No NSEC3PARAM: signed zones deny existence with NSEC (see getBeforeAndAfterNamesAbsolute)." +
     ABOUT,
   request: { params: z.object({ token, name: zoneName("name") }) },
   responses: { ...ok(AllMetadataResultSchema, "No metadata.", { result: {} }), ...errorResponses(400, 422) },
@@ -142,9 +143,7 @@ export const getDomainMetadata = defineRoute({
   tags,
   security,
   summary: "PowerDNS: one kind of a zone's metadata",
-  description:
-    "The values of one metadata kind: `[]` but for a signed zone's NSEC3PARAM, NSEC3NARROW, PUBLISH-CDS and PUBLISH-CDNSKEY (see getAllDomainMetadata)." +
-    ABOUT,
+  description: "The values of one metadata kind: `[]` but for a signed zone's PUBLISH-CDS and PUBLISH-CDNSKEY (see getAllDomainMetadata)." + ABOUT,
   request: { params: z.object({ token, name: zoneName("name"), kind: nameParam("kind", "Metadata kind, e.g. `SOA-EDIT`.", "SOA-EDIT") }) },
   responses: { ...ok(MetadataResultSchema, "No values.", { result: [] }), ...errorResponses(400, 422) },
 });
@@ -173,5 +172,28 @@ export const getDomainKeys = defineRoute({
       ],
     }),
     ...errorResponses(400, 422, 503),
+  },
+});
+
+export const getBeforeAndAfterNamesAbsolute = defineRoute({
+  operationId: "pdnsGetBeforeAndAfterNamesAbsolute",
+  method: "get",
+  path: "/pdns/{token}/getBeforeAndAfterNamesAbsolute/{id}/{qname}",
+  tags,
+  security,
+  summary: "PowerDNS: a name's NSEC neighbours",
+  description:
+    "For an NSEC record of a signed zone (RFC 4034 §4): the zone's last name at or before `qname` in canonical order (`before`) and the first after it (`after`, the apex after the last name), both relative to the zone (`.` is the apex). Names below a delegation are not in the chain (RFC 4035 §2.3). The apex itself arrives as `%2e`, which URL parsing folds away: `…/{id}/` and `…/{id}` ask for the apex. No zone of that number: `false`." +
+    ABOUT,
+  request: {
+    params: z.object({
+      token,
+      id: nameParam("id", "The zone's number (`getDomainInfo`'s `id`).", "1"),
+      qname: nameParam("qname", "The name asked, relative to the zone, lower-case, percent-encoded (`www%2e`).", "www."),
+    }),
+  },
+  responses: {
+    ...ok(NsecNeighboursResultSchema, "The neighbours, or `false`.", { result: { before: "www.", after: "_443._tcp.www.", unhashed: "www." } }),
+    ...errorResponses(400, 422),
   },
 });

@@ -10,6 +10,10 @@ export const DnsRecordSchema = z
     content: z.string().openapi({ example: "192.0.2.10", description: "RDATA in canonical presentation form (names absolute, with the dot)." }),
     ttl: z.number().int().openapi({ example: 3600, description: "The RRset's TTL." }),
     domain_id: z.number().int().openapi({ example: 1, description: "The zone's number (as `getDomainInfo` gives it)." }),
+    auth: z.literal(0).optional().openapi({
+      description:
+        "`0` on a delegation's records (the NS of a name below the apex, and any other record there but DS): not authoritative, so PowerDNS does not sign them (RFC 4035 §2.2). Absent means 1.",
+    }),
   })
   .openapi("PdnsRecord");
 
@@ -66,3 +70,16 @@ export const AllDomainsQuery = z.object({
     .optional()
     .openapi({ description: "Sent by PowerDNS; every zone here is enabled, so it changes nothing.", example: "false" }),
 });
+
+export const NsecNeighboursResultSchema = z
+  .object({
+    result: z.union([
+      z.object({
+        before: z.string().openapi({ description: "The last name of the chain at or before the one asked, relative to the zone (`.`: the apex)." }),
+        after: z.string().openapi({ description: "The first name of the chain after the one asked (the apex after the last)." }),
+        unhashed: z.string().openapi({ description: "The name asked, as sent (NSEC3's field; NSEC does not read it)." }),
+      }),
+      z.literal(false),
+    ]),
+  })
+  .openapi("PdnsNsecNeighbours", { description: "A name's neighbours in the zone's NSEC chain." });
