@@ -63,8 +63,8 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   getToken: { round_trips: 1, rows_read: 1, rows_written: 0 },
   getDnssec: { round_trips: 2, rows_read: 1, rows_written: 0, why: "2 round trips: the zone (404, visibility), then its keys; could be one batch" },
   "getZone text/dns": {
-    round_trips: 2,
-    rows_read: 33,
+    round_trips: 1,
+    rows_read: 1,
     rows_written: 0,
     why: "1 round trip from the Cache API: the zone's row (version, visibility) is read, the body comes from caches.default keyed by zone id and version; the first export of a version also reads every record",
   },

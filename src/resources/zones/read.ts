@@ -10,6 +10,7 @@ import { pageRequest, pageResponse } from "../../http/pagination";
 import type { FieldError } from "../../http/problem";
 import { queryError } from "../../http/query";
 import { zoneCollection } from "./collection";
+import { cachedMasterFile } from "./export-cache";
 import { MASTER_FILE_MEDIA_TYPE, wantsMasterFile } from "./master-file";
 import { masterFileStream, zoneMasterFilePieces } from "./master-file-export";
 import { presentZone } from "./present";
@@ -49,8 +50,9 @@ export const getZone: RouteHandler<typeof routes.getZone, AppEnv> = async (c) =>
   c.header("Vary", "Accept");
   if (noneMatchHits(c.req.header("if-none-match"), etag)) return c.body(null, 304) as never;
   if (masterFile) {
-    const pieces = await zoneMasterFilePieces(c.get("db"), zone);
-    return c.body(masterFileStream(pieces), 200, { "Content-Type": `${MASTER_FILE_MEDIA_TYPE}; charset=utf-8` });
+    // The zone's row was read above (its visibility, its version); the body may come from the cache.
+    const body = await cachedMasterFile(c, zone, async () => masterFileStream(await zoneMasterFilePieces(c.get("db"), zone)));
+    return c.body(body, 200, { "Content-Type": `${MASTER_FILE_MEDIA_TYPE}; charset=utf-8` });
   }
   return c.json(body, 200);
 };

@@ -1,0 +1,52 @@
+// An unchanged zone's master file comes from the Workers Cache API (caches.default), not
+// from D1 and the renderer (issue 18). The key is the zone's id and version as the
+// request's own D1 read found them: every write that changes what the export holds (a
+// record, the zone's SOA or TTL, DNSSEC turned on or off: src/db/zones.ts touchZone)
+// raises the version, so an older entry is never asked for again and expires on its own.
+// The read that finds the zone is the one that decides visibility (a zone another account
+// holds is a 404 before the cache is asked), and a zone id belongs to one zone only, so an
+// entry can only ever be served to whoever may read that zone.
+import type { Context } from "hono";
+import type { ZoneWithLinks } from "../../db/zones";
+import type { AppEnv } from "../../env";
+
+/** Raise when the rendering of a master file changes, so a deploy never serves the old form. */
+const EXPORT_FORMAT = 1;
+/** How long an entry may stay: any later version has a key of its own, so this only frees space. */
+const MAX_AGE_SECONDS = 7 * 24 * 3600;
+
+function cacheKey(zone: Pick<ZoneWithLinks, "id" | "version">): Request {
+  // The Cache API keys on a URL; this host is never fetched (RFC 6761 reserves .invalid).
+  return new Request(`https://zone-export.invalid/${zone.id}/v${zone.version}/f${EXPORT_FORMAT}`);
+}
+
+function exportCache(): Cache | null {
+  // Absent outside the Workers runtime; on Cloudflare it is a no-op on *.workers.dev.
+  return typeof caches === "undefined" ? null : ((caches as unknown as { default?: Cache }).default ?? null);
+}
+
+/**
+ * The zone's master file: from the cache when this version was exported before, else
+ * rendered by `render` and stored (after the answer, through waitUntil) as it streams.
+ */
+export async function cachedMasterFile(
+  c: Context<AppEnv>,
+  zone: Pick<ZoneWithLinks, "id" | "version">,
+  render: () => Promise<ReadableStream<Uint8Array>>,
+): Promise<ReadableStream<Uint8Array>> {
+  const cache = exportCache();
+  if (!cache) return render();
+  const key = cacheKey(zone);
+  const hit = await cache.match(key).catch(() => undefined);
+  if (hit?.body) return hit.body;
+  const [answer, stored] = (await render()).tee();
+  const put = cache
+    .put(key, new Response(stored, { headers: { "Cache-Control": `max-age=${MAX_AGE_SECONDS}`, "Content-Type": "text/dns" } }))
+    .catch(() => undefined);
+  try {
+    c.executionCtx.waitUntil(put);
+  } catch {
+    // No execution context (a direct call in a test): the put runs on its own.
+  }
+  return answer;
+}
