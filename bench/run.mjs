@@ -55,6 +55,10 @@ const args = process.argv.slice(2);
 // --dns: the DNS serving phase alone (bench/dns.mjs): queries per second through PowerDNS on
 // this service against PowerDNS on its own SQLite backend, with caches warm and off.
 if (args.includes("--dns")) process.exit(await (await import("./dns.mjs")).dnsBench({ quick: args.includes("--quick") }));
+// --cost: the D1 cost table of every operation (bench/cost.mjs runs test/cost.test.ts), in seconds.
+if (args.includes("--cost")) process.exit(await (await import("./cost.mjs")).costBench());
+// --peer: the same scenarios against this service and a private PowerDNS (bench/peer.mjs).
+if (args.includes("--peer")) process.exit(await (await import("./peer.mjs")).peerBench({ quick: args.includes("--quick") }));
 const QUICK = args.includes("--quick");
 const SCALING_ONLY = args.includes("--scaling-only");
 const MEMORY_ONLY = args.includes("--memory-only");
