@@ -148,6 +148,51 @@ describe("one-click with the registry: the same-named domain of the account gets
   });
 });
 
+describe("the domain written meanwhile: the key and the DS commit together or not at all", () => {
+  /** A trigger that writes the domain inside every batch that adds or removes a key: the race, every time. */
+  async function withRacingDomain(name: string, run: () => Promise<void>) {
+    const bump = `UPDATE domains SET version = version + 1 WHERE name = '${name}';`;
+    await env.DB.batch([
+      env.DB.prepare(`CREATE TRIGGER race_on_insert AFTER INSERT ON zone_keys BEGIN ${bump} END`),
+      env.DB.prepare(`CREATE TRIGGER race_on_delete AFTER DELETE ON zone_keys BEGIN ${bump} END`),
+    ]);
+    try {
+      await run();
+    } finally {
+      await env.DB.batch([env.DB.prepare("DROP TRIGGER race_on_insert"), env.DB.prepare("DROP TRIGGER race_on_delete")]);
+    }
+  }
+  it("turning on answers 409 write_conflict with Retry-After when the domain keeps changing, and writes nothing", async () => {
+    const contact = await createContact();
+    await createDomain("race-on.com", { registrant: contact.id });
+    const zone = await createZone("race-on.com");
+    const domainBefore = (await api("GET", "/v1/domains/race-on.com")).body;
+    await withRacingDomain("race-on.com", async () => {
+      const response = await api("POST", "/v1/zones/race-on.com/dnssec");
+      expectProblem(response, 409, "write_conflict");
+      expect(response.headers.get("retry-after")).toBe("1");
+    });
+    expect((await api("GET", "/v1/zones/race-on.com/dnssec")).body).toEqual({ enabled: false, keys: [] });
+    const domainAfter = (await api("GET", "/v1/domains/race-on.com")).body;
+    expect(domainAfter.ds).toEqual([]);
+    expect(domainAfter.updated_at).toBe(domainBefore.updated_at);
+    expect((await api("GET", "/v1/zones/race-on.com")).body.soa.serial).toBe(zone.soa.serial);
+  });
+  it("a forced turn-off answers 409 write_conflict likewise, and keeps both the key and the DS", async () => {
+    const contact = await createContact();
+    await createDomain("race-off.com", { registrant: contact.id });
+    await createZone("race-off.com");
+    const state = await enable("race-off.com");
+    const ds = await domainDs("race-off.com");
+    expect(ds).toHaveLength(1);
+    await withRacingDomain("race-off.com", async () => {
+      expectProblem(await api("DELETE", "/v1/zones/race-off.com/dnssec?force=true"), 409, "write_conflict");
+    });
+    expect((await api("GET", "/v1/zones/race-off.com/dnssec")).body).toEqual(state);
+    expect(await domainDs("race-off.com")).toEqual(ds);
+  });
+});
+
 describe("turning DNSSEC off", () => {
   it("answers 204 and removes the key when no domain publishes its DS", async () => {
     await createZone("off.com");

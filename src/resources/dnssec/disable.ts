@@ -11,12 +11,18 @@ import { touchZone } from "../../db/zones";
 import type { AppEnv } from "../../env";
 import type { Statement } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
+import { withVersionRetry } from "../../http/writes";
 import { findDomain } from "../domains/queries";
 import { dsData, publishesDsOf, setDomainDs } from "./registry-link";
 import { activeKeys, presentState } from "./state";
 import { writeContextOf, zoneOf } from "./zone";
 
-export async function disableDnssec(c: Context<AppEnv>, segment: string, force: boolean): Promise<void> {
+export function disableDnssec(c: Context<AppEnv>, segment: string, force: boolean): Promise<void> {
+  // The domain written meanwhile fails the batch (setDomainDs): read and decide again.
+  return withVersionRetry(c, () => disableOnce(c, segment, force));
+}
+
+async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean): Promise<void> {
   const zone = await zoneOf(c, segment);
   const ctx = writeContextOf(c);
   const db = ctx.db;

@@ -15,12 +15,18 @@ import { writeFailure } from "../../db/errors";
 import type { AppEnv } from "../../env";
 import type { Statement } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
+import { withVersionRetry } from "../../http/writes";
 import { dsData, linkedDomain, setDomainDs } from "./registry-link";
 import { activeKeys, dnssecSecret, presentState, type ZoneKeyRow } from "./state";
 import { writeContextOf, zoneOf } from "./zone";
 
 export async function enableDnssec(c: Context<AppEnv>, segment: string) {
   const secret = dnssecSecret(c);
+  // The same-named domain written meanwhile fails the batch (setDomainDs): read and try again.
+  return withVersionRetry(c, () => enableOnce(c, secret, segment));
+}
+
+async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   const zone = await zoneOf(c, segment);
   const db = c.get("db");
   if ((await activeKeys(db, zone.id)).length > 0) throw alreadyOn(zone.name);

@@ -1,7 +1,7 @@
 // One-click DNSSEC with the registry (contract §14): the domain of the zone's name that the
 // zone's own account sponsors, under an extension with DNSSEC, gets the key's SHA-256 DS in
 // the same batch as the key (and loses it when signing stops), with its event.
-import { and, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { eventInsert, previousStatementChanged } from "../../db/events";
 import { domains, extensions } from "../../db/schema";
@@ -37,14 +37,17 @@ export function publishesDsOf(domain: DomainWithLinks, keyDs: readonly DsData[])
   );
 }
 
-/** The statements that set the domain's DS (guarded by its version) and record its event. */
+/**
+ * The statements that set the domain's DS and record its event. The version written is
+ * the one read plus one, so a domain written meanwhile makes the version trigger
+ * (drizzle/0002_version_guards.sql) fail the whole batch with `version_conflict`: the key
+ * and the DS commit together or not at all, and the caller retries from a fresh read
+ * (src/http/writes.ts), answering 409 write_conflict if the domain keeps changing.
+ */
 export function setDomainDs(ctx: WriteContext, domain: DomainWithLinks, ds: DsData[]): Statement[] {
   const after = { ...domain, ds, updatedAt: ctx.at, version: domain.version + 1 };
   return [
-    ctx.db
-      .update(domains)
-      .set({ ds, version: sql`${domains.version} + 1`, updatedAt: ctx.at })
-      .where(and(eq(domains.id, domain.id), eq(domains.version, domain.version))),
+    ctx.db.update(domains).set({ ds, version: after.version, updatedAt: ctx.at }).where(eq(domains.id, domain.id)),
     eventInsert(
       ctx.db,
       {
