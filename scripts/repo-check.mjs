@@ -10,7 +10,9 @@
 //   4. the README's API table lists every route of the OpenAPI document exactly once (a
 //      row `/v1/x/{a}/…` stands for every route under it), with its methods and query
 //      parameters, and nothing the service does not serve;
-//   5. the problem-code table of docs/conventions.md is the service's own (GET /v1/problems).
+//   5. the problem-code table of docs/conventions.md is the service's own (GET /v1/problems);
+//   6. worker-configuration.d.ts, the Env types `wrangler types` generates from
+//      wrangler.toml (`npm run types`), is up to date.
 //
 // Prints `ok - …` / `not ok - …` per check and `REPO-CHECK: N passed, M failed`; exits 1
 // on any failure.
@@ -230,6 +232,19 @@ for (const [file, text] of texts) {
   }
 }
 check("imports between the layers of src/ point one way", arrows);
+
+// ---- 6: the generated Env types ----------------------------------------------------------
+
+{
+  const { WRANGLER_TYPES_ARGS } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).config ?? {};
+  let stale = [];
+  try {
+    execFileSync(path.join(ROOT, "node_modules", ".bin", "wrangler"), ["types", ...WRANGLER_TYPES_ARGS.split(" "), "--check"], { cwd: ROOT, stdio: "pipe" });
+  } catch {
+    stale = ["worker-configuration.d.ts does not match wrangler.toml: run `npm run types` and commit it"];
+  }
+  check("worker-configuration.d.ts is what `wrangler types` makes of wrangler.toml", stale);
+}
 
 // ---- 4 and 5: the documents against the service ----------------------------------------
 

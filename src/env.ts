@@ -2,25 +2,22 @@ import type { Database } from "./db/client";
 import type { SetAsideFields } from "./http/json-body";
 import type { TokenRights } from "./http/token-rights";
 
-/** Bindings and variables the Worker receives (wrangler.toml). */
-export interface Env {
-  DB: D1Database;
-  /** Comma-separated host names used for a new zone's apex NS when none are given. */
-  DEFAULT_NAMESERVERS?: string;
+/**
+ * Bindings and variables the Worker receives. Those wrangler.toml declares (DB, the rate
+ * limiters, DEFAULT_NAMESERVERS, CORS_ORIGINS, RATE_LIMIT_PERIOD_SECONDS) come from
+ * worker-configuration.d.ts, which `npm run types` generates from it (`wrangler types`;
+ * repo-check fails when it is stale). Added here: the secrets, which wrangler.toml cannot
+ * hold, and the switches only `npm start` passes (`--var`).
+ */
+export interface Env extends Cloudflare.Env {
   /** HMAC key for pagination cursors; set with `wrangler secret put CURSOR_SECRET`. */
   CURSOR_SECRET?: string;
   /** Seals zones' private DNSSEC keys (AES-256-GCM); set with `wrangler secret put DNSSEC_KEY_SECRET`. */
   DNSSEC_KEY_SECRET?: string;
   /** "true" switches authentication off for requests to a loopback host (npm start). */
   AUTH_DISABLED?: string;
-  /** Origins allowed by CORS: empty = CORS off, `*`, or a comma-separated list. */
-  CORS_ORIGINS?: string;
-  /** The Workers rate limiting binding ([[ratelimits]] in wrangler.toml). */
-  RATE_LIMITER?: RateLimit;
-  /** Lookups of tokens this isolate has not verified (unknown, wrong, missing), per client address. */
-  AUTH_RATE_LIMITER?: RateLimit;
-  /** The limiter's period, sent back as Retry-After (keep equal to `simple.period`). */
-  RATE_LIMIT_PERIOD_SECONDS?: string;
+  /** "true" lets POST /v1/lifecycle/sweep act at the body's `as_of`, for requests to a loopback host (npm start). */
+  CLOCK_OVERRIDE?: string;
 }
 
 /**

@@ -1,10 +1,14 @@
 import type { D1Migration } from "@cloudflare/vitest-pool-workers";
-import type { Env as AppBindings } from "../src/env";
 
+// The tests' own binding (vitest.config.ts), beside those of wrangler.toml
+// (worker-configuration.d.ts).
 declare global {
   namespace Cloudflare {
-    interface Env extends AppBindings {
+    interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      // The secrets vitest.config.ts binds, typed as src/env.ts types them.
+      CURSOR_SECRET?: string;
+      DNSSEC_KEY_SECRET?: string;
     }
   }
 }
