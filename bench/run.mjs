@@ -37,6 +37,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, groupAlive, killGroup } from "../scripts/lib/harness.mjs";
 import { BYTES_PER_LINE, memoryPhase, printMemory } from "./memory.mjs";
+import { peerPhase } from "./peer.mjs";
 import { generateSeed, masterFile, SIZES } from "./seed.mjs";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -57,9 +58,9 @@ const args = process.argv.slice(2);
 if (args.includes("--dns")) process.exit(await (await import("./dns.mjs")).dnsBench({ quick: args.includes("--quick") }));
 // --cost: the D1 cost table of every operation (bench/cost.mjs runs test/cost.test.ts), in seconds.
 if (args.includes("--cost")) process.exit(await (await import("./cost.mjs")).costBench());
-// --peer: the same scenarios against this service and a private PowerDNS (bench/peer.mjs).
-if (args.includes("--peer")) process.exit(await (await import("./peer.mjs")).peerBench({ quick: args.includes("--quick") }));
 const QUICK = args.includes("--quick");
+// --peer: the same scenarios against this service and a private PowerDNS (bench/peer.mjs).
+const PEER = args.includes("--peer");
 const SCALING_ONLY = args.includes("--scaling-only");
 const MEMORY_ONLY = args.includes("--memory-only");
 const SCALING = SCALING_ONLY || (!QUICK && !MEMORY_ONLY && !args.includes("--no-scaling"));
@@ -360,6 +361,7 @@ const probeOf = (name, url, req, expect) =>
 async function main() {
   if (SCALING_ONLY) return scalingPhase(null);
   if (MEMORY_ONLY) return memoryRun();
+  if (PEER) return peerRun();
   log(`mode ${MODE}: ${SIZE.domains} domains, a ${SIZE.zoneRecords}-record zone, ${CONNECTIONS} connections, ${DURATION} s per scenario; work dir ${work}`);
   const state = join(work, "state");
   const { token, meta } = seedState(state, SIZE, join(work, "seed"));
@@ -523,6 +525,37 @@ async function main() {
   if (SCALING || MEMORY) await stopServer(service); // the later phases start their own services
   if (SCALING) await scalingPhase(scaleTop);
   if (MEMORY) await memoryRun();
+}
+
+// ---------------------------------------------------------------- peer
+async function peerRun() {
+  let count = 0;
+  const peer = await peerPhase(
+    {
+      log,
+      work,
+      freePort,
+      startService,
+      stopServer,
+      freshState: (label) => {
+        const state = join(work, `${label}-${++count}`);
+        log(`${label}: fresh D1 state, minting a write token`);
+        return { state, token: mintToken(state) };
+      },
+    },
+    { quick: QUICK },
+  );
+  const file = join(BENCH, "results.json");
+  let out = {};
+  try {
+    out = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    out = {};
+  }
+  out.peer = peer;
+  out.peer_ratios = peer.peer_ratios;
+  writeFileSync(file, JSON.stringify(out, null, 2) + "\n");
+  log(`wrote "peer" and "peer_ratios" into bench/results.json`);
 }
 
 // ---------------------------------------------------------------- memory
