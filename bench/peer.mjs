@@ -252,6 +252,7 @@ async function stopPdns(handle) {
 }
 
 function pdnsVersion() {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax
   const out = spawnSync("dpkg-query", ["-W", "-f=${Version}", "pdns-server"], { encoding: "utf8" });
   return out.status === 0 ? out.stdout.trim() : null;
 }
