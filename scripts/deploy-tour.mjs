@@ -116,6 +116,7 @@ async function main() {
       assert(byName.DEFAULT_NAMESERVERS?.type === "plain_text", "DEFAULT_NAMESERVERS is not a var");
       assert(byName.CURSOR_SECRET?.type === "secret_text" && byName.CURSOR_SECRET.text.length >= 40, "CURSOR_SECRET is not a 32-byte secret");
       assert(!byName.AUTH_DISABLED, "AUTH_DISABLED must never reach a deployed Worker");
+      assert(!byName.CLOCK_OVERRIDE, "CLOCK_OVERRIDE must never reach a deployed Worker");
     });
     await check("it was deployed by wrangler with the config's compatibility date and flags", () => {
       assert(active.source === "wrangler", `source ${active.source}`);

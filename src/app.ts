@@ -21,6 +21,7 @@ import { dnssecRouter } from "./resources/dnssec";
 import { domainsRouter } from "./resources/domains";
 import { eventsRouter } from "./resources/events";
 import { hostsRouter } from "./resources/hosts";
+import { lifecycleRouter } from "./resources/lifecycle";
 import { pdnsRouter } from "./resources/pdns";
 import { recordsRouter } from "./resources/records";
 import { tokensRouter } from "./resources/tokens";
@@ -70,6 +71,7 @@ export function createApp() {
     .route("/", dnssecRouter)
     .route("/", recordsRouter)
     .route("/", eventsRouter)
+    .route("/", lifecycleRouter)
     .route("/", accountsRouter)
     .route("/", tokensRouter)
     .route("/", pdnsRouter);
@@ -138,5 +140,7 @@ export function createApp() {
 }
 
 export const app = createApp();
+/** The lifecycle sweep, for the Worker's cron trigger (src/index.ts may import only the app's layer). */
+export { cronSweep } from "./resources/lifecycle/sweep";
 /** The app's type, for a typed client: `hc<AppType>(baseUrl)` from `hono/client`. */
 export type AppType = typeof app;

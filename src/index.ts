@@ -1,12 +1,17 @@
-// Worker entry: the whole service is the Hono app, plus the Cron Trigger that forgets
-// expired idempotency keys.
-import { app } from "./app";
+// Worker entry: the whole service is the Hono app, plus the Cron Trigger, which forgets
+// expired idempotency keys and runs the lifecycle sweep (contract §12: expiries, ends of
+// grace periods, purges, transfers past act_by).
+import { app, cronSweep } from "./app";
 import type { Env } from "./env";
 import { deleteExpiredIdempotencyKeys } from "./http/idempotency";
 
 export default {
   fetch: app.fetch,
-  async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext) {
+  async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
+    // Each on its own: a failing sweep does not keep the keys, nor the keys the sweep.
     ctx.waitUntil(deleteExpiredIdempotencyKeys(env).then(() => undefined));
+    ctx.waitUntil(
+      cronSweep(env.DB, controller.scheduledTime).then((report) => console.log(JSON.stringify({ level: "info", service: "domain-api", sweep: report }))),
+    );
   },
 } satisfies ExportedHandler<Env>;

@@ -55,6 +55,15 @@ export function authDisabled(env: Env, request: Request): boolean {
   return env.AUTH_DISABLED === "true" && isLocalDevelopment(request);
 }
 
+/**
+ * The sweep may run at a time the request names (`as_of`) only when CLOCK_OVERRIDE is
+ * "true" AND the request is local development, exactly as AUTH_DISABLED is obeyed: the
+ * setting is for `npm start` and does nothing on a deployed Worker.
+ */
+export function clockOverridable(env: Env, request: Request): boolean {
+  return env.CLOCK_OVERRIDE === "true" && isLocalDevelopment(request);
+}
+
 /** The client's address for per-address limits. */
 export function clientAddress(c: Context<AppEnv>): string {
   return c.req.header("cf-connecting-ip") ?? "unknown";

@@ -22,6 +22,8 @@ export interface StrictJsonOptions {
   otherMediaTypes?: readonly string[];
   /** Fields of the resource that the client may not write here (ignored when the schema has them). */
   readOnly?: readonly string[];
+  /** The body may be left out altogether (no Content-Type, no bytes): the operation then reads `{}`. */
+  optional?: boolean;
 }
 
 /** Unknown and read-only fields found in the body, waiting for the validator's findings. */
@@ -59,6 +61,7 @@ export function strictJsonBody(schema: z.ZodObject, options: StrictJsonOptions =
   return async (c, next) => {
     const mediaType = mediaTypeOf(c.req.header("content-type"));
     if (otherMediaTypes.includes(mediaType)) return next();
+    if (options.optional && mediaType === "" && (c.get("requestBody")?.byteLength ?? 0) === 0) return next();
     if (!mediaTypes.includes(mediaType)) {
       throw new ApiError(
         "unsupported_media_type",

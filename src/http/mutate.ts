@@ -312,3 +312,38 @@ function answerRecord<Row>(
       .where(and(eq(idempotencyKeys.id, key), eq(idempotencyKeys.state, "in_flight"))),
   ];
 }
+
+/**
+ * A write the service makes by itself, with no request to answer (the lifecycle sweep,
+ * contract §12): the same batch as a request's write — the resource's own statement
+ * first, its event right after, then the rest — on a resource the caller has just read.
+ * A `removal`'s event records the resource before and nothing after (a purge). Returns
+ * false when the batch lost a race (the row moved on, a guard or foreign key failed):
+ * nothing was written, and the caller reads again and decides again.
+ */
+export async function writeUnattended<Row extends Stored, Body>(
+  ctx: WriteContext,
+  collection: Collection<Row, Body>,
+  operation: EventOperation,
+  current: Row,
+  write: { change: Change<Row> } | { removal: Removal },
+): Promise<boolean> {
+  try {
+    if ("change" in write) {
+      await writeChange(ctx, collection, operation, current, write.change, undefined);
+    } else {
+      const before = write.removal.before ?? collection.present(current);
+      const event = eventOf(ctx, collection.accountOf(current), collection.type, current.id, operation, before, null);
+      await commit(ctx, [write.removal.write, event, ...(write.removal.alongside ?? [])], current, undefined);
+    }
+    return true;
+  } catch (error) {
+    if (error instanceof VersionConflict || writeFailure(error) === "version_conflict") return false;
+    throw error;
+  }
+}
+
+/** The time and author of a write the service makes by itself (`actor`: what the audit trail names). */
+export function unattendedContext(db: Database, now: Date, actor: string): WriteContext {
+  return { db, allAccounts: db, now, at: now.toISOString(), actor };
+}

@@ -32,7 +32,8 @@ export function defineRoute<const R extends RouteConfig>(config: R & RouteOption
   if (jsonTypes.length > 0) {
     const schema = (content[jsonTypes[0]!] as { schema: z.ZodObject }).schema;
     const otherMediaTypes = Object.keys(content).filter((type) => !isJson(type));
-    middleware.push(strictJsonBody(schema, { readOnly: readOnly ?? [], mediaTypes: jsonTypes, otherMediaTypes }) as MiddlewareHandler);
+    const optional = route.request?.body?.required === false;
+    middleware.push(strictJsonBody(schema, { readOnly: readOnly ?? [], mediaTypes: jsonTypes, otherMediaTypes, optional }) as MiddlewareHandler);
   }
   return createRoute({ ...route, middleware }) as unknown as R & { getRoutingPath(): string };
 }

@@ -223,7 +223,7 @@ export function routeRefusal(rights: TokenRights, tokenId: string | null, method
   if (isNarrow(rights)) {
     const what = rights.zones !== null && rights.domains !== null ? "zones and domains" : rights.zones !== null ? "zones" : "domains";
     const refuse = (thing: string) => `This token is restricted to named ${what}; it has no access to ${thing}.`;
-    if (collection === "contacts" || collection === "hosts" || collection === "accounts") return refuse(collection);
+    if (collection === "contacts" || collection === "hosts" || collection === "accounts" || collection === "lifecycle") return refuse(collection);
     if (collection === "repositories" && (sub === "contacts" || sub === "hosts")) return refuse(sub);
     if (collection === "tokens" && !(segment !== undefined && segment === tokenId && (method === "GET" || method === "HEAD" || method === "DELETE"))) {
       return refuse("tokens other than itself");

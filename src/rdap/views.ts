@@ -219,7 +219,7 @@ export function rdapNameserverResponse(host: HostView, context: RdapContext): Rd
  */
 export function rdapDomainResponse(
   domain: DomainView,
-  linked: { roidSuffix: string; hosts: readonly HostView[]; contacts: readonly ContactView[] },
+  linked: { roidSuffix: string; hosts: readonly HostView[]; contacts: readonly ContactView[]; lastTransferAt?: string | null },
   context: RdapContext,
 ): RdapDomainResponse {
   const hostsByName = new Map(linked.hosts.map((h) => [h.name, h]));
@@ -255,7 +255,10 @@ export function rdapDomainResponse(
     ldhName: domain.name,
     unicodeName: domain.unicode_name,
     status: domain.status.map(rdapStatus),
-    events: lifecycleEvents(domain, domain.expires_at),
+    // RFC 9083 §10.2.3 eventAction "transfer": the last completed transfer between sponsors.
+    events: linked.lastTransferAt
+      ? [...lifecycleEvents(domain, domain.expires_at), { eventAction: "transfer", eventDate: linked.lastTransferAt }]
+      : lifecycleEvents(domain, domain.expires_at),
     nameservers,
     // RFC 9083 §5.3: the delegation is signed when the parent holds DS data for it.
     secureDNS: {

@@ -111,3 +111,88 @@ export function transferLockedUntil(createdAt: string, lastTransferAt: string | 
 export function inGracePeriod(entries: readonly RgpEntry[], status: RgpStatus, now: Date): boolean {
   return entries.some((e) => e.status === status && isRunning(e, now));
 }
+
+// ---- The sweep's rules (contract §12: expiry, ends of grace periods, the purge). Each
+// takes the domain as stored and the time, and says what is due now (null: nothing), so
+// that a step read again after a lost race decides again on what it finds.
+
+/** The catalog's grace periods, in days, that the time-driven steps start. */
+export interface SweepGrace {
+  autoRenew: number;
+  redemption: number;
+  pendingDelete: number;
+}
+
+/** What the sweep needs of a domain. */
+export interface SweepDomain {
+  expiresAt: string;
+  autoRenew: boolean;
+  /** The client statuses set on it. */
+  statuses: readonly string[];
+  rgp: readonly RgpEntry[];
+  deletedAt: string | null;
+  pendingTransfer: boolean;
+}
+
+export type ExpiryStep =
+  /** Renewed for one year by the registry (RFC 3915 §3.1 autoRenewPeriod). */
+  | { kind: "auto_renew"; expiresAt: string; rgp: RgpEntry[] }
+  /** Into redemptionPeriod, with pendingDelete, as a delete after addPeriod would be. */
+  | { kind: "expire"; rgp: RgpEntry[] };
+
+/** Whether the registration has run out at `now`: `expires_at` is its first instant without one. */
+export function hasExpired(domain: Pick<SweepDomain, "expiresAt" | "deletedAt">, now: Date): boolean {
+  return domain.deletedAt === null && Date.parse(domain.expiresAt) <= now.getTime();
+}
+
+/**
+ * What an expiry does (contract §12). With `auto_renew` and no clientRenewProhibited the
+ * registration grows by one year and autoRenewPeriod runs from the expiry it renewed (the
+ * registry's clock, not the sweep's: a late sweep does not lengthen it). Otherwise the
+ * domain enters redemptionPeriod from `now`, so that its registrant always has the whole
+ * period to restore it. While a transfer waits, a domain that would not renew waits too
+ * (null): the transfer's outcome decides whether it expires.
+ */
+export function expiryStep(domain: SweepDomain, grace: SweepGrace, now: Date): ExpiryStep | null {
+  if (!hasExpired(domain, now)) return null;
+  if (domain.autoRenew && !domain.statuses.includes("clientRenewProhibited")) {
+    const expired = new Date(domain.expiresAt);
+    const rgp = domain.rgp.filter((e) => isRunning(e, now) && e.status !== "autoRenewPeriod");
+    const graceEnds = addDays(expired, grace.autoRenew);
+    if (grace.autoRenew > 0 && graceEnds.getTime() >= now.getTime()) rgp.push({ status: "autoRenewPeriod", ends_at: graceEnds.toISOString() });
+    return { kind: "auto_renew", expiresAt: expiryAfter(expired, 1).toISOString(), rgp };
+  }
+  if (domain.pendingTransfer) return null;
+  return { kind: "expire", rgp: withGracePeriod([], now, { status: "redemptionPeriod", days: grace.redemption }) };
+}
+
+export type GraceStep =
+  /** Grace periods that ended leave rgp_status; the domain is otherwise unchanged. */
+  | { kind: "grace_ended"; rgp: RgpEntry[] }
+  /** redemptionPeriod ended: pendingDelete until the purge (RFC 3915 §3.3). */
+  | { kind: "pending_delete"; rgp: RgpEntry[] }
+  /** pendingDelete ended: the domain goes, with its subordinate hosts and links. */
+  | { kind: "purge" };
+
+/**
+ * What the end of a grace period does (contract §12, RFC 3915 §3.3). A period runs until
+ * its `ends_at` inclusive, so it has ended once `now` is later. For a deleted domain the
+ * end of redemptionPeriod starts pendingDelete, counted from that end (not from the
+ * sweep's run); when pendingDelete is 0 days long, or has passed too, the purge is due.
+ */
+export function graceStep(domain: Pick<SweepDomain, "rgp" | "deletedAt">, grace: Pick<SweepGrace, "pendingDelete">, now: Date): GraceStep | null {
+  const running = domain.rgp.filter((e) => isRunning(e, now));
+  if (domain.deletedAt === null) return running.length === domain.rgp.length ? null : { kind: "grace_ended", rgp: running };
+  const pending = domain.rgp.find((e) => e.status === "pendingDelete");
+  if (pending) return isRunning(pending, now) ? null : { kind: "purge" };
+  const redemption = domain.rgp.find((e) => e.status === "redemptionPeriod");
+  if (redemption && isRunning(redemption, now)) return null;
+  const pendingEnds = addDays(new Date(redemption?.ends_at ?? domain.deletedAt), grace.pendingDelete);
+  if (grace.pendingDelete <= 0 || pendingEnds.getTime() < now.getTime()) return { kind: "purge" };
+  return { kind: "pending_delete", rgp: [{ status: "pendingDelete", ends_at: pendingEnds.toISOString() }] };
+}
+
+/** Whether a transfer still pending at `now` is approved by the registry (ICANN transfer policy: at act_by). */
+export function transferAutoApproves(transfer: { status: string; actBy: string }, now: Date): boolean {
+  return transfer.status === "pending" && Date.parse(transfer.actBy) <= now.getTime();
+}

@@ -57,7 +57,7 @@ export function objectStatus(linked: boolean): string[] {
 }
 
 /** The statuses a domain filter may ask for: every status a domain can show. */
-export const DOMAIN_STATUS_FILTERS = [...CLIENT_STATUSES, "inactive", "ok"] as const;
+export const DOMAIN_STATUS_FILTERS = [...CLIENT_STATUSES, "pendingDelete", "pendingTransfer", "inactive", "ok"] as const;
 
 /**
  * The operations a status forbids (RFC 5731 §2.3): while a domain shows one of these

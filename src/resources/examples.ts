@@ -10,6 +10,7 @@ import type { ContactCreateSchema, ContactPatchSchema, ContactSchema } from "./c
 import type { DomainCreateSchema, DomainPatchSchema, DomainRenewSchema, DomainSchema, TransferRequestSchema, TransferSchema } from "./domains/schemas";
 import type { EventSchema } from "./events/schemas";
 import type { HostCreateSchema, HostPatchSchema, HostSchema } from "./hosts/schemas";
+import type { SweepReportSchema } from "./lifecycle/schemas";
 import type { RecordCreateSchema, RecordPatchSchema, RecordSchema } from "./records/schemas";
 import type { TokenCreatedSchema, TokenCreateSchema, TokenSchema } from "./tokens/schemas";
 import type { ZoneCreateSchema, ZonePatchSchema, ZoneSchema } from "./zones/schemas";
@@ -374,3 +375,15 @@ export const DNSSEC_STATE_EXAMPLE = {
 
 /** A zone that is not signed. */
 export const DNSSEC_OFF_EXAMPLE = { enabled: false, keys: [] as never[] };
+
+export const SWEEP_REPORT_EXAMPLE = {
+  as_of: "2030-01-01T00:00:00.000Z",
+  transfers_approved: 1,
+  auto_renewed: 12,
+  expired: 3,
+  grace_periods_ended: 40,
+  redemptions_ended: 2,
+  purged: 1,
+  skipped: 0,
+  more: false,
+} satisfies z.input<typeof SweepReportSchema>;

@@ -55,9 +55,15 @@ export interface DomainFilters {
 
 const hasNameservers = sql`exists (select 1 from domain_nameservers dn where dn.domain_id = "domains"."id")`;
 
+/** The registry's statuses (contract §12), as serverStatusesOf (present.ts) derives them. */
+const inPendingDelete = sql`"domains"."deleted_at" is not null`;
+const hasPendingTransfer = sql`exists (select 1 from main.transfers t where t.domain_id = "domains"."id" and t.status = 'pending')`;
+
 function statusCondition(status: string): SQL {
   if (status === "inactive") return sql`not ${hasNameservers}`;
-  if (status === "ok") return and(eq(domains.statuses, []), hasNameservers)!;
+  if (status === "pendingDelete") return inPendingDelete;
+  if (status === "pendingTransfer") return hasPendingTransfer;
+  if (status === "ok") return and(eq(domains.statuses, []), hasNameservers, sql`not ${inPendingDelete}`, sql`not ${hasPendingTransfer}`)!;
   return sql`exists (select 1 from json_each("domains"."statuses") where value = ${status})`;
 }
 

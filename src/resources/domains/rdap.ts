@@ -9,7 +9,7 @@ import { hostsWithNames } from "../hosts/queries";
 import { presentHost } from "../hosts/present";
 import type { Domain } from "./schemas";
 
-export async function domainRdapView(db: Database, domain: Domain, context: RdapContext) {
+export async function domainRdapView(db: Database, domain: Domain, context: RdapContext, lastTransferAt: string | null = null) {
   const contactIds = [domain.registrant, domain.contacts.admin, domain.contacts.tech, domain.contacts.billing].filter((id): id is string => id !== null);
   const [cat, [hostRows, contactRows]] = await Promise.all([
     catalog(db),
@@ -17,7 +17,12 @@ export async function domainRdapView(db: Database, domain: Domain, context: Rdap
   ]);
   return rdapDomainResponse(
     domain,
-    { roidSuffix: cat.repositories.get(domain.repository)?.roidSuffix ?? "", hosts: hostRows.map(presentHost), contacts: contactRows.map(presentContact) },
+    {
+      roidSuffix: cat.repositories.get(domain.repository)?.roidSuffix ?? "",
+      hosts: hostRows.map(presentHost),
+      contacts: contactRows.map(presentContact),
+      lastTransferAt,
+    },
     context,
   );
 }

@@ -66,6 +66,6 @@ export const listRepositoryDomains: RouteHandler<typeof routes.listRepositoryDom
 
 export const getDomain: RouteHandler<typeof routes.getDomain, AppEnv> = async (c) => {
   const row = await findResource(c, domainCollection, c.req.valid("param").domain);
-  if (wantsRdap(c.req.header("accept"))) return sendRdap(c, await domainRdapView(c.get("db"), presentDomain(row), rdapContext(c)));
+  if (wantsRdap(c.req.header("accept"))) return sendRdap(c, await domainRdapView(c.get("db"), presentDomain(row), rdapContext(c), row.lastTransferAt));
   return sendResource(c, presentDomain(row), row.version);
 };

@@ -4,10 +4,12 @@
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { Catalog } from "../../db/catalog";
 import type { Database } from "../../db/client";
+import { eventInsert, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
 import { contacts, domains, hosts, transfers } from "../../db/schema";
 import type { Change, Statement, WriteContext } from "../../http/mutate";
 import { cappedExpiry, earliestEnd, withGracePeriod } from "../../registry/lifecycle";
+import { presentContact } from "../contacts/present";
 import { generateAuthInfo } from "./create";
 import type { DomainWithLinks } from "./queries";
 
@@ -93,9 +95,30 @@ export function approvalChange(
     version: current.version + 1,
     updatedAt: ctx.at,
   };
+  // Each copy is a new contact of the gaining account, with its own create event (written
+  // only if the copy was).
   const contactCopies = contactRows
     .filter((row) => copies.has(row.id))
-    .map((row) => ctx.db.insert(contacts).values({ ...row, id: copies.get(row.id)!, accountId: gaining, version: 1, createdAt: ctx.at, updatedAt: ctx.at }));
+    .flatMap((row) => {
+      const copy = { ...row, id: copies.get(row.id)!, accountId: gaining, version: 1, createdAt: ctx.at, updatedAt: ctx.at };
+      return [
+        ctx.db.insert(contacts).values(copy),
+        eventInsert(
+          ctx.db,
+          {
+            at: ctx.at,
+            actor: ctx.actor,
+            account: gaining,
+            type: "contact",
+            id: copy.id,
+            operation: "create",
+            before: null,
+            after: presentContact({ ...copy, linked: true }),
+          },
+          { onlyIf: previousStatementChanged },
+        ),
+      ];
+    });
   return {
     next,
     write: ctx.db

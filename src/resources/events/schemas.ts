@@ -18,7 +18,8 @@ export const EventSchema = z
     at: TimestampSchema.openapi({ description: "When the write committed (the resource's `updated_at` for a create or update)." }),
     token: z.string().openapi({
       example: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B",
-      description: 'Id of the API token that made the write (never its name); "local" when authentication is off.',
+      description:
+        'Id of the API token that made the write (never its name); "local" when authentication is off; "cron" for a lifecycle sweep the cron trigger ran (one run by `POST /lifecycle/sweep` names its token).',
     }),
     type: z.enum(RESOURCE_TYPES).openapi({ description: "Type of the resource written.", example: "domain" }),
     resource: z.string().openapi({ example: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", description: "Id of the resource written." }),

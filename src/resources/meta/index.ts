@@ -41,6 +41,7 @@ const SERVICE_INDEX = {
   links: {
     ...Object.fromEntries(COLLECTIONS.map((name) => [name, `/v1/${name}`])),
     me: "/v1/me",
+    sweep: "/v1/lifecycle/sweep",
     problems: "/v1/problems",
     openapi: "/v1/openapi.json",
     docs: "/v1/docs",
