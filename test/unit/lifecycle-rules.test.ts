@@ -1,7 +1,19 @@
 // Unit tests of the pure lifecycle rules (src/registry/lifecycle.ts, statuses.ts): each
 // takes its clock as an argument, so the boundaries are tested at exact instants.
 import { describe, expect, it } from "vitest";
-import { cappedExpiry, earliestEnd, isRunning, renewal, sameUtcDay, transferLockedUntil, withGracePeriod } from "../../src/registry/lifecycle";
+import {
+  cappedExpiry,
+  earliestEnd,
+  expiryStep,
+  graceStep,
+  hasExpired,
+  isRunning,
+  renewal,
+  sameUtcDay,
+  transferAutoApproves,
+  transferLockedUntil,
+  withGracePeriod,
+} from "../../src/registry/lifecycle";
 import { domainStatus, PROHIBITING_STATUSES, prohibitingStatus } from "../../src/registry/statuses";
 
 const com = { id: "com", periodMin: 1, periodMax: 10 };
@@ -89,5 +101,95 @@ describe("the registry's statuses forbid operations as the table says", () => {
     expect(domainStatus(["clientHold"], 2, ["pendingDelete"])).toEqual(["clientHold", "pendingDelete"]);
     expect(domainStatus([], 2, ["pendingTransfer"])).toEqual(["pendingTransfer"]);
     expect(domainStatus([], 2, [])).toEqual(["ok"]);
+  });
+});
+
+// ---- the sweep's rules: what is due at an instant
+
+const gtld = { autoRenew: 45, redemption: 30, pendingDelete: 5 };
+const expiry = "2026-05-01T00:00:00.000Z";
+const live = { expiresAt: expiry, autoRenew: true, statuses: [] as string[], rgp: [], deletedAt: null, pendingTransfer: false };
+const ms = (at: string, delta: number) => new Date(Date.parse(at) + delta);
+
+describe("expiry: expires_at is the first instant without a registration", () => {
+  it("is due at expires_at, not a millisecond before; a deleted domain never expires again", () => {
+    expect(hasExpired(live, ms(expiry, -1))).toBe(false);
+    expect(hasExpired(live, new Date(expiry))).toBe(true);
+    expect(hasExpired({ ...live, deletedAt: "2026-04-01T00:00:00.000Z" }, new Date(expiry))).toBe(false);
+    expect(expiryStep(live, gtld, ms(expiry, -1))).toBeNull();
+  });
+});
+
+describe("expiry with auto_renew renews for one year, autoRenewPeriod counted from the expiry", () => {
+  it("grows expires_at by a calendar year and keeps the grace periods still running", () => {
+    const running = { status: "transferPeriod" as const, ends_at: "2026-05-03T00:00:00.000Z" };
+    const ended = { status: "addPeriod" as const, ends_at: "2026-04-01T00:00:00.000Z" };
+    expect(expiryStep({ ...live, rgp: [running, ended] }, gtld, ms(expiry, 3_600_000))).toEqual({
+      kind: "auto_renew",
+      expiresAt: "2027-05-01T00:00:00.000Z",
+      rgp: [running, { status: "autoRenewPeriod", ends_at: "2026-06-15T00:00:00.000Z" }],
+    });
+  });
+  it("a sweep later than the whole autoRenewPeriod renews without it; a registry without one adds none", () => {
+    expect(expiryStep(live, gtld, new Date("2026-07-01T00:00:00.000Z"))).toEqual({ kind: "auto_renew", expiresAt: "2027-05-01T00:00:00.000Z", rgp: [] });
+    expect(expiryStep(live, { ...gtld, autoRenew: 0 }, new Date(expiry))).toEqual({ kind: "auto_renew", expiresAt: "2027-05-01T00:00:00.000Z", rgp: [] });
+  });
+  it("29 February renews to 28 February", () => {
+    expect(expiryStep({ ...live, expiresAt: "2028-02-29T12:00:00.000Z" }, gtld, new Date("2028-02-29T12:00:00.000Z"))).toMatchObject({
+      expiresAt: "2029-02-28T12:00:00.000Z",
+    });
+  });
+});
+
+describe("expiry without auto_renew (or under clientRenewProhibited) enters redemptionPeriod from now", () => {
+  it("redemption runs its whole length from the sweep's instant; the other grace periods end", () => {
+    const at = new Date("2026-05-03T00:00:00.000Z");
+    const off = { ...live, autoRenew: false, rgp: [{ status: "renewPeriod" as const, ends_at: "2026-05-04T00:00:00.000Z" }] };
+    expect(expiryStep(off, gtld, at)).toEqual({ kind: "expire", rgp: [{ status: "redemptionPeriod", ends_at: "2026-06-02T00:00:00.000Z" }] });
+    expect(expiryStep({ ...live, statuses: ["clientRenewProhibited"] }, gtld, at)).toMatchObject({ kind: "expire" });
+  });
+  it("waits while a transfer is pending; auto-renew does not wait", () => {
+    expect(expiryStep({ ...live, autoRenew: false, pendingTransfer: true }, gtld, new Date(expiry))).toBeNull();
+    expect(expiryStep({ ...live, pendingTransfer: true }, gtld, new Date(expiry))).toMatchObject({ kind: "auto_renew" });
+  });
+});
+
+describe("the end of a grace period: ended ones leave rgp_status", () => {
+  const add = { status: "addPeriod" as const, ends_at: "2026-04-01T00:00:00.000Z" };
+  const renew = { status: "renewPeriod" as const, ends_at: "2026-04-10T00:00:00.000Z" };
+  it("nothing at the last instant; the ended one goes a millisecond later, the running one stays", () => {
+    expect(graceStep({ rgp: [add, renew], deletedAt: null }, gtld, new Date(add.ends_at))).toBeNull();
+    expect(graceStep({ rgp: [add, renew], deletedAt: null }, gtld, ms(add.ends_at, 1))).toEqual({ kind: "grace_ended", rgp: [renew] });
+  });
+});
+
+describe("the end of redemptionPeriod starts pendingDelete; the end of pendingDelete is the purge", () => {
+  const deletedAt = "2026-03-01T00:00:00.000Z";
+  const redemption = { status: "redemptionPeriod" as const, ends_at: "2026-03-31T00:00:00.000Z" };
+  it("restorable until the last instant of redemption; then pendingDelete counted from that end", () => {
+    expect(graceStep({ rgp: [redemption], deletedAt }, gtld, new Date(redemption.ends_at))).toBeNull();
+    expect(graceStep({ rgp: [redemption], deletedAt }, gtld, ms(redemption.ends_at, 1))).toEqual({
+      kind: "pending_delete",
+      rgp: [{ status: "pendingDelete", ends_at: "2026-04-05T00:00:00.000Z" }],
+    });
+  });
+  it("pendingDelete ended: purge; pendingDelete already over when redemption is seen ended: purge at once", () => {
+    const pending = { status: "pendingDelete" as const, ends_at: "2026-04-05T00:00:00.000Z" };
+    expect(graceStep({ rgp: [pending], deletedAt }, gtld, new Date(pending.ends_at))).toBeNull();
+    expect(graceStep({ rgp: [pending], deletedAt }, gtld, ms(pending.ends_at, 1))).toEqual({ kind: "purge" });
+    expect(graceStep({ rgp: [redemption], deletedAt }, gtld, new Date("2026-04-06T00:00:00.000Z"))).toEqual({ kind: "purge" });
+  });
+  it("a registry without pendingDelete (or without redemption) purges when redemption ends", () => {
+    expect(graceStep({ rgp: [redemption], deletedAt }, { pendingDelete: 0 }, ms(redemption.ends_at, 1))).toEqual({ kind: "purge" });
+    expect(graceStep({ rgp: [], deletedAt }, { pendingDelete: 0 }, ms(deletedAt, 1))).toEqual({ kind: "purge" });
+  });
+});
+
+describe("a transfer still pending at act_by is approved by the registry", () => {
+  const actBy = "2026-03-06T00:00:00.000Z";
+  it("at act_by, not before, and only while pending", () => {
+    expect(transferAutoApproves({ status: "pending", actBy }, ms(actBy, -1))).toBe(false);
+    expect(transferAutoApproves({ status: "pending", actBy }, new Date(actBy))).toBe(true);
+    expect(transferAutoApproves({ status: "cancelled", actBy }, new Date(actBy))).toBe(false);
   });
 });
