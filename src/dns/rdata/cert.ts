@@ -60,3 +60,15 @@ export const CERT = defineRdata({
   names: () => [],
   fromWire: (r) => `${r.u16()} ${r.u16()} ${r.u8()} ${base64Text(r.rest())}`,
 });
+
+const ALGORITHM_CODES: Record<string, number> = Object.fromEntries(Object.entries(ALGORITHM_NAMES).map(([code, name]) => [name, Number(code)]));
+
+/**
+ * A stored CERT content with its type and algorithm as numbers (`PGP 0 ECDSAP256SHA256 …`
+ * → `3 0 13 …`). RFC 4398 §2.2 allows either form; PowerDNS 4.7 reads only numbers
+ * (its parser stops at `PGP`), so this is the form it is given.
+ */
+export function certWithNumbers(content: string): string {
+  const [type = "", keyTag = "", algorithm = "", ...certificate] = content.split(" ");
+  return [CERT_TYPES[type] ?? type, keyTag, ALGORITHM_CODES[algorithm] ?? algorithm, ...certificate].join(" ");
+}

@@ -4,6 +4,7 @@
 // D1 round trip. Authentication (a `dns` token in the path) is src/http/auth.ts's.
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
+import { certWithNumbers } from "../../dns/rdata/cert";
 import { ApiError } from "../../http/problem";
 import { createRouter } from "../../http/router";
 import { beforeAndAfter, domainKeys, SIGNED_ZONE_METADATA, zoneKeysByName } from "./dnssec";
@@ -28,6 +29,11 @@ function soaRecord(zone: ZoneSoaRow, qname: string): DnsRecord {
 
 function presentDomainInfo(row: DomainInfoRow): z.output<typeof DomainInfoSchema> {
   return { id: row.domain_id, zone: absolute(row.zone), kind: "native", serial: row.soa_serial, notified_serial: 0, last_check: 0, masters: [] };
+}
+
+/** A stored content as PowerDNS 4.7 parses it: the canonical form, but CERT with numbers (its parser knows no mnemonics there). */
+function powerDnsContent(type: string, content: string): string {
+  return type === "CERT" ? certWithNumbers(content) : content;
 }
 
 /** A record type mnemonic as PowerDNS writes it (`A`, `TYPE65534`, `ANY`). */
@@ -90,11 +96,13 @@ export const pdnsRouter = createRouter()
     if (zone.owner === "@" && (type === "SOA" || type === "ANY")) result.push(soaRecord(zone, qname));
     // NS below the apex is a delegation: its records but DS are the child's, not
     // authoritative here, and a signed zone must not sign them (RFC 4035 §2.2).
+    // Below a delegation (glue, or data it hides) nothing is authoritative, DS included,
+    // as PowerDNS's own backends mark it (RFC 1034 §4.2.1); PowerDNS then refers there.
     const delegation = zone.owner !== "@" && rows.some((row) => row.type === "NS");
     for (const row of rows) {
       if (row.type === null) continue;
-      const record: DnsRecord = { qtype: row.type, qname, content: row.content!, ttl: row.ttl!, domain_id: zone.domain_id };
-      if (delegation && row.type !== "DS") record.auth = 0;
+      const record: DnsRecord = { qtype: row.type, qname, content: powerDnsContent(row.type, row.content!), ttl: row.ttl!, domain_id: zone.domain_id };
+      if (zone.below_delegation === 1 || (delegation && row.type !== "DS")) record.auth = 0;
       result.push(record);
     }
     // An empty non-terminal exists (RFC 8020): a record of no type (PowerDNS's ENT, type 0)
@@ -114,7 +122,7 @@ export const pdnsRouter = createRouter()
       result.push({
         qtype: row.type!,
         qname: row.owner === "@" ? apex : `${row.owner}.${apex}`,
-        content: row.content!,
+        content: powerDnsContent(row.type!, row.content!),
         ttl: row.ttl!,
         domain_id: zone.domain_id,
       });

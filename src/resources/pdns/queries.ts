@@ -38,6 +38,12 @@ export interface LookupRow extends ZoneSoaRow {
    * (the name has records, is the apex, or the question was not ANY).
    */
   has_descendants: number | null;
+  /**
+   * 1 when a name between the zone's apex and this one holds NS: the name lies below a
+   * delegation (glue, or data the delegation hides), so its records are not the zone's
+   * authoritative data (PowerDNS's `auth` 0, as its own backends mark them).
+   */
+  below_delegation: number;
 }
 
 /**
@@ -63,19 +69,26 @@ const SERVED = sql`NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = z.account_i
 export function lookupQuery(candidates: string[], name: string, type: string): SQL {
   const any = type === "ANY";
   const reversed = ownerOrder(name);
+  const enclosing = JSON.stringify(candidates);
+  // The names strictly between the zone's apex and `name` (its ancestors inside the zone),
+  // each probed for NS by (zone_id, name, type): one index probe per label. CROSS JOIN
+  // keeps the names outside: the planner would otherwise walk the zone's records.
   return sql`
     WITH zone AS (
       SELECT ${ZONE_COLUMNS},
              z.id AS zone_id,
              CASE WHEN z.name = ${name} THEN '@' ELSE substr(${name}, 1, length(${name}) - length(z.name) - 1) END AS owner,
-             CASE WHEN z.name = ${name} THEN '' ELSE substr(${reversed}, length(z.name) + 2) END AS owner_order
+             CASE WHEN z.name = ${name} THEN '' ELSE substr(${reversed}, length(z.name) + 2) END AS owner_order,
+             EXISTS (SELECT 1 FROM json_each(${enclosing}) c CROSS JOIN records n
+                      WHERE length(c.value) > length(z.name) AND length(c.value) < length(${name})
+                        AND n.zone_id = z.id AND n.name = substr(c.value, 1, length(c.value) - length(z.name) - 1) AND n.type = 'NS') AS below_delegation
         FROM zones z
-       WHERE z.name IN (SELECT value FROM json_each(${JSON.stringify(candidates)})) AND ${SERVED}
+       WHERE z.name IN (SELECT value FROM json_each(${enclosing})) AND ${SERVED}
        ORDER BY length(z.name) DESC
        LIMIT 1
     )
     SELECT zone.domain_id, zone.zone, zone.default_ttl, zone.soa_mname, zone.soa_rname, zone.soa_serial, zone.soa_refresh,
-           zone.soa_retry, zone.soa_expire, zone.soa_minimum, zone.owner, r.type, r.content, r.ttl,
+           zone.soa_retry, zone.soa_expire, zone.soa_minimum, zone.owner, zone.below_delegation, r.type, r.content, r.ttl,
            CASE WHEN r.type IS NULL AND ${any ? 1 : 0} = 1 AND zone.owner <> '@'
                 THEN EXISTS (SELECT 1 FROM records d
                               WHERE d.zone_id = zone.zone_id

@@ -12,7 +12,7 @@ export const DnsRecordSchema = z
     domain_id: z.number().int().openapi({ example: 1, description: "The zone's number (as `getDomainInfo` gives it)." }),
     auth: z.literal(0).optional().openapi({
       description:
-        "`0` on a delegation's records (the NS of a name below the apex, and any other record there but DS): not authoritative, so PowerDNS does not sign them (RFC 4035 §2.2). Absent means 1.",
+        "`0` on a delegation's records (the NS of a name below the apex, and any other record there but DS) and on every record below a delegation (glue): not authoritative, so PowerDNS refers there and does not sign them (RFC 4035 §2.2). Absent means 1.",
     }),
   })
   .openapi("PdnsRecord");
