@@ -46,12 +46,19 @@ check "the IDN domain reads back as xn--mnchen-3ya.de" '[ "$(get /v1/domains/mü
 check "example.org.zone has no \$ORIGIN line" '[ -s example.org.zone ] && ! grep -q "^\$ORIGIN" example.org.zone'
 check "the audit trail holds the tour's PATCH of example.co.uk (before auto_renew true, after false)" '[ "$(get "/v1/events?type=domain&operation=update" | node -pe "JSON.parse(require(\"fs\").readFileSync(0, \"utf8\")).data.filter((e) => e.after.name === \"example.co.uk\" && e.before.auto_renew && !e.after.auto_renew).length")" = 1 ]'
 check "the Safety block's token ci is listed as revoked" 'npm run -s token -- list | grep -Eq "^tok_[0-9A-Z]{26}  ci +write  created .* REVOKED "'
+check "the lifecycle walk renewed lifecycle-tour.eu once by itself and then purged it (the purge event holds it)" '[ "$(get "/v1/events?resource=$LIFE&operation=auto_renew" | field data.length)" = 1 ] && [ "$(get "/v1/events?resource=$LIFE&operation=purge" | field "data[0].before.name")" = lifecycle-tour.eu ] && ! get "/v1/domains/$LIFE" > /dev/null'
 check "example.org has the records of example.com" '[ "$(get /v1/zones/example.org | field record_count)" = "$(get /v1/zones/example.com | field record_count)" ]'
 `.replaceAll("$\\{", "${");
 
 async function main() {
   const assembled = assembleScript({
-    blocks: [...bashBlocks("## A short tour", "## The API in brief"), ...bashBlocks("## DNS: zones and records"), ...bashBlocks("## Safety")],
+    blocks: [
+      ...bashBlocks("## A short tour", "## The API in brief"),
+      ...bashBlocks("## DNS: zones and records"),
+      ...bashBlocks("## Safety"),
+      // Last: the lifecycle walk's sweeps run `as_of` years ahead, for every domain of the server.
+      ...bashBlocks("## A domain's whole life"),
+    ],
     setup: SETUP,
     checks: CHECKS,
   });
