@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { dsText } from "../src/dns/dnssec/keys";
 import { parseRdata } from "../src/dns/rdata";
 import worker from "../src/index";
-import { api, createContact, createDomain, createZone, expectProblem } from "./helpers";
+import { api, createContact, createDomain, createZone, expectProblem, exportZone } from "./helpers";
 import { bearer } from "./tokens";
 
 const KEY_ID = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -76,6 +76,57 @@ describe("turning DNSSEC on answers 201 with one ECDSA P-256 combined signing ke
   });
 });
 
+describe("the apex DNSKEY, CDS and CDNSKEY in the zone's JSON and its master-file export (RFC 7344)", () => {
+  it("shows them in dnssec.records of GET /v1/zones/{zone}, read-only, with the SOA minimum as TTL, and none when off", async () => {
+    const zone = await createZone("apex-json.com");
+    expect(zone.dnssec).toEqual({ enabled: false, records: [] });
+    const state = await enable("apex-json.com");
+    const [key] = state.keys;
+    const read = await api("GET", "/v1/zones/apex-json.com");
+    expect(read.status, read.text).toBe(200);
+    const ttl = read.body.soa.minimum;
+    expect(read.body.dnssec).toEqual({
+      enabled: true,
+      records: [
+        { name: "@", type: "DNSKEY", ttl, content: key.dnskey },
+        { name: "@", type: "CDS", ttl, content: key.ds[0] },
+        { name: "@", type: "CDNSKEY", ttl, content: key.dnskey },
+      ],
+    });
+    // The list shows the same, and the records collection keeps none of them.
+    const listed = await api("GET", "/v1/zones?name=apex-json.com");
+    expect(listed.body.data[0].dnssec).toEqual(read.body.dnssec);
+    const stored = await api("GET", `/v1/records?zone=apex-json.com&limit=200`);
+    expect(stored.body.data.map((r: any) => r.type)).not.toContain("DNSKEY");
+    // dnssec is the service's: a PATCH naming it is refused like any read-only field.
+    expect((await api("PATCH", "/v1/zones/apex-json.com", { json: { dnssec: { enabled: false } } })).status).toBe(422);
+    expect((await api("DELETE", "/v1/zones/apex-json.com/dnssec")).status).toBe(204);
+    expect((await api("GET", "/v1/zones/apex-json.com")).body.dnssec).toEqual({ enabled: false, records: [] });
+  });
+  it("writes them at the apex of the export, and turning signing on or off changes the zone's version, serial and ETags", async () => {
+    const zone = await createZone("apex-export.com");
+    const before = await exportZone("apex-export.com");
+    const jsonBefore = await api("GET", "/v1/zones/apex-export.com");
+    expect(before.text).not.toMatch(/DNSKEY|CDS/);
+    const [key] = (await enable("apex-export.com")).keys;
+    const after = await exportZone("apex-export.com");
+    expect(after.status).toBe(200);
+    const ttl = zone.soa.minimum;
+    const lines = after.text.split("\n");
+    expect(lines).toContain(`@ ${ttl} IN DNSKEY ${key.dnskey}`);
+    expect(lines).toContain(`@ ${ttl} IN CDS ${key.ds[0]}`);
+    expect(lines).toContain(`@ ${ttl} IN CDNSKEY ${key.dnskey}`);
+    expect(after.headers.get("etag")).not.toBe(before.headers.get("etag"));
+    const jsonAfter = await api("GET", "/v1/zones/apex-export.com");
+    expect(jsonAfter.headers.get("etag")).not.toBe(jsonBefore.headers.get("etag"));
+    expect(jsonAfter.body.soa.serial).toBeGreaterThan(jsonBefore.body.soa.serial);
+    expect((await api("DELETE", "/v1/zones/apex-export.com/dnssec")).status).toBe(204);
+    const off = await exportZone("apex-export.com");
+    expect(off.text).not.toMatch(/DNSKEY|CDS/);
+    expect(off.headers.get("etag")).not.toBe(after.headers.get("etag"));
+  });
+});
+
 describe("an unsigned zone reads as off", () => {
   it('answers {"enabled": false, "keys": []}', async () => {
     await createZone("unsigned.com");
@@ -98,6 +149,8 @@ describe("private keys are sealed and never in an answer or an event", () => {
       JSON.stringify(body),
       (await api("GET", "/v1/zones/sealed.com/dnssec")).text,
       (await api("GET", "/v1/zones/sealed.com")).text,
+      (await exportZone("sealed.com")).text,
+      (await api("GET", "/v1/zones?name=sealed.com")).text,
       (await api("GET", "/v1/events?limit=200")).text,
     ];
     for (const text of answers) {

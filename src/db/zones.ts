@@ -7,13 +7,20 @@ import type { ResourceRef } from "./ref";
 import { zones } from "./schema";
 
 export type ZoneRow = typeof zones.$inferSelect;
-export type ZoneWithLinks = ZoneRow & { domainId: string | null };
+export type ZoneWithLinks = ZoneRow & {
+  domainId: string | null;
+  /** The active DNSSEC keys' public parts, as JSON `[[flags, algorithm, public key (base64)], …]`: "[]" when unsigned. */
+  dnssecKeys: string;
+};
 
 /** The domain registered here under the zone's name (contract §7: linked by name). */
 // Only an account's own domain links (contract §11).
 const domainId = sql<string | null>`(select d.id from domains d where d.name = "zones"."name" and d.account_id = "zones"."account_id")`;
 
-export const zoneColumns = { ...getTableColumns(zones), domainId };
+/** The public parts of the zone's active keys (zone_keys_zone_idx), for the apex records signing adds. */
+const dnssecKeys = sql<string>`(select json_group_array(json_array(k.flags, k.algorithm, k.public_key)) from (select flags, algorithm, public_key from zone_keys where zone_id = "zones"."id" and active = 1 order by id) k)`;
+
+export const zoneColumns = { ...getTableColumns(zones), domainId, dnssecKeys };
 
 export function findZone(db: Database, ref: ResourceRef) {
   return db

@@ -168,6 +168,15 @@ export const ZONE_EXAMPLE = {
   default_ttl: 3600,
   soa: { mname: "ns1.example.net", rname: "hostmaster.example.com", serial: 2026112201, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 },
   record_count: 3,
+  // Signed with RFC 6605 §6.1's public key, as DNSSEC_STATE_EXAMPLE below.
+  dnssec: {
+    enabled: true,
+    records: [
+      { name: "@", type: "DNSKEY", ttl: 300, content: "257 3 13 GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA==" },
+      { name: "@", type: "CDS", ttl: 300, content: "55648 13 2 5CF0895FFC0F5544C1260E1F35ED9B80A648D87B8AA335312B552EC003D1D830" },
+      { name: "@", type: "CDNSKEY", ttl: 300, content: "257 3 13 GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA==" },
+    ],
+  },
   created_at: CREATED,
   updated_at: UPDATED,
 } satisfies z.output<typeof ZoneSchema>;

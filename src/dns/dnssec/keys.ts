@@ -3,6 +3,7 @@
 // §5.1.4: the digest of the canonical owner name and the DNSKEY RDATA, both in wire form;
 // SHA-256 by RFC 4509, SHA-384 by RFC 6605). The wire forms come from the record-type
 // descriptors (src/dns/rdata/), so a DS computed here and a DS parsed from a zone agree.
+import { createHash } from "node:crypto";
 import { DNSKEY, type DnsKey, keyTag } from "../rdata/dnskey";
 import { concatWire, hexText, nameWire } from "../rdata/wire";
 
@@ -19,7 +20,7 @@ export const DIGEST_SHA256 = 2;
 export const DIGEST_SHA384 = 4;
 export type DigestType = typeof DIGEST_SHA1 | typeof DIGEST_SHA256 | typeof DIGEST_SHA384;
 
-const DIGEST_ALGORITHMS: Record<DigestType, string> = { 1: "SHA-1", 2: "SHA-256", 4: "SHA-384" };
+const DIGEST_ALGORITHMS: Record<DigestType, string> = { 1: "sha1", 2: "sha256", 4: "sha384" };
 
 /** The DS digest types the service publishes: SHA-256 (mandatory, RFC 8624 §3.3) and SHA-384. */
 export const PUBLISHED_DIGEST_TYPES: readonly DigestType[] = [DIGEST_SHA256, DIGEST_SHA384];
@@ -43,14 +44,34 @@ export function dnskeyTag(key: DnsKey): number {
  * The DS digest of a DNSKEY owned by `owner` (RFC 4034 §5.1.4): digest(owner name in
  * canonical wire form | DNSKEY RDATA), upper-case hex as BIND prints it.
  */
-export async function dsDigest(owner: string, key: DnsKey, digestType: DigestType): Promise<string> {
+export function dsDigest(owner: string, key: DnsKey, digestType: DigestType): string {
   const data = concatWire(nameWire(owner), dnskeyWire(key));
-  return hexText(new Uint8Array(await crypto.subtle.digest(DIGEST_ALGORITHMS[digestType], data)));
+  // Synchronous (node:crypto, not WebCrypto): a zone's JSON shows its CDS, and presenting is synchronous.
+  return hexText(new Uint8Array(createHash(DIGEST_ALGORITHMS[digestType]).update(data).digest()));
 }
 
 /** The DS RDATA (RFC 4034 §5.3) of a DNSKEY: "<key tag> <algorithm> <digest type> <digest>". */
-export async function dsText(owner: string, key: DnsKey, digestType: DigestType): Promise<string> {
-  return `${dnskeyTag(key)} ${key.algorithm} ${digestType} ${await dsDigest(owner, key, digestType)}`;
+export function dsText(owner: string, key: DnsKey, digestType: DigestType): string {
+  return `${dnskeyTag(key)} ${key.algorithm} ${digestType} ${dsDigest(owner, key, digestType)}`;
+}
+
+/** The records signing adds at a zone's apex. */
+export interface SigningApexRecord {
+  type: "DNSKEY" | "CDS" | "CDNSKEY";
+  content: string;
+}
+
+/**
+ * The apex records of a zone signed with `keys` (contract §14): each key's DNSKEY, and the
+ * CDS (SHA-256, the digest the parent's DS gets) and CDNSKEY that tell a parent which DS to
+ * publish (RFC 7344 §4), in the order PowerDNS serves them from the keys.
+ */
+export function signingApexRecords(zone: string, keys: readonly DnsKey[]): SigningApexRecord[] {
+  return [
+    ...keys.map((key) => ({ type: "DNSKEY" as const, content: dnskeyText(key) })),
+    ...keys.map((key) => ({ type: "CDS" as const, content: dsText(zone, key, DIGEST_SHA256) })),
+    ...keys.map((key) => ({ type: "CDNSKEY" as const, content: dnskeyText(key) })),
+  ];
 }
 
 /** The public half of an ECDSA P-256 key as a DNSKEY of this service: flags 257, protocol 3, algorithm 13. */

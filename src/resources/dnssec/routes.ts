@@ -23,12 +23,9 @@ export const DnssecKeySchema = z
 export const DnssecStateSchema = z
   .object({
     enabled: z.boolean(),
-    denial: z
-      .string()
-      .optional()
-      .openapi({
-        description: "How non-existence is proved: `nsec` (NSEC records signed per answer, RFC 4034 §4; the zone can be transferred and its names listed).",
-      }),
+    denial: z.string().optional().openapi({
+      description: "How non-existence is proved: `nsec` (NSEC records signed per answer, RFC 4034 §4; the zone can be transferred and its names listed).",
+    }),
     keys: z.array(DnssecKeySchema),
   })
   .openapi("DnssecState");

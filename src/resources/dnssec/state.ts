@@ -55,8 +55,8 @@ export function keyOf(row: ZoneKeyRow) {
 }
 
 /** The DS records (RFC 4034 §5.3) a parent publishes for a key of `zoneName`: SHA-256, then SHA-384. */
-export function dsRecords(zoneName: string, row: ZoneKeyRow, digestTypes: readonly DigestType[] = PUBLISHED_DIGEST_TYPES): Promise<string[]> {
-  return Promise.all(digestTypes.map((type) => dsText(zoneName, keyOf(row), type)));
+export function dsRecords(zoneName: string, row: ZoneKeyRow, digestTypes: readonly DigestType[] = PUBLISHED_DIGEST_TYPES): string[] {
+  return digestTypes.map((type) => dsText(zoneName, keyOf(row), type));
 }
 
 /** The public view of a key: never its private half. */
@@ -68,7 +68,7 @@ export async function presentKey(zoneName: string, row: ZoneKeyRow): Promise<Dns
     flags: row.flags,
     active: row.active,
     dnskey: dnskeyText(combinedSigningKey(base64Octets(row.publicKey))),
-    ds: await dsRecords(zoneName, row),
+    ds: dsRecords(zoneName, row),
     created_at: row.createdAt,
   };
 }
@@ -76,22 +76,6 @@ export async function presentKey(zoneName: string, row: ZoneKeyRow): Promise<Dns
 export async function presentState(zoneName: string, rows: readonly ZoneKeyRow[]): Promise<DnssecStateBody> {
   if (rows.length === 0) return { enabled: false, keys: [] };
   return { enabled: true, denial: DENIAL, keys: await Promise.all(rows.map((row) => presentKey(zoneName, row))) };
-}
-
-/**
- * The apex records signing adds (contract §14): the DNSKEY, and the CDS and CDNSKEY that
- * tell a parent which DS to publish (RFC 7344 §4; CDS with the SHA-256 digest, as the DS
- * the registry side sets).
- */
-export async function apexRecords(zoneName: string, rows: readonly ZoneKeyRow[]): Promise<{ type: "DNSKEY" | "CDS" | "CDNSKEY"; content: string }[]> {
-  const out: { type: "DNSKEY" | "CDS" | "CDNSKEY"; content: string }[] = [];
-  for (const row of rows) {
-    const dnskey = dnskeyText(keyOf(row));
-    out.push({ type: "DNSKEY", content: dnskey });
-    out.push({ type: "CDNSKEY", content: dnskey });
-    for (const ds of await dsRecords(zoneName, row, [2])) out.push({ type: "CDS", content: ds });
-  }
-  return out;
 }
 
 // Seals private keys when DNSSEC_KEY_SECRET is unset and the request came to a loopback

@@ -101,7 +101,7 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
       const zone = zoneRow(name, plan.defaultTtl, { ...plan.soa, serial: plan.soa.serial ?? initialSerial(now) }, now, accountId);
       // The record triggers count the inserts: a new zone's record_count is its records'.
       const recordCount = plan.chunks.reduce((sum, chunk) => sum + chunk.count, 0);
-      const next: ZoneWithLinks = { ...zone, recordCount, domainId: domain[0]?.id ?? null };
+      const next: ZoneWithLinks = { ...zone, recordCount, domainId: domain[0]?.id ?? null, dnssecKeys: "[]" };
       return {
         next,
         write: db.insert(zones).values(zone),

@@ -11,7 +11,7 @@ import type { ZoneWithLinks } from "../../db/zones";
 import type { AppEnv } from "../../env";
 
 /** Raise when the rendering of a master file changes, so a deploy never serves the old form. */
-const EXPORT_FORMAT = 1;
+const EXPORT_FORMAT = 2;
 /** How long an entry may stay: any later version has a key of its own, so this only frees space. */
 const MAX_AGE_SECONDS = 7 * 24 * 3600;
 

@@ -3,13 +3,19 @@
 import type { Database } from "../../db/client";
 import type { ZoneWithLinks } from "../../db/zones";
 import { renderMasterFilePieces } from "../../dns/master-file";
-import { presentZone } from "./present";
+import { presentZone, signingRecords } from "./present";
 import { zoneRecords } from "./queries";
 
-/** The zone as an RFC 1035 master file, in pieces: its export, and what its delete event keeps. */
-export async function zoneMasterFilePieces(db: Database, zone: ZoneWithLinks): Promise<Generator<string>> {
+/**
+ * The zone as an RFC 1035 master file, in pieces: its export, and what its delete event
+ * keeps. The export (`signing: true`) adds the apex DNSKEY, CDS and CDNSKEY of a signed
+ * zone, as PowerDNS serves them (contract §14); the delete event's file leaves them out,
+ * since the keys go with the zone and an import of that file makes an unsigned zone.
+ */
+export async function zoneMasterFilePieces(db: Database, zone: ZoneWithLinks, options: { signing?: boolean } = {}): Promise<Generator<string>> {
   const rows = await zoneRecords(db, zone.id);
-  return renderMasterFilePieces({ name: zone.name, defaultTtl: zone.defaultTtl, soa: presentZone(zone).soa, records: rows });
+  const records = options.signing ? [...rows, ...signingRecords(zone)] : rows;
+  return renderMasterFilePieces({ name: zone.name, defaultTtl: zone.defaultTtl, soa: presentZone(zone).soa, records });
 }
 
 /** The export's body: the pieces encoded one at a time, as the client reads them. */

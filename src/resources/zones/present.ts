@@ -1,6 +1,25 @@
 import type { ZoneWithLinks } from "../../db/zones";
+import { combinedSigningKey, signingApexRecords } from "../../dns/dnssec/keys";
 import { toUnicodeName } from "../../dns/name";
-import type { Zone } from "./schemas";
+import { base64Octets } from "../../dns/rdata/wire";
+import type { Zone, ZoneDnssec } from "./schemas";
+
+/** The apex records DNSSEC adds (contract §14), as a record of the zone would read. */
+export function signingRecords(row: Pick<ZoneWithLinks, "name" | "soaMinimum" | "dnssecKeys">) {
+  const keys = (JSON.parse(row.dnssecKeys) as [number, number, string][]).map(([flags, algorithm, publicKey]) => ({
+    ...combinedSigningKey(base64Octets(publicKey)),
+    flags,
+    algorithm,
+  }));
+  // PowerDNS 4.7 serves DNSKEY, CDS and CDNSKEY with the SOA minimum as TTL (packethandler.cc).
+  return signingApexRecords(row.name, keys).map((record) => ({ name: "@" as const, type: record.type, ttl: row.soaMinimum, content: record.content }));
+}
+
+/** A zone's DNSSEC as its JSON shows it: whether it is signed, and the read-only apex records that adds. */
+export function presentZoneDnssec(row: ZoneWithLinks): ZoneDnssec {
+  const records = signingRecords(row);
+  return { enabled: records.length > 0, records };
+}
 
 /** A zone's API representation: its SOA as one object, its record count and its domain link. */
 export function presentZone(row: ZoneWithLinks): Zone {
@@ -21,6 +40,7 @@ export function presentZone(row: ZoneWithLinks): Zone {
       minimum: row.soaMinimum,
     },
     record_count: row.recordCount,
+    dnssec: presentZoneDnssec(row),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };

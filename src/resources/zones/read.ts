@@ -51,7 +51,7 @@ export const getZone: RouteHandler<typeof routes.getZone, AppEnv> = async (c) =>
   if (noneMatchHits(c.req.header("if-none-match"), etag)) return c.body(null, 304) as never;
   if (masterFile) {
     // The zone's row was read above (its visibility, its version); the body may come from the cache.
-    const body = await cachedMasterFile(c, zone, async () => masterFileStream(await zoneMasterFilePieces(c.get("db"), zone)));
+    const body = await cachedMasterFile(c, zone, async () => masterFileStream(await zoneMasterFilePieces(c.get("db"), zone, { signing: true })));
     return c.body(body, 200, { "Content-Type": `${MASTER_FILE_MEDIA_TYPE}; charset=utf-8` });
   }
   return c.json(body, 200);

@@ -49,6 +49,25 @@ export const SoaInputSchema = z
   })
   .openapi("SoaInput");
 
+export const ZoneDnssecSchema = z
+  .object({
+    enabled: z.boolean().openapi({ description: "Whether the zone is signed (`POST /v1/zones/{zone}/dnssec`; its keys and DS: `GET` there)." }),
+    records: z
+      .array(
+        z.object({
+          name: z.literal("@").openapi({ description: "The apex." }),
+          type: z.enum(["DNSKEY", "CDS", "CDNSKEY"]),
+          ttl: z.number().int().openapi({ description: "The SOA minimum, as PowerDNS serves these records.", example: 300 }),
+          content: z.string().openapi({ example: "257 3 13 GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA==" }),
+        }),
+      )
+      .openapi({
+        description:
+          "Read-only records signing adds at the apex, served by PowerDNS and written in the master-file export, never stored as records: each key's DNSKEY, and the CDS (SHA-256) and CDNSKEY that tell a parent which DS to publish (RFC 7344). Empty when unsigned.",
+      }),
+  })
+  .openapi("ZoneDnssec");
+
 export const ZoneSchema = z
   .object({
     id: z.string().openapi({ example: "zon_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
@@ -59,6 +78,7 @@ export const ZoneSchema = z
     default_ttl: z.number().int().openapi({ example: 3600 }),
     soa: SoaSchema,
     record_count: z.number().int().openapi({ example: 3 }),
+    dnssec: ZoneDnssecSchema,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })
@@ -121,6 +141,7 @@ export const ImportQuery = z.object({
 export const ZoneListSchema = listSchema(ZoneSchema, "ZoneList");
 
 export type Zone = z.infer<typeof ZoneSchema>;
+export type ZoneDnssec = z.infer<typeof ZoneDnssecSchema>;
 export type ZoneCreate = z.infer<typeof ZoneCreateSchema>;
 export type ZonePatch = z.infer<typeof ZonePatchSchema>;
 export type SoaInput = z.infer<typeof SoaInputSchema>;
