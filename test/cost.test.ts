@@ -9,7 +9,7 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COST_BOUNDS, type CostBound } from "./cost-bounds";
-import { type CostedResponse, costOf } from "./d1-cost";
+import { type CostedResponse, costOf, roundTrips } from "./d1-cost";
 import { api, createContact } from "./helpers";
 
 interface Measured {
@@ -52,7 +52,7 @@ async function measure(operation: string, method: string, path: string, expected
     operation,
     request: `${method} ${path.replace(/\/pdns\/[^/]+/, "/pdns/{token}")}${how ? ` (${how})` : ""}`,
     status: response.status,
-    round_trips: response.cost.batches.length + response.cost.singles.length,
+    round_trips: roundTrips(response.cost),
     rows_read: response.cost.rowsRead,
     rows_written: response.cost.rowsWritten,
     page_rows: Array.isArray(response.body?.data) ? response.body.data.length : undefined,

@@ -21,6 +21,11 @@ export interface D1Cost {
   rowsWritten: number;
 }
 
+/** Each batch and each statement run on its own is one trip to the database. */
+export function roundTrips(cost: D1Cost): number {
+  return cost.batches.length + cost.singles.length;
+}
+
 const seen = new WeakMap<object, { real: D1PreparedStatement; statement: StatementSeen }>();
 
 function addMeta(cost: D1Cost, result: unknown) {

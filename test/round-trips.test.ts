@@ -1,74 +1,21 @@
 // The shape of the cost (issue: performance): a list page costs the same number of D1
 // round trips whether it returns 1 row or 200 — no query per row (N+1). Round trips are
-// counted by wrapping the D1 binding the Worker receives: every statement executed on its
-// own and every batch is one trip to the database.
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+// counted by wrapping the D1 binding the Worker receives (test/d1-cost.ts): every
+// statement executed on its own and every batch is one trip to the database.
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../src/index";
-import { bearer } from "./tokens";
-
-let trips = 0;
-const originals = new WeakMap<object, D1PreparedStatement>();
-
-function countingStatement(statement: D1PreparedStatement): D1PreparedStatement {
-  const proxy = new Proxy(statement, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target);
-      if (key === "bind") return (...args: unknown[]) => countingStatement((value as (...a: unknown[]) => D1PreparedStatement).apply(target, args));
-      if (key === "all" || key === "run" || key === "raw" || key === "first") {
-        return (...args: unknown[]) => {
-          trips++;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      }
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  originals.set(proxy, statement);
-  return proxy;
-}
-
-function countingDatabase<T extends D1Database | D1DatabaseSession>(db: T): T {
-  return new Proxy(db, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target);
-      if (key === "prepare") return (sql: string) => countingStatement((value as (s: string) => D1PreparedStatement).call(target, sql));
-      if (key === "batch") {
-        return (statements: D1PreparedStatement[]) => {
-          trips++;
-          // The batch needs the real statements, not our wrappers.
-          return (value as (s: D1PreparedStatement[]) => Promise<unknown>).call(target, statements.map(unwrap));
-        };
-      }
-      if (key === "withSession") return (constraint?: string) => countingDatabase((value as (c?: string) => D1DatabaseSession).call(target, constraint));
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-
-function unwrap(statement: D1PreparedStatement): D1PreparedStatement {
-  return originals.get(statement) ?? statement;
-}
+import { costOf, roundTrips } from "./d1-cost";
 
 async function request(method: string, path: string, json?: unknown) {
-  const ctx = createExecutionContext();
-  const headers: Record<string, string> = { authorization: bearer("write") };
-  if (json !== undefined) headers["content-type"] = "application/json";
-  const response = await worker.fetch(
-    new Request(`http://api.test${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) }),
-    { ...env, DB: countingDatabase(env.DB) },
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  return { status: response.status, body: (await response.json()) as any };
+  const headers: Record<string, string> = json === undefined ? {} : { "content-type": "application/json" };
+  const response = await costOf(method, path, { body: json === undefined ? undefined : JSON.stringify(json), headers });
+  return { status: response.status, body: response.body, trips: roundTrips(response.cost) };
 }
 
 async function tripsOf(path: string): Promise<{ trips: number; rows: number }> {
   await request("GET", path); // warm: token check and catalog are cached per isolate
-  trips = 0;
   const response = await request("GET", path);
   expect(response.status).toBe(200);
-  return { trips, rows: response.body.data.length };
+  return { trips: response.trips, rows: response.body.data.length };
 }
 
 beforeAll(async () => {
