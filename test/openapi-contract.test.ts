@@ -458,6 +458,15 @@ describe("responses conform to the OpenAPI document", () => {
     await callRaw("POST", "/v1/contacts", { body: new TextEncoder().encode('{"name":"x","email":"x@example.org"}') });
   });
 
+  it("the lifecycle sweep: its report, as_of refused away from npm start, a customer refused", async () => {
+    await call("POST", "/v1/lifecycle/sweep");
+    await call("POST", "/v1/lifecycle/sweep", { json: { as_of: "2030-01-01T00:00:00Z" } });
+    await call("POST", "/v1/lifecycle/sweep", { json: { as_of: "soon" } });
+    const customer = await call("POST", "/v1/accounts", { json: { name: "contract-sweep-customer" } });
+    const token = await call("POST", "/v1/tokens", { json: { name: "contract-sweep", scope: "write", account: customer.body.id } });
+    await call("POST", "/v1/lifecycle/sweep", { headers: { authorization: `Bearer ${token.body.secret}` } });
+  });
+
   it("every response so far matched the document, and every operation was exercised", () => {
     expect(problems).toEqual([]);
     const exercised = new Set([...seen].filter((s) => / 2\d\d /.test(s)).map((s) => s.split(" ")[0]));
