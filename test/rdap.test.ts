@@ -1,6 +1,7 @@
 // RDAP views (RFC 9083, media type per RFC 7480 §4.2) of domains, hosts and contacts.
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createContact, createDomain, createHost, RFC3339_MS_UTC, UNKNOWN_CONTACT } from "./helpers";
+import { OPERATOR_ACCOUNT_ID } from "../src/db/schema";
 
 const RDAP = "application/rdap+json";
 const rdap = (path: string, headers: Record<string, string> = {}) => api("GET", path, { headers: { accept: RDAP, ...headers } });
@@ -117,16 +118,38 @@ describe("the domain object (RFC 9083 §5.3)", () => {
     expect(external.links[0].href).toBe("http://api.test/v1/hosts/ns.rdap-dns.net");
   });
 
-  it("has one entity per contact, with every role it holds", () => {
+  it("has one entity per contact, with every role it holds, then the registrar", () => {
     expect(body.entities.map((e: any) => [e.handle, e.roles])).toEqual([
       [registrant.id, ["registrant", "administrative"]],
       [tech.id, ["technical"]],
+      [OPERATOR_ACCOUNT_ID, ["registrar"]],
     ]);
-    for (const entity of body.entities) {
+    for (const entity of body.entities.filter((e: any) => !e.roles.includes("registrar"))) {
       expect(entity.objectClassName).toBe("entity");
       expect(entity.status).toEqual(["associated"]);
       expect(entity.links[0]).toMatchObject({ rel: "self", href: `http://api.test/v1/contacts/${entity.handle}`, type: RDAP });
     }
+  });
+
+  it("names the sponsoring account as its registrar entity (RFC 9083 §10.2.4), with the account's name and link", async () => {
+    const me = (await api("GET", "/v1/me")).body;
+    const registrar = body.entities.find((e: any) => e.roles.includes("registrar"));
+    expect(registrar).toEqual({
+      objectClassName: "entity",
+      handle: OPERATOR_ACCOUNT_ID,
+      vcardArray: [
+        "vcard",
+        [
+          ["version", {}, "text", "4.0"],
+          ["fn", {}, "text", me.account.name],
+          ["kind", {}, "text", "org"],
+        ],
+      ],
+      roles: ["registrar"],
+      status: ["active"],
+      events: [],
+      links: [expect.objectContaining({ rel: "self", href: `http://api.test/v1/accounts/${OPERATOR_ACCOUNT_ID}` })],
+    });
   });
 
   it("gives a public contact a full jCard (RFC 7095)", () => {
@@ -190,7 +213,7 @@ describe("the domain object (RFC 9083 §5.3)", () => {
     await api("PATCH", `/v1/domains/${bare.id}`, { json: { nameservers: ["ns.rdap-dns.net"] } });
     const active = (await rdap(`/v1/domains/${bare.id}`)).body;
     expect(active.status).toEqual(["active"]);
-    expect(active.entities).toEqual([]);
+    expect(active.entities.map((e: any) => e.roles)).toEqual([["registrar"]]);
     expect(active.rdapConformance).toEqual(["rdap_level_0"]);
     expect(active.redacted).toBeUndefined();
   });

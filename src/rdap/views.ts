@@ -200,6 +200,26 @@ function entity(contact: ContactView, roles: string[] | undefined, context: Rdap
   };
 }
 
+/** The sponsoring account as an entity (RFC 9083 §5.1): its id as the handle, its name as the vCard's fn. */
+function registrarEntity(sponsor: { id: string; name: string }, context: RdapContext): RdapEntity {
+  return {
+    objectClassName: "entity",
+    handle: sponsor.id,
+    vcardArray: [
+      "vcard",
+      [
+        ["version", {}, "text", "4.0"],
+        ["fn", {}, "text", sponsor.name],
+        ["kind", {}, "text", "org"],
+      ],
+    ],
+    roles: ["registrar"],
+    status: ["active"],
+    events: [],
+    links: selfLink(`${context.baseUrl}/accounts/${sponsor.id}`),
+  };
+}
+
 function conformance(redacted: readonly RdapRedacted[]) {
   return redacted.length > 0 ? { rdapConformance: [LEVEL_0, REDACTED], redacted: [...redacted] } : { rdapConformance: [LEVEL_0] };
 }
@@ -219,7 +239,14 @@ export function rdapNameserverResponse(host: HostView, context: RdapContext): Rd
  */
 export function rdapDomainResponse(
   domain: DomainView,
-  linked: { roidSuffix: string; hosts: readonly HostView[]; contacts: readonly ContactView[]; lastTransferAt?: string | null },
+  linked: {
+    roidSuffix: string;
+    hosts: readonly HostView[];
+    contacts: readonly ContactView[];
+    lastTransferAt?: string | null;
+    /** The sponsoring account (EPP clID), shown as the registrar entity. */
+    sponsor?: { id: string; name: string } | null;
+  },
   context: RdapContext,
 ): RdapDomainResponse {
   const hostsByName = new Map(linked.hosts.map((h) => [h.name, h]));
@@ -248,6 +275,9 @@ export function rdapDomainResponse(
     entities.push(view.entity);
     redacted.push(...view.redacted);
   }
+
+  // RFC 9083 §10.2.4 role "registrar": the account that sponsors the domain here.
+  if (linked.sponsor) entities.push(registrarEntity(linked.sponsor, context));
 
   return {
     objectClassName: "domain",

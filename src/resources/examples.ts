@@ -356,7 +356,25 @@ export const RDAP_DOMAIN_EXAMPLE = {
     links: selfLink(`/hosts/${name}`),
   })),
   secureDNS: { delegationSigned: false, dsData: [] },
-  entities: [{ ...RDAP_ENTITY, roles: ["registrant", "administrative", "technical"] }],
+  entities: [
+    { ...RDAP_ENTITY, roles: ["registrant", "administrative", "technical"] },
+    {
+      objectClassName: "entity",
+      handle: "acc_00000000000000000000000000",
+      vcardArray: [
+        "vcard",
+        [
+          ["version", {}, "text", "4.0"],
+          ["fn", {}, "text", "operator"],
+          ["kind", {}, "text", "org"],
+        ],
+      ],
+      roles: ["registrar"],
+      status: ["active"],
+      events: [],
+      links: selfLink("/accounts/acc_00000000000000000000000000"),
+    },
+  ],
   links: selfLink("/domains/example.com"),
   rdapConformance: ["rdap_level_0"],
 } satisfies z.output<typeof RdapDomainResponseSchema>;

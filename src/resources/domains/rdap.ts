@@ -1,7 +1,10 @@
 // The domain's RDAP view (RFC 9083 §5.3) needs the objects it names: its name server hosts,
-// its contacts, and its repository's ROID suffix for the handle.
+// its contacts, its sponsoring account (the registrar entity), and its repository's ROID
+// suffix for the handle.
+import { eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
 import type { Database } from "../../db/client";
+import { accounts } from "../../db/schema";
 import { rdapDomainResponse, type RdapContext } from "../../rdap/views";
 import { contactsWithIds } from "../contacts/queries";
 import { presentContact } from "../contacts/present";
@@ -11,9 +14,13 @@ import type { Domain } from "./schemas";
 
 export async function domainRdapView(db: Database, domain: Domain, context: RdapContext, lastTransferAt: string | null = null) {
   const contactIds = [domain.registrant, domain.contacts.admin, domain.contacts.tech, domain.contacts.billing].filter((id): id is string => id !== null);
-  const [cat, [hostRows, contactRows]] = await Promise.all([
+  const [cat, [hostRows, contactRows, sponsorRows]] = await Promise.all([
     catalog(db),
-    db.batch([hostsWithNames(db, domain.nameservers), contactsWithIds(db, [...new Set(contactIds)])]),
+    db.batch([
+      hostsWithNames(db, domain.nameservers),
+      contactsWithIds(db, [...new Set(contactIds)]),
+      db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(eq(accounts.id, domain.account)),
+    ]),
   ]);
   return rdapDomainResponse(
     domain,
@@ -22,6 +29,7 @@ export async function domainRdapView(db: Database, domain: Domain, context: Rdap
       hosts: hostRows.map(presentHost),
       contacts: contactRows.map(presentContact),
       lastTransferAt,
+      sponsor: sponsorRows[0] ?? null,
     },
     context,
   );
