@@ -16,8 +16,9 @@ import { bearer } from "./tokens";
 const LOCAL = "http://127.0.0.1:8787";
 
 /** POST /v1/lifecycle/sweep from a loopback host of a server with CLOCK_OVERRIDE (npm start). */
-async function sweepRequest(body: unknown, options: { auth?: string; host?: string; clockOverride?: boolean } = {}) {
+async function sweepRequest(body: unknown, options: { auth?: string; host?: string; hostHeader?: string; clockOverride?: boolean } = {}) {
   const headers: Record<string, string> = { authorization: options.auth ?? bearer("write") };
+  if (options.hostHeader) headers.host = options.hostHeader;
   if (body !== undefined) headers["content-type"] = "application/json";
   const ctx = createExecutionContext();
   const response = await worker.fetch(
@@ -279,6 +280,9 @@ describe("a transfer still pending at act_by is approved automatically (auto_app
     await setDomain("waits-transfer.de", { expires_at: expiry });
     expect(await sweepAt(expiry)).toEqual({ ...NOTHING, as_of: expiry, skipped: 1 });
     expect((await read("waits-transfer.de")).status).toContain("pendingTransfer");
+    const listed = await api("GET", "/v1/domains?status=pendingTransfer&q=waits-");
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.data.map((d: { name: string }) => d.name)).toEqual(["waits-transfer.de"]);
     const cancelled = await api("POST", "/v1/domains/waits-transfer.de/transfer/cancel", { headers: { authorization: gaining.auth } });
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(await sweepAt(expiry)).toEqual({ ...NOTHING, as_of: expiry, expired: 1 });
@@ -336,6 +340,16 @@ describe("POST /v1/lifecycle/sweep is for operators, and as_of only where CLOCK_
   it("as_of from a host that is not loopback answers 422 policy_violation naming as_of", async () => {
     const problem = expectProblem(await sweepRequest({ as_of: "2030-01-01T00:00:00Z" }, { host: "https://api.example.com" }), 422, "policy_violation");
     expect(problem.errors).toEqual([{ field: "as_of", message: expect.stringContaining("CLOCK_OVERRIDE") }]);
+  });
+  it("as_of to a loopback address npm start does not serve (Host 127.1) answers 422, as AUTH_DISABLED would be refused there", async () => {
+    const problem = expectProblem(await sweepRequest({ as_of: "2030-01-01T00:00:00Z" }, { hostHeader: "127.1:8787" }), 422, "policy_violation");
+    expect(problem.errors?.[0]?.field).toBe("as_of");
+  });
+  it("a token restricted to domains answers 403 forbidden, even an operator's", async () => {
+    const narrow = await api("POST", "/v1/tokens", { json: { name: "sweep-narrow", scope: "write", domains: ["example.com"] } });
+    expect(narrow.status, narrow.text).toBe(201);
+    const problem = expectProblem(await sweepRequest(undefined, { auth: `Bearer ${narrow.body.secret}` }), 403, "forbidden");
+    expect(problem.detail).toMatch(/restricted to named domains/);
   });
   it("as_of on a server without CLOCK_OVERRIDE answers 422 policy_violation naming as_of", async () => {
     const problem = expectProblem(await sweepRequest({ as_of: "2030-01-01T00:00:00Z" }, { clockOverride: false }), 422, "policy_violation");
