@@ -4,8 +4,14 @@
 // (PowerDNS 4.7 signing online with the key the connector hands it). With BIND's tools:
 //
 // - `delv` with the API's DS as the only trust anchor reports "fully validated" for a
-//   positive answer of every type, NXDOMAIN, NODATA and a wildcard answer;
-// - the apex DNSKEY, CDS and CDNSKEY served are the API's;
+//   positive answer of every type, NXDOMAIN, NODATA (an empty non-terminal too) and a
+//   wildcard answer, and for the DS of a secure delegation and the proved absence of one
+//   at an insecure delegation;
+// - a referral to either delegation carries its NS unsigned (RFC 4035 §2.2), with the
+//   signed DS or the signed NSEC that proves there is none;
+// - the apex DNSKEY, CDS and CDNSKEY served are the API's, in the zone's JSON and export;
+// - AXFR of the signed zone (NSEC, computed by PowerDNS) passes `dnssec-verify` and
+//   `named-checkzone` with the checks zone-check.mjs uses;
 // - no private key material in any API answer the test sees, nor in any log line of the
 //   service or of PowerDNS.
 //
@@ -23,9 +29,8 @@ const ZONE = "signed.test";
 const TLSA_DATA = "0C72AC70B745AC19998811B131D662C9AC69DBDBE7CB23E5B514B56664C5D3D6";
 const SSHFP_DATA = "123456789ABCDEF67890123456789ABCDEF67890123456789ABCDEF123456789";
 
-// Every type a signed zone answers positively here, a wildcard, an empty non-terminal.
-// (No delegation: PowerDNS needs the backend's `auth` flag to leave a delegation unsigned,
-// which the connector does not send yet.)
+// Every type a signed zone answers positively here, a wildcard, an empty non-terminal, and
+// two delegations: `insecure` (no DS: its child is unsigned) and `secure` (a DS).
 const MASTER_FILE = `$ORIGIN ${ZONE}.
 $TTL 3600
 @ IN SOA ns1.${ZONE}. hostmaster.${ZONE}. 1 7200 900 1209600 300
@@ -52,6 +57,11 @@ naptr NAPTR 100 10 "S" "SIP+D2U" "" _sip._udp.${ZONE}.
 svc SVCB 1 www.${ZONE}. alpn="h2,h3" port=8443
 dname DNAME target.${ZONE}.
 target TXT "the DNAME target"
+insecure NS ns.insecure.${ZONE}.
+ns.insecure A 192.0.2.77
+secure NS ns.secure.${ZONE}.
+secure DS 12345 13 2 ${TLSA_DATA}
+ns.secure A 192.0.2.78
 `;
 
 // [name, type, what delv must say]: positive answers of every type, then the negatives.
@@ -75,6 +85,7 @@ const POSITIVE = [
   ["naptr", "NAPTR"],
   ["svc", "SVCB"],
   ["dname", "DNAME"],
+  ["secure", "DS"],
 ];
 const WILDCARD = [["anything.wild", "A"]];
 const NXDOMAIN = [
@@ -85,6 +96,7 @@ const NODATA = [
   ["www", "MX"],
   ["ent", "A"],
   ["@", "SRV"],
+  ["insecure", "DS"],
 ];
 
 const PRIVATE_MARKERS = [/Private-key-format/i, /PrivateKey:/, /private_key/i];
@@ -215,9 +227,80 @@ async function main() {
     assert(squash(await dig("CDS")) === squash(key.ds[0]), `CDS ${await dig("CDS")} vs ${key.ds[0]}`);
   });
 
-  // Not checked: AXFR. PowerDNS 4.7 refuses to transfer a zone in NSEC3 narrow mode (the
-  // chain exists only per answer), and the connector keeps no ordered names for the
-  // other modes yet; see docs/dnssec.md.
+  const digDnssec = async (name, type) =>
+    (
+      await runCommand(
+        "dig",
+        ["@127.0.0.1", "-p", String(pdnsPort), "+dnssec", "+norec", "+nocmd", "+nostats", "+noall", "+authority", "+answer", absolute(name), type],
+        { timeoutMs: 10_000 },
+      )
+    ).output;
+  const rrs = (text) =>
+    text
+      .split("\n")
+      .map((line) => line.trim().split(/\s+/))
+      .filter((f) => f.length >= 5 && !f[0].startsWith(";"));
+
+  // delv asks only the server it is given, so it cannot follow a referral to the child's
+  // servers (it reports a non-improving referral); what the parent proves about the child
+  // (its DS, or that there is none) it validates above, and the referral is read here.
+  await check("a referral to the insecure delegation: NS unsigned, NSEC at the cut (NS RRSIG NSEC, no DS) signed", async () => {
+    const answer = rrs(await digDnssec("host.insecure", "A"));
+    const at = absolute("insecure");
+    assert(
+      answer.some((f) => f[0] === at && f[3] === "NS"),
+      `no NS: ${JSON.stringify(answer)}`,
+    );
+    assert(!answer.some((f) => f[3] === "RRSIG" && f[4] === "NS"), `the delegation's NS is signed: ${JSON.stringify(answer)}`);
+    const nsec = answer.find((f) => f[0] === at && f[3] === "NSEC");
+    assert(nsec && nsec.slice(5).join(" ") === "NS RRSIG NSEC", `NSEC at the cut: ${JSON.stringify(nsec)}`);
+    assert(
+      answer.some((f) => f[0] === at && f[3] === "RRSIG" && f[4] === "NSEC"),
+      "the NSEC is not signed",
+    );
+  });
+  await check("a referral to the secure delegation: NS unsigned, its DS signed", async () => {
+    const answer = rrs(await digDnssec("host.secure", "A"));
+    const at = absolute("secure");
+    assert(answer.some((f) => f[0] === at && f[3] === "NS") && !answer.some((f) => f[3] === "RRSIG" && f[4] === "NS"), JSON.stringify(answer));
+    assert(answer.some((f) => f[0] === at && f[3] === "DS") && answer.some((f) => f[0] === at && f[3] === "RRSIG" && f[4] === "DS"), JSON.stringify(answer));
+  });
+
+  // AXFR: PowerDNS signs the transfer itself and builds the NSEC chain from `list`. dig
+  // prints the closing SOA again; BIND's tools read one SOA. `dnssec-verify -z`: the one
+  // key is a combined signing key (flags 257), which signs every RRset itself.
+  const transferred = join(work, "axfr.zone");
+  await check(`AXFR of ${ZONE} from PowerDNS passes dnssec-verify -z and named-checkzone`, async () => {
+    const axfr = await runCommand("dig", ["@127.0.0.1", "-p", String(pdnsPort), "+nocmd", "+nostats", "+nocomments", ZONE, "AXFR"], { timeoutMs: 30_000 });
+    const lines = axfr.output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith(";"));
+    const soaAt = lines.map((line, i) => (line.split(/\s+/)[3] === "SOA" ? i : -1)).filter((i) => i >= 0);
+    assert(soaAt.length === 2 && soaAt[0] === 0 && soaAt[1] === lines.length - 1, `not a whole transfer: ${axfr.output.slice(0, 600)}`);
+    const types = new Set(lines.map((line) => line.split(/\s+/)[3]));
+    for (const type of ["RRSIG", "NSEC", "DNSKEY", "CDS", "CDNSKEY"]) assert(types.has(type), `no ${type} in the transfer`);
+    writeFileSync(transferred, `${lines.slice(0, -1).join("\n")}\n`);
+    const verify = await runCommand("dnssec-verify", ["-z", "-o", ZONE, transferred], { timeoutMs: 60_000 });
+    assert(verify.code === 0 && /Zone fully signed/.test(verify.output), `dnssec-verify: ${verify.output.trim().split("\n").slice(-6).join(" | ")}`);
+    const checked = await runCommand("named-checkzone", ["-k", "fail", "-M", "fail", "-S", "fail", "-n", "fail", "-i", "local", ZONE, transferred], {
+      timeoutMs: 60_000,
+    });
+    assert(checked.code === 0 && /^OK$/m.test(checked.output), `named-checkzone: ${checked.output.trim().split("\n").slice(-6).join(" | ")}`);
+  });
+
+  await check("the zone's JSON and its master-file export hold the apex DNSKEY, CDS and CDNSKEY that PowerDNS serves", async () => {
+    const zone = await api("GET", `/v1/zones/${ZONE}`);
+    seen.push(zone.text);
+    const records = zone.json.dnssec.records.map((r) => `${r.type} ${r.content}`);
+    assert(zone.json.dnssec.enabled === true, JSON.stringify(zone.json.dnssec));
+    assert(JSON.stringify(records) === JSON.stringify([`DNSKEY ${key.dnskey}`, `CDS ${key.ds[0]}`, `CDNSKEY ${key.dnskey}`]), JSON.stringify(records));
+    const exported = await api("GET", `/v1/zones/${ZONE}`, undefined, { accept: "text/dns" });
+    seen.push(exported.text);
+    for (const record of zone.json.dnssec.records) {
+      assert(
+        exported.text.includes(`@ ${record.ttl} IN ${record.type} ${record.content}\n`),
+        `the export lacks ${record.type}: ${exported.text.slice(0, 600)}`,
+      );
+    }
+  });
 
   await check("with no domain here publishing its DS, turning signing off answers 204", async () => {
     const response = await api("DELETE", `/v1/zones/${ZONE}/dnssec`);

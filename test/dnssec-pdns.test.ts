@@ -4,8 +4,8 @@
 // and marks a delegation's records not authoritative. scripts/dnssec-e2e.mjs validates the
 // result with delv and checks a transfer with dnssec-verify.
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
-import { api, apiRaw, createZone } from "./helpers";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { api, apiRaw, createZone, exportZone } from "./helpers";
 
 const DNS_TOKEN = { id: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8B0A", secret: "test-dnssec-dns-secret-0123456789ab" };
 const base = `/v1/pdns/${DNS_TOKEN.id}.${DNS_TOKEN.secret}`;
@@ -166,5 +166,42 @@ describe("lookup marks a delegation's records not authoritative (auth 0), so Pow
     expect((await pdns("/lookup/child%2ensec-chain%2ecom%2e/NS")).body.result[0].auth).toBe(0);
     expect((await pdns("/lookup/nsec-chain%2ecom%2e/NS")).body.result[0].auth).toBeUndefined();
     expect((await pdns("/lookup/www%2ensec-chain%2ecom%2e/A")).body.result[0].auth).toBeUndefined();
+  });
+});
+
+describe("key material is in no log line: the service's log of a failed write withholds bound values", () => {
+  it("logs a 500 during turning signing on without the sealed key, and nothing else with the private key", async () => {
+    const lines: string[] = [];
+    const spies = (["log", "info", "warn", "error", "debug"] as const).map((method) =>
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+        lines.push(args.map(String).join(" "));
+      }),
+    );
+    try {
+      await createZone("pdns-logged.com");
+      await api("POST", "/v1/zones/pdns-logged.com/dnssec");
+      await api("GET", "/v1/zones/pdns-logged.com");
+      await exportZone("pdns-logged.com");
+      const keys = await pdns("/getDomainKeys/pdns-logged%2ecom%2e");
+      const privateKey = keys.body.result[0].content.match(/PrivateKey: (\S+)/)[1];
+      // A write that fails inside D1 after the key is sealed: the 500's log line names the
+      // failure, never the statement's values (src/http/error-log.ts).
+      await createZone("pdns-failing.com");
+      await env.DB.prepare("CREATE TRIGGER zone_keys_fail BEFORE INSERT ON zone_keys BEGIN SELECT RAISE(ABORT, 'storage unavailable'); END").run();
+      try {
+        expect((await api("POST", "/v1/zones/pdns-failing.com/dnssec")).status).toBe(500);
+      } finally {
+        await env.DB.prepare("DROP TRIGGER zone_keys_fail").run();
+      }
+      expect(lines.some((line) => line.includes('"level":"error"'))).toBe(true);
+      const { results } = await env.DB.prepare("SELECT private_key_sealed FROM zone_keys").all<{ private_key_sealed: string }>();
+      for (const line of lines) {
+        expect(line).not.toContain(privateKey);
+        for (const row of results) expect(line).not.toContain(row.private_key_sealed.split(".")[2]);
+        expect(line).not.toMatch(/PrivateKey|Private-key-format|private_key_sealed|v1\.[A-Za-z0-9+/]{16}=*\.[A-Za-z0-9+/]{16}/);
+      }
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 });
