@@ -6,6 +6,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import worker from "../src/index";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { OPERATOR_ACCOUNT_ID } from "../src/db/schema";
 import { adaAddress, api } from "./helpers";
 import { bearer } from "./tokens";
 
@@ -94,6 +95,9 @@ const path = fc.oneof(
     "/v1/records",
     "/v1/extensions",
     "/v1/repositories",
+    "/v1/accounts",
+    "/v1/tokens",
+    "/v1/me",
     "/v1/events",
     "/v1/openapi.json",
     "/v1/docs",
@@ -103,7 +107,10 @@ const path = fc.oneof(
     "//v1//domains",
   ),
   fc
-    .tuple(fc.constantFrom("contacts", "domains", "hosts", "zones", "records", "extensions", "repositories", "events", "problems"), segment)
+    .tuple(
+      fc.constantFrom("contacts", "domains", "hosts", "zones", "records", "extensions", "repositories", "accounts", "tokens", "events", "problems"),
+      segment,
+    )
     .map(([collection, id]) => `/v1/${collection}/${encodeURIComponent(id)}`),
   fc.tuple(fc.constantFrom("contacts", "domains", "hosts"), fc.constantFrom("verisign", "pir", "nope", "")).map(([c, r]) => `/v1/repositories/${r}/${c}`),
   segment.map((z) => `/v1/zones/${encodeURIComponent(z)}/records`),
@@ -291,6 +298,74 @@ describe("hostile input", () => {
       }),
       // A failure prints the seed and path that reproduce it (fc.assert's report).
       { numRuns: 2500 },
+    );
+  }, 600_000);
+});
+
+// The same generated requests from a customer's tokens (contract §11): the customer's own
+// token and one restricted to TXT records at _acme-challenge of one zone. Whatever they
+// send, the operator account's objects (the seeds above) neither change nor appear in a
+// successful answer.
+const customer: { token: string; restricted: string } = { token: "", restricted: "" };
+
+async function mintToken(authorization: string, json: Record<string, unknown>): Promise<string> {
+  const response = await api("POST", "/v1/tokens", { headers: { authorization }, json });
+  expect(response.status, response.text).toBe(201);
+  return `Bearer ${response.body.secret}`;
+}
+
+beforeAll(async () => {
+  const account = await api("POST", "/v1/accounts", { json: { name: "Hostile Customer" } });
+  expect(account.status, account.text).toBe(201);
+  customer.token = await mintToken(bearer("write"), { name: "hostile-customer", scope: "write", account: account.body.id });
+  const zone = await api("POST", "/v1/zones", { headers: { authorization: customer.token }, json: { name: "customer-seed.example" } });
+  expect(zone.status, zone.text).toBe(201);
+  customer.restricted = await mintToken(customer.token, {
+    name: "hostile-acme",
+    scope: "write",
+    zones: ["customer-seed.example"],
+    records: [{ name: "_acme-challenge", types: ["TXT"] }],
+  });
+});
+
+/** A fingerprint of the operator account's objects only (what a customer must never change). */
+async function operatorFingerprint(): Promise<string> {
+  const owned = ["contacts", "domains", "hosts", "zones"].map(
+    (t) => `select '${t}', count(*), coalesce(sum(version), 0), coalesce(max(updated_at), '') from ${t} where account_id = '${OPERATOR_ACCOUNT_ID}'`,
+  );
+  owned.push(
+    `select 'records', count(*), coalesce(sum(r.version), 0), coalesce(max(r.updated_at), '') from records r join zones z on z.id = r.zone_id where z.account_id = '${OPERATOR_ACCOUNT_ID}'`,
+    `select 'links', (select count(*) from domain_nameservers dn join domains d on d.id = dn.domain_id where d.account_id = '${OPERATOR_ACCOUNT_ID}'), (select count(*) from host_addresses ha join hosts h on h.id = ha.host_id where h.account_id = '${OPERATOR_ACCOUNT_ID}'), 0`,
+  );
+  const results = await env.DB.batch(owned.map((sql) => env.DB.prepare(sql)));
+  return JSON.stringify(results.map((r) => r.results));
+}
+
+describe("hostile input from a customer's tokens", () => {
+  it("never answers 5xx, never changes another account's objects, and never shows one in a successful answer", async () => {
+    const seedIds = () => Object.values(seed);
+    await fc.assert(
+      fc.asyncProperty(
+        method,
+        path,
+        query,
+        headers,
+        body,
+        fc.constantFrom("token", "restricted") as fc.Arbitrary<keyof typeof customer>,
+        async (m, p, q, h, b, who) => {
+          const before = m === "GET" || m === "HEAD" ? null : await operatorFingerprint();
+          const hasBody = !["GET", "HEAD"].includes(m);
+          const request = `${m} ${p}${q} as the customer's ${who} token`;
+          const response = await send(m, `${p}${q}`, { ...sanitizeHeaders(h), authorization: customer[who] }, hasBody ? b : undefined);
+          expect(response.status, `${request} → ${response.text.slice(0, 300)}`).toBeLessThan(500);
+          if (response.status < 300) {
+            const asked = `${p}${q}${hasBody ? b : ""}`;
+            for (const id of seedIds()) if (!asked.includes(id)) expect(response.text, `${request} showed ${id}`).not.toContain(id);
+          }
+          if (before !== null) expect(await operatorFingerprint(), `${request} (${response.status}) changed the operator's objects`).toBe(before);
+        },
+      ),
+      { numRuns: 800 },
     );
   }, 600_000);
 });
