@@ -64,11 +64,22 @@ export const listZoneRecords: RouteHandler<typeof routes.listZoneRecords, AppEnv
   const segment = c.req.valid("param").zone;
   const query = c.req.valid("query");
   const db = c.get("db");
-  const zone = await findZone(db, resourceRef(segment, "zone")).get();
-  if (!zone) throw notFound("zone", segment);
-  const filters = { ...recordFilters(query, zone.name), zone: { kind: "id" as const, id: zone.id } };
+  const ref = resourceRef(segment, "zone");
   const page = await pageRequest(c, query);
-  const rows = await recordsPage(db, filters, page);
+  let rows: Awaited<ReturnType<typeof recordsPage>>;
+  if (ref.kind === "name" || query.name === undefined) {
+    // One round trip (issue 18): the zone (its 404) and the page in one batch; the page
+    // finds its zone by the same reference. Only a `name` filter on a zone given by id
+    // needs the zone's name first, to resolve the owner name.
+    const filters = { ...recordFilters(query, ref.kind === "name" ? ref.name : null), zone: ref };
+    const [zoneRows, pageRows] = await db.batch([findZone(db, ref), recordsPage(db, filters, page)]);
+    if (!zoneRows[0]) throw notFound("zone", segment);
+    rows = pageRows;
+  } else {
+    const zone = await findZone(db, ref).get();
+    if (!zone) throw notFound("zone", segment);
+    rows = await recordsPage(db, { ...recordFilters(query, zone.name), zone: { kind: "id" as const, id: zone.id } }, page);
+  }
   return c.json(await pageResponse(c, page, rows, (r) => ({ key: null, id: r.id }), presentRecord), 200);
 };
 
