@@ -7,8 +7,8 @@
 //   positive answer of every type, NXDOMAIN, NODATA (an empty non-terminal too) and a
 //   wildcard answer, and for the DS of a secure delegation and the proved absence of one
 //   at an insecure delegation;
-// - a referral to either delegation carries its NS unsigned (RFC 4035 §2.2), with the
-//   signed DS or the signed NSEC that proves there is none;
+// - a referral to either delegation carries its NS and glue unsigned (RFC 4035 §2.2),
+//   with the signed DS or the signed NSEC that proves there is none;
 // - the apex DNSKEY, CDS and CDNSKEY served are the API's, in the zone's JSON and export;
 // - AXFR of the signed zone (NSEC, computed by PowerDNS) passes `dnssec-verify` and
 //   `named-checkzone` with the checks zone-check.mjs uses;
@@ -231,7 +231,21 @@ async function main() {
     (
       await runCommand(
         "dig",
-        ["@127.0.0.1", "-p", String(pdnsPort), "+dnssec", "+norec", "+nocmd", "+nostats", "+noall", "+authority", "+answer", absolute(name), type],
+        [
+          "@127.0.0.1",
+          "-p",
+          String(pdnsPort),
+          "+dnssec",
+          "+norec",
+          "+nocmd",
+          "+nostats",
+          "+noall",
+          "+authority",
+          "+answer",
+          "+additional",
+          absolute(name),
+          type,
+        ],
         { timeoutMs: 10_000 },
       )
     ).output;
@@ -244,7 +258,7 @@ async function main() {
   // delv asks only the server it is given, so it cannot follow a referral to the child's
   // servers (it reports a non-improving referral); what the parent proves about the child
   // (its DS, or that there is none) it validates above, and the referral is read here.
-  await check("a referral to the insecure delegation: NS unsigned, NSEC at the cut (NS RRSIG NSEC, no DS) signed", async () => {
+  await check("a referral to the insecure delegation: NS and glue unsigned, NSEC at the cut (NS RRSIG NSEC, no DS) signed", async () => {
     const answer = rrs(await digDnssec("host.insecure", "A"));
     const at = absolute("insecure");
     assert(
@@ -252,6 +266,11 @@ async function main() {
       `no NS: ${JSON.stringify(answer)}`,
     );
     assert(!answer.some((f) => f[3] === "RRSIG" && f[4] === "NS"), `the delegation's NS is signed: ${JSON.stringify(answer)}`);
+    assert(
+      answer.some((f) => f[0] === absolute("ns.insecure") && f[3] === "A"),
+      `no glue: ${JSON.stringify(answer)}`,
+    );
+    assert(!answer.some((f) => f[0] === absolute("ns.insecure") && f[3] === "RRSIG"), `the glue is signed: ${JSON.stringify(answer)}`);
     const nsec = answer.find((f) => f[0] === at && f[3] === "NSEC");
     assert(nsec && nsec.slice(5).join(" ") === "NS RRSIG NSEC", `NSEC at the cut: ${JSON.stringify(nsec)}`);
     assert(
@@ -259,11 +278,12 @@ async function main() {
       "the NSEC is not signed",
     );
   });
-  await check("a referral to the secure delegation: NS unsigned, its DS signed", async () => {
+  await check("a referral to the secure delegation: NS and glue unsigned, its DS signed", async () => {
     const answer = rrs(await digDnssec("host.secure", "A"));
     const at = absolute("secure");
     assert(answer.some((f) => f[0] === at && f[3] === "NS") && !answer.some((f) => f[3] === "RRSIG" && f[4] === "NS"), JSON.stringify(answer));
     assert(answer.some((f) => f[0] === at && f[3] === "DS") && answer.some((f) => f[0] === at && f[3] === "RRSIG" && f[4] === "DS"), JSON.stringify(answer));
+    assert(!answer.some((f) => f[0] === absolute("ns.secure") && f[3] === "RRSIG"), `the glue is signed: ${JSON.stringify(answer)}`);
   });
 
   // AXFR: PowerDNS signs the transfer itself and builds the NSEC chain from `list`. dig
