@@ -3,6 +3,7 @@
 // grace periods, purges, transfers past act_by).
 import { app, cronSweep } from "./app";
 import type { Env } from "./env";
+import { safeErrorSummary } from "./http/error-log";
 import { deleteExpiredIdempotencyKeys } from "./http/idempotency";
 
 export default {
@@ -10,8 +11,13 @@ export default {
   async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
     // Each on its own: a failing sweep does not keep the keys, nor the keys the sweep.
     ctx.waitUntil(deleteExpiredIdempotencyKeys(env).then(() => undefined));
+    // The report, or a summary of the failure that carries no SQL text or bound values; the
+    // next hour's run resumes from the rows themselves either way.
     ctx.waitUntil(
-      cronSweep(env.DB, controller.scheduledTime).then((report) => console.log(JSON.stringify({ level: "info", service: "domain-api", sweep: report }))),
+      cronSweep(env.DB, controller.scheduledTime).then(
+        (report) => console.log(JSON.stringify({ level: "info", service: "domain-api", sweep: report })),
+        (error: unknown) => console.error(JSON.stringify({ level: "error", service: "domain-api", sweep: "failed", error: safeErrorSummary(error) })),
+      ),
     );
   },
 } satisfies ExportedHandler<Env>;
