@@ -497,7 +497,10 @@ ${zoneStatements.join("\n")}
     for (const line of powerDnsOwn) console.log(`#   PowerDNS's own: ${line.split("\n")[0]}`);
   }
 
-  // AXFR, as RRsets: PowerDNS's transfer equals BIND's, i.e. the export as BIND reads it.
+  // AXFR, as RRsets: PowerDNS's transfer equals BIND's, i.e. the export as BIND reads it,
+  // but where PowerDNS reading the export itself transfers otherwise (it leaves DNSKEY,
+  // CDS and CDNSKEY out of a zone it does not sign: its own keys would stand there):
+  // those are listed, and PowerDNS on the service must transfer exactly what it does.
   for (const zone of Object.keys(ZONES)) {
     await check(`AXFR of ${zone} from PowerDNS equals the export (AXFR from BIND), RRset by RRset`, async () => {
       const transfer = async (port) => {
@@ -508,14 +511,20 @@ ${zoneStatements.join("\n")}
           .map((line) => normalise(line.trim()))
           .sort();
       };
-      const [fromPdns, fromBind] = await Promise.all([transfer(pdnsPort), transfer(bindPort)]);
+      const [fromPdns, fromBind, fromPdnsFile] = await Promise.all([transfer(pdnsPort), transfer(bindPort), transfer(pdnsFilePort)]);
       assert(fromBind.length > 3, `BIND transferred ${fromBind.length} records`);
-      const missing = fromBind.filter((line) => !fromPdns.includes(line));
+      assert(
+        JSON.stringify(fromPdns) === JSON.stringify(fromPdnsFile),
+        `PowerDNS on the service and on the file differ: ${JSON.stringify(fromPdns.filter((l) => !fromPdnsFile.includes(l)).slice(0, 5))} vs ${JSON.stringify(fromPdnsFile.filter((l) => !fromPdns.includes(l)).slice(0, 5))}`,
+      );
+      const own = fromBind.filter((line) => !fromPdnsFile.includes(line));
+      const missing = fromBind.filter((line) => !fromPdns.includes(line) && !own.includes(line));
       const extra = fromPdns.filter((line) => !fromBind.includes(line));
       assert(
         missing.length === 0 && extra.length === 0,
         `missing from PowerDNS: ${JSON.stringify(missing.slice(0, 5))}; extra: ${JSON.stringify(extra.slice(0, 5))}`,
       );
+      for (const line of own) console.log(`#   PowerDNS's own: AXFR of ${zone} leaves out ${line}`);
     });
   }
 
