@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the README's newcomer tour as written (scripts/lib/readme-blocks.mjs): every
 // ```bash block between the headings "## A short tour" and "## The API in brief", then every
-// ```bash block under "## DNS: zones and records" and under "## Safety" (each up to the next
+// ```bash block under "## DNS: zones and records", "## Accounts and tokens" and "## Safety" (each up to the next
 // "## " heading), joined in that order into one bash script. Which blocks run is decided by these headings alone: a ```bash block added
 // there is run too, so keep only commands that work against a fresh server in them.
 //
@@ -46,6 +46,8 @@ check "the IDN domain reads back as xn--mnchen-3ya.de" '[ "$(get /v1/domains/mü
 check "example.org.zone has no \$ORIGIN line" '[ -s example.org.zone ] && ! grep -q "^\$ORIGIN" example.org.zone'
 check "the audit trail holds the tour's PATCH of example.co.uk (before auto_renew true, after false)" '[ "$(get "/v1/events?type=domain&operation=update" | node -pe "JSON.parse(require(\"fs\").readFileSync(0, \"utf8\")).data.filter((e) => e.after.name === \"example.co.uk\" && e.before.auto_renew && !e.after.auto_renew).length")" = 1 ]'
 check "the Safety block's token ci is listed as revoked" 'npm run -s token -- list | grep -Eq "^tok_[0-9A-Z]{26}  ci +write  created .* REVOKED "'
+check "the ACME token wrote its TXT challenge and removed it (a create and a delete event, each by that token)" '[ "$(get "/v1/events?resource=$CHALLENGE" | node -pe "JSON.parse(require(\"fs\").readFileSync(0, \"utf8\")).data.map((e) => e.operation + \" \" + e.token).sort().join()")" = "create $\{ACME%%.*},delete $\{ACME%%.*}" ]'
+check "the ACME token's record at another name was refused: reseller.example holds no TXT record" '[ "$(get "/v1/zones/reseller.example/records?type=TXT" | field data.length)" = 0 ]'
 check "the lifecycle walk renewed lifecycle-tour.eu once by itself and then purged it (the purge event holds it)" '[ "$(get "/v1/events?resource=$LIFE&operation=auto_renew" | field data.length)" = 1 ] && [ "$(get "/v1/events?resource=$LIFE&operation=purge" | field "data[0].before.name")" = lifecycle-tour.eu ] && ! get "/v1/domains/$LIFE" > /dev/null'
 check "example.org has the records of example.com" '[ "$(get /v1/zones/example.org | field record_count)" = "$(get /v1/zones/example.com | field record_count)" ]'
 `.replaceAll("$\\{", "${");
@@ -55,6 +57,7 @@ async function main() {
     blocks: [
       ...bashBlocks("## A short tour", "## The API in brief"),
       ...bashBlocks("## DNS: zones and records"),
+      ...bashBlocks("## Accounts and tokens"),
       ...bashBlocks("## Safety"),
       // Last: the lifecycle walk's sweeps run `as_of` years ahead, for every domain of the server.
       ...bashBlocks("## A domain's whole life"),
@@ -89,7 +92,7 @@ async function typedClientBlock(base, persistTo) {
   const compiled = join(ROOT, ".readme-typed-client.mjs");
   try {
     writeFileSync(source, prelude + block.body.join("\n") + "\n");
-    writeFileSync(tsconfig, JSON.stringify({ extends: "./tsconfig.json", include: [".readme-typed-client.ts", "src/**/*.d.ts"] }));
+    writeFileSync(tsconfig, JSON.stringify({ extends: "./tsconfig.json", include: [".readme-typed-client.ts", "src/**/*.d.ts", "worker-configuration.d.ts"] }));
     const typecheck = await runCommand(join(ROOT, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", tsconfig]);
     if (typecheck.code === 0) ok(`the typed client block (README line ${block.first}) type-checks against AppType`);
     else notOk(`the typed client block (README line ${block.first}) type-checks against AppType`, typecheck.output.trim().split("\n").slice(0, 5).join(" | "));

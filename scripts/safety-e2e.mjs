@@ -183,10 +183,13 @@ async function durability() {
   if (host) ids.host = host.json.id;
   await write(`PATCH domain nameservers → [${sub}, ${ext1}]`, "PATCH", `/v1/domains/${ids.domain}`, { nameservers: [sub, ext1] }, 200);
   if (await write(`DELETE host ${ext2} (now unlinked)`, "DELETE", `/v1/hosts/${ext2}`, undefined, 204)) gone.push(`/v1/hosts/${ext2}`);
-  const zone = await write(`POST /v1/zones ${domain}`, "POST", "/v1/zones", { name: domain, nameservers: [sub, ext1], default_ttl: 1800 }, 201);
+  // A zone starts with name servers outside it; the in-zone one follows its address record.
+  const zone = await write(`POST /v1/zones ${domain}`, "POST", "/v1/zones", { name: domain, nameservers: [ext1], default_ttl: 1800 }, 201);
   if (!zone) return;
   ids.zone = zone.json.id;
   const records = [
+    [sub.slice(0, -(domain.length + 1)), "A", "192.0.2.53"],
+    ["@", "NS", sub],
     ["www", "A", "192.0.2.10"],
     ["mail", "A", "192.0.2.25"],
     ["@", "MX", `10 mail.${domain}`],
