@@ -41,7 +41,11 @@ export interface SweepOptions {
   actor: string;
   /** Due rows read per page (default 50). */
   pageSize?: number;
-  /** Due rows a run handles at most, over all its steps (default 500): one run stays within a Worker invocation's limits. */
+  /**
+   * Due rows a run handles at most, over all its steps (default 300). A row costs about two
+   * D1 queries (its read, its write batch; a purge a few more), and a Worker invocation may
+   * make 1 000 on Workers Paid (src/db/d1-limits.ts): the run stays well inside it.
+   */
   maxRows?: number;
 }
 
@@ -290,7 +294,7 @@ async function dropSubordinateNameservers(ctx: WriteContext, purged: DomainWithL
  */
 export async function sweep(db: Database, options: SweepOptions): Promise<SweepReport> {
   const pageSize = options.pageSize ?? 50;
-  let budget = options.maxRows ?? 500;
+  let budget = options.maxRows ?? 300;
   const ctx = unattendedContext(db, options.now, options.actor);
   const cat = await catalog(db);
   const report: SweepReport = {
