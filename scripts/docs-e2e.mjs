@@ -27,7 +27,7 @@ const RENDER_TIMEOUT_MS = 30_000;
 const SCREENSHOT = join(ROOT, "test-results", "docs.png");
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
-const harness = createHarness({ name: "docs-e2e", label: "DOCS-E2E", startArgs: ["--auth"], readyTimeoutMs: 60_000, totalTimeoutMs: 120_000 });
+const harness = createHarness({ name: "docs-e2e", label: "DOCS-E2E", startArgs: ["--auth"], readyTimeoutMs: 60_000, totalTimeoutMs: 300_000 });
 const { notOk, check, startReported, tempDir, run } = harness;
 
 let browser = null; // the persistent context: closing it ends Chromium

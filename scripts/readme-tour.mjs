@@ -29,7 +29,7 @@ const { ok, notOk, tempDir, startReported, run } = createHarness({
   label: "README-TOUR",
   startArgs: ["--auth"],
   readyTimeoutMs: 60_000,
-  totalTimeoutMs: 240_000,
+  totalTimeoutMs: 480_000,
 });
 
 const SETUP = String.raw`npm() { (cd "$README_TOUR_ROOT" && command npm "$@"); }`;
