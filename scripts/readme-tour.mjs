@@ -22,7 +22,7 @@ import { createHarness, runCommand } from "./lib/harness.mjs";
 import { assembleScript, bashBlocks, fencedBlocks, reportRun, runBash } from "./lib/readme-blocks.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
-const BASH_TIMEOUT_MS = 120_000;
+const BASH_TIMEOUT_MS = 300_000;
 
 const { ok, notOk, tempDir, startReported, run } = createHarness({
   name: "readme-tour",
