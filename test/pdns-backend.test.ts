@@ -495,6 +495,8 @@ describe("every call is one D1 round trip", () => {
   it.each([
     ["lookup of a name", `/lookup/${encodeName("www.rb.test.")}/A`],
     ["lookup ANY of an empty non-terminal", `/lookup/${encodeName("ent.rb.test.")}/ANY`],
+    ["lookup ANY of a name that does not exist, several labels deep", `/lookup/${encodeName("a.b.nothing.rb.test.")}/ANY`],
+    ["lookup of glue below a delegation", `/lookup/${encodeName("ns.sub.rb.test.")}/ANY`],
     ["lookup of a name in no zone", `/lookup/${encodeName("www.example.org.")}/A`],
     ["list", `/list/1/${encodeName("rb.test.")}`],
     ["getDomainInfo", `/getDomainInfo/${encodeName("rb.test.")}`],
