@@ -63,6 +63,41 @@ describe("the record limit of a master file", () => {
   });
 });
 
+describe("a zone holds at most as many records as an import takes", () => {
+  it(`a zone of ${MAX_MASTER_FILE_RECORDS} records takes no more (422 policy_violation naming the zone); one record fewer takes exactly one`, async () => {
+    const full = await importFile(recordsFile("full-zone.test", MAX_MASTER_FILE_RECORDS));
+    expect(full.status, full.text.slice(0, 300)).toBe(201);
+    const refused = expectProblem(
+      await api("POST", "/v1/records", { json: { zone: "full-zone.test", name: "one-more", type: "A", content: "192.0.2.1" } }),
+      422,
+      "policy_violation",
+    );
+    expect(refused.errors).toEqual([
+      {
+        field: "zone",
+        message: `full-zone.test holds ${MAX_MASTER_FILE_RECORDS} records, the most a zone may hold (the import limit, so that every zone can be exported and imported back): delete records first`,
+      },
+    ]);
+    expect((await api("GET", "/v1/zones/full-zone.test")).body.record_count).toBe(MAX_MASTER_FILE_RECORDS);
+
+    const almost = await importFile(recordsFile("almost-full.test", MAX_MASTER_FILE_RECORDS - 1));
+    expect(almost.status, almost.text.slice(0, 300)).toBe(201);
+    const record = (name: string) => api("POST", "/v1/records", { json: { zone: "almost-full.test", name, type: "A", content: "192.0.2.1" } });
+    expect((await record("last")).status).toBe(201);
+    expectProblem(await record("past-last"), 422, "policy_violation");
+    expect((await api("GET", "/v1/zones/almost-full.test")).body.record_count).toBe(MAX_MASTER_FILE_RECORDS);
+  }, 120_000);
+
+  it("two creates racing for the last place: one 201, one 422, and the zone at the limit", async () => {
+    const almost = await importFile(recordsFile("race-full.test", MAX_MASTER_FILE_RECORDS - 1));
+    expect(almost.status, almost.text.slice(0, 300)).toBe(201);
+    const record = (name: string) => api("POST", "/v1/records", { json: { zone: "race-full.test", name, type: "A", content: "192.0.2.1" } });
+    const statuses = (await Promise.all([record("racer-a"), record("racer-b")])).map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 422]);
+    expect((await api("GET", "/v1/zones/race-full.test")).body.record_count).toBe(MAX_MASTER_FILE_RECORDS);
+  }, 120_000);
+});
+
 describe("the byte limit of a master file", () => {
   it("a file of long records up to the byte limit is imported in one batch within D1's limits", async () => {
     const { text, records } = longRecordsFile("most-bytes.test", MAX_MASTER_FILE_BYTES);

@@ -1,5 +1,5 @@
 // Records as the write routine sees them (src/http/mutate.ts), and what their operations share.
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import type { WriteFailure } from "../../db/errors";
 import { findZone, type ZoneWithLinks } from "../../db/zones";
@@ -11,6 +11,7 @@ import { ApiError, validationError } from "../../http/problem";
 import { presentRecord } from "./present";
 import { findRecord, type RecordWithZone } from "./queries";
 import type { DnsRecord } from "./schemas";
+import { MAX_MASTER_FILE_RECORDS } from "../zones/master-file";
 
 // Records have no name of their own to be found by: a path segment is always an id.
 export const recordCollection: Collection<RecordWithZone, DnsRecord> = {
@@ -65,4 +66,20 @@ export function recordWriteProblem(failure: WriteFailure): ApiError | undefined 
     default:
       return undefined;
   }
+}
+
+/**
+ * A zone holds at most as many records as an import takes (MAX_MASTER_FILE_RECORDS), so
+ * that every zone can be exported within the memory the import limits were measured for,
+ * and imported back. Refused with 422 naming the zone; `holdsRoom` is the same rule as a
+ * guard at the write's turn in its batch (concurrent creates cannot pass it together).
+ */
+export function requireRoomInZone(zone: ZoneWithLinks): void {
+  if (zone.recordCount < MAX_MASTER_FILE_RECORDS) return;
+  const message = `${zone.name} holds ${zone.recordCount} records, the most a zone may hold (the import limit, so that every zone can be exported and imported back): delete records first`;
+  throw new ApiError("policy_violation", `zone: ${message}.`, { errors: [{ field: "zone", message }] });
+}
+
+export function zoneHoldsRoom(zoneId: string): SQL {
+  return sql`(select record_count from zones where id = ${zoneId}) <= ${MAX_MASTER_FILE_RECORDS}`;
 }

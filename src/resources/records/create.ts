@@ -1,13 +1,14 @@
 // POST /v1/records: a record in a zone (contract §8), its RRset's TTL aligned with it
 // (RFC 2181 §5.2), the zone's serial raised in the same batch.
 import type { RouteHandler } from "@hono/zod-openapi";
+import { failUnless } from "../../db/guards";
 import { newId } from "../../db/ids";
 import { records } from "../../db/schema";
 import { ownerOrder } from "../../dns/name-order";
 import { touchZone } from "../../db/zones";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
-import { checkNeighbours, recordCollection, recordWriteProblem, validRecord, zoneOfReference } from "./collection";
+import { checkNeighbours, recordCollection, recordWriteProblem, requireRoomInZone, validRecord, zoneHoldsRoom, zoneOfReference } from "./collection";
 import { assertZoneIntegrity } from "./integrity";
 import { type RecordWithZone, recordsAtName } from "./queries";
 import { requireRecordWrite } from "../../http/ownership";
@@ -22,6 +23,7 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
       const zone = await zoneOfReference(db, input.zone);
       const record = validRecord(zone.name, input);
       requireRecordWrite(c, record.name, record.type);
+      requireRoomInZone(zone);
       const others = await recordsAtName(db, zone.id, record.name);
       checkNeighbours(record, others);
       await assertZoneIntegrity(db, zone, null, record);
@@ -44,7 +46,11 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
         next,
         write: db.insert(records).values(row),
         // The zone's serial rises with every record write; the record's event implies it.
-        alongside: [...rrsetTtlWrites(ctx, next, next.ttl, rrset), touchZone(db, zone.id, now)],
+        alongside: [
+          ...rrsetTtlWrites(ctx, next, next.ttl, rrset),
+          touchZone(db, zone.id, now),
+          failUnless(db, { type: "record", id: next.id }, zoneHoldsRoom(zone.id)),
+        ],
       };
     },
     failure: recordWriteProblem,
