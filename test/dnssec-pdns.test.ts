@@ -149,6 +149,20 @@ describe("getBeforeAndAfterNamesAbsolute gives each NSEC's neighbours in canonic
     expect(await neighbours("secure%2e")).toEqual({ before: "secure.", after: "*.wild.", unhashed: "secure." });
     expect(await neighbours("ns%2esecure%2e")).toEqual({ before: "secure.", after: "*.wild.", unhashed: "ns.secure." });
   });
+  it("places a name with octets no stored name holds where canonical order does, so the NSEC covers it", async () => {
+    const created = await apiRaw("POST", "/v1/zones", {
+      body: '$ORIGIN nsec-octets.com.\n@ 3600 IN SOA ns1.nsec-octets.com. h.nsec-octets.com. 1 7200 900 1209600 300\n@ NS ns1.example.net.\na_b TXT "x"\nb TXT "y"\n',
+      headers: { "content-type": "text/dns" },
+    });
+    expect(created.status, created.text).toBe(201);
+    const octetsId = await domainId("nsec-octets.com");
+    const ask = async (qname: string) => (await pdns(`/getBeforeAndAfterNamesAbsolute/${octetsId}/${qname}`)).body.result;
+    // `~` (0x7e) sorts after `_` (0x5f); its escape `\126` would sort before it.
+    expect(await ask("a%7e%2e")).toMatchObject({ before: "a_b.", after: "b." });
+    // A space (0x20, sent as `\032`) sorts before `_`, and below the key's label separator.
+    expect(await ask("a%5c032b%2e")).toMatchObject({ before: ".", after: "a_b." });
+    expect(await ask("a_b%5c000%2e")).toMatchObject({ before: "a_b.", after: "b." });
+  });
   it("answers false for a zone number that is no zone, and 422 for one that is not a number", async () => {
     expect((await pdns("/getBeforeAndAfterNamesAbsolute/999999/www%2e")).body).toEqual({ result: false });
     const bad = await pdns("/getBeforeAndAfterNamesAbsolute/x1/www%2e");

@@ -8,7 +8,6 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Database } from "../../db/client";
 import { records, zoneKeys, zones } from "../../db/schema";
-import { ownerOrder } from "../../dns/name-order";
 import { iscPrivateKeyText } from "../../dns/dnssec/ecdsa";
 import { unseal } from "../../dns/dnssec/sealed";
 import type { AppEnv } from "../../env";
@@ -67,6 +66,20 @@ function ancestorOwners(key: string): string[] {
   );
 }
 
+/**
+ * The owner_order key (src/dns/name-order.ts) of a name asked, relative to the zone, its
+ * labels as parseQueryName gives them. Stored names hold only LDH, `_` and `*`, so a label
+ * with any other octet (written `\DDD`) is no stored name, but the seeks must still land
+ * where canonical order (RFC 4034 §6.1) puts it, or the NSEC would not cover it: each such
+ * octet stands as itself, or as `!` when at or below the space that separates labels in
+ * the key. Every stored octet is above both, so each comparison with a stored key keeps
+ * the outcome the octets give.
+ */
+function questionOrder(labels: readonly string[]): string {
+  const octets = (label: string) => label.replace(/\\([0-9]{3})/g, (_, digits: string) => (Number(digits) <= 0x20 ? "!" : String.fromCharCode(Number(digits))));
+  return labels.map(octets).reverse().join(" ");
+}
+
 export interface NsecNeighbours {
   before: string;
   after: string;
@@ -85,8 +98,8 @@ export interface NsecNeighbours {
  * is replaced by the delegation point, or by the first name past the delegation's names
  * (keys from `cut ` to `cut!`). Null: no zone of that number.
  */
-export async function beforeAndAfter(db: Database, domainId: number, relative: string): Promise<NsecNeighbours | null> {
-  const key = ownerOrder(relative);
+export async function beforeAndAfter(db: Database, domainId: number, labels: readonly string[]): Promise<NsecNeighbours | null> {
+  const key = questionOrder(labels);
   const [row] = await db.all<{ zone_id: string; before: string | null; after: string | null }>(sql`
     SELECT z.id AS zone_id,
            (SELECT r.owner_order FROM records r WHERE r.zone_id = z.id AND r.owner_order <= ${key} ORDER BY r.owner_order DESC LIMIT 1) AS before,

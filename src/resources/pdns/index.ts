@@ -61,7 +61,7 @@ async function nsecNeighbours(c: Context<AppEnv>, id: string, qname: string) {
   if (!/^[0-9]{1,15}$/.test(id)) {
     throw new ApiError("validation_failed", "id is not a zone number.", { errors: [{ field: "id", message: `"${id.slice(0, 20)}" is not a whole number` }] });
   }
-  const neighbours = await beforeAndAfter(c.get("db"), Number(id), name.key);
+  const neighbours = await beforeAndAfter(c.get("db"), Number(id), name.labels);
   return neighbours ? { result: { ...neighbours, unhashed: qname } } : NOTHING;
 }
 
