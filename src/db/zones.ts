@@ -18,7 +18,7 @@ export type ZoneWithLinks = ZoneRow & {
 const domainId = sql<string | null>`(select d.id from domains d where d.name = "zones"."name" and d.account_id = "zones"."account_id")`;
 
 /** The public parts of the zone's active keys (zone_keys_zone_idx), for the apex records signing adds. */
-const dnssecKeys = sql<string>`(select json_group_array(json_array(k.flags, k.algorithm, k.public_key)) from (select flags, algorithm, public_key from zone_keys where zone_id = "zones"."id" and active = 1 order by id) k)`;
+const dnssecKeys = sql<string>`(select json_group_array(json_array(k.flags, k.algorithm, k.public_key) order by k.id) from zone_keys k where k.zone_id = "zones"."id" and k.active = 1)`;
 
 export const zoneColumns = { ...getTableColumns(zones), domainId, dnssecKeys };
 
