@@ -545,6 +545,17 @@ describe("what a DNSSEC signer adds is read, then left out with a warning (the s
       { line: 9, message: "1 NSEC3 record left out (the first on line 9): a DNSSEC signer's output, not zone data; this service signs zones itself" },
     ]);
   });
+  it("leaves out a signer's record written as TYPEnnn with generic RDATA (RFC 3597 §5) as it does one written by its mnemonic", () => {
+    const result = parseMasterFile(zoneFile("@ NS ns1.example.net.", "www TYPE46 \\# 4 00010203", "www A 192.0.2.1", "www type47 \\# 3 000102"));
+    expect(records(result).map((r) => r[2])).toEqual(["NS", "A"]);
+    expect(result.ok && result.zone.warnings).toEqual([
+      { line: 5, message: "1 RRSIG record left out (the first on line 5): a DNSSEC signer's output, not zone data; this service signs zones itself" },
+      { line: 7, message: "1 NSEC record left out (the first on line 7): a DNSSEC signer's output, not zone data; this service signs zones itself" },
+    ]);
+    expect(errors(parseMasterFile(zoneFile("@ NS ns1.example.net.", "www TYPE46 \\# 4 0001")))).toEqual([
+      [5, "generic RRSIG RDATA says 4 octets (8 hex digits) but gives 4 hex digits"],
+    ]);
+  });
   it("refuses what BIND would refuse, rather than dropping it", () => {
     expect(
       errors(

@@ -6,7 +6,7 @@
 import { fail, ok, type Check } from "../result";
 import { dnssecAlgorithmField } from "./dnssec-algorithm";
 import { base64Field, hexField, nameField, uintField } from "./fields";
-import { genericTypeCode } from "./generic";
+import { genericOctets, genericTypeCode, isGenericRdata } from "./generic";
 import type { Token } from "./tokens";
 
 const SHAPES: Record<string, { min: number; shape: string }> = {
@@ -54,6 +54,12 @@ export function base32hexOctets(text: string): number | null {
  * null when BIND would read it. `known` says whether a type mnemonic is one BIND knows.
  */
 export function signerRdataProblem(type: string, tokens: Token[], origin: string | null, known: (upper: string) => boolean): string | null {
+  // Generic RDATA (RFC 3597 §5: `\# length hex`, as a type written TYPE46 usually is):
+  // the record is left out all the same, so its octets need only be well-formed.
+  if (isGenericRdata(tokens)) {
+    const octets = genericOctets(tokens, type);
+    return octets.ok ? null : octets.error;
+  }
   const shape = SHAPES[type]!;
   if (tokens.length < shape.min) return `${type} needs ${shape.shape}`;
   const checks: Check<unknown>[] = [];
