@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { certWithNumbers } from "../../src/dns/rdata/cert";
 import {
   canonicalRdata,
   isRecordType,
@@ -854,5 +855,16 @@ describe("an address is a bare token, as BIND reads it", () => {
   it("refuses a quoted A or AAAA address", () => {
     expect(json("A", '"192.0.2.1"')).toEqual(refused("A content must be an address, not a quoted string"));
     expect(json("AAAA", '"2001:db8::1"')).toEqual(refused("AAAA content must be an address, not a quoted string"));
+  });
+});
+
+describe("CERT with numbers (certWithNumbers: the form PowerDNS 4.7 parses)", () => {
+  it("turns the type and algorithm mnemonics of the canonical form into their numbers, and leaves numbers as they are", () => {
+    const pgp = canonicalRdata("CERT", "PGP 0 0 mDMEXEcE6RYJKwYBBAHaRw8BAQdArjWwk3FAqyiFbFBKT4TzXcVBqPTB3gmzlC/Ub7O1u10=", null);
+    expect(pgp.ok && certWithNumbers(pgp.content)).toBe("3 0 0 mDMEXEcE6RYJKwYBBAHaRw8BAQdArjWwk3FAqyiFbFBKT4TzXcVBqPTB3gmzlC/Ub7O1u10=");
+    const pkix = canonicalRdata("CERT", "1 12345 13 mDMEXEcE6RYJ", null);
+    expect(pkix.ok && pkix.content).toBe("PKIX 12345 ECDSAP256SHA256 mDMEXEcE6RYJ");
+    expect(pkix.ok && certWithNumbers(pkix.content)).toBe("1 12345 13 mDMEXEcE6RYJ");
+    expect(certWithNumbers("100 7 200 AAAA")).toBe("100 7 200 AAAA");
   });
 });
