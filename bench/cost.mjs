@@ -36,14 +36,32 @@ function floorMet(row) {
   return row.round_trips <= 2;
 }
 
-function printTable(rows) {
-  const table = [["operation", "round trips", "rows read", "rows written", "floor", "why"]];
+/** The memory phase's per-record figures for the import and the export rows (one shape: typical if measured). */
+function perRecordCell(row, memory) {
+  const op = row.operation === "createZone text/dns" ? "import" : row.operation === "getZone text/dns" ? "export" : null;
+  if (!op || !memory) return "";
+  const entries = Object.entries(memory.per_record);
+  const [, f] = entries.find(([what]) => what === `${op} (typical)`) ?? entries.find(([what]) => what.startsWith(op)) ?? [];
+  return f ? `${f.isolate_heap_bytes ?? "-"} B / ${f.process_bytes} B / ${f.cpu_us} µs` : "";
+}
+
+function printTable(rows, memory) {
+  const table = [["operation", "round trips", "rows read", "rows written", "floor", "per record: heap / process / CPU", "why"]];
   for (const r of rows)
-    table.push([r.operation, String(r.round_trips), String(r.rows_read), String(r.rows_written), floorMet(r) ? "yes" : "no", r.bound?.why ?? ""]);
-  const widths = table[0].map((_, i) => (i === 5 ? 0 : Math.max(...table.map((r) => r[i].length))));
+    table.push([
+      r.operation,
+      String(r.round_trips),
+      String(r.rows_read),
+      String(r.rows_written),
+      floorMet(r) ? "yes" : "no",
+      perRecordCell(r, memory),
+      r.bound?.why ?? "",
+    ]);
+  const last = table[0].length - 1;
+  const widths = table[0].map((_, i) => (i === last ? 0 : Math.max(...table.map((r) => r[i].length))));
   for (const [i, row] of table.entries()) {
-    console.log(`| ${row.map((cell, j) => (j === 0 || j === 5 ? cell.padEnd(widths[j]) : cell.padStart(widths[j]))).join(" | ")} |`);
-    if (i === 0) console.log(`|${widths.map((w, j) => (j === 0 || j === 5 ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|")}|`);
+    console.log(`| ${row.map((cell, j) => (j === 0 || j === last ? cell.padEnd(widths[j]) : cell.padStart(widths[j]))).join(" | ")} |`);
+    if (i === 0) console.log(`|${widths.map((w, j) => (j === 0 || j === last ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|")}|`);
   }
 }
 
@@ -65,8 +83,6 @@ export async function costBench() {
   const started = Date.now();
   console.log("[bench] cost: running test/cost.test.ts (the Worker in workerd, a D1 seeded through the API)");
   const { rows, passed, output } = measure();
-  console.log("");
-  printTable(rows);
   const file = join(BENCH, "results.json");
   let out = {};
   try {
@@ -75,8 +91,12 @@ export async function costBench() {
     out = {};
   }
   const memory = perRecordFigures(out);
+  console.log("");
+  printTable(rows, memory);
   if (memory) {
-    console.log(`\nper record, from the memory phase of ${memory.date} (isolate heap / workerd process bytes, CPU µs):`);
+    console.log(
+      `\nper record, from the memory phase of ${memory.date} (isolate heap / workerd process bytes, CPU µs; an export's is its first, rendered one):`,
+    );
     for (const [what, f] of Object.entries(memory.per_record))
       console.log(`- ${what}: ${f.isolate_heap_bytes ?? "-"} / ${f.process_bytes} bytes, ${f.cpu_us} µs`);
   } else console.log("\nper-record memory and CPU: no memory phase in bench/results.json yet (npm run bench -- --memory-only)");

@@ -518,14 +518,14 @@ async function main() {
     targets: Object.fromEntries(Object.entries(TARGETS).map(([k, { op, value }]) => [k, `${op} ${value}`])),
     notes,
   };
-  // A run without the scaling phase keeps the last one's "scaling" (it carries its own date).
-  if (!SCALING) {
-    try {
-      const previous = JSON.parse(readFileSync(join(BENCH, "results.json"), "utf8"));
-      if (previous.scaling) out.scaling = previous.scaling;
-    } catch {
-      // no previous results
-    }
+  // What this run does not measure stays as the last run left it (each part carries its
+  // own date): the scaling phase when skipped, and the phases of their own (--cost,
+  // --peer, --dns, memory), which write their keys into the same file.
+  try {
+    const previous = JSON.parse(readFileSync(join(BENCH, "results.json"), "utf8"));
+    for (const [key, value] of Object.entries(previous)) if (!(key in out) && (key !== "scaling" || !SCALING)) out[key] = value;
+  } catch {
+    // no previous results
   }
   writeFileSync(join(BENCH, "results.json"), JSON.stringify(out, null, 2) + "\n");
   log(`wrote bench/results.json`);
