@@ -180,6 +180,18 @@ describe("restrictions are validated and normalised like the rest of the API", (
     });
   });
 
+  it("a record rule names types as records store them: TYPE1 is A, a type known only by number stays TYPEnnn (RFC 3597 §5)", async () => {
+    const token = await minted({ records: [{ name: "_x", types: ["type65280", "TYPE1", "txt"] }] });
+    expect(token.records).toEqual([{ name: "_x", types: ["TYPE65280", "A", "TXT"] }]);
+    const problem = expectProblem(await mint({ records: [{ name: "_x", types: ["RRSIG", "SOA", "ANY", "TYPE46"] }] }), 422, "validation_failed");
+    expect(problem.errors).toEqual([
+      { field: "records[0].types[0]", message: '"RRSIG" is a DNSSEC signer\'s type: this service signs zones itself and keeps no RRSIG records' },
+      { field: "records[0].types[1]", message: '"SOA" is the zone\'s own SOA, changed through PATCH /v1/zones/{zone}, never a record' },
+      { field: "records[0].types[2]", message: '"ANY" is a meta-type (RFC 6895 §3.1), never data in a zone' },
+      { field: "records[0].types[3]", message: '"TYPE46" is a DNSSEC signer\'s type: this service signs zones itself and keeps no RRSIG records' },
+    ]);
+  });
+
   it("one 422 names every bad entry", async () => {
     const problem = expectProblem(
       await mint({

@@ -4,7 +4,7 @@
 // problem of the body. What the restrictions then allow is src/http/token-rights.ts's.
 import type { z } from "@hono/zod-openapi";
 import { normalizeName } from "../../dns/name";
-import { isRecordType, RECORD_TYPES } from "../../dns/rdata";
+import { RECORD_TYPES, recordTypeOf } from "../../dns/rdata";
 import { parseCidr } from "../../http/token-rights";
 import { normalizeHostName } from "../../registry/hosts";
 
@@ -27,8 +27,20 @@ export function ownerPattern(input: string): Normalized {
 
 /** A record type mnemonic, upper case. */
 export function recordType(input: string): Normalized {
-  const type = input.toUpperCase();
-  return isRecordType(type) ? { ok: true, value: type } : { ok: false, error: `is not a supported record type; supported: ${RECORD_TYPES.join(", ")}` };
+  // As a record stores its type: a mnemonic in upper case, TYPE1 read as A, a type known
+  // only by number as TYPEnnn (RFC 3597 §5), so a rule matches the records it names.
+  const lookup = recordTypeOf(input);
+  if (lookup.ok) return { ok: true, value: lookup.type };
+  switch (lookup.kind) {
+    case "soa":
+      return { ok: false, error: "is the zone's own SOA, changed through PATCH /v1/zones/{zone}, never a record" };
+    case "signer":
+      return { ok: false, error: `is a DNSSEC signer's type: this service signs zones itself and keeps no ${lookup.type} records` };
+    default:
+      return lookup.error.includes("meta-type")
+        ? { ok: false, error: "is a meta-type (RFC 6895 §3.1), never data in a zone" }
+        : { ok: false, error: `is not a supported record type; supported: ${RECORD_TYPES.join(", ")}, and TYPEnnn for a type known only by its number` };
+  }
 }
 
 /** A CIDR in canonical text (`2001:DB8:0::/32` → `2001:db8::/32`, one address → /32 or /128). */
