@@ -6,7 +6,7 @@
 // last memory phase (bench/memory.mjs) when results.json holds one. Deterministic: the same
 // code gives the same figures on any machine.
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readResults, writeResults } from "./results.mjs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -83,14 +83,7 @@ export async function costBench() {
   const started = Date.now();
   console.log("[bench] cost: running test/cost.test.ts (the Worker in workerd, a D1 seeded through the API)");
   const { rows, passed, output } = measure();
-  const file = join(BENCH, "results.json");
-  let out = {};
-  try {
-    out = JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    out = {};
-  }
-  const memory = perRecordFigures(out);
+  const memory = perRecordFigures(readResults());
   console.log("");
   printTable(rows, memory);
   if (memory) {
@@ -104,8 +97,7 @@ export async function costBench() {
   console.log(
     `\n${rows.length} operations, ${rows.length - below} at their floor, ${below} above it (see why); bounds ${passed ? "all held" : "NOT all held"}`,
   );
-  out.cost = { date: new Date().toISOString(), operations: rows, memory_per_record: memory };
-  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  writeResults({ cost: { date: new Date().toISOString(), operations: rows, memory_per_record: memory } });
   console.log(`[bench] wrote "cost" into bench/results.json in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   if (!passed)
     console.log(

@@ -31,13 +31,14 @@
 // typical, dense, long and full (all four by default).
 import autocannon from "autocannon";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, groupAlive, killGroup } from "../scripts/lib/harness.mjs";
 import { BYTES_PER_LINE, memoryPhase, printMemory } from "./memory.mjs";
 import { peerPhase } from "./peer.mjs";
+import { writeResults } from "./results.mjs";
 import { generateSeed, masterFile, SIZES } from "./seed.mjs";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -519,15 +520,9 @@ async function main() {
     notes,
   };
   // What this run does not measure stays as the last run left it (each part carries its
-  // own date): the scaling phase when skipped, and the phases of their own (--cost,
-  // --peer, --dns, memory), which write their keys into the same file.
-  try {
-    const previous = JSON.parse(readFileSync(join(BENCH, "results.json"), "utf8"));
-    for (const [key, value] of Object.entries(previous)) if (!(key in out) && (key !== "scaling" || !SCALING)) out[key] = value;
-  } catch {
-    // no previous results
-  }
-  writeFileSync(join(BENCH, "results.json"), JSON.stringify(out, null, 2) + "\n");
+  // own date): the scaling phase when skipped (a full run writes it next), and the phases
+  // of their own (--cost, --peer, --dns, memory).
+  writeResults(out);
   log(`wrote bench/results.json`);
   if (SCALING || MEMORY) await stopServer(service); // the later phases start their own services
   if (SCALING) await scalingPhase(scaleTop);
@@ -552,16 +547,7 @@ async function peerRun() {
     },
     { quick: QUICK },
   );
-  const file = join(BENCH, "results.json");
-  let out = {};
-  try {
-    out = JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    out = {};
-  }
-  out.peer = peer;
-  out.peer_ratios = peer.peer_ratios;
-  writeFileSync(file, JSON.stringify(out, null, 2) + "\n");
+  writeResults({ peer, peer_ratios: peer.peer_ratios });
   log(`wrote "peer" and "peer_ratios" into bench/results.json`);
 }
 
@@ -603,15 +589,7 @@ async function memoryRun() {
     { sizes, shapes: MEMORY_SHAPES, maxBytes: limits.bytes, lineBytes: Math.floor((limits.bytes - 300) / (limits.records ?? 100_000)) },
   );
   printMemory(figures);
-  const file = join(BENCH, "results.json");
-  let out = {};
-  try {
-    out = JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    out = {};
-  }
-  out.memory = { ...figures, limits, machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? null, node: process.version } };
-  writeFileSync(file, JSON.stringify(out, null, 2) + "\n");
+  writeResults({ memory: { ...figures, limits, machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? null, node: process.version } } });
   log(`wrote "memory" into bench/results.json`);
 }
 
@@ -664,17 +642,7 @@ async function scalingPhase(top) {
       ]),
     ),
   };
-  const file = join(BENCH, "results.json");
-  let out = {};
-  if (existsSync(file)) {
-    try {
-      out = JSON.parse(readFileSync(file, "utf8"));
-    } catch {
-      out = {};
-    }
-  }
-  out.scaling = scaling;
-  writeFileSync(file, JSON.stringify(out, null, 2) + "\n");
+  writeResults({ scaling });
   writeFileSync(join(BENCH, "scaling.svg"), scalingSvg(points));
   log(`wrote "scaling" into bench/results.json and bench/scaling.svg`);
 }
