@@ -2,6 +2,7 @@
 // by the zone's id and version as the request's D1 read found them. A change makes the old
 // entry unreachable; the read that decides visibility still happens, so another account
 // never gets the cached body; DNSSEC on or off is a change of the export like any other.
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { costOf, roundTrips } from "./d1-cost";
 import { api } from "./helpers";
@@ -54,6 +55,21 @@ describe("an unchanged zone's export comes from the cache", () => {
     const unsignedAgain = await exportOf();
     expect(unsignedAgain.text).not.toBe(signed.text);
     expect(unsignedAgain.trips).toBe(2);
+  });
+
+  it("the cache key holds the active keys too: a key change that did not raise the zone's version is not served stale", async () => {
+    const name = "export-cache-keys.test";
+    const created = await api("POST", "/v1/zones", { json: { name } });
+    expect(created.status).toBe(201);
+    expect((await api("POST", `/v1/zones/${name}/dnssec`)).status).toBe(201);
+    const signed = await costOf("GET", `/v1/zones/${name}`, { headers: asDns });
+    expect(signed.text).toMatch(/\sDNSKEY\s/);
+    expect(roundTrips((await costOf("GET", `/v1/zones/${name}`, { headers: asDns })).cost)).toBe(1);
+    // A writer that forgot the zone's version (none does today): the key goes, the version stays.
+    await env.DB.prepare("UPDATE zone_keys SET active = 0 WHERE zone_id = ?").bind(created.body.id).run();
+    const after = await costOf("GET", `/v1/zones/${name}`, { headers: asDns });
+    expect(after.text).not.toMatch(/\sDNSKEY\s/);
+    expect(roundTrips(after.cost)).toBe(2);
   });
 
   it("another account's token gets 404 for a zone whose export is cached", async () => {

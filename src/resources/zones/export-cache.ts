@@ -1,8 +1,11 @@
 // An unchanged zone's master file comes from the Workers Cache API (caches.default), not
-// from D1 and the renderer (issue 18). The key is the zone's id and version as the
-// request's own D1 read found them: every write that changes what the export holds (a
-// record, the zone's SOA or TTL, DNSSEC turned on or off: src/db/zones.ts touchZone)
-// raises the version, so an older entry is never asked for again and expires on its own.
+// from D1 and the renderer (issue 18). The key is everything the export depends on, as
+// the request's own D1 read found it: the zone's id and version — every write that
+// changes what the export holds (a record, the zone's SOA or TTL, DNSSEC turned on or off:
+// src/db/zones.ts touchZone) raises the version — and a digest of its active DNSSEC keys
+// (the apex DNSKEY, CDS and CDNSKEY the export adds), so even a key change that did not
+// raise the version could not serve a stale key. An older entry is never asked for again
+// and expires on its own.
 // The read that finds the zone is the one that decides visibility (a zone another account
 // holds is a 404 before the cache is asked), and a zone id belongs to one zone only, so an
 // entry can only ever be served to whoever may read that zone.
@@ -15,9 +18,13 @@ const EXPORT_FORMAT = 2;
 /** How long an entry may stay: any later version has a key of its own, so this only frees space. */
 const MAX_AGE_SECONDS = 7 * 24 * 3600;
 
-function cacheKey(zone: Pick<ZoneWithLinks, "id" | "version">): Request {
+type ExportedZone = Pick<ZoneWithLinks, "id" | "version" | "dnssecKeys">;
+
+async function cacheKey(zone: ExportedZone): Promise<Request> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(zone.dnssecKeys)));
+  const keys = [...digest.subarray(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
   // The Cache API keys on a URL; this host is never fetched (RFC 6761 reserves .invalid).
-  return new Request(`https://zone-export.invalid/${zone.id}/v${zone.version}/f${EXPORT_FORMAT}`);
+  return new Request(`https://zone-export.invalid/${zone.id}/v${zone.version}/k${keys}/f${EXPORT_FORMAT}`);
 }
 
 function exportCache(): Cache | null {
@@ -31,12 +38,12 @@ function exportCache(): Cache | null {
  */
 export async function cachedMasterFile(
   c: Context<AppEnv>,
-  zone: Pick<ZoneWithLinks, "id" | "version">,
+  zone: ExportedZone,
   render: () => Promise<ReadableStream<Uint8Array>>,
 ): Promise<ReadableStream<Uint8Array>> {
   const cache = exportCache();
   if (!cache) return render();
-  const key = cacheKey(zone);
+  const key = await cacheKey(zone);
   const hit = await cache.match(key).catch(() => undefined);
   if (hit?.body) return hit.body;
   const [answer, stored] = (await render()).tee();
