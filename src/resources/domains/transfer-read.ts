@@ -5,7 +5,6 @@ import type { AppEnv } from "../../env";
 import { resourceRef } from "../../http/lookup";
 import { isOperator } from "../../http/ownership";
 import { ApiError } from "../../http/problem";
-import { findDomain } from "./queries";
 import type * as routes from "./routes";
 import { latestTransfer, presentTransfer, type TransferRow } from "./transfers";
 
@@ -22,10 +21,10 @@ export function isPartyTo(c: Parameters<typeof isOperator>[0], transfer: Transfe
 
 export const getTransfer: RouteHandler<typeof routes.getTransfer, AppEnv> = async (c) => {
   const segment = c.req.valid("param").domain;
-  // The gaining account cannot see the domain yet: it is looked up across accounts.
+  // The gaining account cannot see the domain yet: it is looked up across accounts, in the
+  // transfer's own statement (one round trip); no domain, no transfer: the same 404.
   const allAccounts = c.get("dbAllAccounts") ?? c.get("db");
-  const [domain] = await findDomain(allAccounts, resourceRef(segment, "domain"));
-  const [transfer] = domain ? await latestTransfer(allAccounts, domain.id) : [];
+  const [transfer] = await latestTransfer(allAccounts, resourceRef(segment, "domain"));
   if (!transfer || !isPartyTo(c, transfer)) throw noTransfer(segment);
   return c.json(presentTransfer(transfer), 200);
 };

@@ -4,6 +4,7 @@
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { Catalog } from "../../db/catalog";
 import type { Database } from "../../db/client";
+import type { ResourceRef } from "../../db/ref";
 import { eventInsert, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
 import { contacts, domains, hosts, transfers } from "../../db/schema";
@@ -30,9 +31,17 @@ export function presentTransfer(row: TransferRow) {
   };
 }
 
-/** The domain's latest transfer (transfers_domain_idx); transfers are not owned rows, so no account shadows them. */
-export function latestTransfer(db: Database, domainId: string) {
-  return db.select().from(transfers).where(eq(transfers.domainId, domainId)).orderBy(desc(transfers.requestedAt), desc(transfers.id)).limit(1);
+/**
+ * The domain's latest transfer (transfers_domain_idx); transfers are not owned rows, so no
+ * account shadows them. The domain is its id, or a reference found in the same statement
+ * (a domain by name: one round trip, no read of the domain first).
+ */
+export function latestTransfer(db: Database, domain: string | ResourceRef) {
+  const domainId =
+    typeof domain === "string" || domain.kind === "id"
+      ? eq(transfers.domainId, typeof domain === "string" ? domain : domain.id)
+      : sql`${transfers.domainId} = (select ${domains.id} from ${domains} where ${domains.name} = ${domain.name})`;
+  return db.select().from(transfers).where(domainId).orderBy(desc(transfers.requestedAt), desc(transfers.id)).limit(1);
 }
 
 export function newTransferId(now: Date): string {
