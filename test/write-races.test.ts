@@ -225,3 +225,38 @@ describe("an RRset keeps one TTL at commit (RFC 2181 §5.2)", () => {
     expect((await eventsFor(first.id)).at(-1).after.ttl).toBe(now.ttl);
   });
 });
+
+describe("a zone stays loadable at commit: a record write's integrity check holds for what it commits", () => {
+  it("an NS added to a name whose address record another write deletes meanwhile reads again and answers 422; the address stays deleted", async () => {
+    const zone = await createZone("race-ns.test");
+    const glue = await createRecord(zone.id, { name: "ns1", type: "A", content: "192.0.2.53" });
+    const response = await apiWithHooks(
+      "POST",
+      "/v1/records",
+      onceBeforeWriting("records", async () => {
+        const deleted = await api("DELETE", `/v1/records/${glue.id}`);
+        expect(deleted.status, deleted.text).toBe(204);
+      }),
+      { json: { zone: "race-ns.test", name: "@", type: "NS", content: "ns1.race-ns.test" } },
+    );
+    const problem = expectProblem(response, 422, "validation_failed");
+    expect(errorFor(problem, "content").message).toContain("ns1.race-ns.test");
+    const apexNs = await api("GET", "/v1/zones/race-ns.test/records?name=@&type=NS");
+    expect(apexNs.body.data.map((r: { content: string }) => r.content)).not.toContain("ns1.race-ns.test.");
+  });
+
+  it("an address record deleted while another write adds the NS that needs it reads again and answers 409; the NS and its address stay", async () => {
+    const zone = await createZone("race-glue.test");
+    const glue = await createRecord(zone.id, { name: "ns1", type: "A", content: "192.0.2.54" });
+    const response = await apiWithHooks(
+      "DELETE",
+      `/v1/records/${glue.id}`,
+      onceBeforeWriting("records", async () => {
+        await createRecord(zone.id, { name: "@", type: "NS", content: "ns1.race-glue.test" });
+      }),
+    );
+    const problem = expectProblem(response, 409, "rrset_conflict");
+    expect(problem.detail).toContain("ns1.race-glue.test");
+    expect((await api("GET", `/v1/records/${glue.id}`)).status).toBe(200);
+  });
+});

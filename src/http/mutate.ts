@@ -76,6 +76,8 @@ export interface WriteContext {
 
 /** What a delete writes. */
 export interface Removal {
+  /** Guards that must see what the write's reads saw: first in the batch, before the write (src/db/guards.ts). */
+  beforeWrite?: Statement[];
   /** The statement that deletes the resource's own row; if it deletes nothing, the resource moved on. */
   write: Statement;
   /** The event's `before`, when it records more than the representation (a zone's records). */
@@ -88,6 +90,8 @@ export interface Removal {
 export interface Change<Row> {
   /** The resource as written: the answer and its event's `after`. */
   next: Row;
+  /** Guards that must see what the write's reads saw: first in the batch, before the write (src/db/guards.ts). */
+  beforeWrite?: Statement[];
   /** The statement that writes the resource's own row; if it changes no row, the resource moved on. */
   write: Statement;
   /** Parts of the event's `after` that only the database knows once the batch ran (src/db/events.ts). */
@@ -144,7 +148,7 @@ function changedARow(result: unknown): boolean {
  * Runs one write's batch: the resource's row first, its event right after (written only
  * if the row was), then the rest. Returns the batch's results.
  */
-async function commit<Row>(ctx: WriteContext, statements: Statement[], row: Row, failure: FailureProblem<Row> | undefined): Promise<unknown[]> {
+async function commit<Row>(ctx: WriteContext, statements: Statement[], row: Row, failure: FailureProblem<Row> | undefined, writeIndex = 0): Promise<unknown[]> {
   let results: unknown[];
   try {
     results = await ctx.db.batch(statements as [Statement, ...Statement[]]);
@@ -157,7 +161,7 @@ async function commit<Row>(ctx: WriteContext, statements: Statement[], row: Row,
     if (kind === "version_conflict" || kind === "foreign_key") throw new VersionConflict();
     throw error;
   }
-  if (!changedARow(results[0])) throw new VersionConflict();
+  if (!changedARow(results[writeIndex])) throw new VersionConflict();
   return results;
 }
 
@@ -197,8 +201,17 @@ async function writeChange<Row extends Stored, Body>(
     collection.present(change.next),
     change.afterFromDatabase,
   );
-  const statements = [change.write, event, ...(change.alongside ?? []), ...(change.guards ?? []), ...(change.readBack ? [change.readBack] : []), ...recorded];
-  const results = await commit(ctx, statements, change.next, failure);
+  const first = change.beforeWrite ?? [];
+  const statements = [
+    ...first,
+    change.write,
+    event,
+    ...(change.alongside ?? []),
+    ...(change.guards ?? []),
+    ...(change.readBack ? [change.readBack] : []),
+    ...recorded,
+  ];
+  const results = await commit(ctx, statements, change.next, failure, first.length);
   return change.readBack ? ((results.at(-1) as Row[])[0] ?? change.next) : change.next;
 }
 
@@ -268,7 +281,8 @@ export async function deleteResource<Row extends Stored, Body, const R extends r
     const removal = await operation.remove(ctx, current, read as BatchResponse<R>);
     const before = removal.before ?? collection.present(current);
     const event = eventOf(ctx, collection.accountOf(current), collection.type, current.id, "delete", before, null);
-    await commit(ctx, [removal.write, event, ...(removal.alongside ?? [])], current, operation.failure);
+    const first = removal.beforeWrite ?? [];
+    await commit(ctx, [...first, removal.write, event, ...(removal.alongside ?? [])], current, operation.failure, first.length);
   });
   return c.body(null, 204);
 }

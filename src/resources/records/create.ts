@@ -9,7 +9,7 @@ import { touchZone } from "../../db/zones";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
 import { checkNeighbours, recordCollection, recordWriteProblem, requireRoomInZone, validRecord, zoneHoldsRoom, zoneOfReference } from "./collection";
-import { assertZoneIntegrity } from "./integrity";
+import { assertZoneIntegrity, integrityGuards } from "./integrity";
 import { type RecordWithZone, recordsAtName } from "./queries";
 import { requireRecordWrite } from "../../http/ownership";
 import type * as routes from "./routes";
@@ -26,7 +26,7 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
       requireRoomInZone(zone);
       const others = await recordsAtName(db, zone.id, record.name);
       checkNeighbours(record, others);
-      await assertZoneIntegrity(db, zone, null, record);
+      const integrityReads = await assertZoneIntegrity(db, zone, null, record);
       const rrset = others.filter((o) => o.type === record.type);
 
       const next: RecordWithZone = {
@@ -44,6 +44,7 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
       const { zoneName: _zoneName, ...row } = next;
       return {
         next,
+        beforeWrite: integrityGuards(db, zone.id, integrityReads),
         write: db.insert(records).values(row),
         // The zone's serial rises with every record write; the record's event implies it.
         alongside: [

@@ -9,7 +9,7 @@ import type { AppEnv } from "../../env";
 import { deleteResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { recordCollection, recordWriteProblem } from "./collection";
-import { assertZoneIntegrity } from "./integrity";
+import { assertZoneIntegrity, integrityGuards } from "./integrity";
 import { apexNsCount } from "./queries";
 import { requireRecordWrite } from "../../http/ownership";
 import type * as routes from "./routes";
@@ -23,8 +23,9 @@ export const deleteRecord: RouteHandler<typeof routes.deleteRecord, AppEnv> = (c
         const lastApexNs = apexNsRemovalProblem(current, count);
         if (lastApexNs) throw new ApiError("rrset_conflict", lastApexNs);
       }
-      await assertZoneIntegrity(db, { id: current.zoneId, name: current.zoneName }, current, null);
+      const integrityReads = await assertZoneIntegrity(db, { id: current.zoneId, name: current.zoneName }, current, null);
       return {
+        beforeWrite: integrityGuards(db, current.zoneId, integrityReads),
         write: db.delete(records).where(and(eq(records.id, current.id), eq(records.version, current.version))),
         // Only when the record was deleted (its event row is the previous statement's change).
         alongside: [touchZone(db, current.zoneId, now, { ifPreviousChanged: true })],

@@ -4,8 +4,9 @@
 // names the written record's target passes through. A write that changes the zone's
 // structure (an alias or DNAME added, a delegation or DNAME removed) can break records
 // anywhere in the zone, so it reads the zone's records (name, type, content) whole.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import { failUnless } from "../../db/guards";
 import { records } from "../../db/schema";
 import { absoluteOwnerName, relativeOwnerName } from "../../dns/name";
 import { changesStructure, checkedTargets, type IntegrityProblem, neighbourhood, newIntegrityProblems, type ZoneRecordRef } from "../../dns/zone-integrity";
@@ -20,12 +21,19 @@ interface RecordLike {
 /** D1 takes at most 100 bound parameters: a name list is sent in pieces of this many. */
 const NAMES_PER_QUERY = 90;
 
-async function recordsAt(db: Database, zoneId: string, names: string[]): Promise<RecordLike[]> {
-  const rows: RecordLike[] = [];
+interface ReadRecord extends RecordLike {
+  id: string;
+  version: number;
+}
+
+const readColumns = { id: records.id, version: records.version, name: records.name, type: records.type, content: records.content };
+
+async function recordsAt(db: Database, zoneId: string, names: string[]): Promise<ReadRecord[]> {
+  const rows: ReadRecord[] = [];
   for (let i = 0; i < names.length; i += NAMES_PER_QUERY) {
     rows.push(
       ...(await db
-        .select({ name: records.name, type: records.type, content: records.content })
+        .select(readColumns)
         .from(records)
         .where(and(eq(records.zoneId, zoneId), inArray(records.name, names.slice(i, i + NAMES_PER_QUERY))))),
     );
@@ -33,17 +41,37 @@ async function recordsAt(db: Database, zoneId: string, names: string[]): Promise
   return rows;
 }
 
+/** The records below `name` (relative; "@" is the apex). */
+function below(name: string): SQL {
+  const suffix = `.${name}`;
+  return name === "@"
+    ? sql`${records.name} <> '@'`
+    : sql`length(${records.name}) > ${suffix.length} and substr(${records.name}, length(${records.name}) - ${suffix.length - 1}) = ${suffix}`;
+}
+
+/** A record set as a guard compares it: each id with its version, in id order. */
+function fingerprint(rows: readonly { id: string; version: number }[]): string {
+  return rows
+    .map((r) => `${r.id}:${r.version}`)
+    .sort()
+    .join(",");
+}
+
+/**
+ * What the check read, as conditions that hold at commit only if none of it changed
+ * meanwhile: a write committed between this write's reads and its batch (two writes that
+ * each keep the zone loadable alone can break it together: an NS added to a name whose
+ * address another write removes) makes the batch fail and the write decide again. Each
+ * condition stays within D1's bound parameters; the batch checks them before its write.
+ */
+export type IntegrityReads = SQL[];
+
 /** Whether any record lies below `name` (relative; "@" is the apex): then `name` exists, if only as an empty non-terminal. */
 async function hasDescendants(db: Database, zoneId: string, name: string): Promise<boolean> {
-  const suffix = `.${name}`;
-  const below =
-    name === "@"
-      ? sql`${records.name} <> '@'`
-      : sql`length(${records.name}) > ${suffix.length} and substr(${records.name}, length(${records.name}) - ${suffix.length - 1}) = ${suffix}`;
   const [row] = await db
     .select({ one: sql<number>`1` })
     .from(records)
-    .where(and(eq(records.zoneId, zoneId), below))
+    .where(and(eq(records.zoneId, zoneId), below(name)))
     .limit(1);
   return row !== undefined;
 }
@@ -63,8 +91,13 @@ export async function assertZoneIntegrity(
   zone: { id: string; name: string },
   removed: RecordLike | null,
   added: RecordLike | null,
-): Promise<void> {
+): Promise<IntegrityReads> {
   const ref = (record: RecordLike): ZoneRecordRef => ({ fqdn: absoluteOwnerName(record.name, zone.name), type: record.type, content: record.content });
+  // What was read, for the guards: the rows at each name read, and each answer about descendants.
+  const readRows: ReadRecord[] = [];
+  const readNames: string[] = [];
+  const descendants: { name: string; exists: boolean }[] = [];
+  let wholeZone: ReadRecord[] | null = null;
   const removedRef = removed && ref(removed);
   const addedRef = added && ref(added);
   const same = (a: ZoneRecordRef, b: ZoneRecordRef | null) => b !== null && a.fqdn === b.fqdn && a.type === b.type && a.content === b.content;
@@ -79,16 +112,12 @@ export async function assertZoneIntegrity(
     const readAt = async (names: string[]) => {
       const fresh = [...new Set(names)].filter((name) => !read.has(name));
       for (const name of fresh) read.add(name);
-      if (fresh.length > 0)
-        before.push(
-          ...(
-            await recordsAt(
-              db,
-              zone.id,
-              fresh.map((name) => relativeOwnerName(name, zone.name)),
-            )
-          ).map(ref),
-        );
+      if (fresh.length === 0) return;
+      const relative = fresh.map((name) => relativeOwnerName(name, zone.name));
+      const rows = await recordsAt(db, zone.id, relative);
+      readNames.push(...relative);
+      readRows.push(...rows);
+      before.push(...rows.map(ref));
     };
     const written = [removedRef, addedRef].filter((r): r is ZoneRecordRef => r !== null);
     await readAt(written.flatMap((r) => neighbourhood(zone.name, r.fqdn)));
@@ -100,7 +129,11 @@ export async function assertZoneIntegrity(
     const existing: string[] = [];
     if (before.some((r) => r.fqdn.startsWith("*."))) {
       for (const name of new Set(starts)) {
-        if (!before.some((r) => r.fqdn === name) && (await hasDescendants(db, zone.id, relativeOwnerName(name, zone.name)))) existing.push(name);
+        if (before.some((r) => r.fqdn === name)) continue;
+        const relative = relativeOwnerName(name, zone.name);
+        const exists = await hasDescendants(db, zone.id, relative);
+        descendants.push({ name: relative, exists });
+        if (exists) existing.push(name);
       }
     }
     scope = { existing, only: (r: ZoneRecordRef) => r === addedRef || (r.type === "NS" && r.fqdn === zone.name) };
@@ -109,11 +142,56 @@ export async function assertZoneIntegrity(
     whole = emptied === true && before.some((r) => r.type === "CNAME" && r.fqdn.startsWith("*."));
   }
   if (whole) {
-    before = (await db.select({ name: records.name, type: records.type, content: records.content }).from(records).where(eq(records.zoneId, zone.id))).map(ref);
+    wholeZone = await db.select(readColumns).from(records).where(eq(records.zoneId, zone.id));
+    before = wholeZone.map(ref);
     scope = {};
   }
   const kept = removedRef ? before.filter((r) => !same(r, removedRef)) : before;
   const after = addedRef ? [...kept, addedRef] : kept;
   const [problem] = newIntegrityProblems(zone.name, before, after, scope);
   if (problem) throw problemFor(problem, addedRef);
+  return wholeZone ? [unchangedZone(zone.id, wholeZone)] : unchangedReads(zone.id, readNames, readRows, descendants);
+}
+
+/**
+ * The whole zone as read: its number of records, the sum of their versions and the
+ * largest id (an insert adds a larger id, a delete lowers the count, an update raises a
+ * version), compared in one statement whatever the zone's size.
+ */
+function unchangedZone(zoneId: string, rows: readonly ReadRecord[]): SQL {
+  const expected = `${rows.length}:${rows.reduce((sum, r) => sum + r.version, 0)}:${rows.reduce((max, r) => (r.id > max ? r.id : max), "")}`;
+  return sql`(select count(*) || ':' || coalesce(sum(${records.version}), 0) || ':' || coalesce(max(${records.id}), '') from ${records} where ${records.zoneId} = ${zoneId}) = ${expected}`;
+}
+
+function unchangedReads(
+  zoneId: string,
+  names: readonly string[],
+  rows: readonly ReadRecord[],
+  descendants: readonly { name: string; exists: boolean }[],
+): SQL[] {
+  const conditions: SQL[] = [];
+  for (let i = 0; i < names.length; i += NAMES_PER_QUERY) {
+    const chunk = names.slice(i, i + NAMES_PER_QUERY);
+    const expected = fingerprint(rows.filter((r) => chunk.includes(r.name)));
+    conditions.push(
+      sql`coalesce((select group_concat(${records.id} || ':' || ${records.version}, ',' order by ${records.id}) from ${records} where ${records.zoneId} = ${zoneId} and ${inArray(records.name, chunk)}), '') = ${expected}`,
+    );
+  }
+  // A few parameters each: 20 to a statement.
+  for (let i = 0; i < descendants.length; i += 20) {
+    conditions.push(
+      sql.join(
+        descendants
+          .slice(i, i + 20)
+          .map((d) => sql`exists(select 1 from ${records} where ${records.zoneId} = ${zoneId} and ${below(d.name)}) = ${d.exists ? 1 : 0}`),
+        sql` and `,
+      ),
+    );
+  }
+  return conditions;
+}
+
+/** The statements that fail a record write's batch, before its write, if what its integrity check read has changed. */
+export function integrityGuards(db: Database, zoneId: string, reads: IntegrityReads) {
+  return reads.map((holds) => failUnless(db, { type: "zone", id: zoneId }, holds));
 }

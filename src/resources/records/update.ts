@@ -10,7 +10,7 @@ import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { checkNeighbours, recordCollection, recordWriteProblem, validRecord } from "./collection";
-import { assertZoneIntegrity } from "./integrity";
+import { assertZoneIntegrity, integrityGuards } from "./integrity";
 import { apexNsCount, recordsAtName } from "./queries";
 import { requireRecordWrite } from "../../http/ownership";
 import type * as routes from "./routes";
@@ -37,7 +37,7 @@ export const updateRecord: RouteHandler<typeof routes.updateRecord, AppEnv> = (c
       if (!typeChanged && record.name === current.name && record.content === current.content && ttl === current.ttl && comment === current.comment) return null;
 
       checkNeighbours(record, others);
-      await assertZoneIntegrity(db, { id: current.zoneId, name: current.zoneName }, current, record);
+      const integrityReads = await assertZoneIntegrity(db, { id: current.zoneId, name: current.zoneName }, current, record);
       if (movedRrset && current.name === "@" && current.type === "NS") {
         const [{ count } = { count: 0 }] = await apexNsCount(db, current.zoneId);
         const lastApexNs = apexNsRemovalProblem(current, count);
@@ -46,6 +46,7 @@ export const updateRecord: RouteHandler<typeof routes.updateRecord, AppEnv> = (c
       const next = { ...current, ...record, ownerOrder: ownerOrder(record.name), ttl, comment, version: current.version + 1, updatedAt: at };
       return {
         next,
+        beforeWrite: integrityGuards(db, current.zoneId, integrityReads),
         write: db
           .update(records)
           .set({ ...record, ownerOrder: next.ownerOrder, ttl, comment, version: next.version, updatedAt: at })
