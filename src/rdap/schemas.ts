@@ -16,12 +16,10 @@ const Link = z.object({
 });
 
 const Event = z.object({
-  eventAction: z
-    .string()
-    .openapi({
-      example: "registration",
-      description: "RFC 9083 §10.2.3: `registration`, `expiration`, `last changed`, and for a domain once transferred `transfer`.",
-    }),
+  eventAction: z.string().openapi({
+    example: "registration",
+    description: "RFC 9083 §10.2.3: `registration`, `expiration`, `last changed`, and for a domain once transferred `transfer`.",
+  }),
   eventDate: z.string().openapi({ format: "date-time", example: "2026-11-22T09:30:00.000Z" }),
 });
 
