@@ -1,10 +1,15 @@
 // GET /zones/{zone}/dnssec: the zone's DNSSEC state (contract §14).
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
+import { notFound, resourceRef } from "../../http/lookup";
 import { activeKeys, presentState } from "./state";
-import { zoneOf } from "./zone";
+import { zoneRow } from "./zone";
 
 export async function readDnssec(c: Context<AppEnv>, segment: string) {
-  const zone = await zoneOf(c, segment);
-  return presentState(zone.name, await activeKeys(c.get("db"), zone.id));
+  // One round trip (issue 18): the zone (its 404, its visibility) and its keys in one batch.
+  const db = c.get("db");
+  const ref = resourceRef(segment, "zone");
+  const [[zone], keys] = await db.batch([zoneRow(db, ref), activeKeys(db, ref)]);
+  if (!zone) throw notFound("zone", segment);
+  return presentState(zone.name, keys);
 }

@@ -1,9 +1,10 @@
 // A zone's DNSSEC state as the API shows it (contract §14), and the rows behind it. Keys
 // are always read by the id of a zone the caller can see (src/db/visibility.ts shadows
 // zones, not zone_keys), so another account's keys are out of reach.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Database } from "../../db/client";
+import type { ResourceRef } from "../../db/ref";
 import { zoneKeys } from "../../db/schema";
 import { combinedSigningKey, type DigestType, dnskeyText, dsText, PUBLISHED_DIGEST_TYPES } from "../../dns/dnssec/keys";
 import { base64Octets } from "../../dns/rdata/wire";
@@ -41,12 +42,21 @@ export interface DnssecStateBody {
   keys: DnssecKeyBody[];
 }
 
-/** The active keys of a zone (one for now; a rollover will add a second: RFC 7583). */
-export function activeKeys(db: Database, zoneId: string) {
+/**
+ * The active keys of a zone (one for now; a rollover will add a second: RFC 7583): by the
+ * id of a zone read before, or by a reference resolved in the same statement through
+ * `zones`, which visibility shadows, so the keys of a zone the caller cannot see stay out
+ * of reach there too.
+ */
+export function activeKeys(db: Database, zone: string | ResourceRef) {
+  const zoneId =
+    typeof zone === "string"
+      ? eq(zoneKeys.zoneId, zone)
+      : sql`${zoneKeys.zoneId} = (select z.id from "zones" z where ${zone.kind === "id" ? sql`z.id = ${zone.id}` : sql`z.name = ${zone.name}`})`;
   return db
     .select()
     .from(zoneKeys)
-    .where(and(eq(zoneKeys.zoneId, zoneId), eq(zoneKeys.active, true)))
+    .where(and(zoneId, eq(zoneKeys.active, true)))
     .orderBy(zoneKeys.id);
 }
 

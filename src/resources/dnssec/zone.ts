@@ -1,21 +1,27 @@
 // The zone a DNSSEC request names, as the caller sees it, and the write context of a change.
 import type { Context } from "hono";
 import { eq, getTableColumns } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import type { ResourceRef } from "../../db/ref";
 import { zones } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { actorOf } from "../../http/actor";
 import { notFound, resourceRef } from "../../http/lookup";
 import type { WriteContext } from "../../http/mutate";
 
-export async function zoneOf(c: Context<AppEnv>, segment: string) {
-  const ref = resourceRef(segment, "zone");
-  // The zone row alone: these handlers read the keys themselves (findZone's columns would
-  // read them a second time, for the zone's JSON).
-  const [zone] = await c
-    .get("db")
+/**
+ * The zone row alone: these handlers read the keys themselves (findZone's columns would
+ * read them a second time, for the zone's JSON).
+ */
+export function zoneRow(db: Database, ref: ResourceRef) {
+  return db
     .select(getTableColumns(zones))
     .from(zones)
     .where(ref.kind === "id" ? eq(zones.id, ref.id) : eq(zones.name, ref.name));
+}
+
+export async function zoneOf(c: Context<AppEnv>, segment: string) {
+  const [zone] = await zoneRow(c.get("db"), resourceRef(segment, "zone"));
   if (!zone) throw notFound("zone", segment);
   return zone;
 }
