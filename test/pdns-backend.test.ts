@@ -227,6 +227,13 @@ describe("lookup answers the records of a name in the deepest zone that holds it
     expect(await lookup("w\\119w.rb.test.", "A")).toEqual([expect.objectContaining({ content: "192.0.2.10" }), expect.anything()]); // \119 is "w"
   });
 
+  it("a name with characters no stored name holds (+, ~, =, %, !, a space) answers false, as for any name that does not exist", async () => {
+    for (const name of ["a+b.rb.test.", "a~b.rb.test.", "a=b.rb.test.", "a%b.rb.test.", "a!b.rb.test.", "a\\032b.rb.test."]) {
+      expect(await lookup(name, "ANY"), name).toBe(false);
+      expect(await lookup(name, "SOA"), name).toBe(false);
+    }
+  });
+
   it("a name that is not a name: 422 naming qname", async () => {
     const problem = expectProblem(await pdns(`/lookup/${encodeName("a..rb.test.")}/A`), 422, "validation_failed");
     expect(problem.errors[0].field).toBe("qname");
