@@ -60,7 +60,7 @@ export const createRecord = defineRoute({
   path: "/records",
   tags,
   summary: "Create a record",
-  description: `\`zone\` (id or name), \`type\` and \`content\` are required; \`name\` defaults to \`@\`; \`ttl\` defaults to the RRset's TTL if it exists, else the zone's \`default_ttl\`. ${RULES}`,
+  description: `\`zone\` (id or name), \`type\` and \`content\` are required; \`name\` defaults to \`@\`; \`ttl\` defaults to the RRset's TTL if it exists, else the zone's \`default_ttl\`. A zone holds at most 25 000 records (the import limit): past it, 422 \`policy_violation\` naming \`zone\`. ${RULES}`,
   readOnly: RECORD_READ_ONLY.filter((f) => f !== "zone"),
   request: { body: jsonBody(RecordCreateSchema, "The new record.", RECORD_CREATE_EXAMPLE) },
   responses: { 201: createdResponse(RecordSchema, "The record was created.", RECORD_EXAMPLE), ...errorResponses(400, 409, 413, 415, 422) },
