@@ -28,7 +28,7 @@ const measured = new Map<string, Measured>();
 /** The marker the bench looks for in vitest's output. */
 const COST_TABLE = "D1_COST_TABLE ";
 
-type Options = { json?: unknown; body?: string; headers?: Record<string, string>; warm?: boolean };
+type Options = { json?: unknown; body?: string; headers?: Record<string, string> };
 
 async function send(method: string, path: string, options: Options): Promise<CostedResponse> {
   const headers = { ...options.headers };
@@ -42,7 +42,7 @@ async function send(method: string, path: string, options: Options): Promise<Cos
 
 /** Measures one operation: a read is asked twice and measured the second time. */
 async function measure(operation: string, method: string, path: string, expected: number, options: Options = {}): Promise<CostedResponse> {
-  if (options.warm ?? method === "GET") await send(method, path, options);
+  if (method === "GET") await send(method, path, options);
   const response = await send(method, path, options);
   expect(response.status, `${operation}: ${response.text.slice(0, 300)}`).toBe(expected);
   const how = [options.headers?.accept && `Accept: ${options.headers.accept}`, options.headers?.["content-type"] === "text/dns" && "text/dns"]
