@@ -212,3 +212,17 @@ export function importZone(text: string, name?: string): Promise<ApiResponse> {
   const query = name === undefined ? "" : `?name=${encodeURIComponent(name)}`;
   return api("POST", `/v1/zones${query}`, { body: text, headers: { "content-type": "text/dns" } });
 }
+
+/**
+ * Adds a `dns` token (the PowerDNS connector's credential, sent in the path) to the test
+ * D1 with the SHA-256 of `secret`, as the token script stores it; returns the connector's
+ * base path, `/v1/pdns/<id>.<secret>`.
+ */
+export async function addDnsToken(id: string, name: string, secret: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret)));
+  const hash = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+  await env.DB.prepare("INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) VALUES (?, ?, 'dns', ?, '2026-01-01T00:00:00.000Z')")
+    .bind(id, name, hash)
+    .run();
+  return `/v1/pdns/${id}.${secret}`;
+}

@@ -4,10 +4,9 @@
 // the operation, the media type is documented for that status, and the body is valid
 // against the documented schema (OpenAPI 3.1 schemas are JSON Schema 2020-12). Every
 // `example` in the document is checked against its schema too.
-import { env } from "cloudflare:test";
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, apiRaw, createContact, type ApiResponse } from "./helpers";
+import { addDnsToken, api, apiRaw, createContact, type ApiResponse } from "./helpers";
 import { bearer } from "./tokens";
 
 type Operation = { operationId?: string; summary?: string; description?: string; responses: Record<string, { content?: Record<string, { schema?: Schema }> }> };
@@ -414,16 +413,7 @@ describe("responses conform to the OpenAPI document", () => {
   });
 
   it("DNS backend (PowerDNS remote backend, a dns token in the path)", async () => {
-    const secret = "contract-dns-secret-0123456789abcdef";
-    const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret)))]
-      .map((b) => b.toString(16).padStart(2, "0"))
-      .join("");
-    await env.DB.prepare(
-      "INSERT INTO api_tokens (id, name, scope, secret_hash, created_at) VALUES ('tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9G', 'contract-dns', 'dns', ?, '2026-01-01T00:00:00.000Z')",
-    )
-      .bind(hash)
-      .run();
-    const base = `/v1/pdns/tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9G.${secret}`;
+    const base = await addDnsToken("tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9G", "contract-dns", "contract-dns-secret-0123456789abcdef");
     expect((await call("POST", "/v1/zones", { json: { name: "contract-dns.test" } })).status).toBe(201);
     await call("POST", "/v1/records", { json: { zone: "contract-dns.test", name: "www", type: "A", content: "192.0.2.10" } });
     const zone = "contract-dns%2etest%2e";
