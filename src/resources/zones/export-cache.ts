@@ -33,22 +33,65 @@ function exportCache(): Cache | null {
 }
 
 /**
- * The zone's master file: from the cache when this version was exported before, else
- * rendered by `render` and stored (after the answer, through waitUntil) as it streams.
+ * The isolate's own copy of the exports it served last (least recently used first out,
+ * 16 MB at most, well inside the isolate's 128 MB): a zone asked again in the same isolate
+ * costs no trip to the Cache API. Keyed as the Cache API is, so it is never stale either.
+ */
+const MEMORY_BYTES = 16 * 1024 * 1024;
+const memory = new Map<string, Uint8Array<ArrayBuffer>>();
+let memoryBytes = 0;
+
+function recall(key: string): Uint8Array<ArrayBuffer> | undefined {
+  const body = memory.get(key);
+  if (body) {
+    memory.delete(key);
+    memory.set(key, body);
+  }
+  return body;
+}
+
+function remember(key: string, body: Uint8Array<ArrayBuffer>): void {
+  if (body.byteLength > MEMORY_BYTES / 4 || memory.has(key)) return;
+  for (const [oldest, old] of memory) {
+    if (memoryBytes + body.byteLength <= MEMORY_BYTES) break;
+    memory.delete(oldest);
+    memoryBytes -= old.byteLength;
+  }
+  memory.set(key, body);
+  memoryBytes += body.byteLength;
+}
+
+async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/**
+ * The zone's master file: from the isolate's memory or the cache when this version was
+ * exported before, else rendered by `render`, streamed to the client, and stored (after
+ * the answer, through waitUntil).
  */
 export async function cachedMasterFile(
   c: Context<AppEnv>,
   zone: ExportedZone,
   render: () => Promise<ReadableStream<Uint8Array>>,
-): Promise<ReadableStream<Uint8Array>> {
+): Promise<ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>> {
   const cache = exportCache();
   if (!cache) return render();
   const key = await cacheKey(zone);
+  const remembered = recall(key.url);
+  if (remembered) return remembered;
   const hit = await cache.match(key).catch(() => undefined);
-  if (hit?.body) return hit.body;
+  if (hit?.body) {
+    const body = await collect(hit.body);
+    remember(key.url, body);
+    return body;
+  }
   const [answer, stored] = (await render()).tee();
-  const put = cache
-    .put(key, new Response(stored, { headers: { "Cache-Control": `max-age=${MAX_AGE_SECONDS}`, "Content-Type": "text/dns" } }))
+  const put = collect(stored)
+    .then((body) => {
+      remember(key.url, body);
+      return cache.put(key, new Response(body, { headers: { "Cache-Control": `max-age=${MAX_AGE_SECONDS}`, "Content-Type": "text/dns" } }));
+    })
     .catch(() => undefined);
   try {
     c.executionCtx.waitUntil(put);
