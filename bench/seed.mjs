@@ -17,13 +17,13 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { CROCKFORD, encodeTime } from "../src/db/ulid.js";
 
 export const SIZES = {
   quick: { domains: 10_000, zoneRecords: 2_000 },
   full: { domains: 100_000, zoneRecords: 10_000 },
 };
 
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const EXTENSIONS = [
   ["com", "verisign"],
   ["net", "verisign"],
@@ -46,15 +46,9 @@ const COUNTRIES = [
 ];
 const SOA = { mname: "ns1.example.net", rname: "hostmaster.example.com", serial: 2026010101, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 };
 
+/** A ULID at `time` (the service's own encoding, src/db/ulid.js), with a fresh random part: seeded rows take the times they are given. */
 function ulid(time) {
-  let out = "";
-  let t = time;
-  for (let i = 0; i < 10; i++) {
-    out = CROCKFORD[t % 32] + out;
-    t = Math.floor(t / 32);
-  }
-  for (const byte of randomBytes(16)) out += CROCKFORD[byte % 32];
-  return out;
+  return encodeTime(time) + Array.from(randomBytes(16), (byte) => CROCKFORD[byte % 32]).join("");
 }
 
 const q = (value) => (value === null || value === undefined ? "NULL" : typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`);

@@ -5,16 +5,7 @@
 //   POST /records?zone=ZONE_ID&n=N
 //                         (d) insert N records rows into a zone in one D1 batch
 // No validation beyond what keeps the statements well-formed: it is a yardstick, not an API.
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-function ulid(time = Date.now()) {
-  let out = "";
-  for (let i = 0; i < 10; i++) {
-    out = CROCKFORD[time % 32] + out;
-    time = Math.floor(time / 32);
-  }
-  for (const byte of crypto.getRandomValues(new Uint8Array(16))) out += CROCKFORD[byte % 32];
-  return out;
-}
+import { ulid } from "../../src/db/ulid.js";
 
 const CONSTANT = JSON.stringify({ service: "baseline", version: "1", ok: true });
 const json = (body, status = 200) =>
