@@ -178,6 +178,13 @@ async function runCommand(options, execute) {
   return null;
 }
 
+// A reader that has seen enough (`npm run token -- list | grep -q ci`) closes the pipe:
+// that ends the listing, as for any Unix tool, not in an EPIPE crash.
+process.stdout.on("error", (error) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
 const options = parseOptions(process.argv.slice(2));
 const db = await database(options);
 let refusal;
