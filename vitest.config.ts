@@ -39,6 +39,8 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   CURSOR_SECRET: "test-cursor-secret-0123456789abcdef",
                   DNSSEC_KEY_SECRET: "test-dnssec-key-secret-0123456789abcdef",
+                  // test/cost.test.ts logs its table when npm run bench -- --cost asks for it.
+                  PRINT_COST_TABLE: process.env.PRINT_COST_TABLE ?? "",
                 },
                 // The suite sends thousands of requests with one token in a minute; the real
                 // limit (wrangler.toml) is exercised end to end by scripts/e2e.mjs.

@@ -19,7 +19,7 @@ const stripAnsi = (text) => text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, ""); // e
 function measure() {
   const result = spawnSync(join(ROOT, "node_modules", ".bin", "vitest"), ["run", "test/cost.test.ts"], {
     cwd: ROOT,
-    env: { ...process.env, FORCE_COLOR: "0", CI: "true" },
+    env: { ...process.env, FORCE_COLOR: "0", CI: "true", PRINT_COST_TABLE: "1" },
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });

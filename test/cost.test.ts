@@ -6,6 +6,7 @@
 // name. Reads are measured the second time they are asked (the isolate warm: the token and
 // the catalog are cached per isolate). `npm run bench -- --cost` runs this file and prints
 // the table it logs (COST_TABLE below); the README's Performance section quotes it.
+import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COST_BOUNDS, type CostBound } from "./cost-bounds";
 import { type CostedResponse, costOf, roundTrips } from "./d1-cost";
@@ -102,7 +103,9 @@ beforeAll(async () => {
   await api("GET", "/v1/domains?limit=1");
 }, 120_000);
 
+// Logged for `npm run bench -- --cost` only (it sets PRINT_COST_TABLE), not in every test run.
 afterAll(() => {
+  if (!env.PRINT_COST_TABLE) return;
   const rows = [...measured.values()].map((m) => ({ ...m, bound: COST_BOUNDS[m.operation] }));
   console.log(`${COST_TABLE}${JSON.stringify(rows)}`);
 });
