@@ -829,6 +829,13 @@ describe("an MX or SRV inside the zone does not point at an alias, nor below a D
     await createRecord(zone.id, { name: "sip", type: "A", content: "192.0.2.5" });
     await createRecord(zone.id, { name: "_sip._tcp", type: "SRV", content: "0 0 5060 sip.srv-wild.rec.test" });
   });
+  it("a wildcard CNAME does not answer for an empty non-terminal (RFC 4592 §2.2.2): an SRV may point there, not at a name that does not exist", async () => {
+    const zone = await createZone("srv-ent.rec.test");
+    await createRecord(zone.id, { name: "*", type: "CNAME", content: "elsewhere.example.net" });
+    await createRecord(zone.id, { name: "a.sip", type: "A", content: "192.0.2.6" }); // sip.srv-ent.rec.test exists, empty
+    await createRecord(zone.id, { name: "_sip._tcp", type: "SRV", content: "0 0 5060 sip.srv-ent.rec.test" });
+    expectInvalid(await post({ zone: zone.id, name: "_sip._udp", type: "SRV", content: "0 0 5060 nosuch.srv-ent.rec.test" }), ["content"]);
+  });
   it("refuses a DNAME above an MX target, and a name below a DNAME as a target", async () => {
     const zone = await createZone("dname-below.rec.test");
     await createRecord(zone.id, { type: "MX", content: "10 mail.x.dname-below.rec.test" });

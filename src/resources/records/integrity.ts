@@ -9,6 +9,7 @@ import type { Database } from "../../db/client";
 import { failUnless } from "../../db/guards";
 import { records } from "../../db/schema";
 import { absoluteOwnerName, relativeOwnerName } from "../../dns/name";
+import { ownerOrder } from "../../dns/name-order";
 import { changesStructure, checkedTargets, type IntegrityProblem, neighbourhood, newIntegrityProblems, type ZoneRecordRef } from "../../dns/zone-integrity";
 import { ApiError, validationError } from "../../http/problem";
 
@@ -41,12 +42,14 @@ async function recordsAt(db: Database, zoneId: string, names: string[]): Promise
   return rows;
 }
 
-/** The records below `name` (relative; "@" is the apex). */
+/**
+ * The records below `name` (relative; "@" is the apex): one range of records_owner_order_idx
+ * (zone_id, owner_order), whose keys are the owners' labels reversed and space-joined, so
+ * the names below `ent` are the keys from `ent ` to `ent!` (src/dns/name-order.ts).
+ */
 function below(name: string): SQL {
-  const suffix = `.${name}`;
-  return name === "@"
-    ? sql`${records.name} <> '@'`
-    : sql`length(${records.name}) > ${suffix.length} and substr(${records.name}, length(${records.name}) - ${suffix.length - 1}) = ${suffix}`;
+  const key = ownerOrder(name);
+  return key === "" ? sql`${records.ownerOrder} > ''` : sql`${records.ownerOrder} > ${`${key} `} and ${records.ownerOrder} < ${`${key}!`}`;
 }
 
 /** A record set as a guard compares it: each id with its version, in id order. */
