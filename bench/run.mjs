@@ -369,21 +369,22 @@ async function main() {
 
   const [servicePort, baselinePort] = [await freePort(), await freePort()];
   log(`starting the service on :${servicePort} and the baseline on :${baselinePort}`);
-  const [service] = await Promise.all([
-    startService(state, servicePort),
-    startServer("baseline", WRANGLER, [
-      "dev",
-      "--config",
-      join(BENCH, "baseline", "wrangler.toml"),
-      "--local",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(baselinePort),
-      "--persist-to",
-      state,
-      "--show-interactive-dev-session=false",
-    ]),
+  // One after the other: a wrangler dev starting picks a random free port for its
+  // inspector, which could be the other server's port before that server has bound it
+  // (seen once: "Address already in use" for the service's port).
+  const service = await startService(state, servicePort);
+  await startServer("baseline", WRANGLER, [
+    "dev",
+    "--config",
+    join(BENCH, "baseline", "wrangler.toml"),
+    "--local",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(baselinePort),
+    "--persist-to",
+    state,
+    "--show-interactive-dev-session=false",
   ]);
   const svc = `http://127.0.0.1:${servicePort}`;
   const base = `http://127.0.0.1:${baselinePort}`;
