@@ -6,7 +6,8 @@ import { applyD1Migrations, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR_ACCOUNT_ID } from "../src/db/schema";
 import { api } from "./helpers";
-import { TEST_TOKENS } from "./tokens";
+import { emptyDatabase } from "./empty-database";
+import { insertTestTokens } from "./tokens";
 
 const AT = "2026-01-01T00:00:00.000Z";
 const IDS = {
@@ -30,19 +31,6 @@ const BEFORE_ACCOUNTS = [
   `INSERT INTO records (id, zone_id, name, type, content, ttl, version, created_at, updated_at) VALUES ('${IDS.www}', '${IDS.zone}', 'www', 'A', '192.0.2.10', 300, 1, '${AT}', '${AT}')`,
 ];
 
-/** Drops every table and view, so that migrations can run from the first one again. */
-async function emptyDatabase(db: D1Database) {
-  const { results } = await db
-    .prepare(
-      "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'",
-    )
-    .all<{ type: string; name: string }>();
-  await db.batch([
-    db.prepare("PRAGMA defer_foreign_keys = ON"),
-    ...results.map((o) => db.prepare(`DROP ${o.type === "view" ? "VIEW" : "TABLE"} "${o.name.replaceAll('"', '""')}"`)),
-  ]);
-}
-
 beforeAll(async () => {
   await emptyDatabase(env.DB);
   await applyD1Migrations(
@@ -51,11 +39,7 @@ beforeAll(async () => {
   );
   await env.DB.batch(BEFORE_ACCOUNTS.map((sql) => env.DB.prepare(sql)));
   // The test tokens, written as a token was before accounts: no account named.
-  for (const token of Object.values(TEST_TOKENS)) {
-    await env.DB.prepare("INSERT INTO api_tokens (id, name, scope, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)")
-      .bind(token.id, token.name, token.scope, token.secretHash, AT, token.revoked ? "2026-01-02T00:00:00.000Z" : null)
-      .run();
-  }
+  await insertTestTokens(env.DB);
   await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 });
 

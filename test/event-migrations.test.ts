@@ -4,7 +4,8 @@
 import { applyD1Migrations, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createContact } from "./helpers";
-import { TEST_TOKENS } from "./tokens";
+import { emptyDatabase } from "./empty-database";
+import { insertTestTokens } from "./tokens";
 
 const DOMAIN = { id: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", name: "migrated.com", auto_renew: true, nameservers: ["ns1.example.net"] };
 
@@ -45,19 +46,6 @@ const OLD_EVENTS = [
   },
 ] as const;
 
-/** Drops every table and view, so that migrations can run from the first one again. */
-async function emptyDatabase(db: D1Database) {
-  const { results } = await db
-    .prepare(
-      "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'",
-    )
-    .all<{ type: string; name: string }>();
-  await db.batch([
-    db.prepare("PRAGMA defer_foreign_keys = ON"),
-    ...results.map((o) => db.prepare(`DROP ${o.type === "view" ? "VIEW" : "TABLE"} "${o.name.replaceAll('"', '""')}"`)),
-  ]);
-}
-
 beforeAll(async () => {
   await emptyDatabase(env.DB);
   await applyD1Migrations(
@@ -72,11 +60,7 @@ beforeAll(async () => {
     ),
   );
   await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  for (const token of Object.values(TEST_TOKENS)) {
-    await env.DB.prepare("INSERT OR IGNORE INTO api_tokens (id, name, scope, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)")
-      .bind(token.id, token.name, token.scope, token.secretHash, "2026-01-01T00:00:00.000Z", token.revoked ? "2026-01-02T00:00:00.000Z" : null)
-      .run();
-  }
+  await insertTestTokens(env.DB);
 });
 
 function withoutAuthInfo(value: Record<string, unknown> | null) {

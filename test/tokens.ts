@@ -30,3 +30,17 @@ export const TEST_TOKENS = {
 export function bearer(token: keyof typeof TEST_TOKENS): string {
   return `Bearer ${TEST_TOKENS[token].id}.${TEST_TOKENS[token].secret}`;
 }
+
+/**
+ * Stores the test tokens (hashed, as in production) in `db`. Only the columns every schema
+ * since migration 0004 has, so a migration test can write them before the later migrations.
+ */
+export async function insertTestTokens(db: D1Database): Promise<void> {
+  await db.batch(
+    Object.values(TEST_TOKENS).map((token) =>
+      db
+        .prepare("INSERT OR IGNORE INTO api_tokens (id, name, scope, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)")
+        .bind(token.id, token.name, token.scope, token.secretHash, "2026-01-01T00:00:00.000Z", token.revoked ? "2026-01-02T00:00:00.000Z" : null),
+    ),
+  );
+}

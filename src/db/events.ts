@@ -5,8 +5,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
-import { D1_LIMITS } from "./d1-limits";
 import { newId } from "./ids";
+import { jsonChunks } from "./json-chunks";
 import { events } from "./schema";
 
 export type EventResourceType = (typeof events.$inferSelect)["resourceType"];
@@ -129,12 +129,6 @@ export function eventInsert(db: Database, event: EventInput, options: EventInser
   );
 }
 
-// Events of a set whose size the input decides (the hosts a new domain adopts) travel as
-// JSON arrays, one bound string per statement, unpacked by SQLite's json_each, as an
-// import's records do (src/resources/zones/new-zone.ts): a statement per 900 kB of
-// events, whatever their number (src/db/d1-limits.ts).
-const EVENTS_JSON_CHUNK_BYTES = D1_LIMITS.stringBytes - 100_000;
-
 /** One event of a chunk, with the value its guard compares (`guard`, read as `$.guard`). */
 export interface ChunkedEvent extends EventInput {
   account: string;
@@ -148,11 +142,9 @@ export interface ChunkedEvent extends EventInput {
  * in the order given, after every event committed before them.
  */
 export function chunkedEventInserts(db: Database, list: readonly ChunkedEvent[], onlyIf?: (entry: { resourceId: SQL; guard: SQL }) => SQL) {
-  const chunks: string[] = [];
-  let parts: string[] = [];
-  let size = 2;
-  for (const event of list) {
-    const json = JSON.stringify({
+  // JSON chunks (src/db/json-chunks.ts): a statement per 900 kB of events, whatever their number.
+  const chunks = jsonChunks(list, (event) =>
+    JSON.stringify({
       id: newId("event", new Date(event.at)),
       account: event.account,
       at: event.at,
@@ -163,17 +155,8 @@ export function chunkedEventInserts(db: Database, list: readonly ChunkedEvent[],
       before: jsonText(event.before),
       after: jsonText(event.after),
       guard: event.guard ?? null,
-    });
-    const bytes = new TextEncoder().encode(json).byteLength + 1;
-    if (size + bytes > EVENTS_JSON_CHUNK_BYTES && parts.length > 0) {
-      chunks.push(`[${parts.join(",")}]`);
-      parts = [];
-      size = 2;
-    }
-    parts.push(json);
-    size += bytes;
-  }
-  if (parts.length > 0) chunks.push(`[${parts.join(",")}]`);
+    }),
+  );
   const field = (name: string) => sql`json_extract(value, ${`$.${name}`})`;
   return chunks.map((chunk) =>
     db.insert(events).select(
@@ -192,7 +175,7 @@ export function chunkedEventInserts(db: Database, list: readonly ChunkedEvent[],
           before: sql<unknown>`${field("before")}`.as("before"),
           after: sql<unknown>`${field("after")}`.as("after"),
         })
-        .from(sql`json_each(${chunk})`)
+        .from(sql`json_each(${chunk.json})`)
         .where(onlyIf?.({ resourceId: field("resource_id"), guard: field("guard") })),
     ),
   );

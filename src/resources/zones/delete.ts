@@ -12,7 +12,7 @@ import { deleteResource } from "../../http/mutate";
 import { zoneCollection } from "./collection";
 import { MAX_MASTER_FILE_BYTES, MAX_MASTER_FILE_RECORDS } from "./master-file";
 import { zoneMasterFilePieces } from "./master-file-export";
-import { utf8Bytes } from "./new-zone";
+import { utf8Bytes } from "../../db/json-chunks";
 import { presentZone } from "./present";
 import { zoneRecordLinesBytes } from "./queries";
 import type * as routes from "./routes";

@@ -1,10 +1,11 @@
 // A new zone as one batch writes it: its row, and its records (the apex NS of a JSON
 // create, or every record of an imported master file) sent as JSON chunks that SQLite
-// unpacks, so a large import is a few statements whatever its number of records.
+// unpacks (src/db/json-chunks.ts), so a large import is a few statements whatever its
+// number of records.
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { D1_LIMITS } from "../../db/d1-limits";
 import { idFromStem, newIdStem } from "../../db/id-sets";
+import { type JsonChunk, jsonChunks } from "../../db/json-chunks";
 import { newId } from "../../db/ids";
 import { records } from "../../db/schema";
 import type { SoaFields } from "../../dns/master-file";
@@ -24,45 +25,15 @@ export interface NewRecord {
 }
 
 /** A zone's records as one JSON array of `[name, type, content, ttl, owner order]`, and how many it holds. */
-export interface RecordChunk {
-  json: string;
-  count: number;
-}
-
-// A zone's records travel as JSON arrays, one bound string per statement (D1 binds 100
-// parameters at most, and takes strings under D1_LIMITS.stringBytes), unpacked by
-// SQLite's json_each: a statement per 900 kB of records, whatever their number. The ids
-// are numbered in SQL (src/db/id-sets.ts), not sent.
-const RECORDS_JSON_CHUNK_BYTES = D1_LIMITS.stringBytes - 100_000;
-
-const NON_ASCII = /[^\x00-\x7f]/;
-const utf8 = new TextEncoder();
-
-export function utf8Bytes(text: string): number {
-  return NON_ASCII.test(text) ? utf8.encode(text).byteLength : text.length;
-}
+export type RecordChunk = JsonChunk;
 
 /**
- * The records as JSON chunks, built as they are read from `rows` (an import's parsed
- * records pass through once and are not copied into another array first).
+ * The records as JSON chunks (src/db/json-chunks.ts), built as they are read from `rows`
+ * (an import's parsed records pass through once and are not copied into another array
+ * first). The ids are numbered in SQL (src/db/id-sets.ts), not sent.
  */
 export function recordChunks(rows: Iterable<NewRecord>): RecordChunk[] {
-  const chunks: RecordChunk[] = [];
-  let parts: string[] = [];
-  let size = 2;
-  for (const row of rows) {
-    const json = JSON.stringify([row.name, row.type, row.content, row.ttl, ownerOrder(row.name)]);
-    const bytes = utf8Bytes(json) + 1;
-    if (size + bytes > RECORDS_JSON_CHUNK_BYTES && parts.length > 0) {
-      chunks.push({ json: `[${parts.join(",")}]`, count: parts.length });
-      parts = [];
-      size = 2;
-    }
-    parts.push(json);
-    size += bytes;
-  }
-  if (parts.length > 0) chunks.push({ json: `[${parts.join(",")}]`, count: parts.length });
-  return chunks;
+  return jsonChunks(rows, (row) => JSON.stringify([row.name, row.type, row.content, row.ttl, ownerOrder(row.name)]));
 }
 
 export function recordInserts(db: Database, zoneId: string, chunks: RecordChunk[], at: Date): Statement[] {

@@ -1,0 +1,15 @@
+// For tests of the migrations on a database that has data: start over from no schema at
+// all, so that migrations can run from the first one again.
+
+/** Drops every table and view (their indexes and triggers go with them). */
+export async function emptyDatabase(db: D1Database) {
+  const { results } = await db
+    .prepare(
+      "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'",
+    )
+    .all<{ type: string; name: string }>();
+  await db.batch([
+    db.prepare("PRAGMA defer_foreign_keys = ON"),
+    ...results.map((o) => db.prepare(`DROP ${o.type === "view" ? "VIEW" : "TABLE"} "${o.name.replaceAll('"', '""')}"`)),
+  ]);
+}
