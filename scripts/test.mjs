@@ -20,6 +20,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { runInLanes, seconds } from "./lib/steps.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 const USAGE = "usage: node scripts/test.mjs [--lanes N]   (N end-to-end suites at a time, 1–8; default 3 or TEST_LANES)";
@@ -49,47 +50,6 @@ function parseLanes() {
     console.error(`${error.message}\n${USAGE}`);
     process.exit(2);
   }
-}
-
-const seconds = (ms) => `${Math.round(ms / 1000)} s`;
-
-/**
- * Runs one step with its output (stdout and stderr, in the order written) kept until it
- * ends, then printed as one block under its name, so steps running side by side never mix
- * their lines. Resolves to { name, ok, ms }.
- */
-function runStep({ name, command }) {
-  const started = Date.now();
-  console.log(`▶ ${name} started`);
-  return new Promise((resolve) => {
-    const chunks = [];
-    // Piped output is not a terminal: tools write plain text, which is what a block of a
-    // log wants.
-    const child = spawn(command[0], command.slice(1), { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
-    child.stdout.on("data", (chunk) => chunks.push(chunk));
-    child.stderr.on("data", (chunk) => chunks.push(chunk));
-    const finish = (ok, why) => {
-      const ms = Date.now() - started;
-      const output = Buffer.concat(chunks).toString("utf8").trimEnd();
-      console.log(`\n━━━ ${name} ━━━`);
-      if (output) console.log(output);
-      console.log(`━━━ ${name}: ${ok ? "passed" : `FAILED (${why})`} in ${seconds(ms)} ━━━\n`);
-      resolve({ name, ok, ms });
-    };
-    child.on("error", (error) => finish(false, error.message));
-    child.on("close", (code, signal) => finish(code === 0, signal ? `killed by ${signal}` : `exit ${code}`));
-  });
-}
-
-/** Runs the steps `lanes` at a time, in order; resolves to every step's result. */
-async function runInLanes(steps, lanes) {
-  const queue = [...steps];
-  const results = [];
-  const lane = async () => {
-    for (let step = queue.shift(); step; step = queue.shift()) results.push(await runStep(step));
-  };
-  await Promise.all(Array.from({ length: Math.min(lanes, steps.length) }, lane));
-  return results;
 }
 
 function summary(results, started) {
