@@ -195,7 +195,10 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
     if (aborting) return "the run is being torn down";
     if (server) throw new Error("startServer: a server is running already (stopServer() first)");
     const stateDir = persistTo ?? tempDir(`domain-api-${name}-`);
-    const argv = ["--port", String(port), "--persist-to", stateDir, ...startArgs, ...args];
+    // --inspector-port=0: the OS picks the devtools port. wrangler dev's default probes
+    // 9229 and up and binds later, so end-to-end suites starting side by side (npm test)
+    // could both pick 9229, and one server would exit before it was ready.
+    const argv = ["--port", String(port), "--persist-to", stateDir, "--inspector-port=0", ...startArgs, ...args];
     const from = output.length; // this start's output begins here
     output += `--- node scripts/start.mjs ${argv.join(" ")}\n`;
     const child = spawn(process.execPath, [join(ROOT, "scripts", "start.mjs"), ...argv], {
@@ -208,6 +211,7 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
     serverExited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
     serverClosed = new Promise((resolve) => child.on("close", resolve));
     const exited = serverExited;
+    const closed = serverClosed;
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(`no "Ready on" line within ${readyTimeoutMs / 1000} s`), readyTimeoutMs);
       const onData = (chunk) => {
@@ -220,9 +224,12 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
       child.stdout.on("data", onData);
       child.stderr.on("data", onData);
       child.on("error", (error) => resolve(`could not start: ${error.message}`));
-      exited.then(({ code, signal }) => {
+      exited.then(async ({ code, signal }) => {
         clearTimeout(timer);
-        resolve(`server exited before it was ready (code ${code}, signal ${signal})`);
+        // Its last lines say why; they may still be in the pipe (a grandchild can hold it open: 1 s at most).
+        await Promise.race([closed, new Promise((done) => setTimeout(done, 1_000))]);
+        const last = stripAnsi(output.slice(from)).trimEnd().split("\n").slice(-5).join(" | ");
+        resolve(`server exited before it was ready (code ${code}, signal ${signal}): ${last}`);
       });
     });
   }
