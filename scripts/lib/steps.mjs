@@ -15,9 +15,10 @@ export function runStep({ name, command }, { log = console.log } = {}) {
   log(`▶ ${name} started`);
   return new Promise((resolve) => {
     const chunks = [];
-    // Piped output is not a terminal: tools write plain text, which is what a block of a
-    // log wants.
-    const child = spawn(command[0], command.slice(1), { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
+    // Plain text, which is what a block of a log wants: NO_COLOR, and no FORCE_COLOR at
+    // all, since some tools (vitest's colours) take any FORCE_COLOR, even 0, as "on".
+    const { FORCE_COLOR, ...inherited } = process.env;
+    const child = spawn(command[0], command.slice(1), { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...inherited, NO_COLOR: "1" } });
     child.stdout.on("data", (chunk) => chunks.push(chunk));
     child.stderr.on("data", (chunk) => chunks.push(chunk));
     let finished = false;
