@@ -107,6 +107,8 @@ export type TypeLookup =
   | { ok: true; type: StoredType }
   | { ok: false; kind: "soa" }
   | { ok: false; kind: "signer"; type: SignerType; error: string }
+  /** QTYPEs and the like (RFC 6895 §3.1): a question may name them, a zone never holds them. */
+  | { ok: false; kind: "meta"; error: string }
   | { ok: false; kind: "refused"; error: string };
 
 const CODE_TO_TYPE = new Map<number, string>(Object.entries(BIND_TYPE_CODES).map(([name, code]) => [code, name]));
@@ -123,7 +125,7 @@ export function recordTypeOf(input: string): TypeLookup {
   const name = code === null ? upper : (CODE_TO_TYPE.get(code) ?? null);
   if (name === null) {
     return isMetaType(code!)
-      ? { ok: false, kind: "refused", error: `${input} is a meta-type (RFC 6895 §3.1), never data in a zone` }
+      ? { ok: false, kind: "meta", error: `${input} is a meta-type (RFC 6895 §3.1), never data in a zone` }
       : { ok: true, type: `TYPE${code!}` };
   }
   if (isRecordType(name)) return { ok: true, type: name };
@@ -139,7 +141,7 @@ export function recordTypeOf(input: string): TypeLookup {
   }
   const known = BIND_TYPE_CODES[name];
   const written = name === upper ? name : `${upper} (${name})`;
-  if (known !== undefined && isMetaType(known)) return { ok: false, kind: "refused", error: `${written} is a meta-type (RFC 6895 §3.1), never data in a zone` };
+  if (known !== undefined && isMetaType(known)) return { ok: false, kind: "meta", error: `${written} is a meta-type (RFC 6895 §3.1), never data in a zone` };
   if (known !== undefined) return { ok: false, kind: "refused", error: `record type ${name} (${known}) is not supported; ${SUPPORTED}` };
   return {
     ok: false,

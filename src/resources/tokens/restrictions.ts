@@ -36,10 +36,10 @@ export function recordType(input: string): Normalized {
       return { ok: false, error: "is the zone's own SOA, changed through PATCH /v1/zones/{zone}, never a record" };
     case "signer":
       return { ok: false, error: `is a DNSSEC signer's type: this service signs zones itself and keeps no ${lookup.type} records` };
+    case "meta":
+      return { ok: false, error: "is a meta-type (RFC 6895 §3.1), never data in a zone" };
     default:
-      return lookup.error.includes("meta-type")
-        ? { ok: false, error: "is a meta-type (RFC 6895 §3.1), never data in a zone" }
-        : { ok: false, error: `is not a supported record type; supported: ${RECORD_TYPES.join(", ")}, and TYPEnnn for a type known only by its number` };
+      return { ok: false, error: `is not a supported record type; supported: ${RECORD_TYPES.join(", ")}, and TYPEnnn for a type known only by its number` };
   }
 }
 
