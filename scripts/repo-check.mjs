@@ -204,9 +204,10 @@ check(`every relative link of the Markdown files resolves inside the repository 
 const MAY_IMPORT = {
   index: ["app", "env", "http"],
   app: ["db", "dns", "env", "http", "rdap", "registry", "resources"],
-  env: ["db", "http"], // types only
-  resources: ["db", "dns", "env", "http", "rdap", "registry"],
-  http: ["db", "dns", "env", "rdap"],
+  env: ["access", "db", "http"], // types only
+  resources: ["access", "db", "dns", "env", "http", "rdap", "registry"],
+  http: ["access", "db", "dns", "env", "rdap"],
+  access: ["dns"], // who may do what: pure rules over a caller's rights
   db: ["dns", "registry"], // the stored JSON shapes registry rules define (types)
   registry: ["dns"],
   dns: [],

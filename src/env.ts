@@ -1,6 +1,6 @@
 import type { Database } from "./db/client";
 import type { SetAsideFields } from "./http/json-body";
-import type { TokenRights } from "./http/token-rights";
+import type { TokenRights } from "./access/token-rights";
 
 /**
  * Bindings and variables the Worker receives. Those wrangler.toml declares (DB, the rate

@@ -91,24 +91,30 @@ describe("only operators' tokens list, create, change and delete accounts", () =
       await api("DELETE", `/v1/accounts/${account.id}`, { headers: as }),
     ]) {
       const problem = expectProblem(response, 403, "forbidden");
-      expect(problem.detail).toMatch(/^Only an operator's token may (list|create|change|delete) accounts; this token belongs to a customer account\.$/);
+      expect(problem.detail).toMatch(
+        /^(GET|POST|PATCH|DELETE) \/v1\/accounts(\/\{account\})? is for the operator's tokens only; this token belongs to a customer account\.$/,
+      );
     }
     expect(ok(await api("GET", `/v1/accounts/${account.id}`), 200)).toMatchObject({ name: account.name, status: "active" });
     expect((await allPages("/v1/accounts")).items.map((a) => a.name)).not.toContain("Self Made");
   });
 
-  it("a customer's token reads its own account (200) and no other: another account is 404, as an unknown id is", async () => {
+  it("a customer's token reads its own account (200) and no other: another account is 404, as an unknown id is; changing any is 403 alike", async () => {
     const { account, as } = await customer();
     const other = await createAccount();
     expect(ok(await api("GET", `/v1/accounts/${account.id}`, { headers: as }), 200)).toEqual(account);
     for (const id of [other.id, OPERATOR_ACCOUNT, UNKNOWN_ACCOUNT]) {
+      const problem = expectProblem(await api("GET", `/v1/accounts/${id}`, { headers: as }), 404, "not_found");
+      expect(problem.detail).toBe(`No account has the id "${id}".`);
+    }
+    // The route is the operator's: the answer is the same whatever the id, so it tells nothing of other accounts.
+    for (const id of [account.id, other.id, OPERATOR_ACCOUNT, UNKNOWN_ACCOUNT]) {
       for (const [method, json] of [
-        ["GET", undefined],
         ["PATCH", { name: "Taken Over" }],
         ["DELETE", undefined],
       ] as const) {
-        const problem = expectProblem(await api(method, `/v1/accounts/${id}`, { json, headers: as }), 404, "not_found");
-        expect(problem.detail).toBe(`No account has the id "${id}".`);
+        const problem = expectProblem(await api(method, `/v1/accounts/${id}`, { json, headers: as }), 403, "forbidden");
+        expect(problem.detail).toBe(`${method} /v1/accounts/{account} is for the operator's tokens only; this token belongs to a customer account.`);
       }
     }
     expect(ok(await api("GET", `/v1/accounts/${other.id}`), 200)).toEqual(other);
@@ -118,7 +124,7 @@ describe("only operators' tokens list, create, change and delete accounts", () =
     const { account, token } = await customer();
     const narrow = await mintToken({ zones: ["example.com"] }, token.bearer);
     const problem = expectProblem(await api("GET", `/v1/accounts/${account.id}`, { headers: { authorization: narrow.bearer } }), 403, "forbidden");
-    expect(problem.detail).toBe("This token is restricted to named zones; it has no access to accounts.");
+    expect(problem.detail).toBe("This token is restricted to named zones; GET /v1/accounts/{account} is not open to such tokens.");
     expectProblem(await api("GET", "/v1/accounts", { headers: { authorization: narrow.bearer } }), 403, "forbidden");
   });
 });

@@ -16,7 +16,7 @@
 // table `main."hosts"`, which no expression shadows; each such place is commented.
 // Operators' requests are not rewritten: they see every account.
 
-/** What a customer's token may see (src/http/token-rights.ts decides it). */
+/** What a customer's token may see (src/access/token-rights.ts decides it). */
 export interface Visibility {
   /** The viewer's account; null for an operator's narrowed token (any account's named zones/domains). */
   accountId: string | null;

@@ -13,7 +13,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { OPERATOR_ACCOUNT_ID } from "../db/schema";
 import type { AppEnv, Env, Principal } from "../env";
 import { ApiError } from "./problem";
-import { addressAllowed, type RecordRule, routeRefusal, type TokenRights } from "./token-rights";
+import { addressAllowed, type RecordRule, type TokenRights } from "../access/token-rights";
 
 const REALM = 'Bearer realm="domain-api"';
 /** How long an isolate trusts a token it has checked: revocation takes effect within this. */
@@ -79,10 +79,6 @@ export function principalKey(principal: Principal, address: string): string {
     case "public":
       return `ip:${address}`;
   }
-}
-
-export function requiredScope(method: string): "read" | "write" {
-  return method === "GET" || method === "HEAD" ? "read" : "write";
 }
 
 const encoder = new TextEncoder();
@@ -340,18 +336,9 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!header) throw await missingCredentials(c);
   const bearer = /^Bearer +(\S+) *$/i.exec(header);
   if (!bearer) throw unauthorized("The Authorization header must be `Bearer <token>`.", "invalid_request");
+  // What the token may do on this route is the route's own declaration (src/access/route-access.ts),
+  // decided by defineRoute before the route reads anything.
   const principal = await verifyToken(c, bearer[1]!);
-  if (principal.scope === "dns") {
-    throw new ApiError(
-      "forbidden",
-      `The token "${principal.name}" has the dns scope, which serves only ${DNS_BACKEND_PREFIX}…; use a read or write token here.`,
-    );
-  }
-  if (requiredScope(c.req.method) === "write" && principal.scope !== "write") {
-    throw new ApiError("forbidden", `The token "${principal.name}" has the read scope; ${c.req.method} needs a write token.`);
-  }
-  const refusal = principal.rights ? routeRefusal(principal.rights, principal.tokenId, c.req.method, path) : null;
-  if (refusal) throw new ApiError("forbidden", refusal);
   c.set("principal", principal);
   return next();
 };

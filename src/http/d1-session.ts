@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { database } from "../db/client";
 import { visibleDatabase } from "../db/visibility";
-import { isNarrow, visibleDomainNames, visibleZoneNames } from "./token-rights";
+import { isNarrow, visibleDomainNames, visibleZoneNames } from "../access/token-rights";
 import { ApiError } from "./problem";
 
 export const BOOKMARK_HEADER = "X-D1-Bookmark";

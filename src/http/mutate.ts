@@ -20,6 +20,7 @@
 import type { Context } from "hono";
 import { and, eq, type SQL } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
+import { narrowReaches } from "../access/token-rights";
 import type { AppEnv } from "../env";
 import type { Database } from "../db/client";
 import { writeFailure, type WriteFailure } from "../db/errors";
@@ -134,7 +135,10 @@ async function currentResource<Row extends Stored, Body>(
   const ref: ResourceRef = collection.byName ? resourceRef(segment, collection.type) : { kind: "id", id: segment };
   const [rows, ...read] = await db.batch([collection.find(db, ref), ...reads(db)] as [Statement, ...Statement[]]);
   const current = (rows as Row[])[0];
-  if (!current) throw notFound(collection.type, segment);
+  // Across accounts, a narrow token still reaches only the names it was given.
+  if (!current || (acrossAccounts && !narrowReaches(c.get("principal").rights, collection.type, (current as { name?: string }).name))) {
+    throw notFound(collection.type, segment);
+  }
   checkIfMatch(c, current.version, collection.present(current));
   return { current, read };
 }

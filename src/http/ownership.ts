@@ -5,7 +5,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "./problem";
-import { recordWriteRefusal } from "./token-rights";
+import { recordWriteRefusal } from "../access/token-rights";
 
 /** The caller's account: the sponsor of what it creates unless an operator says otherwise. */
 export function callerAccount(c: Context<AppEnv>): string {

@@ -1,29 +1,50 @@
-// Every operation is defined through defineRoute, so the request conventions of contract
-// §1 hold everywhere without each route asking for them: unknown query parameters are
+// Every operation is defined through defineRoute, so the request conventions
+// (docs/conventions.md) hold everywhere without each route asking for them: who may call it
+// is declared (`access`, src/access/route-access.ts) and decided first, before anything
+// is read, and shown in the OpenAPI document as `x-access`; unknown query parameters are
 // refused (400) even where an operation takes none; a body is read once, within the size
 // limit of its media type (413), and only by operations that take one; POSTs honour
 // Idempotency-Key after authentication; JSON bodies are strict (415, 400, 422 for unknown
 // and read-only fields together with every other problem).
 import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
+import { accessRefusal, describeAccess, type RouteAccess } from "../access/route-access";
+import type { AppEnv } from "../env";
 import { type BodyLimits, boundedBody, MAX_JSON_BODY_BYTES } from "./body";
 import { idempotentPost } from "./idempotency";
 import { strictJsonBody } from "./json-body";
+import { ApiError } from "./problem";
 import { strictQuery } from "./query";
 
 const NO_QUERY = z.object({});
 const isJson = (mediaType: string) => /^application\/([\w.-]+\+)?json$/.test(mediaType);
 
 export interface RouteOptions {
+  /** Who may call the operation; every route declares it, and what it does not grant is refused. */
+  access: RouteAccess;
   /** Body fields the client may not write here: 422 read_only_field rather than unknown_field. */
   readOnly?: readonly string[];
   /** Size limits of the non-JSON media types the operation takes (JSON: MAX_JSON_BODY_BYTES). */
   bodyLimits?: Record<string, number>;
 }
 
+/** The route's declared access, decided before the route reads its query or body (403, or 401 without a token). */
+function authorize(access: RouteAccess, operation: string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const refusal = accessRefusal(access, c.get("principal"), operation, c.req.param("token"));
+    if (refusal?.code === "unauthorized") throw new ApiError("unauthorized", refusal.detail, { headers: { "WWW-Authenticate": 'Bearer realm="domain-api"' } });
+    if (refusal) throw new ApiError("forbidden", refusal.detail);
+    return next();
+  };
+}
+
 export function defineRoute<const R extends RouteConfig>(config: R & RouteOptions) {
-  const { readOnly, bodyLimits, ...route } = config;
-  const middleware: MiddlewareHandler[] = [strictQuery((route.request?.query as z.ZodObject | undefined) ?? NO_QUERY)];
+  const { readOnly, bodyLimits, access, ...route } = config;
+  const operation = `${route.method.toUpperCase()} /v1${route.path}`;
+  const middleware: MiddlewareHandler[] = [
+    authorize(access, operation) as MiddlewareHandler,
+    strictQuery((route.request?.query as z.ZodObject | undefined) ?? NO_QUERY),
+  ];
   const content = route.request?.body?.content ?? {};
   const takesBody = Object.keys(content).length > 0 || route.method === "post";
   if (takesBody) middleware.push(boundedBody({ default: MAX_JSON_BODY_BYTES, ...bodyLimits } as BodyLimits) as MiddlewareHandler);
@@ -35,5 +56,5 @@ export function defineRoute<const R extends RouteConfig>(config: R & RouteOption
     const optional = route.request?.body?.required === false;
     middleware.push(strictJsonBody(schema, { readOnly: readOnly ?? [], mediaTypes: jsonTypes, otherMediaTypes, optional }) as MiddlewareHandler);
   }
-  return createRoute({ ...route, middleware }) as unknown as R & { getRoutingPath(): string };
+  return createRoute({ ...route, "x-access": describeAccess(access), middleware }) as unknown as R & { getRoutingPath(): string };
 }

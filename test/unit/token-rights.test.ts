@@ -4,13 +4,12 @@ import {
   addressAllowed,
   ownerPatternMatches,
   parseCidr,
-  routeRefusal,
   recordWriteRefusal,
   type TokenRights,
   visibleDomainNames,
   visibleZoneNames,
   widening,
-} from "../../src/http/token-rights";
+} from "../../src/access/token-rights";
 
 const customer: TokenRights = {
   scope: "write",
@@ -134,52 +133,5 @@ describe("attenuation: a token mints only tokens with at most its own rights", (
   it("expires_at may not be later, nor absent when the minter's is set", () => {
     expect(widening(acme, { ...acme, expiresAt: "2026-11-23T06:00:00.000Z" })).toContain("is later than this token's");
     expect(widening(acme, { ...acme, expiresAt: null })).toContain("would never expire");
-  });
-});
-
-describe("routes a narrow token may use", () => {
-  const self = "tok_SELF";
-  it.each([
-    ["GET", "/v1/contacts"],
-    ["POST", "/v1/contacts"],
-    ["GET", "/v1/hosts/ns1.example.com"],
-    ["GET", "/v1/accounts"],
-    ["GET", "/v1/repositories/verisign/contacts"],
-    ["GET", "/v1/tokens"],
-    ["POST", "/v1/tokens"],
-    ["GET", "/v1/tokens/tok_OTHER"],
-    ["POST", "/v1/zones"],
-    ["POST", "/v1/domains"],
-    ["PATCH", "/v1/zones/example.com"],
-    ["DELETE", "/v1/zones/example.com"],
-  ])("the ACME token is refused %s %s", (method, path) => {
-    expect(routeRefusal(acme, self, method, path)).toEqual(expect.any(String));
-  });
-  it.each([
-    ["GET", "/v1/zones/example.com"],
-    ["GET", "/v1/zones/example.com/records"],
-    ["POST", "/v1/records"],
-    ["DELETE", "/v1/records/rec_X"],
-    ["GET", "/v1/tokens/tok_SELF"],
-    ["DELETE", "/v1/tokens/tok_SELF"],
-    ["GET", "/v1/me"],
-    ["GET", "/v1/domains"],
-  ])("the ACME token may use %s %s (visibility decides what it finds)", (method, path) => {
-    expect(routeRefusal(acme, self, method, path)).toBeNull();
-  });
-  it("names why", () => {
-    expect(routeRefusal(acme, self, "GET", "/v1/contacts")).toBe("This token is restricted to named zones; it has no access to contacts.");
-    expect(routeRefusal(acme, self, "POST", "/v1/zones")).toBe(
-      "This token is restricted to named zones; it has no access to new zones. It cannot create zones.",
-    );
-  });
-  it("an unrestricted token uses every route", () => {
-    for (const [method, path] of [
-      ["GET", "/v1/contacts"],
-      ["POST", "/v1/zones"],
-      ["GET", "/v1/tokens"],
-    ] as const) {
-      expect(routeRefusal(customer, self, method, path)).toBeNull();
-    }
   });
 });

@@ -1,9 +1,8 @@
 // Accounts as the write routine sees them (src/http/mutate.ts), and the answers their
-// operations share.
-import type { Context } from "hono";
+// operations share. Only operators list, create, change and delete accounts: their routes
+// declare it (src/access/route-access.ts).
 import { OPERATOR_ACCOUNT_ID } from "../../db/schema";
-import type { AppEnv } from "../../env";
-import { type Collection, findResource } from "../../http/mutate";
+import type { Collection } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { presentAccount } from "./present";
 import { type AccountRow, findAccount } from "./queries";
@@ -31,21 +30,4 @@ export function accountNameTaken(name: string): ApiError {
  */
 export function isBuiltInOperator(id: string): boolean {
   return id === OPERATOR_ACCOUNT_ID;
-}
-
-/** Only an operator's token lists, creates, changes and deletes accounts (contract §11). */
-// (A token narrowed to zones or domains never gets here: it has no access to accounts at
-// all, src/http/token-rights.ts routeRefusal.)
-export function requireOperator(c: Context<AppEnv>, action: string): void {
-  if (c.get("principal").rights?.role === "operator") return;
-  throw new ApiError("forbidden", `Only an operator's token may ${action}; this token belongs to a customer account.`);
-}
-
-/**
- * Before a write to one account: an operator's token passes; a customer's gets 404 for
- * another account's (existence is not disclosed, contract §11) and 403 for its own.
- */
-export async function requireOperatorFor(c: Context<AppEnv>, segment: string, action: string): Promise<void> {
-  if (c.get("principal").rights?.role !== "operator") await findResource(c, accountCollection, segment);
-  requireOperator(c, action);
 }

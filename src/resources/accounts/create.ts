@@ -4,12 +4,11 @@ import { newId } from "../../db/ids";
 import { accounts } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
-import { accountCollection, accountNameTaken, requireOperator } from "./collection";
+import { accountCollection, accountNameTaken } from "./collection";
 import type { AccountRow } from "./queries";
 import type * as routes from "./routes";
 
 export const createAccount: RouteHandler<typeof routes.createAccount, AppEnv> = (c) => {
-  requireOperator(c, "create accounts");
   const input = c.req.valid("json");
   return createResource(c, accountCollection, {
     async create({ db, now, at }) {

@@ -7,7 +7,7 @@ import { accounts } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { deleteResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
-import { accountCollection, isBuiltInOperator, requireOperatorFor } from "./collection";
+import { accountCollection, isBuiltInOperator } from "./collection";
 import { accountHoldings, type Holdings, holdsNothing } from "./queries";
 import type * as routes from "./routes";
 
@@ -22,7 +22,6 @@ function holdingsText(holdings: Holdings): string {
 
 export const deleteAccount: RouteHandler<typeof routes.deleteAccount, AppEnv> = async (c) => {
   const segment = c.req.valid("param").account;
-  await requireOperatorFor(c, segment, "delete accounts");
   return deleteResource(c, accountCollection, segment, {
     async remove({ db }, current) {
       if (isBuiltInOperator(current.id)) {

@@ -32,6 +32,7 @@ const OPERATORS_ONLY = "Operators' tokens only: a customer's token answers 403 `
 
 export const listAccounts = defineRoute({
   operationId: "listAccounts",
+  access: { scope: "read", operator: true },
   method: "get",
   path: "/accounts",
   tags,
@@ -43,6 +44,7 @@ export const listAccounts = defineRoute({
 
 export const getAccount = defineRoute({
   operationId: "getAccount",
+  access: { scope: "read" },
   method: "get",
   path: "/accounts/{account}",
   tags,
@@ -54,6 +56,7 @@ export const getAccount = defineRoute({
 
 export const createAccount = defineRoute({
   operationId: "createAccount",
+  access: { scope: "write", operator: true },
   method: "post",
   path: "/accounts",
   tags,
@@ -66,6 +69,7 @@ export const createAccount = defineRoute({
 
 export const updateAccount = defineRoute({
   operationId: "updateAccount",
+  access: { scope: "write", operator: true },
   method: "patch",
   path: "/accounts/{account}",
   tags,
@@ -81,6 +85,7 @@ export const updateAccount = defineRoute({
 
 export const deleteAccount = defineRoute({
   operationId: "deleteAccount",
+  access: { scope: "write", operator: true },
   method: "delete",
   path: "/accounts/{account}",
   tags,
@@ -92,6 +97,7 @@ export const deleteAccount = defineRoute({
 
 export const getMe = defineRoute({
   operationId: "getMe",
+  access: { scope: "read", narrow: "self", records: "self" },
   method: "get",
   path: "/me",
   tags,

@@ -7,12 +7,11 @@ import { accounts } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
-import { accountCollection, accountNameTaken, isBuiltInOperator, requireOperatorFor } from "./collection";
+import { accountCollection, accountNameTaken, isBuiltInOperator } from "./collection";
 import type * as routes from "./routes";
 
 export const updateAccount: RouteHandler<typeof routes.updateAccount, AppEnv> = async (c) => {
   const segment = c.req.valid("param").account;
-  await requireOperatorFor(c, segment, "change accounts");
   const patch = c.req.valid("json");
   return updateResource(c, accountCollection, segment, {
     async update({ db, at }, current) {

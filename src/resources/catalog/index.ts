@@ -25,6 +25,7 @@ const ExtensionParams = pathParams("extension", "Extension id or name, with or w
 
 const listExtensionsRoute = defineRoute({
   operationId: "listExtensions",
+  access: { scope: "read", narrow: "visible" },
   method: "get",
   path: "/extensions",
   tags: ["Extensions"],
@@ -36,6 +37,7 @@ const listExtensionsRoute = defineRoute({
 
 const getExtensionRoute = defineRoute({
   operationId: "getExtension",
+  access: { scope: "read", narrow: "visible" },
   method: "get",
   path: "/extensions/{extension}",
   tags: ["Extensions"],
@@ -49,6 +51,7 @@ const getExtensionRoute = defineRoute({
 
 const listRepositoriesRoute = defineRoute({
   operationId: "listRepositories",
+  access: { scope: "read", narrow: "visible" },
   method: "get",
   path: "/repositories",
   tags: ["Repositories"],
@@ -60,6 +63,7 @@ const listRepositoriesRoute = defineRoute({
 
 const getRepositoryRoute = defineRoute({
   operationId: "getRepository",
+  access: { scope: "read", narrow: "visible" },
   method: "get",
   path: "/repositories/{repository}",
   tags: ["Repositories"],

@@ -22,6 +22,7 @@ const ContactParams = pathParams("contact", "Contact id (`con_…`).", "con_01JD
 
 export const listContacts = defineRoute({
   operationId: "listContacts",
+  access: { scope: "read" },
   method: "get",
   path: "/contacts",
   tags,
@@ -33,6 +34,7 @@ export const listContacts = defineRoute({
 
 export const listRepositoryContacts = defineRoute({
   operationId: "listRepositoryContacts",
+  access: { scope: "read" },
   method: "get",
   path: "/repositories/{repository}/contacts",
   tags: ["Repositories"],
@@ -44,6 +46,7 @@ export const listRepositoryContacts = defineRoute({
 
 export const getContact = defineRoute({
   operationId: "getContact",
+  access: { scope: "read" },
   method: "get",
   path: "/contacts/{contact}",
   tags,
@@ -61,6 +64,7 @@ export const getContact = defineRoute({
 
 export const createContact = defineRoute({
   operationId: "createContact",
+  access: { scope: "write" },
   method: "post",
   path: "/contacts",
   tags,
@@ -74,6 +78,7 @@ export const createContact = defineRoute({
 
 export const updateContact = defineRoute({
   operationId: "updateContact",
+  access: { scope: "write" },
   method: "patch",
   path: "/contacts/{contact}",
   tags,
@@ -86,6 +91,7 @@ export const updateContact = defineRoute({
 
 export const deleteContact = defineRoute({
   operationId: "deleteContact",
+  access: { scope: "write" },
   method: "delete",
   path: "/contacts/{contact}",
   tags,

@@ -5,6 +5,7 @@
 // account loses that DS in the same batch (contract §14).
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
+import { narrowReaches } from "../../access/token-rights";
 import { eventInsert, previousStatementChanged } from "../../db/events";
 import { zoneKeys } from "../../db/schema";
 import { touchZone } from "../../db/zones";
@@ -58,6 +59,13 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
     ),
   ];
   if (publishing && publishing.accountId === zone.accountId) {
+    // A token restricted to the zone does not manage the domain: its DS is not this token's to change.
+    if (!narrowReaches(c.get("principal").rights, "domain", publishing.name)) {
+      throw new ApiError(
+        "forbidden",
+        `Domain ${publishing.name} publishes a DS of this zone's key, and this token does not manage that domain; remove the DS with a token that does, then turn signing off.`,
+      );
+    }
     const remaining = publishing.ds.filter((ds) => !publishesDsOf({ ...publishing, ds: [ds] }, keyDs));
     statements.push(...setDomainDs(ctx, publishing, remaining));
   }

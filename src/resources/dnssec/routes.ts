@@ -38,6 +38,7 @@ const stateContent = (example: unknown) => ({ [JSON_MEDIA_TYPE]: { schema: Dnsse
 
 export const enableDnssec = defineRoute({
   operationId: "enableDnssec",
+  access: { scope: "write", narrow: "visible" },
   method: "post",
   path: "/zones/{zone}/dnssec",
   tags,
@@ -50,6 +51,7 @@ export const enableDnssec = defineRoute({
 
 export const getDnssec = defineRoute({
   operationId: "getDnssec",
+  access: { scope: "read", narrow: "visible", records: true },
   method: "get",
   path: "/zones/{zone}/dnssec",
   tags,
@@ -61,6 +63,7 @@ export const getDnssec = defineRoute({
 
 export const disableDnssec = defineRoute({
   operationId: "disableDnssec",
+  access: { scope: "write", narrow: "visible" },
   method: "delete",
   path: "/zones/{zone}/dnssec",
   tags,

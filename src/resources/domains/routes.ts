@@ -36,6 +36,7 @@ const LIST_DESCRIPTION =
 
 export const listDomains = defineRoute({
   operationId: "listDomains",
+  access: { scope: "read", narrow: "visible" },
   method: "get",
   path: "/domains",
   tags,
@@ -47,6 +48,7 @@ export const listDomains = defineRoute({
 
 export const listRepositoryDomains = defineRoute({
   operationId: "listRepositoryDomains",
+  access: { scope: "read", narrow: "visible" },
   method: "get",
   path: "/repositories/{repository}/domains",
   tags: ["Repositories"],
@@ -58,6 +60,7 @@ export const listRepositoryDomains = defineRoute({
 
 export const getDomain = defineRoute({
   operationId: "getDomain",
+  access: { scope: "read", narrow: "visible" },
   method: "get",
   path: "/domains/{domain}",
   tags,
@@ -75,6 +78,7 @@ export const getDomain = defineRoute({
 
 export const createDomain = defineRoute({
   operationId: "createDomain",
+  access: { scope: "write" },
   method: "post",
   path: "/domains",
   tags,
@@ -88,6 +92,7 @@ export const createDomain = defineRoute({
 
 export const updateDomain = defineRoute({
   operationId: "updateDomain",
+  access: { scope: "write", narrow: "visible" },
   method: "patch",
   path: "/domains/{domain}",
   tags,
@@ -100,6 +105,7 @@ export const updateDomain = defineRoute({
 
 export const deleteDomain = defineRoute({
   operationId: "deleteDomain",
+  access: { scope: "write", narrow: "visible" },
   method: "delete",
   path: "/domains/{domain}",
   tags,
@@ -115,6 +121,7 @@ export const deleteDomain = defineRoute({
 
 export const renewDomain = defineRoute({
   operationId: "renewDomain",
+  access: { scope: "write", narrow: "visible" },
   method: "post",
   path: "/domains/{domain}/renew",
   tags,
@@ -127,6 +134,7 @@ export const renewDomain = defineRoute({
 
 export const restoreDomain = defineRoute({
   operationId: "restoreDomain",
+  access: { scope: "write", narrow: "visible" },
   method: "post",
   path: "/domains/{domain}/restore",
   tags,
@@ -139,6 +147,7 @@ export const restoreDomain = defineRoute({
 
 export const requestTransfer = defineRoute({
   operationId: "requestTransfer",
+  access: { scope: "write", narrow: "visible" },
   method: "post",
   path: "/domains/{domain}/transfer",
   tags,
@@ -154,6 +163,7 @@ export const requestTransfer = defineRoute({
 
 export const getTransfer = defineRoute({
   operationId: "getTransfer",
+  access: { scope: "read", narrow: "visible" },
   method: "get",
   path: "/domains/{domain}/transfer",
   tags,
@@ -166,6 +176,7 @@ export const getTransfer = defineRoute({
 function transferAction(action: "approve" | "reject" | "cancel", who: string, summary: string) {
   return defineRoute({
     operationId: `${action}Transfer`,
+    access: { scope: "write", narrow: "visible" },
     method: "post",
     path: `/domains/{domain}/transfer/${action}`,
     tags,

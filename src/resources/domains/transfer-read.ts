@@ -1,6 +1,7 @@
 // GET /v1/domains/{domain}/transfer (RFC 5731 §3.2.4 op="query"): the domain's latest
 // transfer, readable by both its accounts (and operators); anyone else gets 404.
 import type { RouteHandler } from "@hono/zod-openapi";
+import { narrowReaches } from "../../access/token-rights";
 import type { AppEnv } from "../../env";
 import { resourceRef } from "../../http/lookup";
 import { isOperator } from "../../http/ownership";
@@ -25,6 +26,6 @@ export const getTransfer: RouteHandler<typeof routes.getTransfer, AppEnv> = asyn
   // transfer's own statement (one round trip); no domain, no transfer: the same 404.
   const allAccounts = c.get("dbAllAccounts") ?? c.get("db");
   const [transfer] = await latestTransfer(allAccounts, resourceRef(segment, "domain"));
-  if (!transfer || !isPartyTo(c, transfer)) throw noTransfer(segment);
+  if (!transfer || !isPartyTo(c, transfer) || !narrowReaches(c.get("principal").rights, "domain", transfer.name)) throw noTransfer(segment);
   return c.json(presentTransfer(transfer), 200);
 };

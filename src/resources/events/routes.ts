@@ -18,6 +18,7 @@ const EventParams = pathParams("event", "Event id (`evt_…`).", "evt_01JD3Q6Y4T
 
 export const listEvents = defineRoute({
   operationId: "listEvents",
+  access: { scope: "read", narrow: "visible" },
   method: "get",
   path: "/events",
   tags,
@@ -30,6 +31,7 @@ export const listEvents = defineRoute({
 
 export const getEvent = defineRoute({
   operationId: "getEvent",
+  access: { scope: "read", narrow: "visible" },
   method: "get",
   path: "/events/{event}",
   tags,

@@ -22,6 +22,7 @@ const HostParams = pathParams("host", "Host id (`hst_…`) or name (`ns1.example
 
 export const listHosts = defineRoute({
   operationId: "listHosts",
+  access: { scope: "read" },
   method: "get",
   path: "/hosts",
   tags,
@@ -33,6 +34,7 @@ export const listHosts = defineRoute({
 
 export const listRepositoryHosts = defineRoute({
   operationId: "listRepositoryHosts",
+  access: { scope: "read" },
   method: "get",
   path: "/repositories/{repository}/hosts",
   tags: ["Repositories"],
@@ -44,6 +46,7 @@ export const listRepositoryHosts = defineRoute({
 
 export const getHost = defineRoute({
   operationId: "getHost",
+  access: { scope: "read" },
   method: "get",
   path: "/hosts/{host}",
   tags,
@@ -61,6 +64,7 @@ export const getHost = defineRoute({
 
 export const createHost = defineRoute({
   operationId: "createHost",
+  access: { scope: "write" },
   method: "post",
   path: "/hosts",
   tags,
@@ -74,6 +78,7 @@ export const createHost = defineRoute({
 
 export const updateHost = defineRoute({
   operationId: "updateHost",
+  access: { scope: "write" },
   method: "patch",
   path: "/hosts/{host}",
   tags,
@@ -86,6 +91,7 @@ export const updateHost = defineRoute({
 
 export const deleteHost = defineRoute({
   operationId: "deleteHost",
+  access: { scope: "write" },
   method: "delete",
   path: "/hosts/{host}",
   tags,

@@ -6,6 +6,7 @@ import { SweepReportSchema, SweepRequestSchema } from "./schemas";
 
 export const runSweep = defineRoute({
   operationId: "runSweep",
+  access: { scope: "write", operator: true },
   method: "post",
   path: "/lifecycle/sweep",
   tags: ["Lifecycle"],

@@ -51,6 +51,7 @@ const PROBLEM_TYPES = { data: (Object.keys(PROBLEMS) as ProblemCode[]).map(descr
 
 const index = defineRoute({
   operationId: "getIndex",
+  access: { scope: "public" },
   method: "get",
   path: "/",
   tags: ["Service"],
@@ -65,6 +66,7 @@ const index = defineRoute({
 
 const problemTypes = defineRoute({
   operationId: "listProblemTypes",
+  access: { scope: "public" },
   method: "get",
   path: "/problems",
   tags: ["Service"],
@@ -82,6 +84,7 @@ const problemTypes = defineRoute({
 
 const problemType = defineRoute({
   operationId: "getProblemType",
+  access: { scope: "public" },
   method: "get",
   path: "/problems/{code}",
   tags: ["Service"],

@@ -40,6 +40,7 @@ function ok<S extends z.ZodType>(schema: S, description: string, example: z.outp
 
 export const lookup = defineRoute({
   operationId: "pdnsLookup",
+  access: { scope: "dns" },
   method: "get",
   path: "/pdns/{token}/lookup/{qname}/{qtype}",
   tags,
@@ -65,6 +66,7 @@ export const lookup = defineRoute({
 
 export const list = defineRoute({
   operationId: "pdnsList",
+  access: { scope: "dns" },
   method: "get",
   path: "/pdns/{token}/list/{domain_id}/{zonename}",
   tags,
@@ -100,6 +102,7 @@ const DOMAIN_INFO_EXAMPLE = { id: 1, zone: "example.com.", kind: "native" as con
 
 export const getDomainInfo = defineRoute({
   operationId: "pdnsGetDomainInfo",
+  access: { scope: "dns" },
   method: "get",
   path: "/pdns/{token}/getDomainInfo/{name}",
   tags,
@@ -112,6 +115,7 @@ export const getDomainInfo = defineRoute({
 
 export const getAllDomains = defineRoute({
   operationId: "pdnsGetAllDomains",
+  access: { scope: "dns" },
   method: "get",
   path: "/pdns/{token}/getAllDomains",
   tags,
@@ -124,6 +128,7 @@ export const getAllDomains = defineRoute({
 
 export const getAllDomainMetadata = defineRoute({
   operationId: "pdnsGetAllDomainMetadata",
+  access: { scope: "dns" },
   method: "get",
   path: "/pdns/{token}/getAllDomainMetadata/{name}",
   tags,
@@ -138,6 +143,7 @@ export const getAllDomainMetadata = defineRoute({
 
 export const getDomainMetadata = defineRoute({
   operationId: "pdnsGetDomainMetadata",
+  access: { scope: "dns" },
   method: "get",
   path: "/pdns/{token}/getDomainMetadata/{name}/{kind}",
   tags,
@@ -150,6 +156,7 @@ export const getDomainMetadata = defineRoute({
 
 export const getDomainKeys = defineRoute({
   operationId: "pdnsGetDomainKeys",
+  access: { scope: "dns" },
   method: "get",
   path: "/pdns/{token}/getDomainKeys/{name}",
   tags,
@@ -177,6 +184,7 @@ export const getDomainKeys = defineRoute({
 
 export const getBeforeAndAfterNamesAbsolute = defineRoute({
   operationId: "pdnsGetBeforeAndAfterNamesAbsolute",
+  access: { scope: "dns" },
   method: "get",
   path: "/pdns/{token}/getBeforeAndAfterNamesAbsolute/{id}/{qname}",
   tags,

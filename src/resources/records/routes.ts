@@ -23,6 +23,7 @@ const RULES =
 
 export const listRecords = defineRoute({
   operationId: "listRecords",
+  access: { scope: "read", narrow: "visible", records: true },
   method: "get",
   path: "/records",
   tags,
@@ -34,6 +35,7 @@ export const listRecords = defineRoute({
 
 export const listZoneRecords = defineRoute({
   operationId: "listZoneRecords",
+  access: { scope: "read", narrow: "visible", records: true },
   method: "get",
   path: "/zones/{zone}/records",
   tags: ["Zones", "Records"],
@@ -45,6 +47,7 @@ export const listZoneRecords = defineRoute({
 
 export const getRecord = defineRoute({
   operationId: "getRecord",
+  access: { scope: "read", narrow: "visible", records: true },
   method: "get",
   path: "/records/{record}",
   tags,
@@ -56,6 +59,7 @@ export const getRecord = defineRoute({
 
 export const createRecord = defineRoute({
   operationId: "createRecord",
+  access: { scope: "write", narrow: "visible", records: true },
   method: "post",
   path: "/records",
   tags,
@@ -68,6 +72,7 @@ export const createRecord = defineRoute({
 
 export const updateRecord = defineRoute({
   operationId: "updateRecord",
+  access: { scope: "write", narrow: "visible", records: true },
   method: "patch",
   path: "/records/{record}",
   tags,
@@ -80,6 +85,7 @@ export const updateRecord = defineRoute({
 
 export const deleteRecord = defineRoute({
   operationId: "deleteRecord",
+  access: { scope: "write", narrow: "visible", records: true },
   method: "delete",
   path: "/records/{record}",
   tags,

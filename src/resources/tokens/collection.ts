@@ -1,11 +1,11 @@
 // Tokens as the write routine sees them (src/http/mutate.ts), and what their operations
 // share. A token narrowed to zones or domains reaches no token but itself: the
-// authentication middleware refuses the rest (src/http/token-rights.ts routeRefusal).
+// authentication middleware refuses the rest (src/access/token-rights.ts routeRefusal).
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import type { Collection } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
-import type { TokenRights } from "../../http/token-rights";
+import type { TokenRights } from "../../access/token-rights";
 import { presentToken } from "./present";
 import { findToken, type TokenRow } from "./queries";
 import type { Token } from "./schemas";
@@ -24,7 +24,7 @@ export function callerRights(c: Context<AppEnv>): TokenRights {
   return c.get("principal").rights!;
 }
 
-/** A stored token's rights, to compare with the caller's (attenuation, src/http/token-rights.ts). */
+/** A stored token's rights, to compare with the caller's (attenuation, src/access/token-rights.ts). */
 export function rightsOf(row: TokenRow): TokenRights {
   return {
     scope: row.scope,

@@ -16,7 +16,7 @@ import type { AppEnv } from "../../env";
 import { sha256Hex } from "../../http/auth";
 import { createResource } from "../../http/mutate";
 import { ApiError, validationError } from "../../http/problem";
-import { type TokenRights, widening } from "../../http/token-rights";
+import { type TokenRights, widening } from "../../access/token-rights";
 import { callerRights, tokenCollection, tokenNameTaken } from "./collection";
 import { presentToken } from "./present";
 import { accountRole, type TokenRow } from "./queries";

@@ -12,7 +12,7 @@ import { apiTokens } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { deleteResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
-import { widening } from "../../http/token-rights";
+import { widening } from "../../access/token-rights";
 import { callerRights, rightsOf, tokenCollection } from "./collection";
 import { presentToken } from "./present";
 import { activeDescendants, revokeDescendants, type TokenRow } from "./queries";

@@ -1,11 +1,11 @@
 // A new token's restrictions (contract §11) as its body gives them, normalised as names
 // and addresses are everywhere in the API (lowercase A-labels, canonical CIDRs), each bad
 // entry named: the body's schema (schemas.ts) runs these, so that one 422 lists every
-// problem of the body. What the restrictions then allow is src/http/token-rights.ts's.
+// problem of the body. What the restrictions then allow is src/access/token-rights.ts's.
 import type { z } from "@hono/zod-openapi";
 import { normalizeName } from "../../dns/name";
 import { RECORD_TYPES, recordTypeOf } from "../../dns/rdata";
-import { parseCidr } from "../../http/token-rights";
+import { parseCidr } from "../../access/token-rights";
 import { normalizeHostName } from "../../registry/hosts";
 
 type Normalized = { ok: true; value: string } | { ok: false; error: string };

@@ -21,6 +21,7 @@ const NARROW = "A token restricted to `zones` or `domains` reaches no token but 
 
 export const listTokens = defineRoute({
   operationId: "listTokens",
+  access: { scope: "read" },
   method: "get",
   path: "/tokens",
   tags,
@@ -32,6 +33,7 @@ export const listTokens = defineRoute({
 
 export const getToken = defineRoute({
   operationId: "getToken",
+  access: { scope: "read", narrow: "self", records: "self" },
   method: "get",
   path: "/tokens/{token}",
   tags,
@@ -43,6 +45,7 @@ export const getToken = defineRoute({
 
 export const createToken = defineRoute({
   operationId: "createToken",
+  access: { scope: "write" },
   method: "post",
   path: "/tokens",
   tags,
@@ -58,6 +61,7 @@ export const createToken = defineRoute({
 
 export const deleteToken = defineRoute({
   operationId: "deleteToken",
+  access: { scope: "write", narrow: "self", records: "self" },
   method: "delete",
   path: "/tokens/{token}",
   tags,

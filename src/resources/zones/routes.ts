@@ -16,6 +16,7 @@ const MasterFileSchema = z.string().openapi({
 
 export const listZones = defineRoute({
   operationId: "listZones",
+  access: { scope: "read", narrow: "visible", records: true },
   method: "get",
   path: "/zones",
   tags,
@@ -27,6 +28,7 @@ export const listZones = defineRoute({
 
 export const getZone = defineRoute({
   operationId: "getZone",
+  access: { scope: "read", narrow: "visible", records: true },
   method: "get",
   path: "/zones/{zone}",
   tags,
@@ -50,6 +52,7 @@ export const getZone = defineRoute({
 
 export const createZone = defineRoute({
   operationId: "createZone",
+  access: { scope: "write" },
   method: "post",
   path: "/zones",
   tags,
@@ -76,6 +79,7 @@ export const createZone = defineRoute({
 
 export const updateZone = defineRoute({
   operationId: "updateZone",
+  access: { scope: "write", narrow: "visible" },
   method: "patch",
   path: "/zones/{zone}",
   tags,
@@ -91,6 +95,7 @@ export const updateZone = defineRoute({
 
 export const deleteZone = defineRoute({
   operationId: "deleteZone",
+  access: { scope: "write", narrow: "visible" },
   method: "delete",
   path: "/zones/{zone}",
   tags,

@@ -205,35 +205,13 @@ export function widening(parent: TokenRights, child: TokenRights): string | null
   return null;
 }
 
-// ---------------------------------------------------------------- routes a narrow token may use
-
-const COLLECTION = /^\/v1\/([a-z]+)(?:\/([^/]+))?(?:\/([a-z]+))?/;
-
 /**
- * Why a token may not use this route at all (403), or null. Narrow tokens (zones or
- * domains) reach only their zones, records and domains, themselves and /v1/me; a token
- * with `records` rules writes only records (not the zone around them); a narrow token
- * cannot create zones or register domains (contract §11).
+ * Whether a narrow token reaches an object found across accounts (a transfer's domain,
+ * which the requesting account cannot see yet): only when it is one of the zones or
+ * domains the token names. Unrestricted tokens reach what their route allows.
  */
-export function routeRefusal(rights: TokenRights, tokenId: string | null, method: string, path: string): string | null {
-  const match = COLLECTION.exec(path);
-  if (!match) return null;
-  const [, collection, segment, sub] = match;
-  const writes = method !== "GET" && method !== "HEAD" && method !== "OPTIONS";
-  if (isNarrow(rights)) {
-    const what = rights.zones !== null && rights.domains !== null ? "zones and domains" : rights.zones !== null ? "zones" : "domains";
-    const refuse = (thing: string) => `This token is restricted to named ${what}; it has no access to ${thing}.`;
-    if (collection === "contacts" || collection === "hosts" || collection === "accounts" || collection === "lifecycle") return refuse(collection);
-    if (collection === "repositories" && (sub === "contacts" || sub === "hosts")) return refuse(sub);
-    if (collection === "tokens" && !(segment !== undefined && segment === tokenId && (method === "GET" || method === "HEAD" || method === "DELETE"))) {
-      return refuse("tokens other than itself");
-    }
-    if (collection === "zones" && segment === undefined && method === "POST") return `${refuse("new zones")} It cannot create zones.`;
-    if (collection === "domains" && segment === undefined && method === "POST" && sub === undefined)
-      return `${refuse("new domains")} It cannot register domains.`;
-  }
-  if (rights.records !== null && writes && collection === "zones") {
-    return `This token may write only records (${describeRules(rights.records)}), not zones.`;
-  }
-  return null;
+export function narrowReaches(rights: Pick<TokenRights, "zones" | "domains"> | null, type: string, name: string | undefined): boolean {
+  if (rights === null || !isNarrow(rights)) return true;
+  const names = type === "zone" ? visibleZoneNames(rights) : type === "domain" ? visibleDomainNames(rights) : [];
+  return name !== undefined && (names ?? []).includes(name);
 }
