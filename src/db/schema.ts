@@ -373,6 +373,11 @@ export const events = sqliteTable(
     index("events_actor_idx").on(t.actor, t.seq),
     index("events_at_idx").on(t.at),
     index("events_account_idx").on(t.accountId, t.seq),
+    // A customer's filters: the account's events of one kind, in commit order (0023).
+    index("events_account_operation_idx").on(t.accountId, t.operation, t.seq),
+    index("events_account_type_idx").on(t.accountId, t.resourceType, t.seq),
+    index("events_account_actor_idx").on(t.accountId, t.actor, t.seq),
+    index("events_account_at_idx").on(t.accountId, t.at),
   ],
 );
 
