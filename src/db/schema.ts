@@ -359,7 +359,7 @@ export const events = sqliteTable(
     at: text("at").notNull(),
     /** Id of the token that made the write (`tok_…`; "local" with authentication off). Older rows hold the token's name. */
     actor: text("actor").notNull(),
-    resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record", "account", "token"] }).notNull(),
+    resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record", "rrset", "account", "token"] }).notNull(),
     resourceId: text("resource_id").notNull(),
     operation: text("operation", { enum: EVENT_OPERATIONS }).notNull(),
     before: text("before", { mode: "json" }),
@@ -377,7 +377,6 @@ export const events = sqliteTable(
     index("events_account_operation_idx").on(t.accountId, t.operation, t.seq),
     index("events_account_type_idx").on(t.accountId, t.resourceType, t.seq),
     index("events_account_actor_idx").on(t.accountId, t.actor, t.seq),
-    index("events_account_at_idx").on(t.accountId, t.at),
   ],
 );
 
