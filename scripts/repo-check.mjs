@@ -206,7 +206,7 @@ const MAY_IMPORT = {
   app: ["db", "dns", "env", "http", "rdap", "registry", "resources"],
   env: ["access", "db", "http"], // types only
   resources: ["access", "db", "dns", "env", "http", "rdap", "registry"],
-  http: ["access", "db", "dns", "env", "rdap"],
+  http: ["access", "db", "dns", "env", "rdap", "registry"], // registry: pure rules, e.g. the quotas an account has
   access: ["dns"], // who may do what: pure rules over a caller's rights
   db: ["dns", "registry"], // the stored JSON shapes registry rules define (types)
   registry: ["dns"],

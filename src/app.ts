@@ -1,6 +1,8 @@
 // The app: conventions first (request id, charset, errors), then every resource under /v1.
 import { HTTPException } from "hono/http-exception";
 import { writeFailure } from "./db/errors";
+import { exceededQuota } from "./db/quotas";
+import { quotaProblem } from "./http/quotas";
 import { authenticate } from "./http/auth";
 import { declaredBodySize, MAX_JSON_BODY_BYTES } from "./http/body";
 import { safeErrorSummary } from "./http/error-log";
@@ -128,7 +130,10 @@ export function createApp() {
   answerUnsupportedMethods(app);
 
   app.notFound((c) => problemResponse(c, new ApiError("not_found", `No route matches ${c.req.method} ${new URL(c.req.url).pathname}.`)));
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
+    // A quota guard aborted the batch: say which limit, its value and the usage (read now).
+    const quota = exceededQuota(error);
+    if (quota) return problemResponse(c, await quotaProblem(c, quota));
     const problem = asApiError(error);
     if (problem.code === "internal") {
       // The request id and a summary that carries no SQL text and no bound values.

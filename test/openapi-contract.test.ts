@@ -120,7 +120,7 @@ describe("the OpenAPI document", () => {
     const response = doc.paths["/contacts"]!.post!.responses["422"]!.content!["application/problem+json"] as {
       examples: Record<string, { value: { code: string; status: number } }>;
     };
-    expect(Object.keys(response.examples).sort()).toEqual(["policy_violation", "read_only_field", "unknown_field", "validation_failed"]);
+    expect(Object.keys(response.examples).sort()).toEqual(["policy_violation", "quota_exceeded", "read_only_field", "unknown_field", "validation_failed"]);
     expect(response.examples.validation_failed!.value).toMatchObject({
       code: "validation_failed",
       status: 422,

@@ -201,12 +201,10 @@ describe("an RRset keeps one TTL at commit (RFC 2181 §5.2)", () => {
     expect(patched.status, patched.text).toBe(200);
     const rrset = (await api("GET", `/v1/zones/${zone.id}/records?name=www&type=A`)).body.data;
     expect(rrset.map((r: { ttl: number }) => r.ttl)).toEqual([300, 300]);
-    // The sibling's TTL change is a write of its own, with its event.
+    // The sibling's TTL change is the RRset's, with its one rrset event (resource: the zone).
     const sibling = rrset.find((r: { id: string }) => r.id !== first.id);
-    expect((await eventsFor(sibling.id)).map((e) => [e.operation, e.after.ttl])).toEqual([
-      ["create", 50],
-      ["update", 300],
-    ]);
+    expect((await eventsFor(sibling.id)).map((e) => [e.operation, e.after.ttl])).toEqual([["create", 50]]);
+    expect((await eventsFor(zone.id)).filter((e) => e.type === "rrset").map((e) => [e.before.ttl, e.after.ttl, e.after.records])).toEqual([[50, 300, 1]]);
   });
 
   it("a create that adopts the RRset's TTL, raced by a PATCH that changes it, leaves one TTL and an event for every change", async () => {

@@ -64,11 +64,33 @@ export const accounts = sqliteTable(
     name: text("name").notNull(),
     role: text("role", { enum: ["operator", "customer"] }).notNull(),
     status: text("status", { enum: ["active", "suspended"] }).notNull(),
+    /** An operator's overrides of the configured quotas: a JSON object (src/registry/quotas.ts). */
+    limits: text("limits", { mode: "json" }).$type<Partial<Record<string, number>>>(),
     version: integer("version").notNull().default(1),
     ...timestamps,
   },
   (t) => [uniqueIndex("accounts_name_unique").on(t.name)],
 );
+
+/**
+ * What each account holds, kept by triggers in the same transaction as every write
+ * (drizzle/0024_account_quotas.sql), so a quota check reads one row.
+ */
+export const accountUsage = sqliteTable("account_usage", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  zones: integer("zones").notNull().default(0),
+  records: integer("records").notNull().default(0),
+  domains: integer("domains").notNull().default(0),
+  contacts: integer("contacts").notNull().default(0),
+  hosts: integer("hosts").notNull().default(0),
+  tokens: integer("tokens").notNull().default(0),
+  tsigKeys: integer("tsig_keys").notNull().default(0),
+  webhooks: integer("webhooks").notNull().default(0),
+  /** Set by a quota guard when a count passes its limit: a trigger aborts the batch. */
+  overQuota: text("over_quota"),
+});
 
 /**
  * The sponsoring account of an owned row. The default exists for the migration of rows

@@ -1,4 +1,5 @@
 // POST /v1/accounts: an operator opens an account for a customer (or another operator).
+import { mergeLimits } from "./limits";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { newId } from "../../db/ids";
 import { accounts } from "../../db/schema";
@@ -17,6 +18,7 @@ export const createAccount: RouteHandler<typeof routes.createAccount, AppEnv> = 
         name: input.name,
         role: input.role ?? "customer",
         status: input.status ?? "active",
+        limits: mergeLimits(null, input.limits),
         version: 1,
         createdAt: at,
         updatedAt: at,

@@ -5,6 +5,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../http/lookup";
+import { limitsAndUsage } from "../../http/quotas";
 import { findToken } from "../tokens/queries";
 import { presentToken } from "../tokens/present";
 import { presentAccount } from "./present";
@@ -20,5 +21,6 @@ export const getMe: RouteHandler<typeof routes.getMe, AppEnv> = async (c) => {
   // Only an account that holds no active token can be deleted, so this is a race at most.
   if (!account) throw notFound("account", accountId);
   const token = tokenRows[0];
-  return c.json({ account: presentAccount(account), token: token ? presentToken(token) : null }, 200);
+  const shown = { ...presentAccount(account), ...(await limitsAndUsage(c, c.get("dbAllAccounts") ?? db, account)) };
+  return c.json({ account: shown, token: token ? presentToken(token) : null }, 200);
 };

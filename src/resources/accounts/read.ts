@@ -5,7 +5,8 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { findResource } from "../../http/mutate";
 import { pageRequest, pageResponse } from "../../http/pagination";
-import { sendResource } from "../../http/respond";
+import { limitsAndUsage } from "../../http/quotas";
+import { entityTag } from "../../http/etag";
 import { accountCollection } from "./collection";
 import { presentAccount } from "./present";
 import { listAccounts as accountsPage } from "./queries";
@@ -20,5 +21,10 @@ export const listAccounts: RouteHandler<typeof routes.listAccounts, AppEnv> = as
 
 export const getAccount: RouteHandler<typeof routes.getAccount, AppEnv> = async (c) => {
   const row = await findResource(c, accountCollection, c.req.valid("param").account);
-  return sendResource(c, presentAccount(row), row.version);
+  // The ETag is the account's own (what If-Match on PATCH compares); limits and usage are
+  // live beside it, so this read answers 200 whatever If-None-Match says: a 304 would hide
+  // a change of usage.
+  const account = presentAccount(row);
+  c.header("ETag", entityTag(row.version, account));
+  return c.json({ ...account, ...(await limitsAndUsage(c, c.get("dbAllAccounts") ?? c.get("db"), row)) }, 200);
 };

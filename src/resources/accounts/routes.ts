@@ -1,6 +1,5 @@
 import { defineRoute } from "../../http/route";
 import {
-  CONDITIONAL_GET,
   createdResponse,
   errorResponses,
   IF_MATCH_HEADER_DOC,
@@ -8,7 +7,6 @@ import {
   listResponse,
   mergePatchBody,
   noContentResponse,
-  notModifiedResponse,
   resourceResponse,
 } from "../../http/openapi";
 import { pathParams } from "../../http/params";
@@ -49,9 +47,10 @@ export const getAccount = defineRoute({
   path: "/accounts/{account}",
   tags,
   summary: "Get an account",
-  description: `One account by id. A customer's token reads its own account only: any other is 404, as an unknown id is.${CONDITIONAL_GET}`,
+  description:
+    "One account by id, with its `limits` and what it holds (`usage`). A customer's token reads its own account only: any other is 404, as an unknown id is. The `ETag` is the account's own (for `If-Match` on PATCH); limits and usage are live, so this read always answers 200.",
   request: { params: AccountParams },
-  responses: { 200: resourceResponse(AccountSchema, "The account.", ACCOUNT_EXAMPLE), 304: notModifiedResponse, ...errorResponses(404) },
+  responses: { 200: resourceResponse(AccountSchema, "The account.", ACCOUNT_EXAMPLE), ...errorResponses(404) },
 });
 
 export const createAccount = defineRoute({

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { paginationQuery } from "../../http/pagination";
 import { TimestampSchema, listSchema } from "../../http/openapi";
 import { readOnlyFields } from "../../http/patch";
+import { LIMIT_NAMES, MAX_LIMIT, QUOTA_KINDS } from "../../registry/quotas";
 import { TokenSchema } from "../tokens/schemas";
 
 export const ACCOUNT_ROLES = ["operator", "customer"] as const;
@@ -31,12 +32,44 @@ const status = z
   .enum(ACCOUNT_STATUSES, { error: `must be one of: ${ACCOUNT_STATUSES.join(", ")}` })
   .openapi({ description: "Every token of a `suspended` account is refused (403); its objects are kept." });
 
+const count = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_LIMIT, { error: `must be a whole number from 0 to ${MAX_LIMIT}` });
+
+/** An operator's overrides of the configured limits (JSON Merge Patch: null removes one). */
+export const LimitsPatchSchema = z
+  .strictObject(
+    Object.fromEntries(LIMIT_NAMES.map((name) => [name, count.nullable().optional()])) as Record<
+      (typeof LIMIT_NAMES)[number],
+      z.ZodOptional<z.ZodNullable<typeof count>>
+    >,
+  )
+  .openapi("AccountLimitsPatch", {
+    description: "Limits to set for this account (`null` returns one to the configured default); the others are kept.",
+    example: { zones: 50, records: 20000 },
+  });
+
+export const LimitsSchema = z
+  .object(Object.fromEntries(LIMIT_NAMES.map((name) => [name, z.number().int()])) as Record<(typeof LIMIT_NAMES)[number], z.ZodNumber>)
+  .openapi("AccountLimits", {
+    description:
+      "What the account may hold, and how many requests a minute its tokens may make together: the configured defaults (wrangler.toml LIMIT_*) with the operator's overrides.",
+  });
+
+export const UsageSchema = z
+  .object(Object.fromEntries(QUOTA_KINDS.map((name) => [name, z.number().int()])) as Record<(typeof QUOTA_KINDS)[number], z.ZodNumber>)
+  .openapi("AccountUsage", { description: "What the account holds now (records: over all its zones; tokens: not revoked)." });
+
 export const AccountSchema = z
   .object({
     id: z.string().openapi({ example: "acc_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
     name: z.string().openapi({ example: "Example Reseller" }),
     role,
     status,
+    limits: LimitsSchema.optional().openapi({ description: "On single reads (`GET /accounts/{account}`, `GET /me`): the account's limits." }),
+    usage: UsageSchema.optional().openapi({ description: "On single reads: what the account holds, against `limits`." }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })
@@ -47,6 +80,7 @@ export const AccountCreateSchema = z
     name,
     role: role.optional().openapi({ description: "Set once, at creation; `customer` when absent." }),
     status: status.optional().openapi({ description: "`active` when absent." }),
+    limits: LimitsPatchSchema.optional(),
   })
   .openapi("AccountCreate");
 
@@ -54,6 +88,7 @@ export const AccountPatchSchema = z
   .object({
     name: name.optional(),
     status: status.optional(),
+    limits: LimitsPatchSchema.optional(),
   })
   .openapi("AccountPatch");
 

@@ -8,6 +8,7 @@ import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { accountCollection, accountNameTaken, isBuiltInOperator } from "./collection";
+import { mergeLimits } from "./limits";
 import type * as routes from "./routes";
 
 export const updateAccount: RouteHandler<typeof routes.updateAccount, AppEnv> = async (c) => {
@@ -24,15 +25,16 @@ export const updateAccount: RouteHandler<typeof routes.updateAccount, AppEnv> = 
           { errors: [{ field: "status", message: "cannot be suspended: this is the built-in operator account" }] },
         );
       }
-      if (name === current.name && status === current.status) return null;
-      const next = { ...current, name, status, version: current.version + 1, updatedAt: at };
+      const limits = patch.limits === undefined ? current.limits : mergeLimits(current.limits, patch.limits);
+      if (name === current.name && status === current.status && JSON.stringify(limits) === JSON.stringify(current.limits)) return null;
+      const next = { ...current, name, status, limits, version: current.version + 1, updatedAt: at };
       return {
         next,
         // Accounts have no version trigger: the write names the version it read, and a
         // write that lost the race changes no row (the routine reads again).
         write: db
           .update(accounts)
-          .set({ name, status, version: next.version, updatedAt: at })
+          .set({ name, status, limits, version: next.version, updatedAt: at })
           .where(and(eq(accounts.id, current.id), eq(accounts.version, current.version))),
       };
     },

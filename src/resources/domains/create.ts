@@ -1,5 +1,6 @@
 // POST /v1/domains (RFC 5731 §3.2.1): register a name under an extension of the catalog,
 // with its contacts, name servers and client statuses.
+import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { catalog } from "../../db/catalog";
 import { newId } from "../../db/ids";
@@ -119,7 +120,8 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
         next,
         write: db.insert(domains).values(row),
         alongside: [...links.alongside, ...adoptionWrites(ctx, next, adopted, nameservers)],
-        guards: [...contactAddressGuards(db, next.id, assigned), ...links.guards],
+        // External name servers the registration creates count as the account's hosts.
+        guards: [...contactAddressGuards(db, next.id, assigned), ...links.guards, ...quotaGuards(c, db, accountId, "domains", "hosts")],
       };
     },
     failure: (kind) => (kind === "unique" ? domainExists(name) : undefined),

@@ -1,5 +1,6 @@
 // POST /v1/records: a record in a zone (contract §8), its RRset's TTL aligned with it
 // (RFC 2181 §5.2), the zone's serial raised in the same batch.
+import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { failUnless } from "../../db/guards";
 import { newId } from "../../db/ids";
@@ -51,6 +52,7 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
           ...rrsetTtlWrites(ctx, next, next.ttl, rrset),
           touchZone(db, zone.id, now),
           failUnless(db, { type: "record", id: next.id }, zoneHoldsRoom(zone.id)),
+          ...quotaGuards(c, db, zone.accountId, "records"),
         ],
       };
     },

@@ -1,6 +1,7 @@
 // POST /v1/zones: a zone from JSON (its apex NS from `nameservers` or DEFAULT_NAMESERVERS),
 // or imported from a master file (text/dns). Either way one batch writes the zone, its
 // records and one `create` event standing for them all.
+import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { failUnless } from "../../db/guards";
@@ -109,7 +110,10 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
         // The domain of the same name links the zone (contract §7): the one read, still at commit.
         // An import's answer lists what the file held that the zone does not keep as it was.
         answerExtras: plan.warnings ? { warnings: plan.warnings } : undefined,
-        guards: [failUnless(db, { type: "zone", id: zone.id }, sql`coalesce((${linkedDomainId(name, accountId)}), '') = ${next.domainId ?? ""}`)],
+        guards: [
+          failUnless(db, { type: "zone", id: zone.id }, sql`coalesce((${linkedDomainId(name, accountId)}), '') = ${next.domainId ?? ""}`),
+          ...quotaGuards(c, db, accountId, "zones", "records"),
+        ],
       };
     },
     failure: (kind) => (kind === "unique" ? zoneExists(plan.name) : undefined),
