@@ -2,11 +2,11 @@
 // accounts: the rules are about other accounts' zones and domains, which the caller does
 // not see. Each read is index probes: zones and domains by their unique names (the name
 // and its ancestors), and the zones below by one range of zones_reversed_name_idx.
-import { and, gt, inArray, lt, ne, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, inArray, lt, ne, sql, type SQL } from "drizzle-orm";
 import { reversedName } from "../dns/name";
 import { nameAndAncestors } from "../registry/zone-ownership";
 import type { Database } from "./client";
-import { domains, zones } from "./schema";
+import { accounts, domains, zones } from "./schema";
 
 /** Zones strictly below `name`: one range of the reversed-name index. */
 function zonesBelowCondition(name: string): SQL {
@@ -15,13 +15,14 @@ function zonesBelowCondition(name: string): SQL {
 }
 
 /**
- * The reads a zone claim needs, as one batch: the zones at the name and above it, the
- * first zone below it of another account than `accountId`, and the domains at the name
- * and above it.
+ * The reads a zone claim needs, as one batch: the role of the account that would hold
+ * it, the zones at the name and above it, the first zone below it of another account
+ * than `accountId`, and the domains at the name and above it.
  */
 export function nameHolderReads(db: Database, name: string, accountId: string) {
   const names = nameAndAncestors(name);
   return [
+    db.select({ role: accounts.role }).from(accounts).where(eq(accounts.id, accountId)),
     db.select({ id: zones.id, name: zones.name, accountId: zones.accountId }).from(zones).where(inArray(zones.name, names)),
     db
       .select({ name: zones.name, accountId: zones.accountId })

@@ -2,9 +2,10 @@
 // every name below it that no deeper zone holds (RFC 1034 §4.3.2: the deepest enclosing
 // zone is authoritative), so a zone is a claim on a whole subtree of names. The rules:
 //
-//   1. a customer holds no zone at or above an extension of the catalog (`org`, `co.uk`,
-//      `uk`), nor at a top-level name: such a zone would answer for every name under it
-//      that no zone here holds. An operator may (to serve an extension itself).
+//   1. a customer's account holds no zone at or above an extension of the catalog (`org`,
+//      `co.uk`, `uk`), nor at a top-level name: such a zone would answer for every name
+//      under it that no zone here holds. An operator's account may (to serve an
+//      extension itself), and only an operator's token creates zones for it.
 //   2. nobody holds a zone inside or above another account's zone: the names of a zone
 //      are its account's, and a zone above it would take them over wherever the deeper
 //      zone does not answer (a suspended account, a name it does not hold);
@@ -29,8 +30,8 @@ export interface ZoneClaim {
   name: string;
   /** The account that would hold it (the sponsor). */
   accountId: string;
-  /** The caller is an operator (rule 1 binds customers only). */
-  byOperator: boolean;
+  /** The account that would hold it is an operator's (rule 1 binds customers only). */
+  operatorAccount: boolean;
   /** The catalog's extensions, by name. */
   extensions: ReadonlyMap<string, unknown> | ReadonlySet<string>;
   /** Zones at names above `name` (any account). */
@@ -59,7 +60,7 @@ export function reservedZoneName(name: string, extensions: ZoneClaim["extensions
 
 /** Why `claim` may not be made, or null when it may. */
 export function zoneClaimRefusal(claim: ZoneClaim): ClaimRefusal | null {
-  if (!claim.byOperator) {
+  if (!claim.operatorAccount) {
     const reserved = reservedZoneName(claim.name, claim.extensions);
     if (reserved) return { kind: "reserved", message: reserved };
   }

@@ -16,7 +16,7 @@ import type { AppEnv } from "../../env";
 import { mediaTypeOf, requestBytes } from "../../http/body";
 import { newFindings, throwFindings, validName } from "../../http/findings";
 import { createResource } from "../../http/mutate";
-import { callerAccount, isOperator, sponsorFor } from "../../http/ownership";
+import { callerAccount, sponsorFor } from "../../http/ownership";
 import { ApiError } from "../../http/problem";
 import { VersionConflict } from "../../http/writes";
 import { normalizeHostName } from "../../registry/hosts";
@@ -99,14 +99,18 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
   return createResource(c, zoneCollection, {
     async create({ db, allAccounts, now }) {
       const { name, accountId } = plan;
-      const [existing, domain, zonesAround, zoneBelow, domainsAround, { extensions }] = await Promise.all([
-        ...(await allAccounts.batch([findZone(allAccounts, { kind: "name", name }), linkedDomain(db, name, accountId), ...nameHolderReads(allAccounts, name, accountId)])),
+      const [existing, domain, holder, zonesAround, zoneBelow, domainsAround, { extensions }] = await Promise.all([
+        ...(await allAccounts.batch([
+          findZone(allAccounts, { kind: "name", name }),
+          linkedDomain(db, name, accountId),
+          ...nameHolderReads(allAccounts, name, accountId),
+        ])),
         catalog(db),
       ] as const);
       const refusal = zoneClaimRefusal({
         name,
         accountId,
-        byOperator: isOperator(c),
+        operatorAccount: holder[0]?.role === "operator",
         extensions,
         zonesAbove: zonesAround.filter((zone) => zone.name !== name),
         zonesBelow: zoneBelow,
