@@ -150,7 +150,16 @@ async function legacyZone(name: string, accountId: string, createdAt: string, re
     await env.DB.prepare(
       "INSERT INTO records (id, zone_id, name, type, content, ttl, owner_order, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 300, ?, ?, ?)",
     )
-      .bind(`rec_${crypto.randomUUID().replaceAll("-", "").slice(0, 26).toUpperCase()}`, id, owner, type, content, owner === "@" ? "" : owner.split(".").reverse().join(" "), createdAt, createdAt)
+      .bind(
+        `rec_${crypto.randomUUID().replaceAll("-", "").slice(0, 26).toUpperCase()}`,
+        id,
+        owner,
+        type,
+        content,
+        owner === "@" ? "" : owner.split(".").reverse().join(" "),
+        createdAt,
+        createdAt,
+      )
       .run();
   }
   return id;
@@ -170,8 +179,13 @@ const contents = (result: false | { qtype: string; content: string }[]) => (resu
 const servedZones = async () => ((await pdns("/getAllDomains?includeDisabled=true")) as { zone: string }[]).map((d) => d.zone);
 const suspend = (account: string, status = "suspended") => api("PATCH", `/v1/accounts/${account}`, { json: { status } });
 const conflicts = async () =>
-  (await env.DB.prepare("SELECT zone, rule, other_name FROM zone_ownership_conflicts ORDER BY zone, rule").all<{ zone: string; rule: string; other_name: string | null }>())
-    .results;
+  (
+    await env.DB.prepare("SELECT zone, rule, other_name FROM zone_ownership_conflicts ORDER BY zone, rule").all<{
+      zone: string;
+      rule: string;
+      other_name: string | null;
+    }>()
+  ).results;
 
 describe("the DNS backend never lets one account's zone answer for a name of another's", () => {
   it("Bob's zone `org` made before the rules (with a wildcard) is not served; Alice's suspended zone then answers nothing, and nothing answers for it", async () => {

@@ -577,7 +577,9 @@ describe("the connector's queries are answered from indexes", () => {
     const accountProbe = expect.stringMatching(/^SEARCH a USING INDEX sqlite_autoindex_accounts_1 \(id=\?\)/);
     const info = await plan(domainInfoQuery("rb.test"));
     expect(info[0]).toMatch(/^SEARCH z USING INDEX zones_name_unique \(name=\?\)/);
-    expect(info.filter((step) => /^SCAN /.test(step) && !/^SCAN (c VIRTUAL TABLE|e USING COVERING INDEX sqlite_autoindex_extensions_1)/.test(step))).toEqual([]);
+    expect(info.filter((step) => /^SCAN /.test(step) && !/^SCAN (c VIRTUAL TABLE|e USING COVERING INDEX sqlite_autoindex_extensions_1)/.test(step))).toEqual(
+      [],
+    );
     expect(info).toEqual(
       expect.arrayContaining([
         accountProbe,

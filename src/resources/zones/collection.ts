@@ -27,11 +27,9 @@ export function zoneExists(name: string, id: string): ApiError {
  * for all of them, which says nothing of what holds the name or whose it is.
  */
 export function nameHeld(name: string): ApiError {
-  return new ApiError(
-    "already_exists",
-    `The zone name ${name} is not available: it, a name above it or a zone below it is held by another account.`,
-    { errors: [{ field: "name", message: "is held by another account" }] },
-  );
+  return new ApiError("already_exists", `The zone name ${name} is not available: it, a name above it or a zone below it is held by another account.`, {
+    errors: [{ field: "name", message: "is held by another account" }],
+  });
 }
 
 /** A customer's zone at or above an extension of the catalog, or at a top-level name (rule 1). */
