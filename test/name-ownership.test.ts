@@ -283,3 +283,29 @@ describe("the zones that break the rules are listed for the operator (zone_owner
     for (const zone of ["carol-list.dev.", "deep.dave-list.dev."]) expect(served).toContain(zone);
   });
 });
+
+describe("zones.reversed_name (migration 0015) is each zone's labels reversed, whatever wrote the zone", () => {
+  it("zone create and import, and the migration's backfill of stored rows, agree with reversedName; a write without it is refused", async () => {
+    created(await api("POST", "/v1/zones", { json: { name: "a.b.reversed-zone.net", nameservers: ["ns1.example.net"] } }));
+    created(await api("POST", "/v1/zones", { body: masterFile("reversed-import.net"), headers: { "content-type": "text/dns" } }));
+    const stored = async () =>
+      (await env.DB.prepare("SELECT name, reversed_name FROM zones").all<{ name: string; reversed_name: string }>()).results.map((row) => [
+        row.name,
+        row.reversed_name,
+      ]);
+    for (const [name, reversed] of await stored()) expect(reversed, name).toBe(reversedName(name as string));
+    expect(await stored()).toEqual(expect.arrayContaining([["a.b.reversed-zone.net", "net.reversed-zone.b.a"]]));
+    // The backfill, run over rows whose keys are wrong (the labels in order), writes them right.
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0015_"))!;
+    const backfill = migration.queries.find((q) => /WITH RECURSIVE split/.test(q))!;
+    expect(backfill).toBeDefined();
+    await env.DB.prepare("UPDATE zones SET reversed_name = name").run();
+    await env.DB.prepare(backfill).run();
+    for (const [name, reversed] of await stored()) expect(reversed, name).toBe(reversedName(name as string));
+    await expect(
+      env.DB.prepare(
+        "INSERT INTO zones (id, name, default_ttl, soa_mname, soa_rname, soa_serial, soa_refresh, soa_retry, soa_expire, soa_minimum, created_at, updated_at) VALUES ('zon_01JD3Q6Y4T8N0V4W5X6Y7Z9999', 'forgot.net', 300, 'a', 'b', 1, 1, 1, 1, 1, 'x', 'x')",
+      ).run(),
+    ).rejects.toThrow(/reversed_name/);
+  });
+});
