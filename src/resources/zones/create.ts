@@ -99,14 +99,11 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
   return createResource(c, zoneCollection, {
     async create({ db, allAccounts, now }) {
       const { name, accountId } = plan;
-      const [existing, domain, holder, zonesAround, zoneBelow, domainsAround, { extensions }] = await Promise.all([
-        ...(await allAccounts.batch([
-          findZone(allAccounts, { kind: "name", name }),
-          linkedDomain(db, name, accountId),
-          ...nameHolderReads(allAccounts, name, accountId),
-        ])),
+      // Names are owned (src/registry/zone-ownership.ts): who holds the names around it, across accounts.
+      const [[existing, domain, holder, zonesAround, zoneBelow, domainsAround], { extensions }] = await Promise.all([
+        allAccounts.batch([findZone(allAccounts, { kind: "name", name }), linkedDomain(db, name, accountId), ...nameHolderReads(allAccounts, name, accountId)]),
         catalog(db),
-      ] as const);
+      ]);
       const refusal = zoneClaimRefusal({
         name,
         accountId,
