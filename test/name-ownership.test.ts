@@ -28,10 +28,10 @@ async function customer(name: string) {
 }
 type Customer = Awaited<ReturnType<typeof customer>>;
 
-async function registerDomain(owner: Customer, name: string) {
+async function registerDomain(owner: Customer, name: string, fields: Record<string, unknown> = {}) {
   const contact = await owner.call("POST", "/v1/contacts", { name: "Alice Example", email: "alice@example.org", address: adaAddress });
   expect(contact.status, contact.text).toBe(201);
-  const domain = await owner.call("POST", "/v1/domains", { name, registrant: contact.body.id });
+  const domain = await owner.call("POST", "/v1/domains", { name, registrant: contact.body.id, ...fields });
   expect(domain.status, domain.text).toBe(201);
   return domain.body;
 }
@@ -253,6 +253,27 @@ describe("the DNS backend never lets one account's zone answer for a name of ano
     expect(await lookup("www.alice-late.com.", "SOA")).toBe(false);
     expect(await lookup("www.alice-late.com.", "ANY")).toBe(false);
     expect(await servedZones()).not.toContain("alice-late.com.");
+  });
+});
+
+describe("a transfer makes the domain's names the gaining account's", () => {
+  it("the losing account's zone of the domain is no longer served, and is listed; once deleted, the gaining account creates its own", async () => {
+    const alice = await customer("Alice transfer");
+    const bob = await customer("Bob transfer");
+    const domain = await registerDomain(alice, "alice-moves.de", { nameservers: ["ns1.example.net", "ns2.example.net"] });
+    created(await alice.zone("alice-moves.de"));
+    expect(contents(await lookup("alice-moves.de.", "SOA"))).toHaveLength(1);
+    const requested = await bob.call("POST", "/v1/domains/alice-moves.de/transfer", { auth_info: domain.auth_info });
+    expect(requested.status, requested.text).toBe(201);
+    expect((await alice.call("POST", "/v1/domains/alice-moves.de/transfer/approve")).status).toBe(200);
+    expect(await lookup("alice-moves.de.", "SOA")).toBe(false);
+    expect((await conflicts()).filter((row) => row.zone === "alice-moves.de")).toEqual([
+      { zone: "alice-moves.de", rule: "in_domain", other_name: "alice-moves.de" },
+    ]);
+    expectHeld(await bob.zone("alice-moves.de"), "alice-moves.de", [alice.id]);
+    expect((await alice.call("DELETE", "/v1/zones/alice-moves.de")).status).toBe(204);
+    created(await bob.zone("alice-moves.de"));
+    expect(contents(await lookup("alice-moves.de.", "SOA"))).toHaveLength(1);
   });
 });
 
