@@ -263,7 +263,7 @@ export function generateSeed({ domains: domainCount, zoneRecords: recordCount, d
     const id = `zon_${ulid(t)}`;
     zones[key] = { id, name, records: count };
     sql.push(
-      `INSERT INTO zones (id, name, default_ttl, soa_mname, soa_rname, soa_serial, soa_refresh, soa_retry, soa_expire, soa_minimum, record_count, version, created_at, updated_at) VALUES (${[id, name, 3600, SOA.mname, SOA.rname, SOA.serial, SOA.refresh, SOA.retry, SOA.expire, SOA.minimum, 0, 1, iso(t), iso(t)].map(q).join(",")});\n`,
+      `INSERT INTO zones (id, name, reversed_name, default_ttl, soa_mname, soa_rname, soa_serial, soa_refresh, soa_retry, soa_expire, soa_minimum, record_count, version, created_at, updated_at) VALUES (${[id, name, name.split(".").reverse().join("."), 3600, SOA.mname, SOA.rname, SOA.serial, SOA.refresh, SOA.retry, SOA.expire, SOA.minimum, 0, 1, iso(t), iso(t)].map(q).join(",")});\n`,
     );
     const rows = zoneRecords(count).map((r) => {
       const rt = tick();

@@ -20,7 +20,9 @@ import { join } from "node:path";
 import { createHarness, freePort, httpClient, runCommand } from "./lib/harness.mjs";
 import { udpQuery } from "./lib/dns-wire.mjs";
 import { pdnsSettings } from "./lib/pdns-settings.mjs";
+import { openLocalD1 } from "./lib/local-d1.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
+import { ulid } from "../src/db/ulid.js";
 
 const harness = createHarness({ name: "dns-e2e", label: "DNS-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 600_000 });
 const { check, ok, notOk, assert, tempDir } = harness;
@@ -354,6 +356,91 @@ async function waitFor(predicate, { timeoutMs, intervalMs = 100 }) {
   return null;
 }
 
+/** A zone row and its records written as a database from before the ownership rules may hold them. */
+async function legacyZone(db, { name, accountId, createdAt, records }) {
+  const id = `zon_${ulid()}`;
+  await db.run(
+    `INSERT INTO zones (id, account_id, name, reversed_name, default_ttl, soa_mname, soa_rname, soa_serial, soa_refresh, soa_retry, soa_expire, soa_minimum, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 300, 'ns1.example.net', 'hostmaster.example.net', 2026010101, 7200, 900, 1209600, 300, ?, ?)`,
+    id,
+    accountId,
+    name,
+    name.split(".").reverse().join("."),
+    createdAt,
+    createdAt,
+  );
+  for (const [owner, type, content] of [["@", "NS", "ns1.example.net."], ...records]) {
+    const order = owner === "@" ? "" : owner.split(".").reverse().join(" ");
+    await db.run(
+      "INSERT INTO records (id, zone_id, name, type, content, ttl, owner_order, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 300, ?, ?, ?)",
+      `rec_${ulid()}`,
+      id,
+      owner,
+      type,
+      content,
+      order,
+      createdAt,
+      createdAt,
+    );
+  }
+}
+
+async function ownershipChecks({ api, stateDir, pdnsPort, customerId, accountStatus }) {
+  const rcode = async (name, type) => (await udpQuery(pdnsPort, name, type, { timeoutMs: 2_000 }))?.rcode ?? "no answer";
+  const becomes = async (name, type, expected) => {
+    const took = await waitFor(async () => (await rcode(name, type)) === expected, { timeoutMs: FRESHNESS_BOUND_MS + 5_000 });
+    assert(took !== null, `${name} ${type} answers ${await rcode(name, type)}, not ${expected}`);
+  };
+  let squatter = null;
+  await check("a squatter's zones from before the ownership rules are written into the database", async () => {
+    const account = await api("POST", "/v1/accounts", { name: "dns-e2e squatter" });
+    assert(account.status === 201, `POST /v1/accounts: ${account.status} ${account.text}`);
+    squatter = account.json.id;
+    const db = await openLocalD1(stateDir);
+    try {
+      const now = new Date().toISOString();
+      await legacyZone(db, { name: "test", accountId: squatter, createdAt: now, records: [["*", "A", "203.0.113.66"]] });
+      await legacyZone(db, { name: "secret.customer.test", accountId: squatter, createdAt: now, records: [["@", "A", "203.0.113.66"]] });
+    } finally {
+      await db.close();
+    }
+  });
+  if (!squatter) return;
+  await check("a customer's zone at a top-level name answers nothing: a .test name no zone here holds is REFUSED, not the squatter's wildcard", async () => {
+    await becomes("nobody-hosts-this.test", "A", "REFUSED");
+    await becomes("test", "SOA", "REFUSED");
+  });
+  await check("a zone made inside another account's zone answers nothing: the customer's zone answers its name (NXDOMAIN)", async () => {
+    await becomes("secret.customer.test", "A", "NXDOMAIN");
+    const answer = await shortAnswer(pdnsPort, "secret.customer.test", "A");
+    assert(answer === "", `answered ${answer}`);
+  });
+  await check("while the customer is suspended, its names are REFUSED: no zone of the squatter answers for them", async () => {
+    await accountStatus("suspended")();
+    try {
+      for (const [name, type] of [
+        ["www.customer.test", "A"],
+        ["customer.test", "SOA"],
+        ["secret.customer.test", "A"],
+        ["anything.customer.test", "A"],
+      ])
+        await becomes(name, type, "REFUSED");
+    } finally {
+      await accountStatus("active")();
+    }
+  });
+  await check("npm run zone-conflicts lists both zones, with the rules they break", async () => {
+    const listed = await runCommand(process.execPath, [join(ROOT, "scripts", "zone-conflicts.mjs"), "--persist-to", stateDir]);
+    assert(listed.code === 0, listed.output);
+    for (const line of [
+      new RegExp(`^zon_\\S+  test  ${squatter}  reserved_name `, "m"),
+      new RegExp(`^zon_\\S+  test  ${squatter}  above_zone .*: customer\\.test \\(${customerId}\\)`, "m"),
+      new RegExp(`^zon_\\S+  secret\\.customer\\.test  ${squatter}  inside_zone .*: customer\\.test \\(${customerId}\\)`, "m"),
+    ])
+      assert(line.test(listed.output), `${line} not in:\n${listed.output}`);
+  });
+}
+
 async function shortAnswer(port, name, type) {
   const result = await dig(port, ["+norec", "+time=2", "+tries=1", "+short", name, type], 10_000);
   return result.output.trim().split("\n").filter(Boolean).sort().join(" ");
@@ -610,6 +697,13 @@ ${zoneStatements.join("\n")}
     );
   }
   if (timings.length > 0) console.log(`# freshness: at most ${Math.max(...timings)} ms over ${timings.length} changes (bound ${FRESHNESS_BOUND_MS} ms)`);
+
+  // Names are owned (docs/accounts.md): zones stored before the rules that break them —
+  // written straight into the database, since the API refuses to make them — are not
+  // served, and no zone of one account answers for a name of another's. A squatter's zone
+  // `test` with a wildcard (a customer's zone at a top-level name) and its zone
+  // `secret.customer.test` made inside the customer's zone.
+  if (accountId) await ownershipChecks({ api, stateDir, pdnsPort, customerId: accountId, accountStatus });
 
   // Nothing printed the DNS backend's path (it carries the token).
   await check("neither npm start nor npm run dns printed a /v1/pdns/ path", async () => {

@@ -17,19 +17,18 @@
 // the SHA-256 hash of the secret, so a lost token cannot be recovered: revoke it and mint
 // another.
 //
-// The local database is opened directly (scripts/lib/local-d1.mjs: Miniflare on the same
-// SQLite file wrangler uses, about a second), also while `npm start` serves it; a
+// The local database is opened directly (scripts/lib/cli-database.mjs: Miniflare on the
+// same SQLite file wrangler uses, about a second), also while `npm start` serves it; a
 // database that lacks migrations gets them from `wrangler d1 migrations apply` first, as
 // `npm start` does. --remote goes through `wrangler d1 execute --remote`.
 //
 // The state dir follows the rule `npm start` follows: --persist-to DIR, else the
 // PERSIST_TO environment variable, else .wrangler/state (scripts/readme-tour.mjs runs the
 // README's tour with PERSIST_TO exported).
-import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import { localStateDir, noLocalD1Yet, openLocalD1 } from "./lib/local-d1.mjs";
-import { applyLocalMigrations, assertWranglerInstalled, DB_NAME, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
+import { cliDatabase } from "./lib/cli-database.mjs";
+import { localStateDir } from "./lib/local-d1.mjs";
 import { ulid } from "../src/db/ulid.js";
 
 const USAGE = `usage:
@@ -86,54 +85,6 @@ function parseOptions(argv) {
 /** The operator account of migration 0009 (src/db/schema.ts OPERATOR_ACCOUNT_ID). */
 const OPERATOR_ACCOUNT_ID = "acc_00000000000000000000000000";
 
-function wrangler(args, { json = false } = {}) {
-  const result = spawnSync(WRANGLER, args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
-  if (result.status !== 0) {
-    console.error(result.stdout, result.stderr);
-    console.error(`[token] wrangler ${args.slice(0, 3).join(" ")} failed (exit ${result.status})`);
-    process.exit(1);
-  }
-  return json ? JSON.parse(result.stdout.slice(result.stdout.indexOf("["))) : result.stdout;
-}
-
-/** The database the command acts on: { execute(sql) → rows, close() }. */
-async function database(options) {
-  if (options.remote) {
-    assertWranglerInstalled();
-    return {
-      execute: async (sql) => wrangler(["d1", "execute", DB_NAME, "--remote", "--json", "--command", sql], { json: true })[0].results,
-      close: async () => {},
-    };
-  }
-  // A fresh clone, or new migrations since the last `npm start`: wrangler applies them
-  // (and records them), exactly as `npm start` would. Without a database at all there is
-  // nothing to ask first.
-  let local = noLocalD1Yet(options.persistTo) ? null : await openLocalD1(options.persistTo);
-  if (!local || (await local.pendingMigrations()).length > 0) {
-    await local?.close();
-    assertWranglerInstalled();
-    const migrated = await applyLocalMigrations(options.persistTo);
-    if (!migrated.ok) {
-      console.error(migrated.output);
-      console.error(`[token] applying the local D1 migrations failed (exit ${migrated.code})`);
-      process.exit(1);
-    }
-    console.error(`[token] applied ${migrated.applied.length} migration(s) to the local D1 first`);
-    local = await openLocalD1(options.persistTo);
-  }
-  return {
-    execute: async (sql) => {
-      try {
-        return await local.query(sql);
-      } catch (error) {
-        console.error(local.runtimeOutput().trimEnd());
-        throw error;
-      }
-    },
-    close: () => local.close(),
-  };
-}
-
 // Runs the command; resolves to an error message for the user, or null when it is done.
 async function runCommand(options, execute) {
   const account = options.account ?? OPERATOR_ACCOUNT_ID;
@@ -186,7 +137,7 @@ process.stdout.on("error", (error) => {
 });
 
 const options = parseOptions(process.argv.slice(2));
-const db = await database(options);
+const db = await cliDatabase({ label: "token", remote: options.remote, persistTo: options.persistTo });
 let refusal;
 try {
   refusal = await runCommand(options, db.execute);

@@ -450,3 +450,125 @@ describe("host list filters", () => {
     for (const item of items) expect(item.domain === null || DOMAIN_ID.test(item.domain)).toBe(true);
   });
 });
+
+/** A customer account with a write token, and a way to call the API as it. */
+async function customer(name: string) {
+  const account = await api("POST", "/v1/accounts", { json: { name } });
+  expect(account.status, account.text).toBe(201);
+  const token = await api("POST", "/v1/tokens", { json: { name: `${name.replace(/\W/g, "-")}-token`, scope: "write", account: account.body.id } });
+  expect(token.status, token.text).toBe(201);
+  const authorization = `Bearer ${token.body.secret}`;
+  return {
+    id: account.body.id as string,
+    call: (method: string, path: string, json?: unknown) => api(method, path, { json, headers: { authorization } }),
+  };
+}
+
+function ok(response: { status: number; text: string; body: any }, status = 200) {
+  expect(response.status, response.text).toBe(status);
+  return response.body;
+}
+
+describe("a host that other accounts' domains use cannot be renamed or re-addressed: 409 object_linked naming nothing of theirs", () => {
+  it("Bob's rename of the host Alice's domain names is refused, and her delegation is unchanged", async () => {
+    const alice = await customer("Alice host rename");
+    const bob = await customer("Bob host rename");
+    const host = ok(await bob.call("POST", "/v1/hosts", { name: "ns1.popular-dns.net" }), 201);
+    const domain = ok(await alice.call("POST", "/v1/domains", { name: "alice-uses-bob.com", nameservers: ["ns1.popular-dns.net"] }), 201);
+    const response = await bob.call("PATCH", `/v1/hosts/${host.id}`, { name: "ns1.bob-evil.net" });
+    const problem = expectProblem(response, 409, "object_linked");
+    expect(problem.detail).toBe(
+      "The host ns1.popular-dns.net is a name server of a domain of another account: its name and addresses are part of that domain's delegation and cannot change while it uses the host. Create a host of another name for the new name or addresses.",
+    );
+    for (const theirs of [domain.id, domain.name, alice.id]) expect(response.text).not.toContain(theirs);
+    expect(ok(await bob.call("GET", `/v1/hosts/${host.id}`)).name).toBe("ns1.popular-dns.net");
+    const after = ok(await alice.call("GET", `/v1/domains/${domain.id}`));
+    expect(after.nameservers).toEqual(["ns1.popular-dns.net"]);
+    expect(after.updated_at).toBe(domain.updated_at);
+  });
+
+  it("Bob's change of the glue of his subordinate host that Alice's domain names is refused too", async () => {
+    const alice = await customer("Alice host glue");
+    const bob = await customer("Bob host glue");
+    ok(await bob.call("POST", "/v1/domains", { name: "bob-glue.com" }), 201);
+    const host = ok(await bob.call("POST", "/v1/hosts", { name: "ns1.bob-glue.com", addresses: ["192.0.2.61"] }), 201);
+    ok(await alice.call("POST", "/v1/domains", { name: "alice-glue.com", nameservers: ["ns1.bob-glue.com"] }), 201);
+    expectProblem(await bob.call("PATCH", `/v1/hosts/${host.id}`, { addresses: ["203.0.113.66"] }), 409, "object_linked");
+    expect(ok(await bob.call("GET", `/v1/hosts/${host.id}`)).addresses).toEqual(["192.0.2.61"]);
+    // Once Alice's domain names it no more, Bob may.
+    ok(await alice.call("PATCH", "/v1/domains/alice-glue.com", { nameservers: null }));
+    expect(ok(await bob.call("PATCH", `/v1/hosts/${host.id}`, { addresses: ["203.0.113.67"] })).addresses).toEqual(["203.0.113.67"]);
+  });
+});
+
+describe("a change to a host changes the delegation of the account's domains that use it: each gets a new version, updated_at and an update event", () => {
+  it("renaming and re-addressing a host used by two of the account's own domains", async () => {
+    const alice = await customer("Alice own host");
+    ok(await alice.call("POST", "/v1/domains", { name: "alice-own-dns.net" }), 201);
+    const host = ok(await alice.call("POST", "/v1/hosts", { name: "ns1.alice-own-dns.net", addresses: ["192.0.2.71"] }), 201);
+    const one = ok(await alice.call("POST", "/v1/domains", { name: "alice-own-one.com", nameservers: ["ns1.alice-own-dns.net", "ns.other-dns.net"] }), 201);
+    const two = ok(await alice.call("POST", "/v1/domains", { name: "alice-own-two.com", nameservers: ["ns1.alice-own-dns.net"] }), 201);
+    const etag = async (id: string) => (await alice.call("GET", `/v1/domains/${id}`)).headers.get("etag");
+    const etags = [await etag(one.id), await etag(two.id)];
+
+    const renamed = ok(await alice.call("PATCH", `/v1/hosts/${host.id}`, { name: "dns1.alice-own-dns.net" }));
+    for (const [index, domain] of [one, two].entries()) {
+      const now = ok(await alice.call("GET", `/v1/domains/${domain.id}`));
+      expect(now.nameservers[0]).toBe("dns1.alice-own-dns.net");
+      expect(now.updated_at).toBe(renamed.updated_at);
+      expect(await etag(domain.id)).not.toBe(etags[index]);
+      const events = ok(await alice.call("GET", `/v1/events?resource=${domain.id}&operation=update`)).data;
+      expect(events).toHaveLength(1);
+      expect(events[0].before.nameservers[0]).toBe("ns1.alice-own-dns.net");
+      // The event holds the domain as it reads now, but for its secret (never recorded).
+      const { auth_info: _secret, ...shown } = now;
+      expect(events[0].after).toEqual(shown);
+    }
+    expect(ok(await alice.call("GET", `/v1/domains/${one.id}`)).nameservers).toEqual(["dns1.alice-own-dns.net", "ns.other-dns.net"]);
+
+    const readdressed = ok(await alice.call("PATCH", `/v1/hosts/${host.id}`, { addresses: ["192.0.2.72"] }));
+    const events = ok(await alice.call("GET", `/v1/events?resource=${two.id}&operation=update`)).data;
+    expect(events).toHaveLength(2);
+    expect(events[1].after.updated_at).toBe(readdressed.updated_at);
+    // A PATCH that changes nothing writes nothing, for the host or its domains.
+    ok(await alice.call("PATCH", `/v1/hosts/${host.id}`, { addresses: ["192.0.2.72"] }));
+    expect(ok(await alice.call("GET", `/v1/events?resource=${two.id}&operation=update`)).data).toHaveLength(2);
+  });
+});
+
+describe("refusals about hosts name nothing of other accounts", () => {
+  it("deleting a host another account's domain uses: a well-formed 409 that names none of its domains", async () => {
+    const alice = await customer("Alice host delete");
+    const bob = await customer("Bob host delete");
+    const host = ok(await bob.call("POST", "/v1/hosts", { name: "ns1.shared-del-dns.net" }), 201);
+    const domain = ok(await alice.call("POST", "/v1/domains", { name: "alice-del-uses.com", nameservers: ["ns1.shared-del-dns.net"] }), 201);
+    const only = await bob.call("DELETE", `/v1/hosts/${host.id}`);
+    expect(expectProblem(only, 409, "object_linked").detail).toBe(
+      "The host ns1.shared-del-dns.net is a name server of a domain of another account; it stays while a domain uses it.",
+    );
+    ok(await bob.call("POST", "/v1/domains", { name: "bob-del-uses.com", nameservers: ["ns1.shared-del-dns.net"] }), 201);
+    const both = await bob.call("DELETE", `/v1/hosts/${host.id}`);
+    expect(expectProblem(both, 409, "object_linked").detail).toBe(
+      "The host ns1.shared-del-dns.net is a name server of bob-del-uses.com and of a domain of another account; it stays while a domain uses it.",
+    );
+    for (const response of [only, both]) for (const theirs of [domain.id, domain.name, alice.id]) expect(response.text).not.toContain(theirs);
+    // The operator sees every domain, and is told their names.
+    expect(expectProblem(await api("DELETE", `/v1/hosts/${host.id}`), 409, "object_linked").detail).toBe(
+      "The host ns1.shared-del-dns.net is a name server of alice-del-uses.com, bob-del-uses.com; change those domains' name servers first.",
+    );
+  });
+
+  it("creating or renaming to the name of another account's host: 409 already_exists without its id; the caller's own is named with it", async () => {
+    const alice = await customer("Alice host name");
+    const bob = await customer("Bob host name");
+    const theirs = ok(await alice.call("POST", "/v1/hosts", { name: "ns.alice-named-dns.net" }), 201);
+    const created = await bob.call("POST", "/v1/hosts", { name: "ns.alice-named-dns.net" });
+    expect(expectProblem(created, 409, "already_exists").detail).toBe("The host ns.alice-named-dns.net already exists.");
+    const mine = ok(await bob.call("POST", "/v1/hosts", { name: "ns.bob-named-dns.net" }), 201);
+    const renamed = await bob.call("PATCH", `/v1/hosts/${mine.id}`, { name: "ns.alice-named-dns.net" });
+    expect(expectProblem(renamed, 409, "already_exists").detail).toBe("The host ns.alice-named-dns.net already exists.");
+    for (const response of [created, renamed]) expect(response.text).not.toContain(theirs.id);
+    const own = await bob.call("POST", "/v1/hosts", { name: "ns.bob-named-dns.net" });
+    expect(expectProblem(own, 409, "already_exists").detail).toBe(`The host ns.bob-named-dns.net already exists (${mine.id}).`);
+  });
+});

@@ -12,10 +12,10 @@
 // the second attempt sees the new state and answers from it (a 422, or a write that fits).
 import { and, eq, not, sql, type SQL } from "drizzle-orm";
 import type { Database } from "./client";
-import { contacts, domains, records, zones } from "./schema";
+import { contacts, domains, hosts, records, zones } from "./schema";
 
 /** Tables whose rows a guard can hold to (each has a version trigger). */
-const GUARDED = { contact: contacts, domain: domains, record: records, zone: zones } as const;
+const GUARDED = { contact: contacts, domain: domains, host: hosts, record: records, zone: zones } as const;
 
 /**
  * The statement that fails its batch unless `holds` is true at its turn. `row` must be a

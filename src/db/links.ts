@@ -16,7 +16,7 @@ export function domainsNamed(db: Database, names: readonly string[]) {
 
 export function hostsNamed(db: Database, names: readonly string[]) {
   return db
-    .select({ id: hosts.id, name: hosts.name, domainId: hosts.domainId })
+    .select({ id: hosts.id, name: hosts.name, domainId: hosts.domainId, accountId: hosts.accountId })
     .from(hosts)
     .where(inArray(hosts.name, [...names]));
 }
@@ -30,6 +30,25 @@ export function hostsWithin(domainName: string): SQL {
 /** A host is linked while a domain uses it as a name server (RFC 5732 §2.2). */
 // Correlated subqueries name the outer table explicitly (drizzle leaves it out).
 export const hostLinked = sql<number>`exists (select 1 from domain_nameservers dn where dn.host_id = "hosts"."id")`.mapWith((v) => v === 1);
+
+/**
+ * A domain of another account than the host's uses it as a name server: the host's name
+ * and addresses are then part of that account's delegation (docs/decisions.md, "A host
+ * other accounts use").
+ */
+export function hostUsedByOtherAccounts(hostId: string, accountId: string): SQL {
+  return sql`exists (select 1 from domain_nameservers dn join main.domains d on d.id = dn.domain_id where dn.host_id = ${hostId} and d.account_id <> ${accountId})`;
+}
+
+/**
+ * Guard condition: the domains that use the host as a name server are exactly these, each
+ * at the version read (`[[id, version], …]`), and none of another account.
+ */
+export function hostUsersAre(hostId: string, accountId: string, users: readonly (readonly [string, number])[]): SQL {
+  return sql`not ${hostUsedByOtherAccounts(hostId, accountId)}
+    and (select count(*) from domain_nameservers dn where dn.host_id = ${hostId}) = ${users.length}
+    and (select count(*) from json_each(${JSON.stringify(users)}) u join main.domains d on d.id = json_extract(u.value, '$[0]') and d.version = json_extract(u.value, '$[1]')) = ${users.length}`;
+}
 
 /**
  * The external hosts under `domainName` that its registration adopts (below): the

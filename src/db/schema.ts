@@ -258,6 +258,12 @@ export const zones = sqliteTable(
     id: text("id").primaryKey(),
     accountId: sponsor(),
     name: text("name").notNull(),
+    /**
+     * Labels in reverse order (`org.example.alice`, as hosts.reversed_name): the zones below
+     * a zone form one index range, which the ownership rules read (src/registry/zone-ownership.ts).
+     * Written with `name`; drizzle/0015 refuses a row whose reversed name does not fit it.
+     */
+    reversedName: text("reversed_name").notNull().default(""),
     defaultTtl: integer("default_ttl").notNull(),
     soaMname: text("soa_mname").notNull(),
     soaRname: text("soa_rname").notNull(),
@@ -271,7 +277,7 @@ export const zones = sqliteTable(
     version: integer("version").notNull().default(1),
     ...timestamps,
   },
-  (t) => [uniqueIndex("zones_name_unique").on(t.name), index("zones_account_idx").on(t.accountId, t.id)],
+  (t) => [uniqueIndex("zones_name_unique").on(t.name), index("zones_account_idx").on(t.accountId, t.id), index("zones_reversed_name_idx").on(t.reversedName)],
 );
 
 export const records = sqliteTable(

@@ -131,6 +131,15 @@ export function findDomain(db: Database, ref: ResourceRef) {
     .where(ref.kind === "id" ? eq(domains.id, ref.id) : eq(domains.name, ref.name));
 }
 
+/** The domains that use a host as a name server, as reads show them (a host's change is theirs too). */
+export function domainsUsingNameserver(db: Database, hostId: string) {
+  return db
+    .select(columns)
+    .from(domains)
+    .where(sql`"domains"."id" in (select dn.domain_id from domain_nameservers dn where dn.host_id = ${hostId})`)
+    .orderBy(asc(domains.id));
+}
+
 export function contactsById(db: Database, ids: readonly string[]) {
   return db
     .select({ id: contacts.id, accountId: contacts.accountId, city: contacts.city, countryCode: contacts.countryCode })

@@ -34,7 +34,8 @@ export const createHost: RouteHandler<typeof routes.createHost, AppEnv> = (c) =>
           ...glueErrors(superordinate !== null, addresses.length, superordinate?.name ?? null),
         ],
       });
-      if (taken) throw hostExists(name, taken.id);
+      // Another account's host of that name is not named by its id (docs/accounts.md).
+      if (taken) throw hostExists(name, taken.accountId === accountId ? taken.id : undefined);
 
       const next: HostWithLinks = {
         id: newId("host", now),

@@ -8,16 +8,20 @@ import { reversedName } from "../../dns/name";
 import type { AppEnv } from "../../env";
 import { newFindings, throwFindings, validName } from "../../http/findings";
 import { updateResource } from "../../http/mutate";
+import { VersionConflict } from "../../http/writes";
 import { registrableDomainOf } from "../../registry/extensions";
 import { glueAddresses, glueErrors, normalizeHostName, superordinateSponsorErrors } from "../../registry/hosts";
 import { hostCollection, hostExists } from "./collection";
+import { domainsUsingNameserver } from "../domains/queries";
+import { delegationWrites, usedByOtherAccounts } from "./delegation";
 import { addressWrites, placeHost } from "./queries";
 import type * as routes from "./routes";
 
 export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) => {
   const patch = c.req.valid("json");
   return updateResource(c, hostCollection, c.req.valid("param").host, {
-    async update({ db, allAccounts, at }, current) {
+    async update(ctx, current) {
+      const { db, allAccounts, at } = ctx;
       const findings = newFindings();
       const name = patch.name === undefined ? current.name : (validName(normalizeHostName(patch.name), patch.name, "name", findings) ?? current.name);
       let addresses = current.addresses;
@@ -33,7 +37,7 @@ export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) =>
       if (name !== current.name) {
         const placement = await placeHost(allAccounts, name);
         findings.policy.push(...superordinateSponsorErrors(name, placement.superordinate, current.accountId));
-        if (placement.taken) throw hostExists(name, placement.taken.id);
+        if (placement.taken) throw hostExists(name, placement.taken.accountId === current.accountId ? placement.taken.id : undefined);
         domainId = placement.superordinate?.id ?? null;
         superordinateName = placement.superordinate?.name ?? null;
       } else if (domainId) {
@@ -44,16 +48,28 @@ export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) =>
 
       const addressesChanged = JSON.stringify(addresses) !== JSON.stringify(current.addresses);
       if (name === current.name && !addressesChanged) return null;
+      // The domains that name the host: their delegation changes with it (./delegation.ts).
+      const users = current.linked ? await domainsUsingNameserver(allAccounts, current.id) : [];
+      if (users.some((domain) => domain.accountId !== current.accountId)) throw usedByOtherAccounts(current.name);
+      const delegation = delegationWrites(ctx, current, name, users);
       const next = { ...current, name, domainId, addresses, version: current.version + 1, updatedAt: at };
       return {
         next,
+        beforeWrite: delegation.beforeWrite,
         write: db
           .update(hosts)
           .set({ name, reversedName: reversedName(name), domainId, addresses, version: next.version, updatedAt: at })
           .where(eq(hosts.id, current.id)),
-        alongside: addressesChanged ? [db.delete(hostAddresses).where(eq(hostAddresses.hostId, current.id)), ...addressWrites(db, current.id, addresses)] : [],
+        alongside: [
+          ...(addressesChanged ? [db.delete(hostAddresses).where(eq(hostAddresses.hostId, current.id)), ...addressWrites(db, current.id, addresses)] : []),
+          ...delegation.alongside,
+        ],
       };
     },
-    failure: (kind, next) => (kind === "unique" ? hostExists(next.name) : undefined),
+    // Another request took the name first: whose it is, the next attempt reads.
+    failure: (kind) => {
+      if (kind === "unique") throw new VersionConflict();
+      return undefined;
+    },
   });
 };

@@ -5,6 +5,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { ownerOrder } from "../../dns/name-order";
+import { nameAndAncestors } from "../../registry/zone-ownership";
 
 /** The zone columns every answer needs: its number for PowerDNS and its SOA. */
 const ZONE_COLUMNS = sql.raw(
@@ -47,15 +48,58 @@ export interface LookupRow extends ZoneSoaRow {
 }
 
 /**
- * A zone is served while its account is not suspended (contract §11: a suspended
- * account's data stays, but is not used): one primary-key probe of accounts per zone.
+ * A zone's account is suspended (contract §11: a suspended account's data stays, but is
+ * not used): one primary-key probe of accounts.
  */
-const SERVED = sql`NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = z.account_id AND a.status = 'suspended')`;
+const SUSPENDED = sql`EXISTS (SELECT 1 FROM accounts a WHERE a.id = z.account_id AND a.status = 'suspended')`;
+
+/** `a` was made before `b` (created_at, then the time-ordered id). */
+function before(a: string, b: string): SQL {
+  return sql.raw(`(${a}.created_at < ${b}.created_at OR (${a}.created_at = ${b}.created_at AND ${a}.id < ${b}.id))`);
+}
+
+/**
+ * Zone `z` holds its names (src/registry/zone-ownership.ts; drizzle/0015's
+ * zone_ownership_conflicts asks the same of every zone at once): it is no customer's zone
+ * at or above an extension or at a top-level name, lies at or inside no domain of another
+ * account, and was made inside or above no zone of another account that was there first.
+ * `enclosing` is a JSON array holding z's name and the names above it (it may hold names
+ * below z too: those are skipped by length). Each test is index probes: accounts by id,
+ * domains and zones by name per label, one range of zones_reversed_name_idx; only a
+ * customer's zone reads the catalog's extensions (a few dozen rows).
+ */
+function holdsItsNames(enclosing: string): SQL {
+  return sql`NOT (
+      ((SELECT a.role FROM accounts a WHERE a.id = z.account_id) = 'customer'
+        AND (instr(z.name, '.') = 0
+             OR EXISTS (SELECT 1 FROM extensions e WHERE e.id = z.name OR substr(e.id, -length(z.name) - 1) = '.' || z.name)))
+      OR EXISTS (SELECT 1 FROM json_each(${enclosing}) c CROSS JOIN domains d
+                  WHERE length(c.value) <= length(z.name) AND d.name = c.value AND d.account_id <> z.account_id)
+      OR EXISTS (SELECT 1 FROM json_each(${enclosing}) c CROSS JOIN zones p
+                  WHERE length(c.value) < length(z.name) AND p.name = c.value AND p.account_id <> z.account_id AND ${before("p", "z")})
+      OR EXISTS (SELECT 1 FROM zones b
+                  WHERE b.reversed_name > z.reversed_name || '.' AND b.reversed_name < z.reversed_name || '/'
+                    AND b.account_id <> z.account_id AND ${before("b", "z")})
+    )`;
+}
+
+/** A zone stored under this exact name is served: it holds its names and its account is active. */
+function served(zone: string): SQL {
+  return sql`${holdsItsNames(JSON.stringify(nameAndAncestors(zone)))} AND NOT ${SUSPENDED}`;
+}
 
 /**
  * `lookup`: the deepest zone that holds `name` (among the name and its ancestors, by the
  * unique index on zones.name), then the records at the name — all of them for ANY, else
  * those of `type` — by the unique index (zone_id, name, type, …). No row: no zone here.
+ *
+ * A zone that breaks the ownership rules holds no names (holdsItsNames): the names are
+ * the zone's above it, if that one holds them. The deepest zone that holds the name is
+ * chosen whatever its account's status, and a suspended account's zone answers nothing:
+ * no zone of another account is ever chosen for a name inside it, so PowerDNS, walking up
+ * from the name asking for SOA, finds no zone at all and answers REFUSED. (A zone of
+ * another account above it would break rule 2: either it was made later, and holds no
+ * names, or it was there first, and the suspended one holds none.)
  *
  * A name with no records, asked with ANY, also says whether names exist below it, which
  * is how PowerDNS tells an empty non-terminal (NODATA, and no wildcard applies) from a
@@ -77,13 +121,14 @@ export function lookupQuery(candidates: string[], name: string, type: string): S
     WITH zone AS (
       SELECT ${ZONE_COLUMNS},
              z.id AS zone_id,
+             ${SUSPENDED} AS suspended,
              CASE WHEN z.name = ${name} THEN '@' ELSE substr(${name}, 1, length(${name}) - length(z.name) - 1) END AS owner,
              CASE WHEN z.name = ${name} THEN '' ELSE substr(${reversed}, length(z.name) + 2) END AS owner_order,
              EXISTS (SELECT 1 FROM json_each(${enclosing}) c CROSS JOIN records n
                       WHERE length(c.value) > length(z.name) AND length(c.value) < length(${name})
                         AND n.zone_id = z.id AND n.name = substr(c.value, 1, length(c.value) - length(z.name) - 1) AND n.type = 'NS') AS below_delegation
         FROM zones z
-       WHERE z.name IN (SELECT value FROM json_each(${enclosing})) AND ${SERVED}
+       WHERE z.name IN (SELECT value FROM json_each(${enclosing})) AND ${holdsItsNames(enclosing)}
        ORDER BY length(z.name) DESC
        LIMIT 1
     )
@@ -96,7 +141,8 @@ export function lookupQuery(candidates: string[], name: string, type: string): S
                                 AND d.owner_order < zone.owner_order || '!')
            END AS has_descendants
       FROM zone
-      LEFT JOIN records r ON r.zone_id = zone.zone_id AND r.name = zone.owner ${any ? sql`` : sql`AND r.type = ${type}`}`;
+      LEFT JOIN records r ON r.zone_id = zone.zone_id AND r.name = zone.owner ${any ? sql`` : sql`AND r.type = ${type}`}
+     WHERE zone.suspended = 0`;
 }
 
 export function lookup(db: Database, candidates: string[], name: string, type: string): Promise<LookupRow[]> {
@@ -117,7 +163,7 @@ export function listQuery(zone: string): SQL {
     SELECT ${ZONE_COLUMNS}, r.name AS owner, r.type, r.content, r.ttl
       FROM zones z
       LEFT JOIN records r ON r.zone_id = z.id
-     WHERE z.name = ${zone} AND ${SERVED}`;
+     WHERE z.name = ${zone} AND ${served(zone)}`;
 }
 
 export function listZone(db: Database, zone: string): Promise<ListRow[]> {
@@ -132,16 +178,21 @@ export interface DomainInfoRow {
 
 /** `getDomainInfo`: one zone by name. */
 export function domainInfoQuery(zone: string): SQL {
-  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial FROM zones z WHERE z.name = ${zone} AND ${SERVED}`;
+  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial FROM zones z WHERE z.name = ${zone} AND ${served(zone)}`;
 }
 
 export function domainInfo(db: Database, zone: string): Promise<DomainInfoRow[]> {
   return db.all<DomainInfoRow>(domainInfoQuery(zone));
 }
 
-/** `getAllDomains`: every zone (PowerDNS asks for the whole list at once, e.g. to fill its zone cache). */
+/**
+ * `getAllDomains`: every zone served (PowerDNS asks for the whole list at once, e.g. to
+ * fill its zone cache): the ownership rules asked of every zone at once by the view of
+ * drizzle/0015.
+ */
 export function allDomainsQuery(): SQL {
-  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial FROM zones z WHERE ${SERVED} ORDER BY z.name`;
+  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial FROM zones z
+              WHERE NOT ${SUSPENDED} AND z.id NOT IN (SELECT zone_id FROM zone_ownership_conflicts) ORDER BY z.name`;
 }
 
 export function allDomains(db: Database): Promise<DomainInfoRow[]> {

@@ -16,9 +16,27 @@ export const zoneCollection: Collection<ZoneWithLinks, Zone> = {
   accountOf: (row) => row.accountId,
 };
 
-/** Zone names are one namespace across accounts (contract §11); the id only to its own account. */
-export function zoneExists(name: string, existing?: { id: string; accountId: string }, accountId?: string): ApiError {
-  return new ApiError("already_exists", `The zone ${name} already exists${existing && existing.accountId === accountId ? ` (${existing.id})` : ""}.`);
+/** The caller's own zone of that name (with its id). */
+export function zoneExists(name: string, id: string): ApiError {
+  return new ApiError("already_exists", `The zone ${name} already exists (${id}).`);
+}
+
+/**
+ * A name another account holds (src/registry/zone-ownership.ts rules 2 and 3): its zone
+ * of that name, a zone of it above or below, or a domain it registered here. One answer
+ * for all of them, which says nothing of what holds the name or whose it is.
+ */
+export function nameHeld(name: string): ApiError {
+  return new ApiError("already_exists", `The zone name ${name} is not available: it, a name above it or a zone below it is held by another account.`, {
+    errors: [{ field: "name", message: "is held by another account" }],
+  });
+}
+
+/** A customer's zone at or above an extension of the catalog, or at a top-level name (rule 1). */
+export function reservedName(reason: string): ApiError {
+  return new ApiError("policy_violation", `name: ${reason}; a customer's zone there would answer for every name under it that no zone here holds.`, {
+    errors: [{ field: "name", message: reason }],
+  });
 }
 
 /** SOA fields given in a body merged onto `base` (JSON Merge Patch); `serial` is the service's, never the client's. */

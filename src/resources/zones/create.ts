@@ -4,7 +4,9 @@
 import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
+import { catalog } from "../../db/catalog";
 import { failUnless } from "../../db/guards";
+import { nameHolderReads, noOtherHolder } from "../../db/name-holders";
 import { zones } from "../../db/schema";
 import { findZone, type ZoneWithLinks } from "../../db/zones";
 import { decodeMasterFile, type MasterFileError } from "../../dns/master-file";
@@ -17,8 +19,10 @@ import { newFindings, throwFindings, validName } from "../../http/findings";
 import { createResource } from "../../http/mutate";
 import { callerAccount, sponsorFor } from "../../http/ownership";
 import { ApiError } from "../../http/problem";
+import { VersionConflict } from "../../http/writes";
 import { normalizeHostName } from "../../registry/hosts";
-import { mergeSoa, zoneCollection, zoneExists } from "./collection";
+import { zoneClaimRefusal } from "../../registry/zone-ownership";
+import { mergeSoa, nameHeld, reservedName, zoneCollection, zoneExists } from "./collection";
 import { MASTER_FILE_MEDIA_TYPE } from "./master-file";
 import { planImport } from "./master-file-import";
 import { DEFAULT_SOA_TIMERS, DEFAULT_TTL, type RecordChunk, recordChunks, recordInserts, zoneRow } from "./new-zone";
@@ -96,8 +100,24 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
   return createResource(c, zoneCollection, {
     async create({ db, allAccounts, now }) {
       const { name, accountId } = plan;
-      const [existing, domain] = await db.batch([findZone(allAccounts, { kind: "name", name }), linkedDomain(db, name, accountId)]);
-      if (existing[0]) throw zoneExists(name, existing[0], accountId);
+      // Names are owned (src/registry/zone-ownership.ts): who holds the names around it, across accounts.
+      const [[existing, domain, holder, zonesAround, zoneBelow, domainsAround], { extensions }] = await Promise.all([
+        allAccounts.batch([findZone(allAccounts, { kind: "name", name }), linkedDomain(db, name, accountId), ...nameHolderReads(allAccounts, name, accountId)]),
+        catalog(db),
+      ]);
+      const refusal = zoneClaimRefusal({
+        name,
+        accountId,
+        operatorAccount: holder[0]?.role === "operator",
+        extensions,
+        zonesAbove: zonesAround.filter((zone) => zone.name !== name),
+        zonesBelow: zoneBelow,
+        domainsAtOrAbove: domainsAround,
+      });
+      if (refusal?.kind === "reserved") throw reservedName(refusal.message);
+      // The caller's own zone of that name is named, with its id; another account's is held.
+      if (existing[0]?.accountId === accountId) throw zoneExists(name, existing[0].id);
+      if (existing[0] || refusal) throw nameHeld(name);
 
       const zone = zoneRow(name, plan.defaultTtl, { ...plan.soa, serial: plan.soa.serial ?? initialSerial(now) }, now, accountId);
       // The record triggers count the inserts: a new zone's record_count is its records'.
@@ -112,10 +132,16 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
         answerExtras: plan.warnings ? { warnings: plan.warnings } : undefined,
         guards: [
           failUnless(db, { type: "zone", id: zone.id }, sql`coalesce((${linkedDomainId(name, accountId)}), '') = ${next.domainId ?? ""}`),
+          // Names are owned: still nobody else's at commit (src/registry/zone-ownership.ts).
+          failUnless(db, { type: "zone", id: zone.id }, noOtherHolder(name, accountId)),
           ...quotaGuards(c, db, accountId, "zones", "records"),
         ],
       };
     },
-    failure: (kind) => (kind === "unique" ? zoneExists(plan.name) : undefined),
+    // Another request made a zone of that name first: whose it is, the next attempt reads.
+    failure: (kind) => {
+      if (kind === "unique") throw new VersionConflict();
+      return undefined;
+    },
   });
 };

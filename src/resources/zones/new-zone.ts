@@ -9,6 +9,7 @@ import { type JsonChunk, jsonChunks } from "../../db/json-chunks";
 import { newId } from "../../db/ids";
 import { records } from "../../db/schema";
 import type { SoaFields } from "../../dns/master-file";
+import { reversedName } from "../../dns/name";
 import { ownerOrder } from "../../dns/name-order";
 import type { Statement } from "../../http/mutate";
 
@@ -71,6 +72,7 @@ export function zoneRow(name: string, defaultTtl: number, soa: SoaFields, now: D
     id: newId("zone", now),
     accountId,
     name,
+    reversedName: reversedName(name),
     defaultTtl,
     soaMname: soa.mname,
     soaRname: soa.rname,
