@@ -16,6 +16,11 @@ export const EventSchema = z
   .object({
     id: z.string().openapi({ example: "evt_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
     at: TimestampSchema.openapi({ description: "When the write committed (the resource's `updated_at` for a create or update)." }),
+    account: z.string().openapi({
+      example: "acc_01JD3Q6Y4T8N0V4W5X6Y7Z8A9C",
+      description:
+        "The account that sponsored the resource when the write was made (a transfer's events: the losing account's until the approval, the gaining account's from it). An event is visible to whoever sees its resource's account.",
+    }),
     token: z.string().openapi({
       example: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B",
       description:
