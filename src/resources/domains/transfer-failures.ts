@@ -4,11 +4,12 @@
 // and sets the lock it earns, atomically, so that requests racing each other, from any
 // isolate and any token, are counted one by one: no more than the allowed number of
 // passwords is ever compared and answered before a lock holds.
-import { eq, inArray, sql, type SQL } from "drizzle-orm";
+import { eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { eventInsert } from "../../db/events";
 import { failUnless } from "../../db/guards";
-import { transferAuthFailures } from "../../db/schema";
+import type { ResourceRef } from "../../db/ref";
+import { domains, transferAuthFailures } from "../../db/schema";
 import type { Statement, WriteContext } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { type FailureLimit, lockedFor, TRANSFER_FAILURE_LIMITS, TRANSFER_FAILURES_FORGOTTEN_AFTER_SECONDS } from "../../registry/auth-info";
@@ -31,6 +32,22 @@ export function readFailureCounts(db: Database, keys: FailureKeys) {
     .select()
     .from(transferAuthFailures)
     .where(inArray(transferAuthFailures.key, [keys.domain, keys.account]));
+}
+
+/**
+ * Both counts of a transfer request, the domain named as the path names it: read in the
+ * same round trip as the domain itself (a domain by name is found by the same statement).
+ */
+export function readRequestCounts(db: Database, domain: ResourceRef, accountId: string) {
+  const t = transferAuthFailures;
+  const domainKey =
+    domain.kind === "id"
+      ? sql`${failureKeys(domain.id, accountId).domain}`
+      : sql`(select 'domain:' || ${domains.id} from ${domains} where ${domains.name} = ${domain.name} limit 1)`;
+  return db
+    .select()
+    .from(t)
+    .where(or(eq(t.key, failureKeys("", accountId).account), eq(t.key, domainKey)));
 }
 
 /** Seconds until neither count refuses a request at `now` (ms); 0: none refuses. */

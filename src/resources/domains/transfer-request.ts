@@ -20,6 +20,7 @@ import { domains, transfers } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { newFindings, throwFindings } from "../../http/findings";
 import { updateResource } from "../../http/mutate";
+import { resourceRef } from "../../http/lookup";
 import { callerAccount } from "../../http/ownership";
 import { ApiError } from "../../http/problem";
 import { addDays } from "../../registry/lifecycle";
@@ -27,7 +28,7 @@ import { periodErrors, wholeYearsErrors } from "../../registry/periods";
 import { prohibitingStatus } from "../../registry/statuses";
 import { domainCollection } from "./collection";
 import { shownStatuses } from "./present";
-import { failureKeys, lockedSeconds, notLockedGuard, readFailureCounts, recordFailure, transferLocked } from "./transfer-failures";
+import { failureKeys, lockedSeconds, notLockedGuard, readRequestCounts, recordFailure, transferLocked } from "./transfer-failures";
 import { presentTransfer, type TransferRow, newTransferId } from "./transfers";
 import type * as routes from "./routes";
 
@@ -47,10 +48,13 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
   throwFindings(parsed);
 
   let transfer: TransferRow | null = null;
-  await updateResource(c, domainCollection, c.req.valid("param").domain, {
+  const segment = c.req.valid("param").domain;
+  await updateResource(c, domainCollection, segment, {
     event: "transfer_request",
     acrossAccounts: true,
-    async update(ctx, current) {
+    // The failure counts, in the domain's own round trip.
+    reads: (db) => [readRequestCounts(db, resourceRef(segment, "domain"), gaining)],
+    async update(ctx, current, [counts]) {
       // 1. Whatever the password.
       if (current.accountId === gaining) {
         throw new ApiError("policy_violation", `${current.name} is already sponsored by your account.`, {
@@ -74,16 +78,16 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
 
       // 2. The failure counts.
       const keys = failureKeys(current.id, gaining);
-      const locked = lockedSeconds(await readFailureCounts(ctx.db, keys), ctx.now.getTime());
+      const locked = lockedSeconds(counts, ctx.now.getTime());
       if (locked > 0) throw transferLocked(locked);
 
       // 3. The password.
       if (!sameSecret(body.auth_info, current.authInfo)) {
         const failure = recordFailure(ctx, current, gaining, keys);
         const results = await ctx.db.batch(failure.statements as [(typeof failure.statements)[number], ...typeof failure.statements]);
-        const counts = results.at(-1) as Parameters<typeof failure.counted>[0];
+        const written = results.at(-1) as Parameters<typeof failure.counted>[0];
         // Not counted: a request that raced this one locked a count first.
-        if (!failure.counted(counts)) throw transferLocked(Math.max(1, lockedSeconds(counts, ctx.now.getTime())));
+        if (!failure.counted(written)) throw transferLocked(Math.max(1, lockedSeconds(written, ctx.now.getTime())));
         throw new ApiError("policy_violation", "auth_info: does not match.", { errors: [{ field: "auth_info", message: "does not match" }] });
       }
 
