@@ -609,7 +609,7 @@ describe("clientUpdateProhibited", () => {
     const patches = [
       {},
       { auto_renew: false },
-      { auth_info: "another-key" },
+      { auth_info: "Another-Key-2026" },
       { nameservers: ["ns2.example.net"] },
       { registrant: other.id },
       { contacts: { tech: other.id } },
