@@ -20,8 +20,11 @@ export interface FailureKeys {
   account: string;
 }
 
+const domainKey = (domainId: string) => `domain:${domainId}`;
+const accountKey = (accountId: string) => `account:${accountId}`;
+
 export function failureKeys(domainId: string, accountId: string): FailureKeys {
-  return { domain: `domain:${domainId}`, account: `account:${accountId}` };
+  return { domain: domainKey(domainId), account: accountKey(accountId) };
 }
 
 type Row = typeof transferAuthFailures.$inferSelect;
@@ -40,14 +43,14 @@ export function readFailureCounts(db: Database, keys: FailureKeys) {
  */
 export function readRequestCounts(db: Database, domain: ResourceRef, accountId: string) {
   const t = transferAuthFailures;
-  const domainKey =
+  const ofDomain =
     domain.kind === "id"
-      ? sql`${failureKeys(domain.id, accountId).domain}`
-      : sql`(select 'domain:' || ${domains.id} from ${domains} where ${domains.name} = ${domain.name} limit 1)`;
+      ? sql`${domainKey(domain.id)}`
+      : sql`(select ${domainKey("")} || ${domains.id} from ${domains} where ${domains.name} = ${domain.name} limit 1)`;
   return db
     .select()
     .from(t)
-    .where(or(eq(t.key, failureKeys("", accountId).account), eq(t.key, domainKey)));
+    .where(or(eq(t.key, accountKey(accountId)), eq(t.key, ofDomain)));
 }
 
 /** Seconds until neither count refuses a request at `now` (ms); 0: none refuses. */
@@ -168,5 +171,5 @@ export function notLockedGuard(db: Database, domainId: string, keys: FailureKeys
 
 /** A new auth_info starts the domain's count again: failures guessed at the old one say nothing of it. */
 export function forgetDomainFailures(db: Database, domainId: string) {
-  return db.delete(transferAuthFailures).where(eq(transferAuthFailures.key, failureKeys(domainId, "").domain));
+  return db.delete(transferAuthFailures).where(eq(transferAuthFailures.key, domainKey(domainId)));
 }
