@@ -167,8 +167,11 @@ describe("failed transfer requests are limited per domain: after 5 wrong passwor
     const right = await transfer(bob.auth, "guess-me.de", domain.auth_info);
     const problem = expectProblem(right, 429, "rate_limited");
     const retryAfter = Number(right.headers.get("retry-after"));
-    expect(retryAfter).toBeGreaterThan(50);
+    // What is left of a 60 s lock (a hang detector's room: a loaded machine may take seconds per request).
+    expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
+    const stored = await failuresOf(`domain:${domain.id}`);
+    expect(stored!.lockedUntil - stored!.lastFailedAt).toBe(60_000);
     expect(problem.detail).toBe(`Too many transfer requests with a wrong auth_info, for this domain or from this account; retry after ${retryAfter} seconds.`);
     const wrong = await transfer(bob.auth, "guess-me.de", WRONG);
     expect(sameness(wrong)).toEqual(sameness(right));
@@ -241,7 +244,10 @@ describe("failed transfer requests are limited per requesting account, whatever 
     const fresh = await domainOf("spread-fresh.de");
     const right = await transfer(bob.auths[0]!, "spread-fresh.de", fresh.auth_info);
     expectProblem(right, 429, "rate_limited");
-    expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(50);
+    expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(right.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    const stored = await failuresOf(`account:${bob.id}`);
+    expect(stored!.lockedUntil - stored!.lastFailedAt).toBe(60_000);
     // Each domain saw 2 failures only; another account is not locked by Bob's count.
     const carol = await customer("account-limit-carol");
     const moved = await transfer(carol.auth, "spread-fresh.de", fresh.auth_info);
