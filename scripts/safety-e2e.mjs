@@ -12,6 +12,7 @@
 // on failure.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { assert, createHarness, freePort, httpClient } from "./lib/harness.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
@@ -449,6 +450,23 @@ async function rateLimit(request) {
   });
 }
 
+/** GET with the path sent exactly as written (no URL parser removes its dot segments). */
+function rawGet(port, path) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path, method: "GET", timeout: REQUEST_TIMEOUT_MS }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => {
+        body += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode, body }));
+    });
+    req.on("timeout", () => req.destroy(new Error(`GET ${path.slice(0, 20)}… timed out`)));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
 // ---------------------------------------------------------------------------------------
 // 2. Auth on a real server, tokens through the CLI.
 // ---------------------------------------------------------------------------------------
@@ -505,10 +523,24 @@ async function auth() {
   await check("auth: POST /v1/contacts with the write token is 201", async () => {
     expectStatus(await request("POST", "/v1/contacts", contact(2), bearer(tokens.write)), 201);
   });
-  await check("logs: the server's output never holds a token secret or a domain's auth_info", async () => {
+  await check("logs: the server's output never holds a token secret or a domain's auth_info, even in a DNS backend path spelt otherwise", async () => {
     const created = await request("POST", "/v1/domains", { name: `logcheck-${Date.now()}.com`, auth_info: "Never-Log-This-7q" }, bearer(tokens.write));
     expectStatus(created, 201);
     expectStatus(await request("GET", `/v1/domains/${created.json.id}`, undefined, bearer(tokens.write)), 200);
+    // A token in the path of the DNS backend, written as a client may write it: sent as is
+    // (fetch would remove the dot segments), answered without the token, and never printed.
+    for (const path of [
+      `/v1/pdns/${tokens.read}/getAllDomains`,
+      `/v1//pdns/${tokens.read}/getAllDomains`,
+      `/v1/pdns/./${tokens.read}/getAllDomains`,
+      `/v1/pdns/%2e/${tokens.read}/getAllDomains`,
+      `/v1/%70dns/${tokens.read}/getAllDomains`,
+      `/v1/PDNS/${tokens.read}/getAllDomains`,
+    ]) {
+      const answer = await rawGet(port, path);
+      assert(answer.status === 401 || answer.status === 404, `GET ${path.replace(tokens.read, "<token>")} answered ${answer.status}`);
+      assert(!answer.body.includes(tokens.read.split(".")[1]), `GET ${path.replace(tokens.read, "<token>")} echoed the token: ${answer.body.slice(0, 200)}`);
+    }
     await sleep(300); // let the request log lines arrive
     const printed = harness.serverOutput;
     for (const [what, secret] of [

@@ -5,6 +5,7 @@ import { exceededQuota } from "./db/quotas";
 import { quotaProblem } from "./http/quotas";
 import { authenticate } from "./http/auth";
 import { declaredBodySize, MAX_JSON_BODY_BYTES } from "./http/body";
+import { shownPath } from "./http/dns-backend-path";
 import { safeErrorSummary } from "./http/error-log";
 import { answerUnsupportedMethods } from "./http/methods";
 import { d1Session, viewerDatabase } from "./http/d1-session";
@@ -129,7 +130,8 @@ export function createApp() {
   const routed = app.route("/v1", v1);
   answerUnsupportedMethods(app);
 
-  app.notFound((c) => problemResponse(c, new ApiError("not_found", `No route matches ${c.req.method} ${new URL(c.req.url).pathname}.`)));
+  // A DNS backend path holds a token: never echoed (src/http/dns-backend-path.ts).
+  app.notFound((c) => problemResponse(c, new ApiError("not_found", `No route matches ${c.req.method} ${shownPath(new URL(c.req.url).pathname)}.`)));
   app.onError(async (error, c) => {
     // A quota guard aborted the batch: say which limit, its value and the usage (read now).
     const quota = exceededQuota(error);

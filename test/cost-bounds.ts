@@ -126,8 +126,13 @@ export const COST_BOUNDS: Record<string, CostBound> = {
     rows_written: 13,
     why: "4 round trips: the domain and its subordinate hosts are read on their own before the routine's read batch; not merged (a write path)",
   },
-  restoreDomain: { round_trips: 2, rows_read: 13, rows_written: 15 },
-  requestTransfer: { round_trips: 2, rows_read: 13, rows_written: 16 },
+  restoreDomain: { round_trips: 2, rows_read: 13, rows_written: 12 },
+  requestTransfer: {
+    round_trips: 2,
+    rows_read: 19,
+    rows_written: 13,
+    why: "the failed-request counts of the domain and the account are read with the domain (one round trip) and checked again by a guard in the write's batch (docs/safety.md § Transfers and auth_info): 6 rows of index probes",
+  },
   getTransfer: {
     round_trips: 1,
     rows_read: 4,

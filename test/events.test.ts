@@ -653,3 +653,34 @@ describe("a deleted contact, domain or zone is recreated from its delete event's
     expect(event).toMatchObject({ operation: "delete", after: null, before: { id: zone.id, record_count: 41, master_file: null } });
   });
 });
+
+describe("every event carries `account`: the account that sponsors its resource (docs/accounts.md)", () => {
+  it("listed and read alone, for the operator's objects and for a customer's, and the customer sees only its own", async () => {
+    const account = ok(await api("POST", "/v1/accounts", { json: { name: "event-account-customer" } }), 201);
+    const token = ok(await api("POST", "/v1/tokens", { json: { name: "event-account-token", scope: "write", account: account.id } }), 201);
+    const customer = { authorization: `Bearer ${token.secret}` };
+    const own = await createContact({ name: "Operator Owned" });
+    const theirs = ok(await api("POST", "/v1/contacts", { json: { name: "Customer Owned", email: "c@example.org" }, headers: customer }), 201);
+
+    const [ownEvent] = await allEvents(`&resource=${own.id}`);
+    const [theirEvent] = await allEvents(`&resource=${theirs.id}`);
+    expect(ownEvent).toEqual({
+      id: expect.stringMatching(EVENT_ID),
+      at: own.created_at,
+      account: "acc_00000000000000000000000000",
+      token: WRITER,
+      type: "contact",
+      resource: own.id,
+      operation: "create",
+      before: null,
+      after: own,
+    });
+    expect(theirEvent).toMatchObject({ account: account.id, token: token.id, type: "contact", resource: theirs.id, operation: "create" });
+    expect(await read(`/v1/events/${theirEvent.id}`)).toEqual(theirEvent);
+
+    const seen = ok(await api("GET", "/v1/events?limit=200", { headers: customer }), 200);
+    expect(seen.data.map((e: { account: string }) => e.account)).toEqual(seen.data.map(() => account.id));
+    expect(seen.data.map((e: { resource: string }) => e.resource)).toContain(theirs.id);
+    expect(ok(await api("GET", `/v1/events/${theirEvent.id}`, { headers: customer }), 200)).toEqual(theirEvent);
+  });
+});

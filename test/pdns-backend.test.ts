@@ -81,6 +81,37 @@ beforeAll(async () => {
   await record("deep.rb.test", "www", "A", "198.51.100.1");
 });
 
+describe("the DNS backend is served only at /v1/pdns/<token>/… as written; any other spelling is 404 and never echoes the token", () => {
+  it("letter case, percent-encoding and doubled slashes: 404 not_found naming no token, with or without a bearer", async () => {
+    const canonical = await api("GET", `${base()}/getAllDomains`, { auth: false });
+    expect(canonical.status, canonical.text).toBe(200);
+    const token = dnsToken();
+    for (const path of [
+      `/v1//pdns/${token}/getAllDomains`,
+      `/v1/pdns//${token}/getAllDomains`,
+      `/v1/PDNS/${token}/getAllDomains`,
+      `/V1/pdns/${token}/getAllDomains`,
+      `/v1/%70dns/${token}/getAllDomains`,
+      `/v1/pdns%2f${token}/getAllDomains`,
+      `/v1/pdns/${token.replace(".", "%2E")}/getAllDomains`,
+      `/v1/pdns/${token}//getAllDomains`,
+    ]) {
+      for (const auth of [{ auth: false }, { headers: { authorization: bearer("write") } }]) {
+        const response = await api("GET", path, auth);
+        const problem = expectProblem(response, 404, "not_found");
+        expect(problem.detail, path).toMatch(/^No route matches GET \/v1\/pdns\/…/);
+        expect(response.text, path).not.toContain(DNS_TOKEN.secret);
+        expect(response.text, path).not.toContain(DNS_TOKEN.id);
+      }
+    }
+  });
+
+  it("dot segments are removed by the URL parser before the Worker sees the path: it is the canonical path (RFC 3986 §5.2.4)", async () => {
+    const request = new Request(`http://api.test/v1/pdns/./${dnsToken()}/getAllDomains`);
+    expect(new URL(request.url).pathname).toBe(`/v1/pdns/${dnsToken()}/getAllDomains`);
+  });
+});
+
 describe("only a dns token, in the path, opens the DNS backend", () => {
   it("no token, a malformed one, an unknown one: 401", async () => {
     expectProblem(await api("GET", "/v1/pdns/getAllDomains", { auth: false }), 401, "unauthorized");

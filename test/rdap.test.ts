@@ -219,6 +219,42 @@ describe("the domain object (RFC 9083 §5.3)", () => {
   });
 });
 
+describe("the domain object shows every name server, another account's host by its name only", () => {
+  it("a customer's domain naming its own host and the operator's: both listed in order, the other's without handle, addresses, status or link", async () => {
+    const account = await api("POST", "/v1/accounts", { json: { name: "rdap-ns-customer" } });
+    expect(account.status, account.text).toBe(201);
+    const token = await api("POST", "/v1/tokens", { json: { name: "rdap-ns-token", scope: "write", account: account.body.id } });
+    expect(token.status, token.text).toBe(201);
+    const customer = { authorization: `Bearer ${token.body.secret}` };
+    await createDomain("rdap-operator.com");
+    const operatorsHost = await createHost("ns1.rdap-operator.com", ["192.0.2.77"]);
+    const ownHost = await api("POST", "/v1/hosts", { json: { name: "ns1.rdap-customer.net" }, headers: customer });
+    expect(ownHost.status, ownHost.text).toBe(201);
+    const created = await api("POST", "/v1/domains", {
+      json: { name: "rdap-mixed.com", nameservers: ["ns1.rdap-operator.com", "ns1.rdap-customer.net"] },
+      headers: customer,
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.nameservers).toEqual(["ns1.rdap-operator.com", "ns1.rdap-customer.net"]);
+
+    const response = await rdap("/v1/domains/rdap-mixed.com", customer);
+    expect(response.status, response.text).toBe(200);
+    const [other, own] = response.body.nameservers;
+    expect(response.body.nameservers).toHaveLength(2);
+    expect(other).toEqual({ objectClassName: "nameserver", ldhName: "ns1.rdap-operator.com", unicodeName: "ns1.rdap-operator.com" });
+    expect(JSON.stringify(response.body)).not.toContain(operatorsHost.id);
+    expect(JSON.stringify(response.body)).not.toContain("192.0.2.77");
+    const { rdapConformance: _, ...standalone } = (await rdap(`/v1/hosts/${ownHost.body.id}`, customer)).body;
+    expect(own).toEqual(standalone);
+    // The operator sees every account's hosts: both as host objects.
+    const byOperator = await rdap("/v1/domains/rdap-mixed.com");
+    expect(byOperator.body.nameservers.map((ns: any) => [ns.ldhName, ns.handle])).toEqual([
+      ["ns1.rdap-operator.com", operatorsHost.id],
+      ["ns1.rdap-customer.net", ownHost.body.id],
+    ]);
+  });
+});
+
 describe("the nameserver object (RFC 9083 §5.2)", () => {
   it("has its class, handle, names, addresses, status, events and links", async () => {
     const response = await rdap("/v1/hosts/ns1.rdap-example.com");

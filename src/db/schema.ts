@@ -366,6 +366,7 @@ export const EVENT_OPERATIONS = [
   "transfer_reject",
   "transfer_cancel",
   "transfer_auto_approve",
+  "transfer_auth_failed",
   "expire",
   "restore",
   "purge",
@@ -431,6 +432,23 @@ export const idempotencyKeys = sqliteTable(
 );
 
 /**
+ * Failed transfer requests (a wrong auth_info, RFC 5731 §2.6), counted per domain
+ * (`domain:dom_…`) and per requesting account (`account:acc_…`) so that every isolate and
+ * every token of an account meet one count (src/registry/auth-info.ts has the rules,
+ * src/resources/domains/transfer-failures.ts the statements). Times in milliseconds since
+ * the epoch, so that the lock's arithmetic stays in one SQL expression.
+ */
+export const transferAuthFailures = sqliteTable("transfer_auth_failures", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull(),
+  lastFailedAt: integer("last_failed_at").notNull(),
+  /** Until when every transfer request of the key is refused (429); 0: not locked. */
+  lockedUntil: integer("locked_until").notNull(),
+  /** A random id of the request that counted the last failure: its own lock does not refuse it. */
+  lastRequest: text("last_request").notNull(),
+});
+
+/**
  * DNSSEC signing keys of a zone (contract §14). A zone is signed while it has an active
  * key. The private key is sealed (AES-256-GCM under DNSSEC_KEY_SECRET, src/dns/dnssec/sealed.ts)
  * and leaves the service only through the PowerDNS connector's getDomainKeys. Rows are
@@ -473,4 +491,5 @@ export const schema = {
   idempotencyKeys,
   events,
   zoneKeys,
+  transferAuthFailures,
 };

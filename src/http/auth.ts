@@ -13,14 +13,13 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { OPERATOR_ACCOUNT_ID } from "../db/schema";
 import type { AppEnv, Env, Principal } from "../env";
+import { DNS_BACKEND_PREFIX, dnsBackendPath, otherDnsBackendSpelling } from "./dns-backend-path";
 import { ApiError } from "./problem";
 import { addressAllowed, type RecordRule, type TokenRights } from "../access/token-rights";
 
 const REALM = 'Bearer realm="domain-api"';
 /** How long an isolate trusts a token it has checked: revocation takes effect within this. */
 export const TOKEN_CACHE_MS = 10_000;
-/** Paths of the DNS serving backend (PowerDNS remote backend); the token is the next segment. */
-export const DNS_BACKEND_PREFIX = "/v1/pdns/";
 
 /** Public documents: the index, the API description and reference page, problem types. */
 export function isPublic(path: string): boolean {
@@ -347,9 +346,11 @@ const PUBLIC_PRINCIPAL: Principal = { kind: "public", tokenId: null, name: "publ
 
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const path = c.req.path;
-  if (path.startsWith(DNS_BACKEND_PREFIX)) {
-    // The DNS backend's token is the path segment after /v1/pdns/; only scope `dns` passes.
-    const principal = await verifyToken(c, path.slice(DNS_BACKEND_PREFIX.length).split("/")[0] ?? "", { dnsBackend: true });
+  const backend = dnsBackendPath(new URL(c.req.url).pathname);
+  if (backend) {
+    // Only /v1/pdns/<token>/… as written is served (src/http/dns-backend-path.ts); only scope `dns` passes.
+    if (backend.token === null) throw otherDnsBackendSpelling(c.req.method);
+    const principal = await verifyToken(c, backend.token, { dnsBackend: true });
     if (principal.scope !== "dns") throw unauthorized("The DNS backend needs a token of scope dns.", "invalid_token");
     c.set("principal", principal);
     return next();

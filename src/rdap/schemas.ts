@@ -82,6 +82,16 @@ export const RdapNameserverSchema = z
   })
   .openapi("RdapNameserver");
 
+export const RdapNameserverNameSchema = z
+  .object({
+    objectClassName: z.literal("nameserver"),
+    ldhName: z.string().openapi({ example: "ns1.example.net" }),
+    unicodeName: z.string().openapi({ example: "ns1.example.net" }),
+  })
+  .openapi("RdapNameserverName", {
+    description: "A name server of the domain whose host object belongs to another account: its name only, as the domain's JSON shows it.",
+  });
+
 const topLevel = {
   rdapConformance: RdapConformance,
   notices: z.array(Notice).optional(),
@@ -96,7 +106,9 @@ export const RdapDomainResponseSchema = z
     unicodeName: z.string().openapi({ example: "example.com" }),
     status: Status,
     events: z.array(Event),
-    nameservers: z.array(RdapNameserverSchema),
+    nameservers: z.array(z.union([RdapNameserverSchema, RdapNameserverNameSchema])).openapi({
+      description: "Every name server of the domain, in order: the host's nameserver object, or only its name when the host belongs to another account.",
+    }),
     secureDNS: z
       .object({
         delegationSigned: z.boolean(),

@@ -54,6 +54,15 @@ export interface DomainView {
   updated_at: string;
 }
 
+/**
+ * A name server of the domain whose host object the viewer cannot see (another account's
+ * host): only its name, which the domain's own representation shows too.
+ */
+export interface NameserverNameView {
+  name: string;
+  unicode_name: string;
+}
+
 /** Where links point: the API's base URL, e.g. `https://api.example/v1`. */
 export interface RdapContext {
   baseUrl: string;
@@ -241,7 +250,8 @@ export function rdapDomainResponse(
   domain: DomainView,
   linked: {
     roidSuffix: string;
-    hosts: readonly HostView[];
+    /** The hosts of the domain's name servers: the host objects the viewer sees, the names of the others. */
+    hosts: readonly (HostView | NameserverNameView)[];
     contacts: readonly ContactView[];
     lastTransferAt?: string | null;
     /** The sponsoring account (EPP clID), shown as the registrar entity. */
@@ -252,7 +262,9 @@ export function rdapDomainResponse(
   const hostsByName = new Map(linked.hosts.map((h) => [h.name, h]));
   const nameservers = domain.nameservers.flatMap((name) => {
     const host = hostsByName.get(name);
-    return host ? [rdapNameserver(host, context)] : [];
+    if (!host) return [];
+    // RFC 9083 §5.2 requires no member but objectClassName; the name is what the domain itself shows.
+    return "id" in host ? [rdapNameserver(host, context)] : [{ objectClassName: "nameserver" as const, ldhName: host.name, unicodeName: host.unicode_name }];
   });
 
   // One entity per contact, with every role it holds here (RFC 9083 §10.2.4 role names).

@@ -208,6 +208,8 @@ export const RECORD_EXAMPLE = {
 export const EVENT_EXAMPLE = {
   id: "evt_01M8188PRAZ776Y7KHQ8XACA72",
   at: UPDATED,
+  // The domain's sponsor: events are visible as their resource is.
+  account: DOMAIN_LIST_ITEM_EXAMPLE.account,
   token: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B",
   type: "domain",
   resource: DOMAIN_ID,

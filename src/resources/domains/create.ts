@@ -12,6 +12,7 @@ import { createResource } from "../../http/mutate";
 import { sponsorFor } from "../../http/ownership";
 import { ApiError } from "../../http/problem";
 import { contactAddressErrors, unknownContactErrors } from "../../registry/contacts";
+import { generateAuthInfo } from "../../registry/auth-info";
 import { idnErrors, matchRegistrableName } from "../../registry/extensions";
 import { normalizeHostName } from "../../registry/hosts";
 import { nameserverCountErrors, nameserverNames, newNameserverHosts, superordinateCandidates } from "../../registry/nameservers";
@@ -23,12 +24,6 @@ import { contactIdsOf, domainCollection, domainExists } from "./collection";
 import { adoptionWrites, contactAddressGuards, nameserverLinks } from "./links";
 import { contactsById, type DomainWithLinks, zoneNamed } from "./queries";
 import type * as routes from "./routes";
-
-/** RFC 5731 §2.6 authInfo: 20 characters of a 64-symbol alphabet, 120 bits, beyond guessing. */
-export function generateAuthInfo(): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  return Array.from(crypto.getRandomValues(new Uint8Array(20)), (b) => alphabet[b % 64]).join("");
-}
 
 export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = async (c) => {
   const input = c.req.valid("json");

@@ -5,12 +5,23 @@ import { eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
 import type { Database } from "../../db/client";
 import { accounts } from "../../db/schema";
-import { rdapDomainResponse, type RdapContext } from "../../rdap/views";
+import { toUnicodeName } from "../../dns/name";
+import { type HostView, type NameserverNameView, rdapDomainResponse, type RdapContext } from "../../rdap/views";
 import { contactsWithIds } from "../contacts/queries";
 import { presentContact } from "../contacts/present";
 import { hostsWithNames } from "../hosts/queries";
 import { presentHost } from "../hosts/present";
 import type { Domain } from "./schemas";
+
+/**
+ * Every name server of the domain: the host objects the viewer sees (its own account's),
+ * and the bare names of the others (another account's host shows nothing but the name the
+ * domain already shows).
+ */
+function nameserverViews(names: readonly string[], visible: readonly HostView[]): (HostView | NameserverNameView)[] {
+  const seen = new Set(visible.map((host) => host.name));
+  return [...visible, ...names.filter((name) => !seen.has(name)).map((name) => ({ name, unicode_name: toUnicodeName(name) }))];
+}
 
 export async function domainRdapView(db: Database, domain: Domain, context: RdapContext, lastTransferAt: string | null = null) {
   const contactIds = [domain.registrant, domain.contacts.admin, domain.contacts.tech, domain.contacts.billing].filter((id): id is string => id !== null);
@@ -26,7 +37,7 @@ export async function domainRdapView(db: Database, domain: Domain, context: Rdap
     domain,
     {
       roidSuffix: cat.repositories.get(domain.repository)?.roidSuffix ?? "",
-      hosts: hostRows.map(presentHost),
+      hosts: nameserverViews(domain.nameservers, hostRows.map(presentHost)),
       contacts: contactRows.map(presentContact),
       lastTransferAt,
       sponsor: sponsorRows[0] ?? null,

@@ -3,19 +3,28 @@ import { paginationQuery } from "../../http/pagination";
 import { dateTimeParam, searchParam } from "../../http/query";
 import { AccountFilterSchema, AccountRefSchema, listSchema, SponsorInputSchema, TimestampSchema } from "../../http/openapi";
 import { readOnlyFields } from "../../http/patch";
+import { AUTH_INFO_MAX_LENGTH, AUTH_INFO_MIN_CLASSES, AUTH_INFO_MIN_LENGTH, authInfoProblem } from "../../registry/auth-info";
 import { RGP_STATUSES } from "../../registry/lifecycle";
 import { CLIENT_STATUSES, DOMAIN_STATUS_FILTERS } from "../../registry/statuses";
 
 const contactRef = z.string().max(64).openapi({ example: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" });
 
 // RFC 5731 §2.6 / RFC 5733 §2.8: authorisation information is a password the registrant
-// gives to a gaining registrar; printable ASCII keeps it copyable.
+// gives to a gaining registrar; RFC 5731 leaves its strength to the server
+// (src/registry/auth-info.ts: printable ASCII, 12 to 32 characters, 3 character classes).
 const authInfo = z
   .string()
-  .min(6, { error: "must be 6 to 32 characters" })
-  .max(32, { error: "must be 6 to 32 characters" })
-  .regex(/^[\x21-\x7e]+$/, { error: "may contain only printable ASCII characters without spaces" })
-  .openapi({ example: "s3cret-Transfer-Key" });
+  .superRefine((value, ctx) => {
+    const problem = authInfoProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .openapi({
+    example: "s3cret-Transfer-Key",
+    minLength: AUTH_INFO_MIN_LENGTH,
+    maxLength: AUTH_INFO_MAX_LENGTH,
+    pattern: "^[\\x21-\\x7e]+$",
+    description: `Transfer authorisation (RFC 5731 §2.6) set by the client: ${AUTH_INFO_MIN_LENGTH} to ${AUTH_INFO_MAX_LENGTH} printable ASCII characters without spaces, mixing at least ${AUTH_INFO_MIN_CLASSES} of upper-case letters, lower-case letters, digits and other characters (\`123456\` is refused). Generated when absent: 20 random characters that meet the same rule. A value stored before this rule keeps working until it is changed.`,
+  });
 
 export const DsSchema = z
   .object({

@@ -1,7 +1,18 @@
-// POST /v1/domains/{domain}/transfer (RFC 5731 §3.2.4 op="request", contract §12): the
-// gaining account names the domain (not yet visible to it) and proves the registrant's
-// consent with auth_info. A wrong auth_info says nothing more than that, before any
-// other check, so that the domain's state is told only to whoever holds its password.
+// POST /v1/domains/{domain}/transfer (RFC 5731 §3.2.4 op="request"): the gaining account
+// names the domain (not yet visible to it) and proves the registrant's consent with
+// auth_info. The checks run in an order that makes the password tell nothing but itself
+// (docs/safety.md § Transfers and auth_info):
+//
+//   1. what forbids the transfer whatever the password: the caller's own domain, a status
+//      (clientTransferProhibited, serverTransferProhibited, pendingDelete,
+//      pendingTransfer), the transfer lock, a period the extension refuses. No password is
+//      compared, so none is guessed while the domain cannot move, and a right one and a
+//      wrong one get the same answer;
+//   2. the failure counts of the domain and of the caller's account (429 while either is
+//      locked, whatever the password);
+//   3. the password: a wrong one is counted (and shown to the sponsor as an event) before
+//      the 422 is answered; a right one writes the transfer, guarded against a failure
+//      that locked a count meanwhile.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
@@ -9,6 +20,7 @@ import { domains, transfers } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { newFindings, throwFindings } from "../../http/findings";
 import { updateResource } from "../../http/mutate";
+import { resourceRef } from "../../http/lookup";
 import { callerAccount } from "../../http/ownership";
 import { ApiError } from "../../http/problem";
 import { addDays } from "../../registry/lifecycle";
@@ -16,6 +28,7 @@ import { periodErrors, wholeYearsErrors } from "../../registry/periods";
 import { prohibitingStatus } from "../../registry/statuses";
 import { domainCollection } from "./collection";
 import { shownStatuses } from "./present";
+import { failureKeys, lockedSeconds, notLockedGuard, readRequestCounts, recordFailure, transferLocked } from "./transfer-failures";
 import { presentTransfer, type TransferRow, newTransferId } from "./transfers";
 import type * as routes from "./routes";
 
@@ -35,13 +48,14 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
   throwFindings(parsed);
 
   let transfer: TransferRow | null = null;
-  await updateResource(c, domainCollection, c.req.valid("param").domain, {
+  const segment = c.req.valid("param").domain;
+  await updateResource(c, domainCollection, segment, {
     event: "transfer_request",
     acrossAccounts: true,
-    async update(ctx, current) {
-      if (!sameSecret(body.auth_info, current.authInfo)) {
-        throw new ApiError("policy_violation", "auth_info: does not match.", { errors: [{ field: "auth_info", message: "does not match" }] });
-      }
+    // The failure counts, in the domain's own round trip.
+    reads: (db) => [readRequestCounts(db, resourceRef(segment, "domain"), gaining)],
+    async update(ctx, current, [counts]) {
+      // 1. Whatever the password.
       if (current.accountId === gaining) {
         throw new ApiError("policy_violation", `${current.name} is already sponsored by your account.`, {
           errors: [{ field: "domain", message: "is already sponsored by the requesting account" }],
@@ -61,6 +75,21 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
       const extension = cat.extensions.get(current.extensionId)!;
       const period = body.period ?? 1;
       throwFindings({ invalid: [], policy: periodErrors(period, extension) });
+
+      // 2. The failure counts.
+      const keys = failureKeys(current.id, gaining);
+      const locked = lockedSeconds(counts, ctx.now.getTime());
+      if (locked > 0) throw transferLocked(locked);
+
+      // 3. The password.
+      if (!sameSecret(body.auth_info, current.authInfo)) {
+        const failure = recordFailure(ctx, current, gaining, keys);
+        const results = await ctx.db.batch(failure.statements as [(typeof failure.statements)[number], ...typeof failure.statements]);
+        const written = results.at(-1) as Parameters<typeof failure.counted>[0];
+        // Not counted: a request that raced this one locked a count first.
+        if (!failure.counted(written)) throw transferLocked(Math.max(1, lockedSeconds(written, ctx.now.getTime())));
+        throw new ApiError("policy_violation", "auth_info: does not match.", { errors: [{ field: "auth_info", message: "does not match" }] });
+      }
 
       transfer = {
         id: newTransferId(ctx.now),
@@ -84,6 +113,7 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
           .set({ version: next.version, updatedAt: next.updatedAt })
           .where(and(eq(domains.id, current.id), eq(domains.version, current.version))),
         alongside: [ctx.db.insert(transfers).values(transfer)],
+        guards: [notLockedGuard(ctx.db, current.id, keys, ctx.now.getTime())],
       };
     },
   });

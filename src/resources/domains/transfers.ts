@@ -9,10 +9,11 @@ import { eventInsert, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
 import { contacts, domains, hosts, transfers } from "../../db/schema";
 import type { Change, Statement, WriteContext } from "../../http/mutate";
+import { generateAuthInfo } from "../../registry/auth-info";
 import { cappedExpiry, earliestEnd, withGracePeriod } from "../../registry/lifecycle";
 import { presentContact } from "../contacts/present";
-import { generateAuthInfo } from "./create";
 import type { DomainWithLinks } from "./queries";
+import { forgetDomainFailures } from "./transfer-failures";
 
 export type TransferRow = typeof transfers.$inferSelect;
 export type TransferStatus = TransferRow["status"];
@@ -153,6 +154,8 @@ export function approvalChange(
         .set({ registrantId: next.registrantId, adminId: next.adminId, techId: next.techId, billingId: next.billingId })
         .where(eq(domains.id, current.id)),
       ctx.db.update(hosts).set({ accountId: gaining }).where(eq(hosts.domainId, current.id)),
+      // The new auth_info starts the domain's count of failed transfer requests again.
+      forgetDomainFailures(ctx.db, current.id),
     ],
   };
 }

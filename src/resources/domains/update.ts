@@ -20,6 +20,7 @@ import { contactAddressGuards, replaceNameserverLinks } from "./links";
 import { presentDomain, shownStatuses } from "./present";
 import { contactsById, type DomainWithLinks } from "./queries";
 import type * as routes from "./routes";
+import { forgetDomainFailures } from "./transfer-failures";
 
 /** The part of a domain a patch can change, as the API shows it. */
 function writableDomain(row: DomainWithLinks) {
@@ -111,7 +112,8 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
             updatedAt: next.updatedAt,
           })
           .where(eq(domains.id, current.id)),
-        alongside: links.alongside,
+        // A new auth_info starts the domain's count of failed transfer requests again.
+        alongside: next.authInfo === current.authInfo ? links.alongside : [...links.alongside, forgetDomainFailures(ctx.db, current.id)],
         guards: [...contactAddressGuards(ctx.db, current.id, assigned), ...links.guards],
       };
     },

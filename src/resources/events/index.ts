@@ -12,6 +12,7 @@ export function presentEvent(row: EventRow): Event {
   return {
     id: row.id,
     at: row.at,
+    account: row.accountId,
     token: row.actor,
     type: row.resourceType,
     resource: row.resourceId,

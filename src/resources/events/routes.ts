@@ -24,7 +24,7 @@ export const listEvents = defineRoute({
   tags,
   summary: "List events (the audit trail)",
   description:
-    "Every successful write, one event per resource it changed, **in commit order** (oldest first; a sequence the database assigns as each write commits, not the id), keyset-paginated. Every page has a `resume_cursor`, never null: a poller follows `next_cursor` to the last page (`next_cursor` null), keeps that page's `resume_cursor` and asks again with it later, reading every event committed since exactly once. Rejected writes (4xx) and no-op PATCHes record nothing; a domain's `auth_info` is never recorded. Filters combine with AND.",
+    "Every successful write, one event per resource it changed, **in commit order** (oldest first; a sequence the database assigns as each write commits, not the id), keyset-paginated. Every page has a `resume_cursor`, never null: a poller follows `next_cursor` to the last page (`next_cursor` null), keeps that page's `resume_cursor` and asks again with it later, reading every event committed since exactly once. Rejected writes (4xx) and no-op PATCHes record nothing, with one exception: a transfer request refused for a wrong `auth_info` records `transfer_auth_failed` on the domain, for its sponsor. Each event carries `account`, the sponsor of its resource, and is visible to whoever sees that account's objects. A domain's `auth_info` is never recorded. Filters combine with AND.",
   request: { query: EventListQuery },
   responses: { 200: EVENT_PAGE_RESPONSE, ...errorResponses(400) },
 });

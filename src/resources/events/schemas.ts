@@ -16,6 +16,11 @@ export const EventSchema = z
   .object({
     id: z.string().openapi({ example: "evt_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
     at: TimestampSchema.openapi({ description: "When the write committed (the resource's `updated_at` for a create or update)." }),
+    account: z.string().openapi({
+      example: "acc_01JD3Q6Y4T8N0V4W5X6Y7Z8A9C",
+      description:
+        "The account that sponsored the resource when the write was made (a transfer's events: the losing account's until the approval, the gaining account's from it). An event is visible to whoever sees its resource's account.",
+    }),
     token: z.string().openapi({
       example: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B",
       description:
@@ -23,12 +28,16 @@ export const EventSchema = z
     }),
     type: z.enum(RESOURCE_TYPES).openapi({ description: "Type of the resource written.", example: "domain" }),
     resource: z.string().openapi({ example: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", description: "Id of the resource written." }),
-    operation: z.enum(OPERATIONS).openapi({ description: "Kind of write.", example: "create" }),
+    operation: z.enum(OPERATIONS).openapi({
+      description:
+        "Kind of write. `transfer_auth_failed` (type `domain`) records a transfer request refused for a wrong `auth_info`, for the sponsor to see: nothing of the domain changed, `before` is null and `after` is `{gaining_account, failures, locked_until}` (the requesting account, the domain's failed requests counted so far, and until when its transfer requests are refused, or null).",
+      example: "create",
+    }),
     before: Representation.openapi({
       description:
         "The resource before the write; null for a create. A domain's `auth_info` is never recorded (in `before` or `after`). A zone's `delete` event adds `master_file`: the zone's records as `GET /zones/{zone}` with `Accept: text/dns` exported them, which `POST /zones` (text/dns) imports back — or null when the file is over about 1.9 MB (D1 keeps rows under 2 MB): export such a zone yourself before deleting it.",
     }),
-    after: Representation.openapi({ description: "The resource after the write; null for a delete." }),
+    after: Representation.openapi({ description: "The resource after the write; null for a delete (for `transfer_auth_failed`, what the failure counted)." }),
   })
   .openapi("Event", {
     description:
