@@ -50,7 +50,7 @@ export interface LookupRow extends ZoneSoaRow {
  * A zone is served while its account is not suspended (contract §11: a suspended
  * account's data stays, but is not used): one primary-key probe of accounts per zone.
  */
-const SERVED = sql`NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = z.account_id AND a.status = 'suspended')`;
+export const SERVED = sql`NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = z.account_id AND a.status = 'suspended')`;
 
 /**
  * `lookup`: the deepest zone that holds `name` (among the name and its ancestors, by the
@@ -128,11 +128,13 @@ export interface DomainInfoRow {
   domain_id: number;
   zone: string;
   soa_serial: number;
+  /** The serial the primary last sent NOTIFY for (setNotified); null: never. */
+  notified_serial: number | null;
 }
 
 /** `getDomainInfo`: one zone by name. */
 export function domainInfoQuery(zone: string): SQL {
-  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial FROM zones z WHERE z.name = ${zone} AND ${SERVED}`;
+  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial, z.notified_serial FROM zones z WHERE z.name = ${zone} AND ${SERVED}`;
 }
 
 export function domainInfo(db: Database, zone: string): Promise<DomainInfoRow[]> {
@@ -141,7 +143,7 @@ export function domainInfo(db: Database, zone: string): Promise<DomainInfoRow[]>
 
 /** `getAllDomains`: every zone (PowerDNS asks for the whole list at once, e.g. to fill its zone cache). */
 export function allDomainsQuery(): SQL {
-  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial FROM zones z WHERE ${SERVED} ORDER BY z.name`;
+  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial, z.notified_serial FROM zones z WHERE ${SERVED} ORDER BY z.name`;
 }
 
 export function allDomains(db: Database): Promise<DomainInfoRow[]> {
