@@ -10,10 +10,10 @@ import { createRouter } from "../../http/router";
 import { beforeAndAfter, domainKeys, SIGNED_ZONE_METADATA, zoneKeysByName } from "./dnssec";
 import { absolute, enclosingNames, parseQueryName } from "./names";
 import { belowCatalog, type CatalogState, catalogStateQuery, catalogZoneName, listCatalog, lookupCatalog } from "./catalog";
-import { allDomainsQuery, domainInfo, type DomainInfoRow, listZone, lookup, type ZoneSoaRow } from "./queries";
+import { domainInfo, listZone, lookup, type ZoneSoaRow } from "./queries";
 import * as routes from "./routes";
 import type { DnsRecordSchema } from "./schemas";
-import { catalogDomainInfo, presentDomainInfo, setNotified, updatedMasters } from "./tier";
+import { allDomainsWithCatalogQuery, catalogDomainInfo, domainInfos, presentDomainInfo, setNotified, updatedMastersQuery } from "./tier";
 import type { z } from "@hono/zod-openapi";
 
 type DnsRecord = z.output<typeof DnsRecordSchema>;
@@ -146,14 +146,10 @@ export const pdnsRouter = createRouter()
     return c.json(row ? { result: presentDomainInfo(row) } : NOTHING, 200);
   })
   .openapi(routes.getAllDomains, async (c) => {
-    // The zones and the catalog zone, in one round trip.
-    const db = c.get("db");
-    const [rows, [state]] = await db.batch([db.all<DomainInfoRow>(allDomainsQuery()), db.all<CatalogState>(catalogStateQuery())]);
-    const result = rows.map(presentDomainInfo);
-    if (state) result.push(catalogDomainInfo(catalogZoneName(c.env), state));
-    return c.json({ result }, 200);
+    // The zones and the catalog zone, in one statement.
+    return c.json({ result: await domainInfos(c.get("db"), allDomainsWithCatalogQuery(), catalogZoneName(c.env)) }, 200);
   })
-  .openapi(routes.getUpdatedMasters, async (c) => c.json({ result: await updatedMasters(c.get("db"), catalogZoneName(c.env)) }, 200))
+  .openapi(routes.getUpdatedMasters, async (c) => c.json({ result: await domainInfos(c.get("db"), updatedMastersQuery(), catalogZoneName(c.env)) }, 200))
   .openapi(routes.setNotified, async (c) => c.json({ result: await setNotified(c, c.req.valid("param").id) }, 200))
   .openapi(routes.getAllDomainMetadata, async (c) => {
     const signed = (await zoneKeysByName(c.get("db"), zoneKey("name", c.req.valid("param").name))).length > 0;

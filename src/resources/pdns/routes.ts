@@ -100,7 +100,15 @@ export const list = defineRoute({
   },
 });
 
-const DOMAIN_INFO_EXAMPLE = { id: 1, zone: "example.com.", kind: "master" as const, serial: 2026112202, notified_serial: 2026112201, last_check: 0, masters: [] };
+const DOMAIN_INFO_EXAMPLE = {
+  id: 1,
+  zone: "example.com.",
+  kind: "master" as const,
+  serial: 2026112202,
+  notified_serial: 2026112201,
+  last_check: 0,
+  masters: [],
+};
 
 export const getDomainInfo = defineRoute({
   operationId: "pdnsGetDomainInfo",

@@ -26,7 +26,8 @@ export const DomainInfoSchema = z
     id: z.number().int().openapi({ example: 1, description: "The zone's number for PowerDNS (stable while the zone exists)." }),
     zone: z.string().openapi({ example: "example.com.", description: "The zone's name, absolute." }),
     kind: z.literal("master").openapi({
-      description: "`master`: this service is the zone's primary; PowerDNS sends NOTIFY when `serial` moves past `notified_serial`, and secondaries transfer it with AXFR.",
+      description:
+        "`master`: this service is the zone's primary; PowerDNS sends NOTIFY when `serial` moves past `notified_serial`, and secondaries transfer it with AXFR.",
     }),
     serial: z.number().int().openapi({ example: 2026112201, description: "The zone's SOA serial." }),
     notified_serial: z.number().int().openapi({ example: 2026112201, description: "The serial PowerDNS last sent NOTIFY for (setNotified); 0 when never." }),

@@ -5,14 +5,14 @@
 // serial it notified. The notified serial is kept per zone (zones.notified_serial) and for
 // the catalog zone (dns_catalog.notified_serial), so a restarted PowerDNS, or another one,
 // carries on where the last stopped.
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Database } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { requestText } from "../../http/body";
 import { ApiError } from "../../http/problem";
-import { CATALOG_DOMAIN_ID, type CatalogState, catalogStateQuery } from "./catalog";
-import { type DomainInfoRow, SERVED } from "./queries";
+import { CATALOG_DOMAIN_ID, type CatalogState } from "./catalog";
+import { allDomainsQuery, type DomainInfoRow, SERVED } from "./queries";
 
 /** Zones handed to one poll at most; the rest come in the next polls (a second apart). */
 export const UPDATED_MASTERS_PAGE = 500;
@@ -45,23 +45,36 @@ export function catalogDomainInfo(catalog: string, state: CatalogState): DomainI
 }
 
 /**
- * The served zones due a NOTIFY (their serial is not the one last notified), read from
- * zones_unnotified_idx, which holds only those: what a poll costs grows with what changed,
- * not with the number of zones.
+ * The catalog zone as a row of the zones' DomainInfo queries (`zone` null: its name is
+ * configuration, not data), so that one statement answers for both.
  */
-export function updatedMastersQuery() {
-  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial, z.notified_serial
-               FROM zones z INDEXED BY zones_unnotified_idx
-              WHERE z.notified_serial IS NOT z.soa_serial AND ${SERVED}
-              LIMIT ${UPDATED_MASTERS_PAGE}`;
+function catalogRow(onlyWhenDue: boolean): SQL {
+  return sql`SELECT ${CATALOG_DOMAIN_ID} AS domain_id, NULL AS zone, c.serial AS soa_serial, c.notified_serial
+               FROM dns_catalog c WHERE c.id = 1 ${onlyWhenDue ? sql`AND c.notified_serial IS NOT c.serial` : sql``}`;
 }
 
-/** getUpdatedMasters: the zones, and the catalog, whose serial moved since their last NOTIFY; one round trip. */
-export async function updatedMasters(db: Database, catalog: string): Promise<DomainInfo[]> {
-  const [zones, [state]] = await db.batch([db.all<DomainInfoRow>(updatedMastersQuery()), db.all<CatalogState>(catalogStateQuery())]);
-  const result = zones.map(presentDomainInfo);
-  if (state && state.notified_serial !== state.serial) result.push(catalogDomainInfo(catalog, state));
-  return result;
+/**
+ * getUpdatedMasters: the served zones due a NOTIFY (their serial is not the one last
+ * notified), read from zones_unnotified_idx, which holds only those, so that a poll costs
+ * what changed, not the number of zones; and the catalog zone when its serial moved.
+ */
+export function updatedMastersQuery(): SQL {
+  return sql`SELECT * FROM (SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial, z.notified_serial
+                              FROM zones z INDEXED BY zones_unnotified_idx
+                             WHERE z.notified_serial IS NOT z.soa_serial AND ${SERVED}
+                             LIMIT ${UPDATED_MASTERS_PAGE})
+             UNION ALL ${catalogRow(true)}`;
+}
+
+/** getAllDomains: every served zone (allDomainsQuery) and the catalog zone. */
+export function allDomainsWithCatalogQuery(): SQL {
+  return sql`SELECT * FROM (${allDomainsQuery()}) UNION ALL ${catalogRow(false)}`;
+}
+
+/** Runs one of the two queries above: each row as PowerDNS reads it, the catalog under its configured name. */
+export async function domainInfos(db: Database, query: SQL, catalog: string): Promise<DomainInfo[]> {
+  const rows = await db.all<DomainInfoRow & { zone: string | null }>(query);
+  return rows.map((row) => presentDomainInfo({ ...row, zone: row.zone ?? catalog }));
 }
 
 /** A zone number as PowerDNS sends it in the path. */
