@@ -146,7 +146,12 @@ export const COST_BOUNDS: Record<string, CostBound> = {
     rows_written: 822,
     why: "2 round trips whatever the size (100 records here): records travel as JSON into json_each; rows grow with the records (index probes of the record rules); the catalog zone's serial and zones_unnotified_idx as for createZone",
   },
-  updateZone: { round_trips: 2, rows_read: 10, rows_written: 10, why: "A serial that moves also moves the zone's entry in zones_unnotified_idx (due a NOTIFY to the DNS secondaries): one more row written." },
+  updateZone: {
+    round_trips: 2,
+    rows_read: 10,
+    rows_written: 10,
+    why: "A serial that moves also moves the zone's entry in zones_unnotified_idx (due a NOTIFY to the DNS secondaries): one more row written.",
+  },
   deleteZone: {
     round_trips: 4,
     rows_read: 21,

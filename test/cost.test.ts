@@ -187,7 +187,10 @@ describe("every read costs at most its bound (the isolate warm)", () => {
     const info = await api("GET", `${dnsBase}/getDomainInfo/${pdnsZone}`, { auth: false });
     const path = `${dnsBase}/setNotified/${info.body.result.id}`;
     const body = `serial=${info.body.result.serial}.000000`;
-    await measure("pdnsSetNotified", "PATCH", path, 200, { body, headers: { authorization: "", "content-type": "application/x-www-form-urlencoded; charset=utf-8" } });
+    await measure("pdnsSetNotified", "PATCH", path, 200, {
+      body,
+      headers: { authorization: "", "content-type": "application/x-www-form-urlencoded; charset=utf-8" },
+    });
     expectWithin("pdnsSetNotified");
   });
 
