@@ -25,7 +25,8 @@
 // pdns.conf and named.conf into a private temporary directory, runs `pdns_server` and
 // `named` in the foreground (no system service, no daemon, no guardian, no API, no rndc,
 // no security polling) and prints when the tier answers. A server that exits by itself is
-// started again (same configuration, same storage) and said so; Ctrl-C or SIGTERM stops
+// started again (same configuration, same storage; PowerDNS exits when the service does
+// not answer it) and said so; Ctrl-C or SIGTERM stops
 // both by their PIDs, revokes the token and removes the directories. The token is never
 // printed: PowerDNS's output passes through scripts/lib/dns-log-filter.mjs.
 import { spawn, spawnSync } from "node:child_process";
@@ -44,9 +45,16 @@ const USAGE =
   "usage: node scripts/dns.mjs [--api URL] [--port N] [--primary-port N] [--primary-only] [--cache-ttl S] [--threads N] [--persist-to DIR] [--secondary-dir DIR]";
 const PDNS_SERVER = "/usr/sbin/pdns_server";
 const NAMED = "/usr/sbin/named";
-/** A server that exits by itself this many times within RESTART_WINDOW_MS is given up on: the tier stops. */
-const MAX_RESTARTS = 5;
-const RESTART_WINDOW_MS = 60_000;
+/**
+ * A server that exits by itself is started again after a pause that doubles with each
+ * exit in a row (0.5 s up to 10 s), never given up on: PowerDNS exits whenever its backend
+ * does not answer (its primary/secondary thread dies on a failed HTTP call), so while the
+ * service is down it is restarted every 10 s, and serves again within 10 s of its return.
+ */
+const FIRST_PAUSE_MS = 500;
+const LONGEST_PAUSE_MS = 10_000;
+/** A server that ran this long without exiting starts again from the first pause. */
+const STABLE_MS = 60_000;
 
 function fail(message) {
   console.error(`[dns] ${message}\n${USAGE}`);
@@ -171,24 +179,20 @@ let stopping = null;
 const redact = (prefix) => (line) => `${prefix} ${redactDnsBackend(line, [token])}`;
 
 function supervise(label, command, args, prefix) {
-  const server = { label, child: null, exited: null, printed: Promise.resolve(), restarts: [] };
+  const server = { label, child: null, exited: null, printed: Promise.resolve(), inARow: 0 };
   const start = () => {
     const child = spawn(command, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
     server.child = child;
     server.printed = Promise.all([forwardLines(child.stdout, process.stdout, redact(prefix)), forwardLines(child.stderr, process.stderr, redact(prefix))]);
     server.exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
     child.on("error", (error) => console.error(`[dns] could not run ${command}: ${error.message}`));
+    const startedAt = Date.now();
     server.exited.then(async ({ code, signal }) => {
       if (stopping) return;
-      const now = Date.now();
-      server.restarts = [...server.restarts.filter((at) => now - at < RESTART_WINDOW_MS), now];
-      if (server.restarts.length > MAX_RESTARTS) {
-        console.error(`[dns] ${label} exited ${MAX_RESTARTS + 1} times within ${RESTART_WINDOW_MS / 1000} s (last: code ${code}, signal ${signal}): stopping`);
-        await stop(`${label} keeps exiting`);
-        process.exit(1);
-      }
-      console.error(`[dns] ${label} (pid ${child.pid}) exited by itself (code ${code}, signal ${signal}): starting it again`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      server.inARow = Date.now() - startedAt > STABLE_MS ? 0 : server.inARow + 1;
+      const pause = Math.min(LONGEST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (server.inARow - 1));
+      console.error(`[dns] ${label} (pid ${child.pid}) exited by itself (code ${code}, signal ${signal}): starting it again in ${pause / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, pause));
       if (stopping) return;
       start();
       console.log(`[dns] ${label} started again (pid ${server.child.pid})`);
