@@ -207,7 +207,7 @@ function dnsperf(port, file, seconds) {
         completed,
         lost: number("Queries lost"),
         avg_latency_ms: Number((number("Average Latency \\(s\\)") * 1000).toFixed(3)),
-        rcodes: Object.fromEntries([...output.matchAll(/^\s+(NOERROR|NXDOMAIN|SERVFAIL|REFUSED|NOTIMP|FORMERR) (\d+)/gm)].map((m) => [m[1], Number(m[2])])),
+        rcodes: Object.fromEntries([...(/Response codes:([^\n]*)/.exec(output)?.[1] ?? "").matchAll(/([A-Z]+) (\d+)/g)].map((m) => [m[1], Number(m[2])])),
       });
     });
   });
