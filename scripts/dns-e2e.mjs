@@ -546,6 +546,16 @@ ${zoneStatements.join("\n")}
     });
   }
 
+  // Transfers only to the tier: from another address (127.0.0.2, loopback too) the primary
+  // and the secondary both refuse.
+  await check("AXFR from an address that is not the tier's (127.0.0.2) is refused by the primary and by the secondary", async () => {
+    for (const port of [primaryPort, secondaryPort]) {
+      const result = await dig(port, ["-b", "127.0.0.2", "+nocmd", "+nostats", "AXFR", "e2e.test"]);
+      const records = result.output.split("\n").filter((line) => line.trim() && !line.startsWith(";"));
+      assert(records.length === 0 && /Transfer failed/i.test(result.output), `port ${port}: ${result.output.trim().split("\n").slice(0, 4).join(" | ")}`);
+    }
+  });
+
   // The same questions to the four. The secondary must answer exactly as BIND on the export
   // does (every section), but for the records PowerDNS leaves out of a transfer (above).
   // PowerDNS on this service must answer exactly as PowerDNS reading the exported zone
