@@ -73,6 +73,7 @@ options {
   };
 };
 controls { };
-zone "${catalog}" { type secondary; primaries { ${primary}; }; file "catalog.db"; };
+// The catalog lists every zone served: answered on loopback only, like its transfers.
+zone "${catalog}" { type secondary; primaries { ${primary}; }; file "catalog.db"; allow-query { 127.0.0.1; }; };
 `;
 }
