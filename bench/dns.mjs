@@ -1,130 +1,49 @@
 #!/usr/bin/env node
-// `npm run bench -- --dns [--quick]`: DNS queries per second through PowerDNS 4.7 with
-// this service as its remote backend (contract §13), against PowerDNS with its own SQLite
-// backend (gsqlite3) loaded with the same zone, on the same machine, in one run:
+// `npm run bench -- --dns [--quick]`: the serving tier (docs/serving.md) against PowerDNS
+// serving the same zone from its own SQLite database, measured with Debian's `dnsperf`
+// on the same machine, in one run:
 //
-// - remote, caches 2 s: `npm run dns` as it is (scripts/dns.mjs), a hot set of questions;
-// - remote, caches off: every question reaches the service (PowerDNS's packet, query,
-//   negative and zone caches all off);
-// - sqlite, the same two settings, the zone loaded with `pdnsutil load-zone` from the
-//   service's own export;
-// - the service's connector calls per uncached question, counted by a proxy in front of
-//   the service in a run of its own; each call is one D1 round trip
-//   (test/pdns-backend.test.ts), so that is also D1 round trips per uncached question.
+// - the secondary of `npm run dns` (BIND 9.18, answering from the copy it transferred from
+//   the primary, PowerDNS on this service), and PowerDNS 4.7 with its gsqlite3 backend
+//   loaded with the service's export of the zone (`pdnsutil load-zone`), its caches on
+//   (60 s, as a deployment would keep them);
+// - (a) a flood in which every question names a different name that does not exist (the
+//   "random subdomain" attack: no cache holds any of them), (b) a realistic mix: existing
+//   names of several types 80 %, names that do not exist 10 %, names a wildcard answers
+//   10 %, 600 distinct questions asked round and round;
+// - the API requests the tier makes while it answers, counted by a proxy between the
+//   primary and the service, per 1 000 questions: the primary's once-a-second poll
+//   (getUpdatedMasters) and anything a question causes (nothing: the secondary asks no one).
 //
-// The load: a small UDP client here (no dnsperf on this machine): a fixed number of
-// questions in flight, a warm-up, then a fixed duration; a question unanswered after 2 s
-// counts as lost and is replaced. Questions: existing names (80 %), names that do not
-// exist (10 %), names a wildcard answers (10 %), 600 distinct, asked round and round.
-// Results go to bench/results.json under "dns". Everything on 127.0.0.1; every process is
-// stopped by its PID (process group), temp dirs removed.
+// Each scenario runs the two servers one after the other, twice in full mode (interleaved,
+// the better run of each kept: the machine is shared), `dnsperf -c 8 -q 64` for a fixed
+// time. Results go to bench/results.json under "dns" with the machine's load average.
+// Everything on 127.0.0.1; every process is stopped by its PID (process group), temp dirs
+// removed.
 import { spawn, spawnSync } from "node:child_process";
-import { createSocket } from "node:dgram";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { decodeHeader, encodeQuery, udpQuery } from "../scripts/lib/dns-wire.mjs";
 import { freePort, groupAlive, killGroup } from "../scripts/lib/harness.mjs";
 import { pdnsSettings } from "../scripts/lib/pdns-settings.mjs";
+import { writeResults } from "./results.mjs";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, "..");
 const PDNS_SERVER = "/usr/sbin/pdns_server";
 const PDNSUTIL = "/usr/bin/pdnsutil";
 const ZONE = "bench-dns.test";
-/** Warm caches: long enough that the measured run is answered from PowerDNS's caches once every question was asked. */
+/** PowerDNS on SQLite with its caches on, as one would run it. */
 const CACHE_TTL = 60;
-const CONCURRENCY = 32;
+const CLIENTS = 8;
+const OUTSTANDING = 64;
 const SQLITE_SCHEMAS = ["/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql", "/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql"];
 
 const started = Date.now();
 const log = (message) => console.log(`[bench dns ${String(Math.round((Date.now() - started) / 1000)).padStart(3)}s] ${message}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Keeps `concurrency` questions in flight to 127.0.0.1:`port` for `seconds` after `warmup` seconds. */
-export function udpLoad(port, questions, { seconds, warmup, concurrency = CONCURRENCY, timeoutMs = 2_000, total = null }) {
-  return new Promise((resolveLoad) => {
-    const socket = createSocket("udp4");
-    const inFlight = new Map(); // id -> sent at (ms, hrtime)
-    const latencies = [];
-    const rcodes = {};
-    let next = 0;
-    let nextId = 0;
-    let lost = 0;
-    let measuring = false;
-    let stopping = false;
-    let measuredFrom = 0;
-    let answered = 0;
-    let sent = 0;
-    let finish = null;
-    const send = () => {
-      if (stopping) return;
-      if (total !== null && sent >= total) {
-        if (inFlight.size === 0) finish?.();
-        return;
-      }
-      sent++;
-      do nextId = (nextId + 1) & 0xffff;
-      while (inFlight.has(nextId));
-      const [name, type] = questions[next++ % questions.length];
-      inFlight.set(nextId, performance.now());
-      socket.send(encodeQuery(nextId, name, type), port, "127.0.0.1");
-    };
-    socket.on("message", (message) => {
-      const header = decodeHeader(message);
-      const sentAt = header && inFlight.get(header.id);
-      if (sentAt === undefined || !header) return;
-      inFlight.delete(header.id);
-      if (measuring) {
-        answered++;
-        latencies.push(performance.now() - sentAt);
-        rcodes[header.rcode] = (rcodes[header.rcode] ?? 0) + 1;
-      }
-      send();
-    });
-    const sweeper = setInterval(() => {
-      const now = performance.now();
-      for (const [id, sentAt] of inFlight) {
-        if (now - sentAt > timeoutMs) {
-          inFlight.delete(id);
-          if (measuring) lost++;
-          send();
-        }
-      }
-    }, 100);
-    socket.bind(0, "127.0.0.1", () => {
-      for (let i = 0; i < concurrency; i++) send();
-      setTimeout(() => {
-        measuring = true;
-        measuredFrom = performance.now();
-        let finished = false;
-        finish = () => {
-          if (finished) return;
-          finished = true;
-          measuring = false;
-          stopping = true;
-          const elapsed = (performance.now() - measuredFrom) / 1000;
-          clearInterval(sweeper);
-          socket.close();
-          latencies.sort((a, b) => a - b);
-          const at = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : null);
-          resolveLoad({
-            qps: Math.round(answered / elapsed),
-            p50_ms: at(0.5) === null ? null : Number(at(0.5).toFixed(2)),
-            p99_ms: at(0.99) === null ? null : Number(at(0.99).toFixed(2)),
-            answered,
-            lost,
-            rcodes,
-            seconds: Number(elapsed.toFixed(1)),
-          });
-        };
-        if (total === null) setTimeout(finish, seconds * 1000);
-      }, warmup * 1000);
-    });
-  });
-}
 
 // ---------------------------------------------------------------- processes
 const groups = []; // children that lead their own process group
@@ -156,12 +75,15 @@ async function waitForOutput(handle, pattern, timeoutMs, what) {
   throw new Error(`${what} did not come up:\n${handle.output.split("\n").slice(-20).join("\n")}`);
 }
 
-async function waitForAnswer(port, what) {
-  for (let i = 0; i < 150; i++) {
-    if ((await udpQuery(port, ZONE, "SOA", { timeoutMs: 300 }))?.aa) return;
+/** Waits until the server answers the zone's SOA authoritatively (at `serial`, when given). */
+async function waitForAnswer(port, what, serial = null) {
+  for (let i = 0; i < 300; i++) {
+    const soa = spawnSync("dig", ["@127.0.0.1", "-p", String(port), "+short", "+norec", "+time=1", "+tries=1", ZONE, "SOA"], { encoding: "utf8" });
+    const answered = soa.stdout.trim().split(" ");
+    if (answered.length === 7 && (serial === null || answered[2] === String(serial))) return;
     await sleep(200);
   }
-  throw new Error(`${what} does not answer for ${ZONE} on 127.0.0.1:${port}`);
+  throw new Error(`${what} does not answer for ${ZONE}${serial === null ? "" : ` at serial ${serial}`} on 127.0.0.1:${port}`);
 }
 
 // ---------------------------------------------------------------- the pieces
@@ -170,7 +92,8 @@ function ensurePackages() {
     stdio: "inherit",
     env: {
       ...process.env,
-      SYSTEM_PACKAGES: "pdns-server pdns-backend-remote pdns-backend-sqlite3:/usr/lib/*/pdns/libgsqlite3backend.so sqlite3:sqlite3",
+      SYSTEM_PACKAGES:
+        "pdns-server pdns-backend-remote pdns-backend-sqlite3:/usr/lib/*/pdns/libgsqlite3backend.so sqlite3:sqlite3 bind9:named bind9-dnsutils:dig dnsperf:dnsperf",
     },
   });
   if (result.status !== 0) throw new Error("the Debian packages for the DNS bench are missing (see above)");
@@ -190,20 +113,36 @@ function zoneFile(records) {
   return `${lines.join("\n")}\n`;
 }
 
-/** 600 questions: existing names 80 %, names that do not exist 10 %, wildcard names 10 %, mixed at random (seeded). */
-function questionSet(records) {
-  let seed = 42;
-  const random = () => {
-    seed = (seed * 1664525 + 1013904223) >>> 0;
-    return seed / 2 ** 32;
+function seededRandom(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
   };
+}
+
+/** (b) 600 questions: existing names of several types 80 %, names that do not exist 10 %, wildcard names 10 % (seeded). */
+function mixedQuestions(records) {
+  const random = seededRandom(42);
   const out = [];
   for (let i = 0; i < 600; i++) {
     const pick = random();
-    if (pick < 0.8) out.push([`h${Math.floor(random() * records)}.${ZONE}`, "A"]);
-    else if (pick < 0.9) out.push([`nx${i}.${ZONE}`, "A"]);
-    else out.push([`w${i}.wild.${ZONE}`, "A"]);
+    if (pick < 0.6) out.push(`h${Math.floor(random() * records)}.${ZONE} A`);
+    else if (pick < 0.65) out.push(`h${Math.floor(random() * records)}.${ZONE} AAAA`);
+    else if (pick < 0.7) out.push(`${ZONE} MX`);
+    else if (pick < 0.75) out.push(`${ZONE} TXT`);
+    else if (pick < 0.8) out.push(`${ZONE} NS`);
+    else if (pick < 0.9) out.push(`nx${i}.${ZONE} A`);
+    else out.push(`w${i}.wild.${ZONE} A`);
   }
+  return out;
+}
+
+/** (a) `count` names that do not exist, each different (a random label under the zone); `run` keeps every run's names apart. */
+function floodQuestions(count, run) {
+  const random = seededRandom(7 + run);
+  const out = [];
+  for (let i = 0; i < count; i++) out.push(`r${run}-${i.toString(36)}-${Math.floor(random() * 2 ** 32).toString(36)}.${ZONE} A`);
   return out;
 }
 
@@ -211,7 +150,7 @@ function pdnsConfig({ port, cache, backend }) {
   return [...backend, ...pdnsSettings({ port, cache }), ""].join("\n");
 }
 
-/** A proxy to the service that counts the DNS backend's requests (and forwards everything). */
+/** A proxy to the service that counts the DNS backend's requests by method (and forwards everything). */
 function countingProxy(target) {
   const counter = { pdnsCalls: 0, byMethod: {} };
   const upstream = new URL(target);
@@ -240,13 +179,58 @@ function countingProxy(target) {
 }
 
 // ---------------------------------------------------------------- the run
+/** One dnsperf run: its figures, or an error when dnsperf did not report. */
+function dnsperf(port, file, seconds) {
+  return new Promise((resolveRun) => {
+    const child = spawn(
+      "dnsperf",
+      ["-s", "127.0.0.1", "-p", String(port), "-d", file, "-l", String(seconds), "-c", String(CLIENTS), "-q", String(OUTSTANDING), "-t", "2"],
+      {
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const killer = setTimeout(() => killGroup(child.pid, "SIGKILL"), (seconds + 30) * 1000);
+    child.on("exit", () => {
+      clearTimeout(killer);
+      const number = (label) => Number(new RegExp(`${label}:\\s+([0-9.]+)`).exec(output)?.[1] ?? Number.NaN);
+      const sent = number("Queries sent");
+      const completed = number("Queries completed");
+      const qps = number("Queries per second");
+      if (!Number.isFinite(qps)) return resolveRun({ error: output.trim().split("\n").slice(-5).join(" | ") });
+      resolveRun({
+        qps: Math.round(qps),
+        sent,
+        completed,
+        lost: number("Queries lost"),
+        avg_latency_ms: Number((number("Average Latency \\(s\\)") * 1000).toFixed(3)),
+        rcodes: Object.fromEntries([...(/Response codes:([^\n]*)/.exec(output)?.[1] ?? "").matchAll(/([A-Z]+) (\d+)/g)].map((m) => [m[1], Number(m[2])])),
+      });
+    });
+  });
+}
+
 export async function dnsBench({ quick = false } = {}) {
   const records = quick ? 1_000 : 10_000;
-  const seconds = quick ? 4 : 10;
-  const warmup = quick ? 1 : 2;
+  const seconds = quick ? 5 : 10;
+  const rounds = quick ? 1 : 2;
   const work = mkdtempSync(join(tmpdir(), "domain-api-bench-dns-"));
   const stateDir = join(work, "state");
-  const results = { mode: quick ? "quick" : "full", records, seconds, concurrency: CONCURRENCY, cache_ttl: CACHE_TTL, scenarios: {} };
+  const results = {
+    mode: quick ? "quick" : "full",
+    records,
+    seconds,
+    rounds,
+    clients: CLIENTS,
+    outstanding: OUTSTANDING,
+    sqlite_cache_ttl: CACHE_TTL,
+    cpus: cpus().length,
+    load_before: loadavg().map((l) => Number(l.toFixed(2))),
+    scenarios: {},
+  };
   let exitCode = 0;
   const cleanupOnExit = () => {
     for (const handle of groups) killGroup(handle.child.pid, "SIGKILL");
@@ -254,20 +238,37 @@ export async function dnsBench({ quick = false } = {}) {
   process.on("exit", cleanupOnExit);
   try {
     ensurePackages();
-    const questions = questionSet(records);
+    const mixed = join(work, "mixed.txt");
+    writeFileSync(mixed, `${mixedQuestions(records).join("\n")}\n`);
+    // Each flood run its own names, enough that no run asks one twice (dnsperf would start
+    // the file again) and none an earlier run asked (PowerDNS would have it cached).
+    let floodRuns = 0;
+    const floodFile = () => {
+      const file = join(work, `flood-${floodRuns}.txt`);
+      writeFileSync(file, `${floodQuestions(quick ? 150_000 : 400_000, floodRuns++).join("\n")}\n`);
+      return file;
+    };
 
     // The service, with a fresh D1, authentication off for the import (the DNS backend
     // still takes only its dns token).
     const apiPort = await freePort();
     const base = `http://127.0.0.1:${apiPort}`;
     log(`starting the service on ${base}`);
-    const service = spawnGroup(process.execPath, [join(ROOT, "scripts", "start.mjs"), "--port", String(apiPort), "--persist-to", stateDir]);
-    await waitForOutput(service, /Ready on http/, 120_000, "the service");
+    const service = spawnGroup(process.execPath, [
+      join(ROOT, "scripts", "start.mjs"),
+      "--port",
+      String(apiPort),
+      "--persist-to",
+      stateDir,
+      "--inspector-port=0",
+    ]);
+    await waitForOutput(service, /Ready on http/, 180_000, "the service");
     const imported = await fetch(`${base}/v1/zones`, { method: "POST", headers: { "content-type": "text/dns" }, body: zoneFile(records) });
     if (imported.status !== 201) throw new Error(`zone import answered ${imported.status}: ${(await imported.text()).slice(0, 300)}`);
+    const serial = (await imported.json()).soa.serial;
     const exported = await (await fetch(`${base}/v1/zones/${ZONE}`, { headers: { accept: "text/dns" } })).text();
     writeFileSync(join(work, `${ZONE}.zone`), exported);
-    log(`zone ${ZONE} imported through the API: ${records} A records, a wildcard, apex NS`);
+    log(`zone ${ZONE} imported through the API: ${records} A records, ${Math.ceil(records / 4)} AAAA, a wildcard, apex NS, MX and TXT`);
 
     // PowerDNS on its own SQLite database, loaded from the service's export.
     const sqliteDir = join(work, "sqlite");
@@ -281,115 +282,92 @@ export async function dnsBench({ quick = false } = {}) {
     writeFileSync(join(sqliteDir, "pdns.conf"), pdnsConfig({ port: 1, cache: 0, backend: sqliteBackend }));
     const loaded = spawnSync(PDNSUTIL, [`--config-dir=${sqliteDir}`, "load-zone", ZONE, join(work, `${ZONE}.zone`)], { encoding: "utf8" });
     if (loaded.status !== 0) throw new Error(`pdnsutil load-zone: ${loaded.stdout}${loaded.stderr}`);
-    log(`zone ${ZONE} loaded into PowerDNS's SQLite backend (pdnsutil load-zone)`);
+    const sqlitePort = await freePort();
+    writeFileSync(join(sqliteDir, "pdns.conf"), pdnsConfig({ port: sqlitePort, cache: CACHE_TTL, backend: sqliteBackend }));
+    const sqlite = spawnGroup(PDNS_SERVER, [`--config-dir=${sqliteDir}`, "--daemon=no", "--guardian=no", `--socket-dir=${sqliteDir}`]);
+    await waitForAnswer(sqlitePort, "PowerDNS on SQLite");
+    log(`PowerDNS on its own SQLite (pdnsutil load-zone of the export) answers on 127.0.0.1:${sqlitePort}, caches ${CACHE_TTL} s`);
 
-    const runRemote = async (name, cache, threads = 3) => {
-      const port = await freePort();
-      const dns = spawnGroup(process.execPath, [
-        join(ROOT, "scripts", "dns.mjs"),
-        "--api",
-        base,
-        "--port",
-        String(port),
-        "--persist-to",
-        stateDir,
-        "--cache-ttl",
-        String(cache),
-        "--threads",
-        String(threads),
-      ]);
-      try {
-        await waitForOutput(dns, /\[dns\] PowerDNS \(pdns_server pid \d+\) answers/, 120_000, "npm run dns");
-        await waitForAnswer(port, name);
-        return await measure(name, port, cache > 0);
-      } finally {
-        await stopGroup(dns);
-      }
-    };
-    const runSqlite = async (name, cache) => {
-      const port = await freePort();
-      const dir = join(work, `sqlite-${cache}`);
-      mkdirSync(dir);
-      writeFileSync(join(dir, "pdns.conf"), pdnsConfig({ port, cache, backend: sqliteBackend }));
-      const pdns = spawnGroup(PDNS_SERVER, [`--config-dir=${dir}`, "--daemon=no", "--guardian=no", `--socket-dir=${dir}`]);
-      try {
-        await waitForAnswer(port, name);
-        return await measure(name, port, cache > 0);
-      } finally {
-        await stopGroup(pdns);
-      }
-    };
-    const measure = async (name, port, cached) => {
-      if (cached) {
-        // Every question once, so that the measured run finds them all in the caches.
-        const primed = await udpLoad(port, questions, { seconds: 0, warmup: 0, concurrency: 8, total: questions.length });
-        log(`${name}: caches warmed with each of the ${questions.length} questions (${primed.lost} lost)`);
-      }
-      log(`${name}: ${warmup} s warm-up, ${seconds} s measured, ${CONCURRENCY} questions in flight`);
-      const figures = await udpLoad(port, questions, { seconds, warmup });
-      results.scenarios[name] = figures;
-      log(`  ${figures.qps} q/s, p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms, lost ${figures.lost}, ${JSON.stringify(figures.rcodes)}`);
-      return figures;
-    };
-
-    const remoteCached = await runRemote("remote_cached", CACHE_TTL);
-    const remoteUncached = await runRemote("remote_uncached", 0);
-    const sqliteCached = await runSqlite("sqlite_cached", CACHE_TTL);
-    const sqliteUncached = await runSqlite("sqlite_uncached", 0);
-
-    // Calls per uncached question, through a counting proxy (a run of its own: the proxy
-    // costs time, so it is not the measured run).
+    // The tier, its primary reaching the service through the counting proxy.
     const { server: proxy, counter } = countingProxy(base);
     const proxyPort = await freePort();
     await new Promise((r) => proxy.listen(proxyPort, "127.0.0.1", r));
+    const secondaryPort = await freePort();
+    const primaryPort = await freePort();
+    const tier = spawnGroup(process.execPath, [
+      join(ROOT, "scripts", "dns.mjs"),
+      "--api",
+      `http://127.0.0.1:${proxyPort}`,
+      "--port",
+      String(secondaryPort),
+      "--primary-port",
+      String(primaryPort),
+      "--persist-to",
+      stateDir,
+    ]);
     try {
-      const port = await freePort();
-      const dns = spawnGroup(process.execPath, [
-        join(ROOT, "scripts", "dns.mjs"),
-        "--api",
-        `http://127.0.0.1:${proxyPort}`,
-        "--port",
-        String(port),
-        "--persist-to",
-        stateDir,
-        "--cache-ttl",
-        "0",
-      ]);
-      try {
-        await waitForOutput(dns, /\[dns\] PowerDNS \(pdns_server pid \d+\) answers/, 120_000, "npm run dns (counted)");
-        await waitForAnswer(port, "counted");
-        const before = counter.pdnsCalls;
-        counter.byMethod = {};
-        const counted = await udpLoad(port, questions, { seconds: 2, warmup: 0, concurrency: 4 });
-        await sleep(200);
-        const calls = counter.pdnsCalls - before;
-        results.backend_calls_per_uncached_question = Number((calls / Math.max(1, counted.answered + counted.lost)).toFixed(2));
-        results.d1_round_trips_per_uncached_question = results.backend_calls_per_uncached_question;
-        results.backend_calls_by_method = counter.byMethod;
-        log(
-          `uncached: ${calls} backend calls for ${counted.answered} questions = ${results.backend_calls_per_uncached_question} calls (D1 round trips) per question: ${JSON.stringify(counter.byMethod)}`,
-        );
-      } finally {
-        await stopGroup(dns);
+      await waitForOutput(tier, /\[dns\] tier ready/, 180_000, "npm run dns");
+      await waitForAnswer(secondaryPort, "the secondary", serial);
+      log(
+        `the tier: the secondary (BIND) holds ${ZONE} at serial ${serial} on 127.0.0.1:${secondaryPort}; the primary (PowerDNS on the service) on ${primaryPort}`,
+      );
+
+      const servers = [
+        ["secondary", secondaryPort],
+        ["sqlite", sqlitePort],
+      ];
+      for (const scenario of ["flood", "mix"]) {
+        const file = () => (scenario === "mix" ? mixed : floodFile());
+        // Warm-up: the mix's answers into PowerDNS's caches, and each server's sockets.
+        for (const [, port] of servers) await dnsperf(port, file(), 2);
+        for (let round = 0; round < rounds; round++) {
+          for (const [server, port] of servers) {
+            const questions = file();
+            const before = { ...counter.byMethod };
+            const calls = counter.pdnsCalls;
+            const figures = await dnsperf(port, questions, seconds);
+            if (figures.error) throw new Error(`dnsperf against the ${server} (${scenario}): ${figures.error}`);
+            const name = `${server}_${scenario}`;
+            if (server === "secondary") {
+              const byMethod = Object.fromEntries(
+                Object.entries(counter.byMethod)
+                  .map(([method, count]) => [method, count - (before[method] ?? 0)])
+                  .filter(([, count]) => count > 0),
+              );
+              const total = counter.pdnsCalls - calls;
+              const polls = byMethod.getUpdatedMasters ?? 0;
+              figures.api_requests = total;
+              figures.api_requests_by_method = byMethod;
+              figures.api_requests_per_1000_questions = Number(((total / Math.max(1, figures.sent)) * 1000).toFixed(4));
+              figures.question_driven_api_requests_per_1000_questions = Number((((total - polls) / Math.max(1, figures.sent)) * 1000).toFixed(4));
+            }
+            figures.load = loadavg().map((l) => Number(l.toFixed(2)));
+            const previous = results.scenarios[name];
+            if (!previous || figures.qps > previous.qps) results.scenarios[name] = { ...figures, runs: [...(previous?.runs ?? []), figures.qps] };
+            else previous.runs.push(figures.qps);
+            log(
+              `${name}: ${figures.qps} q/s, avg ${figures.avg_latency_ms} ms, lost ${figures.lost} of ${figures.sent}, ${JSON.stringify(figures.rcodes)}${server === "secondary" ? `; API requests ${figures.api_requests} ${JSON.stringify(figures.api_requests_by_method)}` : ""}; load ${figures.load.join(" ")}`,
+            );
+          }
+        }
       }
     } finally {
+      await stopGroup(tier);
+      await stopGroup(sqlite);
       proxy.close();
     }
 
     const ratio = (a, b) => (a && b ? Number((a / b).toPrecision(3)) : null);
+    const s = results.scenarios;
     results.ratios = {
-      remote_vs_sqlite_cached_qps: ratio(remoteCached.qps, sqliteCached.qps),
-      remote_vs_sqlite_uncached_qps: ratio(remoteUncached.qps, sqliteUncached.qps),
-      remote_uncached_vs_cached_qps: ratio(remoteUncached.qps, remoteCached.qps),
+      secondary_vs_sqlite_flood_qps: ratio(s.secondary_flood?.qps, s.sqlite_flood?.qps),
+      secondary_vs_sqlite_mix_qps: ratio(s.secondary_mix?.qps, s.sqlite_mix?.qps),
     };
+    results.targets = { secondary_vs_sqlite_qps: 0.8, question_driven_api_requests_per_1000_questions: 0 };
+    results.load_after = loadavg().map((l) => Number(l.toFixed(2)));
     results.date = new Date().toISOString();
     printTable(results);
-    const file = join(BENCH, "results.json");
-    let previous = {};
-    try {
-      previous = JSON.parse(readFileSync(file, "utf8"));
-    } catch {}
-    writeFileSync(file, `${JSON.stringify({ ...previous, dns: results }, null, 2)}\n`);
+    writeResults({ dns: results });
     log("wrote bench/results.json (dns)");
     await stopGroup(service);
   } catch (error) {
@@ -406,16 +384,14 @@ export async function dnsBench({ quick = false } = {}) {
 function printTable(results) {
   const rows = Object.entries(results.scenarios).map(
     ([name, f]) =>
-      `| ${name.padEnd(26)} | ${String(f.qps).padStart(6)} | ${String(f.p50_ms).padStart(6)} | ${String(f.p99_ms).padStart(7)} | ${String(f.lost).padStart(4)} |`,
+      `| ${name.padEnd(16)} | ${String(f.qps).padStart(7)} | ${String(f.avg_latency_ms).padStart(7)} | ${String(f.lost).padStart(6)} | ${String(f.api_requests_per_1000_questions ?? "").padStart(11)} |`,
   );
   console.log(
-    ["| scenario                   |    q/s | p50 ms |  p99 ms | lost |", "| -------------------------- | -----: | -----: | ------: | ---: |", ...rows].join(
+    ["| scenario         |     q/s |  avg ms |   lost | API req/1k q |", "| ---------------- | ------: | ------: | -----: | -----------: |", ...rows].join(
       "\n",
     ),
   );
-  console.log(
-    `ratios: ${JSON.stringify(results.ratios)}; backend calls (D1 round trips) per uncached question: ${results.d1_round_trips_per_uncached_question}`,
-  );
+  console.log(`ratios: ${JSON.stringify(results.ratios)}; load ${results.load_before.join(" ")} → ${results.load_after.join(" ")}`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,37 +1,60 @@
 #!/usr/bin/env node
-// `npm run dns`: serve the local API's zones on the DNS protocol with PowerDNS
-// Authoritative Server 4.7 (Debian's pdns-server + pdns-backend-remote), this service
-// being its remote backend (contract §13). Start `npm start` first, in another terminal.
+// `npm run dns`: the serving tier on loopback (docs/serving.md, "The tier"). The hidden
+// primary is PowerDNS Authoritative Server 4.7 (Debian's pdns-server + pdns-backend-remote)
+// with this service as its remote backend; the secondary, the address resolvers ask, is
+// BIND 9.18 (`named`, Debian's bind9) with its own storage: it learns the zones from the
+// primary's RFC 9432 catalog zone, takes the primary's NOTIFY when a serial moves and
+// transfers each zone (AXFR) into its own files. Start `npm start` first, in another
+// terminal.
 //
-//   node scripts/dns.mjs [--api URL] [--port N] [--cache-ttl S] [--threads N] [--persist-to DIR]
+//   node scripts/dns.mjs [--api URL] [--port N] [--primary-port N] [--primary-only]
+//                        [--cache-ttl S] [--threads N] [--persist-to DIR] [--secondary-dir DIR]
 //
 // --api: the service (default http://127.0.0.1:8787, or PORT from the environment);
-// --port: where PowerDNS answers, on 127.0.0.1, UDP and TCP (default 5300);
+// --port: the secondary, on 127.0.0.1, UDP and TCP (default 5300); --primary-port: the
+// primary (default 5301); --primary-only: PowerDNS alone, answering on --port (no
+// secondary: every question then reaches PowerDNS and, past its caches, the service);
 // --cache-ttl: seconds PowerDNS keeps answers, positive and negative (default 2; 0 turns
-// every cache off, so each query reaches the service); --threads: PowerDNS's backend
-// threads, i.e. HTTP requests in flight at once (default 3); --persist-to: the local D1
-// state dir `npm start` serves (default: PERSIST_TO, else .wrangler/state).
+// every cache off); --threads: PowerDNS's backend threads, i.e. HTTP requests in flight
+// at once (default 3); --persist-to: the local D1 state dir `npm start` serves (default:
+// PERSIST_TO, else .wrangler/state); --secondary-dir: where BIND keeps its zones (default:
+// a private temporary directory, removed when this stops).
 //
-// It installs the two Debian packages when missing (scripts/ensure-system-packages.mjs),
-// mints a fresh token of scope dns in the local database (scripts/token.mjs), writes a
-// pdns.conf into a private temporary directory, runs `pdns_server` in the foreground (no
-// system service, no daemon, no guardian, no API, no security polling) and prints when it
-// answers. Ctrl-C or SIGTERM stops it: PowerDNS by its PID, the token revoked, the
-// directory removed. The token is never printed: PowerDNS's output passes through
-// scripts/lib/dns-log-filter.mjs.
+// It installs the Debian packages when missing (scripts/ensure-system-packages.mjs),
+// mints a fresh token of scope dns in the local database (scripts/token.mjs), writes
+// pdns.conf and named.conf into a private temporary directory, runs `pdns_server` and
+// `named` in the foreground (no system service, no daemon, no guardian, no API, no rndc,
+// no security polling) and prints when the tier answers. A server that exits by itself is
+// started again (same configuration, same storage; PowerDNS exits when the service does
+// not answer it) and said so; Ctrl-C or SIGTERM stops
+// both by their PIDs, revokes the token and removes the directories. The token is never
+// printed: PowerDNS's output passes through scripts/lib/dns-log-filter.mjs.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { forwardLines, redactDnsBackend } from "./lib/dns-log-filter.mjs";
+import { configuredCatalogZone, primarySettings, secondaryConfig } from "./lib/dns-tier.mjs";
 import { udpQuery } from "./lib/dns-wire.mjs";
 import { pdnsSettings } from "./lib/pdns-settings.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
-const USAGE = "usage: node scripts/dns.mjs [--api URL] [--port N] [--cache-ttl S] [--threads N] [--persist-to DIR]";
+const USAGE =
+  "usage: node scripts/dns.mjs [--api URL] [--port N] [--primary-port N] [--primary-only] [--cache-ttl S] [--threads N] [--persist-to DIR] [--secondary-dir DIR]";
 const PDNS_SERVER = "/usr/sbin/pdns_server";
+const NAMED = "/usr/sbin/named";
+/**
+ * A server that exits by itself is started again after a pause that doubles with each
+ * exit in a row (0.5 s up to 10 s), never given up on: PowerDNS exits whenever its backend
+ * does not answer (its primary/secondary thread dies on a failed HTTP call), so while the
+ * service is down it is restarted every 10 s, and serves again within 10 s of its return.
+ */
+const FIRST_PAUSE_MS = 500;
+const LONGEST_PAUSE_MS = 10_000;
+/** A server that ran this long without exiting starts again from the first pause. */
+const STABLE_MS = 60_000;
 
 function fail(message) {
   console.error(`[dns] ${message}\n${USAGE}`);
@@ -45,9 +68,12 @@ function options() {
       options: {
         api: { type: "string" },
         port: { type: "string", default: "5300" },
+        "primary-port": { type: "string", default: "5301" },
+        "primary-only": { type: "boolean", default: false },
         "cache-ttl": { type: "string", default: "2" },
         threads: { type: "string", default: "3" },
         "persist-to": { type: "string" },
+        "secondary-dir": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -73,26 +99,34 @@ function options() {
   }
   // The token is minted in the local database: it is good only for the local service.
   if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname) || url.protocol !== "http:") fail("--api must be the local service (http://127.0.0.1:PORT)");
+  const port = whole("port", 1, 65535);
+  const primaryOnly = parsed["primary-only"];
+  const primaryPort = primaryOnly ? port : whole("primary-port", 1, 65535);
+  if (!primaryOnly && primaryPort === port) fail("--port and --primary-port must differ");
   return {
     api,
-    port: whole("port", 1, 65535),
+    port,
+    primaryPort,
+    primaryOnly,
     cacheTtl: whole("cache-ttl", 0, 3600),
     threads: whole("threads", 1, 64),
     persistTo: parsed["persist-to"] ?? null,
+    secondaryDir: parsed["secondary-dir"] ? resolve(parsed["secondary-dir"]) : null,
   };
 }
 
 const opts = options();
 const persistArgs = opts.persistTo ? ["--persist-to", opts.persistTo] : [];
+const catalog = configuredCatalogZone();
 
 // 1. The Debian packages (as the tests get them: root installs, anyone else is told how).
 const ensured = spawnSync(process.execPath, [join(ROOT, "scripts", "ensure-system-packages.mjs")], {
   stdio: "inherit",
-  env: { ...process.env, SYSTEM_PACKAGES: "pdns-server pdns-backend-remote" },
+  env: { ...process.env, SYSTEM_PACKAGES: `pdns-server pdns-backend-remote${opts.primaryOnly ? "" : " bind9:named"}` },
 });
 if (ensured.status !== 0) process.exit(ensured.status ?? 1);
 
-// 2. The service must answer: PowerDNS asks it on every cache miss.
+// 2. The service must answer: PowerDNS asks it on every cache miss, and for every change.
 try {
   const index = await fetch(`${opts.api}/v1`, { signal: AbortSignal.timeout(5_000) });
   if (!index.ok) throw new Error(`GET /v1 answered ${index.status}`);
@@ -116,44 +150,79 @@ if (minted.status !== 0 || !token) {
   process.exit(1);
 }
 
-// 4. The configuration, in a directory only this user can read (it holds the token).
+// 4. The configurations, in a directory only this user can read (pdns.conf holds the token).
 const dir = mkdtempSync(join(tmpdir(), "domain-api-pdns-"));
 const cache = opts.cacheTtl;
+const secondaries = opts.primaryOnly ? [] : [{ address: "127.0.0.1", port: opts.port }];
 const config = [
   "# written by scripts/dns.mjs (npm run dns); removed when it stops",
   "launch=remote",
   // PowerDNS's HTTP connector sends no headers of its own: the token is in the URL path.
   `remote-connection-string=http:url=${opts.api}/v1/pdns/${token},timeout=5000`,
-  // Zones with DNSSEC on are signed online with the key getDomainKeys hands over (contract §14).
+  // Zones with DNSSEC on are signed online with the key getDomainKeys hands over (docs/dnssec.md).
   "remote-dnssec=yes",
-  ...pdnsSettings({ port: opts.port, cache, threads: opts.threads }),
+  ...pdnsSettings({ port: opts.primaryPort, cache, threads: opts.threads }),
+  // The tier's primary: NOTIFY to the secondaries, zone transfers to them alone (and to
+  // each zone's declared secondaries, by the zone's metadata).
+  ...(opts.primaryOnly ? [] : primarySettings({ secondaries, axfrFrom: secondaries.map(({ address }) => `${address}/32`) })),
   "",
 ].join("\n");
 writeFileSync(join(dir, "pdns.conf"), config, { mode: 0o600 });
+const secondaryDir = opts.secondaryDir ?? join(dir, "secondary");
+if (!opts.primaryOnly) {
+  mkdirSync(join(secondaryDir, "zones"), { recursive: true });
+  writeFileSync(join(dir, "named.conf"), secondaryConfig({ dir: secondaryDir, port: opts.port, primaryPort: opts.primaryPort, catalog }));
+}
 
-// 5. PowerDNS in the foreground, its output without the token.
-const pdns = spawn(PDNS_SERVER, [`--config-dir=${dir}`, "--daemon=no", "--guardian=no", `--socket-dir=${dir}`], {
-  cwd: dir,
-  stdio: ["ignore", "pipe", "pipe"],
-});
-const redact = (line) => `[pdns] ${redactDnsBackend(line, [token])}`;
-const printed = Promise.all([forwardLines(pdns.stdout, process.stdout, redact), forwardLines(pdns.stderr, process.stderr, redact)]);
-const exited = new Promise((resolve) => pdns.on("exit", (code, signal) => resolve({ code, signal })));
-pdns.on("error", (error) => console.error(`[dns] could not run ${PDNS_SERVER}: ${error.message}`));
-
+// 5. The servers in the foreground, supervised: one that exits by itself starts again.
 let stopping = null;
+const redact = (prefix) => (line) => `${prefix} ${redactDnsBackend(line, [token])}`;
+
+function supervise(label, command, args, prefix) {
+  const server = { label, child: null, exited: null, printed: Promise.resolve(), inARow: 0 };
+  const start = () => {
+    const child = spawn(command, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    server.child = child;
+    server.printed = Promise.all([forwardLines(child.stdout, process.stdout, redact(prefix)), forwardLines(child.stderr, process.stderr, redact(prefix))]);
+    server.exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    child.on("error", (error) => console.error(`[dns] could not run ${command}: ${error.message}`));
+    const startedAt = Date.now();
+    server.exited.then(async ({ code, signal }) => {
+      if (stopping) return;
+      server.inARow = Date.now() - startedAt > STABLE_MS ? 0 : server.inARow + 1;
+      const pause = Math.min(LONGEST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (server.inARow - 1));
+      console.error(`[dns] ${label} (pid ${child.pid}) exited by itself (code ${code}, signal ${signal}): starting it again in ${pause / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      if (stopping) return;
+      start();
+      console.log(`[dns] ${label} started again (pid ${server.child.pid})`);
+    });
+  };
+  start();
+  return server;
+}
+
+async function stopServer(server) {
+  const { child } = server;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  const late = await Promise.race([server.exited.then(() => false), new Promise((resolve) => setTimeout(() => resolve(true), 10_000))]);
+  if (late) {
+    console.error(`[dns] ${server.label} (pid ${child.pid}) still running 10 s after SIGTERM: SIGKILL`);
+    child.kill("SIGKILL");
+    await server.exited;
+  }
+  await server.printed;
+}
+
+const primary = supervise("pdns_server", PDNS_SERVER, [`--config-dir=${dir}`, "--daemon=no", "--guardian=no", `--socket-dir=${dir}`], "[pdns]");
+// -g: foreground, log to stderr; -n 1: one worker thread, as PowerDNS answers from one
+// receiver thread by default (two threads measured slower on a shared 2-core machine).
+const secondary = opts.primaryOnly ? null : supervise("named", NAMED, ["-g", "-n", "1", "-c", join(dir, "named.conf")], "[named]");
+
 async function stop(reason) {
   stopping ??= (async () => {
-    if (pdns.exitCode === null && pdns.signalCode === null) {
-      pdns.kill("SIGTERM");
-      const late = await Promise.race([exited.then(() => false), new Promise((resolve) => setTimeout(() => resolve(true), 10_000))]);
-      if (late) {
-        console.error(`[dns] pdns_server (pid ${pdns.pid}) still running 10 s after SIGTERM: SIGKILL`);
-        pdns.kill("SIGKILL");
-        await exited;
-      }
-    }
-    await printed;
+    await Promise.all([primary, secondary].filter(Boolean).map(stopServer));
     // The directory holds the token: it goes first, before the slower revocation.
     rmSync(dir, { recursive: true, force: true });
     const revoked = tokenCommand(["revoke"]).status === 0;
@@ -168,27 +237,39 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     void stop(signal).then(() => process.exit(0));
   });
 }
-exited.then(async ({ code, signal }) => {
-  if (stopping) return;
-  console.error(`[dns] pdns_server exited by itself (code ${code}, signal ${signal})`);
-  await stop("pdns_server exited");
-  process.exit(code || 1);
-});
 
-// 6. Ready when it answers: a question for the root, which no zone here holds, is REFUSED.
-const started = Date.now();
-while (!stopping && Date.now() - started < 30_000) {
-  const answer = await udpQuery(opts.port, ".", "SOA", { timeoutMs: 300 });
-  if (answer) {
-    console.log(
-      `[dns] PowerDNS (pdns_server pid ${pdns.pid}) answers on 127.0.0.1:${opts.port} (UDP and TCP) from ${opts.api}/v1/pdns/<dns token>, caches ${cache} s; try: dig @127.0.0.1 -p ${opts.port} <zone> SOA — Ctrl-C stops it`,
-    );
-    break;
+// 6. Ready when each answers: PowerDNS (a question for the root, which no zone here
+// holds, is REFUSED), then the secondary, once it holds the catalog (its SOA, authoritative).
+async function until(predicate, what, timeoutMs = 60_000) {
+  const started = Date.now();
+  while (!stopping && Date.now() - started < timeoutMs) {
+    if (await predicate()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  if (!stopping) {
+    console.error(`[dns] ${what} within ${timeoutMs / 1000} s`);
+    await stop("not ready");
+    process.exit(1);
+  }
+  return false;
 }
-if (!stopping && Date.now() - started >= 30_000) {
-  console.error(`[dns] PowerDNS did not answer on 127.0.0.1:${opts.port} within 30 s`);
-  await stop("not ready");
-  process.exit(1);
+if (
+  await until(async () => Boolean(await udpQuery(opts.primaryPort, ".", "SOA", { timeoutMs: 300 })), `PowerDNS did not answer on 127.0.0.1:${opts.primaryPort}`)
+) {
+  console.log(
+    `[dns] PowerDNS (pdns_server pid ${primary.child.pid}) answers on 127.0.0.1:${opts.primaryPort} (UDP and TCP) from ${opts.api}/v1/pdns/<dns token>, caches ${cache} s${opts.primaryOnly ? "" : ": the hidden primary"}`,
+  );
+}
+if (opts.primaryOnly) {
+  if (!stopping) console.log(`[dns] try: dig @127.0.0.1 -p ${opts.port} <zone> SOA — Ctrl-C stops it`);
+} else if (
+  await until(
+    async () => (await udpQuery(opts.port, catalog, "SOA", { timeoutMs: 300 }))?.aa === true,
+    `BIND did not serve the catalog zone ${catalog} on 127.0.0.1:${opts.port}`,
+  )
+) {
+  console.log(
+    `[dns] BIND (named pid ${secondary.child.pid}) answers on 127.0.0.1:${opts.port} (UDP and TCP), the secondary: it serves every zone of the catalog ${catalog}, kept in ${secondaryDir}`,
+  );
+  console.log(`[dns] tier ready: ask the secondary, dig @127.0.0.1 -p ${opts.port} <zone> SOA — Ctrl-C stops it`);
 }

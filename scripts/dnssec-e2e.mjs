@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// End to end, DNSSEC (contract §14): `npm start` on a free port with a throwaway D1, a zone
-// imported and signed through the API (POST /v1/zones/{zone}/dnssec), then `npm run dns`
-// (PowerDNS 4.7 signing online with the key the connector hands it). With BIND's tools:
+// End to end, DNSSEC (docs/dnssec.md): `npm start` on a free port with a throwaway D1, a
+// zone imported and signed through the API (POST /v1/zones/{zone}/dnssec), then `npm run
+// dns`: the primary (PowerDNS 4.7 signing online with the key the connector hands it) and
+// the secondary (BIND, holding the signed zone it transferred). Every question goes to the
+// secondary, the address resolvers ask. With BIND's tools:
 //
 // - `delv` with the API's DS as the only trust anchor reports "fully validated" for a
 //   positive answer of every type, NXDOMAIN, NODATA (an empty non-terminal too) and a
@@ -10,8 +12,9 @@
 // - a referral to either delegation carries its NS and glue unsigned (RFC 4035 §2.2),
 //   with the signed DS or the signed NSEC that proves there is none;
 // - the apex DNSKEY, CDS and CDNSKEY served are the API's, in the zone's JSON and export;
-// - AXFR of the signed zone (NSEC, computed by PowerDNS) passes `dnssec-verify` and
-//   `named-checkzone` with the checks zone-check.mjs uses;
+// - AXFR of the signed zone (NSEC, computed by PowerDNS) from the secondary and from the
+//   primary passes `dnssec-verify` and `named-checkzone` with the checks zone-check.mjs
+//   uses; every signature the secondary holds has begun and is good for 7 days more;
 // - no private key material in any API answer the test sees, nor in any log line of the
 //   service or of PowerDNS.
 //
@@ -22,7 +25,7 @@ import { join } from "node:path";
 import { createHarness, freePort, httpClient, runCommand } from "./lib/harness.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
-const harness = createHarness({ name: "dnssec-e2e", label: "DNSSEC-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 300_000 });
+const harness = createHarness({ name: "dnssec-e2e", label: "DNSSEC-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 420_000 });
 const { check, ok, notOk, assert, tempDir } = harness;
 
 const ZONE = "signed.test";
@@ -184,17 +187,37 @@ async function main() {
   const anchors = join(work, "trust-anchors.conf");
   writeFileSync(anchors, `trust-anchors {\n  "${ZONE}." static-ds ${tag} ${algorithm} ${digestType} "${digest}";\n};\n`);
 
+  // The tier: questions go to the secondary (pdnsPort below), transfers are checked from both.
   const pdnsPort = await freePort();
-  const dns = startDaemon(process.execPath, [join(ROOT, "scripts", "dns.mjs"), "--api", base, "--port", String(pdnsPort), "--persist-to", stateDir], {
-    ready: /\[dns\] PowerDNS \(pdns_server pid \d+\) answers/,
-  });
+  const primaryPort = await freePort();
+  const dns = startDaemon(
+    process.execPath,
+    [join(ROOT, "scripts", "dns.mjs"), "--api", base, "--port", String(pdnsPort), "--primary-port", String(primaryPort), "--persist-to", stateDir],
+    { ready: /\[dns\] tier ready/ },
+  );
   daemons.push(dns);
-  const ready = await Promise.race([dns.isReady, new Promise((resolve) => setTimeout(() => resolve(false), 90_000))]);
+  const ready = await Promise.race([dns.isReady, new Promise((resolve) => setTimeout(() => resolve(false), 120_000))]);
   if (!ready) {
-    notOk("npm run dns starts PowerDNS", dns.output.split("\n").slice(-15).join(" | "));
+    notOk("npm run dns starts the tier", dns.output.split("\n").slice(-15).join(" | "));
     return;
   }
-  ok(`npm run dns: PowerDNS serves ${ZONE} on 127.0.0.1:${pdnsPort}`);
+  const serial = (await api("GET", `/v1/zones/${ZONE}`)).json.soa.serial;
+  const signedAtSecondary = async () => {
+    const soa = await runCommand("dig", ["@127.0.0.1", "-p", String(pdnsPort), "+short", "+norec", ZONE, "SOA"], { timeoutMs: 10_000 });
+    return soa.output.trim().split(" ")[2] === String(serial);
+  };
+  let waited = 0;
+  while (!(await signedAtSecondary()) && waited < 60_000) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    waited += 250;
+  }
+  if (!(await signedAtSecondary())) {
+    notOk(`the secondary serves ${ZONE} at serial ${serial}`, dns.output.split("\n").slice(-15).join(" | "));
+    return;
+  }
+  ok(
+    `npm run dns: the secondary (BIND) serves the signed ${ZONE} on 127.0.0.1:${pdnsPort}, transferred from the primary (PowerDNS) on 127.0.0.1:${primaryPort}`,
+  );
 
   const delv = (name, type) =>
     runCommand("delv", ["@127.0.0.1", "-p", String(pdnsPort), `+root=${ZONE}`, "-a", anchors, "+tcp", "+nocomments", absolute(name), type], {
@@ -286,25 +309,40 @@ async function main() {
     assert(!answer.some((f) => f[0] === absolute("ns.secure") && f[3] === "RRSIG"), `the glue is signed: ${JSON.stringify(answer)}`);
   });
 
-  // AXFR: PowerDNS signs the transfer itself and builds the NSEC chain from `list`. dig
-  // prints the closing SOA again; BIND's tools read one SOA. `dnssec-verify -z`: the one
-  // key is a combined signing key (flags 257), which signs every RRset itself.
-  const transferred = join(work, "axfr.zone");
-  await check(`AXFR of ${ZONE} from PowerDNS passes dnssec-verify -z and named-checkzone`, async () => {
-    const axfr = await runCommand("dig", ["@127.0.0.1", "-p", String(pdnsPort), "+nocmd", "+nostats", "+nocomments", ZONE, "AXFR"], { timeoutMs: 30_000 });
-    const lines = axfr.output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith(";"));
-    const soaAt = lines.map((line, i) => (line.split(/\s+/)[3] === "SOA" ? i : -1)).filter((i) => i >= 0);
-    assert(soaAt.length === 2 && soaAt[0] === 0 && soaAt[1] === lines.length - 1, `not a whole transfer: ${axfr.output.slice(0, 600)}`);
-    const types = new Set(lines.map((line) => line.split(/\s+/)[3]));
-    for (const type of ["RRSIG", "NSEC", "DNSKEY", "CDS", "CDNSKEY"]) assert(types.has(type), `no ${type} in the transfer`);
-    writeFileSync(transferred, `${lines.slice(0, -1).join("\n")}\n`);
-    const verify = await runCommand("dnssec-verify", ["-z", "-o", ZONE, transferred], { timeoutMs: 60_000 });
-    assert(verify.code === 0 && /Zone fully signed/.test(verify.output), `dnssec-verify: ${verify.output.trim().split("\n").slice(-6).join(" | ")}`);
-    const checked = await runCommand("named-checkzone", ["-k", "fail", "-M", "fail", "-S", "fail", "-n", "fail", "-i", "local", ZONE, transferred], {
-      timeoutMs: 60_000,
+  // AXFR: PowerDNS signs the transfer itself and builds the NSEC chain from `list`; the
+  // secondary holds what it transferred. dig prints the closing SOA again; BIND's tools
+  // read one SOA. `dnssec-verify -z`: the one key is a combined signing key (flags 257),
+  // which signs every RRset itself.
+  for (const [server, port] of [
+    ["the secondary", pdnsPort],
+    ["the primary", primaryPort],
+  ]) {
+    const transferred = join(work, `axfr-${port}.zone`);
+    await check(`AXFR of ${ZONE} from ${server} passes dnssec-verify -z and named-checkzone`, async () => {
+      const axfr = await runCommand("dig", ["@127.0.0.1", "-p", String(port), "+nocmd", "+nostats", "+nocomments", ZONE, "AXFR"], { timeoutMs: 30_000 });
+      const lines = axfr.output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith(";"));
+      const soaAt = lines.map((line, i) => (line.split(/\s+/)[3] === "SOA" ? i : -1)).filter((i) => i >= 0);
+      assert(soaAt.length === 2 && soaAt[0] === 0 && soaAt[1] === lines.length - 1, `not a whole transfer: ${axfr.output.slice(0, 600)}`);
+      const types = new Set(lines.map((line) => line.split(/\s+/)[3]));
+      for (const type of ["RRSIG", "NSEC", "DNSKEY", "CDS", "CDNSKEY"]) assert(types.has(type), `no ${type} in the transfer`);
+      writeFileSync(transferred, `${lines.slice(0, -1).join("\n")}\n`);
+      const verify = await runCommand("dnssec-verify", ["-z", "-o", ZONE, transferred], { timeoutMs: 60_000 });
+      assert(verify.code === 0 && /Zone fully signed/.test(verify.output), `dnssec-verify: ${verify.output.trim().split("\n").slice(-6).join(" | ")}`);
+      const checked = await runCommand("named-checkzone", ["-k", "fail", "-M", "fail", "-S", "fail", "-n", "fail", "-i", "local", ZONE, transferred], {
+        timeoutMs: 60_000,
+      });
+      assert(checked.code === 0 && /^OK$/m.test(checked.output), `named-checkzone: ${checked.output.trim().split("\n").slice(-6).join(" | ")}`);
+      if (port === pdnsPort) {
+        // RRSIG: type covered, algorithm, labels, original TTL, expiration, inception (RFC 4034 §3.2).
+        const stamp = (text) =>
+          Date.UTC(+text.slice(0, 4), +text.slice(4, 6) - 1, +text.slice(6, 8), +text.slice(8, 10), +text.slice(10, 12), +text.slice(12, 14));
+        const now = Date.now();
+        const signatures = lines.map((line) => line.split(/\s+/)).filter((f) => f[3] === "RRSIG");
+        const short = signatures.filter((f) => stamp(f[8]) - now < 7 * 86_400_000 || stamp(f[9]) > now);
+        assert(short.length === 0, `signatures not begun or good for less than 7 days: ${JSON.stringify(short.slice(0, 3))}`);
+      }
     });
-    assert(checked.code === 0 && /^OK$/m.test(checked.output), `named-checkzone: ${checked.output.trim().split("\n").slice(-6).join(" | ")}`);
-  });
+  }
 
   await check("the zone's JSON and its master-file export hold the apex DNSKEY, CDS and CDNSKEY that PowerDNS serves", async () => {
     const zone = await api("GET", `/v1/zones/${ZONE}`);

@@ -1,7 +1,8 @@
 // Worker entry: the whole service is the Hono app, plus the Cron Trigger, which forgets
-// expired idempotency keys and runs the lifecycle sweep (contract §12: expiries, ends of
-// grace periods, purges, transfers past act_by).
-import { app, cronSweep } from "./app";
+// expired idempotency keys, runs the lifecycle sweep (expiries, ends of grace periods,
+// purges, transfers past act_by) and moves the serial of signed zones when a new signing
+// week begins (src/resources/dnssec/renewal.ts).
+import { app, cronRenewSignatures, cronSweep } from "./app";
 import type { Env } from "./env";
 import { safeErrorSummary } from "./http/error-log";
 import { deleteExpiredIdempotencyKeys } from "./http/idempotency";
@@ -17,6 +18,13 @@ export default {
       cronSweep(env.DB, controller.scheduledTime).then(
         (report) => console.log(JSON.stringify({ level: "info", service: "domain-api", sweep: report })),
         (error: unknown) => console.error(JSON.stringify({ level: "error", service: "domain-api", sweep: "failed", error: safeErrorSummary(error) })),
+      ),
+    );
+    ctx.waitUntil(
+      cronRenewSignatures(env.DB, controller.scheduledTime).then(
+        (zones) => console.log(JSON.stringify({ level: "info", service: "domain-api", signatures_renewed: zones })),
+        (error: unknown) =>
+          console.error(JSON.stringify({ level: "error", service: "domain-api", signatures_renewed: "failed", error: safeErrorSummary(error) })),
       ),
     );
   },

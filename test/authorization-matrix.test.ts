@@ -100,6 +100,8 @@ const EXPECTED: Record<string, string> = {
   pdnsGetDomainMetadata: "UUUUUUVUUFU",
   pdnsGetDomainKeys: "UUUUUUVUUFU",
   pdnsGetBeforeAndAfterNamesAbsolute: "UUUUUUVUUFU",
+  pdnsGetUpdatedMasters: "UUUUUUVUUFU",
+  pdnsSetNotified: "UUUUUUVUUFU",
 };
 
 const ZONE = "alice-matrix.com";

@@ -178,6 +178,22 @@ describe("every read costs at most its bound (the isolate warm)", () => {
     expectWithin(operation);
   });
 
+  it("pdnsGetUpdatedMasters", async () => {
+    await measure("pdnsGetUpdatedMasters", "GET", `${dnsBase}/getUpdatedMasters`, 200, { headers: { authorization: "" } });
+    expectWithin("pdnsGetUpdatedMasters");
+  });
+
+  it("pdnsSetNotified", async () => {
+    const info = await api("GET", `${dnsBase}/getDomainInfo/${pdnsZone}`, { auth: false });
+    const path = `${dnsBase}/setNotified/${info.body.result.id}`;
+    const body = `serial=${info.body.result.serial}.000000`;
+    await measure("pdnsSetNotified", "PATCH", path, 200, {
+      body,
+      headers: { authorization: "", "content-type": "application/x-www-form-urlencoded; charset=utf-8" },
+    });
+    expectWithin("pdnsSetNotified");
+  });
+
   it("pdnsGetBeforeAndAfterNamesAbsolute", async () => {
     const info = await api("GET", `${dnsBase}/getDomainInfo/${pdnsZone}`, { auth: false });
     const path = `${dnsBase}/getBeforeAndAfterNamesAbsolute/${info.body.result.id}/h1%2e`;

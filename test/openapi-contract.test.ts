@@ -431,6 +431,12 @@ describe("responses conform to the OpenAPI document", () => {
     await call("GET", `${base}/getDomainMetadata/${zone}/SOA-EDIT`, { auth: false });
     // An unsigned zone has no keys (the DNSSEC test below signs one).
     await call("GET", `${base}/getDomainKeys/${zone}`, { auth: false });
+    // The primary's NOTIFY bookkeeping (docs/serving.md, "The tier").
+    const due = await call("GET", `${base}/getUpdatedMasters`, { auth: false });
+    expect(due.body.result.length).toBeGreaterThan(0);
+    const form = { "content-type": "application/x-www-form-urlencoded; charset=utf-8" };
+    await call("PATCH", `${base}/setNotified/${info.body.result.id}`, { auth: false, headers: form, body: `serial=${info.body.result.serial}.000000` });
+    await call("PATCH", `${base}/setNotified/${info.body.result.id}`, { auth: false, headers: form, body: "serial=soon" });
   });
 
   it("DNSSEC", async () => {

@@ -329,11 +329,11 @@ describe("a zone of a suspended account is no longer served", () => {
 });
 
 describe("zones: getDomainInfo and getAllDomains", () => {
-  it("one zone by name, native, with its serial", async () => {
+  it("one zone by name, kind master, with its serial and the serial last notified", async () => {
     const zone = (await api("GET", "/v1/zones/rb.test")).body;
     const response = await pdns(`/getDomainInfo/${encodeName("RB.test.")}`);
     expect(response.body).toEqual({
-      result: { id: expect.any(Number), zone: "rb.test.", kind: "native", serial: zone.soa.serial, notified_serial: 0, last_check: 0, masters: [] },
+      result: { id: expect.any(Number), zone: "rb.test.", kind: "master", serial: zone.soa.serial, notified_serial: 0, last_check: 0, masters: [] },
     });
     expect((await pdns(`/getDomainInfo/${encodeName("nope.test.")}`)).body).toEqual({ result: false });
   });
@@ -354,7 +354,7 @@ describe("what the service does not keep answers empty, and what does not apply 
   });
 
   it("any other method, verb or argument count: {result: false}", async () => {
-    for (const path of ["/getDomainKeys/rb%2etest%2e", "/getTSIGKeys", "/getUpdatedMasters", "/lookup/SOA"]) {
+    for (const path of ["/getDomainKeys/rb%2etest%2e", "/getTSIGKeys", "/getUnfreshSlaveInfos", "/lookup/SOA"]) {
       const response = await pdns(path);
       expect(response.status, path).toBe(200);
       expect(response.body, path).toEqual({ result: false });

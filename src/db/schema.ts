@@ -275,10 +275,33 @@ export const zones = sqliteTable(
     /** Kept in step by every record write (same batch), so lists need not count. */
     recordCount: integer("record_count").notNull().default(0),
     version: integer("version").notNull().default(1),
+    /**
+     * The serial the DNS primary last sent NOTIFY for (the remote backend's setNotified;
+     * drizzle/0017). Null or another value than soa_serial: the zone is due a NOTIFY.
+     */
+    notifiedSerial: integer("notified_serial"),
     ...timestamps,
   },
-  (t) => [uniqueIndex("zones_name_unique").on(t.name), index("zones_account_idx").on(t.accountId, t.id), index("zones_reversed_name_idx").on(t.reversedName)],
+  (t) => [
+    uniqueIndex("zones_name_unique").on(t.name),
+    index("zones_account_idx").on(t.accountId, t.id),
+    index("zones_reversed_name_idx").on(t.reversedName),
+    // Only the zones due a NOTIFY: the primary's poll reads what changed, not every zone.
+    index("zones_unnotified_idx").on(t.soaSerial).where(sql`notified_serial IS NOT soa_serial`),
+  ],
 );
+
+/**
+ * The RFC 9432 catalog zone the DNS primary serves (src/resources/pdns/catalog.ts): one
+ * row, its SOA serial and the serial last NOTIFYed. Triggers of drizzle/0017 move the
+ * serial whenever a member may have come or gone (a zone created, deleted, renamed or
+ * moved, an account suspended or made active again).
+ */
+export const dnsCatalog = sqliteTable("dns_catalog", {
+  id: integer("id").primaryKey(),
+  serial: integer("serial").notNull(),
+  notifiedSerial: integer("notified_serial"),
+});
 
 export const records = sqliteTable(
   "records",
@@ -477,6 +500,7 @@ export const zoneKeys = sqliteTable(
 
 export const schema = {
   accounts,
+  dnsCatalog,
   repositories,
   extensions,
   contacts,

@@ -9,9 +9,11 @@ import { ApiError } from "../../http/problem";
 import { createRouter } from "../../http/router";
 import { beforeAndAfter, domainKeys, SIGNED_ZONE_METADATA, zoneKeysByName } from "./dnssec";
 import { absolute, enclosingNames, parseQueryName } from "./names";
-import { allDomains, domainInfo, type DomainInfoRow, listZone, lookup, type ZoneSoaRow } from "./queries";
+import { belowCatalog, type CatalogState, catalogStateQuery, catalogZoneName, listCatalog, lookupCatalog } from "./catalog";
+import { domainInfo, listZone, lookup, type ZoneSoaRow } from "./queries";
 import * as routes from "./routes";
-import type { DnsRecordSchema, DomainInfoSchema } from "./schemas";
+import type { DnsRecordSchema } from "./schemas";
+import { allDomainsWithCatalogQuery, catalogDomainInfo, domainInfos, presentDomainInfo, setNotified, updatedMastersQuery } from "./tier";
 import type { z } from "@hono/zod-openapi";
 
 type DnsRecord = z.output<typeof DnsRecordSchema>;
@@ -25,10 +27,6 @@ function soaRecord(zone: ZoneSoaRow, qname: string): DnsRecord {
     ttl: zone.default_ttl,
     domain_id: zone.domain_id,
   };
-}
-
-function presentDomainInfo(row: DomainInfoRow): z.output<typeof DomainInfoSchema> {
-  return { id: row.domain_id, zone: absolute(row.zone), kind: "native", serial: row.soa_serial, notified_serial: 0, last_check: 0, masters: [] };
 }
 
 /** A stored content as PowerDNS 4.7 parses it: the canonical form, but CERT with numbers (its parser knows no mnemonics there). */
@@ -87,6 +85,11 @@ export const pdnsRouter = createRouter()
       });
     }
     if (name.labels.length === 0) return c.json(NOTHING, 200); // the root is no zone of ours
+    const inCatalog = belowCatalog(name.key, catalogZoneName(c.env));
+    if (inCatalog) {
+      const records = await lookupCatalog(c.get("db"), inCatalog, qname, type);
+      return c.json(records && records.length > 0 ? { result: records } : NOTHING, 200);
+    }
     const rows = await lookup(c.get("db"), enclosingNames(name), name.key, type);
     const zone = rows[0];
     if (!zone) return c.json(NOTHING, 200);
@@ -112,7 +115,9 @@ export const pdnsRouter = createRouter()
   })
   .openapi(routes.list, async (c) => {
     const { zonename } = c.req.valid("param");
-    const rows = await listZone(c.get("db"), zoneKey("zonename", zonename));
+    const key = zoneKey("zonename", zonename);
+    if (key === catalogZoneName(c.env)) return c.json({ result: await listCatalog(c.get("db"), key) }, 200);
+    const rows = await listZone(c.get("db"), key);
     const zone = rows[0];
     if (!zone) return c.json(NOTHING, 200);
     const apex = absolute(zone.zone);
@@ -131,13 +136,21 @@ export const pdnsRouter = createRouter()
   })
   .openapi(routes.getDomainInfo, async (c) => {
     const { name } = c.req.valid("param");
-    const [row] = await domainInfo(c.get("db"), zoneKey("name", name));
+    const key = zoneKey("name", name);
+    const catalog = catalogZoneName(c.env);
+    if (key === catalog) {
+      const [state] = await c.get("db").all<CatalogState>(catalogStateQuery());
+      return c.json(state ? { result: catalogDomainInfo(catalog, state) } : NOTHING, 200);
+    }
+    const [row] = await domainInfo(c.get("db"), key);
     return c.json(row ? { result: presentDomainInfo(row) } : NOTHING, 200);
   })
   .openapi(routes.getAllDomains, async (c) => {
-    const rows = await allDomains(c.get("db"));
-    return c.json({ result: rows.map(presentDomainInfo) }, 200);
+    // The zones and the catalog zone, in one statement.
+    return c.json({ result: await domainInfos(c.get("db"), allDomainsWithCatalogQuery(), catalogZoneName(c.env)) }, 200);
   })
+  .openapi(routes.getUpdatedMasters, async (c) => c.json({ result: await domainInfos(c.get("db"), updatedMastersQuery(), catalogZoneName(c.env)) }, 200))
+  .openapi(routes.setNotified, async (c) => c.json({ result: await setNotified(c, c.req.valid("param").id) }, 200))
   .openapi(routes.getAllDomainMetadata, async (c) => {
     const signed = (await zoneKeysByName(c.get("db"), zoneKey("name", c.req.valid("param").name))).length > 0;
     return c.json({ result: signed ? SIGNED_ZONE_METADATA : {} }, 200);

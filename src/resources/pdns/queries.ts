@@ -88,6 +88,16 @@ function served(zone: string): SQL {
   return sql`${holdsItsNames(JSON.stringify(nameAndAncestors(zone)))} AND NOT ${SUSPENDED}`;
 }
 
+/** Zone `z`'s account is active: one primary-key probe (the NOTIFY poll's filter, src/resources/pdns/tier.ts). */
+export const SERVED = sql`NOT ${SUSPENDED}`;
+
+/**
+ * Zone `z` is served: its account is active and it keeps the ownership rules (the view of
+ * drizzle/0015 asks them of every zone at once). The catalog zone lists exactly these
+ * (src/resources/pdns/catalog.ts), so the secondaries never serve a zone that breaks them.
+ */
+export const SERVED_AND_OWNED = sql`NOT ${SUSPENDED} AND z.id NOT IN (SELECT zone_id FROM zone_ownership_conflicts)`;
+
 /**
  * `lookup`: the deepest zone that holds `name` (among the name and its ancestors, by the
  * unique index on zones.name), then the records at the name — all of them for ANY, else
@@ -174,11 +184,13 @@ export interface DomainInfoRow {
   domain_id: number;
   zone: string;
   soa_serial: number;
+  /** The serial the primary last sent NOTIFY for (setNotified); null: never. */
+  notified_serial: number | null;
 }
 
 /** `getDomainInfo`: one zone by name. */
 export function domainInfoQuery(zone: string): SQL {
-  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial FROM zones z WHERE z.name = ${zone} AND ${served(zone)}`;
+  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial, z.notified_serial FROM zones z WHERE z.name = ${zone} AND ${served(zone)}`;
 }
 
 export function domainInfo(db: Database, zone: string): Promise<DomainInfoRow[]> {
@@ -191,8 +203,7 @@ export function domainInfo(db: Database, zone: string): Promise<DomainInfoRow[]>
  * drizzle/0015.
  */
 export function allDomainsQuery(): SQL {
-  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial FROM zones z
-              WHERE NOT ${SUSPENDED} AND z.id NOT IN (SELECT zone_id FROM zone_ownership_conflicts) ORDER BY z.name`;
+  return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial, z.notified_serial FROM zones z WHERE ${SERVED_AND_OWNED} ORDER BY z.name`;
 }
 
 export function allDomains(db: Database): Promise<DomainInfoRow[]> {

@@ -14,6 +14,8 @@ import {
   LookupResultSchema,
   MetadataResultSchema,
   NsecNeighboursResultSchema,
+  SetNotifiedResultSchema,
+  UpdatedMastersResultSchema,
 } from "./schemas";
 
 const tags = ["DNS backend"];
@@ -98,7 +100,15 @@ export const list = defineRoute({
   },
 });
 
-const DOMAIN_INFO_EXAMPLE = { id: 1, zone: "example.com.", kind: "native" as const, serial: 2026112201, notified_serial: 0, last_check: 0, masters: [] };
+const DOMAIN_INFO_EXAMPLE = {
+  id: 1,
+  zone: "example.com.",
+  kind: "master" as const,
+  serial: 2026112202,
+  notified_serial: 2026112201,
+  last_check: 0,
+  masters: [],
+};
 
 export const getDomainInfo = defineRoute({
   operationId: "pdnsGetDomainInfo",
@@ -108,7 +118,9 @@ export const getDomainInfo = defineRoute({
   tags,
   security,
   summary: "PowerDNS: one zone",
-  description: "The zone's number, kind and serial. No such zone: `false`." + ABOUT,
+  description:
+    "The zone's number, kind (`master`: this service is its primary), serial and the serial last NOTIFYed. The catalog zone (`DNS_CATALOG_ZONE`, default `catalog.invalid`) answers too. No such zone: `false`." +
+    ABOUT,
   request: { params: z.object({ token, name: zoneName("name") }) },
   responses: { ...ok(DomainInfoResultSchema, "The zone, or `false`.", { result: DOMAIN_INFO_EXAMPLE }), ...errorResponses(400, 422) },
 });
@@ -121,7 +133,8 @@ export const getAllDomains = defineRoute({
   tags,
   security,
   summary: "PowerDNS: every zone",
-  description: "Every zone served, as `getDomainInfo` gives each (PowerDNS asks for the whole list at once, e.g. to fill its zone cache)." + ABOUT,
+  description:
+    "Every zone served, as `getDomainInfo` gives each, and the catalog zone (PowerDNS asks for the whole list at once, e.g. to fill its zone cache)." + ABOUT,
   request: { params: z.object({ token }), query: AllDomainsQuery },
   responses: { ...ok(AllDomainsResultSchema, "Every zone.", { result: [DOMAIN_INFO_EXAMPLE] }), ...errorResponses(400) },
 });
@@ -204,4 +217,46 @@ export const getBeforeAndAfterNamesAbsolute = defineRoute({
     ...ok(NsecNeighboursResultSchema, "The neighbours, or `false`.", { result: { before: "www.", after: "_443._tcp.www.", unhashed: "www." } }),
     ...errorResponses(400, 422),
   },
+});
+
+export const getUpdatedMasters = defineRoute({
+  operationId: "pdnsGetUpdatedMasters",
+  access: { scope: "dns" },
+  method: "get",
+  path: "/pdns/{token}/getUpdatedMasters",
+  tags,
+  security,
+  summary: "PowerDNS: zones due a NOTIFY",
+  description:
+    "The served zones whose SOA serial is not the one PowerDNS last sent NOTIFY for (at most 500 per call, the rest at the next), and the catalog zone when its serial moved (a member came or went). PowerDNS with `primary=yes` asks every `xfr-cycle-interval` seconds, NOTIFYs the secondaries of each, then calls setNotified. One D1 round trip, reading only the zones due (a partial index): its cost follows the changes, not the number of zones." +
+    ABOUT,
+  request: { params: z.object({ token }) },
+  responses: { ...ok(UpdatedMastersResultSchema, "The zones due a NOTIFY (`[]`: none).", { result: [DOMAIN_INFO_EXAMPLE] }), ...errorResponses(400) },
+});
+
+export const setNotified = defineRoute({
+  operationId: "pdnsSetNotified",
+  access: { scope: "dns" },
+  method: "patch",
+  path: "/pdns/{token}/setNotified/{id}",
+  tags,
+  security,
+  summary: "PowerDNS: NOTIFY sent for a zone",
+  description:
+    "PowerDNS sent NOTIFY for zone number `id` (getDomainInfo's `id`) at `serial`: the serial is kept as the zone's notified serial, so getUpdatedMasters leaves the zone out until its serial moves again. The only write a `dns` token makes: bookkeeping of the zone's serving, no event, the zone's version and ETag unchanged." +
+    ABOUT,
+  request: {
+    params: z.object({ token, id: nameParam("id", "The zone's number (`getDomainInfo`'s `id`).", "1") }),
+    body: {
+      required: true,
+      description: "The serial notified, as PowerDNS 4.7's HTTP connector writes it (a decimal with a fraction of zeros).",
+      content: {
+        "application/x-www-form-urlencoded": {
+          schema: { type: "object", required: ["serial"], properties: { serial: { type: "string", example: "2026112201.000000" } } },
+          example: { serial: "2026112201.000000" },
+        },
+      },
+    },
+  },
+  responses: { ...ok(SetNotifiedResultSchema, "Whether the zone exists (and its notified serial was kept).", { result: true }), ...errorResponses(400, 422) },
 });

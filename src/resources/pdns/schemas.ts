@@ -25,11 +25,14 @@ export const DomainInfoSchema = z
   .object({
     id: z.number().int().openapi({ example: 1, description: "The zone's number for PowerDNS (stable while the zone exists)." }),
     zone: z.string().openapi({ example: "example.com.", description: "The zone's name, absolute." }),
-    kind: z.literal("native").openapi({ description: "`native`: PowerDNS serves the zone and sends no NOTIFY; secondaries transfer it with AXFR." }),
+    kind: z.literal("master").openapi({
+      description:
+        "`master`: this service is the zone's primary; PowerDNS sends NOTIFY when `serial` moves past `notified_serial`, and secondaries transfer it with AXFR.",
+    }),
     serial: z.number().int().openapi({ example: 2026112201, description: "The zone's SOA serial." }),
-    notified_serial: z.number().int().openapi({ example: 0 }),
-    last_check: z.number().int().openapi({ example: 0 }),
-    masters: z.array(z.string()).openapi({ example: [] }),
+    notified_serial: z.number().int().openapi({ example: 2026112201, description: "The serial PowerDNS last sent NOTIFY for (setNotified); 0 when never." }),
+    last_check: z.number().int().openapi({ example: 0, description: "Not used for a primary zone: 0." }),
+    masters: z.array(z.string()).openapi({ example: [], description: "A primary zone has none." }),
   })
   .openapi("PdnsDomainInfo");
 
@@ -38,6 +41,14 @@ export const DomainInfoResultSchema = z
   .openapi("PdnsDomainInfoResult", { description: "The zone, or `false` when no zone has this name." });
 
 export const AllDomainsResultSchema = z.object({ result: z.array(DomainInfoSchema) }).openapi("PdnsAllDomains");
+
+export const UpdatedMastersResultSchema = z
+  .object({ result: z.array(DomainInfoSchema) })
+  .openapi("PdnsUpdatedMasters", { description: "The zones (and the catalog zone) whose serial moved since PowerDNS last sent NOTIFY for them." });
+
+export const SetNotifiedResultSchema = z
+  .object({ result: z.boolean().openapi({ description: "`true` when the zone exists and the serial was kept; `false` for no such zone." }) })
+  .openapi("PdnsSetNotified");
 
 export const AllMetadataResultSchema = z
   .object({ result: z.record(z.string(), z.array(z.string())) })

@@ -83,6 +83,8 @@ export function zoneRow(name: string, defaultTtl: number, soa: SoaFields, now: D
     soaMinimum: soa.minimum,
     recordCount: 0,
     version: 1,
+    // Never NOTIFYed: the DNS primary's next poll (getUpdatedMasters) announces it.
+    notifiedSerial: null,
     createdAt: at,
     updatedAt: at,
   };
