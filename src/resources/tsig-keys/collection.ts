@@ -39,7 +39,9 @@ export function keyNameTaken(name: string): ApiError {
 /** 422 unless every zone named is a zone of the key's account (another account's zone reads as unknown). */
 export async function requireAccountZones(db: Database, accountId: string, names: readonly string[]): Promise<void> {
   const found = new Set((await accountZones(db, accountId, names)).map((row) => row.name));
-  const errors = names.flatMap((name, i): { field: string; message: string }[] => (found.has(name) ? [] : [{ field: `zones[${i}]`, message: `no zone ${name} exists in the key's account` }]));
+  const errors = names.flatMap((name, i): { field: string; message: string }[] =>
+    found.has(name) ? [] : [{ field: `zones[${i}]`, message: `no zone ${name} exists in the key's account` }],
+  );
   if (errors.length > 0) throw validationError(errors);
 }
 

@@ -63,7 +63,9 @@ export const createTsigKey: RouteHandler<typeof routes.createTsigKey, AppEnv> = 
         // adds no row, and the routine reads again (then 422 above).
         write: db
           .insert(tsigKeys)
-          .select(sql`select ${storedValues(row)} where (select count(*) from main."tsig_keys" where account_id = ${accountId}) < ${MAX_TSIG_KEYS_PER_ACCOUNT}`),
+          .select(
+            sql`select ${storedValues(row)} where (select count(*) from main."tsig_keys" where account_id = ${accountId}) < ${MAX_TSIG_KEYS_PER_ACCOUNT}`,
+          ),
         alongside: input.allow.includes("update") ? [db.insert(tsigUpdateZones).values(input.zones.map((zone) => ({ accountId, zone, keyId: id })))] : [],
       };
     },

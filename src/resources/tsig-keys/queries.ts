@@ -29,10 +29,7 @@ export function listTsigKeys(db: Database, filters: { account?: string | undefin
 
 /** How many keys the account holds (its quota counts them). */
 export function keyCount(db: Database, accountId: string) {
-  return db
-    .select({ count: sql<number>`count(*)` })
-    .from(tsigKeys)
-    .where(eq(tsigKeys.accountId, accountId));
+  return db.select({ count: sql<number>`count(*)` }).from(tsigKeys).where(eq(tsigKeys.accountId, accountId));
 }
 
 /** Which of `names` are zones of the account (a customer's token sees only its own account's anyway). */
@@ -48,7 +45,9 @@ export function otherUpdateKeys(db: Database, accountId: string, names: readonly
   return db
     .select({ zone: tsigUpdateZones.zone, keyId: tsigUpdateZones.keyId })
     .from(tsigUpdateZones)
-    .where(and(eq(tsigUpdateZones.accountId, accountId), inArray(tsigUpdateZones.zone, names.length > 0 ? [...names] : [""]), ne(tsigUpdateZones.keyId, keyId)));
+    .where(
+      and(eq(tsigUpdateZones.accountId, accountId), inArray(tsigUpdateZones.zone, names.length > 0 ? [...names] : [""]), ne(tsigUpdateZones.keyId, keyId)),
+    );
 }
 
 /** The zones of the account whose declared secondaries transfer with this key. */

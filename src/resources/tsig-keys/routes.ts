@@ -85,7 +85,10 @@ export const createTsigKey = defineRoute({
     }),
   },
   responses: {
-    201: createdResponse(TsigKeyCreatedSchema, "The key was created; `secret` is shown only here.", { ...KEY_EXAMPLE, secret: "q2VbYg8mX3YQKZq0yUQ6xq8m1tRk8Z0cJ2u0Q7w9bVs=" }),
+    201: createdResponse(TsigKeyCreatedSchema, "The key was created; `secret` is shown only here.", {
+      ...KEY_EXAMPLE,
+      secret: "q2VbYg8mX3YQKZq0yUQ6xq8m1tRk8Z0cJ2u0Q7w9bVs=",
+    }),
     ...errorResponses(400, 409, 413, 415, 422, 503),
   },
 });

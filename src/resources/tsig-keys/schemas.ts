@@ -12,7 +12,8 @@ export const MAX_KEY_ZONES = 100;
 export const MAX_KEY_RECORD_RULES = 100;
 
 const algorithm = z.enum(TSIG_ALGORITHMS, { error: `must be one of: ${TSIG_ALGORITHMS.join(", ")}` }).openapi({
-  description: "The MAC algorithm (RFC 8945 §6): `hmac-sha256` (default) or `hmac-sha512`. The secret has as many random bytes as the hash's output (32 or 64).",
+  description:
+    "The MAC algorithm (RFC 8945 §6): `hmac-sha256` (default) or `hmac-sha512`. The secret has as many random bytes as the hash's output (32 or 64).",
   example: "hmac-sha256",
 });
 
@@ -26,7 +27,8 @@ const allow = z
     });
   })
   .openapi({
-    description: "What the key signs: `update` (DNS UPDATE, RFC 2136, at the primary) and/or `transfer` (AXFR/IXFR of its zones, e.g. by a declared secondary).",
+    description:
+      "What the key signs: `update` (DNS UPDATE, RFC 2136, at the primary) and/or `transfer` (AXFR/IXFR of its zones, e.g. by a declared secondary).",
     example: ["update"],
   });
 
@@ -48,10 +50,13 @@ export const TsigKeySchema = z
     algorithm,
     allow,
     zones: z.array(z.string()).openapi({ example: ["example.com"], description: "The zones (of the key's account) the key works for." }),
-    records: z.array(RecordRuleSchema).nullable().openapi({
-      description: "UPDATE only at these owner names and types, as a token's `records` rules; `null`: any name and type of its zones.",
-      example: [{ name: "_acme-challenge", types: ["TXT"] }],
-    }),
+    records: z
+      .array(RecordRuleSchema)
+      .nullable()
+      .openapi({
+        description: "UPDATE only at these owner names and types, as a token's `records` rules; `null`: any name and type of its zones.",
+        example: [{ name: "_acme-challenge", types: ["TXT"] }],
+      }),
     expires_at: TimestampSchema.nullable().openapi({ description: "After this time the key signs nothing the service accepts; null: never.", example: null }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
@@ -89,7 +94,11 @@ const recordsField = () =>
       const seen = new Map<string, number>();
       rules.forEach((rule, i) => {
         if (seen.has(rule.name)) {
-          ctx.addIssue({ code: "custom", path: [i, "name"], message: `repeats records[${seen.get(rule.name)}].name (${rule.name}); list its types in one rule` });
+          ctx.addIssue({
+            code: "custom",
+            path: [i, "name"],
+            message: `repeats records[${seen.get(rule.name)}].name (${rule.name}); list its types in one rule`,
+          });
         } else seen.set(rule.name, i);
       });
     })
@@ -119,7 +128,9 @@ export const TsigKeyCreateSchema = z
 export const TsigKeyPatchSchema = z
   .object({
     allow: allow.optional(),
-    zones: zonesField().optional().openapi({ description: "Replaces the key's zones.", example: ["example.com"] }),
+    zones: zonesField()
+      .optional()
+      .openapi({ description: "Replaces the key's zones.", example: ["example.com"] }),
     records: recordsField().optional().openapi({ description: "Replaces the key's rules; null: any name and type." }),
     expires_at: expiresField().optional(),
   })

@@ -86,7 +86,10 @@ export async function checkedSecondaries(
       const key = keys.find((k) => k.id === id);
       if (!key) errors.push({ field: `secondaries[${i}].tsig_key`, message: `no TSIG key ${id} exists in the zone's account` });
       else if (!key.allow.includes("transfer") || !key.zones.includes(zone.name)) {
-        errors.push({ field: `secondaries[${i}].tsig_key`, message: `${id} does not allow \`transfer\` of ${zone.name} (its allow and zones say what it signs)` });
+        errors.push({
+          field: `secondaries[${i}].tsig_key`,
+          message: `${id} does not allow \`transfer\` of ${zone.name} (its allow and zones say what it signs)`,
+        });
       }
     });
   }
