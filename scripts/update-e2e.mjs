@@ -2,8 +2,8 @@
 // End to end, TSIG keys and DNS UPDATE (docs/dns-update.md): `npm start` on a free port
 // with a throwaway D1; zones, TSIG keys and a declared secondary made through the API;
 // PowerDNS 4.7 on the API as the primary (`dnsupdate=yes`, its transfer ACL narrowed to
-// 127.0.0.1, so that the other loopback addresses stand for the Internet); BIND 9 on
-// 127.0.0.2 as the zone's declared secondary, transferring with its TSIG key. Then real
+// 127.0.0.1, so that the other loopback addresses stand for the Internet); BIND 9 as the
+// zone's declared secondary, transferring from 127.0.0.2 with its TSIG key. Then real
 // clients, each answer's rcode AND the zone as the API reads it checked:
 //
 // - BIND's `nsupdate -y` and Knot's `knsupdate`: add, replace, delete, prerequisites that
@@ -27,7 +27,10 @@ const { check, ok, notOk, assert, tempDir } = harness;
 
 const ZONE = "upd.test";
 const ACME_ZONE = "acme.test";
-const SECONDARY = "127.0.0.2";
+// The declared secondary takes NOTIFY on 127.0.0.1 (BIND listens only on an interface's
+// address) and transfers from 127.0.0.2; 127.0.0.3 is a stranger.
+const SECONDARY = "127.0.0.1";
+const TRANSFER_SOURCE = "127.0.0.2";
 const STRANGER = "127.0.0.3";
 
 const daemons = [];
@@ -148,10 +151,15 @@ async function main() {
   /** nsupdate with a script (a file: BIND's tools cannot read a Node pipe); its output and the rcode it reports. */
   const nsupdate = async (lines, { key = null, zone = ZONE, tool = "nsupdate" } = {}) => {
     const script = join(work, `update-${Math.random().toString(36).slice(2)}.txt`);
-    const body = tool === "nsupdate" ? [`server 127.0.0.1 ${pdnsPort}`, `zone ${zone}`, ...lines, "send", ""] : [`server 127.0.0.1 ${pdnsPort}`, `zone ${zone}.`, ...lines, "send", "answer", ""];
+    const body =
+      tool === "nsupdate"
+        ? [`server 127.0.0.1 ${pdnsPort}`, `zone ${zone}`, ...lines, "send", ""]
+        : [`server 127.0.0.1 ${pdnsPort}`, `zone ${zone}.`, ...lines, "send", "answer", ""];
     writeFileSync(script, body.join("\n"));
     const args = key ? ["-y", `${key.algorithm}:${key.name}:${key.secret}`, script] : [script];
-    const result = await runCommand(tool === "nsupdate" ? "nsupdate" : "knsupdate", tool === "nsupdate" ? ["-t", "10", ...args] : ["-t", "10", ...args], { timeoutMs: 30_000 });
+    const result = await runCommand(tool === "nsupdate" ? "nsupdate" : "knsupdate", tool === "nsupdate" ? ["-t", "10", ...args] : ["-t", "10", ...args], {
+      timeoutMs: 30_000,
+    });
     const rcode =
       /update failed: (\w+)/.exec(result.output)?.[1] ??
       /status: (\w+)/.exec(result.output)?.[1] ??
@@ -167,7 +175,12 @@ async function main() {
   });
 
   await check("nsupdate -y: replace (delete the RRset, add in the same message) leaves only the new content", async () => {
-    expectRcode(await nsupdate(["update delete www.upd.test. A", "update add www.upd.test. 300 A 192.0.2.11", "update add www.upd.test. 300 A 192.0.2.12"], { key: keys.update }), /^NOERROR$/);
+    expectRcode(
+      await nsupdate(["update delete www.upd.test. A", "update add www.upd.test. 300 A 192.0.2.11", "update add www.upd.test. 300 A 192.0.2.12"], {
+        key: keys.update,
+      }),
+      /^NOERROR$/,
+    );
     const now = await records(ZONE);
     assert(now.includes("www A 192.0.2.11") && now.includes("www A 192.0.2.12") && !now.includes("www A 192.0.2.10"), now.join(", "));
   });
@@ -182,7 +195,7 @@ async function main() {
   });
 
   await check("a prerequisite that holds (nxdomain) lets the update through", async () => {
-    expectRcode(await nsupdate(["prereq nxdomain fresh.upd.test.", "update add fresh.upd.test. 300 TXT \"fresh\""], { key: keys.update }), /^NOERROR$/);
+    expectRcode(await nsupdate(["prereq nxdomain fresh.upd.test.", 'update add fresh.upd.test. 300 TXT "fresh"'], { key: keys.update }), /^NOERROR$/);
     assert(await hasRecord(ZONE, 'fresh TXT "fresh"'), (await records(ZONE)).join(", "));
   });
 
@@ -215,7 +228,10 @@ async function main() {
     assert(await hasRecord(ACME_ZONE, '_acme-challenge TXT "token-1"'), (await records(ACME_ZONE)).join(", "));
     const before = await records(ACME_ZONE);
     expectRcode(
-      await nsupdate([`update add _acme-challenge.${ACME_ZONE}. 60 TXT "token-2"`, `update add www.${ACME_ZONE}. 60 A 192.0.2.40`], { key: keys.acme, zone: ACME_ZONE }),
+      await nsupdate([`update add _acme-challenge.${ACME_ZONE}. 60 TXT "token-2"`, `update add www.${ACME_ZONE}. 60 A 192.0.2.40`], {
+        key: keys.acme,
+        zone: ACME_ZONE,
+      }),
       /^SERVFAIL$/,
     );
     expectRcode(await nsupdate([`update add other.${ACME_ZONE}. 60 TXT "x"`], { key: keys.acme, zone: ACME_ZONE }), /^SERVFAIL$/);
@@ -243,7 +259,10 @@ async function main() {
   });
 
   await check("knsupdate: a key whose rules refuse the type is SERVFAIL, nothing applied", async () => {
-    expectRcode(await nsupdate([`update add _acme-challenge.${ACME_ZONE}. 60 A 192.0.2.42`], { key: keys.acme, zone: ACME_ZONE, tool: "knsupdate" }), /^SERVFAIL$/);
+    expectRcode(
+      await nsupdate([`update add _acme-challenge.${ACME_ZONE}. 60 A 192.0.2.42`], { key: keys.acme, zone: ACME_ZONE, tool: "knsupdate" }),
+      /^SERVFAIL$/,
+    );
     assert(!(await records(ACME_ZONE)).some((line) => line.includes(" A ")), "applied");
   });
 
@@ -272,7 +291,7 @@ async function main() {
   writeFileSync(
     join(work, "named.conf"),
     `options { directory "${work}"; listen-on port ${secondaryPort} { ${SECONDARY}; }; listen-on-v6 { none; }; pid-file none; recursion no; dnssec-validation no;
-  transfer-source ${SECONDARY}; notify-source ${SECONDARY}; notify no; };
+  transfer-source ${TRANSFER_SOURCE}; notify-source ${TRANSFER_SOURCE}; notify no; };
 ${keyStanza(keys.transfer)}
 zone "${ZONE}" { type secondary; primaries port ${pdnsPort} { 127.0.0.1 key "${keys.transfer.name.replace(/\.$/, "")}"; }; file "${named}-${ZONE}.db"; };
 `,
@@ -300,7 +319,10 @@ zone "${ZONE}" { type secondary; primaries port ${pdnsPort} { 127.0.0.1 key "${k
 
   await check("the declared secondary transfers the zone with its TSIG key (serial equal to the API's)", async () => {
     const expected = await apiSerial();
-    assert(await waitFor(async () => (await serialAt(SECONDARY, secondaryPort)) === expected, 20_000), `secondary serial ${await serialAt(SECONDARY, secondaryPort)}, API ${expected}: ${bind.output.split("\n").slice(-8).join(" | ")}`);
+    assert(
+      await waitFor(async () => (await serialAt(SECONDARY, secondaryPort)) === expected, 20_000),
+      `secondary serial ${await serialAt(SECONDARY, secondaryPort)}, API ${expected}: ${bind.output.split("\n").slice(-8).join(" | ")}`,
+    );
   });
 
   await check("after an update, the secondary receives NOTIFY and follows within 5 s", async () => {
@@ -309,9 +331,14 @@ zone "${ZONE}" { type secondary; primaries port ${pdnsPort} { 127.0.0.1 key "${k
     // The primary NOTIFYs the zone's ALSO-NOTIFY targets (the declared secondary).
     const notify = await runCommand("pdns_control", [`--socket-dir=${pdnsDir}`, "notify", ZONE], { timeoutMs: 10_000 });
     assert(/Added to queue/.test(notify.output), notify.output);
-    assert(await waitFor(async () => (await serialAt(SECONDARY, secondaryPort)) === expected, 5_000), `secondary still at ${await serialAt(SECONDARY, secondaryPort)}, API ${expected}`);
+    assert(
+      await waitFor(async () => (await serialAt(SECONDARY, secondaryPort)) === expected, 5_000),
+      `secondary still at ${await serialAt(SECONDARY, secondaryPort)}, API ${expected}`,
+    );
     assert(/received notify for zone/i.test(bind.output), "BIND logged no NOTIFY");
-    const answer = (await runCommand("dig", [`@${SECONDARY}`, "-p", String(secondaryPort), "+short", "+norec", `notified.${ZONE}`, "A"], { timeoutMs: 10_000 })).output.trim();
+    const answer = (
+      await runCommand("dig", [`@${SECONDARY}`, "-p", String(secondaryPort), "+short", "+norec", `notified.${ZONE}`, "A"], { timeoutMs: 10_000 })
+    ).output.trim();
     assert(answer === "192.0.2.50", answer);
   });
 
@@ -326,7 +353,7 @@ zone "${ZONE}" { type secondary; primaries port ${pdnsPort} { 127.0.0.1 key "${k
   const transferred = (text) => /\sSOA\s[\s\S]*\sSOA\s/.test(text) && !/Transfer failed/.test(text);
 
   await check("AXFR without the key from the secondary's own address is refused", async () => {
-    const text = await axfr(SECONDARY, null);
+    const text = await axfr(TRANSFER_SOURCE, null);
     assert(!transferred(text), text.slice(0, 300));
   });
   await check("AXFR from an undeclared address is refused; with the transfer key it is allowed; with an update-only key it is refused", async () => {
