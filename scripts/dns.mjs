@@ -126,6 +126,8 @@ const config = [
   `remote-connection-string=http:url=${opts.api}/v1/pdns/${token},timeout=5000`,
   // Zones with DNSSEC on are signed online with the key getDomainKeys hands over (contract §14).
   "remote-dnssec=yes",
+  // DNS UPDATE (RFC 2136) signed with a zone's update key (docs/dns-update.md).
+  "dnsupdate=yes",
   ...pdnsSettings({ port: opts.port, cache, threads: opts.threads }),
   "",
 ].join("\n");
