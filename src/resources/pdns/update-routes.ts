@@ -61,7 +61,7 @@ export const getTSIGKey = defineRoute({
         },
       },
     },
-    ...errorResponses(400, 503),
+    ...errorResponses(400, 422, 503),
   },
 });
 
@@ -84,7 +84,7 @@ export const startTransaction = defineRoute({
       trxid,
     }),
   },
-  responses: { ...ok("Whether the staging area opened.", { result: true }), ...errorResponses(400) },
+  responses: { ...ok("Whether the staging area opened.", { result: true }), ...errorResponses(400, 422) },
 });
 
 export const replaceRRSet = defineRoute({
@@ -106,7 +106,7 @@ export const replaceRRSet = defineRoute({
       qtype: param("qtype", "The type.", "A"),
     }),
   },
-  responses: { ...ok("Whether it was staged.", { result: true }), ...errorResponses(400, 413) },
+  responses: { ...ok("Whether it was staged.", { result: true }), ...errorResponses(400, 413, 422) },
 });
 
 export const feedRecord = defineRoute({
@@ -120,7 +120,7 @@ export const feedRecord = defineRoute({
   description:
     "Stages one record (form body `rr[qname]`, `rr[qtype]`, `rr[content]`, `rr[ttl]`) joining its RRset in the open update. No open update: `false`." + ABOUT,
   request: { params: z.object({ token, trxid }) },
-  responses: { ...ok("Whether it was staged.", { result: true }), ...errorResponses(400, 413) },
+  responses: { ...ok("Whether it was staged.", { result: true }), ...errorResponses(400, 413, 422) },
 });
 
 export const commitTransaction = defineRoute({
@@ -137,7 +137,7 @@ export const commitTransaction = defineRoute({
   request: { params: z.object({ token, trxid }) },
   responses: {
     ...ok("Whether the update was applied.", { result: false, log: ["refused: a CNAME cannot share its name with other records (here A)"] }),
-    ...errorResponses(400),
+    ...errorResponses(400, 422),
   },
 });
 
@@ -151,5 +151,5 @@ export const abortTransaction = defineRoute({
   summary: "PowerDNS: a DNS UPDATE is dropped",
   description: "Drops what the update staged (its prerequisites failed, or it changed nothing); the zone is as it was." + ABOUT,
   request: { params: z.object({ token, trxid }) },
-  responses: { ...ok("Done.", { result: true }), ...errorResponses(400) },
+  responses: { ...ok("Done.", { result: true }), ...errorResponses(400, 422) },
 });
