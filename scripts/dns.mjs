@@ -161,6 +161,8 @@ const config = [
   `remote-connection-string=http:url=${opts.api}/v1/pdns/${token},timeout=5000`,
   // Zones with DNSSEC on are signed online with the key getDomainKeys hands over (docs/dnssec.md).
   "remote-dnssec=yes",
+  // DNS UPDATE (RFC 2136) signed with a zone's update key (docs/dns-update.md).
+  "dnsupdate=yes",
   ...pdnsSettings({ port: opts.primaryPort, cache, threads: opts.threads }),
   // The tier's primary: NOTIFY to the secondaries, zone transfers to them alone (and to
   // each zone's declared secondaries, by the zone's metadata).

@@ -34,6 +34,7 @@ export const SYSTEM_PACKAGES = [
     tools: ["/usr/lib/*/pdns/libbindbackend.so"],
     usedBy: "scripts/dns-e2e.mjs: PowerDNS reading the exported zone files itself, the reference",
   },
+  { name: "knot-dnsutils", tools: ["knsupdate"], usedBy: "scripts/update-e2e.mjs: Knot's knsupdate sends DNS UPDATE signed with TSIG" },
   { name: "chromium", tools: ["/usr/bin/chromium"], usedBy: "scripts/docs-e2e.mjs: the /v1/docs page in a headless browser" },
   { name: "openssl", tools: ["openssl"], usedBy: "scripts/deploy-tour.mjs: the README's deploy commands" },
   { name: "curl", tools: ["curl"], usedBy: "scripts/readme-tour.mjs and deploy-tour.mjs: the README's commands as written" },

@@ -28,6 +28,7 @@ import { lifecycleRouter } from "./resources/lifecycle";
 import { pdnsRouter } from "./resources/pdns";
 import { recordsRouter } from "./resources/records";
 import { tokensRouter } from "./resources/tokens";
+import { tsigKeysRouter } from "./resources/tsig-keys";
 import { zonesRouter } from "./resources/zones";
 import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES } from "./resources/zones/master-file";
 import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
@@ -77,6 +78,7 @@ export function createApp() {
     .route("/", lifecycleRouter)
     .route("/", accountsRouter)
     .route("/", tokensRouter)
+    .route("/", tsigKeysRouter)
     .route("/", pdnsRouter);
 
   // The document is built once per isolate: it depends only on the code.

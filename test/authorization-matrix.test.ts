@@ -92,6 +92,12 @@ const EXPECTED: Record<string, string> = {
 
   runSweep: "PFFFFFFUUFF",
 
+  listTsigKeys: "VVVFFFFUUFV",
+  getTsigKey: "VVVFFFFUUFH",
+  createTsigKey: "PPFFFFFUUFP",
+  updateTsigKey: "PPFFFFFUUFH",
+  deleteTsigKey: "PPFFFFFUUFH",
+
   pdnsLookup: "UUUUUUVUUFU",
   pdnsList: "UUUUUUVUUFU",
   pdnsGetDomainInfo: "UUUUUUVUUFU",
@@ -102,6 +108,12 @@ const EXPECTED: Record<string, string> = {
   pdnsGetBeforeAndAfterNamesAbsolute: "UUUUUUVUUFU",
   pdnsGetUpdatedMasters: "UUUUUUVUUFU",
   pdnsSetNotified: "UUUUUUVUUFU",
+  pdnsGetTSIGKey: "UUUUUUVUUFU",
+  pdnsStartTransaction: "UUUUUUVUUFU",
+  pdnsReplaceRRSet: "UUUUUUVUUFU",
+  pdnsFeedRecord: "UUUUUUVUUFU",
+  pdnsCommitTransaction: "UUUUUUVUUFU",
+  pdnsAbortTransaction: "UUUUUUVUUFU",
 };
 
 const ZONE = "alice-matrix.com";
@@ -161,6 +173,9 @@ beforeAll(async () => {
   const zone = await created(await api("POST", "/v1/zones", { ...asAlice, json: { name: ZONE, nameservers: [host.name] } }));
   const record = await created(await api("POST", "/v1/records", { ...asAlice, json: { zone: ZONE, name: "_acme-challenge", type: "TXT", content: '"x"' } }));
   const victim = await as({ name: "alice-victim", scope: "read" });
+  const tsigKey = await created(
+    await api("POST", "/v1/tsig-keys", { ...asAlice, json: { name: "matrix.alice-matrix.test", allow: ["transfer"], zones: [ZONE] } }),
+  );
   const events = await api("GET", `/v1/events?resource=${zone.id}`, asAlice);
   expect(events.status, events.text).toBe(200);
   Object.assign(params, {
@@ -183,6 +198,8 @@ beforeAll(async () => {
     name: `${ZONE}.`,
     kind: "PRESIGNED",
     id: "1",
+    key: tsigKey.id,
+    trxid: "1",
   });
 });
 

@@ -434,9 +434,39 @@ describe("responses conform to the OpenAPI document", () => {
     // The primary's NOTIFY bookkeeping (docs/serving.md, "The tier").
     const due = await call("GET", `${base}/getUpdatedMasters`, { auth: false });
     expect(due.body.result.length).toBeGreaterThan(0);
-    const form = { "content-type": "application/x-www-form-urlencoded; charset=utf-8" };
-    await call("PATCH", `${base}/setNotified/${info.body.result.id}`, { auth: false, headers: form, body: `serial=${info.body.result.serial}.000000` });
-    await call("PATCH", `${base}/setNotified/${info.body.result.id}`, { auth: false, headers: form, body: "serial=soon" });
+    const notifiedForm = { "content-type": "application/x-www-form-urlencoded; charset=utf-8" };
+    await call("PATCH", `${base}/setNotified/${info.body.result.id}`, { auth: false, headers: notifiedForm, body: `serial=${info.body.result.serial}.000000` });
+    await call("PATCH", `${base}/setNotified/${info.body.result.id}`, { auth: false, headers: notifiedForm, body: "serial=soon" });
+    // TSIG keys and a DNS UPDATE as PowerDNS runs it (docs/dns-update.md).
+    const key = await call("POST", "/v1/tsig-keys", { json: { name: "contract.contract-dns.test", allow: ["update"], zones: ["contract-dns.test"] } });
+    await call("POST", "/v1/tsig-keys", { json: { name: "bad..name", allow: [], zones: [] } });
+    await call("GET", "/v1/tsig-keys?limit=1");
+    const read = await call("GET", `/v1/tsig-keys/${key.body.id}`);
+    await call("GET", `/v1/tsig-keys/${key.body.id}`, { headers: { "if-none-match": read.headers.get("etag")! } });
+    await call("PATCH", `/v1/tsig-keys/${key.body.id}`, { json: { records: [{ name: "www", types: ["A"] }] } });
+    await call("GET", `${base}/getTSIGKey/contract%2econtract-dns%2etest%2e`, { auth: false });
+    await call("GET", `${base}/getTSIGKey/nothing%2e`, { auth: false });
+    await call("POST", `${base}/startTransaction/-1/${zone}/1700000100`, { auth: false });
+    const form = (body: string) => ({
+      auth: false,
+      body,
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-remotebackend-trxid": "1700000100" },
+    });
+    await call(
+      "PATCH",
+      `${base}/replaceRRSet/${info.body.result.id}/www%2e${zone}/A`,
+      form("1&rrset[0][content]=192.0.2.11&rrset[0][qclass]=1&rrset[0][qname]=www.contract-dns.test.&rrset[0][qtype]=A&rrset[0][ttl]=300"),
+    );
+    await call(
+      "PATCH",
+      `${base}/feedRecord/1700000100`,
+      form("1&rr[content]=192.0.2.12&rr[ordername]=&rr[qclass]=1&rr[qname]=www.contract-dns.test.&rr[qtype]=A&rr[ttl]=300"),
+    );
+    await call("POST", `${base}/commitTransaction/1700000100`, { auth: false });
+    await call("POST", `${base}/startTransaction/-1/${zone}/1700000101`, { auth: false });
+    await call("POST", `${base}/abortTransaction/1700000101`, { auth: false });
+    await call("POST", `${base}/commitTransaction/x`, { auth: false });
+    await call("DELETE", `/v1/tsig-keys/${key.body.id}`);
   });
 
   it("DNSSEC", async () => {

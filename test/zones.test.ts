@@ -43,6 +43,7 @@ describe("creating a zone", () => {
       soa: { mname: "ns1.example.org", rname: "hostmaster.create.test", serial: expect.any(Number), refresh: 7200, retry: 900, expire: 1209600, minimum: 300 },
       record_count: 2,
       dnssec: { enabled: false, records: [] },
+      secondaries: [],
       created_at: expect.stringMatching(RFC3339_MS_UTC),
       updated_at: response.body.created_at,
     });

@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   account: "acc_",
   token: "tok_",
   transfer: "trn_",
+  tsigKey: "tsk_",
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -39,7 +39,8 @@ export const PROBLEMS = {
   quota_exceeded: {
     status: 422,
     title: "Quota exceeded",
-    about: "The write would take the account past one of its limits (GET /v1/me shows them, with its usage); nothing was written.",
+    about:
+      "The write would take the account past one of its limits (GET /v1/me shows them, with its usage); `detail` names the limit, its value and the usage. Nothing was written.",
   },
   rate_limited: { status: 429, title: "Too many requests", about: "Slow down; `Retry-After` says when to try again." },
   internal: { status: 500, title: "Internal error", about: "A bug on our side; report the `request_id`." },

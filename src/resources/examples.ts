@@ -177,6 +177,7 @@ export const ZONE_EXAMPLE = {
       { name: "@", type: "CDNSKEY", ttl: 300, content: "257 3 13 GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA==" },
     ],
   },
+  secondaries: [{ address: "198.51.100.53", port: 53, tsig_key: null }],
   created_at: CREATED,
   updated_at: UPDATED,
 } satisfies z.output<typeof ZoneSchema>;

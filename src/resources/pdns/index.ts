@@ -12,7 +12,11 @@ import { absolute, enclosingNames, parseQueryName } from "./names";
 import { belowCatalog, type CatalogState, catalogStateQuery, catalogZoneName, listCatalog, lookupCatalog } from "./catalog";
 import { domainInfo, listZone, lookup, type ZoneSoaRow } from "./queries";
 import * as routes from "./routes";
-import type { DnsRecordSchema } from "./schemas";
+import * as updateHandlers from "./update-handlers";
+import * as updateRoutes from "./update-routes";
+import { stagedLookup } from "./update-staging";
+import { allZoneAccessMetadata, isZoneAccessKind, zoneAccessMetadata } from "./zone-access";
+import type { DnsRecordSchema, DomainInfoSchema } from "./schemas";
 import { allDomainsWithCatalogQuery, catalogDomainInfo, domainInfos, presentDomainInfo, setNotified, updatedMastersQuery } from "./tier";
 import type { z } from "@hono/zod-openapi";
 
@@ -85,6 +89,9 @@ export const pdnsRouter = createRouter()
       });
     }
     if (name.labels.length === 0) return c.json(NOTHING, 200); // the root is no zone of ours
+    // Inside a DNS UPDATE, PowerDNS reads what the update staged (update-staging.ts).
+    const staged = await stagedLookup(c, qname, type);
+    if (staged) return c.json({ result: staged.result }, 200);
     const inCatalog = belowCatalog(name.key, catalogZoneName(c.env));
     if (inCatalog) {
       const records = await lookupCatalog(c.get("db"), inCatalog, qname, type);
@@ -152,11 +159,15 @@ export const pdnsRouter = createRouter()
   .openapi(routes.getUpdatedMasters, async (c) => c.json({ result: await domainInfos(c.get("db"), updatedMastersQuery(), catalogZoneName(c.env)) }, 200))
   .openapi(routes.setNotified, async (c) => c.json({ result: await setNotified(c, c.req.valid("param").id) }, 200))
   .openapi(routes.getAllDomainMetadata, async (c) => {
-    const signed = (await zoneKeysByName(c.get("db"), zoneKey("name", c.req.valid("param").name))).length > 0;
-    return c.json({ result: signed ? SIGNED_ZONE_METADATA : {} }, 200);
+    const zone = zoneKey("name", c.req.valid("param").name);
+    const signed = (await zoneKeysByName(c.get("db"), zone)).length > 0;
+    // Who may transfer and update the zone (zone-access.ts): PowerDNS fills its metadata cache from this.
+    const access = await allZoneAccessMetadata(c.get("db"), zone);
+    return c.json({ result: { ...(signed ? SIGNED_ZONE_METADATA : {}), ...access } }, 200);
   })
   .openapi(routes.getDomainMetadata, async (c) => {
     const { name, kind } = c.req.valid("param");
+    if (isZoneAccessKind(kind)) return c.json({ result: await zoneAccessMetadata(c.get("db"), zoneKey("name", name), kind) }, 200);
     const values = SIGNED_ZONE_METADATA[kind];
     if (!values) {
       zoneKey("name", name);
@@ -174,7 +185,13 @@ export const pdnsRouter = createRouter()
     // An unsigned zone: "not applicable", as PowerDNS reads a zone without keys.
     const keys = await domainKeys(c, zoneKey("name", name));
     return c.json(keys.length > 0 ? { result: keys } : NOTHING, 200);
-  });
+  })
+  .openapi(updateRoutes.getTSIGKey, updateHandlers.getTSIGKey)
+  .openapi(updateRoutes.startTransaction, updateHandlers.startTransaction)
+  .openapi(updateRoutes.replaceRRSet, updateHandlers.replaceRRSet)
+  .openapi(updateRoutes.feedRecord, updateHandlers.feedRecord)
+  .openapi(updateRoutes.commitTransaction, updateHandlers.commitTransaction)
+  .openapi(updateRoutes.abortTransaction, updateHandlers.abortTransaction);
 
 // The apex's NSEC neighbours: PowerDNS sends the relative name "." as `%2e`, a segment
 // URL parsing removes (WHATWG URL: a single-dot segment), leaving `…/{id}/`.

@@ -27,6 +27,7 @@ import { MASTER_FILE_MEDIA_TYPE } from "./master-file";
 import { planImport } from "./master-file-import";
 import { DEFAULT_SOA_TIMERS, DEFAULT_TTL, type RecordChunk, recordChunks, recordInserts, zoneRow } from "./new-zone";
 import { linkedDomain, linkedDomainId } from "./queries";
+import { checkedSecondaries } from "./secondaries";
 import type * as routes from "./routes";
 import type { ZoneCreate } from "./schemas";
 
@@ -37,6 +38,8 @@ interface ZonePlan {
   defaultTtl: number;
   soa: Omit<Parameters<typeof zoneRow>[2], "serial"> & { serial?: number };
   chunks: RecordChunk[];
+  /** A JSON create's declared secondaries, checked with the zone's account. */
+  secondaries?: ZoneCreate["secondaries"];
   /** An import's: what the file held that was changed or left out (RRset TTLs aligned, a signer's records). */
   warnings?: MasterFileError[];
 }
@@ -69,7 +72,7 @@ async function planFromJson(c: Parameters<RouteHandler<typeof routes.createZone,
   throwFindings(findings);
   const defaultTtl = input.default_ttl ?? DEFAULT_TTL;
   const apexNs = nameservers.map((ns) => ({ name: "@", type: "NS", content: `${ns}.`, ttl: defaultTtl }));
-  return { name, accountId: await sponsorFor(c, input.account), defaultTtl, soa, chunks: recordChunks(apexNs) };
+  return { name, accountId: await sponsorFor(c, input.account), defaultTtl, soa, chunks: recordChunks(apexNs), secondaries: input.secondaries };
 }
 
 /** A master file: everything from the file (the name from `$ORIGIN` or `?name=`). */
@@ -120,6 +123,7 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
       if (existing[0] || refusal) throw nameHeld(name);
 
       const zone = zoneRow(name, plan.defaultTtl, { ...plan.soa, serial: plan.soa.serial ?? initialSerial(now) }, now, accountId);
+      if (plan.secondaries) zone.secondaries = await checkedSecondaries(c, db, { name, accountId }, plan.secondaries);
       // The record triggers count the inserts: a new zone's record_count is its records'.
       const recordCount = plan.chunks.reduce((sum, chunk) => sum + chunk.count, 0);
       const next: ZoneWithLinks = { ...zone, recordCount, domainId: domain[0]?.id ?? null, dnssecKeys: "[]" };

@@ -7,7 +7,7 @@ import type { Database } from "../../db/client";
 import { idFromStem, newIdStem } from "../../db/id-sets";
 import { type JsonChunk, jsonChunks } from "../../db/json-chunks";
 import { newId } from "../../db/ids";
-import { records } from "../../db/schema";
+import { records, type ZoneSecondary } from "../../db/schema";
 import type { SoaFields } from "../../dns/master-file";
 import { reversedName } from "../../dns/name";
 import { ownerOrder } from "../../dns/name-order";
@@ -82,6 +82,7 @@ export function zoneRow(name: string, defaultTtl: number, soa: SoaFields, now: D
     soaExpire: soa.expire,
     soaMinimum: soa.minimum,
     recordCount: 0,
+    secondaries: [] as ZoneSecondary[],
     version: 1,
     // Never NOTIFYed: the DNS primary's next poll (getUpdatedMasters) announces it.
     notifiedSerial: null,

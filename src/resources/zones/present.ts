@@ -41,6 +41,7 @@ export function presentZone(row: ZoneWithLinks): Zone {
     },
     record_count: row.recordCount,
     dnssec: presentZoneDnssec(row),
+    secondaries: row.secondaries,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };

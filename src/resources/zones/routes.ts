@@ -84,7 +84,7 @@ export const updateZone = defineRoute({
   path: "/zones/{zone}",
   tags,
   summary: "Update a zone",
-  description: `Change \`default_ttl\` or SOA fields (not \`serial\`, which rises by itself). ${IF_MATCH_HEADER_DOC}`,
+  description: `Change \`default_ttl\`, SOA fields (not \`serial\`, which rises by itself) or \`secondaries\`: up to 10 servers of your own that the primary NOTIFYs and lets transfer the zone, by address or with a TSIG key of the zone's account that allows \`transfer\` of the zone (another account's key is 422, as an unknown one). Addresses must be global unicast (no loopback, private, link-local, CGNAT, multicast or documentation ranges; a local development deployment also takes loopback). ${IF_MATCH_HEADER_DOC}`,
   readOnly: ZONE_READ_ONLY,
   request: { params: ZoneParams, body: mergePatchBody(ZonePatchSchema, "Fields to change.", ZONE_PATCH_EXAMPLE) },
   responses: {

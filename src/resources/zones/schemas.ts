@@ -5,6 +5,7 @@ import { paginationQuery } from "../../http/pagination";
 import { searchParam } from "../../http/query";
 import { AccountFilterSchema, AccountRefSchema, listSchema, SponsorInputSchema, TimestampSchema } from "../../http/openapi";
 import { readOnlyFields } from "../../http/patch";
+import { SecondariesInputSchema, SecondarySchema } from "./secondaries";
 
 const ttl = (description: string) => z.number().int({ error: "must be a whole number of seconds" }).min(0).max(MAX_TTL).openapi({ description });
 // RFC 1035 §3.3.13: SOA timers are 32-bit unsigned seconds.
@@ -79,6 +80,10 @@ export const ZoneSchema = z
     soa: SoaSchema,
     record_count: z.number().int().openapi({ example: 3 }),
     dnssec: ZoneDnssecSchema,
+    secondaries: z.array(SecondarySchema).openapi({
+      description: "Declared secondaries: NOTIFYed by the primary and allowed to transfer the zone (docs/serving.md).",
+      example: [{ address: "198.51.100.53", port: 53, tsig_key: null }],
+    }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })
@@ -111,6 +116,7 @@ export const ZoneCreateSchema = z
       .optional()
       .openapi({ example: ["ns1.example.net", "ns2.example.net"], description: "Apex NS records; default from the service configuration." }),
     soa: SoaInputSchema.optional(),
+    secondaries: SecondariesInputSchema.optional(),
     account: SponsorInputSchema,
   })
   .openapi("ZoneCreate");
@@ -119,6 +125,7 @@ export const ZonePatchSchema = z
   .object({
     default_ttl: ttl("TTL of records created without one.").optional(),
     soa: SoaInputSchema.optional(),
+    secondaries: SecondariesInputSchema.optional(),
   })
   .openapi("ZonePatch");
 

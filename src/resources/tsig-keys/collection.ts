@@ -1,0 +1,66 @@
+// TSIG keys as the write routine sees them (src/http/mutate.ts), and the rules their
+// create and PATCH share: zones of the key's account, one update key per zone, the
+// account's quota, and no key pulled from under a declared secondary.
+import type { Database } from "../../db/client";
+import type { WriteFailure } from "../../db/errors";
+import type { TsigKeyUse } from "../../db/schema";
+import type { Collection } from "../../http/mutate";
+import { ApiError, validationError } from "../../http/problem";
+import { presentTsigKey } from "./present";
+import { accountZones, findTsigKey, otherUpdateKeys, type TsigKeyRow, zonesUsingKey } from "./queries";
+import type { TsigKey } from "./schemas";
+
+export const tsigKeyCollection: Collection<TsigKeyRow, TsigKey> = {
+  type: "tsig_key",
+  path: "/v1/tsig-keys",
+  byName: false,
+  find: findTsigKey,
+  present: presentTsigKey,
+  accountOf: (row) => row.accountId,
+};
+
+export function keyNameTaken(name: string): ApiError {
+  return new ApiError("already_exists", `A TSIG key named ${name}. already exists (key names are one namespace in the service); choose another name.`);
+}
+
+/** 422 unless every zone named is a zone of the key's account (another account's zone reads as unknown). */
+export async function requireAccountZones(db: Database, accountId: string, names: readonly string[]): Promise<void> {
+  const found = new Set((await accountZones(db, accountId, names)).map((row) => row.name));
+  const errors = names.flatMap((name, i): { field: string; message: string }[] =>
+    found.has(name) ? [] : [{ field: `zones[${i}]`, message: `no zone ${name} exists in the key's account` }],
+  );
+  if (errors.length > 0) throw validationError(errors);
+}
+
+/** 409 when another key already UPDATEs one of the zones: the backend cannot tell two update keys of a zone apart. */
+export async function requireFreeUpdateZones(db: Database, accountId: string, names: readonly string[], keyId: string): Promise<void> {
+  const [taken] = await otherUpdateKeys(db, accountId, names, keyId);
+  if (taken) throw updateZoneTaken(taken.zone, taken.keyId);
+}
+
+export function updateZoneTaken(zone: string, keyId?: string): ApiError {
+  return new ApiError(
+    "already_exists",
+    `The zone ${zone} already has an update key${keyId ? ` (${keyId})` : ""}: a zone takes one key that allows \`update\`, because PowerDNS does not tell the service which key signed an update (docs/dns-update.md). Use that key, or remove \`update\` from it first.`,
+  );
+}
+
+/** 409 when the key would stop working for a zone whose declared secondary transfers with it. */
+export async function requireNotPulledFromSecondaries(db: Database, key: TsigKeyRow, next: { allow: TsigKeyUse[]; zones: string[] } | null): Promise<void> {
+  const using = (await zonesUsingKey(db, key.accountId, key.id)).map((row) => row.name);
+  const broken = next === null ? using : using.filter((zone) => !next.allow.includes("transfer") || !next.zones.includes(zone));
+  if (broken.length > 0) {
+    throw new ApiError(
+      "object_linked",
+      `The declared secondaries of ${broken.join(", ")} transfer with ${key.id}: change their \`secondaries\` (PATCH /v1/zones/{zone}) first.`,
+    );
+  }
+}
+
+/** The create's and PATCH's batch failures: a taken name, or an update zone taken meanwhile. */
+export function keyWriteProblem(name: string) {
+  return (failure: WriteFailure): ApiError | undefined => {
+    if (failure !== "unique") return undefined;
+    return keyNameTaken(name);
+  };
+}

@@ -1,0 +1,54 @@
+import { and, asc, eq, gt, inArray, ne, sql, type SQL } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import type { ResourceRef } from "../../db/ref";
+import { tsigKeys, tsigUpdateZones, zones } from "../../db/schema";
+import type { PageRequest } from "../../http/pagination";
+
+export type TsigKeyRow = typeof tsigKeys.$inferSelect;
+
+/** Keys are found by id only (names are DNS names with dots, but ids are what paths carry). */
+export function findTsigKey(db: Database, ref: ResourceRef) {
+  return db
+    .select()
+    .from(tsigKeys)
+    .where(eq(tsigKeys.id, ref.kind === "id" ? ref.id : ""));
+}
+
+export function listTsigKeys(db: Database, filters: { account?: string | undefined; zone?: string | undefined }, page: PageRequest) {
+  const conditions: (SQL | undefined)[] = [];
+  if (filters.account !== undefined) conditions.push(eq(tsigKeys.accountId, filters.account));
+  if (filters.zone !== undefined) conditions.push(sql`exists (select 1 from json_each(${tsigKeys.zones}) where value = ${filters.zone})`);
+  if (page.after) conditions.push(gt(tsigKeys.id, page.after.id));
+  return db
+    .select()
+    .from(tsigKeys)
+    .where(and(...conditions))
+    .orderBy(asc(tsigKeys.id))
+    .limit(page.limit + 1);
+}
+
+/** Which of `names` are zones of the account (a customer's token sees only its own account's anyway). */
+export function accountZones(db: Database, accountId: string, names: readonly string[]) {
+  return db
+    .select({ name: zones.name })
+    .from(zones)
+    .where(and(eq(zones.accountId, accountId), inArray(zones.name, names.length > 0 ? [...names] : [""])));
+}
+
+/** The update keys other than `keyId` that already hold one of `names` (one update key per zone). */
+export function otherUpdateKeys(db: Database, accountId: string, names: readonly string[], keyId: string) {
+  return db
+    .select({ zone: tsigUpdateZones.zone, keyId: tsigUpdateZones.keyId })
+    .from(tsigUpdateZones)
+    .where(
+      and(eq(tsigUpdateZones.accountId, accountId), inArray(tsigUpdateZones.zone, names.length > 0 ? [...names] : [""]), ne(tsigUpdateZones.keyId, keyId)),
+    );
+}
+
+/** The zones of the account whose declared secondaries transfer with this key. */
+export function zonesUsingKey(db: Database, accountId: string, keyId: string) {
+  return db
+    .select({ name: zones.name })
+    .from(zones)
+    .where(and(eq(zones.accountId, accountId), sql`exists (select 1 from json_each(${zones.secondaries}) where json_extract(value, '$.tsig_key') = ${keyId})`));
+}

@@ -1,0 +1,44 @@
+// PATCH /v1/tsig-keys/{key}: `allow`, `zones`, `records`, `expires_at` (JSON Merge Patch);
+// the name, algorithm and secret never change (a new secret is a new key). In one batch:
+// the key, its update zones afresh, its event.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { tsigKeys, tsigUpdateZones } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { updateResource } from "../../http/mutate";
+import { requireAccountZones, requireFreeUpdateZones, requireNotPulledFromSecondaries, tsigKeyCollection, updateZoneTaken } from "./collection";
+import type * as routes from "./routes";
+
+export const updateTsigKey: RouteHandler<typeof routes.updateTsigKey, AppEnv> = (c) => {
+  const patch = c.req.valid("json");
+  return updateResource(c, tsigKeyCollection, c.req.valid("param").key, {
+    async update({ db, allAccounts, at }, current) {
+      const fields = {
+        allow: patch.allow ?? current.allow,
+        zones: patch.zones ?? current.zones,
+        records: patch.records === undefined ? current.records : patch.records,
+        expiresAt: patch.expires_at === undefined ? current.expiresAt : patch.expires_at,
+      };
+      if (JSON.stringify(fields) === JSON.stringify({ allow: current.allow, zones: current.zones, records: current.records, expiresAt: current.expiresAt })) {
+        return null;
+      }
+      if (patch.zones) await requireAccountZones(allAccounts, current.accountId, fields.zones);
+      const updates = fields.allow.includes("update");
+      if (updates) await requireFreeUpdateZones(allAccounts, current.accountId, fields.zones, current.id);
+      await requireNotPulledFromSecondaries(allAccounts, current, fields);
+      const next = { ...current, ...fields, version: current.version + 1, updatedAt: at };
+      return {
+        next,
+        write: db
+          .update(tsigKeys)
+          .set({ ...fields, version: next.version, updatedAt: at })
+          .where(and(eq(tsigKeys.id, current.id))),
+        alongside: [
+          db.delete(tsigUpdateZones).where(eq(tsigUpdateZones.keyId, current.id)),
+          ...(updates ? [db.insert(tsigUpdateZones).values(fields.zones.map((zone) => ({ accountId: current.accountId, zone, keyId: current.id })))] : []),
+        ],
+      };
+    },
+    failure: (kind, next) => (kind === "unique" ? updateZoneTaken(next.zones.join(", ")) : undefined),
+  });
+};
