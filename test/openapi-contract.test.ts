@@ -360,8 +360,13 @@ describe("responses conform to the OpenAPI document", () => {
     });
     expect(changed.status, changed.text).toBe(200);
     await call("POST", "/v1/zones/contract-zone.test/changes", { json: { changes: [{ action: "add", name: "x", type: "A", contents: ["nope"] }] } });
-    await call("POST", "/v1/zones/contract-zone.test/changes", { json: { changes: [{ action: "add", name: "_acme-challenge", type: "CNAME", contents: ["a.example."] }] } });
-    await call("POST", "/v1/zones/contract-zone.test/changes", { json: { changes: [{ action: "delete", name: "x", type: "A" }] }, headers: { "if-match": '"stale"' } });
+    await call("POST", "/v1/zones/contract-zone.test/changes", {
+      json: { changes: [{ action: "add", name: "_acme-challenge", type: "CNAME", contents: ["a.example."] }] },
+    });
+    await call("POST", "/v1/zones/contract-zone.test/changes", {
+      json: { changes: [{ action: "delete", name: "x", type: "A" }] },
+      headers: { "if-match": '"stale"' },
+    });
     await call("POST", "/v1/zones/no-such-zone.test/changes", { json: { changes: [{ action: "delete", name: "x", type: "A" }] } });
     const apexNs = await call("GET", "/v1/records?zone=contract-zone.test&type=NS");
     for (const ns of apexNs.body.data) await call("DELETE", `/v1/records/${ns.id}`);

@@ -55,7 +55,13 @@ describe("each action changes its RRset, and the answer shows every touched RRse
     ]);
     expect(response.status, response.text).toBe(200);
     expect(response.body.serial).not.toBe(before.soa.serial);
-    const shape = response.body.rrsets.map((s: any) => ({ name: s.name, fqdn: s.fqdn, type: s.type, ttl: s.ttl, contents: s.records.map((r: any) => r.content) }));
+    const shape = response.body.rrsets.map((s: any) => ({
+      name: s.name,
+      fqdn: s.fqdn,
+      type: s.type,
+      ttl: s.ttl,
+      contents: s.records.map((r: any) => r.content),
+    }));
     expect(shape).toEqual([
       { name: "_acme-challenge", fqdn: "_acme-challenge.actions.chg.test", type: "TXT", ttl: 60, contents: ['"token-1"'] },
       { name: "www", fqdn: "www.actions.chg.test", type: "A", ttl: 300, contents: ["192.0.2.1", "192.0.2.2"] },
@@ -97,7 +103,11 @@ describe("each action changes its RRset, and the answer shows every touched RRse
     expect(response.status, response.text).toBe(200);
     expect(response.body.rrsets).toHaveLength(1);
     expect(response.body.rrsets[0].records.map((r: any) => `${r.content} ${r.ttl}`)).toEqual(['"a" 60', '"b" 60', '"c" 60']);
-    expect(await recordEvents(zone.id, since)).toEqual(['update _acme-challenge TXT "a" 60', 'update _acme-challenge TXT "b" 60', 'create _acme-challenge TXT "c" 60']);
+    expect(await recordEvents(zone.id, since)).toEqual([
+      'update _acme-challenge TXT "a" 60',
+      'update _acme-challenge TXT "b" 60',
+      'create _acme-challenge TXT "c" 60',
+    ]);
   });
 
   it("add without a ttl joins the RRset at its TTL; a new RRset takes the zone's default_ttl", async () => {
@@ -207,10 +217,22 @@ describe("all or nothing", () => {
           .bind(zone.id, since, since)
           .run();
       }),
-      { json: { changes: [{ action: "delete", name: "www", type: "A" }, { action: "add", name: "a", type: "A", contents: ["192.0.2.10"] }] } },
+      {
+        json: {
+          changes: [
+            { action: "delete", name: "www", type: "A" },
+            { action: "add", name: "a", type: "A", contents: ["192.0.2.10"] },
+          ],
+        },
+      },
     );
     expectProblem(response, 409, "already_exists");
-    expect(await recordLines("rollback.chg.test")).toEqual(["@ 3600 NS ns1.chg-dns.net.", "@ 3600 NS ns2.chg-dns.net.", "a 3600 A 192.0.2.10", "www 3600 A 192.0.2.1"]);
+    expect(await recordLines("rollback.chg.test")).toEqual([
+      "@ 3600 NS ns1.chg-dns.net.",
+      "@ 3600 NS ns2.chg-dns.net.",
+      "a 3600 A 192.0.2.10",
+      "www 3600 A 192.0.2.1",
+    ]);
     expect(await recordEvents(zone.id, since)).toEqual([]);
     expect((await readZone(zone.id)).soa.serial).toBe(before.soa.serial);
   });
@@ -221,7 +243,12 @@ describe("all or nothing", () => {
     const since = new Date().toISOString();
     const list = Array.from({ length: 1000 }, (_, i) => ({ action: "add", name: `h${i}`, type: "A", contents: [`10.0.${i >> 8}.${i & 255}`] }));
     const batches: string[][] = [];
-    const response = await apiWithHooks("POST", "/v1/zones/thousand.chg.test/changes", { beforeBatch: (sql) => void batches.push(sql) }, { json: { changes: list } });
+    const response = await apiWithHooks(
+      "POST",
+      "/v1/zones/thousand.chg.test/changes",
+      { beforeBatch: (sql) => void batches.push(sql) },
+      { json: { changes: list } },
+    );
     expect(response.status, response.text).toBe(200);
     expect(response.body.rrsets).toHaveLength(1000);
     const after = await readZone(zone.id);
@@ -277,7 +304,7 @@ describe("the rules every record write obeys", () => {
   });
 
   it("a CNAME may replace what was at its name in the same request; two CNAMEs at a name are 409", async () => {
-    await zoneWith("cname.chg.test", ["www A 192.0.2.1", "www TXT \"x\""]);
+    await zoneWith("cname.chg.test", ["www A 192.0.2.1", 'www TXT "x"']);
     const replaced = await changes("cname.chg.test", [
       { action: "delete", name: "www", type: "A" },
       { action: "delete", name: "www", type: "TXT" },
@@ -286,7 +313,9 @@ describe("the rules every record write obeys", () => {
     expect(replaced.status, replaced.text).toBe(200);
     expect(await recordLines("cname.chg.test")).toEqual(["@ 3600 NS ns1.chg-dns.net.", "@ 3600 NS ns2.chg-dns.net.", "www 3600 CNAME web.example.net."]);
     const two = await changes("cname.chg.test", [{ action: "replace", name: "alias", type: "CNAME", contents: ["a.example.net.", "b.example.net."] }]);
-    expect(expectProblem(two, 409, "rrset_conflict").errors).toEqual([{ field: "changes[0]", message: "alias: a name has at most one CNAME record (RFC 2181 §10.1)" }]);
+    expect(expectProblem(two, 409, "rrset_conflict").errors).toEqual([
+      { field: "changes[0]", message: "alias: a name has at most one CNAME record (RFC 2181 §10.1)" },
+    ]);
   });
 
   it("the apex keeps an NS record: deleting its NS RRset is 409; replacing it is fine", async () => {
@@ -336,7 +365,10 @@ describe("concurrent writers", () => {
       changes("race.chg.test", [{ action: "add", name: "_acme-challenge", type: "TXT", ttl: 60, contents: ['"client-b"'] }]),
     ]);
     expect([a.status, b.status], `${a.text} ${b.text}`).toEqual([200, 200]);
-    expect((await recordLines("race.chg.test")).filter((l) => l.startsWith("_acme"))).toEqual(['_acme-challenge 60 TXT "client-a"', '_acme-challenge 60 TXT "client-b"']);
+    expect((await recordLines("race.chg.test")).filter((l) => l.startsWith("_acme"))).toEqual([
+      '_acme-challenge 60 TXT "client-a"',
+      '_acme-challenge 60 TXT "client-b"',
+    ]);
   });
 
   it("an add committed between a request's read and its write is kept: the request reads again and adds its own beside it", async () => {
@@ -386,7 +418,9 @@ describe("If-Match and Idempotency-Key", () => {
     expect(expectProblem(stale, 412, "precondition_failed").detail).toContain(`If-Match ${etag} does not match`);
     expect((await recordLines("ifmatch.chg.test")).filter((l) => !l.startsWith("@"))).toEqual(["a 3600 A 192.0.2.1"]);
     // The answer's ETag is the zone's: it makes the next conditional change.
-    const chained = await changes("ifmatch.chg.test", [{ action: "add", name: "b", type: "A", contents: ["192.0.2.2"] }], { "if-match": applied.headers.get("etag")! });
+    const chained = await changes("ifmatch.chg.test", [{ action: "add", name: "b", type: "A", contents: ["192.0.2.2"] }], {
+      "if-match": applied.headers.get("etag")!,
+    });
     expect(chained.status, chained.text).toBe(200);
   });
 
@@ -431,7 +465,9 @@ describe("who may change a zone", () => {
   });
 
   it("a token whose records rules allow every change makes them", async () => {
-    const response = await changes("acme.chg.test", [{ action: "add", name: "_acme-challenge", type: "TXT", contents: ['"allowed"'] }], { authorization: acme });
+    const response = await changes("acme.chg.test", [{ action: "add", name: "_acme-challenge", type: "TXT", contents: ['"allowed"'] }], {
+      authorization: acme,
+    });
     expect(response.status, response.text).toBe(200);
     expect(response.body.rrsets[0].records.map((r: any) => r.content)).toEqual(['"allowed"']);
   });
@@ -454,7 +490,9 @@ describe("who may change a zone", () => {
       { field: "changes[1]", message: "This token may write records only for _acme-challenge TXT; A at www is not among them." },
       { field: "changes[2]", message: "This token may write records only for _acme-challenge TXT; NS at @ is not among them." },
     ]);
-    const { results } = await env.DB.prepare("select content from records where zone_id = (select id from zones where name = 'acme.chg.test') and type = 'TXT'").all();
+    const { results } = await env.DB.prepare(
+      "select content from records where zone_id = (select id from zones where name = 'acme.chg.test') and type = 'TXT'",
+    ).all();
     expect(results).toEqual([{ content: '"allowed"' }]);
   });
 

@@ -68,7 +68,14 @@ export function applyRrsetChanges(current: readonly RrsetMember[], changes: read
     let rrset = outcomes.get(key);
     if (!rrset) {
       const members = current.filter((r) => r.name === change.name && r.type === change.type);
-      rrset = { name: change.name, type: change.type, ttl: members[0]?.ttl ?? null, contents: members.map((r) => r.content), lastChange: index, addedBy: new Map() };
+      rrset = {
+        name: change.name,
+        type: change.type,
+        ttl: members[0]?.ttl ?? null,
+        contents: members.map((r) => r.content),
+        lastChange: index,
+        addedBy: new Map(),
+      };
       outcomes.set(key, rrset);
     }
     rrset.lastChange = index;

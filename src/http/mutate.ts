@@ -153,7 +153,13 @@ function changedARow(result: unknown): boolean {
  * if the row was), then the rest. Returns the batch's results. `writeIndex` is the
  * statement that must change a row (else the resource moved on: read again).
  */
-export async function commit<Row>(ctx: WriteContext, statements: Statement[], row: Row, failure: FailureProblem<Row> | undefined, writeIndex = 0): Promise<unknown[]> {
+export async function commit<Row>(
+  ctx: WriteContext,
+  statements: Statement[],
+  row: Row,
+  failure: FailureProblem<Row> | undefined,
+  writeIndex = 0,
+): Promise<unknown[]> {
   let results: unknown[];
   try {
     results = await ctx.db.batch(statements as [Statement, ...Statement[]]);
@@ -329,7 +335,11 @@ function answerRecord<Row>(
  * The statement that records `answer` as the result of the request's Idempotency-Key, for
  * the write's own batch (none without a key): the write and its record commit together.
  */
-export function idempotentAnswer(c: Context<AppEnv>, ctx: WriteContext, answer: { status: number; headers: Record<string, string>; body: unknown }): Statement[] {
+export function idempotentAnswer(
+  c: Context<AppEnv>,
+  ctx: WriteContext,
+  answer: { status: number; headers: Record<string, string>; body: unknown },
+): Statement[] {
   const key = c.get("idempotencyKeyId");
   if (key === undefined) return [];
   return [

@@ -147,7 +147,11 @@ const ACTIONS_WITH_TTL = new Set(["add", "replace"]);
 function checkChangeFields(value: { action?: string; contents?: unknown; ttl?: unknown }, ctx: z.RefinementCtx): void {
   const { action } = value;
   if (action === "delete" && value.contents !== undefined) {
-    ctx.addIssue({ code: "custom", path: ["contents"], message: "is not taken by delete, which removes the whole RRset (use remove to take out some contents)" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["contents"],
+      message: "is not taken by delete, which removes the whole RRset (use remove to take out some contents)",
+    });
   }
   if ((action === "add" || action === "replace" || action === "remove") && value.contents === undefined) {
     ctx.addIssue({ code: "custom", path: ["contents"], message: `is required for ${action}` });
@@ -169,7 +173,11 @@ export const RrsetChangeSchema = z
     }),
     name: ownerName.openapi({ example: "_acme-challenge", description: "Owner: `@`, relative (`www`), or absolute inside the zone." }),
     type: typeField,
-    ttl: ttl.optional().openapi({ description: "`add` and `replace` only: the RRset's TTL (RFC 2181 §5.2). Absent: the RRset keeps its own; a new one takes the zone's `default_ttl`." }),
+    ttl: ttl
+      .optional()
+      .openapi({
+        description: "`add` and `replace` only: the RRset's TTL (RFC 2181 §5.2). Absent: the RRset keeps its own; a new one takes the zone's `default_ttl`.",
+      }),
     contents: z
       .array(content)
       .optional()
