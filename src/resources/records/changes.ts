@@ -33,10 +33,10 @@ import { commit, idempotentAnswer, type Statement, type WriteContext, writeConte
 import { ApiError, type FieldError, validationError } from "../../http/problem";
 import { withVersionRetry } from "../../http/writes";
 import { presentZone } from "../zones/present";
-import { MAX_MASTER_FILE_RECORDS } from "../zones/master-file";
-import { recordWriteProblem, zoneHoldsRoom } from "./collection";
+import { recordChunks, recordInserts } from "../zones/new-zone";
+import { recordWriteProblem, requireRoomInZone, zoneHoldsRoom } from "./collection";
 import { presentRecord } from "./present";
-import { deleteRecordsListed, insertRecordsListed, listedRecord, type RecordWithZone, setRecordTtls, zoneRecords } from "./queries";
+import { deleteRecordsListed, type RecordWithZone, setRecordTtls, zoneRecords } from "./queries";
 import type * as routes from "./routes";
 import type { Rrset, ZoneChanges, ZoneChangesResult } from "./schemas";
 
@@ -172,16 +172,6 @@ function assertIntegrity(zone: ZoneWithLinks, current: readonly RecordWithZone[]
   throw conflict(errors);
 }
 
-/** A zone holds at most as many records as an import takes (collection.ts requireRoomInZone): 422 when the changes would pass it. */
-function assertRoom(zone: ZoneWithLinks, planned: Plan): number {
-  const count = zone.recordCount + planned.created.length - planned.deleted.length;
-  if (planned.created.length > planned.deleted.length && count > MAX_MASTER_FILE_RECORDS) {
-    const message = `${zone.name} would hold ${count} records, more than a zone may hold (${MAX_MASTER_FILE_RECORDS}, the import limit, so that every zone can be exported and imported back): delete records first`;
-    throw new ApiError("policy_violation", `changes: ${message}.`, { errors: [{ field: "changes", message }] });
-  }
-  return count;
-}
-
 function answerBody(zone: ZoneWithLinks, serial: number, outcomes: readonly RrsetOutcome[], planned: Plan): ZoneChangesResult {
   const rrsets: Rrset[] = outcomes.map((o) => ({
     name: o.name,
@@ -223,7 +213,7 @@ function statements(ctx: WriteContext, zone: ZoneWithLinks, planned: Plan): Stat
     touchZone(db, zone.id, ctx.now, { expectedVersion: zone.version }),
     ...ids(planned.deleted.filter((r) => !apexNs(r))).map((chunk) => deleteRecordsListed(db, chunk)),
     ...jsonChunks(planned.changed, ({ after }) => JSON.stringify([after.id, after.ttl])).map((chunk) => setRecordTtls(db, chunk, at)),
-    ...jsonChunks(planned.created, ({ row }) => listedRecord(row)).map((chunk) => insertRecordsListed(db, zone.id, chunk, at)),
+    ...recordInserts(db, zone.id, recordChunks(planned.created.map(({ row }) => row)), ctx.now),
     ...ids(planned.deleted.filter(apexNs)).map((chunk) => deleteRecordsListed(db, chunk)),
     ...chunkedEventInserts(db, events),
     ...(growing ? [failUnless(db, { type: "zone", id: zone.id }, zoneHoldsRoom(zone.id))] : []),
@@ -252,11 +242,12 @@ export const applyZoneChanges: RouteHandler<typeof routes.applyZoneChanges, AppE
       // Nothing to write: no serial step, no event, the ETag stays.
       return { body: answerBody(zone, zone.soaSerial, outcomes, planned), etag: entityTag(zone.version, presentZone(zone)) };
     }
-    const recordCount = assertRoom(zone, planned);
+    const added = planned.created.length - planned.deleted.length;
+    requireRoomInZone(zone, added, "changes");
     assertIntegrity(zone, current, planned);
     // The zone as the batch leaves it (its version guards the batch, so this is exact).
     const serial = nextSerial(zone.soaSerial, ctx.now);
-    const next: ZoneWithLinks = { ...zone, soaSerial: serial, recordCount, version: zone.version + 1, updatedAt: ctx.at };
+    const next: ZoneWithLinks = { ...zone, soaSerial: serial, recordCount: zone.recordCount + added, version: zone.version + 1, updatedAt: ctx.at };
     const result = { body: answerBody(zone, serial, outcomes, planned), etag: entityTag(next.version, presentZone(next)) };
     const recorded = idempotentAnswer(c, ctx, { status: 200, headers: { "Content-Type": "application/json", ETag: result.etag }, body: result.body });
     await commit(ctx, [...statements(ctx, zone, planned), ...recorded], zone, (kind) => recordWriteProblem(kind));

@@ -98,30 +98,3 @@ export function setRecordTtls(db: Database, ttls: JsonChunk, at: string) {
     .from(sql`json_each(${ttls.json}) as j`)
     .where(sql`${records.id} = json_extract(j.value, '$[0]')`);
 }
-
-/** A new record as `insertRecordsListed` takes it. */
-export function listedRecord(row: Pick<RecordRow, "id" | "name" | "type" | "content" | "ttl" | "ownerOrder">): string {
-  return JSON.stringify([row.id, row.name, row.type, row.content, row.ttl, row.ownerOrder]);
-}
-
-/** Inserts the records of `rows` (a JSON array of `listedRecord`s) into the zone, with no comment. */
-export function insertRecordsListed(db: Database, zoneId: string, rows: JsonChunk, at: string) {
-  const field = (i: number) => sql`json_extract(value, ${`$[${i}]`})`;
-  return db.insert(records).select(
-    db
-      .select({
-        id: sql<string>`${field(0)}`.as("id"),
-        zoneId: sql<string>`${zoneId}`.as("zone_id"),
-        name: sql<string>`${field(1)}`.as("name"),
-        type: sql<string>`${field(2)}`.as("type"),
-        content: sql<string>`${field(3)}`.as("content"),
-        ttl: sql<number>`${field(4)}`.as("ttl"),
-        comment: sql<null>`null`.as("comment"),
-        version: sql<number>`1`.as("version"),
-        ownerOrder: sql<string>`${field(5)}`.as("owner_order"),
-        createdAt: sql<string>`${at}`.as("created_at"),
-        updatedAt: sql<string>`${at}`.as("updated_at"),
-      })
-      .from(sql`json_each(${rows.json})`),
-  );
-}

@@ -173,11 +173,9 @@ export const RrsetChangeSchema = z
     }),
     name: ownerName.openapi({ example: "_acme-challenge", description: "Owner: `@`, relative (`www`), or absolute inside the zone." }),
     type: typeField,
-    ttl: ttl
-      .optional()
-      .openapi({
-        description: "`add` and `replace` only: the RRset's TTL (RFC 2181 §5.2). Absent: the RRset keeps its own; a new one takes the zone's `default_ttl`.",
-      }),
+    ttl: ttl.optional().openapi({
+      description: "`add` and `replace` only: the RRset's TTL (RFC 2181 §5.2). Absent: the RRset keeps its own; a new one takes the zone's `default_ttl`.",
+    }),
     contents: z
       .array(content)
       .optional()
