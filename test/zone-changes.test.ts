@@ -1,6 +1,7 @@
 // POST /v1/zones/{zone}/changes: several RRsets changed at once, all or nothing (issue 26).
 // Each test works in a zone of its own (`<what>.chg.test`).
 import { env } from "cloudflare:test";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createRecord, createZone, errorFields, errorFor, expectProblem, readZone, recordLines } from "./helpers";
 import { apiWithHooks, onceBeforeWriting } from "./interleave";
@@ -509,4 +510,45 @@ describe("who may change a zone", () => {
     expectProblem(await changes("private.chg.test", [{ action: "delete", name: "a", type: "A" }], { authorization: bearer("read") }), 403, "forbidden");
     expectProblem(await changes("nowhere.chg.test", [{ action: "delete", name: "a", type: "A" }]), 404, "not_found");
   });
+});
+
+describe("hostile changes", () => {
+  it("generated change lists (odd actions, names, types, contents and TTLs) never answer 5xx; a refusal is problem+json and changes nothing", async () => {
+    const zone = await zoneWith("hostile.chg.test", ["www A 192.0.2.1", "mail MX 10 mx.example.net."]);
+    const text = fc.oneof(
+      fc.constantFrom("@", "www", "*", "*.x", "a..b", "_acme-challenge", "hostile.chg.test.", "other.test.", "", " ", "\u0000", "💥", "xn--", "x".repeat(300)),
+      fc.string({ maxLength: 40 }),
+    );
+    const change = fc.record(
+      {
+        action: fc.oneof(fc.constantFrom("add", "replace", "remove", "delete"), fc.string({ maxLength: 8 })),
+        name: text,
+        type: fc.oneof(
+          fc.constantFrom("A", "AAAA", "CNAME", "NS", "MX", "TXT", "DNAME", "SOA", "TYPE1", "TYPE65280", "RRSIG", "OPT", "a"),
+          fc.string({ maxLength: 6 }),
+        ),
+        ttl: fc.oneof(fc.integer(), fc.constantFrom(-1, 0, 2147483648), fc.double()),
+        contents: fc.array(
+          fc.oneof(fc.constantFrom("192.0.2.1", "10 mx.example.net.", "ns1.hostile.chg.test.", '"txt"', "\\# 4 0A000001", "x.hostile.chg.test."), text),
+          { maxLength: 4 },
+        ),
+      },
+      { requiredKeys: ["action"] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(change, { maxLength: 6 }), async (list) => {
+        const before = await recordLines("hostile.chg.test");
+        const response = await changes("hostile.chg.test", list);
+        expect(response.status, response.text.slice(0, 300)).toBeLessThan(500);
+        if (response.status >= 400) {
+          expect(response.headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
+          expect(await recordLines("hostile.chg.test")).toEqual(before);
+        } else {
+          expect(response.status).toBe(200);
+          expect((await readZone(zone.id)).soa.serial).toBe(response.body.serial);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
 });
