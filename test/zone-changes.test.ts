@@ -262,6 +262,29 @@ describe("all or nothing", () => {
     expect(batches[1]!.length).toBeLessThanOrEqual(10);
   }, 60_000);
 
+  it("replacing a 3 000-record RRset: one write batch within D1's limits, an event for each record deleted, changed and created", async () => {
+    const lines = ["$ORIGIN big.chg.test.", "$TTL 300", "@ NS ns1.chg-dns.net."];
+    for (let i = 0; i < 3000; i++) lines.push(`big A 10.0.${i >> 8}.${i & 255}`);
+    const imported = await api("POST", "/v1/zones", { body: `${lines.join("\n")}\n`, headers: { "content-type": "text/dns" } });
+    expect(imported.status, imported.text).toBe(201);
+    const since = new Date().toISOString();
+    const batches: string[][] = [];
+    const response = await apiWithHooks(
+      "POST",
+      "/v1/zones/big.chg.test/changes",
+      { beforeBatch: (sql) => void batches.push(sql) },
+      { json: { changes: [{ action: "replace", name: "big", type: "A", ttl: 60, contents: ["10.0.0.1", "192.0.2.1"] }] } },
+    );
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.rrsets[0].records.map((r: any) => `${r.content} ${r.ttl}`)).toEqual(["10.0.0.1 60", "192.0.2.1 60"]);
+    expect(batches).toHaveLength(2);
+    expect(batches[1]!.length).toBeLessThanOrEqual(12);
+    const events = await recordEvents(imported.body.id, since);
+    expect(events.filter((e) => e.startsWith("delete "))).toHaveLength(2999);
+    expect(events.filter((e) => !e.startsWith("delete "))).toEqual(["update big A 10.0.0.1 60", "create big A 192.0.2.1 60"]);
+    expect((await readZone(imported.body.id)).record_count).toBe(3);
+  }, 120_000);
+
   it("1 001 changes answer 422 naming changes, and nothing is applied", async () => {
     const zone = await zoneWith("toomany.chg.test");
     const list = Array.from({ length: 1001 }, (_, i) => ({ action: "add", name: `h${i}`, type: "A", contents: ["192.0.2.1"] }));

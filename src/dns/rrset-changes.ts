@@ -56,6 +56,18 @@ export function rrsetKey(name: string, type: string): string {
   return `${name} ${type}`;
 }
 
+/** The items by key, each list in the items' order: one pass, so a zone of 25 000 records is not searched once per change. */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
 /**
  * Each touched RRset as the changes leave it, in the order the changes first touch them.
  * `current` holds at least every record of the touched RRsets; `defaultTtl` is the TTL of
@@ -63,11 +75,12 @@ export function rrsetKey(name: string, type: string): string {
  */
 export function applyRrsetChanges(current: readonly RrsetMember[], changes: readonly RrsetChange[], defaultTtl: number): RrsetOutcome[] {
   const outcomes = new Map<string, RrsetOutcome>();
+  const rrsets = groupBy(current, (r) => rrsetKey(r.name, r.type));
   for (const [index, change] of changes.entries()) {
     const key = rrsetKey(change.name, change.type);
     let rrset = outcomes.get(key);
     if (!rrset) {
-      const members = current.filter((r) => r.name === change.name && r.type === change.type);
+      const members = rrsets.get(key) ?? [];
       rrset = {
         name: change.name,
         type: change.type,
@@ -79,13 +92,16 @@ export function applyRrsetChanges(current: readonly RrsetMember[], changes: read
       outcomes.set(key, rrset);
     }
     rrset.lastChange = index;
-    const given = change.contents;
+    // Sets, so that an RRset of thousands of records replaced by thousands of contents is not quadratic.
+    const given = new Set(change.contents);
     switch (change.action) {
       case "add":
       case "replace": {
-        if (change.action === "replace") rrset.contents = rrset.contents.filter((content) => given.includes(content));
-        for (const [at, content] of given.entries()) {
-          if (!rrset.contents.includes(content)) {
+        if (change.action === "replace") rrset.contents = rrset.contents.filter((content) => given.has(content));
+        const present = new Set(rrset.contents);
+        for (const [at, content] of change.contents.entries()) {
+          if (!present.has(content)) {
+            present.add(content);
             rrset.contents.push(content);
             rrset.addedBy.set(content, { change: index, content: at });
           }
@@ -94,7 +110,7 @@ export function applyRrsetChanges(current: readonly RrsetMember[], changes: read
         break;
       }
       case "remove":
-        rrset.contents = rrset.contents.filter((content) => !given.includes(content));
+        rrset.contents = rrset.contents.filter((content) => !given.has(content));
         if (rrset.contents.length === 0) rrset.ttl = null;
         break;
       case "delete":
@@ -113,13 +129,12 @@ export function applyRrsetChanges(current: readonly RrsetMember[], changes: read
  */
 export function rrsetOutcomeProblems(current: readonly RrsetMember[], outcomes: readonly RrsetOutcome[]): RrsetProblem[] {
   const problems: RrsetProblem[] = [];
-  const byName = new Map<string, RrsetOutcome[]>();
-  for (const outcome of outcomes) byName.set(outcome.name, [...(byName.get(outcome.name) ?? []), outcome]);
-  for (const [name, touched] of byName) {
+  const atName = groupBy(current, (r) => r.name);
+  for (const [name, touched] of groupBy(outcomes, (o) => o.name)) {
     const touchedTypes = new Set(touched.map((o) => o.type));
     // Every record at the name afterwards: the untouched RRsets as they are, the touched ones as they end up.
     const types = [
-      ...current.filter((r) => r.name === name && !touchedTypes.has(r.type)).map((r) => r.type),
+      ...(atName.get(name) ?? []).filter((r) => !touchedTypes.has(r.type)).map((r) => r.type),
       ...touched.flatMap((o) => o.contents.map(() => o.type)),
     ];
     const change = Math.max(...touched.map((o) => o.lastChange));

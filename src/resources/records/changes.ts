@@ -22,7 +22,7 @@ import { absoluteOwnerName, resolveOwnerName } from "../../dns/name";
 import { ownerOrder } from "../../dns/name-order";
 import { canonicalRdata, type StoredType } from "../../dns/rdata";
 import { checkRecord, recordType } from "../../dns/record";
-import { applyRrsetChanges, type RrsetChange, type RrsetOutcome, rrsetKey, rrsetOutcomeProblems } from "../../dns/rrset-changes";
+import { applyRrsetChanges, groupBy, type RrsetChange, type RrsetOutcome, rrsetKey, rrsetOutcomeProblems } from "../../dns/rrset-changes";
 import { nextSerial } from "../../dns/serial";
 import { newIntegrityProblems, type ZoneRecordRef } from "../../dns/zone-integrity";
 import { recordWriteRefusal } from "../../access/token-rights";
@@ -111,11 +111,13 @@ interface Plan {
 
 function plan(ctx: WriteContext, zone: ZoneWithLinks, current: readonly RecordWithZone[], outcomes: readonly RrsetOutcome[]): Plan {
   const result: Plan = { created: [], changed: [], deleted: [], after: new Map() };
+  const rrsets = groupBy(current, (r) => rrsetKey(r.name, r.type));
   for (const outcome of outcomes) {
-    const members = current.filter((r) => r.name === outcome.name && r.type === outcome.type);
+    const members = rrsets.get(rrsetKey(outcome.name, outcome.type)) ?? [];
     const records: RecordWithZone[] = [];
+    const place = new Map(outcome.contents.map((content, i) => [content, i] as const));
     for (const row of members) {
-      if (!outcome.contents.includes(row.content)) result.deleted.push(row);
+      if (!place.has(row.content)) result.deleted.push(row);
       else if (row.ttl !== outcome.ttl) {
         const after = { ...row, ttl: outcome.ttl!, version: row.version + 1, updatedAt: ctx.at };
         result.changed.push({ before: row, after });
@@ -144,7 +146,7 @@ function plan(ctx: WriteContext, zone: ZoneWithLinks, current: readonly RecordWi
       records.push(row);
     }
     // Contents in the order the changes leave them (those kept first, then those added).
-    records.sort((a, b) => outcome.contents.indexOf(a.content) - outcome.contents.indexOf(b.content));
+    records.sort((a, b) => place.get(a.content)! - place.get(b.content)!);
     result.after.set(rrsetKey(outcome.name, outcome.type), records);
   }
   return result;
