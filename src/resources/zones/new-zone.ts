@@ -33,7 +33,7 @@ export type RecordChunk = JsonChunk;
 /**
  * The records as JSON chunks (src/db/json-chunks.ts), built as they are read from `rows`
  * (an import's parsed records pass through once and are not copied into another array
- * first). The ids are numbered in SQL (src/db/id-sets.ts), not sent.
+ * first). The ids are numbered in SQL (src/db/id-sets.ts), not sent, unless a row brings its own.
  */
 export function recordChunks(rows: Iterable<NewRecord>): RecordChunk[] {
   return jsonChunks(rows, (row) => {
