@@ -209,15 +209,34 @@ describe("a write that also writes other resources records an event for each", (
     expect(update.after.domain).toBe(domain.id);
   });
 
-  it("setting a record's TTL records an update for every other record of its RRset", async () => {
+  it("setting a record's TTL records one rrset update for the rest of its RRset, however large", async () => {
     const zone = await createZone("audit-rrset.example");
     const first = await createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.1", ttl: 300 });
+    await createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.3", ttl: 300 });
     const { result: second, events } = await eventsOf(() => createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.2", ttl: 900 }));
-    expect(events.map((e) => `${e.type} ${e.operation} ${e.resource}`).sort()).toEqual([`record create ${second.id}`, `record update ${first.id}`].sort());
-    const update = events.find((e) => e.resource === first.id);
-    expect(update.before).toEqual(first);
-    expect(update.after).toEqual(await read(`/v1/records/${first.id}`));
-    expect(update.after.ttl).toBe(900);
+    expect(events.map((e) => `${e.type} ${e.operation} ${e.resource}`).sort()).toEqual([`record create ${second.id}`, `rrset update ${zone.id}`].sort());
+    const update = events.find((e) => e.type === "rrset");
+    const rrset = { zone: zone.id, name: "www", fqdn: "www.audit-rrset.example", type: "A", records: 2 };
+    expect(update.before).toEqual({ ...rrset, ttl: 300 });
+    expect(update.after).toEqual({ ...rrset, ttl: 900 });
+    expect((await read(`/v1/records/${first.id}`)).ttl).toBe(900);
+    // The same TTL again changes nothing else, and records no rrset event.
+    const { events: again } = await eventsOf(() => createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.4", ttl: 900 }));
+    expect(again.map((e) => e.type)).toEqual(["record"]);
+  });
+
+  it("a TTL change on one record of a 400-record RRset writes two events, not 401", async () => {
+    const lines = ["$ORIGIN audit-big-rrset.example.", "$TTL 300", "@ SOA ns1.example.net. h.example.net. 1 7200 900 1209600 300", "@ NS ns1.example.net."];
+    for (let i = 0; i < 400; i++) lines.push(`big A 198.51.${i >> 8}.${i & 255}`);
+    const imported = await api("POST", "/v1/zones", { body: lines.join("\n"), headers: { "content-type": "text/dns" } });
+    expect(imported.status, imported.text).toBe(201);
+    const one = (await api("GET", "/v1/zones/audit-big-rrset.example/records?name=big&limit=1")).body.data[0];
+    const { events } = await eventsOf(async () => {
+      const patched = await api("PATCH", `/v1/records/${one.id}`, { json: { ttl: 60 } });
+      expect(patched.status, patched.text).toBe(200);
+    });
+    expect(events.map((e) => `${e.type} ${e.operation}`).sort()).toEqual(["record update", "rrset update"]);
+    expect(events.find((e) => e.type === "rrset").after).toMatchObject({ name: "big", type: "A", ttl: 60, records: 399 });
   });
 });
 

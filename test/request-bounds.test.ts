@@ -6,6 +6,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { safeErrorSummary } from "../src/http/error-log";
+import { TOKEN_CACHE_MS } from "../src/http/auth";
 import { costOf } from "./d1-cost";
 import { api, apiRaw, expectProblem, type ApiResponse } from "./helpers";
 import { bearer, TEST_TOKENS } from "./tokens";
@@ -288,4 +289,49 @@ describe("GET / answers a small index", () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ service: expect.any(String), version: expect.any(String), api: "/v1", openapi: "/v1/openapi.json", docs: "/v1/docs" });
   });
+});
+
+describe("the bad-token budget is spent by failures only", () => {
+  const unknownId = `Bearer tok_01JD3Q6Y4T8N0V4W5X6Y7Z8Q9Q.${TEST_TOKENS.write.secret}`;
+  it("valid tokens re-checked after the cache time are answered while their address is past its budget", async () => {
+    const address = { "cf-connecting-ip": "203.0.113.90" };
+    const valid: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      const minted = await api("POST", "/v1/tokens", { json: { name: `budget-valid-${i}`, scope: "read" } });
+      expect(minted.status, minted.text).toBe(201);
+      valid.push(`Bearer ${minted.body.secret}`);
+    }
+    // Each valid token is verified once from the address; none of these spends the budget.
+    for (const authorization of valid) expect((await api("GET", "/v1/extensions/com", { headers: { authorization, ...address } })).status).toBe(200);
+    // Then bad tokens from the same address spend it all: 429s begin.
+    let limited = false;
+    for (let i = 0; i < 250 && !limited; i++) {
+      const response = await api("GET", "/v1/contacts", { headers: { authorization: unknownId, ...address } });
+      limited = response.status === 429;
+    }
+    expect(limited).toBe(true);
+    // Past the token cache time every valid token is re-checked against D1: none is refused.
+    await new Promise((resolve) => setTimeout(resolve, TOKEN_CACHE_MS + 500));
+    for (const authorization of valid) {
+      const response = await api("GET", "/v1/extensions/com", { headers: { authorization, ...address } });
+      expect(response.status, response.text).toBe(200);
+    }
+    // Bad tokens from the address are still refused before D1.
+    const bad = await costOf("GET", "/v1/contacts", { headers: { authorization: unknownId, ...address } });
+    expect(bad.status).toBe(429);
+    expect(bad.cost.singles.length + bad.cost.batches.length).toBe(0);
+  }, 120_000);
+
+  it("the DNS backend's token is verified whatever its address's budget", async () => {
+    const address = { "cf-connecting-ip": "203.0.113.91" };
+    let limited = false;
+    for (let i = 0; i < 250 && !limited; i++) {
+      limited = (await api("GET", "/v1/contacts", { headers: { authorization: unknownId, ...address } })).status === 429;
+    }
+    expect(limited).toBe(true);
+    const dns = await api("POST", "/v1/tokens", { json: { name: "budget-dns", scope: "dns" } });
+    expect(dns.status, dns.text).toBe(201);
+    const lookup = await api("GET", `/v1/pdns/${dns.body.secret}/getAllDomains`, { auth: false, headers: address });
+    expect(lookup.status, lookup.text).toBe(200);
+  }, 120_000);
 });

@@ -359,7 +359,7 @@ export const events = sqliteTable(
     at: text("at").notNull(),
     /** Id of the token that made the write (`tok_…`; "local" with authentication off). Older rows hold the token's name. */
     actor: text("actor").notNull(),
-    resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record", "account", "token"] }).notNull(),
+    resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record", "rrset", "account", "token"] }).notNull(),
     resourceId: text("resource_id").notNull(),
     operation: text("operation", { enum: EVENT_OPERATIONS }).notNull(),
     before: text("before", { mode: "json" }),
@@ -373,6 +373,10 @@ export const events = sqliteTable(
     index("events_actor_idx").on(t.actor, t.seq),
     index("events_at_idx").on(t.at),
     index("events_account_idx").on(t.accountId, t.seq),
+    // A customer's filters: the account's events of one kind, in commit order (0023).
+    index("events_account_operation_idx").on(t.accountId, t.operation, t.seq),
+    index("events_account_type_idx").on(t.accountId, t.resourceType, t.seq),
+    index("events_account_actor_idx").on(t.accountId, t.actor, t.seq),
   ],
 );
 

@@ -91,3 +91,27 @@ export function apexNsRemovalProblem(record: { name: string; type: string }, ape
   if (record.name !== "@" || record.type !== "NS" || apexNsCount > 1) return null;
   return "This is the zone's last NS record at the apex, which must keep at least one (RFC 1034 §4.2.1).";
 }
+
+/**
+ * The most an RRset's records may take on the wire: one DNS message is at most 65 535
+ * octets (RFC 1035 §4.2.2, over TCP), and an answer holding the whole RRset also carries
+ * the header (12), the question and room for a signature and an OPT record (512 kept
+ * back). An RRset past it could never be answered whole; about 4 000 A records fit.
+ */
+export const MAX_RRSET_WIRE_OCTETS = 65_535 - 12 - 512;
+
+/**
+ * The octets an answer of the whole RRset takes: the owner once (question), then per
+ * record a compressed owner (2), type, class, TTL and length (10) and its RDATA.
+ * `rdataOctets` are the wire lengths of the records' RDATA.
+ */
+export function rrsetWireOctets(fqdn: string, rdataOctets: readonly number[]): number {
+  const owner = fqdn === "" ? 1 : fqdn.length + 2;
+  return owner + 4 + rdataOctets.reduce((sum, octets) => sum + 12 + octets, 0);
+}
+
+/** Why the RRset cannot hold these records (null when it can): too large for one DNS message. */
+export function rrsetSizeProblem(shownName: string, type: string, octets: number): string | null {
+  if (octets <= MAX_RRSET_WIRE_OCTETS) return null;
+  return `the ${type} RRset at ${shownName} would take ${octets} octets on the wire, more than one DNS message carries (${MAX_RRSET_WIRE_OCTETS} for its records, RFC 1035 §4.2.2)`;
+}

@@ -32,66 +32,138 @@ export interface IntegrityProblem<R extends ZoneRecordRef = ZoneRecordRef> {
 
 type Lookup = { kind: "address" | "delegation" | "missing" } | { kind: "cname"; at: string } | { kind: "dname"; at: string };
 
+/** The first zone cut met going down from the apex: a delegation (NS below the apex) or a DNAME. */
+type Cut = { kind: "delegation" } | { kind: "dname"; at: string } | null;
+
 interface ZoneIndex {
   zone: string;
   /** Types present at each name. */
   types: Map<string, Set<string>>;
   /** Every name that exists: owners and the empty non-terminals above them (RFC 4592 §2.2.2). */
   existing: Set<string>;
+  /** Per name, the first cut strictly between the apex and it (memoised: names share their ancestors). */
+  cutsAbove: Map<string, Cut>;
+  /** Per name that does not exist, its closest encloser (memoised likewise). */
+  enclosers: Map<string, string>;
+  /** Map probes made, for the tests of cost: linear in the records, whatever the names' depth. */
+  probes: number;
+}
+
+function parentOf(name: string): string {
+  return name.slice(name.indexOf(".") + 1);
 }
 
 function indexZone(zone: string, records: readonly ZoneRecordRef[], alsoExisting: Iterable<string> = []): ZoneIndex {
   const types = new Map<string, Set<string>>();
   const existing = new Set<string>([zone]);
   const owners = [...records.map((r) => r.fqdn), ...alsoExisting];
+  // Each name is added once, and the walk up stops at the first name already there.
   for (const owner of owners) {
-    for (let name = owner; name !== zone && !existing.has(name); name = name.slice(name.indexOf(".") + 1)) existing.add(name);
+    for (let name = owner; name !== zone && !existing.has(name); name = parentOf(name)) existing.add(name);
   }
   for (const record of records) {
     let set = types.get(record.fqdn);
     if (!set) types.set(record.fqdn, (set = new Set()));
     set.add(record.type);
   }
-  return { zone, types, existing };
+  return { zone, types, existing, cutsAbove: new Map(), enclosers: new Map(), probes: 0 };
 }
 
-/** The names from just below the apex down to `name` itself, top first. */
-function pathBelowApex(zone: string, name: string): string[] {
-  const labels = name.slice(0, name.length - zone.length - 1).split(".");
-  return labels.map((_, i) => `${labels.slice(labels.length - 1 - i).join(".")}.${zone}`);
+function has(index: ZoneIndex, name: string, type: string): boolean {
+  index.probes++;
+  return index.types.get(name)?.has(type) ?? false;
+}
+
+/** The cut a name itself makes for the names below it (NS wins over a DNAME at the same name). */
+function cutAt(index: ZoneIndex, name: string): Cut {
+  if (has(index, name, "NS")) return { kind: "delegation" };
+  if (has(index, name, "DNAME")) return { kind: "dname", at: name };
+  return null;
+}
+
+/**
+ * The first cut going down from the apex strictly above `name` (the apex's own DNAME
+ * aside). Walks up only to the nearest name already known, then fills the answers in on
+ * the way down: every name is worked out once per index, so deep names cost what
+ * shallow ones do (a name of 120 labels is not 120 walks of 120 labels).
+ */
+function cutAbove(index: ZoneIndex, name: string): Cut {
+  const { zone, cutsAbove } = index;
+  const pending: string[] = [];
+  let at = name;
+  let known: Cut = null;
+  while (at !== zone) {
+    index.probes++;
+    const memo = cutsAbove.get(at);
+    if (memo !== undefined) {
+      known = memo;
+      break;
+    }
+    pending.push(at);
+    at = parentOf(at);
+  }
+  // From the highest name not yet known down to `name`: the highest cut wins.
+  for (let i = pending.length - 1; i >= 0; i--) {
+    const child = pending[i]!;
+    const parent = parentOf(child);
+    if (known === null && parent !== zone) known = cutAt(index, parent);
+    cutsAbove.set(child, known);
+  }
+  return known;
+}
+
+/** The closest encloser of a name that does not exist (RFC 4592 §3.3.1), memoised per index. */
+function closestEncloser(index: ZoneIndex, name: string): string {
+  const { zone, existing, enclosers } = index;
+  const pending: string[] = [];
+  let at = parentOf(name);
+  let found = zone;
+  for (; at !== zone; at = parentOf(at)) {
+    index.probes++;
+    const memo = enclosers.get(at);
+    if (memo !== undefined) {
+      found = memo;
+      break;
+    }
+    if (existing.has(at)) {
+      found = at;
+      break;
+    }
+    pending.push(at);
+  }
+  for (const missing of pending) enclosers.set(missing, found);
+  enclosers.set(name, found);
+  return found;
 }
 
 /** What BIND's dns_db_find answers for an address lookup of `target` inside the zone. */
 function lookup(index: ZoneIndex, target: string): Lookup {
   const { zone, types } = index;
-  const has = (name: string, type: string) => types.get(name)?.has(type) ?? false;
-  if (has(zone, "DNAME") && target !== zone) return { kind: "dname", at: zone };
-  const path = target === zone ? [] : pathBelowApex(zone, target);
-  for (const name of path.slice(0, -1)) {
-    if (has(name, "NS")) return { kind: "delegation" };
-    if (has(name, "DNAME")) return { kind: "dname", at: name };
+  if (has(index, zone, "DNAME") && target !== zone) return { kind: "dname", at: zone };
+  if (target !== zone) {
+    const cut = cutAbove(index, target);
+    if (cut) return cut;
+    if (has(index, target, "NS")) return { kind: "delegation" };
   }
-  if (target !== zone && has(target, "NS")) return { kind: "delegation" };
   let node = target;
+  index.probes++;
   if (!index.existing.has(target)) {
     // The closest encloser's wildcard stands in for a name that does not exist (RFC 4592 §3.3.1).
-    let encloser = target.slice(target.indexOf(".") + 1);
-    while (encloser !== zone && !index.existing.has(encloser)) encloser = encloser.slice(encloser.indexOf(".") + 1);
-    const wildcard = `*.${encloser}`;
+    const wildcard = `*.${closestEncloser(index, target)}`;
+    index.probes++;
     if (!types.has(wildcard)) return { kind: "missing" };
     node = wildcard;
   }
-  if (has(node, "CNAME")) return { kind: "cname", at: node };
-  return has(node, "A") || has(node, "AAAA") ? { kind: "address" } : { kind: "missing" };
+  if (has(index, node, "CNAME")) return { kind: "cname", at: node };
+  return has(index, node, "A") || has(index, node, "AAAA") ? { kind: "address" } : { kind: "missing" };
 }
 
 /** True when the owner's data is the zone's own: not at or below a delegation, not below a DNAME. */
 function visible(index: ZoneIndex, owner: string): boolean {
-  const { zone, types } = index;
+  const { zone } = index;
   if (owner === zone) return true;
-  if (types.get(zone)?.has("DNAME")) return false;
-  const path = pathBelowApex(zone, owner);
-  return path.every((name, i) => !types.get(name)?.has("NS") && (i === path.length - 1 || !types.get(name)?.has("DNAME")));
+  if (has(index, zone, "DNAME")) return false;
+  return cutAbove(index, owner) === null && !has(index, owner, "NS");
 }
 
 function what(record: ZoneRecordRef): string {
@@ -130,6 +202,15 @@ export interface IntegrityScope<R> {
  * pass through (`neighbourhood`) and at the targets.
  */
 export function integrityProblems<R extends ZoneRecordRef>(zone: string, records: readonly R[], scope: IntegrityScope<R> = {}): IntegrityProblem<R>[] {
+  return integrityCheck(zone, records, scope).problems;
+}
+
+/** The problems, and the map probes the check made (for the tests of its cost). */
+export function integrityCheck<R extends ZoneRecordRef>(
+  zone: string,
+  records: readonly R[],
+  scope: IntegrityScope<R> = {},
+): { problems: IntegrityProblem<R>[]; probes: number } {
   const { only } = scope;
   const index = indexZone(zone, records, scope.existing);
   const problems: IntegrityProblem<R>[] = [];
@@ -145,7 +226,7 @@ export function integrityProblems<R extends ZoneRecordRef>(zone: string, records
       if (message) problems.push({ record, message });
     }
   }
-  return problems;
+  return { problems, probes: index.probes };
 }
 
 /** The names a lookup of `name` passes through: itself, its ancestors in the zone, and the wildcards beside them. */

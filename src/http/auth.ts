@@ -5,10 +5,11 @@
 //
 // What a bad token costs: every token the isolate has not verified in the last
 // TOKEN_CACHE_MS costs exactly one D1 read, whether its id is unknown or its secret wrong
-// (the same query, the same hash, the same comparison: no timing oracle), and those
-// unverified lookups are rate limited per client address (AUTH_RATE_LIMITER) before they
-// reach D1. The service fails closed: with no token configured it refuses every
-// non-public request and says why.
+// (the same query, the same hash, the same comparison: no timing oracle). Failures spend
+// a budget per client address (AUTH_RATE_LIMITER); past it, tokens this isolate has never
+// verified are refused before they reach D1, while valid ones are never limited by it
+// (below). The service fails closed: with no token configured it refuses every non-public
+// request and says why.
 import type { Context, MiddlewareHandler } from "hono";
 import { OPERATOR_ACCOUNT_ID } from "../db/schema";
 import type { AppEnv, Env, Principal } from "../env";
@@ -148,18 +149,45 @@ function unauthorized(detail: string, error?: "invalid_request" | "invalid_token
 const FAIL_CLOSED_DETAIL =
   "This service has no API token configured, so it refuses every request (it fails closed). Mint one with `npm run token -- create --name <name> --scope write --remote`.";
 
-/** Spends one of the address's unverified lookups; over the limit → 429 before D1 is asked. */
-async function limitUnverified(c: Context<AppEnv>): Promise<void> {
-  const limiter = c.env.AUTH_RATE_LIMITER;
-  if (!limiter) return;
-  const { success } = await limiter.limit({ key: `auth:${clientAddress(c)}` });
-  if (success) return;
-  const retryAfter = c.env.RATE_LIMIT_PERIOD_SECONDS ?? "60";
-  throw new ApiError(
+// The failure budget (AUTH_RATE_LIMITER, per client address) is spent by failures only: a
+// missing, unknown or wrong token. A valid token never spends it, and one this isolate has
+// verified before is re-checked against D1 whatever the budget says, so bad tokens from an
+// address (a shared NAT, an attacker beside a customer) never lock valid tokens out of it.
+// An address past its budget is remembered here until its period ends: a token this
+// isolate has never verified, or none, from it is refused before D1 is asked.
+const overBudgetUntil = new Map<string, number>();
+const MAX_REMEMBERED_ADDRESSES = 10_000;
+
+function retryAfterSeconds(c: Context<AppEnv>): string {
+  return c.env.RATE_LIMIT_PERIOD_SECONDS ?? "60";
+}
+
+function overBudget(c: Context<AppEnv>): ApiError {
+  const retryAfter = retryAfterSeconds(c);
+  return new ApiError(
     "rate_limited",
     `Too many requests with unknown, wrong or missing tokens from this address; retry after ${retryAfter} seconds with a valid token.`,
     { headers: { "Retry-After": retryAfter } },
   );
+}
+
+/** Before an unverified lookup: an address past its failure budget gets 429 without a D1 read. */
+function refuseOverBudget(c: Context<AppEnv>): void {
+  const until = overBudgetUntil.get(clientAddress(c));
+  if (until === undefined) return;
+  if (until > Date.now()) throw overBudget(c);
+  overBudgetUntil.delete(clientAddress(c));
+}
+
+/** After a failure: it spends one of the address's failures; past the budget, 429 (and remembered). */
+async function spendFailure(c: Context<AppEnv>, failure: ApiError): Promise<ApiError> {
+  const limiter = c.env.AUTH_RATE_LIMITER;
+  if (!limiter) return failure;
+  const { success } = await limiter.limit({ key: `auth:${clientAddress(c)}` });
+  if (success) return failure;
+  if (overBudgetUntil.size >= MAX_REMEMBERED_ADDRESSES) overBudgetUntil.clear();
+  overBudgetUntil.set(clientAddress(c), Date.now() + Number(retryAfterSeconds(c)) * 1000);
+  return overBudget(c);
 }
 
 /**
@@ -256,21 +284,24 @@ function admit(c: Context<AppEnv>, token: VerifiedToken): Principal {
  * unknown, wrong, revoked or malformed token (and 429 when the address has spent its
  * unverified lookups).
  */
-export async function verifyToken(c: Context<AppEnv>, presented: string): Promise<Principal> {
+export async function verifyToken(c: Context<AppEnv>, presented: string, options: { dnsBackend?: boolean } = {}): Promise<Principal> {
   const parts = TOKEN_SHAPE.exec(presented);
   // Not even the shape of a token: no lookup can match it, so none is made.
   if (!parts) throw unauthorized("The bearer token is unknown.", "invalid_token");
   const cacheKey = hex(await sha256(presented));
   const cached = verifiedTokens.get(cacheKey);
   if (cached && cached.until > Date.now()) return admit(c, cached);
-  await limitUnverified(c);
+  // A token verified here before (its re-check is due) and the DNS backend's are asked of D1
+  // whatever the address's budget: the budget is for failures.
+  if (!cached && !options.dnsBackend) refuseOverBudget(c);
   const row = await readToken(c.env, parts[1]!);
   const presentedHash = await sha256(parts[2]!);
   const storedHash = row.secret_hash ? fromHex(row.secret_hash) : NO_SUCH_HASH;
   const matches = crypto.subtle.timingSafeEqual(presentedHash, storedHash) && row.id !== null;
   if (!matches) {
-    if (!row.any_active) throw unauthorized(FAIL_CLOSED_DETAIL, "invalid_token");
-    throw unauthorized("The bearer token is unknown.", "invalid_token");
+    if (cached) verifiedTokens.delete(cacheKey);
+    if (!row.any_active) throw await spendFailure(c, unauthorized(FAIL_CLOSED_DETAIL, "invalid_token"));
+    throw await spendFailure(c, unauthorized("The bearer token is unknown.", "invalid_token"));
   }
   const rights = rightsOf(row);
   const verified: VerifiedToken = {
@@ -290,9 +321,9 @@ export async function verifyToken(c: Context<AppEnv>, presented: string): Promis
  * (one D1 read, limited per address like every unverified lookup).
  */
 async function missingCredentials(c: Context<AppEnv>): Promise<ApiError> {
-  await limitUnverified(c);
+  refuseOverBudget(c);
   const row = await readToken(c.env, null);
-  return row.any_active ? unauthorized("Send `Authorization: Bearer <token>`.") : unauthorized(FAIL_CLOSED_DETAIL);
+  return spendFailure(c, row.any_active ? unauthorized("Send `Authorization: Bearer <token>`.") : unauthorized(FAIL_CLOSED_DETAIL));
 }
 
 /** Local development (authentication off) acts as the operator account, unrestricted (contract §11). */
@@ -318,7 +349,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const path = c.req.path;
   if (path.startsWith(DNS_BACKEND_PREFIX)) {
     // The DNS backend's token is the path segment after /v1/pdns/; only scope `dns` passes.
-    const principal = await verifyToken(c, path.slice(DNS_BACKEND_PREFIX.length).split("/")[0] ?? "");
+    const principal = await verifyToken(c, path.slice(DNS_BACKEND_PREFIX.length).split("/")[0] ?? "", { dnsBackend: true });
     if (principal.scope !== "dns") throw unauthorized("The DNS backend needs a token of scope dns.", "invalid_token");
     c.set("principal", principal);
     return next();

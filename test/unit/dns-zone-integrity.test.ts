@@ -1,7 +1,7 @@
 // BIND's zone integrity checks (named-checkzone -i local -M fail -S fail) as pure rules:
 // each case is one BIND was asked about (scripts/zone-check.mjs asks it again every run).
 import { describe, expect, it } from "vitest";
-import { integrityProblems } from "../../src/dns/zone-integrity";
+import { integrityCheck, integrityProblems } from "../../src/dns/zone-integrity";
 
 const ZONE = "example.com";
 
@@ -76,5 +76,30 @@ describe("an MX or SRV target inside the zone is no alias and not below a DNAME 
     expect(problems("sub MX 10 alias.example.com.", "sub NS ns1.example.net.", "alias CNAME host.example.net.")).toEqual([]);
     expect(problems("d DNAME example.net.", "a.d MX 10 alias.example.com.", "alias CNAME host.example.net.")).toEqual([]);
     expect(problems("d DNAME example.net.", "d MX 10 alias.example.com.", "alias CNAME host.example.net.")).toHaveLength(1);
+  });
+});
+
+describe("the check's work is linear in the records, whatever the names' depth", () => {
+  const zoneOf = (depth: number) => `${Array.from({ length: depth }, (_, i) => String.fromCharCode(97 + (i % 26))).join(".")}.example`;
+  const mxZone = (zone: string, count: number) =>
+    Array.from({ length: count }, (_, i) => ({ fqdn: `x${i}.${zone}`, type: "MX", content: `10 tx${i % 7}.${zone}.` }));
+
+  it("2 000 MX records below a 120-label origin make as many map probes as below a 2-label one", () => {
+    const shallow = integrityCheck(zoneOf(2), mxZone(zoneOf(2), 2000));
+    const deep = integrityCheck(zoneOf(120), mxZone(zoneOf(120), 2000));
+    expect(deep.probes).toBe(shallow.probes);
+    expect(deep.probes).toBeLessThanOrEqual(10 * 2000);
+  });
+
+  it("a deep delegation and a deep DNAME are each worked out once, not once per record below them", () => {
+    const zone = zoneOf(120);
+    const cutAt = `cut.${zone}`;
+    const records = [
+      { fqdn: cutAt, type: "NS", content: "ns.elsewhere.example." },
+      ...Array.from({ length: 1000 }, (_, i) => ({ fqdn: `m${i}.${zone}`, type: "MX", content: `10 t${i}.a.b.c.d.cut.${zone}.` })),
+    ];
+    const { problems, probes } = integrityCheck(zone, records);
+    expect(problems).toEqual([]);
+    expect(probes).toBeLessThanOrEqual(20 * records.length);
   });
 });

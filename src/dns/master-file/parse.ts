@@ -21,12 +21,12 @@
 //   BIND's check-names) and BIND's integrity checks (zone-integrity.ts), so no import
 //   holds a zone BIND would refuse.
 import { isWithin, normalizeName } from "../name";
-import { canonicalRdataTokens, rdataNames, recordTypeOf, type Token } from "../rdata";
+import { canonicalRdataTokens, rdataNames, rdataWire, recordTypeOf, type Token } from "../rdata";
 import { signerRdataProblem, nsec3OwnerProblem } from "../rdata/dnssec-signed";
 import { nameField, uintField } from "../rdata/fields";
 import { BIND_TYPE_CODES } from "../rdata/generic";
 import { fail, ok, show, type Check } from "../result";
-import { apexProblem, coexistenceProblem, ownerNameProblem, targetNameProblem } from "../rrset-rules";
+import { apexProblem, coexistenceProblem, MAX_RRSET_WIRE_OCTETS, ownerNameProblem, rrsetSizeProblem, rrsetWireOctets, targetNameProblem } from "../rrset-rules";
 import { integrityProblems } from "../zone-integrity";
 import { looksLikeTtl, parseTtl } from "../ttl";
 import { createLexer, readEntry, type Entry } from "./lexer";
@@ -407,6 +407,19 @@ function settleRrsets(state: ReadState, zone: string): MasterFileRecord[] {
     }
     const problem = ruleProblem ?? coexistence;
     if (problem) report(state, record.line, problem);
+  }
+  // Each RRset must fit one DNS message (RFC 1035 §4.2.2): reported at the record that
+  // takes it past the limit.
+  const octets = new Map<string, number>();
+  for (const record of unique) {
+    const rrset = `${record.fqdn} ${record.type}`;
+    const wire = rdataWire(record.type, record.content);
+    const before = octets.get(rrset) ?? rrsetWireOctets(record.fqdn, []);
+    const after = before + 12 + (wire.ok ? wire.value.length : 0);
+    octets.set(rrset, after);
+    if (before <= MAX_RRSET_WIRE_OCTETS && after > MAX_RRSET_WIRE_OCTETS) {
+      report(state, record.line, rrsetSizeProblem(record.fqdn === zone ? "@" : record.fqdn, record.type, after)!);
+    }
   }
   for (const { record, message } of integrityProblems(zone, unique)) report(state, record.line, message);
   return unique;

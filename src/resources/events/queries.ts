@@ -48,8 +48,11 @@ export function listEvents(db: Database, filters: EventFilters, page: PageReques
     // stamped at or after `since`, found in events_at_idx among the events from `since` on
     // (which the reader is about to page through anyway), not by walking the trail from its
     // first event, as SQLite's min(rowid) shortcut would; a cursor already stands past it.
+    // The bound is read from main.events, every account's: it is only where the walk may
+    // start (the viewer's own rows are still the visibility layer's), and an index can be
+    // named on a table, not on the view the visibility layer puts in its place.
     if (after.key === TRAIL_START.key) {
-      conditions.push(sql`${events.seq} >= (select min(e.seq) from events e indexed by events_at_idx where e.at >= ${filters.since})`);
+      conditions.push(sql`${events.seq} >= (select min(e.seq) from main.events e indexed by events_at_idx where e.at >= ${filters.since})`);
     }
   }
   if (after.key !== TRAIL_START.key) conditions.push(gt(events.seq, seqAfter(after)));

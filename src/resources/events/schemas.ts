@@ -4,7 +4,7 @@ import { paginationQuery } from "../../http/pagination";
 import { EVENT_OPERATIONS } from "../../db/schema";
 import { TimestampSchema, listSchema } from "../../http/openapi";
 
-export const RESOURCE_TYPES = ["contact", "domain", "host", "zone", "record", "account", "token"] as const;
+export const RESOURCE_TYPES = ["contact", "domain", "host", "zone", "record", "rrset", "account", "token"] as const;
 export const OPERATIONS = EVENT_OPERATIONS;
 
 const Representation = z

@@ -4,7 +4,8 @@ import type { Database } from "../../db/client";
 import type { WriteFailure } from "../../db/errors";
 import { findZone, type ZoneWithLinks } from "../../db/zones";
 import { type CheckedRecord, checkRecord } from "../../dns/record";
-import { neighbourConflict } from "../../dns/rrset-rules";
+import { neighbourConflict, rrsetSizeProblem, rrsetWireOctets } from "../../dns/rrset-rules";
+import { rdataWire } from "../../dns/rdata";
 import { type ResourceRef, resourceRef } from "../../http/lookup";
 import type { Collection } from "../../http/mutate";
 import { ApiError, validationError } from "../../http/problem";
@@ -32,9 +33,20 @@ export function validRecord(zone: string, draft: { name?: string | undefined; ty
 }
 
 /** The rules between a record and the others at its name (RFC 2181 §5, RFC 1034 §3.6.2). */
-export function checkNeighbours(record: CheckedRecord, others: readonly { type: string; content: string }[]): void {
+export function checkNeighbours(record: CheckedRecord, others: readonly { type: string; content: string }[], zoneName: string): void {
   const conflict = neighbourConflict(record, others);
   if (conflict) throw new ApiError(conflict.kind === "duplicate" ? "already_exists" : "rrset_conflict", conflict.message);
+  // The RRset with this record must still fit one DNS message.
+  const rrset = [record.content, ...others.filter((o) => o.type === record.type).map((o) => o.content)];
+  const octets = rrsetWireOctets(
+    record.name === "@" ? zoneName : `${record.name}.${zoneName}`,
+    rrset.map((content) => {
+      const wire = rdataWire(record.type, content);
+      return wire.ok ? wire.value.length : 0;
+    }),
+  );
+  const tooLarge = rrsetSizeProblem(record.name, record.type, octets);
+  if (tooLarge) throw new ApiError("policy_violation", `${tooLarge}.`, { errors: [{ field: "content", message: tooLarge }] });
 }
 
 /** The zone a record body names, by id or name: a body field, so a missing zone is a 422. */

@@ -25,7 +25,7 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
       requireRecordWrite(c, record.name, record.type);
       requireRoomInZone(zone);
       const others = await recordsAtName(db, zone.id, record.name);
-      checkNeighbours(record, others);
+      checkNeighbours(record, others, zone.name);
       const integrityReads = await assertZoneIntegrity(db, zone, null, record);
       const rrset = others.filter((o) => o.type === record.type);
 

@@ -1,16 +1,16 @@
 // RFC 2181 §5.2: the records of an RRset share one TTL. Writing a record's TTL sets it on
-// the rest of its RRset; those records change too, so each gets an `update` event. The
-// later write wins whole.
+// the rest of its RRset; that change gets one `rrset` event (src/resources/records/rrset-events.ts).
+// The later write wins whole.
 import type { Statement, WriteContext } from "../../http/mutate";
 import { alignRrsetTtl, type RecordWithZone } from "./queries";
-import { rrsetTtlEvents } from "./rrset-events";
+import { rrsetTtlEvent } from "./rrset-events";
 
 /**
- * The statements that give the RRset of `record` the TTL `ttl`: the events of the records
- * that change, then the change. Both select the same rows at commit time (the rest of
- * the RRset whose TTL differs), so a record that joined the RRset, or whose TTL another
- * request changed, since `rrset` was read is changed with its event all the same, and the
- * RRset never keeps two TTLs. Two statements however large the RRset.
+ * The statements that give the RRset of `record` the TTL `ttl`: the RRset's event, then the
+ * change. Both select the same rows at commit time (the rest of the RRset whose TTL
+ * differs), so a record that joined the RRset, or whose TTL another request changed, since
+ * `rrset` was read is changed and counted all the same, and the RRset never keeps two
+ * TTLs. Two statements and one event however large the RRset.
  */
 export function rrsetTtlWrites(
   ctx: WriteContext,
@@ -20,5 +20,5 @@ export function rrsetTtlWrites(
 ): Statement[] {
   const { db, at, actor } = ctx;
   const change = { zoneId: record.zoneId, zoneName: record.zoneName, name: record.name, type: record.type, ttl, exceptId: record.id, at, actor };
-  return [rrsetTtlEvents(db, change), alignRrsetTtl(db, record.zoneId, record.name, record.type, ttl, at, record.id)];
+  return [rrsetTtlEvent(db, change), alignRrsetTtl(db, record.zoneId, record.name, record.type, ttl, at, record.id)];
 }

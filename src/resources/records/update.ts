@@ -36,7 +36,7 @@ export const updateRecord: RouteHandler<typeof routes.updateRecord, AppEnv> = (c
       const ttl = patch.ttl ?? (movedRrset ? (rrset[0]?.ttl ?? current.ttl) : current.ttl);
       if (!typeChanged && record.name === current.name && record.content === current.content && ttl === current.ttl && comment === current.comment) return null;
 
-      checkNeighbours(record, others);
+      checkNeighbours(record, others, current.zoneName);
       const integrityReads = await assertZoneIntegrity(db, { id: current.zoneId, name: current.zoneName }, current, record);
       if (movedRrset && current.name === "@" && current.type === "NS") {
         const [{ count } = { count: 0 }] = await apexNsCount(db, current.zoneId);
