@@ -23,6 +23,20 @@ async function zoneWith(name: string, records: string[] = []) {
   return zone;
 }
 
+/** The zone's RRset TTL events, oldest first, as `name type before-ttl → after-ttl (records)`. */
+async function rrsetEvents(zoneId: string, since: string): Promise<string[]> {
+  const { results } = await env.DB.prepare(
+    "select before, after from events where resource_type = 'rrset' and resource_id = ? and operation = 'update' and at >= ? order by seq",
+  )
+    .bind(zoneId, since)
+    .all<{ before: string; after: string }>();
+  return results.map((e) => {
+    const before = JSON.parse(e.before) as { name: string; type: string; ttl: number };
+    const after = JSON.parse(e.after) as { name: string; type: string; ttl: number; records: number };
+    return `${after.name} ${after.type} ${before.ttl} → ${after.ttl} (${after.records})`;
+  });
+}
+
 /** The zone's record events, oldest first, as `operation name type content`. */
 async function recordEvents(zoneId: string, since: string): Promise<string[]> {
   const { results } = await env.DB.prepare(
@@ -97,18 +111,23 @@ describe("each action changes its RRset, and the answer shows every touched RRse
     );
   });
 
-  it("add keeps the contents already there (not doubled); with a ttl the whole RRset takes it, each record changed getting an update event", async () => {
+  it("add keeps the contents already there (not doubled); with a ttl the whole RRset takes it, in one rrset event (RFC 2181 §5.2)", async () => {
     const zone = await zoneWith("add.chg.test", ['_acme-challenge TXT "a" ttl=120', '_acme-challenge TXT "b" ttl=120']);
     const since = new Date().toISOString();
     const response = await changes("add.chg.test", [{ action: "add", name: "_acme-challenge", type: "TXT", ttl: 60, contents: ['"b"', '"c"', '"c"'] }]);
     expect(response.status, response.text).toBe(200);
     expect(response.body.rrsets).toHaveLength(1);
     expect(response.body.rrsets[0].records.map((r: any) => `${r.content} ${r.ttl}`)).toEqual(['"a" 60', '"b" 60', '"c" 60']);
-    expect(await recordEvents(zone.id, since)).toEqual([
-      'update _acme-challenge TXT "a" 60',
-      'update _acme-challenge TXT "b" 60',
-      'create _acme-challenge TXT "c" 60',
-    ]);
+    expect(await recordEvents(zone.id, since)).toEqual(['create _acme-challenge TXT "c" 60']);
+    expect(await rrsetEvents(zone.id, since)).toEqual(["_acme-challenge TXT 120 → 60 (2)"]);
+    const [event] = (await api("GET", `/v1/events?resource=${zone.id}&type=rrset`)).body.data;
+    expect(event).toMatchObject({
+      type: "rrset",
+      resource: zone.id,
+      operation: "update",
+      before: { zone: zone.id, name: "_acme-challenge", fqdn: "_acme-challenge.add.chg.test", type: "TXT", ttl: 120, records: 2 },
+      after: { zone: zone.id, name: "_acme-challenge", fqdn: "_acme-challenge.add.chg.test", type: "TXT", ttl: 60, records: 2 },
+    });
   });
 
   it("add without a ttl joins the RRset at its TTL; a new RRset takes the zone's default_ttl", async () => {
@@ -262,7 +281,7 @@ describe("all or nothing", () => {
     expect(batches[1]!.length).toBeLessThanOrEqual(10);
   }, 60_000);
 
-  it("replacing a 3 000-record RRset: one write batch within D1's limits, an event for each record deleted, changed and created", async () => {
+  it("replacing a 3 000-record RRset: one write batch within D1's limits, an event for each record deleted and created, one for the TTL", async () => {
     const lines = ["$ORIGIN big.chg.test.", "$TTL 300", "@ NS ns1.chg-dns.net."];
     for (let i = 0; i < 3000; i++) lines.push(`big A 10.0.${i >> 8}.${i & 255}`);
     const imported = await api("POST", "/v1/zones", { body: `${lines.join("\n")}\n`, headers: { "content-type": "text/dns" } });
@@ -281,7 +300,8 @@ describe("all or nothing", () => {
     expect(batches[1]!.length).toBeLessThanOrEqual(12);
     const events = await recordEvents(imported.body.id, since);
     expect(events.filter((e) => e.startsWith("delete "))).toHaveLength(2999);
-    expect(events.filter((e) => !e.startsWith("delete "))).toEqual(["update big A 10.0.0.1 60", "create big A 192.0.2.1 60"]);
+    expect(events.filter((e) => !e.startsWith("delete "))).toEqual(["create big A 192.0.2.1 60"]);
+    expect(await rrsetEvents(imported.body.id, since)).toEqual(["big A 300 → 60 (1)"]);
     expect((await readZone(imported.body.id)).record_count).toBe(3);
   }, 120_000);
 
@@ -368,6 +388,22 @@ describe("the rules every record write obeys", () => {
     const orphan = await changes("glue.chg.test", [{ action: "delete", name: "ns1", type: "A" }]);
     expect(expectProblem(orphan, 409, "rrset_conflict").errors[0].field).toBe("changes");
   });
+
+  it("an RRset fits one DNS message: changes that take it past 65 011 octets answer 422 policy_violation naming the change", async () => {
+    const zone = await zoneWith("huge.chg.test");
+    const contents = Array.from({ length: 4200 }, (_, i) => `10.2.${i >> 8}.${i & 255}`);
+    const response = await changes("huge.chg.test", [
+      { action: "add", name: "ok", type: "A", contents: ["192.0.2.1"] },
+      { action: "add", name: "many", type: "A", contents },
+    ]);
+    const problem = expectProblem(response, 422, "policy_violation");
+    expect(problem.errors).toEqual([
+      { field: "changes[1].contents", message: expect.stringMatching(/^the A RRset at many would take \d+ octets on the wire/) },
+    ]);
+    expect((await readZone(zone.id)).record_count).toBe(2);
+    const fits = await changes("huge.chg.test", [{ action: "add", name: "many", type: "A", contents: contents.slice(0, 4000) }]);
+    expect(fits.status, fits.text.slice(0, 300)).toBe(200);
+  }, 60_000);
 
   it("a zone holds at most 25 000 records: changes that would pass it answer 422 policy_violation, and nothing is applied", async () => {
     const zone = await zoneWith("full.chg.test");

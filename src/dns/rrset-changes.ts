@@ -4,7 +4,8 @@
 // records the changes touch and gets back each touched RRset as it ends up, and what in
 // the result breaks the rules between the records of one name (RFC 1034 §3.6.2, RFC 2181
 // §10.1, RFC 6672 §2.4) or leaves the apex without name servers (RFC 1034 §4.2.1).
-import { coexistenceProblem } from "./rrset-rules";
+import { rdataWire, type StoredType } from "./rdata";
+import { coexistenceProblem, rrsetSizeProblem, rrsetWireOctets } from "./rrset-rules";
 
 /**
  * `add` puts contents into the RRset (those already there stay, once); `replace` makes
@@ -154,6 +155,28 @@ export function rrsetOutcomeProblems(current: readonly RrsetMember[], outcomes: 
   const apexNs = outcomes.find((o) => o.name === "@" && o.type === "NS");
   if (apexNs && apexNs.contents.length === 0) {
     problems.push({ change: apexNs.lastChange, message: "the zone apex must keep at least one NS record (RFC 1034 §4.2.1)" });
+  }
+  return problems;
+}
+
+/**
+ * The RRsets the changes leave too large for one DNS message (RFC 1035 §4.2.2,
+ * `rrsetSizeProblem`), each naming the last change that touched it. `zone` is the zone's
+ * name, for the owner's octets.
+ */
+export function rrsetSizeProblems(zone: string, outcomes: readonly RrsetOutcome[]): RrsetProblem[] {
+  const problems: RrsetProblem[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.contents.length === 0) continue;
+    const octets = rrsetWireOctets(
+      outcome.name === "@" ? zone : `${outcome.name}.${zone}`,
+      outcome.contents.map((content) => {
+        const wire = rdataWire(outcome.type as StoredType, content);
+        return wire.ok ? wire.value.length : 0;
+      }),
+    );
+    const problem = rrsetSizeProblem(outcome.name, outcome.type, octets);
+    if (problem) problems.push({ change: outcome.lastChange, message: problem });
   }
   return problems;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyRrsetChanges, type RrsetChange, type RrsetMember, rrsetOutcomeProblems } from "../../src/dns/rrset-changes";
+import { applyRrsetChanges, type RrsetChange, type RrsetMember, rrsetOutcomeProblems, rrsetSizeProblems } from "../../src/dns/rrset-changes";
 
 const zone: RrsetMember[] = [
   { name: "@", type: "NS", content: "ns1.example.net.", ttl: 3600 },
@@ -87,5 +87,24 @@ describe("the rules at each touched name hold afterwards", () => {
       { change: 0, message: "the zone apex must keep at least one NS record (RFC 1034 §4.2.1)" },
     ]);
     expect(problems([{ action: "replace", name: "@", type: "NS", contents: ["ns2.example.net."] }])).toEqual([]);
+  });
+});
+
+describe("an RRset fits one DNS message (RFC 1035 §4.2.2)", () => {
+  const addresses = (n: number) => Array.from({ length: n }, (_, i) => `10.0.${i >> 8}.${i & 255}`);
+  it("4 000 A records at a short name fit; 4 200 do not, naming the last change to that RRset", () => {
+    const fits = applyRrsetChanges([], [{ action: "add", name: "a", type: "A", contents: addresses(4000) }], 3600);
+    expect(rrsetSizeProblems("example.com", fits)).toEqual([]);
+    const over = applyRrsetChanges(
+      [],
+      [
+        { action: "add", name: "a", type: "A", contents: addresses(4000) },
+        { action: "add", name: "a", type: "A", contents: addresses(4200) },
+      ],
+      3600,
+    );
+    expect(rrsetSizeProblems("example.com", over)).toEqual([
+      { change: 1, message: expect.stringMatching(/^the A RRset at a would take \d+ octets on the wire/) },
+    ]);
   });
 });

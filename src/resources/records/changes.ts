@@ -2,8 +2,9 @@
 // remove, delete), all or nothing. One read batch (the zone and its records), the rules
 // every record write obeys checked on the zone as the changes leave it, then one write
 // batch: the zone's serial steps once, every record created, changed or deleted is
-// written with its event, a few statements whatever the number of changes (sets travel as
-// JSON chunks, src/db/json-chunks.ts).
+// written with its event (a TTL an RRset's kept records take: one `rrset` event), a few
+// statements whatever the number of changes (sets travel as JSON chunks,
+// src/db/json-chunks.ts).
 //
 // Concurrency: the batch starts by moving the zone's version from the one read (the
 // version trigger refuses any other), and every record write moves its zone's version in
@@ -22,7 +23,7 @@ import { absoluteOwnerName, resolveOwnerName } from "../../dns/name";
 import { ownerOrder } from "../../dns/name-order";
 import { canonicalRdata, type StoredType } from "../../dns/rdata";
 import { checkRecord, recordType } from "../../dns/record";
-import { applyRrsetChanges, groupBy, type RrsetChange, type RrsetOutcome, rrsetKey, rrsetOutcomeProblems } from "../../dns/rrset-changes";
+import { applyRrsetChanges, groupBy, type RrsetChange, type RrsetOutcome, rrsetKey, rrsetOutcomeProblems, rrsetSizeProblems } from "../../dns/rrset-changes";
 import { nextSerial } from "../../dns/serial";
 import { newIntegrityProblems, type ZoneRecordRef } from "../../dns/zone-integrity";
 import { recordWriteRefusal } from "../../access/token-rights";
@@ -186,6 +187,36 @@ function answerBody(zone: ZoneWithLinks, serial: number, outcomes: readonly Rrse
 }
 
 /**
+ * The records an RRset keeps whose TTL the changes set (RFC 2181 §5.2) took one change:
+ * one `rrset` event for each such RRset, as a record write that sets its RRset's TTL
+ * records it (src/resources/records/rrset-events.ts): resource the zone, `before` and
+ * `after` the RRset's name, type, TTL and how many of its records took the new TTL.
+ */
+function rrsetTtlEvents(ctx: WriteContext, zone: ZoneWithLinks, planned: Plan): ChunkedEvent[] {
+  return [...groupBy(planned.changed, ({ after }) => rrsetKey(after.name, after.type)).values()].map((changed) => {
+    const { before, after } = changed[0]!;
+    const shown = (ttl: number) => ({
+      zone: zone.id,
+      name: after.name,
+      fqdn: absoluteOwnerName(after.name, zone.name),
+      type: after.type,
+      ttl,
+      records: changed.length,
+    });
+    return {
+      at: ctx.at,
+      actor: ctx.actor,
+      account: zone.accountId,
+      type: "rrset",
+      id: zone.id,
+      operation: "update",
+      before: shown(before.ttl),
+      after: shown(after.ttl),
+    };
+  });
+}
+
+/**
  * The write batch: the zone first (its version from the one read: the guard against any
  * write committed since; its serial one step), then the records — deletions before
  * insertions (a CNAME may replace what was at its name), the apex NS last of all (the
@@ -207,7 +238,7 @@ function statements(ctx: WriteContext, zone: ZoneWithLinks, planned: Plan): Stat
   });
   const events = [
     ...planned.deleted.map((r) => event("delete", r.id, r, null)),
-    ...planned.changed.map(({ before, after }) => event("update", before.id, before, after)),
+    ...rrsetTtlEvents(ctx, zone, planned),
     ...planned.created.map(({ row }) => event("create", row.id, null, row)),
   ];
   const growing = planned.created.length > planned.deleted.length;
@@ -239,6 +270,15 @@ export const applyZoneChanges: RouteHandler<typeof routes.applyZoneChanges, AppE
     const outcomes = applyRrsetChanges(current, changes, zone.defaultTtl);
     const problems = rrsetOutcomeProblems(current, outcomes);
     if (problems.length > 0) throw conflict(problems.map((p) => ({ field: `changes[${p.change}]`, message: p.message })));
+    const tooLarge = rrsetSizeProblems(zone.name, outcomes);
+    if (tooLarge.length > 0) {
+      const errors = tooLarge.map((p) => ({ field: `changes[${p.change}].contents`, message: p.message }));
+      throw new ApiError(
+        "policy_violation",
+        errors.length === 1 ? `${errors[0]!.field}: ${errors[0]!.message}.` : `${errors.length} RRsets would not fit one DNS message; errors lists them.`,
+        { errors },
+      );
+    }
     const planned = plan(ctx, zone, current, outcomes);
     if (planned.created.length + planned.changed.length + planned.deleted.length === 0) {
       // Nothing to write: no serial step, no event, the ETag stays.
