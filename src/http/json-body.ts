@@ -45,6 +45,38 @@ export function setAsideFields(c: Context<AppEnv>): SetAsideFields | undefined {
   return c.get("setAsideFields");
 }
 
+const ILL_FORMED = "is not well-formed Unicode: it holds a lone surrogate (\\uD800–\\uDFFF without its pair), which no UTF-8 text can store";
+/** A UTF-16 code unit of a surrogate pair standing alone (with the u flag a pair is one code point). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const MAX_PATHS_SHOWN = 50;
+
+/**
+ * Where a parsed body holds a string, or a key, with a lone surrogate (JSON's `\ud800`
+ * escape makes one; RFC 8259 §8.2 leaves such text's meaning open). Stored, it would come
+ * back as U+FFFD, so the answer, the ETag and the event would not be what was stored:
+ * refused, naming each field, as `address.street[0]`.
+ */
+export function illFormedStrings(body: unknown): string[] {
+  const found: string[] = [];
+  // Iterative: a 1 MiB body may nest half a million levels deep.
+  const pending: [unknown, string][] = [[body, ""]];
+  while (pending.length > 0 && found.length < MAX_PATHS_SHOWN) {
+    const [value, path] = pending.pop()!;
+    if (typeof value === "string") {
+      if (LONE_SURROGATE.test(value)) found.push(path);
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) pending.push([value[i], `${path}[${i}]`]);
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, item] of Object.entries(value).reverse()) {
+        const at = path === "" ? key : `${path}.${key}`;
+        if (LONE_SURROGATE.test(key)) found.push(at);
+        else pending.push([item, at]);
+      }
+    }
+  }
+  return found;
+}
+
 /**
  * Route middleware that admits only a JSON object, and sets aside (to report with the
  * validator's findings) the top-level fields `schema` does not have. Nested objects are
@@ -77,6 +109,12 @@ export function strictJsonBody(schema: z.ZodObject, options: StrictJsonOptions =
     }
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
       throw new ApiError("invalid_json", "The body must be a JSON object.");
+    }
+    const illFormed = illFormedStrings(body);
+    if (illFormed.length > 0) {
+      throw new ApiError("validation_failed", `${illFormed.length === 1 ? "1 field is" : `${illFormed.length} fields are`} not well-formed Unicode.`, {
+        errors: illFormed.map((field) => ({ field, message: ILL_FORMED })),
+      });
     }
     const fields = body as Record<string, unknown>;
     const readOnlyNames: string[] = [];
