@@ -74,6 +74,7 @@ const EXPECTED: Record<string, string> = {
   createRecord: "PPFPPPFUUFP",
   updateRecord: "PPFPHPFUUFH",
   deleteRecord: "PPFPHPFUUFH",
+  applyZoneChanges: "PPFPHPFUUFH",
 
   listEvents: "VVVVVFFUUFV",
   getEvent: "VVVVHFFUUFH",
@@ -224,6 +225,8 @@ function requestFor(method: string, template: string, operationId: string, calle
     const bodies: Record<string, unknown> = {
       renewDomain: { period: 1, current_expires_at: "2020-01-01T00:00:00.000Z" },
       requestTransfer: { auth_info: "Wrong-Password-1234" },
+      // Within the records rules' name and type, and changing nothing (the content is not there).
+      applyZoneChanges: { changes: [{ action: "remove", name: "_acme-challenge", type: "TXT", contents: ['"matrix-absent"'] }] },
     };
     json = operationId in bodies ? bodies[operationId] : /^create/.test(operationId) ? {} : undefined;
   }

@@ -295,6 +295,24 @@ describe("every write costs at most its bound", () => {
     await measure("deleteRecord", "DELETE", `/v1/records/${seeded.record}`, 204);
     expectWithin("deleteRecord");
   });
+  it("applyZoneChanges", async () => {
+    await measure("applyZoneChanges", "POST", "/v1/zones/cost-zone.test/changes", 200, {
+      json: {
+        changes: [
+          { action: "add", name: "_acme-challenge", type: "TXT", ttl: 60, contents: ['"cost"'] },
+          { action: "replace", name: "h1", type: "A", ttl: 300, contents: ["192.0.2.101", "192.0.2.102"] },
+          { action: "remove", name: "h2", type: "A", contents: ["192.0.2.3"] },
+          { action: "delete", name: "h3", type: "A" },
+        ],
+      },
+    });
+    expectWithin("applyZoneChanges");
+  });
+  it("applyZoneChanges with 1 000 changes: as many round trips as with 4", async () => {
+    const changes = Array.from({ length: 1000 }, (_, i) => ({ action: "add", name: `bulk${i}`, type: "A", contents: [`10.1.${i >> 8}.${i & 255}`] }));
+    await measure("applyZoneChanges 1000 changes", "POST", "/v1/zones/cost-zone.test/changes", 200, { json: { changes } });
+    expectWithin("applyZoneChanges 1000 changes");
+  });
   it("enableDnssec and disableDnssec", async () => {
     await measure("enableDnssec", "POST", "/v1/zones/cost-zone.test/dnssec", 201);
     await measure("disableDnssec", "DELETE", "/v1/zones/cost-zone.test/dnssec", 204);

@@ -114,6 +114,8 @@ const path = fc.oneof(
     .map(([collection, id]) => `/v1/${collection}/${encodeURIComponent(id)}`),
   fc.tuple(fc.constantFrom("contacts", "domains", "hosts"), fc.constantFrom("verisign", "pir", "nope", "")).map(([c, r]) => `/v1/repositories/${r}/${c}`),
   segment.map((z) => `/v1/zones/${encodeURIComponent(z)}/records`),
+  segment.map((z) => `/v1/zones/${encodeURIComponent(z)}/changes`),
+  fc.constant("/v1/zones/seed.com/changes"),
   fc.string({ maxLength: 60 }).map((s) => `/v1/${s.replace(/[?#]/g, "")}`),
   fc.constantFrom("/v1/domains/%", "/v1/domains/%E0%A4%A", "/v1/zones/%FF%FE", "/v1/hosts/a%2Fb"),
 );
@@ -208,6 +210,7 @@ const fieldName = fc.oneof(
     "comment",
     "default_ttl",
     "soa",
+    "changes",
     "id",
     "created_at",
     "__proto__",

@@ -349,6 +349,25 @@ describe("responses conform to the OpenAPI document", () => {
     await call("PATCH", `/v1/records/${record.body.id}`, { json: { content: "nope" } });
     await call("PATCH", `/v1/records/${record.body.id}`, { json: { ttl: 60 }, headers: { "if-match": '"stale"' } });
     await call("PATCH", "/v1/records/rec_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", { json: { ttl: 60 } });
+    const changed = await call("POST", "/v1/zones/contract-zone.test/changes", {
+      json: {
+        changes: [
+          { action: "add", name: "_acme-challenge", type: "TXT", ttl: 60, contents: ['"token-1"'] },
+          { action: "replace", name: "api", type: "A", contents: ["192.0.2.1", "192.0.2.2"] },
+          { action: "delete", name: "legacy", type: "MX" },
+        ],
+      },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    await call("POST", "/v1/zones/contract-zone.test/changes", { json: { changes: [{ action: "add", name: "x", type: "A", contents: ["nope"] }] } });
+    await call("POST", "/v1/zones/contract-zone.test/changes", {
+      json: { changes: [{ action: "add", name: "_acme-challenge", type: "CNAME", contents: ["a.example."] }] },
+    });
+    await call("POST", "/v1/zones/contract-zone.test/changes", {
+      json: { changes: [{ action: "delete", name: "x", type: "A" }] },
+      headers: { "if-match": '"stale"' },
+    });
+    await call("POST", "/v1/zones/no-such-zone.test/changes", { json: { changes: [{ action: "delete", name: "x", type: "A" }] } });
     const apexNs = await call("GET", "/v1/records?zone=contract-zone.test&type=NS");
     for (const ns of apexNs.body.data) await call("DELETE", `/v1/records/${ns.id}`);
     await call("DELETE", `/v1/records/${record.body.id}`, { headers: { "if-match": '"stale"' } });

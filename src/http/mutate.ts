@@ -118,7 +118,7 @@ export interface Change<Row> {
  */
 export type FailureProblem<Row> = (failure: WriteFailure, row: Row) => ApiError | undefined | Promise<ApiError | undefined>;
 
-function writeContext(c: Context<AppEnv>): WriteContext {
+export function writeContext(c: Context<AppEnv>): WriteContext {
   const now = new Date();
   return { db: c.get("db"), allAccounts: c.get("dbAllAccounts") ?? c.get("db"), now, at: now.toISOString(), actor: actorOf(c) };
 }
@@ -150,9 +150,16 @@ function changedARow(result: unknown): boolean {
 
 /**
  * Runs one write's batch: the resource's row first, its event right after (written only
- * if the row was), then the rest. Returns the batch's results.
+ * if the row was), then the rest. Returns the batch's results. `writeIndex` is the
+ * statement that must change a row (else the resource moved on: read again).
  */
-async function commit<Row>(ctx: WriteContext, statements: Statement[], row: Row, failure: FailureProblem<Row> | undefined, writeIndex = 0): Promise<unknown[]> {
+export async function commit<Row>(
+  ctx: WriteContext,
+  statements: Statement[],
+  row: Row,
+  failure: FailureProblem<Row> | undefined,
+  writeIndex = 0,
+): Promise<unknown[]> {
   let results: unknown[];
   try {
     results = await ctx.db.batch(statements as [Statement, ...Statement[]]);
@@ -321,8 +328,20 @@ function answerRecord<Row>(
   change: Change<Row>,
   answer: { status: number; headers: Record<string, string>; body: unknown },
 ): Statement[] {
+  return change.readBack ? [] : idempotentAnswer(c, ctx, answer);
+}
+
+/**
+ * The statement that records `answer` as the result of the request's Idempotency-Key, for
+ * the write's own batch (none without a key): the write and its record commit together.
+ */
+export function idempotentAnswer(
+  c: Context<AppEnv>,
+  ctx: WriteContext,
+  answer: { status: number; headers: Record<string, string>; body: unknown },
+): Statement[] {
   const key = c.get("idempotencyKeyId");
-  if (key === undefined || change.readBack) return [];
+  if (key === undefined) return [];
   return [
     ctx.db
       .update(idempotencyKeys)

@@ -83,13 +83,18 @@ export function recordWriteProblem(failure: WriteFailure): ApiError | undefined 
 /**
  * A zone holds at most as many records as an import takes (MAX_MASTER_FILE_RECORDS), so
  * that every zone can be exported within the memory the import limits were measured for,
- * and imported back. Refused with 422 naming the zone; `holdsRoom` is the same rule as a
- * guard at the write's turn in its batch (concurrent creates cannot pass it together).
+ * and imported back. Refused with 422 naming `field` (the body's `zone`; a batch of
+ * changes' `changes`) when `added` more records would pass it; `holdsRoom` is the same
+ * rule as a guard at the write's turn in its batch (concurrent creates cannot pass it together).
  */
-export function requireRoomInZone(zone: ZoneWithLinks): void {
-  if (zone.recordCount < MAX_MASTER_FILE_RECORDS) return;
-  const message = `${zone.name} holds ${zone.recordCount} records, the most a zone may hold (the import limit, so that every zone can be exported and imported back): delete records first`;
-  throw new ApiError("policy_violation", `zone: ${message}.`, { errors: [{ field: "zone", message }] });
+export function requireRoomInZone(zone: ZoneWithLinks, added = 1, field = "zone"): void {
+  const count = zone.recordCount + added;
+  if (added <= 0 || count <= MAX_MASTER_FILE_RECORDS) return;
+  const message =
+    added === 1
+      ? `${zone.name} holds ${zone.recordCount} records, the most a zone may hold (the import limit, so that every zone can be exported and imported back): delete records first`
+      : `${zone.name} would hold ${count} records, more than a zone may hold (${MAX_MASTER_FILE_RECORDS}, the import limit, so that every zone can be exported and imported back): delete records first`;
+  throw new ApiError("policy_violation", `${field}: ${message}.`, { errors: [{ field, message }] });
 }
 
 export function zoneHoldsRoom(zoneId: string): SQL {

@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, gt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import type { JsonChunk } from "../../db/json-chunks";
 import type { ResourceRef } from "../../db/ref";
 import { records } from "../../db/schema";
 import { nameContaining } from "../../db/sql";
@@ -70,4 +71,30 @@ export function alignRrsetTtl(db: Database, zoneId: string, name: string, type: 
     .update(records)
     .set({ ttl, updatedAt: at, version: sql`${records.version} + 1` })
     .where(and(eq(records.zoneId, zoneId), eq(records.name, name), eq(records.type, type), sql`"records"."ttl" <> ${ttl}`, sql`"records"."id" <> ${exceptId}`));
+}
+
+/** Every record of a zone given by id or name (no per-row zone name: the caller has the zone). */
+export function zoneRecords(db: Database, zone: ResourceRef) {
+  return db
+    .select(getTableColumns(records))
+    .from(records)
+    .where(zone.kind === "id" ? eq(records.zoneId, zone.id) : sql`"records"."zone_id" = (select z.id from zones z where z.name = ${zone.name})`)
+    .orderBy(asc(records.id));
+}
+
+// Sets of records written by one statement per JSON chunk (src/db/json-chunks.ts), so a
+// batch of changes is a few statements whatever the number of records it touches.
+
+/** Deletes the records whose ids `ids` (a JSON array of ids) lists. */
+export function deleteRecordsListed(db: Database, ids: JsonChunk) {
+  return db.delete(records).where(sql`${records.id} in (select value from json_each(${ids.json}))`);
+}
+
+/** Gives each record of `ttls` (a JSON array of `[id, ttl]`) its TTL, a new version and `updated_at`. */
+export function setRecordTtls(db: Database, ttls: JsonChunk, at: string) {
+  return db
+    .update(records)
+    .set({ ttl: sql`json_extract(j.value, '$[1]')`, version: sql`${records.version} + 1`, updatedAt: at })
+    .from(sql`json_each(${ttls.json}) as j`)
+    .where(sql`${records.id} = json_extract(j.value, '$[0]')`);
 }

@@ -12,8 +12,19 @@ import {
 } from "../../http/openapi";
 import { pathParams, ZoneParams } from "../../http/params";
 import { defineRoute } from "../../http/route";
-import { RECORD_READ_ONLY, RecordCreateSchema, RecordListQuery, RecordListSchema, RecordPatchSchema, RecordSchema, ZoneRecordListQuery } from "./schemas";
-import { RECORD_CREATE_EXAMPLE, RECORD_EXAMPLE, RECORD_PATCH_EXAMPLE } from "../examples";
+import {
+  MAX_CHANGES,
+  RECORD_READ_ONLY,
+  RecordCreateSchema,
+  RecordListQuery,
+  RecordListSchema,
+  RecordPatchSchema,
+  RecordSchema,
+  ZoneChangesResultSchema,
+  ZoneChangesSchema,
+  ZoneRecordListQuery,
+} from "./schemas";
+import { RECORD_CREATE_EXAMPLE, RECORD_EXAMPLE, RECORD_PATCH_EXAMPLE, ZONE_CHANGES_EXAMPLE, ZONE_CHANGES_RESULT_EXAMPLE } from "../examples";
 
 const tags = ["Records"];
 const RecordParams = pathParams("record", "Record id (`rec_…`).", "rec_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B");
@@ -93,4 +104,26 @@ export const deleteRecord = defineRoute({
   description: `Deleting the last NS record at the apex answers 409 \`rrset_conflict\`. ${IF_MATCH_HEADER_DOC}`,
   request: { params: RecordParams },
   responses: { 204: noContentResponse, ...errorResponses(404, 409, 412) },
+});
+
+export const applyZoneChanges = defineRoute({
+  operationId: "applyZoneChanges",
+  access: { scope: "write", narrow: "visible", records: true },
+  method: "post",
+  path: "/zones/{zone}/changes",
+  tags: ["Zones", "Records"],
+  summary: "Change several RRsets at once, all or nothing",
+  description:
+    `Up to ${MAX_CHANGES} changes to the zone's RRsets (the records of one name and type), applied in order and atomically: all of them or none, in one transaction, with one step of the SOA serial, an event for every record created or deleted and one \`rrset\` event for each RRset whose kept records took a new TTL. ` +
+    "`add` puts contents into an RRset (contents already there stay, once); `replace` makes the RRset exactly the given contents (`[]` deletes it); `remove` takes contents out (absent ones are ignored); `delete` removes the RRset. `ttl` (`add`, `replace`) sets the TTL of the whole RRset (RFC 2181 §5.2); without it an RRset keeps its TTL and a new one takes the zone's `default_ttl`. " +
+    "The answer lists every RRset a change touched as it now stands, and the zone's new serial; changes that change nothing write nothing (the serial and the zone's ETag stay). " +
+    "Every rule of a record write holds for the zone as the changes leave it: contents are validated per type, each named `changes[i].contents[j]` (422, every problem listed); names lie inside the zone; a CNAME is alone at its name, never at the apex (409 `rrset_conflict` naming the change); the apex keeps an NS record (409); the zone stays loadable by BIND (name servers, MX and SRV targets); an RRset fits one DNS message and a zone holds at most 25 000 records (422 `policy_violation`). " +
+    "A token with `records` rules may make only changes its rules allow, every one of them (403 naming the refused changes). " +
+    "Two clients adding contents to one RRset at the same moment both keep theirs: a change committed by someone else between this request's read and its write makes it read again and decide again. " +
+    `${IF_MATCH_HEADER_DOC.replace("the resource", "the zone")} \`Idempotency-Key\` replays the first answer.`,
+  request: { params: ZoneParams, body: jsonBody(ZoneChangesSchema, "The changes, applied in order.", ZONE_CHANGES_EXAMPLE) },
+  responses: {
+    200: resourceResponse(ZoneChangesResultSchema, "The changes were applied (or changed nothing); `ETag` is the zone's.", ZONE_CHANGES_RESULT_EXAMPLE),
+    ...errorResponses(400, 404, 409, 412, 413, 415, 422),
+  },
 });

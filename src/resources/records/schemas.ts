@@ -135,3 +135,86 @@ export const RecordListSchema = listSchema(RecordSchema, "RecordList");
 export type DnsRecord = z.infer<typeof RecordSchema>;
 export type RecordCreate = z.infer<typeof RecordCreateSchema>;
 export type RecordPatch = z.infer<typeof RecordPatchSchema>;
+
+// ---------------------------------------------------------------- changes to RRsets
+
+/** The most changes one request applies (one all-or-nothing batch). */
+export const MAX_CHANGES = 1000;
+
+const ACTIONS_WITH_TTL = new Set(["add", "replace"]);
+
+/** Which fields each action takes, checked beside the single-field rules so one 422 lists everything. */
+function checkChangeFields(value: { action?: string; contents?: unknown; ttl?: unknown }, ctx: z.RefinementCtx): void {
+  const { action } = value;
+  if (action === "delete" && value.contents !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["contents"],
+      message: "is not taken by delete, which removes the whole RRset (use remove to take out some contents)",
+    });
+  }
+  if ((action === "add" || action === "replace" || action === "remove") && value.contents === undefined) {
+    ctx.addIssue({ code: "custom", path: ["contents"], message: `is required for ${action}` });
+  }
+  if ((action === "add" || action === "remove") && Array.isArray(value.contents) && value.contents.length === 0) {
+    ctx.addIssue({ code: "custom", path: ["contents"], message: `must hold at least one content for ${action}` });
+  }
+  if (action !== undefined && !ACTIONS_WITH_TTL.has(action) && value.ttl !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["ttl"], message: `is not taken by ${action}: only add and replace set an RRset's TTL` });
+  }
+}
+
+export const RrsetChangeSchema = z
+  .strictObject({
+    action: z.enum(["add", "replace", "remove", "delete"]).openapi({
+      example: "add",
+      description:
+        "`add`: contents join the RRset (those already there stay, once); `replace`: the RRset becomes exactly these contents (`[]` deletes it); `remove`: contents leave it (absent ones are ignored); `delete`: the whole RRset goes.",
+    }),
+    name: ownerName.openapi({ example: "_acme-challenge", description: "Owner: `@`, relative (`www`), or absolute inside the zone." }),
+    type: typeField,
+    ttl: ttl.optional().openapi({
+      description: "`add` and `replace` only: the RRset's TTL (RFC 2181 §5.2). Absent: the RRset keeps its own; a new one takes the zone's `default_ttl`.",
+    }),
+    contents: z
+      .array(content)
+      .optional()
+      .openapi({ example: ['"token-1"'], description: "RDATA in master-file presentation form, as a record's `content`. Not taken by `delete`." }),
+  })
+  .superRefine(checkChangeFields, {
+    when: (payload: { value: unknown }) => {
+      const v = payload.value as Record<string, unknown> | null;
+      return v !== null && typeof v === "object" && (v.action === undefined || typeof v.action === "string");
+    },
+  })
+  .openapi("RrsetChange");
+
+export const ZoneChangesSchema = z
+  .object({
+    changes: z
+      .array(RrsetChangeSchema)
+      .min(1, { error: "must hold at least one change" })
+      .max(MAX_CHANGES, { error: `must hold at most ${MAX_CHANGES} changes: send more in further requests` }),
+  })
+  .openapi("ZoneChanges");
+
+export const RrsetSchema = z
+  .object({
+    name: z.string().openapi({ example: "www", description: "Owner relative to the zone, `@` for the apex." }),
+    fqdn: z.string().openapi({ example: "www.example.com" }),
+    type: z.string().openapi({ example: "A" }),
+    ttl: z.number().int().nullable().openapi({ example: 300, description: "Null when the RRset is now empty." }),
+    records: z.array(RecordSchema).openapi({ description: "The RRset's records as they now stand; empty when it was deleted." }),
+  })
+  .openapi("Rrset");
+
+export const ZoneChangesResultSchema = z
+  .object({
+    serial: z.number().int().openapi({ example: 2026112203, description: "The zone's SOA serial after the changes (unchanged when they changed nothing)." }),
+    rrsets: z.array(RrsetSchema).openapi({ description: "Every RRset a change touched, as it now stands, in the order the changes first touch them." }),
+  })
+  .openapi("ZoneChangesResult");
+
+export type ZoneChanges = z.infer<typeof ZoneChangesSchema>;
+export type Rrset = z.infer<typeof RrsetSchema>;
+export type ZoneChangesResult = z.infer<typeof ZoneChangesResultSchema>;

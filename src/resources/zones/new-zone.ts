@@ -1,7 +1,8 @@
 // A new zone as one batch writes it: its row, and its records (the apex NS of a JSON
 // create, or every record of an imported master file) sent as JSON chunks that SQLite
 // unpacks (src/db/json-chunks.ts), so a large import is a few statements whatever its
-// number of records.
+// number of records. A batch of changes to a zone's RRsets (src/resources/records/
+// changes.ts) inserts its new records the same way.
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { idFromStem, newIdStem } from "../../db/id-sets";
@@ -18,6 +19,8 @@ export const DEFAULT_TTL = 3600;
 export const DEFAULT_SOA_TIMERS = { refresh: 7200, retry: 900, expire: 1209600, minimum: 300 };
 
 export interface NewRecord {
+  /** The record's id when the caller needs it before the batch (its event, its answer); else numbered in SQL. */
+  id?: string;
   /** Owner relative to the zone, `@` for the apex. */
   name: string;
   type: string;
@@ -25,16 +28,20 @@ export interface NewRecord {
   ttl: number;
 }
 
-/** A zone's records as one JSON array of `[name, type, content, ttl, owner order]`, and how many it holds. */
+/** A zone's records as one JSON array of `[name, type, content, ttl, owner order, id?]`, and how many it holds. */
 export type RecordChunk = JsonChunk;
 
 /**
  * The records as JSON chunks (src/db/json-chunks.ts), built as they are read from `rows`
  * (an import's parsed records pass through once and are not copied into another array
- * first). The ids are numbered in SQL (src/db/id-sets.ts), not sent.
+ * first). The ids are numbered in SQL (src/db/id-sets.ts), not sent, unless a row brings its own.
  */
 export function recordChunks(rows: Iterable<NewRecord>): RecordChunk[] {
-  return jsonChunks(rows, (row) => JSON.stringify([row.name, row.type, row.content, row.ttl, ownerOrder(row.name)]));
+  return jsonChunks(rows, (row) => {
+    const fields: (string | number)[] = [row.name, row.type, row.content, row.ttl, ownerOrder(row.name)];
+    if (row.id !== undefined) fields.push(row.id);
+    return JSON.stringify(fields);
+  });
 }
 
 export function recordInserts(db: Database, zoneId: string, chunks: RecordChunk[], at: Date): Statement[] {
@@ -48,7 +55,7 @@ export function recordInserts(db: Database, zoneId: string, chunks: RecordChunk[
     return db.insert(records).select(
       db
         .select({
-          id: idFromStem(stem, sql`${sql.raw(String(first + 1))} + "key"`).as("id"),
+          id: sql<string>`coalesce(json_extract(value, '$[5]'), ${idFromStem(stem, sql`${sql.raw(String(first + 1))} + "key"`)})`.as("id"),
           zoneId: sql<string>`${zoneId}`.as("zone_id"),
           name: sql<string>`json_extract(value, '$[0]')`.as("name"),
           type: sql<string>`json_extract(value, '$[1]')`.as("type"),
