@@ -1,7 +1,8 @@
 // Worker entry: the whole service is the Hono app, plus the Cron Trigger, which forgets
-// expired idempotency keys and runs the lifecycle sweep (contract §12: expiries, ends of
-// grace periods, purges, transfers past act_by).
-import { app, cronSweep } from "./app";
+// expired idempotency keys, runs the lifecycle sweep (expiries, ends of grace periods,
+// purges, transfers past act_by) and moves events older than the hot window to the
+// archive (docs/capacity.md).
+import { app, cronArchive, cronSweep } from "./app";
 import type { Env } from "./env";
 import { safeErrorSummary } from "./http/error-log";
 import { deleteExpiredIdempotencyKeys } from "./http/idempotency";
@@ -17,6 +18,14 @@ export default {
       cronSweep(env.DB, controller.scheduledTime).then(
         (report) => console.log(JSON.stringify({ level: "info", service: "domain-api", sweep: report })),
         (error: unknown) => console.error(JSON.stringify({ level: "error", service: "domain-api", sweep: "failed", error: safeErrorSummary(error) })),
+      ),
+    );
+    // The archive resumes from the rows themselves too: what a failed run wrote to R2 and did
+    // not delete from D1 is found and completed by the next.
+    ctx.waitUntil(
+      cronArchive(env.DB, env.ARCHIVE, env.EVENT_HOT_DAYS, controller.scheduledTime).then(
+        (report) => console.log(JSON.stringify({ level: "info", service: "domain-api", archive: report })),
+        (error: unknown) => console.error(JSON.stringify({ level: "error", service: "domain-api", archive: "failed", error: safeErrorSummary(error) })),
       ),
     );
   },
