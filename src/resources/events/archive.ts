@@ -94,7 +94,7 @@ export function archiveId(firstEventId: string): string {
 const newestSeq = sql<number>`(select max("seq") from "events")`;
 
 /** The oldest due event (events_at_idx), of an account not set aside in this run: its account. */
-async function oldestDue(db: Database, cutoff: string, setAside: string[]) {
+export function oldestDue(db: Database, cutoff: string, setAside: string[]) {
   const conditions: (SQL | undefined)[] = [lt(events.at, cutoff), lt(events.seq, newestSeq)];
   if (setAside.length > 0) conditions.push(notInArray(events.accountId, setAside));
   return db
@@ -102,8 +102,7 @@ async function oldestDue(db: Database, cutoff: string, setAside: string[]) {
     .from(events)
     .where(and(...conditions))
     .orderBy(asc(events.at))
-    .limit(1)
-    .get();
+    .limit(1);
 }
 
 /**
@@ -112,12 +111,7 @@ async function oldestDue(db: Database, cutoff: string, setAside: string[]) {
  * the account's oldest event is not due yet.
  */
 async function passEnd(db: Database, accountId: string, cutoff: string, maxEvents: number, maxChars: number): Promise<number | null> {
-  const sizes = await db
-    .select({ seq: events.seq, at: events.at, chars: sql<number>`coalesce(length(${events.before}), 0) + coalesce(length(${events.after}), 0)` })
-    .from(events)
-    .where(and(eq(events.accountId, accountId), lt(events.seq, newestSeq)))
-    .orderBy(asc(events.seq))
-    .limit(maxEvents);
+  const sizes = await passSizes(db, accountId, maxEvents);
   let end: number | null = null;
   let chars = 0;
   for (const row of sizes) {
@@ -131,8 +125,18 @@ async function passEnd(db: Database, accountId: string, cutoff: string, maxEvent
   return end;
 }
 
+/** The account's oldest events (events_account_idx), but the newest of all: their sizes. */
+export function passSizes(db: Database, accountId: string, maxEvents: number) {
+  return db
+    .select({ seq: events.seq, at: events.at, chars: sql<number>`coalesce(length(${events.before}), 0) + coalesce(length(${events.after}), 0)` })
+    .from(events)
+    .where(and(eq(events.accountId, accountId), lt(events.seq, newestSeq)))
+    .orderBy(asc(events.seq))
+    .limit(maxEvents);
+}
+
 /** The pass's events: the account's, up to `end`, in commit order; one statement, so one moment's view. */
-function passEvents(db: Database, accountId: string, end: number, maxEvents: number) {
+export function passEvents(db: Database, accountId: string, end: number, maxEvents: number) {
   return db
     .select()
     .from(events)
@@ -261,7 +265,7 @@ export async function archiveEvents(db: Database, bucket: R2Bucket, options: Arc
   // passed over for the rest of this run. Bounded, as every pass is, by maxObjects.
   const setAside: string[] = [];
   for (let passes = 0; ; passes++) {
-    const due = await oldestDue(db, cutoff, setAside);
+    const due = await oldestDue(db, cutoff, setAside).get();
     if (!due) break;
     if (report.objects >= maxObjects || passes >= maxObjects) {
       report.more = true;
