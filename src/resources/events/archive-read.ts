@@ -15,12 +15,12 @@ export const getEventArchive: RouteHandler<typeof routes.getEventArchive, AppEnv
   // If-None-Match is R2's to decide: a failed condition returns the object without its body.
   const object = await c.env.ARCHIVE.get(row.key, { onlyIf: c.req.raw.headers });
   if (!object) throw notFound("archive object", id);
-  const headers = {
-    ETag: object.httpEtag,
+  const headers = { ETag: object.httpEtag, "Cache-Control": "private, max-age=86400, immutable" };
+  if (!("body" in object)) return c.body(null, 304, headers) as never;
+  return c.body(object.body, 200, {
+    ...headers,
     "Content-Type": ARCHIVE_MEDIA_TYPE,
     "Content-Disposition": `attachment; filename="${row.id}.ndjson.gz"`,
-    "Cache-Control": "private, max-age=86400, immutable",
-  };
-  if (!("body" in object)) return c.body(null, 304, headers) as never;
-  return c.body(object.body, 200, { ...headers, "Content-Length": String(object.size) }) as never;
+    "Content-Length": String(object.size),
+  }) as never;
 };
