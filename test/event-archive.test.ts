@@ -118,11 +118,23 @@ async function gunzipText(bytes: ArrayBuffer): Promise<string> {
 
 /** One archive object as GET /v1/events/archive/{object} serves it, decompressed and parsed. */
 async function download(id: string, auth = bearer("write")) {
-  const response = await worker.fetch(new Request(`http://api.test/v1/events/archive/${id}`, { headers: { authorization: auth } }), env, createExecutionContext());
+  const response = await worker.fetch(
+    new Request(`http://api.test/v1/events/archive/${id}`, { headers: { authorization: auth } }),
+    env,
+    createExecutionContext(),
+  );
   expect(response.status).toBe(200);
   const bytes = await response.arrayBuffer();
   const text = await gunzipText(bytes);
-  return { response, bytes, text, events: text.split("\n").filter(Boolean).map((line) => JSON.parse(line)) };
+  return {
+    response,
+    bytes,
+    text,
+    events: text
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line)),
+  };
 }
 
 /** Where each event of the trail is: D1 (GET /v1/events) or the archive (each object's lines). */
@@ -153,7 +165,11 @@ describe("a month of events moves to the archive: every event in exactly one pla
     const bob = await customer("archive-month-bob", "2026-01-01");
     const days = daysFrom("2026-01-01", 30);
     await writeDays(alice, "month-alice.test", days);
-    await writeDays(bob, "month-bob.test", days.filter((_, i) => i % 3 === 0));
+    await writeDays(
+      bob,
+      "month-bob.test",
+      days.filter((_, i) => i % 3 === 0),
+    );
     const before = await allEvents();
 
     // 30 days after 2026-02-15: events stamped before 2026-01-16T00:00Z are due.
@@ -169,7 +185,13 @@ describe("a month of events moves to the archive: every event in exactly one pla
     expect(trail.hot.filter((event) => event.at < "2026-01-16T00:00:00.000Z")).toEqual([]);
     const aliceObjects = trail.objects.filter((object) => object.account === alice.id);
     expect(aliceObjects.map((object) => object.day)).toEqual(days.slice(0, 15));
-    expect(trail.objects.filter((object) => object.account === bob.id).map((object) => object.day)).toEqual(["2026-01-01", "2026-01-04", "2026-01-07", "2026-01-10", "2026-01-13"]);
+    expect(trail.objects.filter((object) => object.account === bob.id).map((object) => object.day)).toEqual([
+      "2026-01-01",
+      "2026-01-04",
+      "2026-01-07",
+      "2026-01-10",
+      "2026-01-13",
+    ]);
     // The first object holds the account's, its token's and the zone's create and the day's record, in commit order.
     const first = await download(aliceObjects[0].id);
     expect(first.events.map((event) => [event.type, event.operation])).toEqual([
@@ -373,7 +395,11 @@ describe("a cursor of GET /v1/events that stands before an archived event answer
     await archiveAll("2021-02-20T00:00:00.000Z");
 
     for (const cursor of [start.body.resume_cursor, first.body.resume_cursor, first.body.next_cursor]) {
-      const problem = expectProblem(await api("GET", `/v1/events?${first.body.next_cursor === cursor ? "limit=1&" : ""}cursor=${encodeURIComponent(cursor)}`, { headers: auth }), 410, "gone");
+      const problem = expectProblem(
+        await api("GET", `/v1/events?${first.body.next_cursor === cursor ? "limit=1&" : ""}cursor=${encodeURIComponent(cursor)}`, { headers: auth }),
+        410,
+        "gone",
+      );
       expect(problem.detail).toContain("GET /v1/events/archive");
     }
     // Read from the start again: what is left, and a resume_cursor that stands after the archive.
@@ -408,7 +434,10 @@ describe("the newest event of the database is never archived", () => {
     const hot = await everything("/v1/events?limit=200");
     expect(hot).toHaveLength(1);
     const newest = hot[0];
-    const record = await api("POST", "/v1/records", { json: { zone: "archive-newest.test", name: "later", type: "TXT", content: '"x"' }, headers: { authorization: owner.auth } });
+    const record = await api("POST", "/v1/records", {
+      json: { zone: "archive-newest.test", name: "later", type: "TXT", content: '"x"' },
+      headers: { authorization: owner.auth },
+    });
     expect(record.status, record.text).toBe(201);
     const after = await api("GET", "/v1/events?limit=200");
     expect(after.body.data.map((event: any) => event.id)).toEqual([newest.id, expect.any(String)]);
@@ -442,7 +471,9 @@ describe("POST /v1/events/archive/run is for operators, and as_of only where CLO
     expect(expectProblem(await archiveRequest({ as_of: "next tuesday" }), 422, "validation_failed").errors).toEqual([
       { field: "as_of", message: expect.stringContaining("RFC 3339") },
     ]);
-    expect(expectProblem(await archiveRequest({ when: "2030-01-01T00:00:00Z" }), 422, "unknown_field").errors).toEqual([{ field: "when", message: expect.any(String) }]);
+    expect(expectProblem(await archiveRequest({ when: "2030-01-01T00:00:00Z" }), 422, "unknown_field").errors).toEqual([
+      { field: "when", message: expect.any(String) },
+    ]);
   });
 });
 

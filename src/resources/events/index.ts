@@ -26,9 +26,7 @@ export const eventsRouter = createRouter()
     const page = await pageRequest(c, query);
     const db = c.get("db");
     // A cursor is checked in the same round trip as its page: is an event after it archived?
-    const [rows, gone] = page.after
-      ? await db.batch([listEvents(db, query, page), archivedAfter(db, page.after)])
-      : [await listEvents(db, query, page), []];
+    const [rows, gone] = page.after ? await db.batch([listEvents(db, query, page), archivedAfter(db, page.after)]) : [await listEvents(db, query, page), []];
     if (gone.length > 0) {
       throw new ApiError(
         "gone",

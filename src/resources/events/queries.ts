@@ -72,11 +72,7 @@ export function findEvent(db: Database, id: string) {
 export function archivedAfter(db: Database, position: KeysetPosition) {
   // A cursor of before the sequence names its event by id: gone from D1, it stands at 0.
   const seq = typeof position.key === "number" ? sql`${position.key}` : sql`coalesce(${seqAfter(position)}, 0)`;
-  return db
-    .select({ seq: eventArchives.lastSeq })
-    .from(eventArchives)
-    .where(sql`${eventArchives.lastSeq} > ${seq}`)
-    .limit(1);
+  return db.select({ seq: eventArchives.lastSeq }).from(eventArchives).where(sql`${eventArchives.lastSeq} > ${seq}`).limit(1);
 }
 
 export type EventArchiveRow = typeof eventArchives.$inferSelect;

@@ -2,7 +2,15 @@ import { defineRoute } from "../../http/route";
 import { CONDITIONAL_GET, errorResponses, listResponse, notModifiedResponse, resourceResponse } from "../../http/openapi";
 import { pathParams } from "../../http/params";
 import { JSON_MEDIA_TYPE } from "../../http/json-body";
-import { ArchiveReportSchema, ArchiveRunRequestSchema, EventArchiveListQuery, EventArchiveListSchema, EventArchiveSchema, EventListQuery, EventListSchema, EventSchema } from "./schemas";
+import {
+  ArchiveReportSchema,
+  ArchiveRunRequestSchema,
+  EventArchiveListQuery,
+  EventArchiveListSchema,
+  EventListQuery,
+  EventListSchema,
+  EventSchema,
+} from "./schemas";
 import { ARCHIVE_REPORT_EXAMPLE, EVENT_ARCHIVE_EXAMPLE, EVENT_ARCHIVE_LINES_EXAMPLE, EVENT_EXAMPLE } from "../examples";
 import { ARCHIVE_MEDIA_TYPE } from "./archive";
 import { z } from "@hono/zod-openapi";
@@ -79,7 +87,7 @@ export const getEventArchive = defineRoute({
       description: "The object: gzip'd newline-delimited JSON (the example shows its first line after gunzip).",
       headers: {
         ETag: { description: "The object's entity tag.", schema: { type: "string" as const } },
-        "Content-Disposition": { description: "`attachment; filename=\"arc_….ndjson.gz\"`.", schema: { type: "string" as const } },
+        "Content-Disposition": { description: '`attachment; filename="arc_….ndjson.gz"`.', schema: { type: "string" as const } },
       },
       content: { [ARCHIVE_MEDIA_TYPE]: { schema: z.string().openapi({ format: "binary" }), example: EVENT_ARCHIVE_LINES_EXAMPLE } },
     },
