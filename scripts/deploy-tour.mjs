@@ -108,10 +108,11 @@ async function main() {
     });
     const worker = api.scripts.get("domain-api");
     const active = worker?.versions.get(worker.active);
-    await check("the deployed version binds DB to that database, the rate limiter, the vars and the secret", () => {
+    await check("the deployed version binds DB to that database, ARCHIVE to the bucket created, the rate limiter, the vars and the secret", () => {
       assert(active, "no Worker domain-api is deployed");
       const byName = Object.fromEntries(active.bindings.map((b) => [b.name, b]));
       assert(byName.DB?.type === "d1" && byName.DB.id === databaseId, `DB: ${JSON.stringify(byName.DB)}`);
+      assert(byName.ARCHIVE?.type === "r2_bucket" && api.buckets.has(byName.ARCHIVE.bucket_name), `ARCHIVE: ${JSON.stringify(byName.ARCHIVE)}`);
       assert(byName.RATE_LIMITER?.type === "ratelimit" && byName.RATE_LIMITER.simple?.limit === 600, `RATE_LIMITER: ${JSON.stringify(byName.RATE_LIMITER)}`);
       assert(byName.DEFAULT_NAMESERVERS?.type === "plain_text", "DEFAULT_NAMESERVERS is not a var");
       assert(byName.CURSOR_SECRET?.type === "secret_text" && byName.CURSOR_SECRET.text.length >= 40, "CURSOR_SECRET is not a 32-byte secret");

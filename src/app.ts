@@ -149,8 +149,9 @@ export function createApp() {
 }
 
 export const app = createApp();
-/** The lifecycle sweep, for the Worker's cron trigger (src/index.ts may import only the app's layer). */
+/** The lifecycle sweep and the events archive, for the Worker's cron trigger (src/index.ts may import only the app's layer). */
 export { cronSweep } from "./resources/lifecycle/sweep";
 export { cronRenewSignatures } from "./resources/dnssec/renewal";
+export { cronArchive } from "./resources/events/archive";
 /** The app's type, for a typed client: `hc<AppType>(baseUrl)` from `hono/client`. */
 export type AppType = typeof app;

@@ -1,8 +1,9 @@
 // Worker entry: the whole service is the Hono app, plus the Cron Trigger, which forgets
 // expired idempotency keys, runs the lifecycle sweep (expiries, ends of grace periods,
-// purges, transfers past act_by) and moves the serial of signed zones when a new signing
-// week begins (src/resources/dnssec/renewal.ts).
-import { app, cronRenewSignatures, cronSweep } from "./app";
+// purges, transfers past act_by), moves the serial of signed zones when a new signing
+// week begins (src/resources/dnssec/renewal.ts) and moves events older than the hot
+// window to the archive (docs/capacity.md).
+import { app, cronArchive, cronRenewSignatures, cronSweep } from "./app";
 import type { Env } from "./env";
 import { safeErrorSummary } from "./http/error-log";
 import { deleteExpiredIdempotencyKeys } from "./http/idempotency";
@@ -25,6 +26,14 @@ export default {
         (zones) => console.log(JSON.stringify({ level: "info", service: "domain-api", signatures_renewed: zones })),
         (error: unknown) =>
           console.error(JSON.stringify({ level: "error", service: "domain-api", signatures_renewed: "failed", error: safeErrorSummary(error) })),
+      ),
+    );
+    // The archive resumes from the rows themselves too: what a failed run wrote to R2 and did
+    // not delete from D1 is found and completed by the next.
+    ctx.waitUntil(
+      cronArchive(env.DB, env.ARCHIVE, env.EVENT_HOT_DAYS, controller.scheduledTime).then(
+        (report) => console.log(JSON.stringify({ level: "info", service: "domain-api", archive: report })),
+        (error: unknown) => console.error(JSON.stringify({ level: "error", service: "domain-api", archive: "failed", error: safeErrorSummary(error) })),
       ),
     );
   },

@@ -14,6 +14,8 @@
 // (422), and the actions bodies that the handler refuses after it has found the object.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { database } from "../src/db/client";
+import { archiveEvents } from "../src/resources/events/archive";
 import { type ApiResponse, adaAddress, api } from "./helpers";
 import { bearer } from "./tokens";
 
@@ -78,6 +80,9 @@ const EXPECTED: Record<string, string> = {
 
   listEvents: "VVVVVFFUUFV",
   getEvent: "VVVVHFFUUFH",
+  listEventArchive: "VVVFFFFUUFV",
+  getEventArchive: "VVVFFFFUUFH",
+  runEventArchive: "PFFFFFFUUFF",
 
   listTokens: "VVVFFFFUUFV",
   getToken: "VVVFFFFUUFH",
@@ -173,6 +178,13 @@ beforeAll(async () => {
   await created(await api("POST", "/v1/domains", { ...asAlice, json: { name: ZONE, registrant: contact.id, nameservers: [host.name] } }));
   const zone = await created(await api("POST", "/v1/zones", { ...asAlice, json: { name: ZONE, nameservers: [host.name] } }));
   const record = await created(await api("POST", "/v1/records", { ...asAlice, json: { zone: ZONE, name: "_acme-challenge", type: "TXT", content: '"x"' } }));
+  // An event of Alice's from long ago (numbered before all others, as it would have been), archived.
+  await env.DB.prepare(
+    "insert into events (seq, id, account_id, at, actor, resource_type, resource_id, operation, before, after) select min(seq) - 1, 'evt_01E0000000MATR1XARCH1VE00', ?, '2020-01-01T00:00:00.000Z', 'local', 'zone', ?, 'update', null, null from events",
+  )
+    .bind(alice, zone.id)
+    .run();
+  expect(await archiveEvents(database(env.DB), env.ARCHIVE, { now: new Date(), hotDays: 30 })).toMatchObject({ archived: 1, objects: 1 });
   const victim = await as({ name: "alice-victim", scope: "read" });
   const tsigKey = await created(
     await api("POST", "/v1/tsig-keys", { ...asAlice, json: { name: "matrix.alice-matrix.test", allow: ["transfer"], zones: [ZONE] } }),
@@ -186,6 +198,7 @@ beforeAll(async () => {
     zone: ZONE,
     record: record.id,
     event: events.body.data[0].id,
+    object: "arc_01E0000000MATR1XARCH1VE00",
     token: victim.id,
     account: alice,
     repository: "verisign",

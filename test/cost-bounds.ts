@@ -64,6 +64,8 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   getRecord: { round_trips: 1, rows_read: 2, rows_written: 0 },
   listEvents: { round_trips: 1, rows_read: 11, rows_written: 0 },
   getEvent: { round_trips: 1, rows_read: 1, rows_written: 0 },
+  listEventArchive: { round_trips: 1, rows_read: 1, rows_written: 0 },
+  getEventArchive: { round_trips: 1, rows_read: 1, rows_written: 0, why: "the object's row (its visibility); the object itself streams from R2" },
   listAccounts: { round_trips: 1, rows_read: 2, rows_written: 0 },
   getAccount: { round_trips: 1, rows_read: 1, rows_written: 0 },
   getMe: { round_trips: 1, rows_read: 2, rows_written: 0 },
@@ -218,5 +220,11 @@ export const COST_BOUNDS: Record<string, CostBound> = {
     rows_written: 0,
     why: "3 round trips when nothing is due (one index probe per kind of due step); each domain a step changes is a write of its own",
   },
-  deleteAccount: { round_trips: 3, rows_read: 11, rows_written: 12, why: "3 round trips: what the account holds is counted before the routine's read batch" },
+  runEventArchive: {
+    round_trips: 1,
+    rows_read: 1,
+    rows_written: 0,
+    why: "1 round trip when nothing is due (the oldest due event, from events_at_idx); each pass then reads an account's oldest events twice (their sizes, then the events), and each object is an R2 put and get and one D1 batch",
+  },
+  deleteAccount: { round_trips: 3, rows_read: 11, rows_written: 9, why: "3 round trips: what the account holds is counted before the routine's read batch" },
 };

@@ -10,6 +10,8 @@ import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COST_BOUNDS, type CostBound } from "./cost-bounds";
 import { type CostedResponse, costOf, roundTrips } from "./d1-cost";
+import { database } from "../src/db/client";
+import { archiveEvents } from "../src/resources/events/archive";
 import { addDnsToken, api, createContact } from "./helpers";
 
 interface Measured {
@@ -61,7 +63,7 @@ async function measure(operation: string, method: string, path: string, expected
 }
 
 const LIMIT = 10;
-const seeded = { contact: "", domain: "cost-0.com", host: "", zone: "cost-zone.test", record: "", event: "", account: "", token: "" };
+const seeded = { contact: "", domain: "cost-0.com", host: "", zone: "cost-zone.test", record: "", event: "", account: "", token: "", archive: "" };
 /** The PowerDNS connector's base path, with a dns token (beforeAll). */
 let dnsBase = "";
 const pdnsZone = "cost-zone%2etest%2e";
@@ -98,6 +100,12 @@ beforeAll(async () => {
   expect(token.status, token.text).toBe(201);
   seeded.token = token.body.id;
   seeded.event = (await api("GET", "/v1/events?limit=1")).body.data[0].id;
+  // An event from long ago (numbered before all others, as it would have been), archived.
+  await env.DB.prepare(
+    "insert into events (seq, id, at, actor, resource_type, resource_id, operation) select min(seq) - 1, 'evt_01E0000000C0STARCH1VE000', '2020-01-01T00:00:00.000Z', 'local', 'zone', 'zon_x', 'update' from events",
+  ).run();
+  expect(await archiveEvents(database(env.DB), env.ARCHIVE, { now: new Date(), hotDays: 30 })).toMatchObject({ archived: 1 });
+  seeded.archive = "arc_01E0000000C0STARCH1VE000";
   dnsBase = await addDnsToken("tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9H", "cost-dns", "cost-dns-secret-0123456789abcdef");
   // The isolate warm: the token and the catalog read once.
   await api("GET", "/v1/domains?limit=1");
@@ -149,6 +157,8 @@ describe("every read costs at most its bound (the isolate warm)", () => {
     ["getRecord", () => `/v1/records/${seeded.record}`],
     ["listEvents", `/v1/events?limit=${LIMIT}`],
     ["getEvent", () => `/v1/events/${seeded.event}`],
+    ["listEventArchive", `/v1/events/archive?limit=${LIMIT}`],
+    ["getEventArchive", () => `/v1/events/archive/${seeded.archive}`],
     ["listAccounts", `/v1/accounts?limit=${LIMIT}`],
     ["getAccount", () => `/v1/accounts/${seeded.account}`],
     ["getMe", "/v1/me"],
@@ -338,6 +348,10 @@ describe("every write costs at most its bound", () => {
   it("runSweep", async () => {
     await measure("runSweep", "POST", "/v1/lifecycle/sweep", 200);
     expectWithin("runSweep");
+  });
+  it("runEventArchive", async () => {
+    await measure("runEventArchive", "POST", "/v1/events/archive/run", 200);
+    expectWithin("runEventArchive");
   });
   it("deleteAccount", async () => {
     const account = await api("POST", "/v1/accounts", { json: { name: "Cost Closing" } });

@@ -126,7 +126,9 @@ export async function costOf(method: string, path: string, options: { body?: str
     ctx,
   );
   await waitOnExecutionContext(ctx);
-  const text = await response.text();
+  // A binary answer (an archive object, application/gzip) is read whole but not as text.
+  const binary = response.headers.get("content-type") === "application/gzip";
+  const text = binary ? `(${(await response.arrayBuffer()).byteLength} bytes)` : await response.text();
   let body: unknown;
   if (/json/.test(response.headers.get("content-type") ?? "")) body = JSON.parse(text);
   return { status: response.status, text, body, cost };

@@ -48,7 +48,8 @@ export async function api<T = any>(
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
   const response = await handle(new Request(`http://api.test${path}`, { method, headers, body }));
-  const text = await response.text();
+  // A binary answer (an archive object, application/gzip) is read whole, not as text.
+  const text = response.headers.get("content-type") === "application/gzip" ? `(${(await response.arrayBuffer()).byteLength} bytes)` : await response.text();
   let parsed: unknown;
   if (text && /json/.test(response.headers.get("content-type") ?? "")) parsed = JSON.parse(text);
   return { status: response.status, headers: response.headers, body: parsed as T, text };

@@ -5,6 +5,7 @@
 // against the documented schema (OpenAPI 3.1 schemas are JSON Schema 2020-12). Every
 // `example` in the document is checked against its schema too.
 import { Validator, type Schema } from "@cfworker/json-schema";
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addDnsToken, api, apiRaw, createContact, type ApiResponse } from "./helpers";
 import { bearer } from "./tokens";
@@ -510,6 +511,25 @@ describe("responses conform to the OpenAPI document", () => {
     const customer = await call("POST", "/v1/accounts", { json: { name: "contract-sweep-customer" } });
     const token = await call("POST", "/v1/tokens", { json: { name: "contract-sweep", scope: "write", account: customer.body.id } });
     await call("POST", "/v1/lifecycle/sweep", { headers: { authorization: `Bearer ${token.body.secret}` } });
+  });
+
+  it("the events archive: a run, its objects, one object (gzip), 304 and 404, 410 for a cursor before it", async () => {
+    const before = await call("GET", "/v1/events?limit=1");
+    // An account's event from long ago, then a newer one (the newest is never archived).
+    await env.DB.prepare(
+      "insert into events (seq, id, account_id, at, actor, resource_type, resource_id, operation) select max(seq) + 1, 'evt_01E0000000C0NTRACTARCH1V', 'acc_01E0000000C0NTRACTACC0NT', '2020-01-01T00:00:00.000Z', 'local', 'zone', 'zon_x', 'update' from events",
+    ).run();
+    await createContact({ email: "contract-archive@example.org" });
+    const run = await call("POST", "/v1/events/archive/run");
+    expect(run.body).toMatchObject({ archived: 1, objects: 1 });
+    await call("POST", "/v1/events/archive/run", { json: { as_of: "2030-01-01T00:00:00Z" } });
+    const list = await call("GET", "/v1/events/archive?limit=1");
+    await call("GET", "/v1/events/archive?cursor=forged.cursor");
+    const object = await call("GET", `/v1/events/archive/${list.body.data[0].id}`);
+    expect(object.status).toBe(200);
+    await call("GET", `/v1/events/archive/${list.body.data[0].id}`, { headers: { "if-none-match": object.headers.get("etag")! } });
+    await call("GET", "/v1/events/archive/arc_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B");
+    expect((await call("GET", `/v1/events?cursor=${encodeURIComponent(before.body.resume_cursor)}`)).status).toBe(410);
   });
 
   it("every response so far matched the document, and every operation was exercised", () => {

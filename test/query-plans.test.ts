@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { database } from "../src/db/client";
 import { listContacts } from "../src/resources/contacts/queries";
 import { listDomains } from "../src/resources/domains/queries";
-import { listEvents } from "../src/resources/events/queries";
+import { oldestDue, passEvents, passSizes } from "../src/resources/events/archive";
+import { archivedAfter, listEventArchives, listEvents } from "../src/resources/events/queries";
 import { listHosts } from "../src/resources/hosts/queries";
 import { listRecords } from "../src/resources/records/queries";
 import { listZones } from "../src/resources/zones/queries";
@@ -80,6 +81,13 @@ const cases: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
   ["events by operation", listEvents(db, { operation: "delete" }, firstPage)],
   ["events by token", listEvents(db, { token: "ci" }, firstPage)],
   ["events since a time", listEvents(db, { since: "2026-01-01T00:00:00.000Z" }, firstPage)],
+  ["archive objects, later page", listEventArchives(db, {}, { limit: 50, after: { key: 120, id: "arc_x" } })],
+  ["archive objects of an account", listEventArchives(db, { account: "acc_x" }, firstPage)],
+  ["archive objects after a cursor (410 gone)", archivedAfter(db, { key: 120, id: "evt_x" })],
+  ["archive objects after a cursor of before the sequence", archivedAfter(db, { key: null, id: "evt_x" })],
+  ["the archive's oldest due event", oldestDue(db, "2026-01-01T00:00:00.000Z", ["acc_x"])],
+  ["the archive's pass: sizes", passSizes(db, "acc_x", 2000)],
+  ["the archive's pass: events", passEvents(db, "acc_x", 120, 2000)],
 ];
 
 describe("every list query uses an index", () => {

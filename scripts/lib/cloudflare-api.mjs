@@ -12,20 +12,24 @@
 //   PUT  /accounts/:a/workers/scripts/:name (multipart)          one-step upload (a draft Worker)
 //   POST /accounts/:a/workers/scripts/:name/versions, deployments   `deploy` (versions API)
 //   PUT|GET /accounts/:a/workers/scripts/:name/secrets           `secret put` / `secret list`
+//   POST /accounts/:a/r2/buckets, GET …/r2/buckets[/:name]       `r2 bucket create`, `r2 bucket
+//                                                                list`, the bucket check of `deploy`
 //   …and the service, settings, workers.dev, schedules and analytics calls made on the way.
 //
 // Nothing is imitated where the real part runs here: each D1 database is a real D1 (SQLite
 // in workerd, through Miniflare, persisted under `stateDir`), and a deployed version is the
 // very bundle wrangler uploaded, run by workerd with the bindings named in the upload's
-// metadata (D1, plain-text vars, secrets, rate limits, compatibility date and flags).
+// metadata (D1, R2 buckets, plain-text vars, secrets, rate limits, compatibility date and
+// flags). An R2 bucket is a real local R2 (Miniflare's, persisted under `stateDir`).
 // Besides the plain-HTTP API for wrangler, an HTTPS "edge" (self-signed CA at
 // `caCertPath`) answers https://api.cloudflare.com/client/v4/… with the same API and
 // https://<script>.<subdomain>.workers.dev/… with the deployed Worker, so curl reaches both
 // with `--connect-to ::127.0.0.1:<edgePort> --cacert <caCertPath>` and unchanged URLs.
 //
 // It refuses what Cloudflare refuses on these paths: a wrong token (10000), another
-// account (9109), an unknown database (7404) or Worker (10007, which makes `secret put`
-// create a draft Worker, as it does on Cloudflare), a duplicate database name (7502), and
+// account (9109), an unknown database (7404), bucket (10006) or Worker (10007, which makes
+// `secret put` create a draft Worker, as it does on Cloudflare), a duplicate database name
+// (7502) or bucket name (10004), a binding to a bucket that does not exist, and
 // two bindings of one name, such as a var and a secret (10053). It keeps no analytics and
 // runs one version at 100% (no gradual deployments).
 import { createServer } from "node:http";
@@ -108,6 +112,9 @@ function makeCertificate(dir, subdomain) {
 export async function startCloudflareApi({ stateDir, token, accountId, subdomain = "sandbox", log = () => {} }) {
   mkdirSync(stateDir, { recursive: true });
   const d1Persist = join(stateDir, "d1");
+  const r2Persist = join(stateDir, "r2");
+  /** R2 bucket name → the bucket as the R2 API describes it. */
+  const buckets = new Map();
   const certificate = makeCertificate(stateDir, subdomain);
   const account = { id: accountId, name: "Sandbox account" };
   /** uuid → database record, as the D1 API describes it. */
@@ -188,6 +195,23 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     await d1(db.uuid);
     return envelope(describe(db));
   });
+  // --- R2 buckets ------------------------------------------------------------------------
+  function bucket(name) {
+    const found = buckets.get(name);
+    if (!found) throw new CloudflareError(404, 10006, "The specified bucket does not exist.");
+    return found;
+  }
+  route("POST", `${ACC}/r2/buckets`, ({ body }) => {
+    const { name, locationHint, storageClass } = jsonBody(body);
+    if (typeof name !== "string" || !/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(name)) throw new CloudflareError(400, 10005, "The bucket name is not valid.");
+    if (buckets.has(name)) throw new CloudflareError(409, 10004, "The bucket you tried to create already exists, and you own it.");
+    const created = { name, creation_date: new Date().toISOString(), location: locationHint ?? "WEUR", storage_class: storageClass ?? "Standard" };
+    buckets.set(name, created);
+    return envelope(created);
+  });
+  route("GET", `${ACC}/r2/buckets`, () => envelope({ buckets: [...buckets.values()] }));
+  route("GET", `${ACC}/r2/buckets/(?<bucket>[a-z0-9-]+)`, ({ params }) => envelope(bucket(params.bucket)));
+
   route("GET", `${ACC}/d1/database`, ({ url }) => {
     const name = url.searchParams.get("name");
     const list = [...databases.values()].filter((db) => name === null || db.name.includes(name)).map(describe);
@@ -297,7 +321,9 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     if (duplicate) throw new CloudflareError(400, 10053, `Binding name '${duplicate}' already in use`);
     for (const binding of bindings) {
       if (binding.type === "d1") database(binding.id);
-      else if (!["plain_text", "json", "secret_text", "ratelimit"].includes(binding.type)) {
+      else if (binding.type === "r2_bucket") {
+        if (!buckets.has(binding.bucket_name)) throw new CloudflareError(400, 10085, `R2 bucket '${binding.bucket_name}' not found: create it first`);
+      } else if (!["plain_text", "json", "secret_text", "ratelimit"].includes(binding.type)) {
         throw new CloudflareError(400, 10021, `binding type ${binding.type} is not supported here`);
       }
     }
@@ -349,11 +375,13 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     modules.unshift(...modules.splice(main, 1));
     const bindings = {};
     const d1Databases = {};
+    const r2Buckets = {};
     const ratelimits = {};
     for (const binding of version.bindings) {
       if (binding.type === "plain_text" || binding.type === "secret_text") bindings[binding.name] = binding.text;
       else if (binding.type === "json") bindings[binding.name] = binding.json;
       else if (binding.type === "d1") d1Databases[binding.name] = binding.id;
+      else if (binding.type === "r2_bucket") r2Buckets[binding.name] = binding.bucket_name;
       else if (binding.type === "ratelimit") ratelimits[binding.name] = { simple: binding.simple };
     }
     const options = {
@@ -364,6 +392,8 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       bindings,
       d1Databases,
       d1Persist,
+      r2Buckets,
+      r2Persist,
       ratelimits,
     };
     if (found.miniflare) await found.miniflare.setOptions(options);
@@ -421,9 +451,14 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     if (!version) throw new CloudflareError(404, 10222, "version not found");
     return envelope(await deploy(params.name, found, version));
   });
-  route("GET", `${SCRIPT}/settings`, ({ params }) =>
-    envelope({ logpush: false, tail_consumers: [], observability: { enabled: false }, ...script(params.name).settings }),
-  );
+  // The active version's bindings (secrets without their text), as Cloudflare lists them:
+  // wrangler deploy reads them to decide whether an R2 binding is the one already there.
+  route("GET", `${SCRIPT}/settings`, ({ params }) => {
+    const found = script(params.name);
+    const active = found.active ? found.versions.get(found.active) : null;
+    const bindings = (active?.bindings ?? []).map((b) => (b.type === "secret_text" ? { name: b.name, type: b.type } : b));
+    return envelope({ logpush: false, tail_consumers: [], observability: { enabled: false }, bindings, ...found.settings });
+  });
   route("PATCH", `${SCRIPT}/script-settings`, ({ params, body }) => {
     const found = script(params.name);
     found.settings = { ...found.settings, ...jsonBody(body) };
@@ -573,6 +608,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     subdomain,
     requests,
     databases,
+    buckets,
     scripts,
     async close() {
       for (const listening of [server, edge]) {

@@ -442,6 +442,41 @@ export const events = sqliteTable(
 );
 
 /**
+ * The audit trail's archive index (drizzle/0022): one row per R2 object of archived events
+ * (gzip'd newline-delimited JSON, one object per account, day and batch), written in the
+ * D1 batch that deletes the object's events (src/resources/events/archive.ts).
+ */
+export const eventArchives = sqliteTable(
+  "event_archives",
+  {
+    /** `arc_` and the ULID of the object's first event: two runs archiving the same events name one object. */
+    id: text("id").primaryKey(),
+    /** The account whose events the object holds: visible as events are. */
+    accountId: text("account_id").notNull(),
+    /** The UTC day (YYYY-MM-DD) of the events' `at`. */
+    day: text("day").notNull(),
+    /** The R2 object key: `events/<account>/<day>/<first event id>.ndjson.gz`. */
+    key: text("key").notNull(),
+    firstEvent: text("first_event").notNull(),
+    lastEvent: text("last_event").notNull(),
+    /** The commit order (`events.seq`) of the first and last event the object holds. */
+    firstSeq: integer("first_seq").notNull(),
+    lastSeq: integer("last_seq").notNull(),
+    count: integer("count").notNull(),
+    /** The object's size in R2 (gzip'd). */
+    bytes: integer("bytes").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("event_archives_key_unique").on(t.key),
+    index("event_archives_account_idx").on(t.accountId, t.firstSeq),
+    index("event_archives_account_last_seq_idx").on(t.accountId, t.lastSeq),
+    index("event_archives_first_seq_idx").on(t.firstSeq),
+    index("event_archives_last_seq_idx").on(t.lastSeq),
+  ],
+);
+
+/**
  * Idempotency keys of POST requests (kept 24 h): the first response is stored and
  * replayed to retries that carry the same key and the same request.
  */
@@ -603,6 +638,7 @@ export const schema = {
   apiTokens,
   idempotencyKeys,
   events,
+  eventArchives,
   zoneKeys,
   transferAuthFailures,
   tsigKeys,

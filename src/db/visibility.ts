@@ -51,6 +51,9 @@ export function visibilityPrefix(v: Visibility): string {
       "events",
       narrow ? ` AND (resource_id IN (SELECT id FROM "zones") OR resource_id IN (SELECT id FROM "domains") OR resource_id IN (SELECT id FROM "records"))` : "",
     ),
+    // The archive's index: the account's objects, whatever names a token is narrowed to (the
+    // archive routes refuse such tokens; the events list's 410 check looks account-wide).
+    owned("event_archives"),
     owned("api_tokens"),
     // TSIG keys: their account's only, and none for a token narrowed to zones or domains.
     owned("tsig_keys", narrow ? " AND 0" : ""),

@@ -29,6 +29,12 @@ export const PROBLEMS = {
     about:
       "Other writes to the same resources kept committing first while this write retried on what was current; nothing was written. `Retry-After` says when to try again.",
   },
+  gone: {
+    status: 410,
+    title: "Gone",
+    about:
+      "What the request stands on has moved out of the database: a `cursor` of `GET /v1/events` that stands before events since archived (read them from `GET /v1/events/archive`, then list again without a cursor).",
+  },
   precondition_failed: { status: 412, title: "Precondition failed", about: "`If-Match` does not match the resource's current `ETag`." },
   payload_too_large: { status: 413, title: "Payload too large", about: "JSON bodies are limited to 1 MiB, master files to 2 MiB and 25 000 records." },
   unsupported_media_type: { status: 415, title: "Unsupported media type", about: "The body's `Content-Type` is not one this operation takes." },

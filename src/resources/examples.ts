@@ -8,7 +8,7 @@ import type { AccountCreateSchema, AccountPatchSchema, AccountSchema, MeSchema }
 import type { ExtensionSchema, RepositorySchema } from "./catalog/schemas";
 import type { ContactCreateSchema, ContactPatchSchema, ContactSchema } from "./contacts/schemas";
 import type { DomainCreateSchema, DomainPatchSchema, DomainRenewSchema, DomainSchema, TransferRequestSchema, TransferSchema } from "./domains/schemas";
-import type { EventSchema } from "./events/schemas";
+import type { ArchiveReportSchema, EventArchiveSchema, EventSchema } from "./events/schemas";
 import type { HostCreateSchema, HostPatchSchema, HostSchema } from "./hosts/schemas";
 import type { SweepReportSchema } from "./lifecycle/schemas";
 import type { RecordCreateSchema, RecordPatchSchema, RecordSchema, ZoneChangesResultSchema, ZoneChangesSchema } from "./records/schemas";
@@ -275,6 +275,29 @@ export const EVENT_EXAMPLE = {
   before: { ...DOMAIN_LIST_ITEM_EXAMPLE, status: ["ok"], auto_renew: true, updated_at: CREATED },
   after: DOMAIN_LIST_ITEM_EXAMPLE,
 } satisfies z.output<typeof EventSchema>;
+
+/** An archive object of the example account: one UTC day of its events, gzip'd NDJSON in R2. */
+export const EVENT_ARCHIVE_EXAMPLE = {
+  id: "arc_01M3W0B1N4Q8R2T6V9X3Z5C7E1",
+  account: SPONSOR_ID,
+  day: "2026-10-01",
+  first_event: "evt_01M3W0B1N4Q8R2T6V9X3Z5C7E1",
+  last_event: "evt_01M3X7K2D9F5H8J3L6N0P4R7T2",
+  count: 412,
+  bytes: 48213,
+  created_at: "2026-11-01T00:17:03.418Z",
+} satisfies z.output<typeof EventArchiveSchema>;
+
+/** The first lines of that object, after gunzip: events as GET /v1/events/{event} returns them. */
+export const EVENT_ARCHIVE_LINES_EXAMPLE = `${JSON.stringify({ ...EVENT_EXAMPLE, id: "evt_01M3W0B1N4Q8R2T6V9X3Z5C7E1", at: "2026-10-01T07:12:44.301Z" })}\n…\n`;
+
+export const ARCHIVE_REPORT_EXAMPLE = {
+  as_of: "2026-11-22T09:17:00.000Z",
+  archived_before: "2026-10-23T00:00:00.000Z",
+  archived: 2412,
+  objects: 7,
+  more: false,
+} satisfies z.input<typeof ArchiveReportSchema>;
 
 const ACCOUNT_ID = "acc_01M8188MZ3N4D5RW2QKJ7H8V6E";
 const OPERATOR_TOKEN_ID = "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B";

@@ -1,35 +1,38 @@
-// The audit trail (read side). Events are written by every write handler through
-// src/db/events.ts, in the batch of the write itself.
+// The audit trail (read side), and its archive. Events are written by every write handler
+// through src/db/events.ts, in the batch of the write itself; those older than the hot
+// window move to R2 (./archive.ts).
+import { ApiError } from "../../http/problem";
 import { notFound } from "../../http/lookup";
 import { pageRequest, pageResponse, signCursor } from "../../http/pagination";
 import { sendResource } from "../../http/respond";
 import { createRouter } from "../../http/router";
-import { eventPosition, findEvent, listEvents, TRAIL_START, type EventRow } from "./queries";
+import { listEventArchive } from "./archive-list";
+import { getEventArchive } from "./archive-read";
+import { runEventArchive } from "./archive-run";
+import { presentEvent } from "./present";
+import { archivedAfter, eventPosition, findEvent, listEvents, TRAIL_START } from "./queries";
 import * as routes from "./routes";
-import type { Event } from "./schemas";
-
-export function presentEvent(row: EventRow): Event {
-  return {
-    id: row.id,
-    at: row.at,
-    account: row.accountId,
-    token: row.actor,
-    type: row.resourceType,
-    resource: row.resourceId,
-    operation: row.operation,
-    before: (row.before ?? null) as Event["before"],
-    after: (row.after ?? null) as Event["after"],
-  };
-}
 
 /** Events never change: one version for ever. */
 const EVENT_VERSION = 1;
 
 export const eventsRouter = createRouter()
+  // Before /events/{event}, which would take "archive" for an event id.
+  .openapi(routes.listEventArchive, listEventArchive)
+  .openapi(routes.runEventArchive, runEventArchive)
+  .openapi(routes.getEventArchive, getEventArchive)
   .openapi(routes.listEvents, async (c) => {
     const query = c.req.valid("query");
     const page = await pageRequest(c, query);
-    const rows = await listEvents(c.get("db"), query, page);
+    const db = c.get("db");
+    // A cursor is checked in the same round trip as its page: is an event after it archived?
+    const [rows, gone] = page.after ? await db.batch([listEvents(db, query, page), archivedAfter(db, page.after)]) : [await listEvents(db, query, page), []];
+    if (gone.length > 0) {
+      throw new ApiError(
+        "gone",
+        "Events after this cursor have moved to the archive (they are older than the hot window): read them from GET /v1/events/archive, then list again from the start, without a cursor.",
+      );
+    }
     const body = await pageResponse(c, page, rows, eventPosition, presentEvent);
     // A poller keeps the last page's resume_cursor: it stands after the last event read
     // (or where this request started, when there was nothing to read).

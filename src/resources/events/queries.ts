@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, gte, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { events } from "../../db/schema";
+import { eventArchives, events } from "../../db/schema";
 import type { KeysetPosition, PageRequest } from "../../http/pagination";
 
 export type EventRow = typeof events.$inferSelect;
@@ -66,4 +66,38 @@ export function listEvents(db: Database, filters: EventFilters, page: PageReques
 
 export function findEvent(db: Database, id: string) {
   return db.select().from(events).where(eq(events.id, id));
+}
+
+/**
+ * Whether an archived event stands after `position`: a reader resuming there would miss
+ * it (410 gone). By the viewer's visibility: a customer's own account's archive.
+ */
+export function archivedAfter(db: Database, position: KeysetPosition) {
+  // A cursor of before the sequence names its event by id: gone from D1, it stands at 0.
+  const seq = typeof position.key === "number" ? sql`${position.key}` : sql`coalesce(${seqAfter(position)}, 0)`;
+  return db.select({ seq: eventArchives.lastSeq }).from(eventArchives).where(sql`${eventArchives.lastSeq} > ${seq}`).limit(1);
+}
+
+export type EventArchiveRow = typeof eventArchives.$inferSelect;
+
+/** The keyset position of an archive object: its first event's commit order. */
+export function archivePosition(row: EventArchiveRow): KeysetPosition {
+  return { key: row.firstSeq, id: row.id };
+}
+
+/** Archive objects in commit order of their first events (event_archives_*first_seq*). */
+export function listEventArchives(db: Database, filters: { account?: string | undefined }, page: PageRequest) {
+  const conditions: (SQL | undefined)[] = [];
+  if (filters.account !== undefined) conditions.push(eq(eventArchives.accountId, filters.account));
+  if (page.after) conditions.push(gt(eventArchives.firstSeq, typeof page.after.key === "number" ? page.after.key : 0));
+  return db
+    .select()
+    .from(eventArchives)
+    .where(and(...conditions))
+    .orderBy(asc(eventArchives.firstSeq))
+    .limit(page.limit + 1);
+}
+
+export function findEventArchive(db: Database, id: string) {
+  return db.select().from(eventArchives).where(eq(eventArchives.id, id));
 }

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { dateTimeParam } from "../../http/query";
 import { paginationQuery } from "../../http/pagination";
 import { EVENT_OPERATIONS } from "../../db/schema";
-import { TimestampSchema, listSchema } from "../../http/openapi";
+import { AccountFilterSchema, TimestampSchema, listSchema } from "../../http/openapi";
 
 export const RESOURCE_TYPES = ["contact", "domain", "host", "zone", "record", "rrset", "account", "token", "tsig_key"] as const;
 export const OPERATIONS = EVENT_OPERATIONS;
@@ -70,5 +70,54 @@ export const EventListSchema = z
   })
   .openapi("EventList");
 
+export const EventArchiveSchema = z
+  .object({
+    id: z.string().openapi({ example: "arc_01M8188PRAZ776Y7KHQ8XACA72", description: "`arc_` and the ULID of the object's first event." }),
+    account: z.string().openapi({ example: "acc_01M8188MZ3N4D5RW2QKJ7H8V6E", description: "The account whose events the object holds." }),
+    day: z.string().openapi({ format: "date", example: "2026-10-01", description: "The UTC day of the events' `at`." }),
+    first_event: z.string().openapi({ example: "evt_01M8188PRAZ776Y7KHQ8XACA72", description: "Id of the object's first event (in commit order)." }),
+    last_event: z.string().openapi({ example: "evt_01M818A2B5Q0X3JH7C4N9R6T1V", description: "Id of the object's last event." }),
+    count: z.number().int().openapi({ example: 412, description: "Events the object holds, one per line." }),
+    bytes: z.number().int().openapi({ example: 48213, description: "The object's size as stored and served (gzip'd)." }),
+    created_at: TimestampSchema.openapi({ description: "When the object was archived." }),
+  })
+  .openapi("EventArchive", {
+    description:
+      "One archive object: an account's events of one UTC day (or a part of that day's, when it had many), moved out of the database once older than the hot window (`EVENT_HOT_DAYS`, 30 days by default). Immutable. `GET /events/archive/{object}` serves it: a gzip file (`application/gzip`) of newline-delimited JSON, one event per line exactly as `GET /events/{event}` returned it, in commit order.",
+  });
+
+export const EventArchiveListQuery = z.object({
+  ...paginationQuery,
+  account: AccountFilterSchema,
+});
+
+export const EventArchiveListSchema = listSchema(EventArchiveSchema, "EventArchiveList");
+
+export const ArchiveRunRequestSchema = z
+  .object({
+    as_of: z.string().max(64).optional().openapi({
+      example: "2030-01-01T00:00:00.000Z",
+      description:
+        "Run as if it were this time (RFC 3339): events stamped before UTC midnight `EVENT_HOT_DAYS` days before it are due. Honoured only by a local development server (`npm start` sets `CLOCK_OVERRIDE`, obeyed for loopback requests only); elsewhere 422 `policy_violation` naming `as_of`.",
+    }),
+  })
+  .openapi("ArchiveRunRequest");
+
+const count = (description: string) => z.number().int().openapi({ example: 0, description });
+
+export const ArchiveReportSchema = z
+  .object({
+    as_of: TimestampSchema.openapi({ description: "The time the run acted at." }),
+    archived_before: TimestampSchema.openapi({
+      example: "2029-12-02T00:00:00.000Z",
+      description: "Events stamped before this instant (UTC midnight, `EVENT_HOT_DAYS` days before `as_of`) were due.",
+    }),
+    archived: count("Events moved from the database to archive objects by this run."),
+    objects: count("Archive objects this run wrote (or completed: one an interrupted run had written)."),
+    more: z.boolean().openapi({ description: "The run stopped at its bound with events still due; the next run continues." }),
+  })
+  .openapi("ArchiveReport");
+
 export type Event = z.infer<typeof EventSchema>;
+export type EventArchive = z.infer<typeof EventArchiveSchema>;
 export type EventListQueryInput = z.infer<typeof EventListQuery>;
