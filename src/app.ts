@@ -25,6 +25,8 @@ import { lifecycleRouter } from "./resources/lifecycle";
 import { pdnsRouter } from "./resources/pdns";
 import { recordsRouter } from "./resources/records";
 import { tokensRouter } from "./resources/tokens";
+import { webhooksRouter } from "./resources/webhooks";
+import { kickDeliveries } from "./resources/webhooks/kick";
 import { zonesRouter } from "./resources/zones";
 import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES } from "./resources/zones/master-file";
 import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
@@ -74,6 +76,7 @@ export function createApp() {
     .route("/", lifecycleRouter)
     .route("/", accountsRouter)
     .route("/", tokensRouter)
+    .route("/", webhooksRouter)
     .route("/", pdnsRouter);
 
   // The document is built once per isolate: it depends only on the code.
@@ -120,6 +123,8 @@ export function createApp() {
   app.use("*", authenticate);
   app.use("*", viewerDatabase);
   app.use("*", rateLimit);
+  // After a successful write, the webhooks' queue looks at the events it committed (off the request path).
+  app.use("*", kickDeliveries);
   // Idempotency-Key is route middleware of the POST operations (src/http/route.ts).
   // The service's root points at the API and its reference.
   app.get("/", (c) => c.json({ service: SERVICE_NAME, version: SERVICE_VERSION, api: "/v1", openapi: "/v1/openapi.json", docs: "/v1/docs" }, 200));
@@ -142,5 +147,7 @@ export function createApp() {
 export const app = createApp();
 /** The lifecycle sweep, for the Worker's cron trigger (src/index.ts may import only the app's layer). */
 export { cronSweep } from "./resources/lifecycle/sweep";
+/** Webhook deliveries, for the Worker's queue consumer and cron trigger (docs/webhooks.md). */
+export { consumeWebhookMessages, dispatchOwed, forgetOldDeliveries } from "./resources/webhooks/dispatch";
 /** The app's type, for a typed client: `hc<AppType>(baseUrl)` from `hono/client`. */
 export type AppType = typeof app;

@@ -13,6 +13,9 @@ export const ID_PREFIXES = {
   account: "acc_",
   token: "tok_",
   transfer: "trn_",
+  webhook: "whk_",
+  delivery: "dlv_",
+  ping: "png_",
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

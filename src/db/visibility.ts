@@ -6,8 +6,8 @@
 //   SELECT … FROM "contacts" …
 //
 // — so a query, however it is written and whatever it joins or nests, reads only the
-// viewer's rows: another account's contact, domain, host, zone, record, event, token or
-// account does not exist for it (404, absent from every list and sub-listing, never 403).
+// viewer's rows: another account's contact, domain, host, zone, record, event, token,
+// webhook (with its deliveries) or account does not exist for it (404, absent from every list and sub-listing, never 403).
 // NOT MATERIALIZED lets SQLite flatten each expression into the query, so the indexes are
 // used as before, with `account_id` leading (schema: `*_account_idx`). Writes (INSERT,
 // UPDATE, DELETE, INSERT … SELECT) are not rewritten: they act on rows a scoped read
@@ -52,6 +52,8 @@ export function visibilityPrefix(v: Visibility): string {
       narrow ? ` AND (resource_id IN (SELECT id FROM "zones") OR resource_id IN (SELECT id FROM "domains") OR resource_id IN (SELECT id FROM "records"))` : "",
     ),
     owned("api_tokens"),
+    owned("webhooks", narrow ? " AND 0" : ""),
+    `"webhook_deliveries" AS NOT MATERIALIZED (SELECT * FROM main."webhook_deliveries" WHERE webhook_id IN (SELECT id FROM "webhooks"))`,
   ];
   return expressions.join(",\n  ");
 }

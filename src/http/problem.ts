@@ -36,6 +36,11 @@ export const PROBLEMS = {
   unknown_field: { status: 422, title: "Unknown field", about: "The body has fields the resource does not have; `errors` names them." },
   read_only_field: { status: 422, title: "Read-only field", about: "The body sets fields the server manages; `errors` names them." },
   policy_violation: { status: 422, title: "Registry policy violation", about: "The values are well-formed but the registry's policy refuses them." },
+  quota_exceeded: {
+    status: 422,
+    title: "Quota exceeded",
+    about: "The account holds as many of these objects as its limit allows; `errors` names the limit, its value and the usage. Nothing was written.",
+  },
   rate_limited: { status: 429, title: "Too many requests", about: "Slow down; `Retry-After` says when to try again." },
   internal: { status: 500, title: "Internal error", about: "A bug on our side; report the `request_id`." },
   not_configured: {

@@ -4,22 +4,9 @@ import { notFound } from "../../http/lookup";
 import { pageRequest, pageResponse, signCursor } from "../../http/pagination";
 import { sendResource } from "../../http/respond";
 import { createRouter } from "../../http/router";
-import { eventPosition, findEvent, listEvents, TRAIL_START, type EventRow } from "./queries";
+import { presentEvent } from "./present";
+import { eventPosition, findEvent, listEvents, TRAIL_START } from "./queries";
 import * as routes from "./routes";
-import type { Event } from "./schemas";
-
-export function presentEvent(row: EventRow): Event {
-  return {
-    id: row.id,
-    at: row.at,
-    token: row.actor,
-    type: row.resourceType,
-    resource: row.resourceId,
-    operation: row.operation,
-    before: (row.before ?? null) as Event["before"],
-    after: (row.after ?? null) as Event["after"],
-  };
-}
 
 /** Events never change: one version for ever. */
 const EVENT_VERSION = 1;
