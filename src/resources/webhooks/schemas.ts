@@ -35,12 +35,10 @@ export const WebhookSchema = z
         description:
           "`<type>.<operation>` patterns over the events of `/v1/events` (`type` and `operation` as they name them; `*` for any), an event is delivered when one matches; null: every event.",
       }),
-    enabled: z
-      .boolean()
-      .openapi({
-        example: true,
-        description: "Disabled webhooks receive nothing; events committed meanwhile are not delivered when it is enabled again (replay them).",
-      }),
+    enabled: z.boolean().openapi({
+      example: true,
+      description: "Disabled webhooks receive nothing; events committed meanwhile are not delivered when it is enabled again (replay them).",
+    }),
     disabled_reason: z.string().nullable().openapi({
       example: null,
       description: 'Why the service disabled the webhook ("failing": every delivery failed for 5 days); null when enabled, or disabled by a PATCH.',
