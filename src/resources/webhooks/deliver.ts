@@ -122,9 +122,26 @@ async function record(
   const id = newId("delivery", new Date());
   const { result } = attempt;
   const [, updated] = await db.batch([
-    db.run(sql`insert into ${webhookDeliveries} (id, webhook_id, kind, message_id, attempt, at, status_code, duration_ms, error, outcome, next_attempt_at)
-      select ${id}, ${row.id}, 'event', ${attempt.messageId}, ${attempt.number}, ${attempt.at}, ${result.statusCode}, ${result.durationMs}, ${result.error}, ${attempt.outcome}, ${attempt.nextAttemptAt}
-      where ${held}`),
+    // INSERT … SELECT, so that the lease can hold the row back; in the table's column order (`seq` null: the next one).
+    db.insert(webhookDeliveries).select(
+      db
+        .select({
+          seq: sql<number>`null`.as("seq"),
+          id: sql<string>`${id}`.as("id"),
+          webhookId: sql<string>`${row.id}`.as("webhook_id"),
+          kind: sql<"event">`'event'`.as("kind"),
+          messageId: sql<string>`${attempt.messageId}`.as("message_id"),
+          attempt: sql<number>`${attempt.number}`.as("attempt"),
+          at: sql<string>`${attempt.at}`.as("at"),
+          statusCode: sql<number | null>`${result.statusCode}`.as("status_code"),
+          durationMs: sql<number>`${result.durationMs}`.as("duration_ms"),
+          error: sql<string | null>`${result.error}`.as("error"),
+          outcome: sql<typeof attempt.outcome>`${attempt.outcome}`.as("outcome"),
+          nextAttemptAt: sql<string | null>`${attempt.nextAttemptAt}`.as("next_attempt_at"),
+        })
+        .from(sql`(select 1)`)
+        .where(held),
+    ),
     db
       .update(webhooks)
       .set({ ...state, leaseUntil: Date.now() + LEASE_MS })
