@@ -92,6 +92,17 @@ const EXPECTED: Record<string, string> = {
 
   runSweep: "PFFFFFFUUFF",
 
+  listWebhooks: "VVVFFFFUUFV",
+  getWebhook: "VVVFFFFUUFH",
+  createWebhook: "PPFFFFFUUFP",
+  updateWebhook: "PPFFFFFUUFH",
+  deleteWebhook: "PPFFFFFUUFH",
+  rotateWebhookSecret: "PPFFFFFUUFH",
+  listWebhookDeliveries: "VVVFFFFUUFH",
+  replayWebhook: "PPFFFFFUUFH",
+  pingWebhook: "PPFFFFFUUFH",
+  dispatchWebhooks: "PFFFFFFUUFF",
+
   pdnsLookup: "UUUUUUVUUFU",
   pdnsList: "UUUUUUVUUFU",
   pdnsGetDomainInfo: "UUUUUUVUUFU",
@@ -159,6 +170,9 @@ beforeAll(async () => {
   const zone = await created(await api("POST", "/v1/zones", { ...asAlice, json: { name: ZONE, nameservers: [host.name] } }));
   const record = await created(await api("POST", "/v1/records", { ...asAlice, json: { zone: ZONE, name: "_acme-challenge", type: "TXT", content: '"x"' } }));
   const victim = await as({ name: "alice-victim", scope: "read" });
+  const webhook = await created(await api("POST", "/v1/webhooks", { ...asAlice, json: { url: "https://93.184.215.14/alice" } }));
+  // Pings and runs are refused at delivery time (a private address), so no request leaves the test.
+  await env.DB.prepare("update webhooks set url = 'https://10.0.0.1/alice' where id = ?").bind(webhook.id).run();
   const events = await api("GET", `/v1/events?resource=${zone.id}`, asAlice);
   expect(events.status, events.text).toBe(200);
   Object.assign(params, {
@@ -169,6 +183,7 @@ beforeAll(async () => {
     record: record.id,
     event: events.body.data[0].id,
     token: victim.id,
+    webhook: webhook.id,
     account: alice,
     repository: "verisign",
     extension: "com",
@@ -205,6 +220,7 @@ function requestFor(method: string, template: string, operationId: string, calle
     const bodies: Record<string, unknown> = {
       renewDomain: { period: 1, current_expires_at: "2020-01-01T00:00:00.000Z" },
       requestTransfer: { auth_info: "Wrong-Password-1234" },
+      replayWebhook: { since: "2020-01-01T00:00:00Z" },
     };
     json = operationId in bodies ? bodies[operationId] : /^create/.test(operationId) ? {} : undefined;
   }
