@@ -26,7 +26,7 @@ import { ROOT } from "./lib/wrangler.mjs";
 const USAGE = "usage: node scripts/test.mjs [--lanes N]   (N end-to-end suites at a time, 1–8; default 3 or TEST_LANES)";
 
 /** The end-to-end suites, longest first (measured, CONTRIBUTING.md), so the lanes end together. */
-const END_TO_END = ["safety-e2e", "readme-tour", "deploy-tour", "dns-e2e", "zone-check", "docs-e2e", "import-e2e", "dnssec-e2e", "e2e"];
+const END_TO_END = ["safety-e2e", "readme-tour", "webhooks-e2e", "deploy-tour", "dns-e2e", "zone-check", "docs-e2e", "import-e2e", "dnssec-e2e", "e2e"];
 
 /** A tool of node_modules/.bin, run directly (npx would add its own start-up and notices). */
 const bin = (tool) => join(ROOT, "node_modules", ".bin", tool);
