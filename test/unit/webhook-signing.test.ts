@@ -13,7 +13,7 @@ describe("deliveries are signed per Standard Webhooks", () => {
   it("a new secret is whsec_ and the base64 of 32 random bytes", () => {
     const secret = newSigningSecret();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(Buffer.from(secret.slice(6), "base64")).toHaveLength(32);
+    expect(atob(secret.slice(6))).toHaveLength(32);
     expect(newSigningSecret()).not.toBe(secret);
   });
 
@@ -39,7 +39,7 @@ describe("deliveries are signed per Standard Webhooks", () => {
   it("during a rotation two signatures are sent, space-separated, and either secret verifies", async () => {
     const [next, previous] = [newSigningSecret(), newSigningSecret()];
     const headers = await signedHeaders([next, previous], "evt_01M8188PRAZ776Y7KHQ8XACA72", body, new Date());
-    expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
+    expect(headers["webhook-signature"]!.split(" ")).toHaveLength(2);
     expect(new Webhook(next).verify(body, headers)).toBeTruthy();
     expect(new Webhook(previous).verify(body, headers)).toBeTruthy();
   });

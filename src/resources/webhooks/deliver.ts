@@ -19,7 +19,7 @@ import { unattendedContext, writeUnattended } from "../../http/mutate";
 import { presentEvent } from "../events/present";
 import { webhookCollection } from "./collection";
 import { selects } from "./event-types";
-import { eventBySeq, eventsAfter, isOperatorAccount, type WebhookRow } from "./queries";
+import { eventsAfter, eventsBySeq, isOperatorAccount, type WebhookRow } from "./queries";
 import { failedTooLong, nextAttemptAt } from "./schedule";
 import { openSecret } from "./secrets";
 import { type AttemptResult, post } from "./send";
@@ -110,44 +110,58 @@ async function disable(db: Database, row: WebhookRow, now: Date): Promise<boolea
   });
 }
 
-/** Records an attempt and moves the webhook's state on, only while `leaseId` still holds it. */
-async function record(
-  db: Database,
-  row: WebhookRow,
-  leaseId: string,
-  attempt: { messageId: string; number: number; at: string; result: AttemptResult; outcome: "succeeded" | "retrying" | "failed"; nextAttemptAt: string | null },
-  state: Pick<WebhookRow, "cursorSeq" | "attempts" | "nextAttemptAt" | "failingSince">,
-): Promise<boolean> {
+/** One attempt, as its delivery record keeps it. */
+interface Attempt {
+  id: string;
+  message_id: string;
+  attempt: number;
+  at: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  outcome: "succeeded" | "retrying" | "failed";
+  next_attempt_at: string | null;
+}
+
+type DeliveryState = Pick<WebhookRow, "cursorSeq" | "attempts" | "nextAttemptAt" | "failingSince">;
+
+/**
+ * Records attempts and moves the webhook's state on, in one batch, only while `leaseId`
+ * still holds it (else nothing is written and the caller stops).
+ */
+async function record(db: Database, row: WebhookRow, leaseId: string, attempts: readonly Attempt[], state: DeliveryState): Promise<boolean> {
   const held = sql`exists (select 1 from ${webhooks} where ${webhooks.id} = ${row.id} and ${webhooks.leaseId} = ${leaseId})`;
-  const id = newId("delivery", new Date());
-  const { result } = attempt;
-  const [, updated] = await db.batch([
-    // INSERT … SELECT, so that the lease can hold the row back; in the table's column order (`seq` null: the next one).
+  const field = (name: keyof Attempt) => sql`json_extract(value, ${`$.${name}`})`;
+  const move = db
+    .update(webhooks)
+    .set({ ...state, leaseUntil: Date.now() + LEASE_MS })
+    .where(and(eq(webhooks.id, row.id), eq(webhooks.leaseId, leaseId)));
+  if (attempts.length === 0) return (await move).meta.changes > 0;
+  const [, moved] = await db.batch([
+    // INSERT … SELECT from a JSON array, so that the lease can hold the rows back; in the
+    // table's column order (`seq` null: the next one).
     db.insert(webhookDeliveries).select(
       db
         .select({
           seq: sql<number>`null`.as("seq"),
-          id: sql<string>`${id}`.as("id"),
+          id: sql<string>`${field("id")}`.as("id"),
           webhookId: sql<string>`${row.id}`.as("webhook_id"),
           kind: sql<"event">`'event'`.as("kind"),
-          messageId: sql<string>`${attempt.messageId}`.as("message_id"),
-          attempt: sql<number>`${attempt.number}`.as("attempt"),
-          at: sql<string>`${attempt.at}`.as("at"),
-          statusCode: sql<number | null>`${result.statusCode}`.as("status_code"),
-          durationMs: sql<number>`${result.durationMs}`.as("duration_ms"),
-          error: sql<string | null>`${result.error}`.as("error"),
-          outcome: sql<typeof attempt.outcome>`${attempt.outcome}`.as("outcome"),
-          nextAttemptAt: sql<string | null>`${attempt.nextAttemptAt}`.as("next_attempt_at"),
+          messageId: sql<string>`${field("message_id")}`.as("message_id"),
+          attempt: sql<number>`${field("attempt")}`.as("attempt"),
+          at: sql<string>`${field("at")}`.as("at"),
+          statusCode: sql<number | null>`${field("status_code")}`.as("status_code"),
+          durationMs: sql<number>`${field("duration_ms")}`.as("duration_ms"),
+          error: sql<string | null>`${field("error")}`.as("error"),
+          outcome: sql<Attempt["outcome"]>`${field("outcome")}`.as("outcome"),
+          nextAttemptAt: sql<string | null>`${field("next_attempt_at")}`.as("next_attempt_at"),
         })
-        .from(sql`(select 1)`)
+        .from(sql`json_each(${JSON.stringify(attempts)})`)
         .where(held),
     ),
-    db
-      .update(webhooks)
-      .set({ ...state, leaseUntil: Date.now() + LEASE_MS })
-      .where(and(eq(webhooks.id, row.id), eq(webhooks.leaseId, leaseId))),
+    move,
   ]);
-  return (updated as D1Result).meta.changes > 0;
+  return (moved as D1Result).meta.changes > 0;
 }
 
 /**
@@ -194,6 +208,15 @@ async function scopeOf(db: Database, row: WebhookRow): Promise<string | null> {
   return account?.role === "operator" ? null : row.accountId;
 }
 
+/**
+ * Successful deliveries recorded together, at most this many (a failure is recorded at
+ * once): one write per batch instead of one per event. A crash before the record sends
+ * those events again, which receivers deduplicate.
+ */
+const RECORD_EVERY = 10;
+/** Event bodies read in one query. */
+const BODIES_PER_READ = 10;
+
 async function deliverHeld(
   env: Env,
   db: Database,
@@ -212,54 +235,86 @@ async function deliverHeld(
   const scope = await scopeOf(db, row);
   const policy = storedPolicy(row);
   const secrets = await signingSecrets(env, row, now);
-  const state = { cursorSeq: row.cursorSeq, attempts: row.attempts, nextAttemptAt: row.nextAttemptAt, failingSince: row.failingSince };
+  // What is recorded (`state`), and what is delivered but not recorded yet (`pending`, up to `ahead`).
+  const state: DeliveryState = { cursorSeq: row.cursorSeq, attempts: row.attempts, nextAttemptAt: row.nextAttemptAt, failingSince: row.failingSince };
+  let pending: Attempt[] = [];
+  let ahead = state.cursorSeq;
+  const flush = async (next: Partial<DeliveryState> = {}) => {
+    Object.assign(state, { cursorSeq: ahead }, next);
+    const held = await record(db, row, leaseId, pending, state);
+    pending = [];
+    return held;
+  };
+  const finish = async (end: PassEnd): Promise<PassEnd> =>
+    pending.length > 0 || ahead !== state.cursorSeq ? ((await flush()) ? end : { kind: "skipped" }) : end;
+
   for (;;) {
-    if (state.nextAttemptAt !== null && state.nextAttemptAt > at) return { kind: "waiting", until: state.nextAttemptAt, scheduled: false };
-    if (outOfTime()) return { kind: "more" };
-    const page = await eventsAfter(db, scope, state.cursorSeq, PAGE_SIZE);
-    if (page.length === 0) return { kind: "idle" };
-    const head = page.find((event) => selects(row.eventTypes, event.type, event.operation));
-    if (!head) {
+    if (state.nextAttemptAt !== null && state.nextAttemptAt > at) return finish({ kind: "waiting", until: state.nextAttemptAt, scheduled: false });
+    if (outOfTime()) return finish({ kind: "more" });
+    const page = await eventsAfter(db, scope, ahead, PAGE_SIZE);
+    if (page.length === 0) return finish({ kind: "idle" });
+    const matching = page.filter((event) => selects(row.eventTypes, event.type, event.operation)).slice(0, BODIES_PER_READ);
+    if (matching.length === 0) {
       // Nothing here for this webhook: the cursor moves past the page.
-      const skipped = { ...state, cursorSeq: page.at(-1)!.seq };
-      const [moved] = await db
-        .update(webhooks)
-        .set({ cursorSeq: skipped.cursorSeq })
-        .where(and(eq(webhooks.id, row.id), eq(webhooks.leaseId, leaseId)))
-        .returning({ id: webhooks.id });
-      if (!moved) return { kind: "skipped" };
-      state.cursorSeq = skipped.cursorSeq;
+      ahead = page.at(-1)!.seq;
+      if (!(await flush())) return { kind: "skipped" };
       continue;
     }
-    const event = await eventBySeq(db, head.seq).get();
-    if (!event) return { kind: "more" };
-    const body = JSON.stringify(presentEvent(event));
-    const result = secrets ? await post(env, row.url, policy, await signedHeaders(secrets, event.id, body, new Date()), body) : SEALED_SECRET_UNREADABLE;
-    count();
-    const number = state.attempts + 1;
-    let outcome: "succeeded" | "retrying" | "failed";
-    let retryAt: string | null = null;
-    if (result.ok) {
-      outcome = "succeeded";
-      Object.assign(state, { cursorSeq: head.seq, attempts: 0, nextAttemptAt: null, failingSince: null });
-      report.delivered++;
-    } else {
-      retryAt = nextAttemptAt(number, now)?.toISOString() ?? null;
-      outcome = retryAt === null ? "failed" : "retrying";
+    const bodies = new Map(
+      (
+        await eventsBySeq(
+          db,
+          matching.map((event) => event.seq),
+        )
+      ).map((event) => [event.seq, event]),
+    );
+    for (const head of matching) {
+      const event = bodies.get(head.seq);
+      if (!event) return finish({ kind: "more" });
+      const body = JSON.stringify(presentEvent(event));
+      const result = secrets ? await post(env, row.url, policy, await signedHeaders(secrets, event.id, body, new Date()), body) : SEALED_SECRET_UNREADABLE;
+      count();
+      const number = state.attempts + 1;
+      const attempt: Attempt = {
+        id: newId("delivery", new Date()),
+        message_id: event.id,
+        attempt: number,
+        at,
+        status_code: result.statusCode,
+        duration_ms: result.durationMs,
+        error: result.error,
+        outcome: "succeeded",
+        next_attempt_at: null,
+      };
+      if (result.ok) {
+        pending.push(attempt);
+        ahead = head.seq;
+        state.attempts = 0;
+        state.nextAttemptAt = null;
+        state.failingSince = null;
+        report.delivered++;
+        if (pending.length >= RECORD_EVERY && !(await flush())) return { kind: "skipped" };
+        if (outOfTime()) return finish({ kind: "more" });
+        continue;
+      }
+      const retryAt = nextAttemptAt(number, now)?.toISOString() ?? null;
       const failingSince = state.failingSince ?? at;
-      if (retryAt === null) {
-        Object.assign(state, { cursorSeq: head.seq, attempts: 0, nextAttemptAt: null, failingSince });
-        report.failed++;
-      } else {
-        Object.assign(state, { attempts: number, nextAttemptAt: retryAt, failingSince });
+      pending.push({ ...attempt, outcome: retryAt === null ? "failed" : "retrying", next_attempt_at: retryAt });
+      if (retryAt !== null) {
+        // The events before it are recorded as delivered; it waits for its retry.
         report.retrying++;
+        if (!(await flush({ attempts: number, nextAttemptAt: retryAt, failingSince }))) return { kind: "skipped" };
+        return { kind: "waiting", until: retryAt, scheduled: true };
+      }
+      // Its last attempt: the event is given up, and the next one is attempted.
+      report.failed++;
+      ahead = head.seq;
+      if (!(await flush({ attempts: 0, nextAttemptAt: null, failingSince }))) return { kind: "skipped" };
+      if (failedTooLong(state.failingSince, now)) {
+        if (await disable(db, { ...row, ...state }, now)) report.disabled++;
+        return { kind: "skipped" };
       }
     }
-    if (!(await record(db, row, leaseId, { messageId: event.id, number, at, result, outcome, nextAttemptAt: retryAt }, state))) return { kind: "skipped" };
-    if (retryAt !== null) return { kind: "waiting", until: retryAt, scheduled: true };
-    if (failedTooLong(state.failingSince, now)) {
-      if (await disable(db, { ...row, ...state }, now)) report.disabled++;
-      return { kind: "skipped" };
-    }
+    // The page's events after the last matching one read are passed over with it on the next read.
   }
 }

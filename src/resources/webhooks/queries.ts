@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
 import { accounts, events, webhookDeliveries, webhooks } from "../../db/schema";
@@ -63,6 +63,10 @@ export function eventsAfter(db: Database, accountId: string | null, seq: number,
     .limit(limit);
 }
 
-export function eventBySeq(db: Database, seq: number) {
-  return db.select().from(events).where(eq(events.seq, seq));
+/** Whole events by their sequence numbers. */
+export function eventsBySeq(db: Database, seqs: readonly number[]) {
+  return db
+    .select()
+    .from(events)
+    .where(inArray(events.seq, [...seqs]));
 }
