@@ -10,6 +10,7 @@ import { listEvents } from "../src/resources/events/queries";
 import { listHosts } from "../src/resources/hosts/queries";
 import { listRecords } from "../src/resources/records/queries";
 import { listZones } from "../src/resources/zones/queries";
+import { eventsAfter, listDeliveries, listWebhooks } from "../src/resources/webhooks/queries";
 import { DOMAIN_SORTS } from "../src/resources/domains/schemas";
 
 const db = database(env.DB);
@@ -80,6 +81,12 @@ const cases: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
   ["events by operation", listEvents(db, { operation: "delete" }, firstPage)],
   ["events by token", listEvents(db, { token: "ci" }, firstPage)],
   ["events since a time", listEvents(db, { since: "2026-01-01T00:00:00.000Z" }, firstPage)],
+  ["webhooks, later page", listWebhooks(db, {}, { limit: 50, after: { key: null, id: "whk_x" } })],
+  ["webhooks of an account", listWebhooks(db, { account: "acc_x" }, firstPage)],
+  ["webhooks enabled", listWebhooks(db, { enabled: true }, firstPage)],
+  ["a webhook's deliveries, later page", listDeliveries(db, "whk_x", { limit: 50, after: { key: 120, id: "dlv_x" } })],
+  ["the events a customer's webhook is owed", eventsAfter(db, "acc_x", 120, 100)],
+  ["the events an operator's webhook is owed", eventsAfter(db, null, 120, 100)],
 ];
 
 describe("every list query uses an index", () => {
