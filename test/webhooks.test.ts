@@ -334,6 +334,16 @@ describe("tenancy: another account's webhooks do not exist for a customer (404),
     expectProblem(await api("POST", "/v1/webhooks", { ...asZone, json: { url: PUBLIC_URL } }), 403, "forbidden");
   });
 
+  it("an account holding a webhook cannot be deleted (409 object_linked naming it); without it, it can", async () => {
+    const carol = await customer();
+    const hook = await created({ account: carol.account });
+    ok(await api("DELETE", `/v1/tokens/${carol.tokenId}`), 204);
+    const refused = expectProblem(await api("DELETE", `/v1/accounts/${carol.account}`), 409, "object_linked");
+    expect(refused.detail).toContain("1 webhook");
+    ok(await api("DELETE", `/v1/webhooks/${hook.id}`), 204);
+    ok(await api("DELETE", `/v1/accounts/${carol.account}`), 204);
+  });
+
   it("a read token lists but cannot create (403)", async () => {
     expect((await api("GET", "/v1/webhooks", { headers: { authorization: bearer("read") } })).status).toBe(200);
     expectProblem(await api("POST", "/v1/webhooks", { json: { url: PUBLIC_URL }, headers: { authorization: bearer("read") } }), 403, "forbidden");
