@@ -217,6 +217,34 @@ const RECORD_EVERY = 10;
 /** Event bodies read in one query. */
 const BODIES_PER_READ = 10;
 
+/**
+ * Bodies of events this isolate delivered lately, by sequence: an event goes to every
+ * webhook that selects it, and events never change, so the other webhooks' passes need
+ * neither its row nor its JSON again. Small ones only, and a bounded number.
+ */
+const recentBodies = new Map<number, { id: string; body: string }>();
+const RECENT_BODIES = 512;
+const RECENT_BODY_BYTES = 64 * 1024;
+
+async function bodiesOf(db: Database, seqs: readonly number[]): Promise<Map<number, { id: string; body: string }>> {
+  const found = new Map<number, { id: string; body: string }>();
+  const missing = seqs.filter((seq) => {
+    const known = recentBodies.get(seq);
+    if (known) found.set(seq, known);
+    return !known;
+  });
+  if (missing.length === 0) return found;
+  for (const event of await eventsBySeq(db, missing)) {
+    const entry = { id: event.id, body: JSON.stringify(presentEvent(event)) };
+    found.set(event.seq, entry);
+    if (entry.body.length <= RECENT_BODY_BYTES) {
+      if (recentBodies.size >= RECENT_BODIES) recentBodies.delete(recentBodies.keys().next().value!);
+      recentBodies.set(event.seq, entry);
+    }
+  }
+  return found;
+}
+
 async function deliverHeld(
   env: Env,
   db: Database,
@@ -260,18 +288,14 @@ async function deliverHeld(
       if (!(await flush())) return { kind: "skipped" };
       continue;
     }
-    const bodies = new Map(
-      (
-        await eventsBySeq(
-          db,
-          matching.map((event) => event.seq),
-        )
-      ).map((event) => [event.seq, event]),
+    const bodies = await bodiesOf(
+      db,
+      matching.map((event) => event.seq),
     );
     for (const head of matching) {
       const event = bodies.get(head.seq);
       if (!event) return finish({ kind: "more" });
-      const body = JSON.stringify(presentEvent(event));
+      const { body } = event;
       const result = secrets ? await post(env, row.url, policy, await signedHeaders(secrets, event.id, body, new Date()), body) : SEALED_SECRET_UNREADABLE;
       count();
       const number = state.attempts + 1;

@@ -8,9 +8,22 @@ import { signingKeyBytes } from "./secrets";
 
 const encoder = new TextEncoder();
 
+/** HMAC keys of the secrets this isolate signed with lately (a few per webhook). */
+const keys = new Map<string, Promise<CryptoKey>>();
+const KEYS_KEPT = 256;
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= KEYS_KEPT) keys.delete(keys.keys().next().value!);
+    key = crypto.subtle.importKey("raw", signingKeyBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 async function signature(secret: string, content: Uint8Array): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", signingKeyBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return `v1,${base64Text(new Uint8Array(await crypto.subtle.sign("HMAC", key, content)))}`;
+  return `v1,${base64Text(new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), content)))}`;
 }
 
 /** The three headers of one delivery, signed with every secret given (newest first). */
