@@ -202,9 +202,9 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   pingWebhook: { round_trips: 2, rows_read: 4, rows_written: 5, why: "the webhook, then the delivery record (the test delivery itself is no D1 work)" },
   dispatchWebhooks: {
     round_trips: 7,
-    rows_read: 114,
+    rows_read: 116,
     rows_written: 8,
-    why: "the owed webhooks (one index probe each into the events of its account), then per webhook: its lease, its account's role, a page of events, its attempt recorded with its cursor, the lease let go, and one look for events committed meanwhile; rows read grow with the events a webhook's filter passes over",
+    why: "the owed webhooks (one index probe each into the events of its account), then per webhook: its lease, its account's role (kept by the isolate a minute), a page of events, its attempt recorded with its cursor, and the lease let go with one look for events committed meanwhile; rows read grow with the events a webhook's filter passes over",
   },
   deleteAccount: { round_trips: 3, rows_read: 11, rows_written: 9, why: "3 round trips: what the account holds is counted before the routine's read batch" },
 };

@@ -10,10 +10,10 @@
 //
 // Per webhook the attempts go in commit order: an event is delivered, or given up after
 // its last retry, before the next one is attempted.
-import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import { type Database, database } from "../../db/client";
 import { newId } from "../../db/ids";
-import { webhookDeliveries, webhooks } from "../../db/schema";
+import { events, webhookDeliveries, webhooks } from "../../db/schema";
 import type { Env } from "../../env";
 import { unattendedContext, writeUnattended } from "../../http/mutate";
 import { presentEvent } from "../events/present";
@@ -87,11 +87,24 @@ async function claim(db: Database, webhookId: string, leaseId: string): Promise<
   return row ?? null;
 }
 
-async function release(db: Database, webhookId: string, leaseId: string): Promise<void> {
-  await db
-    .update(webhooks)
-    .set({ leaseId: null, leaseUntil: null })
-    .where(and(eq(webhooks.id, webhookId), eq(webhooks.leaseId, leaseId)));
+/**
+ * Lets go of the webhook and, in the same round trip, looks whether it is owed an event
+ * committed meanwhile (one another deliverer was turned away from by our lease).
+ */
+async function release(db: Database, webhookId: string, leaseId: string, scope: string | null): Promise<boolean> {
+  const after = sql`(select ${webhooks.cursorSeq} from ${webhooks} where ${webhooks.id} = ${webhookId} and ${webhooks.enabled} = 1)`;
+  const [, owed] = await db.batch([
+    db
+      .update(webhooks)
+      .set({ leaseId: null, leaseUntil: null })
+      .where(and(eq(webhooks.id, webhookId), eq(webhooks.leaseId, leaseId))),
+    db
+      .select({ seq: events.seq })
+      .from(events)
+      .where(scope === null ? gt(events.seq, after) : and(eq(events.accountId, scope), gt(events.seq, after)))
+      .limit(1),
+  ]);
+  return owed.length > 0;
 }
 
 /** A webhook every delivery of which failed for 5 days is disabled, with its event. */
@@ -178,35 +191,42 @@ export async function deliverOwed(env: Env, webhookId: string, now: Date, report
     const leaseId = crypto.randomUUID();
     const row = await claim(db, webhookId, leaseId);
     if (!row) return { kind: "skipped" };
-    let end: PassEnd;
+    const scope = await scopeOf(db, row);
+    let end: PassEnd = { kind: "skipped" };
+    let owed = false;
     try {
       end = await deliverHeld(
         env,
         db,
         row,
         leaseId,
+        scope,
         now,
         report,
         () => Date.now() - started > PASS_MS || sent >= maxDeliveries,
         () => sent++,
       );
     } finally {
-      await release(db, webhookId, leaseId);
+      owed = await release(db, webhookId, leaseId, scope);
     }
-    if (end.kind !== "idle") return end;
-    const current = await db.select().from(webhooks).where(eq(webhooks.id, webhookId)).get();
-    if (!current?.enabled) return end;
-    const scope = await scopeOf(db, current);
-    if ((await eventsAfter(db, scope, current.cursorSeq, 1)).length === 0) return end;
+    if (end.kind !== "idle" || !owed) return end;
   }
   return { kind: "more" };
 }
 
 /** The account whose events the webhook sees; null for an operator's, which sees every account's. */
 async function scopeOf(db: Database, row: WebhookRow): Promise<string | null> {
+  const known = accountRoles.get(row.accountId);
+  if (known && known.until > Date.now()) return known.role === "operator" ? null : row.accountId;
   const [account] = await isOperatorAccount(db, row.accountId);
+  if (accountRoles.size >= 1024) accountRoles.clear();
+  accountRoles.set(row.accountId, { role: account?.role ?? "customer", until: Date.now() + ROLE_CACHE_MS });
   return account?.role === "operator" ? null : row.accountId;
 }
+
+/** Accounts' roles as this isolate read them lately: a role never changes once the account is made. */
+const accountRoles = new Map<string, { role: string; until: number }>();
+const ROLE_CACHE_MS = 60_000;
 
 /**
  * Successful deliveries recorded together, at most this many (a failure is recorded at
@@ -250,6 +270,7 @@ async function deliverHeld(
   db: Database,
   row: WebhookRow,
   leaseId: string,
+  scope: string | null,
   now: Date,
   report: PassReport,
   outOfTime: () => boolean,
@@ -260,7 +281,6 @@ async function deliverHeld(
     if (await disable(db, row, now)) report.disabled++;
     return { kind: "skipped" };
   }
-  const scope = await scopeOf(db, row);
   const policy = storedPolicy(row);
   const secrets = await signingSecrets(env, row, now);
   // What is recorded (`state`), and what is delivered but not recorded yet (`pending`, up to `ahead`).

@@ -103,10 +103,8 @@ export async function dispatchOwed(env: Env, now: Date): Promise<DispatchReport>
 
 /** The webhooks that may be owed the events committed since the consumer last looked, and how far it looked. */
 async function webhooksOfNewEvents(db: Database): Promise<{ ids: string[]; upTo: number | null }> {
-  const [position] = await db.select({ seq: webhookDispatch.seq }).from(webhookDispatch);
-  const from = position?.seq ?? 0;
   const accounts = await db.all<{ account_id: string; last: number }>(
-    sql`select account_id, max(seq) as last from events where seq > ${from} group by account_id`,
+    sql`select account_id, max(seq) as last from events where seq > coalesce((select seq from ${webhookDispatch} where id = 1), 0) group by account_id`,
   );
   if (accounts.length === 0) return { ids: [], upTo: null };
   const upTo = Math.max(...accounts.map((a) => a.last));
