@@ -44,8 +44,15 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   CURSOR_SECRET: "test-cursor-secret-0123456789abcdef",
                   DNSSEC_KEY_SECRET: "test-dnssec-key-secret-0123456789abcdef",
+                  WEBHOOK_SECRET_KEY: "test-webhook-secret-key-0123456789abcdef",
                   // test/cost.test.ts logs its table when npm run bench -- --cost asks for it.
                   PRINT_COST_TABLE: process.env.PRINT_COST_TABLE ?? "",
+                },
+                // Tests reach no network: an outbound request (a webhook delivery, a name lookup)
+                // fails at once, as an unreachable host would, instead of waiting for a timeout.
+                // Deliveries to a live receiver are end to end (scripts/webhooks-e2e.mjs).
+                outboundService: () => {
+                  throw new Error("no network in the tests");
                 },
                 // The suite sends thousands of requests with one token in a minute; the real
                 // limit (wrangler.toml) is exercised end to end by scripts/e2e.mjs.

@@ -39,6 +39,7 @@ import { freePort, groupAlive, killGroup } from "../scripts/lib/harness.mjs";
 import { BYTES_PER_LINE, memoryPhase, printMemory } from "./memory.mjs";
 import { peerPhase } from "./peer.mjs";
 import { writeResults } from "./results.mjs";
+import { printWebhooks, webhooksPhase } from "./webhooks.mjs";
 import { generateSeed, masterFile, SIZES } from "./seed.mjs";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -66,13 +67,16 @@ const SCALING_ONLY = args.includes("--scaling-only");
 const MEMORY_ONLY = args.includes("--memory-only");
 const SCALING = SCALING_ONLY || (!QUICK && !MEMORY_ONLY && !args.includes("--no-scaling"));
 const MEMORY = MEMORY_ONLY || (!SCALING_ONLY && !args.includes("--no-memory"));
+// --webhooks: the webhook phase alone (bench/webhooks.mjs); it also runs last in quick and full mode (--no-webhooks skips it).
+const WEBHOOKS_ONLY = args.includes("--webhooks");
+const WEBHOOKS = WEBHOOKS_ONLY || (!SCALING_ONLY && !MEMORY_ONLY && !args.includes("--no-webhooks"));
 const MEMORY_SIZES = args.includes("--memory-sizes") ? args[args.indexOf("--memory-sizes") + 1].split(",").map(Number) : null;
 const MEMORY_SHAPES = args.includes("--memory-shapes") ? args[args.indexOf("--memory-shapes") + 1].split(",") : ["typical", "dense", "long", "full"];
 const SCALE_SIZES = [1_000, 10_000, 100_000];
 const SCALE_DURATION = 4; // seconds measured per scenario and size (after 1 s of warm-up)
 const SCALE_SCENARIOS = ["domain_by_id", "domain_by_name", "list_first_page", "list_deep_page", "list_filtered"];
 const KEEP = args.includes("--keep");
-const MODE = SCALING_ONLY ? "scaling-only" : MEMORY_ONLY ? "memory-only" : QUICK ? "quick" : "full";
+const MODE = SCALING_ONLY ? "scaling-only" : MEMORY_ONLY ? "memory-only" : WEBHOOKS_ONLY ? "webhooks-only" : QUICK ? "quick" : "full";
 const SIZE = SIZES[QUICK ? "quick" : "full"];
 const CONNECTIONS = 10;
 const DURATION = QUICK ? 4 : 10; // seconds measured per scenario
@@ -362,6 +366,7 @@ const probeOf = (name, url, req, expect) =>
 async function main() {
   if (SCALING_ONLY) return scalingPhase(null);
   if (MEMORY_ONLY) return memoryRun();
+  if (WEBHOOKS_ONLY) return webhooksRun();
   if (PEER) return peerRun();
   log(`mode ${MODE}: ${SIZE.domains} domains, a ${SIZE.zoneRecords}-record zone, ${CONNECTIONS} connections, ${DURATION} s per scenario; work dir ${work}`);
   const state = join(work, "state");
@@ -525,9 +530,32 @@ async function main() {
   // of their own (--cost, --peer, --dns, memory).
   writeResults(out);
   log(`wrote bench/results.json`);
-  if (SCALING || MEMORY) await stopServer(service); // the later phases start their own services
+  if (SCALING || MEMORY || WEBHOOKS) await stopServer(service); // the later phases start their own services
   if (SCALING) await scalingPhase(scaleTop);
   if (MEMORY) await memoryRun();
+  if (WEBHOOKS) await webhooksRun();
+}
+
+// ---------------------------------------------------------------- webhooks
+async function webhooksRun() {
+  let count = 0;
+  const webhooks = await webhooksPhase(
+    {
+      log,
+      freePort,
+      startService,
+      stopServer,
+      freshState: (label) => {
+        const state = join(work, `${label}-${++count}`);
+        log(`${label}: fresh D1 state, minting a write token`);
+        return { state, token: mintToken(state) };
+      },
+    },
+    { quick: QUICK },
+  );
+  printWebhooks(webhooks);
+  writeResults({ webhooks });
+  log(`wrote "webhooks" into bench/results.json`);
 }
 
 // ---------------------------------------------------------------- peer

@@ -125,8 +125,21 @@ async function main() {
       assert(active.metadata.compatibility_date === /^compatibility_date = "(.*)"$/m.exec(toml)[1], `date ${active.metadata.compatibility_date}`);
       assert(active.metadata.compatibility_flags?.includes("nodejs_compat"), `flags ${active.metadata.compatibility_flags}`);
     });
-    await check("the hourly cron that forgets idempotency keys is scheduled", () => {
-      assert(JSON.stringify(worker.schedules.map((s) => s.cron)) === JSON.stringify(["17 * * * *"]), `schedules ${JSON.stringify(worker.schedules)}`);
+    await check("the hourly cron (idempotency keys, the lifecycle sweep) and the webhooks' minute cron are scheduled", () => {
+      assert(
+        JSON.stringify(worker.schedules.map((s) => s.cron)) === JSON.stringify(["17 * * * *", "* * * * *"]),
+        `schedules ${JSON.stringify(worker.schedules)}`,
+      );
+    });
+    await check("the webhooks' queue exists, the Worker produces to it and consumes it", () => {
+      const queue = api.queues.get("domain-api-webhooks");
+      assert(queue, `queues: ${[...api.queues.keys()].join(", ") || "none"}`);
+      assert(queue.consumers.length === 1 && queue.consumers[0].script === "domain-api", `consumers ${JSON.stringify(queue.consumers)}`);
+      const active = worker.versions.get(worker.active);
+      assert(
+        active.bindings.some((b) => b.type === "queue" && b.name === "WEBHOOK_QUEUE" && b.queue_name === "domain-api-webhooks"),
+        "no WEBHOOK_QUEUE binding",
+      );
     });
     await check("no request to the Cloudflare API failed along the way but the expected first secret put", () => {
       // `wrangler secret put` on a Worker that does not exist yet gets 10007 and then

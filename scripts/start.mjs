@@ -11,7 +11,10 @@
 // unchanged (e.g. `--var NAME:VALUE`). Never touches the internet; stdin is not used.
 // Authentication is off (AUTH_DISABLED=true, honoured for loopback requests only) unless
 // --auth is given; the script says which when it starts. CLOCK_OVERRIDE=true (honoured for
-// loopback requests only as well) lets POST /v1/lifecycle/sweep run at a given `as_of`.
+// loopback requests only as well) lets POST /v1/lifecycle/sweep and POST /v1/webhooks/dispatch
+// run at a given `as_of`. wrangler dev runs the webhooks' queue (wrangler.toml) locally, its
+// consumer in the same Worker, with no flag; the minute cron runs on
+// `curl "http://127.0.0.1:PORT/__scheduled?cron=*+*+*+*+*"`.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { parseArgs } from "node:util";

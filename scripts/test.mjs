@@ -30,6 +30,7 @@ const END_TO_END = [
   "dns-e2e",
   "safety-e2e",
   "readme-tour",
+  "webhooks-e2e",
   "deploy-tour",
   "zone-check",
   "update-e2e",

@@ -29,6 +29,8 @@ import { pdnsRouter } from "./resources/pdns";
 import { recordsRouter } from "./resources/records";
 import { tokensRouter } from "./resources/tokens";
 import { tsigKeysRouter } from "./resources/tsig-keys";
+import { webhooksRouter } from "./resources/webhooks";
+import { kickDeliveries } from "./resources/webhooks/kick";
 import { zonesRouter } from "./resources/zones";
 import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES } from "./resources/zones/master-file";
 import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
@@ -79,6 +81,7 @@ export function createApp() {
     .route("/", accountsRouter)
     .route("/", tokensRouter)
     .route("/", tsigKeysRouter)
+    .route("/", webhooksRouter)
     .route("/", pdnsRouter);
 
   // The document is built once per isolate: it depends only on the code.
@@ -125,6 +128,8 @@ export function createApp() {
   app.use("*", authenticate);
   app.use("*", viewerDatabase);
   app.use("*", rateLimit);
+  // After a successful write, the webhooks' queue looks at the events it committed (off the request path).
+  app.use("*", kickDeliveries);
   // Idempotency-Key is route middleware of the POST operations (src/http/route.ts).
   // The service's root points at the API and its reference.
   app.get("/", (c) => c.json({ service: SERVICE_NAME, version: SERVICE_VERSION, api: "/v1", openapi: "/v1/openapi.json", docs: "/v1/docs" }, 200));
@@ -153,5 +158,7 @@ export const app = createApp();
 export { cronSweep } from "./resources/lifecycle/sweep";
 export { cronRenewSignatures } from "./resources/dnssec/renewal";
 export { cronArchive } from "./resources/events/archive";
+/** Webhook deliveries, for the Worker's queue consumer and cron trigger (docs/webhooks.md). */
+export { consumeWebhookMessages, dispatchOwed, forgetOldDeliveries } from "./resources/webhooks/dispatch";
 /** The app's type, for a typed client: `hc<AppType>(baseUrl)` from `hono/client`. */
 export type AppType = typeof app;

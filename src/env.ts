@@ -14,9 +14,13 @@ export interface Env extends Cloudflare.Env {
   CURSOR_SECRET?: string;
   /** Seals zones' private DNSSEC keys (AES-256-GCM); set with `wrangler secret put DNSSEC_KEY_SECRET`. */
   DNSSEC_KEY_SECRET?: string;
+  /** Seals webhooks' signing secrets (AES-256-GCM); set with `wrangler secret put WEBHOOK_SECRET_KEY`. */
+  WEBHOOK_SECRET_KEY?: string;
+  /** The DNS-over-HTTPS resolver (JSON API) that webhook host names are checked with; default Cloudflare's. */
+  WEBHOOK_DNS_RESOLVER?: string;
   /** "true" switches authentication off for requests to a loopback host (npm start). */
   AUTH_DISABLED?: string;
-  /** "true" lets POST /v1/lifecycle/sweep act at the body's `as_of`, for requests to a loopback host (npm start). */
+  /** "true" lets POST /v1/lifecycle/sweep and POST /v1/webhooks/dispatch act at the body's `as_of`, for requests to a loopback host (npm start). */
   CLOCK_OVERRIDE?: string;
 }
 

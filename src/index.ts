@@ -1,40 +1,47 @@
-// Worker entry: the whole service is the Hono app, plus the Cron Trigger, which forgets
-// expired idempotency keys, runs the lifecycle sweep (expiries, ends of grace periods,
-// purges, transfers past act_by), moves the serial of signed zones when a new signing
-// week begins (src/resources/dnssec/renewal.ts) and moves events older than the hot
-// window to the archive (docs/capacity.md).
-import { app, cronArchive, cronRenewSignatures, cronSweep } from "./app";
+// Worker entry: the whole service is the Hono app, plus the Cron Triggers and the queue
+// consumer. Hourly: forget expired idempotency keys and old webhook delivery records, run
+// the lifecycle sweep (expiries, ends of grace periods, purges, transfers past act_by),
+// move the serial of signed zones when a new signing week begins
+// (src/resources/dnssec/renewal.ts) and move events older than the hot window to the
+// archive (docs/capacity.md). Every minute, and with the hourly run: deliver what webhooks
+// are owed (the safety net under the queue, docs/webhooks.md). The queue: webhook deliveries.
+import { app, consumeWebhookMessages, cronArchive, cronRenewSignatures, cronSweep, dispatchOwed, forgetOldDeliveries } from "./app";
 import type { Env } from "./env";
 import { safeErrorSummary } from "./http/error-log";
 import { deleteExpiredIdempotencyKeys } from "./http/idempotency";
 
+/** The cron of the webhooks' safety net alone (wrangler.toml); any other run does everything. */
+const WEBHOOKS_CRON = "* * * * *";
+
+function logFailure(what: string) {
+  return (error: unknown) => console.error(JSON.stringify({ level: "error", service: "domain-api", [what]: "failed", error: safeErrorSummary(error) }));
+}
+
+function logReport(what: string) {
+  return (report: unknown) => console.log(JSON.stringify({ level: "info", service: "domain-api", [what]: report }));
+}
+
 export default {
   fetch: app.fetch,
   async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
-    // Each on its own: a failing sweep does not keep the keys, nor the keys the sweep.
+    const now = new Date(controller.scheduledTime);
+    // Each on its own: one failing keeps none of the others from running. A failure's log
+    // is a summary that carries no SQL text or bound values; the next run resumes from the
+    // rows themselves either way.
+    ctx.waitUntil(
+      dispatchOwed(env, now).then((report) => {
+        if (report.webhooks > 0) logReport("webhooks")(report);
+      }, logFailure("webhooks")),
+    );
+    if (controller.cron === WEBHOOKS_CRON) return;
     ctx.waitUntil(deleteExpiredIdempotencyKeys(env).then(() => undefined));
-    // The report, or a summary of the failure that carries no SQL text or bound values; the
-    // next hour's run resumes from the rows themselves either way.
-    ctx.waitUntil(
-      cronSweep(env.DB, controller.scheduledTime).then(
-        (report) => console.log(JSON.stringify({ level: "info", service: "domain-api", sweep: report })),
-        (error: unknown) => console.error(JSON.stringify({ level: "error", service: "domain-api", sweep: "failed", error: safeErrorSummary(error) })),
-      ),
-    );
-    ctx.waitUntil(
-      cronRenewSignatures(env.DB, controller.scheduledTime).then(
-        (zones) => console.log(JSON.stringify({ level: "info", service: "domain-api", signatures_renewed: zones })),
-        (error: unknown) =>
-          console.error(JSON.stringify({ level: "error", service: "domain-api", signatures_renewed: "failed", error: safeErrorSummary(error) })),
-      ),
-    );
-    // The archive resumes from the rows themselves too: what a failed run wrote to R2 and did
-    // not delete from D1 is found and completed by the next.
-    ctx.waitUntil(
-      cronArchive(env.DB, env.ARCHIVE, env.EVENT_HOT_DAYS, controller.scheduledTime).then(
-        (report) => console.log(JSON.stringify({ level: "info", service: "domain-api", archive: report })),
-        (error: unknown) => console.error(JSON.stringify({ level: "error", service: "domain-api", archive: "failed", error: safeErrorSummary(error) })),
-      ),
-    );
+    ctx.waitUntil(forgetOldDeliveries(env, now).then(() => undefined, logFailure("webhook_deliveries")));
+    ctx.waitUntil(cronSweep(env.DB, controller.scheduledTime).then(logReport("sweep"), logFailure("sweep")));
+    ctx.waitUntil(cronRenewSignatures(env.DB, controller.scheduledTime).then(logReport("signatures_renewed"), logFailure("signatures_renewed")));
+    // What a failed run wrote to R2 and did not delete from D1 is found and completed by the next.
+    ctx.waitUntil(cronArchive(env.DB, env.ARCHIVE, env.EVENT_HOT_DAYS, controller.scheduledTime).then(logReport("archive"), logFailure("archive")));
+  },
+  async queue(batch: MessageBatch, env: Env) {
+    await consumeWebhookMessages(batch as MessageBatch<never>, env);
   },
 } satisfies ExportedHandler<Env>;

@@ -103,6 +103,16 @@ const EXPECTED: Record<string, string> = {
   createTsigKey: "PPFFFFFUUFP",
   updateTsigKey: "PPFFFFFUUFH",
   deleteTsigKey: "PPFFFFFUUFH",
+  listWebhooks: "VVVFFFFUUFV",
+  getWebhook: "VVVFFFFUUFH",
+  createWebhook: "PPFFFFFUUFP",
+  updateWebhook: "PPFFFFFUUFH",
+  deleteWebhook: "PPFFFFFUUFH",
+  rotateWebhookSecret: "PPFFFFFUUFH",
+  listWebhookDeliveries: "VVVFFFFUUFH",
+  replayWebhook: "PPFFFFFUUFH",
+  pingWebhook: "PPFFFFFUUFH",
+  dispatchWebhooks: "PFFFFFFUUFF",
 
   pdnsLookup: "UUUUUUVUUFU",
   pdnsList: "UUUUUUVUUFU",
@@ -189,6 +199,9 @@ beforeAll(async () => {
   const tsigKey = await created(
     await api("POST", "/v1/tsig-keys", { ...asAlice, json: { name: "matrix.alice-matrix.test", allow: ["transfer"], zones: [ZONE] } }),
   );
+  const webhook = await created(await api("POST", "/v1/webhooks", { ...asAlice, json: { url: "https://93.184.215.14/alice" } }));
+  // Pings and runs are refused at delivery time (a private address), so no request leaves the test.
+  await env.DB.prepare("update webhooks set url = 'https://10.0.0.1/alice' where id = ?").bind(webhook.id).run();
   const events = await api("GET", `/v1/events?resource=${zone.id}`, asAlice);
   expect(events.status, events.text).toBe(200);
   Object.assign(params, {
@@ -200,6 +213,7 @@ beforeAll(async () => {
     event: events.body.data[0].id,
     object: "arc_01E0000000MATR1XARCH1VE00",
     token: victim.id,
+    webhook: webhook.id,
     account: alice,
     repository: "verisign",
     extension: "com",
@@ -240,6 +254,7 @@ function requestFor(method: string, template: string, operationId: string, calle
       requestTransfer: { auth_info: "Wrong-Password-1234" },
       // Within the records rules' name and type, and changing nothing (the content is not there).
       applyZoneChanges: { changes: [{ action: "remove", name: "_acme-challenge", type: "TXT", contents: ['"matrix-absent"'] }] },
+      replayWebhook: { since: "2020-01-01T00:00:00Z" },
     };
     json = operationId in bodies ? bodies[operationId] : /^create/.test(operationId) ? {} : undefined;
   }

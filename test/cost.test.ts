@@ -353,6 +353,34 @@ describe("every write costs at most its bound", () => {
     await measure("runEventArchive", "POST", "/v1/events/archive/run", 200);
     expectWithin("runEventArchive");
   });
+  it("webhooks: create, read, list, update, rotate, ping, deliveries, replay, dispatch, delete", async () => {
+    const created = await measure("createWebhook", "POST", "/v1/webhooks", 201, { json: { url: "https://93.184.215.14/cost", event_types: ["zone.*"] } });
+    const id = created.body.id as string;
+    // A ping or a run then fails before any request leaves (a private address).
+    await env.DB.prepare("update webhooks set url = 'https://10.0.0.1/cost' where id = ?").bind(id).run();
+    await measure("getWebhook", "GET", `/v1/webhooks/${id}`, 200);
+    await measure("listWebhooks", "GET", `/v1/webhooks?limit=${LIMIT}`, 200);
+    await measure("updateWebhook", "PATCH", `/v1/webhooks/${id}`, 200, { json: { description: "cost" } });
+    await measure("rotateWebhookSecret", "POST", `/v1/webhooks/${id}/rotate-secret`, 200);
+    await measure("pingWebhook", "POST", `/v1/webhooks/${id}/ping`, 200);
+    await measure("listWebhookDeliveries", "GET", `/v1/webhooks/${id}/deliveries?limit=${LIMIT}`, 200);
+    await measure("replayWebhook", "POST", `/v1/webhooks/${id}/replay`, 202, { json: { since: "2020-01-01T00:00:00Z" } });
+    await measure("dispatchWebhooks", "POST", "/v1/webhooks/dispatch", 200);
+    await measure("deleteWebhook", "DELETE", `/v1/webhooks/${id}`, 204);
+    const ops = [
+      "createWebhook",
+      "getWebhook",
+      "listWebhooks",
+      "updateWebhook",
+      "rotateWebhookSecret",
+      "pingWebhook",
+      "listWebhookDeliveries",
+      "replayWebhook",
+      "dispatchWebhooks",
+      "deleteWebhook",
+    ];
+    for (const operation of ops) expectWithin(operation);
+  });
   it("deleteAccount", async () => {
     const account = await api("POST", "/v1/accounts", { json: { name: "Cost Closing" } });
     await measure("deleteAccount", "DELETE", `/v1/accounts/${account.body.id}`, 204);

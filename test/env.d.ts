@@ -9,6 +9,7 @@ declare global {
       // The secrets vitest.config.ts binds, typed as src/env.ts types them.
       CURSOR_SECRET?: string;
       DNSSEC_KEY_SECRET?: string;
+      WEBHOOK_SECRET_KEY?: string;
       PRINT_COST_TABLE: string;
     }
   }

@@ -11,6 +11,7 @@ import { archivedAfter, listEventArchives, listEvents } from "../src/resources/e
 import { listHosts } from "../src/resources/hosts/queries";
 import { listRecords } from "../src/resources/records/queries";
 import { listZones } from "../src/resources/zones/queries";
+import { eventsAfter, listDeliveries, listWebhooks } from "../src/resources/webhooks/queries";
 import { DOMAIN_SORTS } from "../src/resources/domains/schemas";
 
 const db = database(env.DB);
@@ -88,6 +89,12 @@ const cases: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
   ["the archive's oldest due event", oldestDue(db, "2026-01-01T00:00:00.000Z", ["acc_x"])],
   ["the archive's pass: sizes", passSizes(db, "acc_x", 2000)],
   ["the archive's pass: events", passEvents(db, "acc_x", 120, 2000)],
+  ["webhooks, later page", listWebhooks(db, {}, { limit: 50, after: { key: null, id: "whk_x" } })],
+  ["webhooks of an account", listWebhooks(db, { account: "acc_x" }, firstPage)],
+  ["webhooks enabled", listWebhooks(db, { enabled: true }, firstPage)],
+  ["a webhook's deliveries, later page", listDeliveries(db, "whk_x", { limit: 50, after: { key: 120, id: "dlv_x" } })],
+  ["the events a customer's webhook is owed", eventsAfter(db, "acc_x", 120, 100)],
+  ["the events an operator's webhook is owed", eventsAfter(db, null, 120, 100)],
 ];
 
 describe("every list query uses an index", () => {

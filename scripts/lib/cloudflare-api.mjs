@@ -14,13 +14,17 @@
 //   PUT|GET /accounts/:a/workers/scripts/:name/secrets           `secret put` / `secret list`
 //   POST /accounts/:a/r2/buckets, GET …/r2/buckets[/:name]       `r2 bucket create`, `r2 bucket
 //                                                                list`, the bucket check of `deploy`
+//   POST|GET /accounts/:a/queues, GET /accounts/:a/queues/:id    `queues create`, `deploy`'s checks
+//   POST|PUT /accounts/:a/queues/:id/consumers[/:c]              `deploy`: the Worker's queue consumer
 //   …and the service, settings, workers.dev, schedules and analytics calls made on the way.
 //
 // Nothing is imitated where the real part runs here: each D1 database is a real D1 (SQLite
 // in workerd, through Miniflare, persisted under `stateDir`), and a deployed version is the
 // very bundle wrangler uploaded, run by workerd with the bindings named in the upload's
-// metadata (D1, R2 buckets, plain-text vars, secrets, rate limits, compatibility date and
-// flags). An R2 bucket is a real local R2 (Miniflare's, persisted under `stateDir`).
+// metadata (D1, R2 buckets, plain-text vars, secrets, rate limits, queues, compatibility
+// date and flags). An R2 bucket is a real local R2 (Miniflare's, persisted under
+// `stateDir`); a queue whose consumer is the deployed Worker delivers to it, as Miniflare's
+// local queues do.
 // Besides the plain-HTTP API for wrangler, an HTTPS "edge" (self-signed CA at
 // `caCertPath`) answers https://api.cloudflare.com/client/v4/… with the same API and
 // https://<script>.<subdomain>.workers.dev/… with the deployed Worker, so curl reaches both
@@ -106,8 +110,8 @@ function makeCertificate(dir, subdomain) {
  * Starts the API (plain HTTP, for wrangler) and the HTTPS edge, each on a free loopback
  * port. Only `token` is accepted as the API token, and only `accountId` as the account.
  * `log(line)` receives one line per request. Returns { baseUrl, edgePort, caCertPath,
- * accountId, token, subdomain, requests, databases, scripts, close() }; `requests`,
- * `databases` and `scripts` are the live records, for checks.
+ * accountId, token, subdomain, requests, databases, scripts, queues, close() };
+ * `requests`, `databases`, `scripts` and `queues` are the live records, for checks.
  */
 export async function startCloudflareApi({ stateDir, token, accountId, subdomain = "sandbox", log = () => {} }) {
   mkdirSync(stateDir, { recursive: true });
@@ -121,6 +125,8 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   const databases = new Map();
   /** script name → { versions: Map, active (version id), deployments, miniflare, schedules } */
   const scripts = new Map();
+  /** queue name → { queue_id, queue_name, created_on, modified_on, consumers: [{ consumer_id, type, script, settings }] } */
+  const queues = new Map();
   const requests = [];
 
   // One Miniflare holds every D1 database for the query endpoint; it is rebuilt with the
@@ -156,6 +162,51 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   const routes = [];
   const route = (method, pattern, handler) => routes.push({ method, pattern: new RegExp(`^${pattern}$`), handler });
   const ACC = `/accounts/(?<account>[0-9a-f]{32})`;
+
+  // Queues: created by `wrangler queues create`, checked by `wrangler deploy` (every queue
+  // the configuration names must exist, 11000 otherwise), which then registers the Worker
+  // as a queue's consumer.
+  function queueById(id) {
+    const found = [...queues.values()].find((q) => q.queue_id === id);
+    if (!found) throw new CloudflareError(404, 11000, `Queue ${id} does not exist`);
+    return found;
+  }
+  route("POST", `${ACC}/queues`, ({ body }) => {
+    const { queue_name: name } = jsonBody(body);
+    if (typeof name !== "string" || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(name)) throw new CloudflareError(400, 11003, "The queue name is invalid");
+    if (queues.has(name)) throw new CloudflareError(409, 11009, `A queue named ${name} already exists`);
+    const now = new Date().toISOString();
+    const queue = { queue_id: randomUUID().replaceAll("-", ""), queue_name: name, created_on: now, modified_on: now, producers: [], consumers: [] };
+    queues.set(name, queue);
+    return envelope(queue);
+  });
+  route("GET", `${ACC}/queues`, ({ url }) => {
+    const names = url.searchParams.getAll("name");
+    const list = [...queues.values()].filter((q) => names.length === 0 || names.includes(q.queue_name));
+    return envelope(list, { result_info: { page: 1, per_page: 100, count: list.length, total_count: list.length, total_pages: 1 } });
+  });
+  route("GET", `${ACC}/queues/(?<queue>[0-9a-f]{32})`, ({ params }) => envelope(queueById(params.queue)));
+  route("POST", `${ACC}/queues/(?<queue>[0-9a-f]{32})/consumers`, ({ params, body }) => {
+    const queue = queueById(params.queue);
+    const { type, script_name: scriptName, settings } = jsonBody(body);
+    if (type !== "worker" || typeof scriptName !== "string") throw new CloudflareError(400, 11004, "a consumer needs type worker and script_name");
+    if (queue.consumers.length > 0) throw new CloudflareError(400, 11005, `Queue ${queue.queue_name} already has a consumer`);
+    const consumer = {
+      consumer_id: randomUUID().replaceAll("-", ""),
+      type,
+      script: scriptName,
+      settings: settings ?? {},
+      created_on: new Date().toISOString(),
+    };
+    queue.consumers.push(consumer);
+    return envelope(consumer);
+  });
+  route("PUT", `${ACC}/queues/(?<queue>[0-9a-f]{32})/consumers/(?<consumer>[0-9a-f]{32})`, ({ params, body }) => {
+    const consumer = queueById(params.queue).consumers.find((c) => c.consumer_id === params.consumer);
+    if (!consumer) throw new CloudflareError(404, 11006, `Consumer ${params.consumer} does not exist`);
+    consumer.settings = jsonBody(body).settings ?? consumer.settings;
+    return envelope(consumer);
+  });
 
   // --- identity -------------------------------------------------------------------------
   route("GET", "/user/tokens/verify", () => envelope({ id: "sandbox-token", status: "active" }));
@@ -323,6 +374,8 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       if (binding.type === "d1") database(binding.id);
       else if (binding.type === "r2_bucket") {
         if (!buckets.has(binding.bucket_name)) throw new CloudflareError(400, 10085, `R2 bucket '${binding.bucket_name}' not found: create it first`);
+      } else if (binding.type === "queue") {
+        if (!queues.has(binding.queue_name)) throw new CloudflareError(400, 11000, `Queue ${binding.queue_name} does not exist`);
       } else if (!["plain_text", "json", "secret_text", "ratelimit"].includes(binding.type)) {
         throw new CloudflareError(400, 10021, `binding type ${binding.type} is not supported here`);
       }
@@ -377,13 +430,31 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     const d1Databases = {};
     const r2Buckets = {};
     const ratelimits = {};
+    const queueProducers = {};
     for (const binding of version.bindings) {
       if (binding.type === "plain_text" || binding.type === "secret_text") bindings[binding.name] = binding.text;
       else if (binding.type === "json") bindings[binding.name] = binding.json;
       else if (binding.type === "d1") d1Databases[binding.name] = binding.id;
       else if (binding.type === "r2_bucket") r2Buckets[binding.name] = binding.bucket_name;
       else if (binding.type === "ratelimit") ratelimits[binding.name] = { simple: binding.simple };
+      else if (binding.type === "queue") queueProducers[binding.name] = { queueName: binding.queue_name };
     }
+    // The queues this Worker consumes (registered by `deploy` after the upload, so a later version picks them up).
+    const queueConsumers = Object.fromEntries(
+      [...queues.values()]
+        .filter((q) => q.consumers.some((c) => c.script === name))
+        .map((q) => {
+          const { settings } = q.consumers.find((c) => c.script === name);
+          return [
+            q.queue_name,
+            {
+              maxBatchSize: settings.batch_size,
+              maxBatchTimeout: settings.max_wait_time_ms === undefined ? undefined : settings.max_wait_time_ms / 1000,
+              maxRetries: settings.max_retries,
+            },
+          ];
+        }),
+    );
     const options = {
       modules,
       modulesRoot: dir,
@@ -395,6 +466,8 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       r2Buckets,
       r2Persist,
       ratelimits,
+      queueProducers,
+      queueConsumers,
     };
     if (found.miniflare) await found.miniflare.setOptions(options);
     else found.miniflare = new Miniflare(options);
@@ -610,6 +683,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     databases,
     buckets,
     scripts,
+    queues,
     async close() {
       for (const listening of [server, edge]) {
         const closed = new Promise((resolve) => listening.close(resolve));

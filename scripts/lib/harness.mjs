@@ -146,18 +146,19 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
 
   /**
    * Stops the running server (SIGTERM to its whole process group, SIGKILL after
-   * `graceMs`), waits for it to exit, and resolves to { code, signal, forced, leftovers }:
+   * `graceMs`; `signal: "SIGKILL"` kills it at once, as a crash would), waits for it to
+   * exit, and resolves to { code, signal, forced, leftovers }:
    * forced = SIGKILL was needed; leftovers = processes of the group still alive after the
    * leader exited (then killed). Resolves to null when no server was running.
    */
-  async function stopServer({ graceMs = 5_000 } = {}) {
+  async function stopServer({ graceMs = 5_000, signal = "SIGTERM" } = {}) {
     if (!server) return null;
     const { pid } = server;
     const exited = serverExited;
     const closed = serverClosed;
     let forced = false;
     if (server.exitCode === null && server.signalCode === null) {
-      killGroup(pid, "SIGTERM");
+      killGroup(pid, signal);
       const timer = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
       if ((await Promise.race([exited.then(() => "exited"), timer])) !== "exited") {
         forced = true;

@@ -14,6 +14,9 @@ export const ID_PREFIXES = {
   token: "tok_",
   transfer: "trn_",
   tsigKey: "tsk_",
+  webhook: "whk_",
+  delivery: "dlv_",
+  ping: "png_",
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -420,7 +420,9 @@ export const events = sqliteTable(
     at: text("at").notNull(),
     /** Id of the token that made the write (`tok_…`; "local" with authentication off). Older rows hold the token's name. */
     actor: text("actor").notNull(),
-    resourceType: text("resource_type", { enum: ["contact", "domain", "host", "zone", "record", "rrset", "account", "token", "tsig_key"] }).notNull(),
+    resourceType: text("resource_type", {
+      enum: ["contact", "domain", "host", "zone", "record", "rrset", "account", "token", "tsig_key", "webhook"],
+    }).notNull(),
     resourceId: text("resource_id").notNull(),
     operation: text("operation", { enum: EVENT_OPERATIONS }).notNull(),
     before: text("before", { mode: "json" }),
@@ -622,6 +624,96 @@ export const dnsUpdateOperations = sqliteTable(
   (t) => [index("dns_update_operations_trx_idx").on(t.trxid, t.seq)],
 );
 
+/**
+ * Webhooks (contract §17): where an account's events are POSTed, signed per Standard
+ * Webhooks. The events table is the outbox: `cursor_seq` is how far along the events
+ * sequence (`events.seq`, commit order) this webhook has been dealt with — every matching
+ * event up to it delivered or given up — so a delivery is owed exactly when a matching
+ * event with a larger seq exists, and nothing but this row has to survive a crash. The
+ * event after the cursor is the one being attempted: `attempts` failed so far, tried again
+ * from `next_attempt_at` (src/resources/webhooks/schedule.ts). One deliverer at a time
+ * holds `lease_id` until `lease_until` (wall-clock milliseconds), so attempts go in commit
+ * order. Secrets are sealed (AES-256-GCM, src/resources/webhooks/secrets.ts) and never
+ * leave the service but as signatures.
+ */
+export const webhooks = sqliteTable(
+  "webhooks",
+  {
+    /** `whk_` + ULID. */
+    id: text("id").primaryKey(),
+    accountId: sponsor(),
+    url: text("url").notNull(),
+    description: text("description"),
+    /** `<type>.<operation>` patterns (`*` for any part), JSON; null = every event. */
+    eventTypes: text("event_types", { mode: "json" }).$type<string[]>(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull(),
+    disabledReason: text("disabled_reason"),
+    /** The signing secret (`whsec_…`), sealed and bound to the webhook's id. */
+    secretSealed: text("secret_sealed").notNull(),
+    /** The secret before the last rotation, still signing until `previous_secret_expires_at`. */
+    previousSecretSealed: text("previous_secret_sealed"),
+    previousSecretExpiresAt: text("previous_secret_expires_at"),
+    /**
+     * Written by a request to a loopback deployment (npm start): only such a webhook may
+     * name a loopback address, and its secrets may be sealed with the development key.
+     */
+    loopback: integer("loopback", { mode: "boolean" }).notNull().default(false),
+    /** The host the API was called at when the URL was set: the service itself, which the URL may not name. */
+    apiHost: text("api_host").notNull(),
+    /** The last `events.seq` dealt with (delivered, given up, or before the webhook existed or was enabled). */
+    cursorSeq: integer("cursor_seq").notNull(),
+    /** Failed attempts at the event after the cursor. */
+    attempts: integer("attempts").notNull().default(0),
+    /** When the event after the cursor may be attempted again; null = at once. */
+    nextAttemptAt: text("next_attempt_at"),
+    /** The first failed attempt since the last success (null while deliveries succeed). */
+    failingSince: text("failing_since"),
+    leaseId: text("lease_id"),
+    leaseUntil: integer("lease_until"),
+    version: integer("version").notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [index("webhooks_account_idx").on(t.accountId, t.id), index("webhooks_enabled_idx").on(t.enabled, t.id)],
+);
+
+/** One row per delivery attempt (and per ping), kept for WEBHOOK_DELIVERY_DAYS; `seq` orders them newest first. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    /** `dlv_` + ULID. */
+    id: text("id").notNull(),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["event", "ping"] }).notNull(),
+    /** The event delivered (`evt_…`), or the ping's message id (`png_…`). */
+    messageId: text("message_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    at: text("at").notNull(),
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms").notNull(),
+    error: text("error"),
+    outcome: text("outcome", { enum: ["succeeded", "retrying", "failed"] }).notNull(),
+    nextAttemptAt: text("next_attempt_at"),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_id_unique").on(t.id),
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.seq),
+    index("webhook_deliveries_at_idx").on(t.at),
+  ],
+);
+
+/**
+ * Where the queue consumer last looked in the events sequence (one row): the accounts of
+ * the events after it are those whose webhooks may be owed something. Only a shortcut:
+ * every webhook's own cursor decides what it is owed, and the cron looks at every webhook.
+ */
+export const webhookDispatch = sqliteTable("webhook_dispatch", {
+  id: integer("id").primaryKey(),
+  seq: integer("seq").notNull(),
+});
+
 export const schema = {
   accounts,
   dnsCatalog,
@@ -645,4 +737,7 @@ export const schema = {
   tsigUpdateZones,
   dnsUpdateTransactions,
   dnsUpdateOperations,
+  webhooks,
+  webhookDeliveries,
+  webhookDispatch,
 };

@@ -7,7 +7,8 @@
 //
 // — so a query, however it is written and whatever it joins or nests, reads only the
 // viewer's rows: another account's contact, domain, host, zone, record, event, token, TSIG
-// key or account does not exist for it (404, absent from every list and sub-listing, never 403).
+// key, webhook (with its deliveries) or account does not exist for it (404, absent from every
+// list and sub-listing, never 403).
 // NOT MATERIALIZED lets SQLite flatten each expression into the query, so the indexes are
 // used as before, with `account_id` leading (schema: `*_account_idx`). Writes (INSERT,
 // UPDATE, DELETE, INSERT … SELECT) are not rewritten: they act on rows a scoped read
@@ -57,6 +58,8 @@ export function visibilityPrefix(v: Visibility): string {
     owned("api_tokens"),
     // TSIG keys: their account's only, and none for a token narrowed to zones or domains.
     owned("tsig_keys", narrow ? " AND 0" : ""),
+    owned("webhooks", narrow ? " AND 0" : ""),
+    `"webhook_deliveries" AS NOT MATERIALIZED (SELECT * FROM main."webhook_deliveries" WHERE webhook_id IN (SELECT id FROM "webhooks"))`,
   ];
   return expressions.join(",\n  ");
 }

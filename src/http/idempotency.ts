@@ -9,7 +9,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { and, eq, lt } from "drizzle-orm";
 import type { AppEnv } from "../env";
-import { database } from "../db/client";
+import { type Database, database } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
 import { clientAddress, principalKey, sha256Hex } from "./auth";
 import { requestBytes } from "./body";
@@ -119,6 +119,18 @@ export const idempotentPost: MiddlewareHandler<AppEnv> = async (c, next) => {
     .set({ state: "done", status: response.status, headers: JSON.stringify(headers), body })
     .where(inFlight);
 };
+
+/**
+ * The statement that records `answer` as the result of an Idempotency-Key still in flight,
+ * for the write's own batch (src/http/mutate.ts): so that the write and its record commit
+ * together, and so that an answer with a secret can be recorded without it.
+ */
+export function answerRecordStatement(db: Database, keyId: string, answer: { status: number; headers: Record<string, string>; body: unknown }) {
+  return db
+    .update(idempotencyKeys)
+    .set({ state: "done", status: answer.status, headers: JSON.stringify(answer.headers), body: JSON.stringify(answer.body) })
+    .where(and(eq(idempotencyKeys.id, keyId), eq(idempotencyKeys.state, "in_flight")));
+}
 
 /** The Cron Trigger's work: forget keys older than 24 hours. */
 export async function deleteExpiredIdempotencyKeys(env: { DB: D1Database }, now = new Date()): Promise<number> {

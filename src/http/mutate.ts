@@ -18,7 +18,7 @@
 //      (src/http/idempotency.ts), so a crash between the two cannot make a retry write
 //      again: the write and its record commit together or not at all.
 import type { Context } from "hono";
-import { and, eq, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import { narrowReaches } from "../access/token-rights";
 import type { AppEnv } from "../env";
@@ -26,9 +26,9 @@ import type { Database } from "../db/client";
 import { writeFailure, type WriteFailure } from "../db/errors";
 import { type EventOperation, type EventResourceType, eventInsert, previousStatementChanged } from "../db/events";
 import type { ResourceRef } from "../db/ref";
-import { idempotencyKeys } from "../db/schema";
 import { actorOf } from "./actor";
 import { checkIfMatch, entityTag } from "./etag";
+import { answerRecordStatement } from "./idempotency";
 import { notFound, resourceRef } from "./lookup";
 import type { ApiError } from "./problem";
 import { VersionConflict, withVersionRetry } from "./writes";
@@ -342,12 +342,7 @@ export function idempotentAnswer(
 ): Statement[] {
   const key = c.get("idempotencyKeyId");
   if (key === undefined) return [];
-  return [
-    ctx.db
-      .update(idempotencyKeys)
-      .set({ state: "done", status: answer.status, headers: JSON.stringify(answer.headers), body: JSON.stringify(answer.body) })
-      .where(and(eq(idempotencyKeys.id, key), eq(idempotencyKeys.state, "in_flight"))),
-  ];
+  return [answerRecordStatement(ctx.db, key, answer)];
 }
 
 /**

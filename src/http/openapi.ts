@@ -40,6 +40,7 @@ const FIELD_ERRORS_EXAMPLE: Partial<Record<ProblemCode, { field: string; message
   ],
   unknown_field: [{ field: "colour", message: "is not a field of this resource" }],
   read_only_field: [{ field: "created_at", message: "is set by the server" }],
+  quota_exceeded: [{ field: "webhooks", message: "limit 20 reached (usage 20)" }],
 };
 
 /** One example per problem code of a status, as the service answers it. */

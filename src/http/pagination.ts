@@ -144,6 +144,11 @@ export async function pageRequest(c: Context, query: { limit?: number | undefine
   return { limit, after: await decodeCursor(cursorSecret(c), listScope(c), query.cursor) };
 }
 
+/** A cursor that another list issued (`scope`: its path and filters, as listScope writes them), read back. */
+export function decodeListCursor(c: Context, scope: string, cursor: string): Promise<KeysetPosition> {
+  return decodeCursor(cursorSecret(c), scope, cursor);
+}
+
 /** A cursor of this list standing at `position` (as `next_cursor` is, but on any page). */
 export function signCursor(c: Context, position: KeysetPosition): Promise<string> {
   return encodeCursor(cursorSecret(c), listScope(c), position);

@@ -1,5 +1,5 @@
 // DELETE /v1/accounts/{account}: only an account that holds nothing (no contact, domain,
-// host or zone, no active token) goes (EPP 2305, as for a linked object). Its revoked
+// host, zone or webhook, no active token) goes (EPP 2305, as for a linked object). Its revoked
 // tokens and its events stay: they are the history of what it did.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";

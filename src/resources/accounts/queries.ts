@@ -39,6 +39,7 @@ const HOLDINGS = [
   ["host", sql`main."hosts"`, sql``],
   ["zone", sql`main."zones"`, sql``],
   ["active token", sql`main."api_tokens"`, sql` and revoked_at is null`],
+  ["webhook", sql`main."webhooks"`, sql``],
 ] as const;
 
 export type Holdings = { kind: string; count: number }[];

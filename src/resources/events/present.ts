@@ -1,5 +1,5 @@
-// An event as the API shows it: GET /v1/events/{event}, every page of GET /v1/events, and
-// each line of an archive object (src/resources/events/archive.ts).
+// An event as the API shows it: GET /v1/events/{event}, every page of GET /v1/events, each
+// line of an archive object (src/resources/events/archive.ts) and a webhook delivery's body.
 import type { EventRow } from "./queries";
 import type { Event } from "./schemas";
 

@@ -4,7 +4,7 @@ import { paginationQuery } from "../../http/pagination";
 import { EVENT_OPERATIONS } from "../../db/schema";
 import { AccountFilterSchema, TimestampSchema, listSchema } from "../../http/openapi";
 
-export const RESOURCE_TYPES = ["contact", "domain", "host", "zone", "record", "rrset", "account", "token", "tsig_key"] as const;
+export const RESOURCE_TYPES = ["contact", "domain", "host", "zone", "record", "rrset", "account", "token", "tsig_key", "webhook"] as const;
 export const OPERATIONS = EVENT_OPERATIONS;
 
 const Representation = z
@@ -24,7 +24,7 @@ export const EventSchema = z
     token: z.string().openapi({
       example: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B",
       description:
-        'Id of the API token that made the write (never its name); "local" when authentication is off; "cron" for a lifecycle sweep the cron trigger ran (one run by `POST /lifecycle/sweep` names its token).',
+        'Id of the API token that made the write (never its name); "local" when authentication is off; "cron" for a lifecycle sweep the cron trigger ran (one run by `POST /lifecycle/sweep` names its token); "webhooks" when the service disabled a failing webhook.',
     }),
     type: z.enum(RESOURCE_TYPES).openapi({ description: "Type of the resource written.", example: "domain" }),
     resource: z.string().openapi({ example: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", description: "Id of the resource written." }),

@@ -9,7 +9,7 @@ import { sweep } from "./sweep";
 
 export const runSweep: RouteHandler<typeof routes.runSweep, AppEnv> = async (c) => {
   const body = (c.req.valid("json") ?? {}) as { as_of?: string };
-  const now = runTime(c, body.as_of, "the sweep");
+  const now = runTime(c, body.as_of, "the sweep runs at the present time");
   const report = await sweep(c.get("dbAllAccounts") ?? c.get("db"), { now, actor: actorOf(c) });
   return c.json(report, 200);
 };

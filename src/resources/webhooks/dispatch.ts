@@ -1,0 +1,146 @@
+// Who runs the deliveries, all off the request path (docs/webhooks.md, "Delivery"):
+//
+// - every successful write asks the queue (WEBHOOK_QUEUE) to look at the events just
+//   committed (kick.ts); the consumer finds the accounts of the events after the last
+//   ones it looked at (`webhook_dispatch`), and delivers what their webhooks (and the
+//   operators', which see every account) are owed;
+// - a failed attempt sends the webhook to the queue again, delayed until its retry time;
+// - the cron trigger, every minute, is the safety net: it finds every enabled webhook that
+//   is owed an event (or failing for 5 days) straight from the webhooks' cursors, whatever
+//   the queue did or lost, and delivers.
+// All three run the same pass (deliver.ts), which a lease keeps to one at a time per webhook.
+import { sql } from "drizzle-orm";
+import { type Database, database } from "../../db/client";
+import { webhookDeliveries, webhookDispatch } from "../../db/schema";
+import type { Env } from "../../env";
+import { safeErrorSummary } from "../../http/error-log";
+import { deliverOwed, emptyReport, type PassEnd, type PassReport } from "./deliver";
+import { DELIVERY_RETENTION_MS, DISABLE_AFTER_MS } from "./schedule";
+
+/** What the queue carries: "look at the new events", or "deliver what this webhook is owed". */
+export type WebhookMessage = { kind: "events" } | { kind: "webhook"; id: string };
+
+/** Passes run side by side (each a webhook of its own). */
+const PARALLEL_PASSES = 4;
+/** Queues deliver a delayed message at most 12 hours later. */
+const MAX_QUEUE_DELAY_SECONDS = 12 * 3600;
+/** Webhooks one cron run works on; the others follow on the queue or in the next run. */
+const CRON_WEBHOOKS = 50;
+
+export interface DispatchReport extends PassReport {
+  as_of: string;
+  webhooks: number;
+  more: boolean;
+}
+
+async function inParallel<T>(items: readonly T[], run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await run(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_PASSES, items.length) }, worker));
+}
+
+/** After a pass: the webhook's next turn on the queue, when it has one. */
+async function followUp(env: Env, id: string, end: PassEnd, now: Date): Promise<boolean> {
+  const queue = env.WEBHOOK_QUEUE;
+  if (end.kind === "more") {
+    if (queue) await queue.send({ kind: "webhook", id } satisfies WebhookMessage);
+    return true;
+  }
+  if (end.kind === "waiting" && end.scheduled && queue) {
+    const delaySeconds = Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil((Date.parse(end.until) - now.getTime()) / 1000)));
+    await queue.send({ kind: "webhook", id } satisfies WebhookMessage, { delaySeconds });
+  }
+  return false;
+}
+
+async function runPasses(env: Env, ids: readonly string[], now: Date): Promise<DispatchReport> {
+  const report: DispatchReport = { as_of: now.toISOString(), webhooks: ids.length, more: false, ...emptyReport() };
+  await inParallel(ids, async (id) => {
+    try {
+      const end = await deliverOwed(env, id, now, report);
+      if (await followUp(env, id, end, now)) report.more = true;
+    } catch (error) {
+      // One webhook's trouble does not hold up the others; its cursor still says what it is owed.
+      console.error(JSON.stringify({ level: "error", service: "domain-api", webhook: id, deliveries: "failed", error: safeErrorSummary(error) }));
+      report.more = true;
+    }
+  });
+  return report;
+}
+
+/**
+ * Enabled webhooks owed something at `now`: an event after their cursor in what their
+ * account sees, with no retry time in the future; or failing for 5 days (to be disabled).
+ */
+export function owedWebhooks(db: Database, now: Date, limit: number) {
+  const at = now.toISOString();
+  const cutoff = new Date(now.getTime() - DISABLE_AFTER_MS).toISOString();
+  return db.all<{ id: string }>(sql`
+    select w.id from webhooks w join accounts a on a.id = w.account_id
+    where w.enabled = 1 and (
+      w.failing_since <= ${cutoff}
+      or ((w.next_attempt_at is null or w.next_attempt_at <= ${at}) and case
+        when a.role = 'operator' then exists (select 1 from events e where e.seq > w.cursor_seq)
+        else exists (select 1 from events e where e.account_id = w.account_id and e.seq > w.cursor_seq) end)
+    )
+    order by w.id limit ${limit}`);
+}
+
+/** The cron's run (and POST /v1/webhooks/dispatch's): every webhook owed something, from the webhooks' own cursors. */
+export async function dispatchOwed(env: Env, now: Date): Promise<DispatchReport> {
+  const db = database(env.DB);
+  const owed = await owedWebhooks(db, now, CRON_WEBHOOKS + 1);
+  const report = await runPasses(
+    env,
+    owed.slice(0, CRON_WEBHOOKS).map((row) => row.id),
+    now,
+  );
+  if (owed.length > CRON_WEBHOOKS) report.more = true;
+  return report;
+}
+
+/** The webhooks that may be owed the events committed since the consumer last looked, and how far it looked. */
+async function webhooksOfNewEvents(db: Database): Promise<{ ids: string[]; upTo: number | null }> {
+  const accounts = await db.all<{ account_id: string; last: number }>(
+    sql`select account_id, max(seq) as last from events where seq > coalesce((select seq from ${webhookDispatch} where id = 1), 0) group by account_id`,
+  );
+  if (accounts.length === 0) return { ids: [], upTo: null };
+  const upTo = Math.max(...accounts.map((a) => a.last));
+  const ids = await db.all<{ id: string }>(sql`
+    select id from webhooks where enabled = 1 and (
+      account_id in (select value from json_each(${JSON.stringify(accounts.map((a) => a.account_id))}))
+      or account_id in (select id from accounts where role = 'operator'))`);
+  return { ids: ids.map((row) => row.id), upTo };
+}
+
+/** The queue consumer: a batch of messages, one pass per webhook they name (or that the new events concern). */
+export async function consumeWebhookMessages(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
+  const db = database(env.DB);
+  const ids = new Set<string>();
+  let upTo: number | null = null;
+  for (const message of batch.messages) {
+    if (message.body?.kind === "webhook" && typeof message.body.id === "string") ids.add(message.body.id);
+  }
+  if (batch.messages.some((message) => message.body?.kind === "events")) {
+    const found = await webhooksOfNewEvents(db);
+    for (const id of found.ids) ids.add(id);
+    upTo = found.upTo;
+  }
+  await runPasses(env, [...ids], new Date());
+  // Only after the passes: had they not run, the next message or the cron finds the same events again.
+  if (upTo !== null) {
+    await db.run(sql`update ${webhookDispatch} set seq = max(seq, ${upTo}) where id = 1`);
+  }
+  batch.ackAll();
+}
+
+/** Delivery records older than DELIVERY_RETENTION_MS go, a bounded number per run. */
+export async function forgetOldDeliveries(env: Env, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - DELIVERY_RETENTION_MS).toISOString();
+  const result = await database(env.DB).run(
+    sql`delete from ${webhookDeliveries} where seq in (select seq from ${webhookDeliveries} where at < ${cutoff} order by at limit 5000)`,
+  );
+  return result.meta.changes;
+}

@@ -1,0 +1,44 @@
+// POST /v1/webhooks/{webhook}/ping: one test delivery, now, signed as every delivery is,
+// whose answer this request waits for (at most 10 s). Not an event: it has an id of its
+// own (`png_…`), is not retried, and moves nothing along the events. A disabled webhook
+// can be pinged, to test a receiver before enabling it.
+import type { RouteHandler } from "@hono/zod-openapi";
+import { newId } from "../../db/ids";
+import { webhookDeliveries } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { findResource } from "../../http/mutate";
+import { webhookCollection } from "./collection";
+import { signingSecrets, storedPolicy } from "./deliver";
+import { presentDelivery } from "./present";
+import type * as routes from "./routes";
+import { post } from "./send";
+import { signedHeaders } from "./signing";
+
+export const pingWebhook: RouteHandler<typeof routes.pingWebhook, AppEnv> = async (c) => {
+  const row = await findResource(c, webhookCollection, c.req.valid("param").webhook);
+  const now = new Date();
+  const messageId = newId("ping", now);
+  const body = JSON.stringify({ id: messageId, type: "ping", webhook: row.id, at: now.toISOString() });
+  const secrets = await signingSecrets(c.env, row, now);
+  const result = secrets
+    ? await post(c.env, row.url, storedPolicy(row), await signedHeaders(secrets, messageId, body, now), body)
+    : { ok: false, statusCode: null, durationMs: 0, error: "Not sent: the signing secret cannot be opened (WEBHOOK_SECRET_KEY changed?); rotate the secret." };
+  const [delivery] = await c
+    .get("db")
+    .insert(webhookDeliveries)
+    .values({
+      id: newId("delivery", now),
+      webhookId: row.id,
+      kind: "ping",
+      messageId,
+      attempt: 1,
+      at: now.toISOString(),
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.error,
+      outcome: result.ok ? "succeeded" : "failed",
+      nextAttemptAt: null,
+    })
+    .returning();
+  return c.json(presentDelivery(delivery!), 200);
+};

@@ -1,0 +1,72 @@
+import { and, asc, desc, eq, gt, inArray, lt, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import type { ResourceRef } from "../../db/ref";
+import { accounts, events, webhookDeliveries, webhooks } from "../../db/schema";
+import type { PageRequest } from "../../http/pagination";
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** Webhooks have no name: a path segment is an id. */
+export function findWebhook(db: Database, ref: ResourceRef) {
+  return db
+    .select()
+    .from(webhooks)
+    .where(eq(webhooks.id, ref.kind === "id" ? ref.id : ""));
+}
+
+export function listWebhooks(db: Database, filters: { account?: string | undefined; enabled?: boolean | undefined }, page: PageRequest) {
+  const conditions: (SQL | undefined)[] = [];
+  if (filters.account !== undefined) conditions.push(eq(webhooks.accountId, filters.account));
+  if (filters.enabled !== undefined) conditions.push(eq(webhooks.enabled, filters.enabled));
+  if (page.after) conditions.push(gt(webhooks.id, page.after.id));
+  return db
+    .select()
+    .from(webhooks)
+    .where(and(...conditions))
+    .orderBy(asc(webhooks.id))
+    .limit(page.limit + 1);
+}
+
+/** A webhook's delivery attempts, newest first (keyset: `seq` descending). */
+export function listDeliveries(db: Database, webhookId: string, page: PageRequest) {
+  const conditions: SQL[] = [eq(webhookDeliveries.webhookId, webhookId)];
+  if (page.after && typeof page.after.key === "number") conditions.push(lt(webhookDeliveries.seq, page.after.key));
+  return db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(...conditions))
+    .orderBy(desc(webhookDeliveries.seq))
+    .limit(page.limit + 1);
+}
+
+/** How many webhooks an account has (the quota counts them all, enabled or not). */
+export function webhookCount(accountId: string): SQL<number> {
+  return sql<number>`(select count(*) from ${webhooks} where ${webhooks.accountId} = ${accountId})`;
+}
+
+/** The last event committed so far: a new or re-enabled webhook starts after it. */
+export const LAST_EVENT_SEQ = sql<number>`(select coalesce(max("seq"), 0) from "events")`;
+
+/** Whether the account is an operator's, whose webhooks see every account's events (as its tokens do). */
+export function isOperatorAccount(db: Database, accountId: string) {
+  return db.select({ role: accounts.role }).from(accounts).where(eq(accounts.id, accountId));
+}
+
+/** The next events after `seq` that a webhook of this account sees: their sequence, type and operation only. */
+export function eventsAfter(db: Database, accountId: string | null, seq: number, limit: number) {
+  return db
+    .select({ seq: events.seq, id: events.id, type: events.resourceType, operation: events.operation })
+    .from(events)
+    .where(accountId === null ? gt(events.seq, seq) : and(eq(events.accountId, accountId), gt(events.seq, seq)))
+    .orderBy(asc(events.seq))
+    .limit(limit);
+}
+
+/** Whole events by their sequence numbers. */
+export function eventsBySeq(db: Database, seqs: readonly number[]) {
+  return db
+    .select()
+    .from(events)
+    .where(inArray(events.seq, [...seqs]));
+}
