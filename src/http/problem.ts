@@ -36,6 +36,12 @@ export const PROBLEMS = {
   unknown_field: { status: 422, title: "Unknown field", about: "The body has fields the resource does not have; `errors` names them." },
   read_only_field: { status: 422, title: "Read-only field", about: "The body sets fields the server manages; `errors` names them." },
   policy_violation: { status: 422, title: "Registry policy violation", about: "The values are well-formed but the registry's policy refuses them." },
+  price_mismatch: {
+    status: 422,
+    title: "Price not confirmed",
+    about:
+      "The operation on a premium name needs its price confirmed in the body's `price`, or the `price` given is not what it costs (as the EPP fee extension, RFC 8748); `errors` names the price.",
+  },
   rate_limited: { status: 429, title: "Too many requests", about: "Slow down; `Retry-After` says when to try again." },
   internal: { status: 500, title: "Internal error", about: "A bug on our side; report the `request_id`." },
   not_configured: {
