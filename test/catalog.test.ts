@@ -277,7 +277,10 @@ describe("the repository catalog", () => {
     expect(vacation.prices.restore).toBe("40.00");
     // A premium name may renew at the extension's price: travel.info costs 600.00 the first year, 24.00 a renewal.
     const info = (await api("GET", "/v1/repositories/identity-digital")).body;
-    expect(info.premium_names.find((p: any) => p.name === "travel.info").prices).toMatchObject({ register: { "1": "600.00", "2": "624.00" }, renew: { "1": "24.00" } });
+    expect(info.premium_names.find((p: any) => p.name === "travel.info").prices).toMatchObject({
+      register: { "1": "600.00", "2": "624.00" },
+      renew: { "1": "24.00" },
+    });
     const listed = (await api("GET", "/v1/repositories")).body.data.find((r: any) => r.id === "verisign");
     expect(listed).not.toHaveProperty("premium_names");
     expect(listed).not.toHaveProperty("reserved_names");

@@ -36,7 +36,9 @@ describe("GET /v1/domains/check answers each name in the order asked", () => {
   });
 
   it("a reserved name is not available (reserved), without prices", async () => {
-    expect((await check(["nic.com"])).body.data).toEqual([{ name: "nic.com", unicode_name: "nic.com", available: false, reason: "reserved", premium: false, prices: null }]);
+    expect((await check(["nic.com"])).body.data).toEqual([
+      { name: "nic.com", unicode_name: "nic.com", available: false, reason: "reserved", premium: false, prices: null },
+    ]);
   });
 
   it("invalid and unsupported names say so, U-labels are converted, in the order asked", async () => {
@@ -200,7 +202,7 @@ describe("premium names need their price confirmed (RFC 8748), reserved names ca
 
   it("a reserved name answers 422 policy_violation naming name, whoever asks", async () => {
     const customer = await customerAccount("reserved-asker");
-    for (const headers of [{}, { authorization: customer.auth }]) {
+    for (const headers of [{}, { authorization: customer.auth }] as Record<string, string>[]) {
       const problem = expectProblem(await api("POST", "/v1/domains", { json: { name: "whois.net" }, headers }), 422, "policy_violation");
       expect(problem.errors).toEqual([{ field: "name", message: "whois.net is reserved by its registry and cannot be registered" }]);
     }
