@@ -9,7 +9,9 @@ import { expandGenerateText, parseGenerateRange } from "../../src/dns/master-fil
 import { MAX_GENERATED_RECORDS } from "../../src/dns/master-file/parse";
 
 function zone(...lines: string[]): MasterFileResult {
-  return parseMasterFile(`${["$ORIGIN example.", "$TTL 300", "@ SOA ns1.example.net. hostmaster.example. 1 7200 900 1209600 300", "@ NS ns1.example.net.", ...lines].join("\n")}\n`);
+  return parseMasterFile(
+    `${["$ORIGIN example.", "$TTL 300", "@ SOA ns1.example.net. hostmaster.example. 1 7200 900 1209600 300", "@ NS ns1.example.net.", ...lines].join("\n")}\n`,
+  );
 }
 
 function generated(result: MasterFileResult) {
@@ -45,7 +47,9 @@ describe("$GENERATE expands as BIND does", () => {
   });
 
   it("${offset} and ${offset,width} alone, a negative offset, a step, TTL and class (good-generate-modifier.db, rrl's tld zones)", () => {
-    expect(generated(zone("$GENERATE 8-9 host$ A 1.2.3.${1,0}", "$GENERATE 10-11 host$ 60 IN A 1.2.3.${1}", "$GENERATE 101-105/2 ns$ IN A 10.53.1.${-100}"))).toEqual([
+    expect(
+      generated(zone("$GENERATE 8-9 host$ A 1.2.3.${1,0}", "$GENERATE 10-11 host$ 60 IN A 1.2.3.${1}", "$GENERATE 101-105/2 ns$ IN A 10.53.1.${-100}")),
+    ).toEqual([
       "host8.example 300 A 1.2.3.9",
       "host9.example 300 A 1.2.3.10",
       "host10.example 60 A 1.2.3.11",
@@ -178,5 +182,47 @@ describe("what BIND loads with a warning, the import loads with one", () => {
       },
     ]);
     expect(problems(zone(`long TXT "${long}"`))[0]!.message).toContain("a string holds at most 255");
+  });
+});
+
+describe("the corpus files of these cases (test/zones/, checked against named-checkzone by npm run zone-check)", () => {
+  it("generate.zone expands to the records BIND's named-checkzone -D lists", async () => {
+    const { readFileSync } = await import("node:fs");
+    const result = parseMasterFile(readFileSync("test/zones/generate.zone", "utf8"), { origin: "generate.example" });
+    expect(result.ok && result.zone.records.map((r) => `${r.fqdn} ${r.type} ${r.content}`).sort()).toEqual(
+      [
+        "generate.example NS ns1.example.net.",
+        "generate.example NS ns2.example.net.",
+        "0.0.4.generate.example AAAA 2001:db8::400",
+        "1.0.4.generate.example AAAA 2001:db8::401",
+        "2.0.4.generate.example AAAA 2001:db8::402",
+        "alias10.generate.example CNAME host1.generate.example.",
+        "alias15.generate.example CNAME host6.generate.example.",
+        "alias20.generate.example CNAME host11.generate.example.",
+        "host-0000.generate.example A 198.51.100.1",
+        "host-0001.generate.example A 198.51.100.2",
+        "host-0002.generate.example A 198.51.100.3",
+        "host1.generate.example A 192.0.2.1",
+        "host2.generate.example A 192.0.2.2",
+        "host3.generate.example A 192.0.2.3",
+        "mx1.generate.example MX 10 host1.generate.example.",
+        "mx2.generate.example MX 10 host2.generate.example.",
+        "old8.generate.example A 203.0.113.9",
+        "old9.generate.example A 203.0.113.10",
+      ].sort(),
+    );
+  });
+
+  it("out-of-zone.zone and deprecated-dnskey.zone load with their warnings", async () => {
+    const { readFileSync } = await import("node:fs");
+    for (const [file, warns] of [
+      ["out-of-zone", "is outside the zone"],
+      ["deprecated-dnskey", "is deprecated for signing"],
+      ["ds-child", "RFC 8624"],
+    ]) {
+      const result = parseMasterFile(readFileSync(`test/zones/${file}.zone`, "utf8"), { origin: `${file}.example` });
+      expect(result.ok, file).toBe(true);
+      expect(result.ok && result.zone.warnings.some((w) => w.message.includes(warns!)), file).toBe(true);
+    }
   });
 });

@@ -151,7 +151,9 @@ export const TransferSchema = z
     requested_at: TimestampSchema,
     act_by: TimestampSchema.openapi({ description: "When the transfer is approved automatically unless the losing account acts first." }),
     acted_at: TimestampSchema.nullable(),
-    price: PriceSchema.nullable().openapi({ description: "What the transfer costs the gaining account (null for a transfer asked before prices existed)." }),
+    price: z
+      .union([PriceSchema, z.null()])
+      .openapi({ description: "What the transfer costs the gaining account (null for a transfer asked before prices existed)." }),
   })
   .openapi("Transfer");
 
@@ -193,7 +195,9 @@ export const DomainCheckSchema = z
             "Why the name is not available: `registered` (held by an account, in redemption included: nothing more is said), `reserved` by its registry, `invalid` (not a registrable name: a bad label, a name deeper or shallower than one label under an extension, an IDN where the extension takes none), `unsupported_extension` (under no extension offered here). Null when available.",
         }),
         premium: z.boolean().openapi({ description: "The registry prices this name on its own: its operations need the price confirmed (`price`)." }),
-        prices: PriceTableSchema.nullable().openapi({ description: "What the name costs, for every period its extension allows; null unless available." }),
+        prices: z
+          .union([PriceTableSchema, z.null()])
+          .openapi({ description: "What the name costs, for every period its extension allows; null unless available." }),
       }),
     ),
   })
