@@ -13,6 +13,7 @@ import { assertZoneIntegrity, integrityGuards } from "./integrity";
 import { type RecordWithZone, recordsAtName } from "./queries";
 import { requireRecordWrite } from "../../http/ownership";
 import type * as routes from "./routes";
+import { recordWarnings } from "./warnings";
 import { rrsetTtlWrites } from "./rrset";
 
 export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c) => {
@@ -52,6 +53,7 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
           touchZone(db, zone.id, now),
           failUnless(db, { type: "record", id: next.id }, zoneHoldsRoom(zone.id)),
         ],
+        answerExtras: recordWarnings(record),
       };
     },
     failure: recordWriteProblem,

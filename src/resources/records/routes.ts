@@ -12,7 +12,16 @@ import {
 } from "../../http/openapi";
 import { pathParams, ZoneParams } from "../../http/params";
 import { defineRoute } from "../../http/route";
-import { RECORD_READ_ONLY, RecordCreateSchema, RecordListQuery, RecordListSchema, RecordPatchSchema, RecordSchema, ZoneRecordListQuery } from "./schemas";
+import {
+  RECORD_READ_ONLY,
+  RecordCreateSchema,
+  RecordListQuery,
+  RecordListSchema,
+  RecordPatchSchema,
+  RecordSchema,
+  ZoneRecordListQuery,
+  RecordWrittenSchema,
+} from "./schemas";
 import { RECORD_CREATE_EXAMPLE, RECORD_EXAMPLE, RECORD_PATCH_EXAMPLE } from "../examples";
 
 const tags = ["Records"];
@@ -67,7 +76,10 @@ export const createRecord = defineRoute({
   description: `\`zone\` (id or name), \`type\` and \`content\` are required; \`name\` defaults to \`@\`; \`ttl\` defaults to the RRset's TTL if it exists, else the zone's \`default_ttl\`. A zone holds at most 25 000 records (the import limit): past it, 422 \`policy_violation\` naming \`zone\`. ${RULES}`,
   readOnly: RECORD_READ_ONLY.filter((f) => f !== "zone"),
   request: { body: jsonBody(RecordCreateSchema, "The new record.", RECORD_CREATE_EXAMPLE) },
-  responses: { 201: createdResponse(RecordSchema, "The record was created.", RECORD_EXAMPLE), ...errorResponses(400, 409, 413, 415, 422) },
+  responses: {
+    201: createdResponse(RecordWrittenSchema, "The record was created (with `warnings` when it deserves a look).", RECORD_EXAMPLE),
+    ...errorResponses(400, 409, 413, 415, 422),
+  },
 });
 
 export const updateRecord = defineRoute({
@@ -80,7 +92,10 @@ export const updateRecord = defineRoute({
   description: `\`name\`, \`type\`, \`content\`, \`ttl\`, \`comment\`; the result is validated as a new record would be. ${RULES} ${IF_MATCH_HEADER_DOC}`,
   readOnly: RECORD_READ_ONLY,
   request: { params: RecordParams, body: mergePatchBody(RecordPatchSchema, "Fields to change.", RECORD_PATCH_EXAMPLE) },
-  responses: { 200: resourceResponse(RecordSchema, "The updated record.", RECORD_EXAMPLE), ...errorResponses(400, 404, 409, 412, 413, 415, 422) },
+  responses: {
+    200: resourceResponse(RecordWrittenSchema, "The updated record (with `warnings` when it deserves a look).", RECORD_EXAMPLE),
+    ...errorResponses(400, 404, 409, 412, 413, 415, 422),
+  },
 });
 
 export const deleteRecord = defineRoute({
