@@ -263,3 +263,23 @@ describe("each SQL mirror holds to its TypeScript rule", () => {
     }
   });
 });
+
+describe("serverUpdateProhibited binds the service's own DS writes (one-click DNSSEC)", () => {
+  it("signing a zone leaves a locked domain's DS alone; turning it off with force cannot remove it (409)", async () => {
+    await createDomain("lock-dnssec.com", { nameservers: NS });
+    await createZone("lock-dnssec.com", { nameservers: NS });
+    expect((await lock("lock-dnssec.com", ["serverUpdateProhibited"])).status).toBe(200);
+    const on = await api("POST", "/v1/zones/lock-dnssec.com/dnssec");
+    expect(on.status, on.text).toBe(201);
+    expect((await api("GET", "/v1/domains/lock-dnssec.com")).body.ds).toEqual([]);
+    // With the lock cleared, signing again links the DS; locked again, force cannot remove it.
+    expect((await lock("lock-dnssec.com", [])).status).toBe(200);
+    await api("DELETE", "/v1/zones/lock-dnssec.com/dnssec");
+    expect((await api("POST", "/v1/zones/lock-dnssec.com/dnssec")).status).toBe(201);
+    expect((await api("GET", "/v1/domains/lock-dnssec.com")).body.ds).toHaveLength(1);
+    expect((await lock("lock-dnssec.com", ["serverUpdateProhibited"])).status).toBe(200);
+    const off = expectProblem(await api("DELETE", "/v1/zones/lock-dnssec.com/dnssec?force=true"), 409, "status_prohibits");
+    expect(off.detail).toContain("serverUpdateProhibited");
+    expect((await api("GET", "/v1/domains/lock-dnssec.com")).body.ds).toHaveLength(1);
+  });
+});
