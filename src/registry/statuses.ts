@@ -19,6 +19,10 @@ export function isClientStatus(value: string): value is ClientStatus {
   return (CLIENT_STATUSES as readonly string[]).includes(value);
 }
 
+function isKnown(value: string): boolean {
+  return SERVER_STATUSES.includes(value);
+}
+
 export function isLockStatus(value: string): value is LockStatus {
   return (LOCK_STATUSES as readonly string[]).includes(value);
 }
@@ -80,7 +84,7 @@ export function statusSettingErrors(statuses: readonly string[], byOperator: boo
       return;
     }
     const problem = clientStatusProblem(status);
-    if (problem) invalid.push({ field, message: byOperator ? problem.replace("clients may set", "the operator may set the registry lock and") : problem });
+    if (problem) invalid.push({ field, message: byOperator && isKnown(status) ? `"${status}" is the registry's to compute, not to set` : problem });
   });
   return { readOnly, invalid };
 }
@@ -159,12 +163,4 @@ export function autoRenewAllowed(domain: { autoRenew: boolean; statuses: readonl
  */
 export function sweepDeleteAllowed(serverStatuses: readonly string[]): boolean {
   return !serverStatuses.includes("serverDeleteProhibited");
-}
-
-/** Each status a client asked for that it may not set, at `status[i]`. */
-export function clientStatusErrors(statuses: readonly string[]): FieldError[] {
-  return statuses.flatMap((status, index) => {
-    const problem = clientStatusProblem(status);
-    return problem ? [{ field: `status[${index}]`, message: problem }] : [];
-  });
 }

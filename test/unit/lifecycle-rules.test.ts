@@ -141,6 +141,27 @@ describe("expiry with auto_renew renews for one year, autoRenewPeriod counted fr
   });
 });
 
+describe("the registry lock binds the sweep's steps", () => {
+  const at = new Date("2026-05-03T00:00:00.000Z");
+  it("serverRenewProhibited: no auto-renewal, the domain expires into redemption", () => {
+    expect(expiryStep({ ...live, serverStatuses: ["serverRenewProhibited"] }, gtld, at)).toMatchObject({ kind: "expire" });
+  });
+  it("serverDeleteProhibited: no expiry into redemption (it waits); an auto-renewal still happens", () => {
+    expect(expiryStep({ ...live, autoRenew: false, serverStatuses: ["serverDeleteProhibited"] }, gtld, at)).toBeNull();
+    expect(expiryStep({ ...live, serverStatuses: ["serverDeleteProhibited", "serverRenewProhibited"] }, gtld, at)).toBeNull();
+    expect(expiryStep({ ...live, serverStatuses: ["serverDeleteProhibited"] }, gtld, at)).toMatchObject({ kind: "auto_renew" });
+  });
+  it("serverDeleteProhibited: a deleted domain neither ends its redemption nor is purged", () => {
+    const ended = { status: "redemptionPeriod" as const, ends_at: "2026-04-01T00:00:00.000Z" };
+    const held = { rgp: [ended], deletedAt: "2026-03-01T00:00:00.000Z", serverStatuses: ["serverDeleteProhibited"] };
+    expect(graceStep(held, gtld, at)).toBeNull();
+    expect(graceStep({ ...held, serverStatuses: [] }, gtld, at)).toEqual({ kind: "purge" });
+    // A live domain's grace periods still end under the lock (bookkeeping, no deletion).
+    const add = { status: "addPeriod" as const, ends_at: "2026-04-01T00:00:00.000Z" };
+    expect(graceStep({ rgp: [add], deletedAt: null, serverStatuses: ["serverDeleteProhibited"] }, gtld, at)).toEqual({ kind: "grace_ended", rgp: [] });
+  });
+});
+
 describe("expiry without auto_renew (or under clientRenewProhibited) enters redemptionPeriod from now", () => {
   it("redemption runs its whole length from the sweep's instant; the other grace periods end", () => {
     const at = new Date("2026-05-03T00:00:00.000Z");
