@@ -109,6 +109,7 @@ export const DOMAIN_CREATE_EXAMPLE = {
   registrant: CONTACT_ID,
   contacts: { admin: CONTACT_ID, tech: CONTACT_ID },
   nameservers: ["ns1.example.net", "ns2.example.net"],
+  price: "24.00",
 } satisfies z.input<typeof DomainCreateSchema>;
 
 export const DOMAIN_PATCH_EXAMPLE = { auto_renew: false, status: ["clientTransferProhibited"] } satisfies z.input<typeof DomainPatchSchema>;
@@ -188,7 +189,7 @@ export const DOMAIN_DELETED_EXAMPLE = {
   updated_at: UPDATED,
 } satisfies z.output<typeof DomainSchema>;
 
-export const TRANSFER_REQUEST_EXAMPLE = { auth_info: "Y_ITuVdpEM-P9UDzifbC", period: 1 } satisfies z.input<typeof TransferRequestSchema>;
+export const TRANSFER_REQUEST_EXAMPLE = { auth_info: "Y_ITuVdpEM-P9UDzifbC", period: 1, price: "12.00" } satisfies z.input<typeof TransferRequestSchema>;
 
 export const TRANSFER_EXAMPLE = {
   domain: DOMAIN_ID,
