@@ -8,10 +8,10 @@ import { env } from "cloudflare:test";
 import { and, asc, type SQL, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "../src/db/client";
-import { domains } from "../src/db/schema";
-import { autoRenewAllowed, DOMAIN_STATUS_FILTERS, domainStatus, LOCK_STATUSES, sweepDeleteAllowed } from "../src/registry/statuses";
+import { domains, transfers } from "../src/db/schema";
+import { autoRenewAllowed, DOMAIN_STATUS_FILTERS, domainStatus, LOCK_STATUSES, prohibitingStatus, sweepDeleteAllowed } from "../src/registry/statuses";
 import { statusCondition } from "../src/resources/domains/queries";
-import { AUTO_RENEW_ALLOWED, SWEEP_DELETE_ALLOWED, sweep } from "../src/resources/lifecycle/sweep";
+import { AUTO_RENEW_ALLOWED, SWEEP_DELETE_ALLOWED, sweep, TRANSFER_APPROVAL_ALLOWED } from "../src/resources/lifecycle/sweep";
 import { addDnsToken, api, createDomain, createZone, customerAccount, errorFields, expectProblem } from "./helpers";
 
 const NS = ["ns1.example.net", "ns2.example.net"];
@@ -215,7 +215,15 @@ describe("each SQL mirror holds to its TypeScript rule", () => {
   /** Every combination of the statuses the rules read, as stored rows, and what SQL says of each. */
   async function matrix(prefix: string, expression: SQL) {
     const client = [[], ["clientRenewProhibited"]];
-    const server = [[], ["serverRenewProhibited"], ["serverDeleteProhibited"], ["serverDeleteProhibited", "serverRenewProhibited"], ["serverHold"]];
+    const server = [
+      [],
+      ["serverRenewProhibited"],
+      ["serverDeleteProhibited"],
+      ["serverDeleteProhibited", "serverRenewProhibited"],
+      ["serverHold"],
+      ["serverTransferProhibited"],
+      ["serverTransferProhibited", "serverUpdateProhibited"],
+    ];
     const rows: { name: string; autoRenew: boolean; statuses: string[]; serverStatuses: string[] }[] = [];
     let i = 0;
     for (const autoRenew of [true, false])
@@ -245,6 +253,31 @@ describe("each SQL mirror holds to its TypeScript rule", () => {
   it("SWEEP_DELETE_ALLOWED is sweepDeleteAllowed", async () => {
     const { rows, selected } = await matrix("mirror-delete", SWEEP_DELETE_ALLOWED);
     for (const row of rows) expect(selected.has(row.name), JSON.stringify(row)).toBe(sweepDeleteAllowed(row.serverStatuses));
+  });
+
+  it('TRANSFER_APPROVAL_ALLOWED is prohibitingStatus("approveTransfer") finding nothing', async () => {
+    const { rows } = await matrix("mirror-transfer", sql`1`);
+    const operator = "acc_00000000000000000000000000";
+    for (const [i, row] of rows.entries()) {
+      await env.DB.prepare(
+        `insert into transfers (id, domain_id, name, gaining_account_id, losing_account_id, status, period, requested_at, act_by)
+         select ?1, id, name, ?2, ?2, 'pending', 1, '2026-01-01T00:00:00.000Z', '2026-01-06T00:00:00.000Z' from domains where name = ?3`,
+      )
+        .bind(`trn_MIRROR${String(i).padStart(20, "0")}`, operator, row.name)
+        .run();
+    }
+    const db = database(env.DB);
+    const allowed = await db
+      .select({ name: transfers.name })
+      .from(transfers)
+      .where(and(sql`"transfers"."name" like 'mirror-transfer-%'`, TRANSFER_APPROVAL_ALLOWED));
+    const names = new Set(allowed.map((r) => r.name));
+    for (const row of rows) {
+      const rule = prohibitingStatus("approveTransfer", [...row.statuses, ...row.serverStatuses, "pendingTransfer"]) === null;
+      expect(names.has(row.name), JSON.stringify(row)).toBe(rule);
+    }
+    expect(names.size).toBeGreaterThan(0);
+    expect(names.size).toBeLessThan(rows.length);
   });
 
   it("statusCondition (the list's status filter) is domainStatus, for every status a filter may name", async () => {
