@@ -49,6 +49,7 @@ const EXPECTED: Record<string, string> = {
 
   listDomains: "VVVVVFFUUFV",
   listRepositoryDomains: "VVVVVFFUUFV",
+  checkDomains: "VVVVVFFUUFV",
   getDomain: "VVVHVFFUUFH",
   createDomain: "PPFFFFFUUFP",
   updateDomain: "PPFHPFFUUFH",

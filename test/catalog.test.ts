@@ -39,8 +39,15 @@ function expectExtensionShape(extension: any) {
       "updated_at",
       "transfer_lock_days",
       "pending_transfer_days",
+      "prices",
     ].sort(),
   );
+  // Prices for every period the extension allows, decimal strings in one currency.
+  const years = Array.from({ length: extension.periods.max - extension.periods.min + 1 }, (_, i) => String(extension.periods.min + i));
+  expect(Object.keys(extension.prices).sort()).toEqual(["currency", "register", "renew", "restore", "transfer"]);
+  expect(extension.prices.currency).toBe("USD");
+  for (const operation of ["register", "renew", "transfer"]) expect(Object.keys(extension.prices[operation]), operation).toEqual(years);
+  for (const amount of [...Object.values<string>(extension.prices.register), extension.prices.restore]) expect(amount).toMatch(/^\d+\.\d\d$/);
   expect(extension.name).toBe(extension.id);
   expect(extension.unicode_name).toEqual(expect.any(String));
   expect(["generic", "country-code", "sponsored"]).toContain(extension.type);
@@ -90,6 +97,21 @@ describe("the extension catalog", () => {
     expect(de.periods).toEqual({ min: 1, max: 1 });
     expect(de.nameservers.min).toBeGreaterThanOrEqual(2);
     expect(de.idn).toBe(true);
+  });
+
+  it("prices every period: n years of registration are the first year and n-1 renewals, a transfer adds a year at its own price", async () => {
+    const com = (await api("GET", "/v1/extensions/com")).body;
+    expect(com.prices.register).toMatchObject({ "1": "12.00", "2": "24.00", "10": "120.00" });
+    expect(com.prices.renew).toMatchObject({ "1": "12.00", "3": "36.00" });
+    expect(com.prices.restore).toBe("40.00");
+    // .xyz: a cheap first year, a dearer renewal.
+    const xyz = (await api("GET", "/v1/extensions/xyz")).body;
+    expect(xyz.prices.register).toMatchObject({ "1": "3.00", "2": "18.00", "10": "138.00" });
+    expect(xyz.prices.renew).toMatchObject({ "1": "15.00", "2": "30.00" });
+    expect(xyz.prices.transfer).toMatchObject({ "1": "15.00", "2": "30.00" });
+    // .de registers for exactly one year: one price each.
+    const de = (await api("GET", "/v1/extensions/de")).body;
+    expect(de.prices).toEqual({ currency: "USD", register: { "1": "9.00" }, renew: { "1": "9.00" }, transfer: { "1": "9.00" }, restore: "25.00" });
   });
 
   it("is in id order and pages with limit, next_cursor and Link like every list", async () => {
@@ -242,6 +264,26 @@ describe("the repository catalog", () => {
     expect(response.body).toMatchObject({ id: "google", roid_suffix: expect.any(String) });
     expect([...response.body.extensions].sort()).toEqual(["app", "dev"]);
     expect(response.headers.get("etag")).toMatch(/^"[^"]+"$/);
+  });
+
+  it("one repository lists its premium names with their prices and its reserved names; the list does not", async () => {
+    const verisign = (await api("GET", "/v1/repositories/verisign")).body;
+    expect(verisign.reserved_names).toEqual(["nic.com", "nic.net", "whois.com", "whois.net"]);
+    expect(verisign.premium_names.map((p: any) => p.name)).toEqual(["hotels.net", "vacation.com"]);
+    const vacation = verisign.premium_names.find((p: any) => p.name === "vacation.com");
+    expect(vacation).toMatchObject({ unicode_name: "vacation.com", extension: "com" });
+    expect(vacation.prices.register).toMatchObject({ "1": "2500.00", "2": "5000.00" });
+    expect(Object.keys(vacation.prices.register)).toHaveLength(10);
+    expect(vacation.prices.restore).toBe("40.00");
+    // A premium name may renew at the extension's price: travel.info costs 600.00 the first year, 24.00 a renewal.
+    const info = (await api("GET", "/v1/repositories/identity-digital")).body;
+    expect(info.premium_names.find((p: any) => p.name === "travel.info").prices).toMatchObject({
+      register: { "1": "600.00", "2": "624.00" },
+      renew: { "1": "24.00" },
+    });
+    const listed = (await api("GET", "/v1/repositories")).body.data.find((r: any) => r.id === "verisign");
+    expect(listed).not.toHaveProperty("premium_names");
+    expect(listed).not.toHaveProperty("reserved_names");
   });
 
   it("pages with limit and cursor", async () => {

@@ -170,6 +170,24 @@ describe("every read costs at most its bound (the isolate warm)", () => {
     expectWithin(operation);
   });
 
+  it("checkDomains: one round trip whatever the number of names (1 or 50)", async () => {
+    const names = [
+      ...Array.from({ length: 30 }, (_, i) => `cost-${i}.com`),
+      ...Array.from({ length: 15 }, (_, i) => `cost-free-${i}.net`),
+      "vacation.com",
+      "nic.com",
+      "www.cost-0.com",
+      "cost.invalid",
+      "münchen.de",
+    ];
+    expect(names).toHaveLength(50);
+    const one = await measure("checkDomains", "GET", "/v1/domains/check?name=cost-0.com", 200);
+    expect(roundTrips(one.cost)).toBe(1);
+    const all = await measure("checkDomains", "GET", `/v1/domains/check?${names.map((n) => `name=${encodeURIComponent(n)}`).join("&")}`, 200);
+    expect(all.body.data).toHaveLength(50);
+    expectWithin("checkDomains");
+  });
+
   it("getZone as a master file (text/dns)", async () => {
     await measure("getZone text/dns", "GET", "/v1/zones/cost-zone.test", 200, { headers: { accept: "text/dns" } });
     expectWithin("getZone text/dns");

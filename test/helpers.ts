@@ -124,11 +124,12 @@ export const UNKNOWN_CONTACT = "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B";
 export const DOMAIN_ID = /^dom_[0-9A-HJKMNP-TV-Z]{26}$/;
 export const HOST_ID = /^hst_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/** Registers a domain (expects 201) and returns it. */
+/** Registers a domain (expects 201) and returns it as it reads afterwards (without the answer's `price`). */
 export async function createDomain(name: string, fields: Record<string, unknown> = {}) {
   const response = await api("POST", "/v1/domains", { json: { name, ...fields } });
   expect(response.status, response.text).toBe(201);
-  return response.body;
+  expect(response.body.price).toMatchObject({ currency: "USD", amount: expect.stringMatching(/^\d+\.\d\d$/) });
+  return withoutPrice(response.body);
 }
 
 /** Creates a host (expects 201) and returns it. */
@@ -226,4 +227,19 @@ export async function addDnsToken(id: string, name: string, secret: string): Pro
     .bind(id, name, hash)
     .run();
   return `/v1/pdns/${id}.${secret}`;
+}
+
+/** A customer account with a write token: its id and Authorization header. */
+export async function customerAccount(name: string): Promise<{ id: string; auth: string }> {
+  const account = await api("POST", "/v1/accounts", { json: { name } });
+  expect(account.status, account.text).toBe(201);
+  const token = await api("POST", "/v1/tokens", { json: { name: `${name}-token`, scope: "write", account: account.body.id } });
+  expect(token.status, token.text).toBe(201);
+  return { id: account.body.id as string, auth: `Bearer ${token.body.secret}` };
+}
+
+/** A register, renew or restore answer as the domain reads afterwards: without what the operation cost. */
+export function withoutPrice<T extends Record<string, unknown>>(body: T): Omit<T, "price"> {
+  const { price: _price, ...domain } = body;
+  return domain;
 }

@@ -44,6 +44,7 @@ describe("a transfer request with the right auth_info answers 201 with the pendi
       requested_at: expect.any(String),
       act_by: new Date(Date.parse(response.body.requested_at) + 5 * 86_400_000).toISOString(),
       acted_at: null,
+      price: { currency: "USD", amount: "9.00" },
     });
     expect((await api("GET", "/v1/domains/move-me.de")).body.status).toContain("pendingTransfer");
     const read = await as(gaining.auth, "GET", "/v1/domains/move-me.de/transfer");

@@ -121,7 +121,14 @@ describe("the OpenAPI document", () => {
     const response = doc.paths["/contacts"]!.post!.responses["422"]!.content!["application/problem+json"] as {
       examples: Record<string, { value: { code: string; status: number } }>;
     };
-    expect(Object.keys(response.examples).sort()).toEqual(["policy_violation", "quota_exceeded", "read_only_field", "unknown_field", "validation_failed"]);
+    expect(Object.keys(response.examples).sort()).toEqual([
+      "policy_violation",
+      "price_mismatch",
+      "quota_exceeded",
+      "read_only_field",
+      "unknown_field",
+      "validation_failed",
+    ]);
     expect(response.examples.validation_failed!.value).toMatchObject({
       code: "validation_failed",
       status: 422,
@@ -282,6 +289,13 @@ describe("responses conform to the OpenAPI document", () => {
     await call("DELETE", `/v1/hosts/${host.body.id}`, { headers: { "if-match": '"stale"' } });
     await call("DELETE", `/v1/hosts/${host.body.id}`);
     await call("DELETE", "/v1/hosts/ns9.nothing-here.com");
+
+    // Contract §18: availability and prices; a premium registration without and with its price.
+    await call("GET", "/v1/domains/check?name=contract-example.com&name=contract-free.com&name=vacation.com&name=nic.com&name=bad_name.com&name=x.invalid");
+    await call("GET", "/v1/domains/check");
+    await call("POST", "/v1/domains", { json: { name: "chat.app" } });
+    await call("POST", "/v1/domains", { json: { name: "chat.app", price: "3000.00" } });
+    await call("POST", "/v1/domains", { json: { name: "nic.app" } });
 
     // Contract §12: renew, delete into redemption and restore, a transfer's request, read and actions.
     const renewing = await call("GET", "/v1/domains/contract-example.com");

@@ -4,6 +4,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { DsData, RgpEntry } from "../registry/lifecycle";
+import type { Price, YearlyPrices } from "../registry/prices";
 
 const timestamps = {
   createdAt: text("created_at").notNull(),
@@ -42,9 +43,32 @@ export const extensions = sqliteTable(
     transferLockDays: integer("transfer_lock_days").notNull().default(60),
     /** Days a transfer waits for the losing account before it is approved automatically (ICANN transfer policy: 5). */
     pendingTransferDays: integer("pending_transfer_days").notNull().default(5),
+    /** One year of each operation, decimal strings (src/registry/prices.ts derives every period). */
+    prices: text("prices", { mode: "json" }).$type<YearlyPrices>().notNull(),
     ...timestamps,
   },
   (t) => [index("extensions_repository_idx").on(t.repositoryId, t.id)],
+);
+
+/**
+ * Names a repository prices on its own (`premium`, with `prices` in the extensions' shape)
+ * or keeps from registration (`reserved`): catalog data, drizzle/0021.
+ */
+export const repositoryNames = sqliteTable(
+  "repository_names",
+  {
+    name: text("name").primaryKey(),
+    repositoryId: text("repository_id")
+      .notNull()
+      .references(() => repositories.id),
+    extensionId: text("extension_id")
+      .notNull()
+      .references(() => extensions.id),
+    kind: text("kind", { enum: ["premium", "reserved"] }).notNull(),
+    prices: text("prices", { mode: "json" }).$type<YearlyPrices>(),
+    ...timestamps,
+  },
+  (t) => [index("repository_names_repository_idx").on(t.repositoryId, t.kind, t.name)],
 );
 
 /**
@@ -143,6 +167,8 @@ export const domains = sqliteTable(
     billingId: text("billing_id").references(() => contacts.id),
     /** JSON array of the client statuses set on the domain, in canonical order. */
     statuses: text("statuses", { mode: "json" }).$type<string[]>().notNull(),
+    /** JSON array of the registry lock's server statuses (RFC 5731 §2.3), set by the operator only, in canonical order. */
+    serverStatuses: text("server_statuses", { mode: "json" }).$type<string[]>().notNull().default([]),
     authInfo: text("auth_info").notNull(),
     autoRenew: integer("auto_renew", { mode: "boolean" }).notNull(),
     expiresAt: text("expires_at").notNull(),
@@ -197,6 +223,8 @@ export const transfers = sqliteTable(
     requestedAt: text("requested_at").notNull(),
     actBy: text("act_by").notNull(),
     actedAt: text("acted_at"),
+    /** What the transfer costs, as the gaining account was told when it asked (null: asked before prices existed). */
+    price: text("price", { mode: "json" }).$type<Price>(),
     version: integer("version").notNull().default(1),
   },
   (t) => [index("transfers_domain_idx").on(t.domainId, t.requestedAt), index("transfers_act_by_idx").on(t.status, t.actBy, t.id)],

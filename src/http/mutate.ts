@@ -104,8 +104,8 @@ export interface Change<Row> {
   /** Reads the resource back last in the batch, when the answer needs what only the database knows. */
   readBack?: Query<Row>;
   /**
-   * Fields a creation's answer adds to the resource (an import's warnings): in the answer
-   * and its idempotent replay, not in the resource's ETag or its event.
+   * Fields the answer adds to the resource (an import's warnings, what a renewal cost): in
+   * the answer and its idempotent replay, not in the resource's ETag or its event.
    */
   answerExtras?: Record<string, unknown>;
 }
@@ -264,15 +264,17 @@ export async function updateResource<Row extends Stored, Body, const R extends r
     acrossAccounts?: boolean;
   },
 ) {
+  let extras: Record<string, unknown> | undefined;
   const updated = await withVersionRetry(c, async () => {
     const { current, read } = await currentResource(c, collection, segment, operation.reads ?? (() => []), operation.acrossAccounts);
     const ctx = writeContext(c);
     const change = await operation.update(ctx, current, read as BatchResponse<R>);
+    extras = change?.answerExtras;
     return change === null ? current : writeChange(ctx, collection, operation.event ?? "update", current, change, operation.failure);
   });
   const body = collection.present(updated);
   c.header("ETag", entityTag(updated.version, body));
-  return c.json(body, 200);
+  return c.json(extras ? { ...body, ...extras } : body, 200);
 }
 
 /** DELETE of one resource: 204. */

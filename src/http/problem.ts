@@ -48,6 +48,12 @@ export const PROBLEMS = {
     about:
       "The write would take the account past one of its limits (GET /v1/me shows them, with its usage); `detail` names the limit, its value and the usage. Nothing was written.",
   },
+  price_mismatch: {
+    status: 422,
+    title: "Price not confirmed",
+    about:
+      "The operation on a premium name needs its price confirmed in the body's `price`, or the `price` given is not what it costs (as the EPP fee extension, RFC 8748); `errors` names the price.",
+  },
   rate_limited: { status: 429, title: "Too many requests", about: "Slow down; `Retry-After` says when to try again." },
   internal: { status: 500, title: "Internal error", about: "A bug on our side; report the `request_id`." },
   not_configured: {

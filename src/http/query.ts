@@ -9,14 +9,31 @@ export function queryError(errors: FieldError[]): ApiError {
   return new ApiError("invalid_query", `Bad query parameters: ${errors.map((e) => `${e.field} ${e.message}`).join("; ")}.`, { errors });
 }
 
+/**
+ * Whether a parameter may be repeated (`?name=a&name=b`): its schema takes an array (as a
+ * union of one value and a list of them, which is how a query arrives).
+ */
+function repeatable(schema: unknown): boolean {
+  let inner = schema as { def?: { type?: string; options?: unknown[]; in?: unknown; innerType?: unknown } } | undefined;
+  // Unwrap the pipe a transform makes, and optional/default wrappers.
+  for (let i = 0; i < 5 && inner?.def; i++) {
+    const def = inner.def;
+    if (def.type === "array") return true;
+    if (def.type === "union") return (def.options ?? []).some(repeatable);
+    inner = (def.in ?? def.innerType) as typeof inner;
+  }
+  return false;
+}
+
 export function strictQuery(schema: z.ZodObject): MiddlewareHandler {
   const allowed = Object.keys(schema.shape);
   const known = new Set(allowed);
+  const repeated = new Set(allowed.filter((name) => repeatable(schema.shape[name])));
   return async (c, next) => {
     const errors: FieldError[] = [];
     for (const [name, values] of Object.entries(c.req.queries())) {
       if (!known.has(name)) errors.push({ field: name, message: "is not a parameter of this operation" });
-      else if (values.length > 1) errors.push({ field: name, message: "is given more than once" });
+      else if (values.length > 1 && !repeated.has(name)) errors.push({ field: name, message: "is given more than once" });
     }
     if (errors.length > 0) {
       const allowedText = allowed.length > 0 ? `allowed: ${allowed.join(", ")}` : "this operation takes no query parameters";

@@ -117,6 +117,9 @@ export const RdapDomainResponseSchema = z
       .openapi({ description: "RFC 9083 §5.3: DS data the parent holds (RFC 5910)." }),
     entities: z.array(RdapEntitySchema),
     links: z.array(Link),
+    remarks: z.array(Notice).optional().openapi({
+      description: "Present when the domain is on hold (`server hold`, `client hold`): its delegation is not published, so no name servers or DS are shown.",
+    }),
     ...topLevel,
   })
   .openapi("RdapDomain", { description: "RFC 9083 §5.3 domain object." });

@@ -256,11 +256,14 @@ export function rdapDomainResponse(
     lastTransferAt?: string | null;
     /** The sponsoring account (EPP clID), shown as the registrar entity. */
     sponsor?: { id: string; name: string } | null;
+    /** False while the domain is on hold (RFC 5731 §2.3): its name servers and DS are not published. */
+    delegationPublished?: boolean;
   },
   context: RdapContext,
 ): RdapDomainResponse {
+  const published = linked.delegationPublished ?? true;
   const hostsByName = new Map(linked.hosts.map((h) => [h.name, h]));
-  const nameservers = domain.nameservers.flatMap((name) => {
+  const nameservers = (published ? domain.nameservers : []).flatMap((name) => {
     const host = hostsByName.get(name);
     if (!host) return [];
     // RFC 9083 §5.2 requires no member but objectClassName; the name is what the domain itself shows.
@@ -304,11 +307,21 @@ export function rdapDomainResponse(
     nameservers,
     // RFC 9083 §5.3: the delegation is signed when the parent holds DS data for it.
     secureDNS: {
-      delegationSigned: (domain.ds ?? []).length > 0,
-      dsData: (domain.ds ?? []).map((d) => ({ keyTag: d.key_tag, algorithm: d.algorithm, digestType: d.digest_type, digest: d.digest })),
+      delegationSigned: published && (domain.ds ?? []).length > 0,
+      dsData: (published ? (domain.ds ?? []) : []).map((d) => ({ keyTag: d.key_tag, algorithm: d.algorithm, digestType: d.digest_type, digest: d.digest })),
     },
     entities,
     links: selfLink(`${context.baseUrl}/domains/${domain.name}`),
+    ...(published
+      ? {}
+      : {
+          remarks: [
+            {
+              title: "Delegation not published",
+              description: ["The domain is on hold (RFC 5731 §2.3): the registry publishes neither its name servers nor its DS until the hold is lifted."],
+            },
+          ],
+        }),
     ...conformance(redacted),
   };
 }

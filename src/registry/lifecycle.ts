@@ -3,6 +3,7 @@
 // transfer policy. Pure functions: every rule that depends on time takes the time.
 import type { FieldError } from "./field-error";
 import { expiryAfter, periodProblem } from "./periods";
+import { autoRenewAllowed, sweepDeleteAllowed } from "./statuses";
 
 /** A running grace period or pending state (RFC 3915 rgpStatus) and when it ends. */
 export interface RgpEntry {
@@ -129,6 +130,8 @@ export interface SweepDomain {
   autoRenew: boolean;
   /** The client statuses set on it. */
   statuses: readonly string[];
+  /** The registry lock's statuses set on it. */
+  serverStatuses: readonly string[];
   rgp: readonly RgpEntry[];
   deletedAt: string | null;
   pendingTransfer: boolean;
@@ -151,18 +154,21 @@ export function hasExpired(domain: Pick<SweepDomain, "expiresAt" | "deletedAt">,
  * registry's clock, not the sweep's: a late sweep does not lengthen it). Otherwise the
  * domain enters redemptionPeriod from `now`, so that its registrant always has the whole
  * period to restore it. While a transfer waits, a domain that would not renew waits too
- * (null): the transfer's outcome decides whether it expires.
+ * (null): the transfer's outcome decides whether it expires. The registry lock binds the
+ * sweep as it binds everyone: serverRenewProhibited forbids the renewal, and
+ * serverDeleteProhibited the expiry (a deletion), so a domain under both waits, expired,
+ * until the operator clears one.
  */
 export function expiryStep(domain: SweepDomain, grace: SweepGrace, now: Date): ExpiryStep | null {
   if (!hasExpired(domain, now)) return null;
-  if (domain.autoRenew && !domain.statuses.includes("clientRenewProhibited")) {
+  if (autoRenewAllowed(domain)) {
     const expired = new Date(domain.expiresAt);
     const rgp = domain.rgp.filter((e) => isRunning(e, now) && e.status !== "autoRenewPeriod");
     const graceEnds = addDays(expired, grace.autoRenew);
     if (grace.autoRenew > 0 && graceEnds.getTime() >= now.getTime()) rgp.push({ status: "autoRenewPeriod", ends_at: graceEnds.toISOString() });
     return { kind: "auto_renew", expiresAt: expiryAfter(expired, 1).toISOString(), rgp };
   }
-  if (domain.pendingTransfer) return null;
+  if (domain.pendingTransfer || !sweepDeleteAllowed(domain.serverStatuses)) return null;
   return { kind: "expire", rgp: withGracePeriod([], now, { status: "redemptionPeriod", days: grace.redemption }) };
 }
 
@@ -179,10 +185,17 @@ export type GraceStep =
  * its `ends_at` inclusive, so it has ended once `now` is later. For a deleted domain the
  * end of redemptionPeriod starts pendingDelete, counted from that end (not from the
  * sweep's run); when pendingDelete is 0 days long, or has passed too, the purge is due.
+ * Under serverDeleteProhibited a deleted domain stays as it is (redemption over, not
+ * purged) until the operator clears the lock.
  */
-export function graceStep(domain: Pick<SweepDomain, "rgp" | "deletedAt">, grace: Pick<SweepGrace, "pendingDelete">, now: Date): GraceStep | null {
+export function graceStep(
+  domain: Pick<SweepDomain, "rgp" | "deletedAt" | "serverStatuses">,
+  grace: Pick<SweepGrace, "pendingDelete">,
+  now: Date,
+): GraceStep | null {
   const running = domain.rgp.filter((e) => isRunning(e, now));
   if (domain.deletedAt === null) return running.length === domain.rgp.length ? null : { kind: "grace_ended", rgp: running };
+  if (!sweepDeleteAllowed(domain.serverStatuses)) return null;
   const pending = domain.rgp.find((e) => e.status === "pendingDelete");
   if (pending) return isRunning(pending, now) ? null : { kind: "purge" };
   const redemption = domain.rgp.find((e) => e.status === "redemptionPeriod");

@@ -5,24 +5,26 @@ import type { FieldError } from "./field-error";
 export const CLIENT_STATUSES = ["clientDeleteProhibited", "clientHold", "clientRenewProhibited", "clientTransferProhibited", "clientUpdateProhibited"] as const;
 export type ClientStatus = (typeof CLIENT_STATUSES)[number];
 
-const SERVER_STATUSES = [
-  "serverDeleteProhibited",
-  "serverHold",
-  "serverRenewProhibited",
-  "serverTransferProhibited",
-  "serverUpdateProhibited",
-  "pendingCreate",
-  "pendingDelete",
-  "pendingRenew",
-  "pendingTransfer",
-  "pendingUpdate",
-  "ok",
-  "inactive",
-  "linked",
-];
+/**
+ * The registry lock (RFC 5731 §2.3 server statuses): set and cleared by the registry's
+ * operator only. While set, each forbids what it names to every account, the operator's
+ * own routine operations and the lifecycle sweep included, until an operator clears it.
+ */
+export const LOCK_STATUSES = ["serverDeleteProhibited", "serverHold", "serverRenewProhibited", "serverTransferProhibited", "serverUpdateProhibited"] as const;
+export type LockStatus = (typeof LOCK_STATUSES)[number];
+
+const SERVER_STATUSES = [...LOCK_STATUSES, "pendingCreate", "pendingDelete", "pendingRenew", "pendingTransfer", "pendingUpdate", "ok", "inactive", "linked"];
 
 export function isClientStatus(value: string): value is ClientStatus {
   return (CLIENT_STATUSES as readonly string[]).includes(value);
+}
+
+function isKnown(value: string): boolean {
+  return SERVER_STATUSES.includes(value);
+}
+
+export function isLockStatus(value: string): value is LockStatus {
+  return (LOCK_STATUSES as readonly string[]).includes(value);
 }
 
 /** Why a status a client asked for cannot be set, or null when it can. */
@@ -37,18 +39,54 @@ export function canonicalStatuses(values: readonly ClientStatus[]): ClientStatus
   return CLIENT_STATUSES.filter((s) => values.includes(s));
 }
 
-/** The server statuses the registry sets on a domain (contract §12). */
-export type ServerStatus = "pendingDelete" | "pendingTransfer";
+/** Lock statuses deduplicated, in the canonical (alphabetical) order. */
+export function canonicalLockStatuses(values: readonly string[]): LockStatus[] {
+  return LOCK_STATUSES.filter((s) => values.includes(s));
+}
+
+/** The server statuses the registry sets on a domain (contract §12, §18). */
+export type ServerStatus = LockStatus | "pendingDelete" | "pendingTransfer";
 
 /**
- * The status a domain shows (RFC 5731 §2.3): its client statuses, the registry's
- * `pendingDelete`/`pendingTransfer`, `inactive` when it has no name servers, and `ok`
- * alone when nothing else applies.
+ * The status a domain shows (RFC 5731 §2.3): its client statuses, the registry's lock
+ * statuses and `pendingDelete`/`pendingTransfer`, `inactive` when it has no name servers,
+ * and `ok` alone when nothing else applies.
  */
 export function domainStatus(clientStatuses: readonly string[], nameserverCount: number, serverStatuses: readonly ServerStatus[] = []): string[] {
   const status = [...clientStatuses, ...serverStatuses];
   if (nameserverCount === 0) status.push("inactive");
   return status.length === 0 ? ["ok"] : status;
+}
+
+/**
+ * Whether the registry publishes the domain's delegation (its name servers and DS): not
+ * while it is on hold, by its sponsor (`clientHold`) or by the operator (`serverHold`):
+ * RFC 5731 §2.3, "DNS delegation information MUST NOT be published for the object". A
+ * zone of the same name hosted here is another object and is served as before.
+ */
+export function delegationPublished(statuses: readonly string[]): boolean {
+  return !statuses.includes("clientHold") && !statuses.includes("serverHold");
+}
+
+/**
+ * The statuses a caller may set in `status`, and who decides: a customer sets the client
+ * statuses, and the operator the registry lock as well (RFC 5731 §2.3: server statuses
+ * are the server operator's). Each problem comes at `status[i]`; `readOnly` are the lock
+ * statuses a customer sent (422 read_only_field), `invalid` the rest.
+ */
+export function statusSettingErrors(statuses: readonly string[], byOperator: boolean): { readOnly: FieldError[]; invalid: FieldError[] } {
+  const readOnly: FieldError[] = [];
+  const invalid: FieldError[] = [];
+  statuses.forEach((status, index) => {
+    const field = `status[${index}]`;
+    if (isLockStatus(status)) {
+      if (!byOperator) readOnly.push({ field, message: `"${status}" is the registry lock: only the registry's operator sets and clears it` });
+      return;
+    }
+    const problem = clientStatusProblem(status);
+    if (problem) invalid.push({ field, message: byOperator && isKnown(status) ? `"${status}" is the registry's to compute, not to set` : problem });
+  });
+  return { readOnly, invalid };
 }
 
 /** Contacts and hosts (RFC 5733 §2.2, RFC 5732 §2.3): `linked` while a domain uses them. */
@@ -57,7 +95,7 @@ export function objectStatus(linked: boolean): string[] {
 }
 
 /** The statuses a domain filter may ask for: every status a domain can show. */
-export const DOMAIN_STATUS_FILTERS = [...CLIENT_STATUSES, "pendingDelete", "pendingTransfer", "inactive", "ok"] as const;
+export const DOMAIN_STATUS_FILTERS = [...CLIENT_STATUSES, ...LOCK_STATUSES, "pendingDelete", "pendingTransfer", "inactive", "ok"] as const;
 
 /**
  * The operations a status forbids (RFC 5731 §2.3): while a domain shows one of these
@@ -70,6 +108,12 @@ export const PROHIBITING_STATUSES = {
   delete: ["clientDeleteProhibited", "serverDeleteProhibited", "pendingDelete", "pendingTransfer"],
   renew: ["clientRenewProhibited", "serverRenewProhibited", "pendingDelete", "pendingTransfer"],
   transfer: ["clientTransferProhibited", "serverTransferProhibited", "pendingDelete", "pendingTransfer"],
+  // A restore is an update (RFC 3915 §4.2: the <rgp:restore> extends EPP <update>); the
+  // pendingDelete it undoes is its own condition (src/resources/domains/restore.ts).
+  restore: ["serverUpdateProhibited"],
+  // Ending a pending transfer by approval moves the domain: the losing account's approval
+  // and the sweep's automatic one (rejecting or cancelling it moves nothing).
+  approveTransfer: ["serverTransferProhibited"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type DomainOperation = keyof typeof PROHIBITING_STATUSES;
@@ -80,16 +124,43 @@ export type DomainOperation = keyof typeof PROHIBITING_STATUSES;
  * are the statuses the update sets (undefined when it leaves them untouched).
  */
 export function prohibitingStatus(operation: DomainOperation, current: readonly string[], nextStatuses?: readonly string[]): string | null {
-  const status = PROHIBITING_STATUSES[operation].find((s) => current.includes(s)) ?? null;
-  // Only a client status can be removed by the update itself; the registry's stay.
-  if (status !== null && operation === "update" && isClientStatus(status) && nextStatuses !== undefined && !nextStatuses.includes(status)) return null;
+  const status = (PROHIBITING_STATUSES[operation] as readonly string[]).find((s) => current.includes(s)) ?? null;
+  // A client or lock status can be removed by the update itself (the lock only by the
+  // operator, whose `status` alone may leave it out); pendingDelete and pendingTransfer stay.
+  const removable = status !== null && (isClientStatus(status) || isLockStatus(status));
+  if (removable && operation === "update" && nextStatuses !== undefined && !nextStatuses.includes(status)) return null;
   return status;
 }
 
-/** Each status a client asked for that it may not set, at `status[i]`. */
-export function clientStatusErrors(statuses: readonly string[]): FieldError[] {
-  return statuses.flatMap((status, index) => {
-    const problem = clientStatusProblem(status);
-    return problem ? [{ field: `status[${index}]`, message: problem }] : [];
-  });
+/**
+ * A change of the registry lock alone (the operator's patch that changes nothing but lock
+ * statuses) is not an update of the domain: the registry sets its own statuses whatever the
+ * domain's state (RFC 5731 §2.3), in redemption or during a transfer too, and so clears a
+ * serverUpdateProhibited it set.
+ */
+export function isLockChangeOnly(
+  current: { statuses: readonly string[]; serverStatuses: readonly string[] },
+  next: { statuses: readonly string[]; serverStatuses: readonly string[] },
+  otherFieldsChanged: boolean,
+): boolean {
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
+  return !otherFieldsChanged && same(current.statuses, next.statuses) && !same(current.serverStatuses, next.serverStatuses);
+}
+
+// ---- What the lock forbids the lifecycle sweep (contract §12, §18). The sweep's due
+// queries hold SQL mirrors of these (src/resources/lifecycle/sweep.ts), and
+// test/registry-lock.test.ts holds each mirror to its rule.
+
+/** The registry renews an expired domain by itself only with `auto_renew` and neither renew prohibition. */
+export function autoRenewAllowed(domain: { autoRenew: boolean; statuses: readonly string[]; serverStatuses: readonly string[] }): boolean {
+  return domain.autoRenew && !domain.statuses.includes("clientRenewProhibited") && !domain.serverStatuses.includes("serverRenewProhibited");
+}
+
+/**
+ * Whether the sweep may take a domain toward deletion (an expiry into redemption, the end
+ * of redemption, the purge): not under serverDeleteProhibited, which holds the domain as it
+ * is until the operator clears it.
+ */
+export function sweepDeleteAllowed(serverStatuses: readonly string[]): boolean {
+  return !serverStatuses.includes("serverDeleteProhibited");
 }

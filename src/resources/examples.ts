@@ -5,9 +5,19 @@
 // the generated JSON Schemas by test/openapi-contract.test.ts.
 import type { z } from "@hono/zod-openapi";
 import type { AccountCreateSchema, AccountPatchSchema, AccountSchema, MeSchema } from "./accounts/schemas";
-import type { ExtensionSchema, RepositorySchema } from "./catalog/schemas";
+import type { ExtensionSchema, RepositoryDetailSchema, RepositorySchema } from "./catalog/schemas";
+import { priceTable } from "../registry/prices";
 import type { ContactCreateSchema, ContactPatchSchema, ContactSchema } from "./contacts/schemas";
-import type { DomainCreateSchema, DomainPatchSchema, DomainRenewSchema, DomainSchema, TransferRequestSchema, TransferSchema } from "./domains/schemas";
+import type {
+  DomainCheckSchema,
+  DomainCreateSchema,
+  DomainPatchSchema,
+  DomainRenewSchema,
+  DomainSchema,
+  PricedDomainSchema,
+  TransferRequestSchema,
+  TransferSchema,
+} from "./domains/schemas";
 import type { ArchiveReportSchema, EventArchiveSchema, EventSchema } from "./events/schemas";
 import type { HostCreateSchema, HostPatchSchema, HostSchema } from "./hosts/schemas";
 import type { SweepReportSchema } from "./lifecycle/schemas";
@@ -51,6 +61,7 @@ export const EXTENSION_EXAMPLE = {
   dnssec: true,
   transfer_lock_days: 60,
   pending_transfer_days: 5,
+  prices: priceTable({ currency: "USD", register: "12.00", renew: "12.00", transfer: "12.00", restore: "40.00" }, { min: 1, max: 10 }),
   created_at: CATALOG_DATE,
   updated_at: CATALOG_DATE,
 } satisfies z.output<typeof ExtensionSchema>;
@@ -63,6 +74,20 @@ export const REPOSITORY_EXAMPLE = {
   created_at: CATALOG_DATE,
   updated_at: CATALOG_DATE,
 } satisfies z.output<typeof RepositorySchema>;
+
+/** One repository with its premium and reserved names (drizzle/0021). */
+export const REPOSITORY_DETAIL_EXAMPLE = {
+  ...REPOSITORY_EXAMPLE,
+  premium_names: [
+    {
+      name: "vacation.com",
+      unicode_name: "vacation.com",
+      extension: "com",
+      prices: priceTable({ currency: "USD", register: "2500.00", renew: "2500.00", transfer: "2500.00", restore: "40.00" }, { min: 1, max: 10 }),
+    },
+  ],
+  reserved_names: ["nic.com", "nic.net", "whois.com", "whois.net"],
+} satisfies z.output<typeof RepositoryDetailSchema>;
 
 const ADDRESS = { street: ["12 Example Row"], city: "London", postal_code: "N1 9GU", country_code: "GB" };
 
@@ -94,11 +119,12 @@ export const DOMAIN_CREATE_EXAMPLE = {
   registrant: CONTACT_ID,
   contacts: { admin: CONTACT_ID, tech: CONTACT_ID },
   nameservers: ["ns1.example.net", "ns2.example.net"],
+  price: "24.00",
 } satisfies z.input<typeof DomainCreateSchema>;
 
 export const DOMAIN_PATCH_EXAMPLE = { auto_renew: false, status: ["clientTransferProhibited"] } satisfies z.input<typeof DomainPatchSchema>;
 
-export const DOMAIN_RENEW_EXAMPLE = { period: 1, current_expires_at: "2027-11-22T09:09:16.659Z" } satisfies z.input<typeof DomainRenewSchema>;
+export const DOMAIN_RENEW_EXAMPLE = { period: 1, current_expires_at: "2028-11-22T09:09:16.659Z" } satisfies z.input<typeof DomainRenewSchema>;
 
 export const DOMAIN_EXAMPLE = {
   id: DOMAIN_ID,
@@ -122,6 +148,49 @@ export const DOMAIN_EXAMPLE = {
   updated_at: UPDATED,
 } satisfies z.output<typeof DomainSchema>;
 
+/** The registration's answer: the domain and what two years of .com cost. */
+export const PRICED_DOMAIN_EXAMPLE = { ...DOMAIN_EXAMPLE, price: { currency: "USD", amount: "24.00" } } satisfies z.output<typeof PricedDomainSchema>;
+
+/** The renewal's answer: a year more, and what it cost. */
+export const RENEWED_DOMAIN_EXAMPLE = {
+  ...DOMAIN_EXAMPLE,
+  expires_at: "2029-11-22T09:09:16.659Z",
+  rgp_status: [
+    { status: "addPeriod", ends_at: "2026-11-27T09:09:16.511Z" },
+    { status: "renewPeriod", ends_at: "2026-11-27T09:09:18.218Z" },
+  ],
+  price: { currency: "USD", amount: "12.00" },
+} satisfies z.output<typeof PricedDomainSchema>;
+
+/** The restore's answer: back from redemption, and the restore fee. */
+export const RESTORED_DOMAIN_EXAMPLE = { ...DOMAIN_EXAMPLE, rgp_status: [], price: { currency: "USD", amount: "40.00" } } satisfies z.output<
+  typeof PricedDomainSchema
+>;
+
+/** An availability check of four names (contract §18). */
+export const DOMAIN_CHECK_EXAMPLE = {
+  data: [
+    {
+      name: "example-shop.com",
+      unicode_name: "example-shop.com",
+      available: true,
+      reason: null,
+      premium: false,
+      prices: priceTable({ currency: "USD", register: "12.00", renew: "12.00", transfer: "12.00", restore: "40.00" }, { min: 1, max: 10 }),
+    },
+    {
+      name: "vacation.com",
+      unicode_name: "vacation.com",
+      available: true,
+      reason: null,
+      premium: true,
+      prices: priceTable({ currency: "USD", register: "2500.00", renew: "2500.00", transfer: "2500.00", restore: "40.00" }, { min: 1, max: 10 }),
+    },
+    { name: "example.com", unicode_name: "example.com", available: false, reason: "registered", premium: false, prices: null },
+    { name: "nic.com", unicode_name: "nic.com", available: false, reason: "reserved", premium: false, prices: null },
+  ],
+} satisfies z.output<typeof DomainCheckSchema>;
+
 /** A domain deleted after its add grace period: in redemption (contract §12). */
 export const DOMAIN_DELETED_EXAMPLE = {
   ...DOMAIN_EXAMPLE,
@@ -130,7 +199,7 @@ export const DOMAIN_DELETED_EXAMPLE = {
   updated_at: UPDATED,
 } satisfies z.output<typeof DomainSchema>;
 
-export const TRANSFER_REQUEST_EXAMPLE = { auth_info: "Y_ITuVdpEM-P9UDzifbC", period: 1 } satisfies z.input<typeof TransferRequestSchema>;
+export const TRANSFER_REQUEST_EXAMPLE = { auth_info: "Y_ITuVdpEM-P9UDzifbC", period: 1, price: "12.00" } satisfies z.input<typeof TransferRequestSchema>;
 
 export const TRANSFER_EXAMPLE = {
   domain: DOMAIN_ID,
@@ -142,6 +211,7 @@ export const TRANSFER_EXAMPLE = {
   requested_at: UPDATED,
   act_by: "2026-11-27T09:09:18.218Z",
   acted_at: null,
+  price: { currency: "USD", amount: "12.00" },
 } satisfies z.output<typeof TransferSchema>;
 
 /** Lists leave `auth_info` out (contract §5). */

@@ -131,11 +131,10 @@ describe("named-compilezone output", () => {
 });
 
 describe("other directives", () => {
-  it("refuses $INCLUDE, $GENERATE and unknown directives, saying why", () => {
-    expect(errors(parseMasterFile(zoneFile("$INCLUDE other.zone", "$GENERATE 1-10 host$ A 192.0.2.$", "$FOO bar")))).toEqual([
+  it("refuses $INCLUDE and unknown directives, saying why", () => {
+    expect(errors(parseMasterFile(zoneFile("$INCLUDE other.zone", "$FOO bar")))).toEqual([
       [4, "$INCLUDE is not supported: send the whole zone as one file"],
-      [5, "$GENERATE (a BIND extension) is not supported: list the records it would generate"],
-      [6, 'unknown directive "$FOO" (known: $ORIGIN, $TTL)'],
+      [5, 'unknown directive "$FOO" (known: $ORIGIN, $TTL)'],
     ]);
   });
   it("checks $TTL", () => {
@@ -164,12 +163,19 @@ describe("owner names", () => {
       [2, "the line starts with white space (repeat the previous owner), but no record comes before it"],
     ]);
   });
-  it("refuses names outside the zone, bad labels and escapes", () => {
-    expect(errors(parseMasterFile(zoneFile("www.example.org. A 192.0.2.1", "-bad A 192.0.2.1", "a\\.b A 192.0.2.1", "a.*.x A 192.0.2.1")))).toEqual([
-      [4, "www.example.org is outside the zone example.com"],
-      [5, 'owner name "-bad": label "-bad" starts with a hyphen'],
-      [6, 'owner name "a\\\\.b": escaped characters in names (such as \\.) are not supported'],
-      [7, 'owner name "a.*.x": "*" is allowed only as the leftmost label'],
+  it("refuses bad labels and escapes", () => {
+    expect(errors(parseMasterFile(zoneFile("-bad A 192.0.2.1", "a\\.b A 192.0.2.1", "a.*.x A 192.0.2.1")))).toEqual([
+      [4, 'owner name "-bad": label "-bad" starts with a hyphen'],
+      [5, 'owner name "a\\\\.b": escaped characters in names (such as \\.) are not supported'],
+      [6, 'owner name "a.*.x": "*" is allowed only as the leftmost label'],
+    ]);
+  });
+  it("leaves out a record outside the zone with a warning, as BIND ignores out-of-zone data", () => {
+    const result = parseMasterFile(zoneFile("www.example.org. A 192.0.2.1", "www A 192.0.2.2", "example.net. MX 10 mail.example.net."));
+    expect(records(result).map((r) => r[1])).toEqual(["www.example.com"]);
+    expect(result.ok && result.zone.warnings).toEqual([
+      { line: 4, message: "www.example.org is outside the zone example.com: left out, as BIND ignores out-of-zone data" },
+      { line: 6, message: "example.net is outside the zone example.com: left out, as BIND ignores out-of-zone data" },
     ]);
   });
   it("does not blame lines that repeat a refused owner", () => {

@@ -108,7 +108,7 @@ describe("the registry's statuses forbid operations as the table says", () => {
 
 const gtld = { autoRenew: 45, redemption: 30, pendingDelete: 5 };
 const expiry = "2026-05-01T00:00:00.000Z";
-const live = { expiresAt: expiry, autoRenew: true, statuses: [] as string[], rgp: [], deletedAt: null, pendingTransfer: false };
+const live = { expiresAt: expiry, autoRenew: true, statuses: [] as string[], serverStatuses: [] as string[], rgp: [], deletedAt: null, pendingTransfer: false };
 const ms = (at: string, delta: number) => new Date(Date.parse(at) + delta);
 
 describe("expiry: expires_at is the first instant without a registration", () => {
@@ -141,6 +141,27 @@ describe("expiry with auto_renew renews for one year, autoRenewPeriod counted fr
   });
 });
 
+describe("the registry lock binds the sweep's steps", () => {
+  const at = new Date("2026-05-03T00:00:00.000Z");
+  it("serverRenewProhibited: no auto-renewal, the domain expires into redemption", () => {
+    expect(expiryStep({ ...live, serverStatuses: ["serverRenewProhibited"] }, gtld, at)).toMatchObject({ kind: "expire" });
+  });
+  it("serverDeleteProhibited: no expiry into redemption (it waits); an auto-renewal still happens", () => {
+    expect(expiryStep({ ...live, autoRenew: false, serverStatuses: ["serverDeleteProhibited"] }, gtld, at)).toBeNull();
+    expect(expiryStep({ ...live, serverStatuses: ["serverDeleteProhibited", "serverRenewProhibited"] }, gtld, at)).toBeNull();
+    expect(expiryStep({ ...live, serverStatuses: ["serverDeleteProhibited"] }, gtld, at)).toMatchObject({ kind: "auto_renew" });
+  });
+  it("serverDeleteProhibited: a deleted domain neither ends its redemption nor is purged", () => {
+    const ended = { status: "redemptionPeriod" as const, ends_at: "2026-04-01T00:00:00.000Z" };
+    const held = { rgp: [ended], deletedAt: "2026-03-01T00:00:00.000Z", serverStatuses: ["serverDeleteProhibited"] };
+    expect(graceStep(held, gtld, at)).toBeNull();
+    expect(graceStep({ ...held, serverStatuses: [] }, gtld, at)).toEqual({ kind: "purge" });
+    // A live domain's grace periods still end under the lock (bookkeeping, no deletion).
+    const add = { status: "addPeriod" as const, ends_at: "2026-04-01T00:00:00.000Z" };
+    expect(graceStep({ rgp: [add], deletedAt: null, serverStatuses: ["serverDeleteProhibited"] }, gtld, at)).toEqual({ kind: "grace_ended", rgp: [] });
+  });
+});
+
 describe("expiry without auto_renew (or under clientRenewProhibited) enters redemptionPeriod from now", () => {
   it("redemption runs its whole length from the sweep's instant; the other grace periods end", () => {
     const at = new Date("2026-05-03T00:00:00.000Z");
@@ -158,8 +179,8 @@ describe("the end of a grace period: ended ones leave rgp_status", () => {
   const add = { status: "addPeriod" as const, ends_at: "2026-04-01T00:00:00.000Z" };
   const renew = { status: "renewPeriod" as const, ends_at: "2026-04-10T00:00:00.000Z" };
   it("nothing at the last instant; the ended one goes a millisecond later, the running one stays", () => {
-    expect(graceStep({ rgp: [add, renew], deletedAt: null }, gtld, new Date(add.ends_at))).toBeNull();
-    expect(graceStep({ rgp: [add, renew], deletedAt: null }, gtld, ms(add.ends_at, 1))).toEqual({ kind: "grace_ended", rgp: [renew] });
+    expect(graceStep({ rgp: [add, renew], deletedAt: null, serverStatuses: [] }, gtld, new Date(add.ends_at))).toBeNull();
+    expect(graceStep({ rgp: [add, renew], deletedAt: null, serverStatuses: [] }, gtld, ms(add.ends_at, 1))).toEqual({ kind: "grace_ended", rgp: [renew] });
   });
 });
 
@@ -167,21 +188,21 @@ describe("the end of redemptionPeriod starts pendingDelete; the end of pendingDe
   const deletedAt = "2026-03-01T00:00:00.000Z";
   const redemption = { status: "redemptionPeriod" as const, ends_at: "2026-03-31T00:00:00.000Z" };
   it("restorable until the last instant of redemption; then pendingDelete counted from that end", () => {
-    expect(graceStep({ rgp: [redemption], deletedAt }, gtld, new Date(redemption.ends_at))).toBeNull();
-    expect(graceStep({ rgp: [redemption], deletedAt }, gtld, ms(redemption.ends_at, 1))).toEqual({
+    expect(graceStep({ rgp: [redemption], deletedAt, serverStatuses: [] }, gtld, new Date(redemption.ends_at))).toBeNull();
+    expect(graceStep({ rgp: [redemption], deletedAt, serverStatuses: [] }, gtld, ms(redemption.ends_at, 1))).toEqual({
       kind: "pending_delete",
       rgp: [{ status: "pendingDelete", ends_at: "2026-04-05T00:00:00.000Z" }],
     });
   });
   it("pendingDelete ended: purge; pendingDelete already over when redemption is seen ended: purge at once", () => {
     const pending = { status: "pendingDelete" as const, ends_at: "2026-04-05T00:00:00.000Z" };
-    expect(graceStep({ rgp: [pending], deletedAt }, gtld, new Date(pending.ends_at))).toBeNull();
-    expect(graceStep({ rgp: [pending], deletedAt }, gtld, ms(pending.ends_at, 1))).toEqual({ kind: "purge" });
-    expect(graceStep({ rgp: [redemption], deletedAt }, gtld, new Date("2026-04-06T00:00:00.000Z"))).toEqual({ kind: "purge" });
+    expect(graceStep({ rgp: [pending], deletedAt, serverStatuses: [] }, gtld, new Date(pending.ends_at))).toBeNull();
+    expect(graceStep({ rgp: [pending], deletedAt, serverStatuses: [] }, gtld, ms(pending.ends_at, 1))).toEqual({ kind: "purge" });
+    expect(graceStep({ rgp: [redemption], deletedAt, serverStatuses: [] }, gtld, new Date("2026-04-06T00:00:00.000Z"))).toEqual({ kind: "purge" });
   });
   it("a registry without pendingDelete (or without redemption) purges when redemption ends", () => {
-    expect(graceStep({ rgp: [redemption], deletedAt }, { pendingDelete: 0 }, ms(redemption.ends_at, 1))).toEqual({ kind: "purge" });
-    expect(graceStep({ rgp: [], deletedAt }, { pendingDelete: 0 }, ms(deletedAt, 1))).toEqual({ kind: "purge" });
+    expect(graceStep({ rgp: [redemption], deletedAt, serverStatuses: [] }, { pendingDelete: 0 }, ms(redemption.ends_at, 1))).toEqual({ kind: "purge" });
+    expect(graceStep({ rgp: [], deletedAt, serverStatuses: [] }, { pendingDelete: 0 }, ms(deletedAt, 1))).toEqual({ kind: "purge" });
   });
 });
 

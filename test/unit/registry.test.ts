@@ -5,14 +5,22 @@ import { nameserverCountErrors, nameserverNames, newNameserverHosts, superordina
 import { canonicalAddresses, glueAddresses, glueErrors, glueProblem, normalizeHostName } from "../../src/registry/hosts";
 import { expiryAfter, periodErrors, periodProblem, wholeYearsErrors } from "../../src/registry/periods";
 import {
+  autoRenewAllowed,
+  canonicalLockStatuses,
   canonicalStatuses,
-  clientStatusErrors,
   clientStatusProblem,
+  delegationPublished,
   domainStatus,
+  isLockChangeOnly,
+  LOCK_STATUSES,
   objectStatus,
   PROHIBITING_STATUSES,
   prohibitingStatus,
+  statusSettingErrors,
+  sweepDeleteAllowed,
 } from "../../src/registry/statuses";
+import { fromCents, namePricing, priceConfirmationErrors, priceOf, priceTable, reservedNameErrors, toCents } from "../../src/registry/prices";
+import { unavailability } from "../../src/registry/extensions";
 import { addressRequiredErrors, contactAddressErrors, contactsNeedingAddress, missingAddressFields, unknownContactErrors } from "../../src/registry/contacts";
 import { isCountryCode } from "../../src/registry/countries";
 
@@ -130,9 +138,128 @@ describe("forbidden statuses are a table: operation → statuses", () => {
   it("a delete cannot remove its own prohibition: only an update can", () => {
     expect(prohibitingStatus("delete", ["clientDeleteProhibited"], [])).toBe("clientDeleteProhibited");
   });
-  it("reports each status a client may not set at its index", () => {
-    expect(clientStatusErrors(["clientHold", "ok", "pendingDelete"]).map((e) => e.field)).toEqual(["status[1]", "status[2]"]);
-    expect(clientStatusErrors(["clientHold"])).toEqual([]);
+  it("reports each status a client may not set at its index; the lock is read-only to customers, the operator's to set", () => {
+    const customer = statusSettingErrors(["clientHold", "ok", "serverHold", "pendingDelete"], false);
+    expect(customer.invalid.map((e) => e.field)).toEqual(["status[1]", "status[3]"]);
+    expect(customer.readOnly).toEqual([{ field: "status[2]", message: expect.stringContaining("only the registry's operator") }]);
+    const operator = statusSettingErrors(["clientHold", "ok", "serverHold", "frozen"], true);
+    expect(operator.readOnly).toEqual([]);
+    expect(operator.invalid).toEqual([
+      { field: "status[1]", message: '"ok" is the registry\'s to compute, not to set' },
+      { field: "status[3]", message: expect.stringContaining("is not a domain status") },
+    ]);
+    expect(statusSettingErrors(["clientHold"], false)).toEqual({ readOnly: [], invalid: [] });
+  });
+});
+
+describe("the registry lock (RFC 5731 §2.3 server statuses)", () => {
+  it("each lock status forbids what it names; an update may remove its own prohibition, the lock by the operator's status", () => {
+    expect(prohibitingStatus("update", ["serverUpdateProhibited"])).toBe("serverUpdateProhibited");
+    expect(prohibitingStatus("update", ["serverUpdateProhibited"], ["serverUpdateProhibited", "clientHold"])).toBe("serverUpdateProhibited");
+    expect(prohibitingStatus("update", ["serverUpdateProhibited"], [])).toBeNull();
+    expect(prohibitingStatus("delete", ["serverDeleteProhibited"], [])).toBe("serverDeleteProhibited");
+    expect(prohibitingStatus("renew", ["serverRenewProhibited"])).toBe("serverRenewProhibited");
+    expect(prohibitingStatus("restore", ["serverUpdateProhibited", "pendingDelete"])).toBe("serverUpdateProhibited");
+    expect(prohibitingStatus("restore", ["clientUpdateProhibited", "pendingDelete"])).toBeNull();
+    expect(prohibitingStatus("approveTransfer", ["serverTransferProhibited", "pendingTransfer"])).toBe("serverTransferProhibited");
+    expect(prohibitingStatus("approveTransfer", ["clientTransferProhibited", "pendingTransfer"])).toBeNull();
+    expect(prohibitingStatus("update", ["serverHold"])).toBeNull();
+  });
+  it("a change of the lock alone is told apart from an update", () => {
+    const current = { statuses: ["clientHold"], serverStatuses: [] as string[] };
+    expect(isLockChangeOnly(current, { statuses: ["clientHold"], serverStatuses: ["serverHold"] }, false)).toBe(true);
+    expect(isLockChangeOnly(current, { statuses: ["clientHold"], serverStatuses: ["serverHold"] }, true)).toBe(false);
+    expect(isLockChangeOnly(current, { statuses: [], serverStatuses: ["serverHold"] }, false)).toBe(false);
+    expect(isLockChangeOnly(current, { statuses: ["clientHold"], serverStatuses: [] }, false)).toBe(false);
+  });
+  it("binds the sweep: no auto-renewal under either renew prohibition, no deletion under serverDeleteProhibited", () => {
+    expect(autoRenewAllowed({ autoRenew: true, statuses: [], serverStatuses: [] })).toBe(true);
+    expect(autoRenewAllowed({ autoRenew: true, statuses: [], serverStatuses: ["serverRenewProhibited"] })).toBe(false);
+    expect(autoRenewAllowed({ autoRenew: true, statuses: ["clientRenewProhibited"], serverStatuses: [] })).toBe(false);
+    expect(autoRenewAllowed({ autoRenew: false, statuses: [], serverStatuses: [] })).toBe(false);
+    expect(sweepDeleteAllowed(["serverDeleteProhibited"])).toBe(false);
+    expect(sweepDeleteAllowed(["serverHold"])).toBe(true);
+  });
+  it("a held domain's delegation is not published (serverHold or clientHold)", () => {
+    expect(delegationPublished(["serverHold"])).toBe(false);
+    expect(delegationPublished(["clientHold", "inactive"])).toBe(false);
+    expect(delegationPublished(["serverDeleteProhibited"])).toBe(true);
+  });
+  it("shows the lock after the client statuses, in canonical order", () => {
+    expect(canonicalLockStatuses(["serverUpdateProhibited", "serverHold", "clientHold", "serverHold"])).toEqual(["serverHold", "serverUpdateProhibited"]);
+    expect(domainStatus(["clientHold"], 1, ["serverHold", "pendingDelete"])).toEqual(["clientHold", "serverHold", "pendingDelete"]);
+    expect(LOCK_STATUSES).toHaveLength(5);
+  });
+});
+
+describe("prices (src/registry/prices.ts)", () => {
+  const xyz = { currency: "USD", register: "3.00", renew: "15.00", transfer: "15.00", restore: "40.00" };
+  it("amounts are cents, never floating point", () => {
+    expect(toCents("12")).toBe(1200);
+    expect(toCents("12.5")).toBe(1250);
+    expect(toCents("0.07")).toBe(7);
+    expect(toCents("1.234")).toBeNull();
+    expect(toCents("-1")).toBeNull();
+    expect(fromCents(1250)).toBe("12.50");
+    expect(fromCents(7)).toBe("0.07");
+    // 0.1 + 0.2 is not 0.3 in floating point; in cents it is.
+    expect(priceOf({ ...xyz, register: "0.10", renew: "0.20" }, "register", 2).amount).toBe("0.30");
+  });
+  it("n years of registration are the first year and n-1 renewals; a transfer's first year is its own; a restore is its fee", () => {
+    expect(priceOf(xyz, "register", 1)).toEqual({ currency: "USD", amount: "3.00" });
+    expect(priceOf(xyz, "register", 3)).toEqual({ currency: "USD", amount: "33.00" });
+    expect(priceOf(xyz, "renew", 2).amount).toBe("30.00");
+    expect(priceOf(xyz, "transfer", 2).amount).toBe("30.00");
+    expect(priceOf(xyz, "restore", 1).amount).toBe("40.00");
+    expect(priceTable(xyz, { min: 1, max: 2 })).toEqual({
+      currency: "USD",
+      register: { "1": "3.00", "2": "18.00" },
+      renew: { "1": "15.00", "2": "30.00" },
+      transfer: { "1": "15.00", "2": "30.00" },
+      restore: "40.00",
+    });
+  });
+  it("a premium name has its own prices, a reserved name none to register", () => {
+    const listed = new Map([
+      ["3d.xyz", { kind: "premium" as const, prices: { ...xyz, register: "750.00" } }],
+      ["nic.xyz", { kind: "reserved" as const, prices: null }],
+    ]);
+    const extension = { prices: xyz };
+    expect(namePricing("3d.xyz", extension, listed)).toMatchObject({ premium: true, reserved: false, yearly: { register: "750.00" } });
+    expect(namePricing("nic.xyz", extension, listed)).toMatchObject({ premium: false, reserved: true });
+    expect(reservedNameErrors("nic.xyz", namePricing("nic.xyz", extension, listed))).toEqual([
+      { field: "name", message: "nic.xyz is reserved by its registry and cannot be registered" },
+    ]);
+    expect(namePricing("other.xyz", extension, listed)).toEqual({ premium: false, reserved: false, yearly: xyz });
+  });
+  it("a premium operation needs its price confirmed, equal to the charge (RFC 8748); an ordinary one may confirm it", () => {
+    const charged = { currency: "USD", amount: "2500.00" };
+    const premium = { name: "vacation.com", operation: "register" as const, years: 1, premium: true };
+    expect(priceConfirmationErrors(charged, undefined, premium)[0]!.message).toBe(
+      'is required: registering vacation.com for 1 year costs a premium price: 2500.00 USD; confirm it with "price": "2500.00" (RFC 8748)',
+    );
+    expect(priceConfirmationErrors(charged, "2400.00", premium)[0]!.message).toContain('"2400.00" is not the price');
+    expect(priceConfirmationErrors(charged, "2500", premium)).toEqual([]);
+    const ordinary = { ...premium, name: "plain.com", premium: false };
+    expect(priceConfirmationErrors({ currency: "USD", amount: "12.00" }, undefined, ordinary)).toEqual([]);
+    expect(priceConfirmationErrors({ currency: "USD", amount: "12.00" }, "11.00", ordinary)).toHaveLength(1);
+  });
+});
+
+describe("availability (a check's reason)", () => {
+  const catalog = new Map([
+    ["com", { id: "com", idn: true }],
+    ["io", { id: "io", idn: false }],
+  ]);
+  it("invalid, unsupported_extension, registered, reserved, or available, in the order a registration refuses", () => {
+    const facts = { registered: false, reserved: false };
+    expect(unavailability(null, "bad_name", facts)).toBe("invalid");
+    expect(unavailability(matchRegistrableName("www.a.com", catalog), "www.a.com", facts)).toBe("invalid");
+    expect(unavailability(matchRegistrableName("a.invalid", catalog), "a.invalid", facts)).toBe("unsupported_extension");
+    expect(unavailability(matchRegistrableName("xn--mnchen-3ya.io", catalog), "xn--mnchen-3ya.io", facts)).toBe("invalid");
+    expect(unavailability(matchRegistrableName("a.com", catalog), "a.com", { registered: true, reserved: true })).toBe("registered");
+    expect(unavailability(matchRegistrableName("a.com", catalog), "a.com", { registered: false, reserved: true })).toBe("reserved");
+    expect(unavailability(matchRegistrableName("a.com", catalog), "a.com", facts)).toBeNull();
   });
 });
 

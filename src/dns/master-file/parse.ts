@@ -8,10 +8,15 @@
 //   With none of these the line is refused.
 // - The zone's name is the `origin` option when given, else the $ORIGIN in effect at
 //   the first record (or, under `$ORIGIN .` as named-compilezone writes, the owner of
-//   a leading SOA). Owner names outside it are refused.
-// - Only class IN (CLASS1 is IN, RFC 3597 §5); $INCLUDE and $GENERATE and `\`-escapes in
-//   names are refused with a reason. Types by number and generic RDATA (RFC 3597) as
-//   rdata/generic.ts says.
+//   a leading SOA). A record whose owner is outside it is left out with a warning, as
+//   BIND ignores out-of-zone data.
+// - Only class IN (CLASS1 is IN, RFC 3597 §5); $INCLUDE and `\`-escapes in names are
+//   refused with a reason. $GENERATE is expanded as BIND expands it (generate.ts), each
+//   record it makes counted like a record of the file, at most MAX_GENERATED_RECORDS a
+//   line. Types by number and generic RDATA (RFC 3597) as rdata/generic.ts says.
+// - What BIND loads with a warning loads here with one: DS, CDS, DNSKEY and CDNSKEY with
+//   an algorithm or digest RFC 8624 deprecates (rdata/dnssec-deprecated.ts), and a TXT
+//   or SPF string written unquoted and longer than 255 octets (split into strings of 255).
 // - Identical records (same owner, type and RDATA) count once (RFC 2181 §5); so does an
 //   identical second SOA, as AXFR output ends with. A record whose TTL differs from its
 //   RRset's takes the RRset's first TTL, with a warning (RFC 2181 §5.2; BIND does the same).
@@ -29,11 +34,19 @@ import { fail, ok, show, type Check } from "../result";
 import { apexProblem, coexistenceProblem, MAX_RRSET_WIRE_OCTETS, ownerNameProblem, rrsetSizeProblem, rrsetWireOctets, targetNameProblem } from "../rrset-rules";
 import { integrityProblems } from "../zone-integrity";
 import { looksLikeTtl, parseTtl } from "../ttl";
+import { deprecatedDnssecWarning, longStringWarning } from "../rdata/dnssec-deprecated";
+import { expandGenerateText, generatedCount, parseGenerateRange } from "./generate";
 import { createLexer, readEntry, type Entry } from "./lexer";
 import type { MasterFileError, MasterFileRecord, MasterFileResult, SoaFields } from "./types";
 
 /** After this many problems the reader stops: a hostile file must not grow the answer without end. */
 export const MAX_REPORTED_ERRORS = 1000;
+
+/**
+ * The most records one $GENERATE line may make: more is an absurd range, refused before
+ * any is made (the file's record limit, `maxRecords`, counts the records it makes too).
+ */
+export const MAX_GENERATED_RECORDS = 65_536;
 
 interface ReadState {
   zone: string | null;
@@ -168,7 +181,7 @@ function readDirective(state: ReadState, entry: Entry): void {
     case "$INCLUDE":
       return report(state, entry.line, "$INCLUDE is not supported: send the whole zone as one file");
     case "$GENERATE":
-      return report(state, entry.line, "$GENERATE (a BIND extension) is not supported: list the records it would generate");
+      return readGenerate(state, entry);
     default:
       return report(state, entry.line, `unknown directive ${show(directive.raw)} (known: $ORIGIN, $TTL)`);
   }
@@ -280,7 +293,7 @@ function readRecord(state: ReadState, entry: Entry): void {
   if (!head.ok) return report(state, entry.line, head.error);
   const typeToken = entry.tokens[head.value.typeAt];
   if (!typeToken) return report(state, entry.line, "the record has no type");
-  if (!isWithin(owner, zone)) return report(state, entry.line, `${owner} is outside the zone ${zone}`);
+  if (!isWithin(owner, zone)) return warn(state, entry.line, `${owner} is outside the zone ${zone}: left out, as BIND ignores out-of-zone data`);
   const rdata = entry.tokens.slice(head.value.typeAt + 1);
   if (typeToken.quoted) return report(state, entry.line, `the record type ${show(typeToken.raw)} must be written without quotes`);
   const lookup = recordTypeOf(typeToken.raw);
@@ -293,10 +306,54 @@ function readRecord(state: ReadState, entry: Entry): void {
   state.previousTtl = ttl;
   const content = canonicalRdataTokens(type, rdata, origin);
   if (!content.ok) return report(state, entry.line, content.error);
+  const caveat = deprecatedDnssecWarning(type, content.content) ?? longStringWarning(type, rdata);
+  if (caveat) warn(state, entry.line, `${owner} ${type}: ${caveat}`);
   state.records.push({ line: entry.line, fqdn: owner, type, ttl, content: content.content });
   if (state.records.length > state.maxRecords) {
     state.overLimitLine = entry.line;
     state.stopped = true;
+  }
+}
+
+/**
+ * $GENERATE range owner [ttl] [class] type rdata: each record it makes is read as a line of
+ * the file would be (its owner relative to the $ORIGIN, out-of-zone owners left out with a
+ * warning), all with the directive's line number; the first bad one stops the expansion.
+ */
+function readGenerate(state: ReadState, entry: Entry): void {
+  const [, rangeToken, ownerToken, ...rest] = entry.tokens;
+  const usage = "$GENERATE takes a range, an owner, an optional TTL and class, a type and one RDATA field (quoted when it holds spaces)";
+  if (!rangeToken || !ownerToken || rangeToken.quoted || ownerToken.quoted) return report(state, entry.line, usage);
+  const range = parseGenerateRange(rangeToken.raw);
+  if (!range.ok) return report(state, entry.line, range.error);
+  const count = generatedCount(range.value);
+  if (count > MAX_GENERATED_RECORDS) {
+    return report(state, entry.line, `$GENERATE ${rangeToken.raw} would make ${count} records; one line makes at most ${MAX_GENERATED_RECORDS}`);
+  }
+  const head = readTtlAndClass(rest, 0);
+  if (!head.ok) return report(state, entry.line, `$GENERATE: ${head.error}`);
+  const typeToken = rest[head.value.typeAt];
+  const rdataTokens = rest.slice(head.value.typeAt + 1);
+  if (!typeToken || rdataTokens.length !== 1) return report(state, entry.line, usage);
+  if (settleZoneName(state, entry) === null) return;
+  const { start, stop, step } = range.value;
+  const errorsBefore = state.errors.length;
+  for (let it = start; it <= stop && !state.stopped; it += step) {
+    const owner = expandGenerateText(ownerToken.raw, it);
+    if (!owner.ok) return report(state, entry.line, owner.error);
+    const rdata = expandGenerateText(rdataTokens[0]!.raw, it);
+    if (!rdata.ok) return report(state, entry.line, rdata.error);
+    // The RDATA's fields, as a line of the file would give them.
+    const fields = readEntry(createLexer(rdata.value));
+    const generated: Entry = {
+      line: entry.line,
+      blankOwner: false,
+      tokens: [{ raw: owner.value, quoted: false }, ...rest.slice(0, head.value.typeAt + 1), ...(fields?.tokens ?? [])],
+      error: fields?.error ?? null,
+    };
+    if (generated.error !== null) return report(state, entry.line, `$GENERATE: ${generated.error}`);
+    readRecord(state, generated);
+    if (state.errors.length > errorsBefore) return;
   }
 }
 

@@ -1,8 +1,9 @@
 // Extensions and repositories: the read-only catalog, served from the per-isolate copy
 // (src/db/catalog.ts), so these reads cost no D1 round trip once an isolate is warm.
 import { defineRoute } from "../../http/route";
-import { catalog, type ExtensionRow, type RepositoryRow } from "../../db/catalog";
-import { normalizeName } from "../../dns/name";
+import { catalog, type ExtensionRow, type RepositoryNameRow, type RepositoryRow } from "../../db/catalog";
+import { normalizeName, toUnicodeName } from "../../dns/name";
+import { priceTable } from "../../registry/prices";
 import { notFound } from "../../http/lookup";
 import { CONDITIONAL_GET, errorResponses, listResponse, notModifiedResponse, resourceResponse } from "../../http/openapi";
 import { pageRequest, pageResponse } from "../../http/pagination";
@@ -15,11 +16,12 @@ import {
   ExtensionSchema,
   RepositoryListQuery,
   RepositoryListSchema,
-  RepositorySchema,
+  RepositoryDetailSchema,
   type Extension,
   type Repository,
+  type RepositoryDetail,
 } from "./schemas";
-import { EXTENSION_EXAMPLE, REPOSITORY_EXAMPLE } from "../examples";
+import { EXTENSION_EXAMPLE, REPOSITORY_DETAIL_EXAMPLE, REPOSITORY_EXAMPLE } from "../examples";
 
 const ExtensionParams = pathParams("extension", "Extension id or name, with or without the leading dot (`co.uk`, `.de`, `рф`).", "com");
 
@@ -68,9 +70,11 @@ const getRepositoryRoute = defineRoute({
   path: "/repositories/{repository}",
   tags: ["Repositories"],
   summary: "Get a repository",
-  description: "One repository (the registry that holds the extensions' objects) by id." + CONDITIONAL_GET,
+  description:
+    "One repository (the registry that holds the extensions' objects) by id, with the names it prices on its own (`premium_names`, each with its prices) and the names it keeps from registration (`reserved_names`)." +
+    CONDITIONAL_GET,
   request: { params: RepositoryParams },
-  responses: { 200: resourceResponse(RepositorySchema, "The repository.", REPOSITORY_EXAMPLE), 304: notModifiedResponse, ...errorResponses(404) },
+  responses: { 200: resourceResponse(RepositoryDetailSchema, "The repository.", REPOSITORY_DETAIL_EXAMPLE), 304: notModifiedResponse, ...errorResponses(404) },
 });
 
 export function presentExtension(row: ExtensionRow): Extension {
@@ -94,6 +98,7 @@ export function presentExtension(row: ExtensionRow): Extension {
     dnssec: row.dnssec,
     transfer_lock_days: row.transferLockDays,
     pending_transfer_days: row.pendingTransferDays,
+    prices: priceTable(row.prices, { min: row.periodMin, max: row.periodMax }),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
@@ -101,6 +106,24 @@ export function presentExtension(row: ExtensionRow): Extension {
 
 function presentRepository(row: RepositoryRow, extensionIds: string[]): Repository {
   return { id: row.id, name: row.name, roid_suffix: row.roidSuffix, extensions: extensionIds, created_at: row.createdAt, updated_at: row.updatedAt };
+}
+
+/** The repository with its premium names (their prices over their extension's periods) and its reserved names. */
+function presentRepositoryDetail(
+  row: RepositoryRow,
+  extensionIds: string[],
+  names: readonly RepositoryNameRow[],
+  extensions: ReadonlyMap<string, ExtensionRow>,
+): RepositoryDetail {
+  const premium_names = names.flatMap((n) => {
+    const extension = extensions.get(n.extensionId);
+    if (n.kind !== "premium" || !n.prices || !extension) return [];
+    const prices = priceTable(n.prices, { min: extension.periodMin, max: extension.periodMax });
+    return [{ name: n.name, unicode_name: toUnicodeName(n.name), extension: n.extensionId, prices }];
+  });
+  const reserved_names = names.filter((n) => n.kind === "reserved").map((n) => n.name);
+  const { created_at, updated_at, ...rest } = presentRepository(row, extensionIds);
+  return { ...rest, premium_names, reserved_names, created_at, updated_at };
 }
 
 /** Rows after the cursor's id, in id order, at most limit + 1 (see pageResponse). */
@@ -154,8 +177,8 @@ export const catalogRouter = createRouter()
   })
   .openapi(getRepositoryRoute, async (c) => {
     const { repository } = c.req.valid("param");
-    const { repositories, extensionsOf } = await catalog(c.get("db"));
+    const { repositories, extensions, extensionsOf, namesOf } = await catalog(c.get("db"));
     const row = repositories.get(repository);
     if (!row) throw notFound("repository", repository);
-    return sendResource(c, presentRepository(row, extensionsOf.get(row.id) ?? []), 1);
+    return sendResource(c, presentRepositoryDetail(row, extensionsOf.get(row.id) ?? [], namesOf.get(row.id) ?? [], extensions), 1);
   });

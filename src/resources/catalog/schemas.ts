@@ -3,6 +3,26 @@ import { booleanParam } from "../../http/query";
 import { paginationQuery } from "../../http/pagination";
 import { TimestampSchema, listSchema } from "../../http/openapi";
 
+const amount = (example: string) => z.string().openapi({ example, description: "A decimal amount in `currency`." });
+
+/** What each operation costs, for every period the extension allows (src/registry/prices.ts). */
+export const PriceTableSchema = z
+  .object({
+    currency: z.string().openapi({ example: "USD", description: "ISO 4217 currency code." }),
+    register: z.record(z.string(), z.string()).openapi({ description: "Registering for n years, keyed by n.", example: { "1": "12.00", "2": "24.00" } }),
+    renew: z.record(z.string(), z.string()).openapi({ description: "Renewing for n years, keyed by n.", example: { "1": "12.00", "2": "24.00" } }),
+    transfer: z
+      .record(z.string(), z.string())
+      .openapi({ description: "Transferring in with n years added, keyed by n.", example: { "1": "12.00", "2": "24.00" } }),
+    restore: amount("40.00").openapi({ description: "Restoring a deleted domain in its redemption period (RFC 3915)." }),
+  })
+  .openapi("PriceTable");
+
+/** What one operation cost, in the answers of register, renew, transfer and restore. */
+export const PriceSchema = z
+  .object({ currency: z.string().openapi({ example: "USD" }), amount: amount("12.00") })
+  .openapi("Price", { description: "What the operation costs (charged to the sponsoring account)." });
+
 export const ExtensionSchema = z
   .object({
     id: z.string().openapi({ example: "co.uk", description: "The ASCII name without the leading dot." }),
@@ -39,6 +59,10 @@ export const ExtensionSchema = z
       .number()
       .int()
       .openapi({ description: "Days a transfer waits for the losing account before it is approved automatically.", example: 5 }),
+    prices: PriceTableSchema.openapi({
+      description:
+        "What registering, renewing and transferring cost for each period `periods` allows, and the restore fee. Premium names have their own prices (`GET /repositories/{repository}`).",
+    }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })
@@ -55,6 +79,25 @@ export const RepositorySchema = z
   })
   .openapi("Repository");
 
+export const RepositoryDetailSchema = RepositorySchema.extend({
+  premium_names: z
+    .array(
+      z.object({
+        name: z.string().openapi({ example: "vacation.com" }),
+        unicode_name: z.string().openapi({ example: "vacation.com" }),
+        extension: z.string().openapi({ example: "com" }),
+        prices: PriceTableSchema,
+      }),
+    )
+    .openapi({
+      description:
+        "Names the registry prices on its own. Registering, renewing or transferring one needs its price confirmed in the body (`price`, as the EPP fee extension RFC 8748 does).",
+    }),
+  reserved_names: z
+    .array(z.string())
+    .openapi({ example: ["example.com", "nic.com"], description: "Names the registry keeps from registration (422 `policy_violation`)." }),
+}).openapi("RepositoryDetail");
+
 export const ExtensionListQuery = z.object({
   ...paginationQuery,
   repository: z.string().max(64).optional().openapi({ description: "Repository id." }),
@@ -69,3 +112,5 @@ export const RepositoryListSchema = listSchema(RepositorySchema, "RepositoryList
 
 export type Extension = z.infer<typeof ExtensionSchema>;
 export type Repository = z.infer<typeof RepositorySchema>;
+export type RepositoryDetail = z.infer<typeof RepositoryDetailSchema>;
+export type PriceTable = z.infer<typeof PriceTableSchema>;

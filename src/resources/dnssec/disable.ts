@@ -66,6 +66,12 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
         `Domain ${publishing.name} publishes a DS of this zone's key, and this token does not manage that domain; remove the DS with a token that does, then turn signing off.`,
       );
     }
+    if (publishing.serverStatuses.includes("serverUpdateProhibited")) {
+      throw new ApiError(
+        "status_prohibits",
+        `Domain ${publishing.name} publishes a DS of this zone's key and has serverUpdateProhibited: its DS cannot be removed until the registry's operator clears the lock, so signing stays on.`,
+      );
+    }
     const remaining = publishing.ds.filter((ds) => !publishesDsOf({ ...publishing, ds: [ds] }, keyDs));
     statements.push(...setDomainDs(ctx, publishing, remaining));
   }

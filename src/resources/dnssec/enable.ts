@@ -70,7 +70,8 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
     ),
   ];
   const domain = await linkedDomain(db, zone);
-  if (domain?.dnssec) {
+  // Under the registry lock's serverUpdateProhibited the domain's DS stays as it is: the zone is signed, the DS waits for the operator.
+  if (domain?.dnssec && !domain.row.serverStatuses.includes("serverUpdateProhibited")) {
     // RFC 4509 §3: SHA-256 is the digest every validator supports; one DS is what the parent needs.
     statements.push(...setDomainDs(ctx, domain.row, [dsData(after.keys[0]!.ds[0]!)]));
   }

@@ -7,9 +7,9 @@ import { newId } from "../../db/ids";
 import { adoptableHosts, domainsNamed, hostsNamed } from "../../db/links";
 import { domains } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { copyFindings, newFindings, throwFindings, validName } from "../../http/findings";
+import { copyFindings, newFindings, throwFindings, throwPriceErrors, validName } from "../../http/findings";
 import { createResource } from "../../http/mutate";
-import { sponsorFor } from "../../http/ownership";
+import { isOperator, sponsorFor } from "../../http/ownership";
 import { ApiError } from "../../http/problem";
 import { contactAddressErrors, unknownContactErrors } from "../../registry/contacts";
 import { generateAuthInfo } from "../../registry/auth-info";
@@ -19,7 +19,8 @@ import { nameserverCountErrors, nameserverNames, newNameserverHosts, superordina
 import { expiryAfter, periodErrors, wholeYearsErrors } from "../../registry/periods";
 import { canonicalDs, dsErrors, dsPolicyErrors } from "../../registry/ds";
 import { earliestEnd, transferLockedUntil, withGracePeriod } from "../../registry/lifecycle";
-import { canonicalStatuses, type ClientStatus, clientStatusErrors } from "../../registry/statuses";
+import { namePricing, priceConfirmationErrors, priceOf, reservedNameErrors } from "../../registry/prices";
+import { canonicalLockStatuses, canonicalStatuses, type ClientStatus, statusSettingErrors } from "../../registry/statuses";
 import { contactIdsOf, domainCollection, domainExists } from "./collection";
 import { adoptionWrites, contactAddressGuards, nameserverLinks } from "./links";
 import { contactsById, type DomainWithLinks, zoneNamed } from "./queries";
@@ -38,8 +39,16 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
   const period = input.period ?? extension?.periodMin ?? 1;
   parsed.invalid.push(...wholeYearsErrors(period));
   if (extension) parsed.policy.push(...idnErrors(name, extension), ...periodErrors(period, extension));
-  parsed.invalid.push(...clientStatusErrors(input.status ?? []));
+  // Client statuses; the registry lock too, from the operator (a customer: read_only_field).
+  const statusErrors = statusSettingErrors(input.status ?? [], isOperator(c));
+  parsed.invalid.push(...statusErrors.invalid);
+  parsed.readOnly = statusErrors.readOnly;
   const statuses = canonicalStatuses((input.status ?? []) as ClientStatus[]);
+  const serverStatuses = canonicalLockStatuses(input.status ?? []);
+  // What it costs: a premium name's own prices or the extension's; a reserved name is refused.
+  const pricing = extension ? namePricing(name, extension, cat.names) : null;
+  if (pricing) parsed.policy.push(...reservedNameErrors(name, pricing));
+  const price = pricing ? priceOf(pricing.yearly, "register", period) : null;
   const { names: nameservers, errors: nameserverErrors } = nameserverNames(input.nameservers ?? []);
   parsed.invalid.push(...nameserverErrors);
   if (extension) parsed.policy.push(...nameserverCountErrors((input.nameservers ?? []).length, extension));
@@ -52,7 +61,8 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
     billing: input.contacts?.billing ?? null,
   };
 
-  return createResource(c, domainCollection, {
+  // The answer is the domain with `price` (the write routine's answer extra: PricedDomainSchema).
+  return (await createResource(c, domainCollection, {
     async create(ctx) {
       const { db, allAccounts, now, at } = ctx;
       const accountId = await sponsorFor(c, input.account);
@@ -79,6 +89,7 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
       throwFindings(findings);
       if (!extension) throw new ApiError("validation_failed", `${name} has no extension here.`); // reported above; narrows the type
       if (taken.length > 0) throw domainExists(name);
+      throwPriceErrors(priceConfirmationErrors(price!, input.price, { name, operation: "register", years: period, premium: pricing!.premium }));
 
       const next: DomainWithLinks = {
         id: newId("domain", now),
@@ -91,6 +102,7 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
         techId: assigned.tech,
         billingId: assigned.billing,
         statuses,
+        serverStatuses,
         authInfo: input.auth_info ?? generateAuthInfo(),
         autoRenew: input.auto_renew ?? true,
         expiresAt: expiryAfter(now, period).toISOString(),
@@ -117,8 +129,9 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
         alongside: [...links.alongside, ...adoptionWrites(ctx, next, adopted, nameservers)],
         // External name servers the registration creates count as the account's hosts.
         guards: [...contactAddressGuards(db, next.id, assigned), ...links.guards, ...quotaGuards(c, db, accountId, "domains", "hosts")],
+        answerExtras: { price },
       };
     },
     failure: (kind) => (kind === "unique" ? domainExists(name) : undefined),
-  });
+  })) as never;
 };

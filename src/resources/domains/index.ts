@@ -1,5 +1,6 @@
 // The domains collection: each operation in its own file, wired to its route here.
 import { createRouter } from "../../http/router";
+import { checkDomains } from "./check";
 import { createDomain } from "./create";
 import { deleteDomain } from "./delete";
 import { getDomain, listDomains, listRepositoryDomains } from "./read";
@@ -14,6 +15,8 @@ import { updateDomain } from "./update";
 export const domainsRouter = createRouter()
   .openapi(routes.listDomains, listDomains)
   .openapi(routes.listRepositoryDomains, listRepositoryDomains)
+  // Before GET /domains/{domain}, which would take `check` for a domain id.
+  .openapi(routes.checkDomains, checkDomains)
   .openapi(routes.getDomain, getDomain)
   .openapi(routes.createDomain, createDomain)
   .openapi(routes.updateDomain, updateDomain)

@@ -1,6 +1,6 @@
 // A domain's API representation: the list item, and the full domain with its `auth_info`.
 import { toUnicodeName } from "../../dns/name";
-import { domainStatus, type ServerStatus } from "../../registry/statuses";
+import { canonicalLockStatuses, domainStatus, type ServerStatus } from "../../registry/statuses";
 import type { DomainWithLinks } from "./queries";
 import type { Domain, DomainListItem } from "./schemas";
 
@@ -32,9 +32,9 @@ export function presentDomain(row: DomainWithLinks): Domain {
   return { ...rest, auth_info: row.authInfo, zone, created_at, updated_at };
 }
 
-/** The registry's statuses on a domain (contract §12), which combine with its client statuses. */
-export function serverStatusesOf(row: Pick<DomainWithLinks, "deletedAt" | "pendingTransfer">): ServerStatus[] {
-  const statuses: ServerStatus[] = [];
+/** The registry's statuses on a domain (contract §12, §18): the lock, then the pending states; they combine with its client statuses. */
+export function serverStatusesOf(row: Pick<DomainWithLinks, "deletedAt" | "pendingTransfer" | "serverStatuses">): ServerStatus[] {
+  const statuses: ServerStatus[] = canonicalLockStatuses(row.serverStatuses);
   if (row.deletedAt !== null) statuses.push("pendingDelete");
   if (row.pendingTransfer) statuses.push("pendingTransfer");
   return statuses;

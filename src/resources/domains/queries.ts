@@ -4,6 +4,7 @@ import type { ResourceRef } from "../../db/ref";
 import { nameContaining } from "../../db/sql";
 import { contacts, domains, hosts, zones } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
+import { isLockStatus } from "../../registry/statuses";
 import type { DomainSort } from "./schemas";
 
 export type DomainRow = typeof domains.$inferSelect;
@@ -55,15 +56,22 @@ export interface DomainFilters {
 
 const hasNameservers = sql`exists (select 1 from domain_nameservers dn where dn.domain_id = "domains"."id")`;
 
-/** The registry's statuses (contract §12), as serverStatusesOf (present.ts) derives them. */
+/** The registry's statuses (contract §12, §18), as serverStatusesOf (present.ts) derives them. */
 const inPendingDelete = sql`"domains"."deleted_at" is not null`;
 const hasPendingTransfer = sql`exists (select 1 from main.transfers t where t.domain_id = "domains"."id" and t.status = 'pending')`;
 
-function statusCondition(status: string): SQL {
+/**
+ * The SQL mirror of domainStatus (src/registry/statuses.ts): the domains showing `status`.
+ * test/registry-lock.test.ts holds it to the rule for every status a filter may name.
+ */
+export function statusCondition(status: string): SQL {
   if (status === "inactive") return sql`not ${hasNameservers}`;
   if (status === "pendingDelete") return inPendingDelete;
   if (status === "pendingTransfer") return hasPendingTransfer;
-  if (status === "ok") return and(eq(domains.statuses, []), hasNameservers, sql`not ${inPendingDelete}`, sql`not ${hasPendingTransfer}`)!;
+  if (status === "ok") {
+    return and(eq(domains.statuses, []), eq(domains.serverStatuses, []), hasNameservers, sql`not ${inPendingDelete}`, sql`not ${hasPendingTransfer}`)!;
+  }
+  if (isLockStatus(status)) return sql`exists (select 1 from json_each("domains"."server_statuses") where value = ${status})`;
   return sql`exists (select 1 from json_each("domains"."statuses") where value = ${status})`;
 }
 

@@ -11,6 +11,7 @@ import { contactsWithIds } from "../contacts/queries";
 import { presentContact } from "../contacts/present";
 import { hostsWithNames } from "../hosts/queries";
 import { presentHost } from "../hosts/present";
+import { delegationPublished } from "../../registry/statuses";
 import type { Domain } from "./schemas";
 
 /**
@@ -41,6 +42,7 @@ export async function domainRdapView(db: Database, domain: Domain, context: Rdap
       contacts: contactRows.map(presentContact),
       lastTransferAt,
       sponsor: sponsorRows[0] ?? null,
+      delegationPublished: delegationPublished(domain.status),
     },
     context,
   );

@@ -8,11 +8,12 @@ import { and, eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
 import { domains } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { newFindings, throwFindings } from "../../http/findings";
+import { newFindings, throwFindings, throwPriceErrors } from "../../http/findings";
 import { updateResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { earliestEnd, renewal, withGracePeriod } from "../../registry/lifecycle";
 import { wholeYearsErrors } from "../../registry/periods";
+import { namePricing, priceConfirmationErrors, priceOf } from "../../registry/prices";
 import { prohibitingStatus } from "../../registry/statuses";
 import { domainCollection } from "./collection";
 import { shownStatuses } from "./present";
@@ -30,7 +31,8 @@ export const renewDomain: RouteHandler<typeof routes.renewDomain, AppEnv> = asyn
   }
   throwFindings(parsed);
 
-  return updateResource(c, domainCollection, c.req.valid("param").domain, {
+  // The answer is the domain with `price` (the write routine's answer extra: PricedDomainSchema).
+  return (await updateResource(c, domainCollection, c.req.valid("param").domain, {
     event: "renew",
     async update(ctx, current) {
       const prohibiting = prohibitingStatus("renew", shownStatuses(current));
@@ -40,6 +42,9 @@ export const renewDomain: RouteHandler<typeof routes.renewDomain, AppEnv> = asyn
       const period = body.period ?? extension.periodMin;
       const { errors, expiresAt } = renewal({ period, currentExpiresAt: body.current_expires_at }, current.expiresAt, extension, ctx.now);
       throwFindings({ invalid: [], policy: errors });
+      const pricing = namePricing(current.name, extension, cat.names);
+      const price = priceOf(pricing.yearly, "renew", period);
+      throwPriceErrors(priceConfirmationErrors(price, body.price, { name: current.name, operation: "renew", years: period, premium: pricing.premium }));
 
       // RFC 3915 §3.2: a renewal starts the renew grace period.
       const rgp = withGracePeriod(current.rgp, ctx.now, { status: "renewPeriod", days: extension.graceRenew });
@@ -50,7 +55,8 @@ export const renewDomain: RouteHandler<typeof routes.renewDomain, AppEnv> = asyn
           .update(domains)
           .set({ expiresAt: next.expiresAt, rgp: next.rgp, rgpEndsAt: next.rgpEndsAt, version: next.version, updatedAt: next.updatedAt })
           .where(and(eq(domains.id, current.id), eq(domains.version, current.version), eq(domains.expiresAt, current.expiresAt))),
+        answerExtras: { price },
       };
     },
-  });
+  })) as never;
 };

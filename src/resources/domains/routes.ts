@@ -15,9 +15,24 @@ import {
 } from "../../http/openapi";
 import { pathParams, RepositoryParams } from "../../http/params";
 import { TransferRequestSchema, TransferSchema } from "./schemas";
-import { DOMAIN_READ_ONLY, DomainCreateSchema, DomainRenewSchema, DomainListQuery, DomainListSchema, DomainPatchSchema, DomainSchema } from "./schemas";
 import {
+  DOMAIN_READ_ONLY,
+  DomainCheckQuery,
+  DomainCheckSchema,
+  DomainCreateSchema,
+  DomainRenewSchema,
+  DomainListQuery,
+  DomainListSchema,
+  DomainPatchSchema,
+  DomainSchema,
+  PricedDomainSchema,
+} from "./schemas";
+import {
+  DOMAIN_CHECK_EXAMPLE,
   DOMAIN_CREATE_EXAMPLE,
+  PRICED_DOMAIN_EXAMPLE,
+  RENEWED_DOMAIN_EXAMPLE,
+  RESTORED_DOMAIN_EXAMPLE,
   DOMAIN_DELETED_EXAMPLE,
   DOMAIN_EXAMPLE,
   DOMAIN_RENEW_EXAMPLE,
@@ -58,6 +73,26 @@ export const listRepositoryDomains = defineRoute({
   responses: { 200: listResponse(DomainListSchema, "A page of domains.", [DOMAIN_LIST_ITEM_EXAMPLE]), ...errorResponses(400, 404) },
 });
 
+// Declared before GET /domains/{domain}: `check` (no dot) would otherwise be taken for a domain id.
+export const checkDomains = defineRoute({
+  operationId: "checkDomains",
+  access: { scope: "read", narrow: "visible" },
+  method: "get",
+  path: "/domains/check",
+  tags,
+  summary: "Check whether names can be registered, and their prices",
+  description:
+    "For 1 to 50 names (`?name=a.com&name=b.net`, U-labels or A-labels), in the order given: whether each can be registered (`available`), why not (`reason`: `registered` by any account, in redemption too, and nothing more is said; `reserved` by its registry; `invalid`; `unsupported_extension`), whether the registry prices it on its own (`premium`: its register, renew and transfer need the price confirmed in the body), and, when available, its prices for every period its extension allows. Answers the same to every caller; costs one D1 round trip whatever the number of names (RFC 5731 §3.1.1 `<check>`, with the prices of the fee extension, RFC 8748).",
+  request: { query: DomainCheckQuery },
+  responses: {
+    200: {
+      description: "One answer per name, in the order asked.",
+      content: { "application/json": { schema: DomainCheckSchema, example: DOMAIN_CHECK_EXAMPLE } },
+    },
+    ...errorResponses(400),
+  },
+});
+
 export const getDomain = defineRoute({
   operationId: "getDomain",
   access: { scope: "read", narrow: "visible" },
@@ -84,10 +119,13 @@ export const createDomain = defineRoute({
   tags,
   summary: "Register a domain",
   description:
-    "The name must be one label under an extension of the catalog (longest match: `example.co.uk` → `co.uk`). `period` (years) must lie in the extension's range; `expires_at` is registration time plus the period. Contacts must exist; a registrant, admin or tech contact needs `address.city` and `address.country_code`. Name servers are host names: an unknown external name becomes a host object, an unknown name under a domain managed here must be created as a host (with addresses) first. `status` takes client statuses only. `auth_info` is generated when absent. A zone of the same name is linked.",
+    "The name must be one label under an extension of the catalog (longest match: `example.co.uk` → `co.uk`). `period` (years) must lie in the extension's range; `expires_at` is registration time plus the period. Contacts must exist; a registrant, admin or tech contact needs `address.city` and `address.country_code`. Name servers are host names: an unknown external name becomes a host object, an unknown name under a domain managed here must be created as a host (with addresses) first. `status` takes client statuses (the registry lock only from the operator: a customer gets 422 `read_only_field`). `auth_info` is generated when absent. A zone of the same name is linked. A name its registry reserves → 422 `policy_violation`. A premium name needs its price confirmed in `price` (422 `price_mismatch` otherwise, naming the price: RFC 8748). The answer says what the registration cost (`price`).",
   readOnly: DOMAIN_READ_ONLY,
   request: { body: jsonBody(DomainCreateSchema, "The registration.", DOMAIN_CREATE_EXAMPLE) },
-  responses: { 201: createdResponse(DomainSchema, "The domain was registered.", DOMAIN_EXAMPLE), ...errorResponses(400, 409, 413, 415, 422) },
+  responses: {
+    201: createdResponse(PricedDomainSchema, "The domain was registered, with what it cost.", PRICED_DOMAIN_EXAMPLE),
+    ...errorResponses(400, 409, 413, 415, 422),
+  },
 });
 
 export const updateDomain = defineRoute({
@@ -97,7 +135,7 @@ export const updateDomain = defineRoute({
   path: "/domains/{domain}",
   tags,
   summary: "Update a domain",
-  description: `Change contacts, name servers (replaced whole), client statuses (replaced whole), \`auth_info\` or \`auto_renew\`. While \`clientUpdateProhibited\` is set, only a patch whose \`status\` removes it is accepted (409 \`status_prohibits\`). ${IF_MATCH_HEADER_DOC}`,
+  description: `Change contacts, name servers (replaced whole), client statuses (replaced whole), \`auth_info\` or \`auto_renew\`. While \`clientUpdateProhibited\` is set, only a patch whose \`status\` removes it is accepted (409 \`status_prohibits\`). The registry lock (\`serverUpdateProhibited\`, \`serverDeleteProhibited\`, \`serverTransferProhibited\`, \`serverRenewProhibited\`, \`serverHold\`) is set and cleared by operator tokens only, in \`status\` (which then replaces client and lock statuses together): a customer sending one gets 422 \`read_only_field\`; a patch that changes only the lock is accepted whatever the domain's state, and under \`serverUpdateProhibited\` nothing else is, for any account, until the operator clears it. ${IF_MATCH_HEADER_DOC}`,
   readOnly: DOMAIN_READ_ONLY,
   request: { params: DomainParams, body: mergePatchBody(DomainPatchSchema, "Fields to change.", DOMAIN_PATCH_EXAMPLE) },
   responses: { 200: resourceResponse(DomainSchema, "The updated domain.", DOMAIN_EXAMPLE), ...errorResponses(400, 404, 409, 412, 413, 415, 422) },
@@ -110,7 +148,7 @@ export const deleteDomain = defineRoute({
   path: "/domains/{domain}",
   tags,
   summary: "Delete a domain",
-  description: `Inside \`addPeriod\` the domain is removed at once (204) and a zone of the same name survives and loses its link. Afterwards it enters \`redemptionPeriod\` with \`pendingDelete\` (202 with the domain, RFC 3915): \`POST …/restore\` brings it back until the period ends, then the sweep purges it. Refused with 409 \`status_prohibits\` under \`clientDeleteProhibited\`, \`pendingDelete\` or \`pendingTransfer\`, and with 409 \`object_linked\` while hosts subordinate to the domain exist. ${IF_MATCH_HEADER_DOC}`,
+  description: `Inside \`addPeriod\` the domain is removed at once (204) and a zone of the same name survives and loses its link. Afterwards it enters \`redemptionPeriod\` with \`pendingDelete\` (202 with the domain, RFC 3915): \`POST …/restore\` brings it back until the period ends, then the sweep purges it. Refused with 409 \`status_prohibits\` under \`clientDeleteProhibited\`, \`serverDeleteProhibited\`, \`pendingDelete\` or \`pendingTransfer\`, and with 409 \`object_linked\` while hosts subordinate to the domain exist. ${IF_MATCH_HEADER_DOC}`,
   request: { params: DomainParams },
   responses: {
     202: resourceResponse(DomainSchema, "The domain entered `redemptionPeriod` (`pendingDelete`); `POST …/restore` brings it back.", DOMAIN_DELETED_EXAMPLE),
@@ -127,9 +165,12 @@ export const renewDomain = defineRoute({
   tags,
   summary: "Renew a domain",
   description:
-    "Adds `period` years to `expires_at` (RFC 5731 §3.2.3) and starts `renewPeriod`. `current_expires_at` must name the stored expiry date (422 `policy_violation` otherwise), so a retried renew cannot renew twice. The period must lie in the extension's range and the new expiry at most `periods.max` years from now (422). Refused with 409 `status_prohibits` under `clientRenewProhibited`, `pendingDelete` or `pendingTransfer`.",
+    "Adds `period` years to `expires_at` (RFC 5731 §3.2.3) and starts `renewPeriod`. `current_expires_at` must name the stored expiry date (422 `policy_violation` otherwise), so a retried renew cannot renew twice. The period must lie in the extension's range and the new expiry at most `periods.max` years from now (422). A premium name needs its renewal price confirmed in `price` (422 `price_mismatch`). Refused with 409 `status_prohibits` under `clientRenewProhibited`, `serverRenewProhibited`, `pendingDelete` or `pendingTransfer`. The answer says what the renewal cost (`price`).",
   request: { params: DomainParams, body: jsonBody(DomainRenewSchema, "The renewal.", DOMAIN_RENEW_EXAMPLE) },
-  responses: { 200: resourceResponse(DomainSchema, "The renewed domain.", DOMAIN_EXAMPLE), ...errorResponses(400, 404, 409, 412, 413, 415, 422) },
+  responses: {
+    200: resourceResponse(PricedDomainSchema, "The renewed domain, with what the renewal cost.", RENEWED_DOMAIN_EXAMPLE),
+    ...errorResponses(400, 404, 409, 412, 413, 415, 422),
+  },
 });
 
 export const restoreDomain = defineRoute({
@@ -140,9 +181,12 @@ export const restoreDomain = defineRoute({
   tags,
   summary: "Restore a deleted domain",
   description:
-    "Inside `redemptionPeriod` the deleted domain comes back as it was (RFC 3915; the restore report is implied); a domain that had expired is renewed for one year. Otherwise 409 `status_prohibits`.",
+    "Inside `redemptionPeriod` the deleted domain comes back as it was (RFC 3915; the restore report is implied); a domain that had expired is renewed for one year. Otherwise, or under `serverUpdateProhibited`, 409 `status_prohibits`. The answer says what the restore cost (`price`: the extension's restore fee).",
   request: { params: DomainParams },
-  responses: { 200: resourceResponse(DomainSchema, "The restored domain.", DOMAIN_EXAMPLE), ...errorResponses(404, 409, 412) },
+  responses: {
+    200: resourceResponse(PricedDomainSchema, "The restored domain, with what the restore cost.", RESTORED_DOMAIN_EXAMPLE),
+    ...errorResponses(404, 409, 412),
+  },
 });
 
 export const requestTransfer = defineRoute({
@@ -153,7 +197,7 @@ export const requestTransfer = defineRoute({
   tags,
   summary: "Request the transfer of a domain to your account",
   description:
-    "By the gaining account, naming the domain by name (RFC 5731 §3.2.4). The checks run in this order, so that the password tells nothing but itself: (1) what forbids the transfer **whatever the password**, before it is compared (the same answer for a right and a wrong one, and nothing counted): 422 `policy_violation` from the sponsoring account itself; 409 `status_prohibits` under `clientTransferProhibited`, `serverTransferProhibited`, `pendingDelete` or `pendingTransfer`; 422 inside the transfer lock (`transfer_locked_until`); 422 for a period the extension refuses. (2) The failed-request counts: after 5 wrong `auth_info` for the domain (from any accounts), or 10 from the requesting account (any tokens, any domains), every request is 429 `rate_limited` with `Retry-After`, whatever the password, for 60 s, doubling with each further failure (at most 1 hour for a domain, 24 hours for an account); a count is forgotten a day after its last lock ends, and the sponsor setting a new `auth_info` starts the domain's count again. (3) The password: a wrong one → 422 `policy_violation` (field `auth_info`) and nothing more, counted, and recorded for the sponsor as a `transfer_auth_failed` event on the domain. The domain shows `pendingTransfer` until the losing account approves or rejects, the gaining one cancels, or `act_by` passes (automatic approval).",
+    "By the gaining account, naming the domain by name (RFC 5731 §3.2.4). A premium name needs its transfer price confirmed in `price` (422 `price_mismatch`); the transfer says what it costs (`price`). The checks run in this order, so that the password tells nothing but itself: (1) what forbids the transfer **whatever the password**, before it is compared (the same answer for a right and a wrong one, and nothing counted): 422 `policy_violation` from the sponsoring account itself; 409 `status_prohibits` under `clientTransferProhibited`, `serverTransferProhibited`, `pendingDelete` or `pendingTransfer`; 422 inside the transfer lock (`transfer_locked_until`); 422 for a period the extension refuses. (2) The failed-request counts: after 5 wrong `auth_info` for the domain (from any accounts), or 10 from the requesting account (any tokens, any domains), every request is 429 `rate_limited` with `Retry-After`, whatever the password, for 60 s, doubling with each further failure (at most 1 hour for a domain, 24 hours for an account); a count is forgotten a day after its last lock ends, and the sponsor setting a new `auth_info` starts the domain's count again. (3) The password: a wrong one → 422 `policy_violation` (field `auth_info`) and nothing more, counted, and recorded for the sponsor as a `transfer_auth_failed` event on the domain. The domain shows `pendingTransfer` until the losing account approves or rejects, the gaining one cancels, or `act_by` passes (automatic approval).",
   request: { params: DomainParams, body: jsonBody(TransferRequestSchema, "The request.", TRANSFER_REQUEST_EXAMPLE) },
   responses: {
     201: { description: "The transfer, pending.", content: { "application/json": { schema: TransferSchema, example: TRANSFER_EXAMPLE } } },
@@ -181,7 +225,7 @@ function transferAction(action: "approve" | "reject" | "cancel", who: string, su
     path: `/domains/{domain}/transfer/${action}`,
     tags,
     summary,
-    description: `By the ${who} account (RFC 5731 §3.2.4); anyone else gets 404, a transfer no longer pending 409 \`status_prohibits\`.${action === "approve" ? " The sponsor becomes the gaining account, `expires_at` grows by the period (capped at `periods.max` years from now), `auth_info` is regenerated, the contacts the domain uses are copied into the gaining account, subordinate hosts move with it, `transferPeriod` starts and the transfer lock restarts." : ""}`,
+    description: `By the ${who} account (RFC 5731 §3.2.4); anyone else gets 404, a transfer no longer pending 409 \`status_prohibits\`.${action === "approve" ? " Refused (409) while the domain has `serverTransferProhibited`, which holds the transfer pending (the sweep does not approve it either); it can still be rejected or cancelled. The sponsor becomes the gaining account, `expires_at` grows by the period (capped at `periods.max` years from now), `auth_info` is regenerated, the contacts the domain uses are copied into the gaining account, subordinate hosts move with it, `transferPeriod` starts and the transfer lock restarts." : ""}`,
     request: { params: DomainParams },
     responses: { 200: resourceResponse(TransferSchema, "The transfer as it ended.", TRANSFER_EXAMPLE), ...errorResponses(404, 409) },
   });

@@ -5,7 +5,16 @@ import { AccountFilterSchema, AccountRefSchema, listSchema, SponsorInputSchema, 
 import { readOnlyFields } from "../../http/patch";
 import { AUTH_INFO_MAX_LENGTH, AUTH_INFO_MIN_CLASSES, AUTH_INFO_MIN_LENGTH, authInfoProblem } from "../../registry/auth-info";
 import { RGP_STATUSES } from "../../registry/lifecycle";
-import { CLIENT_STATUSES, DOMAIN_STATUS_FILTERS } from "../../registry/statuses";
+import { AMOUNT_PATTERN } from "../../registry/prices";
+import { CLIENT_STATUSES, DOMAIN_STATUS_FILTERS, LOCK_STATUSES } from "../../registry/statuses";
+import { PriceSchema, PriceTableSchema } from "../catalog/schemas";
+
+/** The price the client confirms (RFC 8748's fee check): required for a premium name. */
+const priceInput = z.string().max(32).regex(AMOUNT_PATTERN, { error: 'must be a decimal amount such as "2500.00"' }).optional().openapi({
+  example: "2500.00",
+  description:
+    "The price you accept to pay, in the extension's currency: required for a premium name (422 `price_mismatch` without it or with another amount, naming the price), optional otherwise (and then checked the same way).",
+});
 
 const contactRef = z.string().max(64).openapi({ example: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" });
 
@@ -41,6 +50,8 @@ const DsInputSchema = z
   .max(64)
   .openapi({ description: "DS data (RFC 5910): 0–8 entries; algorithm 8, 10, 13, 14, 15 or 16; digest type 2 (64 hex digits) or 4 (96). Replaced whole." });
 
+const STATUS_INPUT = `Client statuses: ${CLIENT_STATUSES.join(", ")}. The registry lock (${LOCK_STATUSES.join(", ")}) is the operator's alone: a customer sending one gets 422 \`read_only_field\`. The list replaces the statuses the caller may set.`;
+
 const hostName = z.string().max(1024).openapi({ example: "ns1.example.net" });
 
 const ContactRolesInput = z
@@ -61,7 +72,8 @@ export const DomainSchema = z
     repository: z.string().openapi({ example: "verisign" }),
     status: z.array(z.string()).openapi({
       example: ["clientTransferProhibited"],
-      description: 'The client statuses set, plus `inactive` when the domain has no name servers; `["ok"]` when nothing else applies.',
+      description:
+        'The client statuses set, the registry lock\'s server statuses (`serverUpdateProhibited`, `serverDeleteProhibited`, `serverTransferProhibited`, `serverRenewProhibited`, `serverHold`: set by the operator only), `pendingDelete` and `pendingTransfer`, plus `inactive` when the domain has no name servers; `["ok"]` when nothing else applies.',
     }),
     registrant: z.string().nullable().openapi({ example: "con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
     contacts: z
@@ -100,11 +112,12 @@ export const DomainCreateSchema = z
       .array(z.string().max(64))
       .max(16)
       .optional()
-      .openapi({ example: ["clientTransferProhibited"], description: `Client statuses only: ${CLIENT_STATUSES.join(", ")}.` }),
+      .openapi({ example: ["clientTransferProhibited"], description: STATUS_INPUT }),
     auth_info: authInfo.optional(),
     auto_renew: z.boolean().optional().openapi({ description: "Default true." }),
     ds: DsInputSchema.optional(),
     account: SponsorInputSchema,
+    price: priceInput,
   })
   .openapi("DomainCreate");
 
@@ -113,7 +126,7 @@ export const DomainPatchSchema = z
     registrant: contactRef.nullable().optional(),
     contacts: ContactRolesInput.nullable().optional(),
     nameservers: z.array(hostName).max(64).nullable().optional(),
-    status: z.array(z.string().max(64)).max(16).nullable().optional(),
+    status: z.array(z.string().max(64)).max(16).nullable().optional().openapi({ description: STATUS_INPUT }),
     auth_info: authInfo.optional(),
     auto_renew: z.boolean().optional(),
     ds: DsInputSchema.nullable().optional(),
@@ -127,8 +140,14 @@ export const DomainRenewSchema = z
       example: "2027-11-22T09:30:00.000Z",
       description: "The domain's `expires_at` as the client knows it; only its date counts (EPP curExpDate). A retried renew no longer matches and is refused.",
     }),
+    price: priceInput,
   })
   .openapi("DomainRenew");
+
+/** The domain as register, renew and restore answer it: with what the operation cost. */
+export const PricedDomainSchema = DomainSchema.extend({
+  price: PriceSchema.openapi({ description: "What this operation cost (not part of the domain: absent from reads and from its ETag)." }),
+}).openapi("PricedDomain");
 
 export const TransferSchema = z
   .object({
@@ -141,6 +160,9 @@ export const TransferSchema = z
     requested_at: TimestampSchema,
     act_by: TimestampSchema.openapi({ description: "When the transfer is approved automatically unless the losing account acts first." }),
     acted_at: TimestampSchema.nullable(),
+    price: z
+      .union([PriceSchema, z.null()])
+      .openapi({ description: "What the transfer costs the gaining account (null for a transfer asked before prices existed)." }),
   })
   .openapi("Transfer");
 
@@ -148,8 +170,47 @@ export const TransferRequestSchema = z
   .object({
     auth_info: z.string().max(64).openapi({ example: "s3cret-Transfer-Key", description: "The domain's authorisation information, from its registrant." }),
     period: z.number().optional().openapi({ type: "integer", example: 1, description: "Whole years added on approval; default 1." }),
+    price: priceInput,
   })
   .openapi("TransferRequest");
+
+const nameParam = z.string().max(1024);
+
+export const MAX_CHECKED_NAMES = 50;
+
+export const DomainCheckQuery = z.object({
+  name: z
+    .union([nameParam, z.array(nameParam)])
+    .transform((v) => (Array.isArray(v) ? v : [v]))
+    .openapi({
+      type: "array",
+      items: { type: "string" },
+      minItems: 1,
+      maxItems: MAX_CHECKED_NAMES,
+      description: `A name to check, U-labels or A-labels; repeat the parameter for more (1 to ${MAX_CHECKED_NAMES}: \`?name=a.com&name=b.net\`).`,
+      example: ["example-shop.com", "vacation.com"],
+    }),
+});
+
+export const DomainCheckSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        name: z.string().openapi({ example: "vacation.com", description: "The name as A-labels, lowercase; as given when it is `invalid`." }),
+        unicode_name: z.string().openapi({ example: "vacation.com" }),
+        available: z.boolean(),
+        reason: z.enum(["registered", "reserved", "invalid", "unsupported_extension"]).nullable().openapi({
+          description:
+            "Why the name is not available: `registered` (held by an account, in redemption included: nothing more is said), `reserved` by its registry, `invalid` (not a registrable name: a bad label, a name deeper or shallower than one label under an extension, an IDN where the extension takes none), `unsupported_extension` (under no extension offered here). Null when available.",
+        }),
+        premium: z.boolean().openapi({ description: "The registry prices this name on its own: its operations need the price confirmed (`price`)." }),
+        prices: z
+          .union([PriceTableSchema, z.null()])
+          .openapi({ description: "What the name costs, for every period its extension allows; null unless available." }),
+      }),
+    ),
+  })
+  .openapi("DomainCheck");
 
 export const DOMAIN_READ_ONLY = readOnlyFields(DomainSchema, DomainPatchSchema);
 

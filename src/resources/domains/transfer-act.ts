@@ -11,7 +11,9 @@ import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
 import { isOperator } from "../../http/ownership";
 import { ApiError } from "../../http/problem";
+import { prohibitingStatus } from "../../registry/statuses";
 import { domainCollection } from "./collection";
+import { shownStatuses } from "./present";
 import type * as routes from "./routes";
 import { noTransfer } from "./transfer-read";
 import { approvalChange, closeTransfer, contactsOfDomain, latestTransfer, presentTransfer, type TransferRow } from "./transfers";
@@ -35,6 +37,13 @@ async function act(c: Context<AppEnv>, segment: string, action: Action) {
         throw new ApiError("status_prohibits", `The transfer of ${current.name} is ${transfer.status}, no longer pending.`);
       }
       ended = { ...transfer, status: ENDS[action], actedAt: ctx.at, version: transfer.version + 1 };
+      const prohibiting = action === "approve" ? prohibitingStatus("approveTransfer", shownStatuses(current)) : null;
+      if (prohibiting) {
+        throw new ApiError(
+          "status_prohibits",
+          `${current.name} has ${prohibiting}; the transfer can be rejected or cancelled, not approved, until the registry's operator clears it.`,
+        );
+      }
       if (action === "approve") return approvalChange(ctx, cat, current, transfer, "approved", await contactsOfDomain(ctx.allAccounts, current));
       const next = { ...current, pendingTransfer: false, version: current.version + 1, updatedAt: ctx.at };
       return {

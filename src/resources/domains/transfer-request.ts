@@ -18,13 +18,14 @@ import { and, eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
 import { domains, transfers } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { newFindings, throwFindings } from "../../http/findings";
+import { newFindings, throwFindings, throwPriceErrors } from "../../http/findings";
 import { updateResource } from "../../http/mutate";
 import { resourceRef } from "../../http/lookup";
 import { callerAccount } from "../../http/ownership";
 import { ApiError } from "../../http/problem";
 import { addDays } from "../../registry/lifecycle";
 import { periodErrors, wholeYearsErrors } from "../../registry/periods";
+import { namePricing, priceConfirmationErrors, priceOf } from "../../registry/prices";
 import { prohibitingStatus } from "../../registry/statuses";
 import { domainCollection } from "./collection";
 import { shownStatuses } from "./present";
@@ -75,6 +76,9 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
       const extension = cat.extensions.get(current.extensionId)!;
       const period = body.period ?? 1;
       throwFindings({ invalid: [], policy: periodErrors(period, extension) });
+      const pricing = namePricing(current.name, extension, cat.names);
+      const price = priceOf(pricing.yearly, "transfer", period);
+      throwPriceErrors(priceConfirmationErrors(price, body.price, { name: current.name, operation: "transfer", years: period, premium: pricing.premium }));
 
       // 2. The failure counts.
       const keys = failureKeys(current.id, gaining);
@@ -102,6 +106,7 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
         requestedAt: ctx.at,
         actBy: addDays(ctx.now, extension.pendingTransferDays).toISOString(),
         actedAt: null,
+        price,
         version: 1,
       };
       const next = { ...current, pendingTransfer: true, version: current.version + 1, updatedAt: ctx.at };

@@ -29,6 +29,7 @@ export function presentTransfer(row: TransferRow) {
     requested_at: row.requestedAt,
     act_by: row.actBy,
     acted_at: row.actedAt,
+    price: row.price,
   };
 }
 

@@ -8,13 +8,15 @@ import { domainsNamed, hostsNamed } from "../../db/links";
 import { domains } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { copyFindings, newFindings, throwFindings } from "../../http/findings";
+import { quotaGuards } from "../../http/quotas";
 import { updateResource } from "../../http/mutate";
+import { isOperator } from "../../http/ownership";
 import { mergePatch } from "../../http/patch";
 import { ApiError } from "../../http/problem";
 import { contactAddressErrors, unknownContactErrors } from "../../registry/contacts";
 import { nameserverCountErrors, nameserverNames, newNameserverHosts, superordinateCandidates } from "../../registry/nameservers";
 import { canonicalDs, dsErrors, dsPolicyErrors } from "../../registry/ds";
-import { canonicalStatuses, type ClientStatus, clientStatusErrors, prohibitingStatus } from "../../registry/statuses";
+import { canonicalLockStatuses, canonicalStatuses, type ClientStatus, isLockChangeOnly, prohibitingStatus, statusSettingErrors } from "../../registry/statuses";
 import { assignedContacts, contactIdsOf, domainCollection } from "./collection";
 import { contactAddressGuards, replaceNameserverLinks } from "./links";
 import { presentDomain, shownStatuses } from "./present";
@@ -34,14 +36,28 @@ function writableDomain(row: DomainWithLinks) {
   };
 }
 
+/**
+ * The statuses a patch leaves: `status` replaces the statuses its caller may set — a
+ * customer's the client statuses (the registry lock stays as it is), the operator's the
+ * client statuses and the lock together (RFC 5731 §2.3: the server statuses are the
+ * server operator's). Undefined when the patch leaves `status` alone.
+ */
+function nextStatuses(status: readonly string[] | null | undefined, byOperator: boolean, current: DomainWithLinks) {
+  if (status === undefined) return undefined;
+  const given = status ?? [];
+  return { statuses: canonicalStatuses(given as ClientStatus[]), serverStatuses: byOperator ? canonicalLockStatuses(given) : current.serverStatuses };
+}
+
 export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = async (c) => {
   const patch = c.req.valid("json");
   const cat = await catalog(c.get("db"));
 
   // Parse: the statuses and name servers the patch sets, the contacts it assigns.
   const parsed = newFindings();
-  parsed.invalid.push(...clientStatusErrors(patch.status ?? []));
-  const statuses = patch.status === undefined ? undefined : canonicalStatuses((patch.status ?? []) as ClientStatus[]);
+  const byOperator = isOperator(c);
+  const statusErrors = statusSettingErrors(patch.status ?? [], byOperator);
+  parsed.invalid.push(...statusErrors.invalid);
+  parsed.readOnly = statusErrors.readOnly;
   const named = patch.nameservers === undefined ? undefined : nameserverNames(patch.nameservers ?? []);
   parsed.invalid.push(...(named?.errors ?? []));
   const nameservers = named?.names;
@@ -56,9 +72,20 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
       domainsNamed(c.get("dbAllAccounts") ?? db, superordinateCandidates(nameservers ?? [], cat.extensions)),
     ],
     async update(ctx, current, [contactRows, knownHosts, managed]) {
-      const prohibiting = prohibitingStatus("update", shownStatuses(current), statuses);
+      // The lock in a customer's patch is refused before anything else it asks (with every other problem of the body).
+      if (statusErrors.readOnly.length > 0) throwFindings(parsed);
+      const next = nextStatuses(patch.status, byOperator, current);
+      const { status: _status, ...otherFields } = patch;
+      const lockChangeOnly = next !== undefined && isLockChangeOnly(current, next, Object.keys(otherFields).length > 0);
+      // The operator's change of the lock alone is no update of the domain: its statuses do not forbid it.
+      const prohibiting = lockChangeOnly ? null : prohibitingStatus("update", shownStatuses(current), next && [...next.statuses, ...next.serverStatuses]);
       if (prohibiting) {
-        throw new ApiError("status_prohibits", `${current.name} has ${prohibiting}; remove it (set status without it) before or while changing anything else.`);
+        const how = prohibiting.startsWith("server")
+          ? "only the registry's operator can clear it"
+          : prohibiting.startsWith("client")
+            ? "remove it (set status without it) before or while changing anything else"
+            : "it must end first";
+        throw new ApiError("status_prohibits", `${current.name} has ${prohibiting}; ${how}.`);
       }
 
       // Checks on what is stored: the name server count, the contacts, the new hosts.
@@ -77,7 +104,7 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
       findings.invalid.push(...errors);
       throwFindings(findings);
 
-      const merged = mergePatch(writableDomain(current), { ...patch, status: statuses, nameservers });
+      const merged = mergePatch(writableDomain(current), { ...patch, status: next?.statuses, nameservers });
       const changed: DomainWithLinks = {
         ...current,
         registrantId: merged.registrant ?? null,
@@ -85,6 +112,7 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
         techId: merged.contacts?.tech ?? null,
         billingId: merged.contacts?.billing ?? null,
         statuses: merged.status ?? [],
+        serverStatuses: next?.serverStatuses ?? current.serverStatuses,
         authInfo: merged.auth_info,
         autoRenew: merged.auto_renew,
         nameservers: merged.nameservers ?? [],
@@ -92,29 +120,35 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
       };
       if (JSON.stringify(presentDomain(changed)) === JSON.stringify(presentDomain(current))) return null;
 
-      const next = { ...changed, version: current.version + 1, updatedAt: ctx.at };
-      const nameserversChanged = JSON.stringify(next.nameservers) !== JSON.stringify(current.nameservers);
-      const links = nameserversChanged ? replaceNameserverLinks(ctx, current, next.nameservers, external) : { alongside: [], guards: [] };
+      const written = { ...changed, version: current.version + 1, updatedAt: ctx.at };
+      const nameserversChanged = JSON.stringify(written.nameservers) !== JSON.stringify(current.nameservers);
+      const links = nameserversChanged ? replaceNameserverLinks(ctx, current, written.nameservers, external) : { alongside: [], guards: [] };
       return {
-        next,
+        next: written,
         write: ctx.db
           .update(domains)
           .set({
-            registrantId: next.registrantId,
-            adminId: next.adminId,
-            techId: next.techId,
-            billingId: next.billingId,
-            statuses: next.statuses,
-            authInfo: next.authInfo,
-            autoRenew: next.autoRenew,
-            ds: next.ds,
-            version: next.version,
-            updatedAt: next.updatedAt,
+            registrantId: written.registrantId,
+            adminId: written.adminId,
+            techId: written.techId,
+            billingId: written.billingId,
+            statuses: written.statuses,
+            serverStatuses: written.serverStatuses,
+            authInfo: written.authInfo,
+            autoRenew: written.autoRenew,
+            ds: written.ds,
+            version: written.version,
+            updatedAt: written.updatedAt,
           })
           .where(eq(domains.id, current.id)),
         // A new auth_info starts the domain's count of failed transfer requests again.
-        alongside: next.authInfo === current.authInfo ? links.alongside : [...links.alongside, forgetDomainFailures(ctx.db, current.id)],
-        guards: [...contactAddressGuards(ctx.db, current.id, assigned), ...links.guards],
+        alongside: written.authInfo === current.authInfo ? links.alongside : [...links.alongside, forgetDomainFailures(ctx.db, current.id)],
+        // External name servers the change creates count as the account's hosts.
+        guards: [
+          ...contactAddressGuards(ctx.db, current.id, assigned),
+          ...links.guards,
+          ...(external.length > 0 ? quotaGuards(c, ctx.db, current.accountId, "hosts") : []),
+        ],
       };
     },
   });

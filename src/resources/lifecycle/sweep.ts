@@ -14,7 +14,9 @@ import { domainNameservers, domains, hosts, transfers } from "../../db/schema";
 import { type Change, type Statement, unattendedContext, type WriteContext, writeUnattended } from "../../http/mutate";
 import { eventInsert, previousStatementChanged } from "../../db/events";
 import { earliestEnd, expiryStep, graceStep, transferAutoApproves, type SweepGrace } from "../../registry/lifecycle";
+import { prohibitingStatus } from "../../registry/statuses";
 import { domainCollection } from "../domains/collection";
+import { shownStatuses } from "../domains/present";
 import { type DomainWithLinks, findDomain } from "../domains/queries";
 import { approvalChange, contactsOfDomain } from "../domains/transfers";
 import { presentHost } from "../hosts/present";
@@ -68,12 +70,29 @@ function after(key: SQL, id: SQL, position: Position): SQL | undefined {
   return position ? sql`(${key}, ${id}) > (${position.key}, ${position.id})` : undefined;
 }
 
-/** Pending transfers whose act_by has come (transfers_act_by_idx: status, act_by, id). */
+// The registry lock binds the sweep (src/registry/statuses.ts): the due queries leave out
+// the domains a lock holds, so that a locked domain is not read again by every run. Each is
+// the SQL mirror of its rule, held to it by test/registry-lock.test.ts.
+const hasStatus = (column: "statuses" | "server_statuses", status: string) =>
+  sql`exists (select 1 from json_each("domains".${sql.identifier(column)}) where value = ${status})`;
+
+/** autoRenewAllowed: auto_renew, and neither clientRenewProhibited nor serverRenewProhibited. */
+export const AUTO_RENEW_ALLOWED = sql`("domains"."auto_renew" = 1 and not ${hasStatus("statuses", "clientRenewProhibited")} and not ${hasStatus("server_statuses", "serverRenewProhibited")})`;
+
+/** sweepDeleteAllowed: no serverDeleteProhibited. */
+export const SWEEP_DELETE_ALLOWED = sql`(not ${hasStatus("server_statuses", "serverDeleteProhibited")})`;
+
+/** prohibitingStatus("approveTransfer") is null: the transfer's domain has no serverTransferProhibited. */
+export const TRANSFER_APPROVAL_ALLOWED = sql`(not exists (select 1 from main.domains d, json_each(d.server_statuses) s where d.id = "transfers"."domain_id" and s.value = 'serverTransferProhibited'))`;
+
+/** Pending transfers whose act_by has come (transfers_act_by_idx: status, act_by, id), but those the lock holds. */
 export function dueTransfers(db: Database, at: string, position: Position, limit: number) {
   return db
     .select({ id: transfers.id, key: transfers.actBy })
     .from(transfers)
-    .where(and(eq(transfers.status, "pending"), lte(transfers.actBy, at), after(sql`${transfers.actBy}`, sql`${transfers.id}`, position)))
+    .where(
+      and(eq(transfers.status, "pending"), lte(transfers.actBy, at), after(sql`${transfers.actBy}`, sql`${transfers.id}`, position), TRANSFER_APPROVAL_ALLOWED),
+    )
     .orderBy(asc(transfers.actBy), asc(transfers.id))
     .limit(limit);
 }
@@ -81,23 +100,41 @@ export function dueTransfers(db: Database, at: string, position: Position, limit
 /**
  * Registrations that ran out (domains_live_expires_idx, drizzle/0014: expires_at and id of
  * the domains not deleted). Deleted domains keep their past expiry for the weeks of
- * redemption; the partial index leaves them out, so a run reads only what is due.
+ * redemption; the partial index leaves them out, so a run reads only what is due. A
+ * domain the lock holds (no renewal allowed, no deletion either) waits out of the list.
  */
 export function dueExpiries(db: Database, at: string, position: Position, limit: number) {
   return db
     .select({ id: domains.id, key: domains.expiresAt })
     .from(domains)
-    .where(and(isNull(domains.deletedAt), lte(domains.expiresAt, at), after(sql`${domains.expiresAt}`, sql`${domains.id}`, position)))
+    .where(
+      and(
+        isNull(domains.deletedAt),
+        lte(domains.expiresAt, at),
+        after(sql`${domains.expiresAt}`, sql`${domains.id}`, position),
+        sql`(${AUTO_RENEW_ALLOWED} or ${SWEEP_DELETE_ALLOWED})`,
+      ),
+    )
     .orderBy(asc(domains.expiresAt), asc(domains.id))
     .limit(limit);
 }
 
-/** Domains whose earliest grace period ended (domains_rgp_ends_idx: rgp_ends_at, id). A period runs until its ends_at inclusive. */
+/**
+ * Domains whose earliest grace period ended (domains_rgp_ends_idx: rgp_ends_at, id). A
+ * period runs until its ends_at inclusive. A deleted domain under serverDeleteProhibited
+ * neither ends its redemption nor is purged: it waits out of the list.
+ */
 export function dueGraceEnds(db: Database, at: string, position: Position, limit: number) {
   return db
     .select({ id: domains.id, key: sql<string>`${domains.rgpEndsAt}` })
     .from(domains)
-    .where(and(lt(domains.rgpEndsAt, at), after(sql`${domains.rgpEndsAt}`, sql`${domains.id}`, position)))
+    .where(
+      and(
+        lt(domains.rgpEndsAt, at),
+        after(sql`${domains.rgpEndsAt}`, sql`${domains.id}`, position),
+        sql`("domains"."deleted_at" is null or ${SWEEP_DELETE_ALLOWED})`,
+      ),
+    )
     .orderBy(asc(domains.rgpEndsAt), asc(domains.id))
     .limit(limit);
 }
@@ -150,6 +187,8 @@ const transferStep: Step = {
       if (!transfer || !transferAutoApproves(transfer, ctx.now)) return "skipped";
       const current = await readDomain(ctx.db, transfer.domainId);
       if (!current) return "skipped";
+      // serverTransferProhibited holds the transfer pending until the operator clears it.
+      if (prohibitingStatus("approveTransfer", shownStatuses(current))) return "skipped";
       const change = approvalChange(ctx, cat, current, transfer, "auto_approved", await contactsOfDomain(ctx.db, current));
       return (await writeUnattended(ctx, domainCollection, "transfer_auto_approve", current, { change })) ? "transfers_approved" : "lost";
     }),
@@ -223,7 +262,12 @@ async function purge(ctx: WriteContext, current: DomainWithLinks): Promise<Outco
     if (users.length === 0) break;
     // A host many domains use is let go of over several runs, so that one run stays bounded.
     if (group === PURGE_GROUPS_PER_RUN) return "skipped";
-    for (const { id } of users) if (!(await dropSubordinateNameservers(ctx, current, id))) return "lost";
+    for (const { id } of users) {
+      const dropped = await dropSubordinateNameservers(ctx, current, id);
+      // A domain under serverUpdateProhibited keeps its name servers: the purge waits for the operator.
+      if (dropped === "locked") return "skipped";
+      if (!dropped) return "lost";
+    }
   }
 
   const hostRows = await ctx.db
@@ -266,10 +310,11 @@ async function purge(ctx: WriteContext, current: DomainWithLinks): Promise<Outco
 }
 
 /** Another domain's name servers without the purged domain's subordinate hosts: an update of that domain. */
-async function dropSubordinateNameservers(ctx: WriteContext, purged: DomainWithLinks, id: string): Promise<boolean> {
+async function dropSubordinateNameservers(ctx: WriteContext, purged: DomainWithLinks, id: string): Promise<boolean | "locked"> {
   for (let i = 0; i < ATTEMPTS; i++) {
     const user = await readDomain(ctx.db, id);
     if (!user) return true;
+    if (user.serverStatuses.includes("serverUpdateProhibited")) return "locked";
     const gone = await ctx.db.select({ id: hosts.id, name: hosts.name }).from(hosts).where(eq(hosts.domainId, purged.id));
     const goneNames = new Set(gone.map((h) => h.name));
     const next: DomainWithLinks = { ...user, nameservers: user.nameservers.filter((n) => !goneNames.has(n)), version: user.version + 1, updatedAt: ctx.at };

@@ -14,6 +14,7 @@ import { assertZoneIntegrity, integrityGuards } from "./integrity";
 import { type RecordWithZone, recordsAtName } from "./queries";
 import { requireRecordWrite } from "../../http/ownership";
 import type * as routes from "./routes";
+import { recordWarnings } from "./warnings";
 import { rrsetTtlWrites } from "./rrset";
 
 export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c) => {
@@ -54,6 +55,7 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
           failUnless(db, { type: "record", id: next.id }, zoneHoldsRoom(zone.id)),
           ...quotaGuards(c, db, zone.accountId, "records"),
         ],
+        answerExtras: recordWarnings(record),
       };
     },
     failure: recordWriteProblem,

@@ -23,6 +23,7 @@ import {
   ZoneChangesResultSchema,
   ZoneChangesSchema,
   ZoneRecordListQuery,
+  RecordWrittenSchema,
 } from "./schemas";
 import { RECORD_CREATE_EXAMPLE, RECORD_EXAMPLE, RECORD_PATCH_EXAMPLE, ZONE_CHANGES_EXAMPLE, ZONE_CHANGES_RESULT_EXAMPLE } from "../examples";
 
@@ -78,7 +79,10 @@ export const createRecord = defineRoute({
   description: `\`zone\` (id or name), \`type\` and \`content\` are required; \`name\` defaults to \`@\`; \`ttl\` defaults to the RRset's TTL if it exists, else the zone's \`default_ttl\`. A zone holds at most 25 000 records (the import limit): past it, 422 \`policy_violation\` naming \`zone\`. ${RULES}`,
   readOnly: RECORD_READ_ONLY.filter((f) => f !== "zone"),
   request: { body: jsonBody(RecordCreateSchema, "The new record.", RECORD_CREATE_EXAMPLE) },
-  responses: { 201: createdResponse(RecordSchema, "The record was created.", RECORD_EXAMPLE), ...errorResponses(400, 409, 413, 415, 422) },
+  responses: {
+    201: createdResponse(RecordWrittenSchema, "The record was created (with `warnings` when it deserves a look).", RECORD_EXAMPLE),
+    ...errorResponses(400, 409, 413, 415, 422),
+  },
 });
 
 export const updateRecord = defineRoute({
@@ -91,7 +95,10 @@ export const updateRecord = defineRoute({
   description: `\`name\`, \`type\`, \`content\`, \`ttl\`, \`comment\`; the result is validated as a new record would be. ${RULES} ${IF_MATCH_HEADER_DOC}`,
   readOnly: RECORD_READ_ONLY,
   request: { params: RecordParams, body: mergePatchBody(RecordPatchSchema, "Fields to change.", RECORD_PATCH_EXAMPLE) },
-  responses: { 200: resourceResponse(RecordSchema, "The updated record.", RECORD_EXAMPLE), ...errorResponses(400, 404, 409, 412, 413, 415, 422) },
+  responses: {
+    200: resourceResponse(RecordWrittenSchema, "The updated record (with `warnings` when it deserves a look).", RECORD_EXAMPLE),
+    ...errorResponses(400, 404, 409, 412, 413, 415, 422),
+  },
 });
 
 export const deleteRecord = defineRoute({

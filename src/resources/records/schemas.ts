@@ -88,6 +88,17 @@ export const RecordSchema = z
   })
   .openapi("Record");
 
+/** A record as a create or an update answers it: with what deserves a look, when something does. */
+export const RecordWrittenSchema = RecordSchema.extend({
+  warnings: z
+    .array(z.object({ field: z.string().openapi({ example: "content" }), message: z.string() }))
+    .optional()
+    .openapi({
+      description:
+        "Present when the record was written but deserves a look, as BIND loads such records with a warning: a DS, CDS, DNSKEY or CDNSKEY with an algorithm or digest RFC 8624 deprecates (RSASHA1, SHA-1, …).",
+    }),
+}).openapi("RecordWritten");
+
 export const RecordCreateSchema = z
   .object({
     zone: z.string().max(1024).openapi({ example: "example.com", description: "Zone id or name." }),

@@ -14,6 +14,7 @@ import { assertZoneIntegrity, integrityGuards } from "./integrity";
 import { apexNsCount, recordsAtName } from "./queries";
 import { requireRecordWrite } from "../../http/ownership";
 import type * as routes from "./routes";
+import { recordWarnings } from "./warnings";
 import { rrsetTtlWrites } from "./rrset";
 
 export const updateRecord: RouteHandler<typeof routes.updateRecord, AppEnv> = (c) => {
@@ -53,6 +54,7 @@ export const updateRecord: RouteHandler<typeof routes.updateRecord, AppEnv> = (c
           .where(eq(records.id, current.id)),
         // Only when the record was written (its event row is the previous statement's change).
         alongside: [touchZone(db, current.zoneId, now, { ifPreviousChanged: true }), ...rrsetTtlWrites(ctx, next, ttl, rrset)],
+        answerExtras: recordWarnings(record),
       };
     },
     failure: recordWriteProblem,

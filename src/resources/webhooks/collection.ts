@@ -19,17 +19,6 @@ export const webhookCollection: Collection<WebhookRow, Webhook> = {
   accountOf: (row) => row.accountId,
 };
 
-/** Webhooks one account may have (contract §20's `webhooks` quota). */
-export const WEBHOOKS_PER_ACCOUNT = 20;
-
-export function quotaExceeded(usage: number): ApiError {
-  return new ApiError(
-    "quota_exceeded",
-    `The account has ${usage} webhooks, its limit (webhooks: ${WEBHOOKS_PER_ACCOUNT}); delete one before creating another.`,
-    { errors: [{ field: "webhooks", message: `limit ${WEBHOOKS_PER_ACCOUNT} reached (usage ${usage})` }] },
-  );
-}
-
 /** Where the request came from, as the URL rules need it. */
 export function requestPolicy(c: Context<AppEnv>): TargetPolicy {
   return { loopbackDeployment: isLocalDevelopment(c.req.raw), apiHost: new URL(c.req.url).host };

@@ -1,8 +1,8 @@
 // POST /v1/webhooks: a webhook for the caller's account (an operator may name another),
 // with a new signing secret, shown in this answer only. Deliveries start with the events
-// committed after it (its own creation's event among them). At most WEBHOOKS_PER_ACCOUNT
-// per account, held by the insert itself: it adds no row when the account already has
-// that many, so two creates racing for the last place cannot both win.
+// committed after it (its own creation's event among them). The account's webhooks quota
+// is a guard in the batch (src/db/quotas.ts): two creates racing for the last place
+// cannot both win.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { newId } from "../../db/ids";
@@ -10,10 +10,11 @@ import { webhooks } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
 import { sponsorFor } from "../../http/ownership";
-import { quotaExceeded, requestPolicy, requireDeliverableUrl, webhookCollection, WEBHOOKS_PER_ACCOUNT } from "./collection";
+import { quotaGuards } from "../../http/quotas";
+import { requestPolicy, requireDeliverableUrl, webhookCollection } from "./collection";
 import { distinctPatterns } from "./event-types";
 import { presentWebhook } from "./present";
-import { LAST_EVENT_SEQ, webhookCount, type WebhookRow } from "./queries";
+import { LAST_EVENT_SEQ, type WebhookRow } from "./queries";
 import type * as routes from "./routes";
 import { newSigningSecret, requireSealingKey, sealSecret } from "./secrets";
 
@@ -42,8 +43,6 @@ export const createWebhook: RouteHandler<typeof routes.createWebhook, AppEnv> = 
   const made: { row?: WebhookRow; secret?: string } = {};
   await createResource(c, webhookCollection, {
     async create({ db, now, at }) {
-      const [usage] = await db.select({ count: webhookCount(accountId) }).from(sql`(select 1)`);
-      if ((usage?.count ?? 0) >= WEBHOOKS_PER_ACCOUNT) throw quotaExceeded(usage!.count);
       const id = newId("webhook", now);
       const secret = newSigningSecret();
       const row: WebhookRow = {
@@ -73,9 +72,9 @@ export const createWebhook: RouteHandler<typeof routes.createWebhook, AppEnv> = 
       made.secret = secret;
       return {
         next: row,
-        write: db
-          .insert(webhooks)
-          .select(sql`select ${storedValues({ ...row, cursorSeq: LAST_EVENT_SEQ })} where ${webhookCount(accountId)} < ${WEBHOOKS_PER_ACCOUNT}`),
+        write: db.insert(webhooks).select(sql`select ${storedValues({ ...row, cursorSeq: LAST_EVENT_SEQ })}`),
+        // The account's webhooks quota (docs/safety.md, "Quotas"): past it the batch aborts.
+        guards: quotaGuards(c, db, accountId, "webhooks"),
       };
     },
   });

@@ -26,7 +26,6 @@ import {
   WEBHOOK_PATCH_EXAMPLE,
   WEBHOOK_ROTATED_EXAMPLE,
 } from "../examples";
-import { WEBHOOKS_PER_ACCOUNT } from "./collection";
 import {
   DeliveryListQuery,
   DeliveryListSchema,
@@ -83,7 +82,7 @@ export const createWebhook = defineRoute({
   path: "/webhooks",
   tags,
   summary: "Create a webhook",
-  description: `A webhook for the caller's account (an operator's token may name another with \`account\`), receiving the events committed from now on. The answer has one extra field, \`secret\` (\`whsec_…\`), shown this once: the service keeps it sealed. The URL is checked (https; no loopback, private, link-local, CGNAT, multicast, reserved or documentation address, resolving its name; not the service itself): 422 naming what is wrong. At most ${WEBHOOKS_PER_ACCOUNT} webhooks per account: 422 \`quota_exceeded\`. ${DELIVERY} ${NARROW}`,
+  description: `A webhook for the caller's account (an operator's token may name another with \`account\`), receiving the events committed from now on. The answer has one extra field, \`secret\` (\`whsec_…\`), shown this once: the service keeps it sealed. The URL is checked (https; no loopback, private, link-local, CGNAT, multicast, reserved or documentation address, resolving its name; not the service itself): 422 naming what is wrong. At most the account's \`webhooks\` limit (20 by default): 422 \`quota_exceeded\`. ${DELIVERY} ${NARROW}`,
   readOnly: WEBHOOK_CREATE_READ_ONLY,
   request: { body: jsonBody(WebhookCreateSchema, "The webhook.", WEBHOOK_CREATE_EXAMPLE) },
   responses: {
