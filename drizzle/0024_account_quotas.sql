@@ -8,7 +8,7 @@
 -- Written by hand: drizzle-kit generates neither triggers nor backfills.
 ALTER TABLE `accounts` ADD `limits` text;--> statement-breakpoint
 CREATE TABLE `account_usage` (
-	`account_id` text PRIMARY KEY NOT NULL REFERENCES `accounts`(`id`) ON DELETE CASCADE,
+	`account_id` text PRIMARY KEY NOT NULL REFERENCES `accounts`(`id`) ON UPDATE CASCADE ON DELETE CASCADE,
 	`zones` integer DEFAULT 0 NOT NULL,
 	`records` integer DEFAULT 0 NOT NULL,
 	`domains` integer DEFAULT 0 NOT NULL,

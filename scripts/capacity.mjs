@@ -220,6 +220,8 @@ try {
         id: zone,
         account_id: accountId,
         name: `customer-${i}-example.com`,
+        // The labels in reverse order (drizzle/0015's trigger refuses a zone row without them).
+        reversed_name: `com.customer-${i}-example`,
         default_ttl: z.default_ttl,
         soa_mname: z.soa.mname,
         soa_rname: z.soa.rname,

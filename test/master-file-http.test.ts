@@ -135,6 +135,7 @@ describe("importing a master file", () => {
       default_ttl: 3600,
       soa: { mname: "ns1.example.net", rname: "hostmaster.import.test", serial: 2024010101, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 },
       record_count: 11,
+      secondaries: [],
       dnssec: { enabled: false, records: [] },
       created_at: expect.any(String),
       updated_at: response.body.created_at,

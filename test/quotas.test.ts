@@ -110,3 +110,25 @@ describe("a create past a limit answers 422 quota_exceeded and writes nothing", 
     expect((await mint("third")).status).toBe(201);
   });
 });
+
+describe("a transfer is held to the gaining account's domains limit when it is requested", () => {
+  it("an account at its limit asking for a transfer gets 422 quota_exceeded; nothing is pending", async () => {
+    const seller = await customer("quota-seller");
+    const contact = await api("POST", "/v1/contacts", {
+      headers: seller.as,
+      json: { name: "Seller", email: "seller@quota.example", address: { city: "London", country_code: "GB" } },
+    });
+    expect(contact.status, contact.text).toBe(201);
+    const domain = await api("POST", "/v1/domains", {
+      headers: seller.as,
+      json: { name: "quota-transfer.de", registrant: contact.body.id, nameservers: ["ns1.quota-dns.example", "ns2.quota-dns.example"] },
+    });
+    expect(domain.status, domain.text).toBe(201);
+    const buyer = await customer("quota-buyer", { domains: 0 });
+    const request = await api("POST", "/v1/domains/quota-transfer.de/transfer", { headers: buyer.as, json: { auth_info: domain.body.auth_info } });
+    const problem = expectProblem(request, 422, "quota_exceeded");
+    expect(problem.errors[0]).toEqual({ field: "domains", message: expect.stringContaining("at most 0 domains (limit domains), and holds 0") });
+    const read = await api("GET", "/v1/domains/quota-transfer.de", { headers: seller.as });
+    expect(read.body.status).not.toContain("pendingTransfer");
+  });
+});

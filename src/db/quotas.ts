@@ -23,13 +23,15 @@ const COLUMN = {
 /**
  * The statement that aborts its batch with `quota_exceeded:<kind>` when the account now
  * holds more than its limit: the operator's override in accounts.limits, else `defaults`.
+ * `coming` counts objects the batch does not insert yet but promises (a transfer requested
+ * now moves the domain later).
  */
-export function quotaGuard(db: Database, accountId: string, kind: QuotaKind, defaults: Limits) {
+export function quotaGuard(db: Database, accountId: string, kind: QuotaKind, defaults: Limits, coming = 0) {
   const limit = sql`coalesce((select json_extract(a.limits, ${`$.${kind}`}) from accounts a where a.id = ${accountId}), ${defaults[kind]})`;
   return db
     .update(accountUsage)
     .set({ overQuota: kind })
-    .where(and(eq(accountUsage.accountId, accountId), sql`${COLUMN[kind]} > ${limit}`));
+    .where(and(eq(accountUsage.accountId, accountId), sql`${COLUMN[kind]} + ${coming} > ${limit}`));
 }
 
 /** What the account holds, by quota kind (zeros for an account without a row). */

@@ -103,7 +103,7 @@ export const accounts = sqliteTable(
 export const accountUsage = sqliteTable("account_usage", {
   accountId: text("account_id")
     .primaryKey()
-    .references(() => accounts.id, { onDelete: "cascade" }),
+    .references(() => accounts.id, { onDelete: "cascade", onUpdate: "cascade" }),
   zones: integer("zones").notNull().default(0),
   records: integer("records").notNull().default(0),
   domains: integer("domains").notNull().default(0),

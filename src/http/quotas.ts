@@ -16,11 +16,20 @@ export function defaultLimits(c: Context<AppEnv>): Limits {
   return configuredLimits(c.env as unknown as Record<string, unknown>);
 }
 
-/** The guards that keep `accountId` within its limits of `kinds`: last in the batch, after the rows they count. */
+/**
+ * The guards that keep `accountId` within its limits of `kinds`: last in the batch, after
+ * the rows they count.
+ */
 export function quotaGuards(c: Context<AppEnv>, db: Database, accountId: string, ...kinds: QuotaKind[]): Statement[] {
   c.set("quotaAccount", accountId);
   const defaults = defaultLimits(c);
   return kinds.map((kind) => quotaGuard(db, accountId, kind, defaults));
+}
+
+/** A guard for one object of `kind` the account is promised but does not hold yet (a transfer requested). */
+export function quotaGuardForComing(c: Context<AppEnv>, db: Database, accountId: string, kind: QuotaKind): Statement {
+  c.set("quotaAccount", accountId);
+  return quotaGuard(db, accountId, kind, defaultLimits(c), 1);
 }
 
 /** An account's limits and usage, as `GET /v1/accounts/{id}` and `/v1/me` show them. */

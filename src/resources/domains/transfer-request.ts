@@ -22,6 +22,7 @@ import { newFindings, throwFindings, throwPriceErrors } from "../../http/finding
 import { updateResource } from "../../http/mutate";
 import { resourceRef } from "../../http/lookup";
 import { callerAccount } from "../../http/ownership";
+import { quotaGuardForComing } from "../../http/quotas";
 import { ApiError } from "../../http/problem";
 import { addDays } from "../../registry/lifecycle";
 import { periodErrors, wholeYearsErrors } from "../../registry/periods";
@@ -118,7 +119,9 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
           .set({ version: next.version, updatedAt: next.updatedAt })
           .where(and(eq(domains.id, current.id), eq(domains.version, current.version))),
         alongside: [ctx.db.insert(transfers).values(transfer)],
-        guards: [notLockedGuard(ctx.db, current.id, keys, ctx.now.getTime())],
+        // The gaining account must have room for the domain: checked at the request, since
+        // approval (by the losing account, or the sweep at act_by) always completes.
+        guards: [notLockedGuard(ctx.db, current.id, keys, ctx.now.getTime()), quotaGuardForComing(c, ctx.db, gaining, "domains")],
       };
     },
   });
