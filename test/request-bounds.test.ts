@@ -335,3 +335,28 @@ describe("the bad-token budget is spent by failures only", () => {
     expect(lookup.status, lookup.text).toBe(200);
   }, 120_000);
 });
+
+describe("an operation that takes no body reads none it does not understand", () => {
+  it("POST /zones/{zone}/dnssec with 1 MiB of '[' answers 400 invalid_json, and the zone stays unsigned", async () => {
+    const zone = await api("POST", "/v1/zones", { json: { name: "no-body.test" } });
+    expect(zone.status, zone.text).toBe(201);
+    const flood = await apiRaw("POST", "/v1/zones/no-body.test/dnssec", {
+      body: "[".repeat(1024 * 1024 - 16),
+      headers: { "content-type": "application/json" },
+    });
+    expectProblem(flood, 400, "invalid_json");
+    const fields = await api("POST", "/v1/zones/no-body.test/dnssec", { json: { algorithm: 15 } });
+    expect(expectProblem(fields, 422, "unknown_field").errors).toEqual([
+      { field: "algorithm", message: "is not a field of this operation, which takes no body" },
+    ]);
+    const text = await apiRaw("POST", "/v1/zones/no-body.test/dnssec", { body: "hello", headers: { "content-type": "text/plain" } });
+    expectProblem(text, 415, "unsupported_media_type");
+    expect((await api("GET", "/v1/zones/no-body.test/dnssec")).body.enabled).toBe(false);
+  });
+
+  it("nothing, or {}, is taken", async () => {
+    await api("POST", "/v1/zones", { json: { name: "no-body-ok.test" } });
+    const empty = await api("POST", "/v1/zones/no-body-ok.test/dnssec", { json: {} });
+    expect(empty.status, empty.text).toBe(201);
+  });
+});

@@ -10,7 +10,7 @@ import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { accessRefusal, describeAccess, type RouteAccess } from "../access/route-access";
 import type { AppEnv } from "../env";
-import { type BodyLimits, boundedBody, MAX_JSON_BODY_BYTES } from "./body";
+import { type BodyLimits, boundedBody, MAX_JSON_BODY_BYTES, mediaTypeOf, requestText } from "./body";
 import { idempotentPost } from "./idempotency";
 import { strictJsonBody } from "./json-body";
 import { ApiError } from "./problem";
@@ -38,6 +38,34 @@ function authorize(access: RouteAccess, operation: string): MiddlewareHandler<Ap
   };
 }
 
+/**
+ * An action that takes no body (approve, ping, turning DNSSEC on …) still reads none it
+ * does not understand: nothing, or an empty JSON object, passes; anything else is refused
+ * as any body is that the operation does not take (400, 415 or 422 naming the fields).
+ */
+const noBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const bytes = c.get("requestBody");
+  if (!bytes || bytes.byteLength === 0) return next();
+  const text = requestText(c, () => new ApiError("invalid_json", "The body is not valid UTF-8 text; this operation takes no body."));
+  if (text.trim() === "") return next();
+  const mediaType = mediaTypeOf(c.req.header("content-type"));
+  if (!isJson(mediaType)) throw new ApiError("unsupported_media_type", `This operation takes no body; send none (or {} as application/json).`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new ApiError("invalid_json", `The body is not valid JSON: ${(error as Error).message}; this operation takes no body.`);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ApiError("invalid_json", "This operation takes no body; send none, or {}.");
+  const fields = Object.keys(body);
+  if (fields.length > 0) {
+    throw new ApiError("unknown_field", `This operation takes no body; unknown fields: ${fields.slice(0, 10).join(", ")}.`, {
+      errors: fields.slice(0, 100).map((field) => ({ field, message: "is not a field of this operation, which takes no body" })),
+    });
+  }
+  return next();
+};
+
 export function defineRoute<const R extends RouteConfig>(config: R & RouteOptions) {
   const { readOnly, bodyLimits, access, ...route } = config;
   const operation = `${route.method.toUpperCase()} /v1${route.path}`;
@@ -49,6 +77,8 @@ export function defineRoute<const R extends RouteConfig>(config: R & RouteOption
   const takesBody = Object.keys(content).length > 0 || route.method === "post";
   if (takesBody) middleware.push(boundedBody({ default: MAX_JSON_BODY_BYTES, ...bodyLimits } as BodyLimits) as MiddlewareHandler);
   if (route.method === "post") middleware.push(idempotentPost as MiddlewareHandler);
+  // (Not the DNS backend's: PowerDNS sends its own form parameters with every POST.)
+  if (route.method === "post" && Object.keys(content).length === 0 && access.scope !== "dns") middleware.push(noBody as MiddlewareHandler);
   const jsonTypes = Object.keys(content).filter(isJson);
   if (jsonTypes.length > 0) {
     const schema = (content[jsonTypes[0]!] as { schema: z.ZodObject }).schema;

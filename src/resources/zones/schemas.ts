@@ -9,7 +9,9 @@ import { SecondariesInputSchema, SecondarySchema } from "./secondaries";
 
 const ttl = (description: string) => z.number().int({ error: "must be a whole number of seconds" }).min(0).max(MAX_TTL).openapi({ description });
 // RFC 1035 §3.3.13: SOA timers are 32-bit unsigned seconds.
-const timer = (description: string) => z.number().int({ error: "must be a whole number of seconds" }).min(0).max(4294967295).openapi({ description });
+// The SOA timers are bounded as TTLs are (RFC 2181 §8: 0–2147483647), as an import reads
+// them: every zone the API holds exports to a file that imports back.
+const timer = (description: string) => z.number().int({ error: "must be a whole number of seconds" }).min(0).max(MAX_TTL).openapi({ description });
 
 export const SoaSchema = z
   .object({
