@@ -857,7 +857,7 @@ ${zoneStatements.join("\n")}
   // served, and no zone of one account answers for a name of another's. A squatter's zone
   // `test` with a wildcard (a customer's zone at a top-level name) and its zone
   // `secret.customer.test` made inside the customer's zone.
-  if (accountId) await ownershipChecks({ api, stateDir, pdnsPort, customerId: accountId, accountStatus });
+  if (accountId) await ownershipChecks({ api, stateDir, pdnsPort: primaryPort, customerId: accountId, accountStatus });
 
   // Nothing printed the DNS backend's path (it carries the token).
   await check("neither npm start nor npm run dns printed a /v1/pdns/ path", async () => {
