@@ -1,6 +1,7 @@
 // Which extension a domain name is registered under (contract §5): the longest catalog
 // extension that is a suffix of the name, with exactly one label in front of it.
-import { isIdnName } from "../dns/name";
+import { idna2008LabelProblem } from "../dns/idna2008";
+import { isIdnName, toUnicodeName } from "../dns/name";
 import type { FieldError } from "./field-error";
 
 export interface ExtensionMatch<E> {
@@ -33,7 +34,11 @@ export function matchRegistrableName<E extends { id: string }>(name: string, ext
         error: `is not a registrable name: a domain is exactly one label under .${suffix} (did you mean ${labels.slice(i - 1).join(".")}?)`,
       };
     }
-    return { ok: true, match: { extension, label: labels[0]! } };
+    const label = labels[0]!;
+    // IDNA2008 for what is registered (UTS #46 lets more through): RFC 5891–5893.
+    const idna = label.startsWith("xn--") ? idna2008LabelProblem(toUnicodeName(label)) : null;
+    if (idna) return { ok: false, kind: "not_registrable", error: `is not a registrable name: ${idna}` };
+    return { ok: true, match: { extension, label } };
   }
   return {
     ok: false,
