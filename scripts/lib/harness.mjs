@@ -258,16 +258,25 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
    * its base URL, or null when it did not come up (the failure is already reported).
    */
   async function startReported(what, options = {}) {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
     const started = Date.now();
-    const notReady = await startServer(port, options);
-    if (notReady) {
-      notOk(`${what} comes up on ${base}`, notReady);
-      return null;
+    // A free port is free when asked, not when wrangler binds it: suites running side by
+    // side start servers (wrangler, PowerDNS, BIND) on ports of their own, and one may take
+    // it in between. Only then is the start tried again, on another port.
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const notReady = await startServer(port, options);
+      if (notReady && /Address already in use/.test(notReady) && attempt < 3) {
+        console.log(`# ${base} was taken before the server bound it; trying another port`);
+        continue;
+      }
+      if (notReady) {
+        notOk(`${what} comes up on ${base}`, notReady);
+        return null;
+      }
+      ok(`${what} comes up on ${base} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      return base;
     }
-    ok(`${what} comes up on ${base} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    return base;
   }
 
   return {
