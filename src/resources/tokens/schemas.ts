@@ -8,6 +8,33 @@ export const TOKEN_SCOPES = ["read", "write", "dns"] as const;
 /** The most entries a restriction list takes: a token names its job, not a catalog. */
 export const MAX_RESTRICTION_ENTRIES = 100;
 
+/**
+ * `records` rules, as tokens and TSIG keys take them: owner-name patterns relative to the
+ * zone and the types allowed there, one rule per name (src/access/token-rights.ts matches them).
+ */
+export function recordRulesSchema() {
+  return z
+    .array(
+      z.strictObject({
+        name: z.string().max(1024).transform(normalizedOne(ownerPattern)),
+        types: z.array(z.string().max(16)).min(1, { error: "must name at least one type" }).max(64).transform(normalizedEach(recordType)),
+      }),
+    )
+    .max(MAX_RESTRICTION_ENTRIES, { error: `has at most ${MAX_RESTRICTION_ENTRIES} entries` })
+    .superRefine((rules, ctx) => {
+      const seen = new Map<string, number>();
+      rules.forEach((rule, i) => {
+        if (seen.has(rule.name)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [i, "name"],
+            message: `repeats records[${seen.get(rule.name)}].name (${rule.name}); list its types in one rule`,
+          });
+        } else seen.set(rule.name, i);
+      });
+    });
+}
+
 const scope = z.enum(TOKEN_SCOPES, { error: `must be one of: ${TOKEN_SCOPES.join(", ")}` }).openapi({
   description: "`read`: GET and HEAD; `write`: everything; `dns`: the DNS backend under /v1/pdns only (minted by an unrestricted operator token).",
 });
@@ -86,31 +113,9 @@ export const TokenCreateSchema = z
       .nullable()
       .optional()
       .openapi({ description: "Domain names (U-labels accepted; stored as A-labels)." }),
-    records: z
-      .array(
-        z.strictObject({
-          name: z.string().max(1024).transform(normalizedOne(ownerPattern)),
-          types: z.array(z.string().max(16)).min(1, { error: "must name at least one type" }).max(64).transform(normalizedEach(recordType)),
-        }),
-      )
-      .max(MAX_RESTRICTION_ENTRIES, { error: `has at most ${MAX_RESTRICTION_ENTRIES} entries` })
-      .superRefine((rules, ctx) => {
-        const seen = new Map<string, number>();
-        rules.forEach((rule, i) => {
-          if (seen.has(rule.name)) {
-            ctx.addIssue({
-              code: "custom",
-              path: [i, "name"],
-              message: `repeats records[${seen.get(rule.name)}].name (${rule.name}); list its types in one rule`,
-            });
-          } else seen.set(rule.name, i);
-        });
-      })
-      .nullable()
-      .optional()
-      .openapi({
-        description: "Owner-name patterns (relative to the zone: `@`, labels, optionally starting `*.`) and the record types the token may write there.",
-      }),
+    records: recordRulesSchema().nullable().optional().openapi({
+      description: "Owner-name patterns (relative to the zone: `@`, labels, optionally starting `*.`) and the record types the token may write there.",
+    }),
     allowed_ips: entries()
       .transform(normalizedEach(cidr))
       .nullable()

@@ -3,13 +3,13 @@ import { TSIG_KEY_USES } from "../../db/schema";
 import { AccountFilterSchema, AccountRefSchema, listSchema, SponsorInputSchema, TimestampSchema } from "../../http/openapi";
 import { paginationQuery } from "../../http/pagination";
 import { dateTimeParam } from "../../http/query";
-import { normalizedEach, normalizedOne, ownerPattern, recordType, zoneName } from "../tokens/restrictions";
+import { normalizedEach, zoneName } from "../tokens/restrictions";
+import { recordRulesSchema } from "../tokens/schemas";
 import { dnsNameField } from "../../http/name-fields";
 
 export const TSIG_ALGORITHMS = ["hmac-sha256", "hmac-sha512"] as const;
 /** The most zones one key names: a key names its job, not a catalog. */
 export const MAX_KEY_ZONES = 100;
-export const MAX_KEY_RECORD_RULES = 100;
 
 const algorithm = z.enum(TSIG_ALGORITHMS, { error: `must be one of: ${TSIG_ALGORITHMS.join(", ")}` }).openapi({
   description:
@@ -81,28 +81,7 @@ const zonesField = () =>
     .max(MAX_KEY_ZONES, { error: `has at most ${MAX_KEY_ZONES} entries` })
     .transform(normalizedEach(zoneName));
 
-const recordsField = () =>
-  z
-    .array(
-      z.strictObject({
-        name: z.string().max(1024).transform(normalizedOne(ownerPattern)),
-        types: z.array(z.string().max(16)).min(1, { error: "must name at least one type" }).max(64).transform(normalizedEach(recordType)),
-      }),
-    )
-    .max(MAX_KEY_RECORD_RULES, { error: `has at most ${MAX_KEY_RECORD_RULES} entries` })
-    .superRefine((rules, ctx) => {
-      const seen = new Map<string, number>();
-      rules.forEach((rule, i) => {
-        if (seen.has(rule.name)) {
-          ctx.addIssue({
-            code: "custom",
-            path: [i, "name"],
-            message: `repeats records[${seen.get(rule.name)}].name (${rule.name}); list its types in one rule`,
-          });
-        } else seen.set(rule.name, i);
-      });
-    })
-    .nullable();
+const recordsField = () => recordRulesSchema().nullable();
 
 const expiresField = () =>
   dateTimeParam

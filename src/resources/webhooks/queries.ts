@@ -40,11 +40,6 @@ export function listDeliveries(db: Database, webhookId: string, page: PageReques
     .limit(page.limit + 1);
 }
 
-/** How many webhooks an account has (the quota counts them all, enabled or not). */
-export function webhookCount(accountId: string): SQL<number> {
-  return sql<number>`(select count(*) from ${webhooks} where ${webhooks.accountId} = ${accountId})`;
-}
-
 /** The last event committed so far: a new or re-enabled webhook starts after it. */
 export const LAST_EVENT_SEQ = sql<number>`(select coalesce(max("seq"), 0) from "events")`;
 
