@@ -49,7 +49,7 @@ async function main() {
   const base = await startReported("npm start --auth");
   if (!base) return;
 
-  // The contract: every operation (METHOD /path) of the OpenAPI document.
+  // What the docs must cover: every operation (METHOD /path) of the OpenAPI document.
   const request = httpClient(base);
   const expected = [];
   await check("GET /v1/openapi.json (no token) lists the operations", async () => {

@@ -7,7 +7,7 @@
 //   npm run token -- list [--account acc_…] [--remote] [--persist-to DIR]
 //   npm run token -- revoke --name ci [--account acc_…] [--remote] [--persist-to DIR]
 //
-// A token belongs to an account (contract §11): --account names it, by default the
+// A token belongs to an account (docs/accounts.md): --account names it, by default the
 // operator account migration 0009 made, which sees everything — the first token of a new
 // installation. Token names are unique within an account. A token minted here has no
 // parent, so it outlives any token of the API; revoking one revokes it and every token
@@ -73,7 +73,7 @@ function parseOptions(argv) {
   if (!["create", "list", "revoke"].includes(command)) fail(command ? `unknown command ${command}` : "a command is needed");
   // Names go into SQL literals below, so they are held to a plain alphabet.
   if (command !== "list" && !/^[A-Za-z0-9._-]{1,64}$/.test(options.name ?? "")) fail("--name must be 1-64 letters, digits, dots, dashes or underscores");
-  // dns: the DNS backend only (/v1/pdns/<token>/…, contract §13; `npm run dns` mints one).
+  // dns: the DNS backend only (/v1/pdns/<token>/…, docs/serving.md; `npm run dns` mints one).
   if (command === "create" && !["read", "write", "dns"].includes(options.scope)) fail("--scope must be read, write or dns");
   // Account ids go into SQL literals too: `acc_` and a ULID.
   if (options.account !== null && !/^acc_[0-9A-HJKMNP-TV-Z]{26}$/.test(options.account)) fail("--account must be an account id (acc_ and 26 characters)");
@@ -119,7 +119,7 @@ async function runCommand(options, execute) {
     if (rows[0].revoked_at) {
       console.log(`Token "${options.name}" was already revoked at ${rows[0].revoked_at}.`);
     } else {
-      // The token and every token minted from it, transitively (contract §11).
+      // The token and every token minted from it, transitively (docs/accounts.md).
       await execute(
         `WITH RECURSIVE revoked(id) AS (SELECT '${rows[0].id}' UNION SELECT t.id FROM api_tokens t JOIN revoked r ON t.parent_id = r.id) UPDATE api_tokens SET revoked_at = '${new Date().toISOString()}' WHERE id IN (SELECT id FROM revoked) AND revoked_at IS NULL`,
       );

@@ -38,7 +38,7 @@ export interface Principal {
   name: string;
   scope: "read" | "write" | "dns";
   /**
-   * What the principal may see and do: its account, role and restrictions (contract §11).
+   * What the principal may see and do: its account, role and restrictions (docs/accounts.md).
    * Local development acts as the operator account, unrestricted; `public` has none.
    */
   rights: TokenRights | null;

@@ -1,4 +1,4 @@
-// Migrations 0009–0010 on a database that has data (contract §11): an installation made
+// Migrations 0009–0010 on a database that has data (docs/accounts.md): an installation made
 // before accounts existed keeps every object, now sponsored by the operator account, and
 // its existing tokens keep working as the operator's. The migrations run in two steps
 // with rows written between them, as the schema before 0009 held them.

@@ -1,4 +1,4 @@
-// Accounts (contract §11): only operators' tokens list, create, change and delete them; a
+// Accounts (docs/accounts.md): only operators' tokens list, create, change and delete them; a
 // customer's token reads its own account and nothing else; suspension refuses every token
 // of the account; an account that holds anything stays; GET /v1/me says who the caller is.
 import { env } from "cloudflare:test";

@@ -1,4 +1,4 @@
-// The ACME DNS-01 case end to end (contract §11): an operator mints a customer's token;
+// The ACME DNS-01 case end to end (docs/accounts.md): an operator mints a customer's token;
 // the customer mints a token restricted to one zone, TXT records at _acme-challenge, for
 // an hour. With it the TXT record is created and deleted; an A record, another name,
 // another zone, a domain and a contact are refused; after expiry the token is unknown.

@@ -1,4 +1,4 @@
-// Contract §2 (extensions), §3 (repositories and their sub-listings) and what §0 says a
+// docs/model.md#extensions (extensions), §3 (repositories and their sub-listings) and what §0 says a
 // repository holds.
 import { beforeAll, describe, expect, it } from "vitest";
 import { allowedMethods, allPages, api, createContact, createDomain, createHost, expectProblem, idsOf, namesOf, RFC3339_MS_UTC } from "./helpers";

@@ -1,4 +1,4 @@
-// Contract §4, the rules that depend on domains: a contact's computed status, deleting a
+// docs/model.md#contacts, the rules that depend on domains: a contact's computed status, deleting a
 // linked contact, and the postal address a registrant, admin or tech contact needs.
 import { describe, expect, it } from "vitest";
 import { api, createContact, createDomain, errorFields, errorFor, expectProblem, idsOf } from "./helpers";

@@ -1,4 +1,4 @@
-// Contract §1 (conventions of every endpoint), exercised through /v1, the meta routes
+// docs/conventions.md (conventions of every endpoint), exercised through /v1, the meta routes
 // and /v1/contacts.
 import { describe, expect, it } from "vitest";
 import { allowedMethods, allPages, api, apiRaw, CONTACT_ID, createContact, expectProblem, RFC3339_MS_UTC } from "./helpers";

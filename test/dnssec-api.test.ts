@@ -1,4 +1,4 @@
-// DNSSEC for hosted zones (contract §14): POST|GET|DELETE /v1/zones/{zone}/dnssec, the
+// DNSSEC for hosted zones (docs/dnssec.md): POST|GET|DELETE /v1/zones/{zone}/dnssec, the
 // one-click DS on the same-named domain, and private keys kept out of every answer.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";

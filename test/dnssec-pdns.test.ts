@@ -1,4 +1,4 @@
-// PowerDNS signs online (contract §14): the connector hands a signed zone's key to
+// PowerDNS signs online (docs/dnssec.md): the connector hands a signed zone's key to
 // PowerDNS with getDomainKeys (BIND's v1.2 private-key format), its CDS/CDNSKEY settings
 // with getDomainMetadata, the neighbours of each NSEC with getBeforeAndAfterNamesAbsolute,
 // and marks a delegation's records not authoritative. scripts/dnssec-e2e.mjs validates the

@@ -66,7 +66,7 @@ describe("registering a domain", () => {
   });
 });
 
-// --- Contract §5: registration -------------------------------------------------------
+// --- docs/model.md#domains: registration -------------------------------------------------------
 
 describe("the extension of a new domain", () => {
   it("is the longest catalog match: example.co.uk is under co.uk in nominet, example.uk under uk", async () => {
@@ -520,7 +520,7 @@ describe("a 422 on registration", () => {
   });
 });
 
-// --- Contract §5: update -------------------------------------------------------------
+// --- docs/model.md#domains: update -------------------------------------------------------------
 
 describe("read-only and unknown fields of a domain", () => {
   it("name, extension, repository and expires_at answer 422 read_only_field naming each", async () => {
@@ -766,7 +766,7 @@ describe("If-Match on domains", () => {
   });
 });
 
-// --- Contract §5: delete -------------------------------------------------------------
+// --- docs/model.md#domains: delete -------------------------------------------------------------
 
 describe("deleting a domain", () => {
   it("under clientDeleteProhibited answers 409 status_prohibits and keeps it", async () => {
@@ -819,7 +819,7 @@ describe("deleting a domain", () => {
   });
 });
 
-// --- Contract §5: list filters and sorting ------------------------------------------
+// --- docs/model.md#domains: list filters and sorting ------------------------------------------
 
 describe("domain list filters", () => {
   // The domains of this describe all contain "filt"; other tests use no such name.

@@ -305,7 +305,7 @@ describe("hostile input", () => {
   }, 600_000);
 });
 
-// The same generated requests from a customer's tokens (contract §11): the customer's own
+// The same generated requests from a customer's tokens (docs/accounts.md): the customer's own
 // token and one restricted to TXT records at _acme-challenge of one zone. Whatever they
 // send, the operator account's objects (the seeds above) neither change nor appear in a
 // successful answer.

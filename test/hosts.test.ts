@@ -38,7 +38,7 @@ describe("subordinate and external hosts", () => {
   });
 });
 
-// --- Contract §6 ---------------------------------------------------------------------
+// --- docs/model.md#hosts ---------------------------------------------------------------------
 
 describe("creating a host", () => {
   it("answers 201 with the host, Location and ETag", async () => {

@@ -1,4 +1,4 @@
-// Contract §12: the catalog's transfer lock and pending-transfer days, and the lifecycle
+// docs/lifecycle.md: the catalog's transfer lock and pending-transfer days, and the lifecycle
 // fields every domain shows from its registration on.
 import { describe, expect, it } from "vitest";
 import { api, createContact, withoutPrice } from "./helpers";

@@ -1,4 +1,4 @@
-// Contract §12, delete and redemption (RFC 3915 §3.3, §4.2.1): DELETE inside addPeriod
+// docs/lifecycle.md, delete and redemption (RFC 3915 §3.3, §4.2.1): DELETE inside addPeriod
 // removes at once; afterwards it enters redemptionPeriod in pendingDelete; restore.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";

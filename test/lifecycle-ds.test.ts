@@ -1,4 +1,4 @@
-// Contract §12, DS data (RFC 5910; RFC 8624 for the algorithms and digests): set on
+// docs/lifecycle.md, DS data (RFC 5910; RFC 8624 for the algorithms and digests): set on
 // create or PATCH (replaced whole), validated, returned uppercase.
 import { describe, expect, it } from "vitest";
 import { api, createDomain, expectProblem } from "./helpers";

@@ -1,4 +1,4 @@
-// Contract §12, renew (RFC 5731 §3.2.3): POST /v1/domains/{domain}/renew.
+// docs/lifecycle.md, renew (RFC 5731 §3.2.3): POST /v1/domains/{domain}/renew.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, createDomain, expectProblem, withoutPrice } from "./helpers";

@@ -1,4 +1,4 @@
-// Contract §12, the sweep: expiry (auto-renew or redemption), ends of grace periods, the
+// docs/lifecycle.md, the sweep: expiry (auto-renew or redemption), ends of grace periods, the
 // end of redemption, the purge, automatic approval at act_by; POST /v1/lifecycle/sweep and
 // the cron trigger. Times are explicit: a test moves its own rows' due times into the past
 // (straight in the database) and runs the sweep `as_of` a chosen instant, from a loopback

@@ -1,4 +1,4 @@
-// Contract §12, transfers between accounts (RFC 5731 §3.2.4).
+// docs/lifecycle.md, transfers between accounts (RFC 5731 §3.2.4).
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, createContact, createDomain, createHost, expectProblem } from "./helpers";

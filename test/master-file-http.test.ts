@@ -1,4 +1,4 @@
-// Contract §7, export and import: zones as RFC 1035 master files (`text/dns`, RFC 4027)
+// docs/dns.md#zones, export and import: zones as RFC 1035 master files (`text/dns`, RFC 4027)
 // over HTTP, all or nothing, and lossless both ways.
 import { describe, expect, it } from "vitest";
 import { RECORD_TYPES, rdataExamples } from "../src/dns/rdata";
@@ -197,7 +197,7 @@ describe("importing a master file", () => {
   it("converts Unicode names in the file and in ?name= to A-labels", async () => {
     const response = await importZone("$TTL 300\n@ NS ns1.example.org.\ncafé A 192.0.2.1\n", "Bücherei.test");
     expect(response.status, response.text).toBe(201);
-    // The platform's URL parser is the reference IDNA mapping (contract §1).
+    // The platform's URL parser is the reference IDNA mapping (docs/conventions.md).
     const aLabels = (name: string) => new URL(`http://${name}/`).hostname;
     expect(response.body).toMatchObject({ name: aLabels("bücherei.test"), unicode_name: "bücherei.test" });
     expect(await recordLines(response.body.id)).toEqual(["@ 300 NS ns1.example.org.", `${aLabels("café.x").slice(0, -2)} 300 A 192.0.2.1`]);

@@ -290,14 +290,14 @@ describe("responses conform to the OpenAPI document", () => {
     await call("DELETE", `/v1/hosts/${host.body.id}`);
     await call("DELETE", "/v1/hosts/ns9.nothing-here.com");
 
-    // Contract §18: availability and prices; a premium registration without and with its price.
+    // docs/lifecycle.md#availability-and-prices: availability and prices; a premium registration without and with its price.
     await call("GET", "/v1/domains/check?name=contract-example.com&name=contract-free.com&name=vacation.com&name=nic.com&name=bad_name.com&name=x.invalid");
     await call("GET", "/v1/domains/check");
     await call("POST", "/v1/domains", { json: { name: "chat.app" } });
     await call("POST", "/v1/domains", { json: { name: "chat.app", price: "3000.00" } });
     await call("POST", "/v1/domains", { json: { name: "nic.app" } });
 
-    // Contract §12: renew, delete into redemption and restore, a transfer's request, read and actions.
+    // docs/lifecycle.md: renew, delete into redemption and restore, a transfer's request, read and actions.
     const renewing = await call("GET", "/v1/domains/contract-example.com");
     await call("POST", "/v1/domains/contract-example.com/renew", { json: { period: 1, current_expires_at: renewing.body.expires_at } });
     await call("POST", "/v1/domains/contract-example.com/renew", { json: { period: 1, current_expires_at: renewing.body.expires_at } });

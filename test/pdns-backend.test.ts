@@ -1,4 +1,4 @@
-// The DNS serving backend (contract §13): PowerDNS's remote-backend HTTP connector under
+// The DNS serving backend (docs/serving.md): PowerDNS's remote-backend HTTP connector under
 // /v1/pdns/<dns token>/…, as PowerDNS 4.7 calls it (names percent-encoded with dots as
 // %2e, trailing dot, any letter case). scripts/dns-e2e.mjs runs a real PowerDNS on it.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";

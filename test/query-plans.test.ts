@@ -1,4 +1,4 @@
-// Every list query of the API is answered from an index (contract §1: a page costs the
+// Every list query of the API is answered from an index (docs/conventions.md: a page costs the
 // same at row 100 000 as at row 1). SQLite's EXPLAIN QUERY PLAN says how it reads each
 // table; a bare `SCAN <table>` reads the whole table and fails the test.
 import { env } from "cloudflare:test";

@@ -1,4 +1,4 @@
-// D1 Sessions (contract §9). Locally there is one database and no replica, so what can be
+// D1 Sessions (docs/safety.md). Locally there is one database and no replica, so what can be
 // shown here is the protocol: every response that used the database carries a bookmark,
 // bookmarks only move forward, and a request that sends one back is served from a session
 // that starts there (read-your-writes).

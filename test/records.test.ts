@@ -1,4 +1,4 @@
-// Contract §8 (records) over HTTP: owners, types and canonical RDATA, the DNS rules,
+// docs/dns.md#records (records) over HTTP: owners, types and canonical RDATA, the DNS rules,
 // TTL per RRset, updates, lists.
 //
 // Every test creates the zones and records it needs, under names no other test of this

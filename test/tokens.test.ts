@@ -1,4 +1,4 @@
-// Tokens over the API (contract §11): minted with the secret shown once (only its SHA-256
+// Tokens over the API (docs/accounts.md): minted with the secret shown once (only its SHA-256
 // kept), restrictions validated and normalised, attenuation (a token mints only tokens with
 // at most its own rights), narrow tokens reaching no token but themselves, lists without
 // secrets, revocation of a token and every token minted from it.

@@ -1,4 +1,4 @@
-// No account sees another's data (contract §11), proven over every route of the OpenAPI
+// No account sees another's data (docs/accounts.md), proven over every route of the OpenAPI
 // document: account B's token can neither read, list, change nor detect account A's
 // contact, domain, host, zone, record, event, token or account — each is 404 on every
 // route that names it and absent from every list — while an operator's token sees them.

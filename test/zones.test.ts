@@ -1,4 +1,4 @@
-// Contract §7 (zones) over HTTP, with the SOA serial's rules (§7, §9 atomicity).
+// docs/dns.md#zones (zones) over HTTP, with the SOA serial's rules (§7, §9 atomicity).
 import { describe, expect, it } from "vitest";
 import { dateSerialBase } from "../src/dns/serial";
 import {

@@ -1,4 +1,4 @@
-// What a token may do (contract §11), as pure functions over plain data: no HTTP, no D1.
+// What a token may do (docs/accounts.md), as pure functions over plain data: no HTTP, no D1.
 // A token has a scope and optional restrictions; each restriction narrows, never widens.
 // The authentication middleware caches a token's rights per isolate, so every check here
 // runs without a database round trip.
@@ -35,7 +35,7 @@ export interface TokenRights {
   expiresAt: string | null;
 }
 
-/** True when the token is narrowed to named zones or domains (contract §11). */
+/** True when the token is narrowed to named zones or domains (docs/accounts.md). */
 export function isNarrow(rights: Pick<TokenRights, "zones" | "domains">): boolean {
   return rights.zones !== null || rights.domains !== null;
 }

@@ -19,7 +19,7 @@ export interface EventInput {
   /** Id of the token that made the write (src/http/actor.ts). */
   actor: string;
   /**
-   * The sponsoring account of the resource (contract §11: events are visible as their
+   * The sponsoring account of the resource (docs/accounts.md: events are visible as their
    * object is): its id, or SQL that finds it in the batch (a record's: its zone's).
    */
   account: string | SQL;

@@ -78,7 +78,7 @@ export const repositoryNames = sqliteTable(
 export const OPERATOR_ACCOUNT_ID = "acc_00000000000000000000000000";
 
 /**
- * Who owns what (contract §11): every contact, domain, host, zone, token and event belongs
+ * Who owns what (docs/accounts.md): every contact, domain, host, zone, token and event belongs
  * to one account, its sponsor (EPP clID). Operators see every account's objects.
  */
 export const accounts = sqliteTable(
@@ -172,7 +172,7 @@ export const domains = sqliteTable(
     authInfo: text("auth_info").notNull(),
     autoRenew: integer("auto_renew", { mode: "boolean" }).notNull(),
     expiresAt: text("expires_at").notNull(),
-    /** The last completed transfer: with `created_at`, where the transfer lock starts (contract §12). */
+    /** The last completed transfer: with `created_at`, where the transfer lock starts (docs/lifecycle.md). */
     lastTransferAt: text("last_transfer_at"),
     /** JSON array of the running grace periods (RFC 3915 rgpStatus), each `{status, ends_at}`. */
     rgp: text("rgp", { mode: "json" }).$type<RgpEntry[]>().notNull().default([]),
@@ -389,7 +389,7 @@ export const apiTokens = sqliteTable(
     scope: text("scope", { enum: ["read", "write", "dns"] }).notNull(),
     /** Hex SHA-256 of the secret part. */
     secretHash: text("secret_hash").notNull(),
-    /** Restrictions (contract §11), JSON; null = none. */
+    /** Restrictions (docs/accounts.md), JSON; null = none. */
     zones: text("zones", { mode: "json" }).$type<string[]>(),
     domains: text("domains", { mode: "json" }).$type<string[]>(),
     records: text("records", { mode: "json" }).$type<{ name: string; types: string[] }[]>(),
@@ -414,7 +414,7 @@ export const apiTokens = sqliteTable(
  * Rows are never updated or deleted. D1 keeps a row under 2 MB, which bounds what
  * `before` + `after` may hold (src/db/events.ts).
  */
-/** What an event records (contract §12 adds the lifecycle's operations to create, update, delete). */
+/** What an event records (docs/lifecycle.md adds the lifecycle's operations to create, update, delete). */
 export const EVENT_OPERATIONS = [
   "create",
   "update",
@@ -546,7 +546,7 @@ export const transferAuthFailures = sqliteTable("transfer_auth_failures", {
 });
 
 /**
- * DNSSEC signing keys of a zone (contract §14). A zone is signed while it has an active
+ * DNSSEC signing keys of a zone (docs/dnssec.md). A zone is signed while it has an active
  * key. The private key is sealed (AES-256-GCM under DNSSEC_KEY_SECRET, src/dns/dnssec/sealed.ts)
  * and leaves the service only through the PowerDNS connector's getDomainKeys. Rows are
  * always reached through a zone the caller can see (by zone_id), never listed on their own.
@@ -653,7 +653,7 @@ export const dnsUpdateOperations = sqliteTable(
 );
 
 /**
- * Webhooks (contract §17): where an account's events are POSTed, signed per Standard
+ * Webhooks (docs/webhooks.md): where an account's events are POSTed, signed per Standard
  * Webhooks. The events table is the outbox: `cursor_seq` is how far along the events
  * sequence (`events.seq`, commit order) this webhook has been dealt with — every matching
  * event up to it delivered or given up — so a delivery is owed exactly when a matching

@@ -1,4 +1,4 @@
-// Who sees what (contract §11), enforced in one place: the D1 binding a request's queries
+// Who sees what (docs/accounts.md), enforced in one place: the D1 binding a request's queries
 // go through. For a customer's token, every SELECT the app prepares is prefixed with
 // common table expressions that shadow the owned tables by their own names —
 //

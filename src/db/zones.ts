@@ -13,8 +13,8 @@ export type ZoneWithLinks = ZoneRow & {
   dnssecKeys: string;
 };
 
-/** The domain registered here under the zone's name (contract §7: linked by name). */
-// Only an account's own domain links (contract §11).
+/** The domain registered here under the zone's name (docs/dns.md#zones: linked by name). */
+// Only an account's own domain links (docs/accounts.md).
 const domainId = sql<string | null>`(select d.id from domains d where d.name = "zones"."name" and d.account_id = "zones"."account_id")`;
 
 /** The public parts of the zone's active keys (zone_keys_zone_idx), for the apex records signing adds. */

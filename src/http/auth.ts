@@ -325,7 +325,7 @@ async function missingCredentials(c: Context<AppEnv>): Promise<ApiError> {
   return spendFailure(c, row.any_active ? unauthorized("Send `Authorization: Bearer <token>`.") : unauthorized(FAIL_CLOSED_DETAIL));
 }
 
-/** Local development (authentication off) acts as the operator account, unrestricted (contract §11). */
+/** Local development (authentication off) acts as the operator account, unrestricted (docs/accounts.md). */
 export const LOCAL_PRINCIPAL: Principal = {
   kind: "local",
   tokenId: null,

@@ -1,4 +1,4 @@
-// Request bodies are bounded before anything buffers them (contract §1, sizes): a body
+// Request bodies are bounded before anything buffers them (docs/conventions.md, sizes): a body
 // that declares a size over the limit is refused at once, on every path, before
 // authentication; a body without a declared size is counted while it streams and the
 // reading stops at the first byte over the limit. Only operations that take a body read
@@ -8,7 +8,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "./problem";
 
-/** JSON bodies (contract §1). */
+/** JSON bodies (docs/conventions.md). */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
 export function mediaTypeOf(contentType: string | undefined): string {

@@ -1,4 +1,4 @@
-// Read replicas through the D1 Sessions API (contract §9). Reads run in a session that
+// Read replicas through the D1 Sessions API (docs/safety.md). Reads run in a session that
 // may start on any replica; writes start on the primary. Every response that touched the
 // database returns the session's bookmark in X-D1-Bookmark; a request that sends one back
 // reads at least that fresh (its session starts from the bookmark), which gives a client

@@ -1,5 +1,5 @@
 // Handlers that check many things collect every finding, so that one 422 lists them all
-// (contract §1), and tell bad input from input the registry's policy refuses.
+// (docs/conventions.md), and tell bad input from input the registry's policy refuses.
 import type { NameResult } from "../dns/name";
 import { ApiError, type FieldError } from "./problem";
 

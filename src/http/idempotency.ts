@@ -1,4 +1,4 @@
-// Idempotent retries of POST (contract §9; draft-ietf-httpapi-idempotency-key-header).
+// Idempotent retries of POST (docs/safety.md; draft-ietf-httpapi-idempotency-key-header).
 // A POST with `Idempotency-Key` is remembered for 24 hours with a hash of the request:
 // a retry with the same key and request replays the first response (status, body,
 // Location, ETag) with `Idempotent-Replayed: true`; the same key with another request is

@@ -1,4 +1,4 @@
-// Strict JSON request bodies (contract §1): the media type is checked (415), the size was
+// Strict JSON request bodies (docs/conventions.md): the media type is checked (415), the size was
 // capped while reading (src/http/body.ts, 413), the text must be a JSON object (400), and
 // fields the resource does not have or that the server manages are named (422) together
 // with every other problem of the same body: the unknown fields are set aside, the rest is

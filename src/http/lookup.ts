@@ -1,4 +1,4 @@
-// Resources addressed by id or by name (contract §1): a path segment with a dot is a
+// Resources addressed by id or by name (docs/conventions.md): a path segment with a dot is a
 // name, normalised like names in bodies (so `Example.COM.` and `münchen.de` work);
 // one without a dot is an id.
 import { type Catalog, catalog } from "../db/catalog";

@@ -1,4 +1,4 @@
-// Contract §1: a known path answers an unsupported method with 405 and an `Allow`
+// docs/conventions.md: a known path answers an unsupported method with 405 and an `Allow`
 // header (RFC 9110 §15.5.6); OPTIONS answers 204 with the same `Allow` (RFC 9110 §9.3.7).
 import type { Hono } from "hono";
 import { ApiError } from "./problem";

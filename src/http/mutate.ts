@@ -55,7 +55,7 @@ export interface Collection<Row extends Stored, Body> {
   byName: boolean;
   find(db: Database, ref: ResourceRef): Query<Row>;
   present(row: Row): Body;
-  /** The sponsoring account of a resource, for its events (contract §11): its id, or SQL that finds it. */
+  /** The sponsoring account of a resource, for its events (docs/accounts.md): its id, or SQL that finds it. */
   accountOf(row: Row): string | SQL;
 }
 
@@ -258,7 +258,7 @@ export async function updateResource<Row extends Stored, Body, const R extends r
     reads?: (db: Database) => R;
     update(ctx: WriteContext, current: Row, read: BatchResponse<R>): Promise<Change<Row> | null>;
     failure?: FailureProblem<Row>;
-    /** The event's operation when the write is more than an update (a renew, a restore: contract §12). */
+    /** The event's operation when the write is more than an update (a renew, a restore: docs/lifecycle.md). */
     event?: EventOperation;
     /** Finds the resource in every account (a transfer's gaining account acts on a domain it cannot see yet); the operation decides who may act. */
     acrossAccounts?: boolean;
@@ -349,7 +349,7 @@ export function idempotentAnswer(
 
 /**
  * A write the service makes by itself, with no request to answer (the lifecycle sweep,
- * contract §12): the same batch as a request's write — the resource's own statement
+ * docs/lifecycle.md): the same batch as a request's write — the resource's own statement
  * first, its event right after, then the rest — on a resource the caller has just read.
  * A `removal`'s event records the resource before and nothing after (a purge). Returns
  * false when the batch lost a race (the row moved on, a guard or foreign key failed):

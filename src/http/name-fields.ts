@@ -1,5 +1,5 @@
 // Zod fields for DNS names, so that a body's names are checked, and normalised, with
-// every other field: one 422 lists a bad name beside a bad TTL (contract §1).
+// every other field: one 422 lists a bad name beside a bad TTL (docs/conventions.md).
 import { z } from "@hono/zod-openapi";
 import { normalizeName, type NameRules } from "../dns/name";
 

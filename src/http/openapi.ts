@@ -1,5 +1,5 @@
 // Building blocks for route definitions, so every operation documents the conventions
-// of contract §1 the same way: problem responses, ETag headers, list envelopes, bodies.
+// of docs/conventions.md the same way: problem responses, ETag headers, list envelopes, bodies.
 import { z } from "@hono/zod-openapi";
 import { JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from "./json-body";
 import { PROBLEMS, type ProblemCode } from "./problem";
@@ -91,7 +91,7 @@ const ETAG_HEADER = {
 };
 
 // Examples are typed against their schema here (z.output for responses, z.input for
-// bodies) and validated against the generated JSON Schema by the contract test.
+// bodies) and validated against the generated JSON Schema by test/openapi-contract.test.ts.
 export function resourceResponse<S extends z.ZodType>(schema: S, description: string, example: z.output<S>) {
   return { description, headers: ETAG_HEADER, content: { [JSON_MEDIA_TYPE]: { schema, example } } } as const;
 }
@@ -149,12 +149,12 @@ export const CONDITIONAL_GET = " `If-None-Match` with the ETag of a previous rea
 export const IF_MATCH_HEADER_DOC =
   "`If-Match` with the ETag from a read makes the write fail with 412 if the resource changed since. Without it the write applies to what is current; if other writes keep committing first through its retries, it answers 409 `write_conflict` with `Retry-After`.";
 
-/** The sponsoring account of a resource (contract §11): read-only in every body. */
+/** The sponsoring account of a resource (docs/accounts.md): read-only in every body. */
 export const AccountRefSchema = z
   .string()
   .openapi({ example: "acc_00000000000000000000000000", description: "The sponsoring account (EPP clID). Read-only: set at creation." });
 
-/** `account` in a create body: only an operator's token may name one (contract §11). */
+/** `account` in a create body: only an operator's token may name one (docs/accounts.md). */
 export const SponsorInputSchema = z.string().max(64).optional().openapi({
   example: "acc_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B",
   description: "Operators only: the account the new object belongs to (default: the token's own). From a customer's token: 422 read_only_field.",

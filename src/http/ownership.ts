@@ -1,4 +1,4 @@
-// Who sponsors a new object (contract §11): the caller's account; an operator may name
+// Who sponsors a new object (docs/accounts.md): the caller's account; an operator may name
 // another one with `account` in the body, which from a customer's token is a read-only
 // field (422). Visibility of existing objects is not decided here but in the D1 session
 // the request reads through (src/db/visibility.ts).
@@ -36,7 +36,7 @@ export async function sponsorFor(c: Context<AppEnv>, requested: string | undefin
 }
 
 /**
- * A record write the token's `records` rules allow (contract §11: create, and PATCH and
+ * A record write the token's `records` rules allow (docs/accounts.md: create, and PATCH and
  * DELETE before and after), or 403 naming the rules. `owner` is relative to the zone.
  */
 export function requireRecordWrite(c: Context<AppEnv>, owner: string, type: string): void {

@@ -1,4 +1,4 @@
-// Keyset pagination (contract §1). A page is the rows after the last row of the previous
+// Keyset pagination (docs/conventions.md). A page is the rows after the last row of the previous
 // page in the list's order, so a page costs the same at row 100 000 as at row 1 and rows
 // inserted while paging are neither skipped nor repeated. The cursor carries that last
 // row's sort key and id, signed with HMAC-SHA-256 over the list it belongs to (path, sort

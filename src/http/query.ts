@@ -1,4 +1,4 @@
-// Strict query strings (contract §1): unknown or repeated parameters answer 400
+// Strict query strings (docs/conventions.md): unknown or repeated parameters answer 400
 // `invalid_query`, naming the parameters the operation takes.
 import type { MiddlewareHandler } from "hono";
 import { z } from "@hono/zod-openapi";

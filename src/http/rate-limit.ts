@@ -10,7 +10,7 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const principal = c.get("principal");
   // The DNS backend's token is PowerDNS, which calls on every cache miss of every resolver
   // it serves: a limit here would turn into SERVFAIL answers. Its load is bounded by
-  // PowerDNS's caches; pair the token with allowed_ips (contract §13).
+  // PowerDNS's caches; pair the token with allowed_ips (docs/serving.md).
   if (principal.scope === "dns") return next();
   // Per token id; public documents and local use (no token) are counted per address.
   const key = principal.kind === "token" ? principalKey(principal, "") : `ip:${clientAddress(c)}`;

@@ -13,7 +13,7 @@ export const requestId: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.res.headers.set("X-Request-Id", id);
 };
 
-/** Contract §1: JSON responses say their charset. */
+/** docs/conventions.md: JSON responses say their charset. */
 export const jsonCharset: MiddlewareHandler = async (c, next) => {
   await next();
   if (c.res.headers.get("Content-Type") === "application/json") {

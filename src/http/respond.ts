@@ -1,4 +1,4 @@
-// Single-resource responses (contract §1): ETag on every read and write, 304 for a
+// Single-resource responses (docs/conventions.md): ETag on every read and write, 304 for a
 // matching If-None-Match on reads, Location on creation.
 import type { Context } from "hono";
 import { entityTag, noneMatchHits } from "./etag";

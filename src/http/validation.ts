@@ -1,4 +1,4 @@
-// Turns zod's findings into the contract's problem details: every problem listed, each
+// Turns zod's findings into problem details (docs/conventions.md): every problem listed, each
 // with a JSON-pointer-ish `field` (`address.country_code`, `nameservers[2]`) and a
 // message a person can act on.
 import type { Context } from "hono";
@@ -92,7 +92,7 @@ function fieldErrors(error: z.ZodError, data: unknown): FieldError[] {
 /** The zod-openapi hook: validation failures of any request part become problems. */
 export function validationHook(result: { success: boolean; error?: z.ZodError; data?: unknown; target: string }, c: Context): void {
   // Unknown and read-only fields were set aside before validation: one 422 names them
-  // together with every other problem of the body (contract §1: every 422 lists all).
+  // together with every other problem of the body (docs/conventions.md: every 422 lists all).
   const setAside = result.target === "json" ? setAsideFields(c as Context<AppEnv>) : undefined;
   if (setAside) {
     const others = result.success || !result.error ? [] : fieldErrors(result.error, result.data);

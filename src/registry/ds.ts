@@ -39,7 +39,7 @@ export function canonicalDs(entries: readonly DsData[]): DsData[] {
   return entries.map((ds) => ({ key_tag: ds.key_tag, algorithm: ds.algorithm, digest_type: ds.digest_type, digest: ds.digest.toUpperCase() }));
 }
 
-/** DS data under an extension whose registry takes none (contract §12: policy). */
+/** DS data under an extension whose registry takes none (docs/lifecycle.md: policy). */
 export function dsPolicyErrors(entries: readonly DsData[], extension: { id: string; dnssec: boolean }): FieldError[] {
   return entries.length > 0 && !extension.dnssec ? [{ field: "ds", message: `.${extension.id} does not accept DS records (no DNSSEC)` }] : [];
 }

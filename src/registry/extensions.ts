@@ -1,4 +1,4 @@
-// Which extension a domain name is registered under (contract §5): the longest catalog
+// Which extension a domain name is registered under (docs/model.md#domains): the longest catalog
 // extension that is a suffix of the name, with exactly one label in front of it.
 import { idna2008LabelProblem } from "../dns/idna2008";
 import { isIdnName, toUnicodeName } from "../dns/name";
@@ -67,7 +67,7 @@ export function idnErrors(name: string, extension: { id: string; idn: boolean })
   return [{ field: "name", message: `.${extension.id} does not register internationalised (IDN) names` }];
 }
 
-/** Why a name cannot be registered, as an availability check says it (contract §18). */
+/** Why a name cannot be registered, as an availability check says it (docs/lifecycle.md#availability-and-prices). */
 export type Unavailability = "registered" | "reserved" | "invalid" | "unsupported_extension";
 
 /**

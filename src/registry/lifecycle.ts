@@ -1,4 +1,4 @@
-// The domain lifecycle's rules (contract §12): renewals (RFC 5731 §3.2.3), the grace
+// The domain lifecycle's rules (docs/lifecycle.md): renewals (RFC 5731 §3.2.3), the grace
 // periods of the Registry Grace Period mapping (RFC 3915), the transfer lock of the ICANN
 // transfer policy. Pure functions: every rule that depends on time takes the time.
 import type { FieldError } from "./field-error";
@@ -95,7 +95,7 @@ export function renewal(request: RenewRequest, storedExpiresAt: string, extensio
   return { errors, expiresAt: errors.length === 0 ? expiresAt.toISOString() : null };
 }
 
-/** An expiry grown by `years`, capped at `maxYears` from `now` (a transfer's added year, contract §12). */
+/** An expiry grown by `years`, capped at `maxYears` from `now` (a transfer's added year, docs/lifecycle.md). */
 export function cappedExpiry(expiresAt: string, years: number, maxYears: number, now: Date): string {
   const grown = expiryAfter(new Date(expiresAt), years);
   const horizon = expiryAfter(now, maxYears);
@@ -113,7 +113,7 @@ export function inGracePeriod(entries: readonly RgpEntry[], status: RgpStatus, n
   return entries.some((e) => e.status === status && isRunning(e, now));
 }
 
-// ---- The sweep's rules (contract §12: expiry, ends of grace periods, the purge). Each
+// ---- The sweep's rules (docs/lifecycle.md: expiry, ends of grace periods, the purge). Each
 // takes the domain as stored and the time, and says what is due now (null: nothing), so
 // that a step read again after a lost race decides again on what it finds.
 
@@ -149,7 +149,7 @@ export function hasExpired(domain: Pick<SweepDomain, "expiresAt" | "deletedAt">,
 }
 
 /**
- * What an expiry does (contract §12). With `auto_renew` and no clientRenewProhibited the
+ * What an expiry does (docs/lifecycle.md). With `auto_renew` and no clientRenewProhibited the
  * registration grows by one year and autoRenewPeriod runs from the expiry it renewed (the
  * registry's clock, not the sweep's: a late sweep does not lengthen it). Otherwise the
  * domain enters redemptionPeriod from `now`, so that its registrant always has the whole
@@ -181,7 +181,7 @@ export type GraceStep =
   | { kind: "purge" };
 
 /**
- * What the end of a grace period does (contract §12, RFC 3915 §3.3). A period runs until
+ * What the end of a grace period does (docs/lifecycle.md, RFC 3915 §3.3). A period runs until
  * its `ends_at` inclusive, so it has ended once `now` is later. For a deleted domain the
  * end of redemptionPeriod starts pendingDelete, counted from that end (not from the
  * sweep's run); when pendingDelete is 0 days long, or has passed too, the purge is due.

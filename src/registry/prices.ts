@@ -1,4 +1,4 @@
-// What registering, renewing, transferring and restoring a name costs (contract §18 as
+// What registering, renewing, transferring and restoring a name costs (docs/lifecycle.md#availability-and-prices as
 // docs/lifecycle.md tells it): the catalog gives one year of each operation per extension,
 // and per premium name; the price of a period is derived here. Amounts are decimal strings
 // ("12.00") and are computed in whole cents, never in floating point. Premium prices must

@@ -44,7 +44,7 @@ export function canonicalLockStatuses(values: readonly string[]): LockStatus[] {
   return LOCK_STATUSES.filter((s) => values.includes(s));
 }
 
-/** The server statuses the registry sets on a domain (contract §12, §18). */
+/** The server statuses the registry sets on a domain (docs/lifecycle.md, docs/lifecycle.md#availability-and-prices). */
 export type ServerStatus = LockStatus | "pendingDelete" | "pendingTransfer";
 
 /**
@@ -147,7 +147,7 @@ export function isLockChangeOnly(
   return !otherFieldsChanged && same(current.statuses, next.statuses) && !same(current.serverStatuses, next.serverStatuses);
 }
 
-// ---- What the lock forbids the lifecycle sweep (contract §12, §18). The sweep's due
+// ---- What the lock forbids the lifecycle sweep (docs/lifecycle.md, docs/lifecycle.md#availability-and-prices). The sweep's due
 // queries hold SQL mirrors of these (src/resources/lifecycle/sweep.ts), and
 // test/registry-lock.test.ts holds each mirror to its rule.
 

@@ -167,7 +167,7 @@ export const RESTORED_DOMAIN_EXAMPLE = { ...DOMAIN_EXAMPLE, rgp_status: [], pric
   typeof PricedDomainSchema
 >;
 
-/** An availability check of four names (contract §18). */
+/** An availability check of four names (docs/lifecycle.md#availability-and-prices). */
 export const DOMAIN_CHECK_EXAMPLE = {
   data: [
     {
@@ -191,7 +191,7 @@ export const DOMAIN_CHECK_EXAMPLE = {
   ],
 } satisfies z.output<typeof DomainCheckSchema>;
 
-/** A domain deleted after its add grace period: in redemption (contract §12). */
+/** A domain deleted after its add grace period: in redemption (docs/lifecycle.md). */
 export const DOMAIN_DELETED_EXAMPLE = {
   ...DOMAIN_EXAMPLE,
   status: ["clientTransferProhibited", "pendingDelete"],
@@ -214,7 +214,7 @@ export const TRANSFER_EXAMPLE = {
   price: { currency: "USD", amount: "12.00" },
 } satisfies z.output<typeof TransferSchema>;
 
-/** Lists leave `auth_info` out (contract §5). */
+/** Lists leave `auth_info` out (docs/model.md#domains). */
 export const { auth_info: _authInfo, ...DOMAIN_LIST_ITEM_EXAMPLE } = DOMAIN_EXAMPLE;
 
 export const HOST_CREATE_EXAMPLE = { name: "ns1.example.com", addresses: ["192.0.2.53", "2001:db8::53"] } satisfies z.input<typeof HostCreateSchema>;
@@ -541,7 +541,7 @@ export const RDAP_DOMAIN_EXAMPLE = {
   rdapConformance: ["rdap_level_0"],
 } satisfies z.output<typeof RdapDomainResponseSchema>;
 
-/** DNSSEC on example.com (contract §14), with RFC 6605 §6.1's public key as the example key. */
+/** DNSSEC on example.com (docs/dnssec.md), with RFC 6605 §6.1's public key as the example key. */
 export const DNSSEC_STATE_EXAMPLE = {
   enabled: true,
   denial: "nsec",

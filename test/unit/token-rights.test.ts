@@ -1,4 +1,4 @@
-// Token restrictions and attenuation (contract §11) as pure rules, without HTTP or D1.
+// Token restrictions and attenuation (docs/accounts.md) as pure rules, without HTTP or D1.
 import { describe, expect, it } from "vitest";
 import {
   addressAllowed,

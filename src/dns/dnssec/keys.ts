@@ -62,7 +62,7 @@ export interface SigningApexRecord {
 }
 
 /**
- * The apex records of a zone signed with `keys` (contract §14): each key's DNSKEY, and the
+ * The apex records of a zone signed with `keys` (docs/dnssec.md): each key's DNSKEY, and the
  * CDS (SHA-256, the digest the parent's DS gets) and CDNSKEY that tell a parent which DS to
  * publish (RFC 7344 §4), in the order PowerDNS serves them from the keys.
  */

@@ -21,7 +21,7 @@
 //   identical second SOA, as AXFR output ends with. A record whose TTL differs from its
 //   RRset's takes the RRset's first TTL, with a warning (RFC 2181 §5.2; BIND does the same).
 // - What a DNSSEC signer adds (RRSIG, NSEC, NSEC3, NSEC3PARAM) is read, then dropped with
-//   a warning: this service signs zones itself (contract §14).
+//   a warning: this service signs zones itself (docs/dnssec.md).
 // - The zone obeys the API's rules (a CNAME alone and not at the apex, no DS at the apex,
 //   BIND's check-names) and BIND's integrity checks (zone-integrity.ts), so no import
 //   holds a zone BIND would refuse.

@@ -1,5 +1,5 @@
 // What a DNSSEC signer adds to a zone: RRSIG (RFC 4034 §3), NSEC (§4), NSEC3 and
-// NSEC3PARAM (RFC 5155 §3, §4). This service signs zones itself (contract §14), so an
+// NSEC3PARAM (RFC 5155 §3, §4). This service signs zones itself (docs/dnssec.md), so an
 // import drops these records, with a warning. They are still read as BIND reads them
 // (lib/dns/rdata/generic/*): a file BIND refuses for a broken signature is refused here
 // too, not made acceptable by dropping the line.

@@ -99,7 +99,7 @@ export function isRecordType(s: string): s is RecordType {
 /** A type as records store it: one described here, or another by number (RFC 3597 §5). */
 export type StoredType = RecordType | `TYPE${number}`;
 
-/** The types a DNSSEC signer adds to a zone; this service signs zones itself (contract §14). */
+/** The types a DNSSEC signer adds to a zone; this service signs zones itself (docs/dnssec.md). */
 export const SIGNER_TYPES = ["RRSIG", "NSEC", "NSEC3", "NSEC3PARAM"] as const;
 export type SignerType = (typeof SIGNER_TYPES)[number];
 

@@ -1,4 +1,4 @@
-// The accounts collection (contract §11) and GET /v1/me: each operation in its own file,
+// The accounts collection (docs/accounts.md) and GET /v1/me: each operation in its own file,
 // wired to its route here.
 import { createRouter } from "../../http/router";
 import { createAccount } from "./create";

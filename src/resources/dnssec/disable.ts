@@ -2,7 +2,7 @@
 // managed here would make the zone bogus for validating resolvers once the signatures are
 // gone (RFC 6781 §4.1.4: the DS goes first, and its TTL must run out), so that answers 409
 // `status_prohibits` unless `force=true`; forced, the same-named domain of the zone's
-// account loses that DS in the same batch (contract §14).
+// account loses that DS in the same batch (docs/dnssec.md).
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { narrowReaches } from "../../access/token-rights";

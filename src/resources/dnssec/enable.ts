@@ -1,7 +1,7 @@
 // POST /zones/{zone}/dnssec: a new combined signing key (ECDSA P-256, RFC 6605), its
 // private half sealed; in one batch the key, the zone's serial and version (its apex
 // gained DNSKEY, CDS and CDNSKEY), the zone's event and, one-click with the registry, the
-// same-named domain's DS with its event (contract §14).
+// same-named domain's DS with its event (docs/dnssec.md).
 import type { Context } from "hono";
 import { eventInsert, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";

@@ -1,4 +1,4 @@
-// DNSSEC for hosted zones (contract §14): POST|GET|DELETE /zones/{zone}/dnssec.
+// DNSSEC for hosted zones (docs/dnssec.md): POST|GET|DELETE /zones/{zone}/dnssec.
 import { createRouter } from "../../http/router";
 import { disableDnssec } from "./disable";
 import { enableDnssec } from "./enable";

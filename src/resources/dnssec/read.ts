@@ -1,4 +1,4 @@
-// GET /zones/{zone}/dnssec: the zone's DNSSEC state (contract §14).
+// GET /zones/{zone}/dnssec: the zone's DNSSEC state (docs/dnssec.md).
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { notFound, resourceRef } from "../../http/lookup";

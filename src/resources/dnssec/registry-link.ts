@@ -1,4 +1,4 @@
-// One-click DNSSEC with the registry (contract §14): the domain of the zone's name that the
+// One-click DNSSEC with the registry (docs/dnssec.md): the domain of the zone's name that the
 // zone's own account sponsors, under an extension with DNSSEC, gets the key's SHA-256 DS in
 // the same batch as the key (and loses it when signing stops), with its event.
 import { eq } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// GET /v1/domains/check?name=…&name=… (contract §18; EPP <domain:check>, RFC 5731 §3.1.1,
+// GET /v1/domains/check?name=…&name=… (docs/lifecycle.md#availability-and-prices; EPP <domain:check>, RFC 5731 §3.1.1,
 // with the fee extension's prices, RFC 8748): for 1 to 50 names, whether each can be
 // registered, why not, and what it costs. The catalog (extensions, premium and reserved
 // names) is the isolate's copy, so the answer costs one D1 round trip whatever the number

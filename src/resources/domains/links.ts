@@ -42,7 +42,7 @@ function externalHostRows(names: readonly string[], accountId: string, at: strin
 export function nameserverLinks(ctx: WriteContext, domain: { id: string; accountId: string }, names: readonly string[], external: readonly string[]) {
   const { db, at, actor } = ctx;
   const domainId = domain.id;
-  // A new external name server host belongs to the domain's account (contract §11).
+  // A new external name server host belongs to the domain's account (docs/accounts.md).
   const newHosts = externalHostRows(external, domain.accountId, at);
   const alongside: Statement[] = [];
   for (let i = 0; i < newHosts.length; i += HOST_ROWS_PER_INSERT) {

@@ -32,7 +32,7 @@ export function presentDomain(row: DomainWithLinks): Domain {
   return { ...rest, auth_info: row.authInfo, zone, created_at, updated_at };
 }
 
-/** The registry's statuses on a domain (contract §12, §18): the lock, then the pending states; they combine with its client statuses. */
+/** The registry's statuses on a domain (docs/lifecycle.md, docs/lifecycle.md#availability-and-prices): the lock, then the pending states; they combine with its client statuses. */
 export function serverStatusesOf(row: Pick<DomainWithLinks, "deletedAt" | "pendingTransfer" | "serverStatuses">): ServerStatus[] {
   const statuses: ServerStatus[] = canonicalLockStatuses(row.serverStatuses);
   if (row.deletedAt !== null) statuses.push("pendingDelete");

@@ -20,12 +20,12 @@ const nameserverNames = sql<
 );
 
 /**
- * The zone served here under the same name and by the same account (contract §5: linked
+ * The zone served here under the same name and by the same account (docs/model.md#domains: linked
  * by name, both ways; §11: only an account's own objects link).
  */
 const zoneId = sql<string | null>`(select z.id from zones z where z.name = "domains"."name" and z.account_id = "domains"."account_id")`;
 
-/** Whether a transfer of the domain waits for the losing account (contract §12: `pendingTransfer`). */
+/** Whether a transfer of the domain waits for the losing account (docs/lifecycle.md: `pendingTransfer`). */
 const pendingTransfer = sql<boolean>`exists (select 1 from main.transfers t where t.domain_id = "domains"."id" and t.status = 'pending')`.mapWith(
   (v: number) => v === 1,
 );
@@ -44,7 +44,7 @@ export interface DomainFilters {
   q?: string | undefined;
   extension?: string | undefined;
   repository?: string | undefined;
-  /** The repository whose sub-listing this is (contract §3); ANDed with `repository`. */
+  /** The repository whose sub-listing this is (docs/model.md#repositories); ANDed with `repository`. */
   heldBy?: string | undefined;
   status?: string | undefined;
   registrant?: string | undefined;
@@ -56,7 +56,7 @@ export interface DomainFilters {
 
 const hasNameservers = sql`exists (select 1 from domain_nameservers dn where dn.domain_id = "domains"."id")`;
 
-/** The registry's statuses (contract §12, §18), as serverStatusesOf (present.ts) derives them. */
+/** The registry's statuses (docs/lifecycle.md, docs/lifecycle.md#availability-and-prices), as serverStatusesOf (present.ts) derives them. */
 const inPendingDelete = sql`"domains"."deleted_at" is not null`;
 const hasPendingTransfer = sql`exists (select 1 from main.transfers t where t.domain_id = "domains"."id" and t.status = 'pending')`;
 

@@ -1,4 +1,4 @@
-// POST /v1/domains/{domain}/renew (RFC 5731 §3.2.3, contract §12): the expiry grows by
+// POST /v1/domains/{domain}/renew (RFC 5731 §3.2.3, docs/lifecycle.md): the expiry grows by
 // `period` years from the stored expiry. `current_expires_at` must be the stored expiry
 // date, so a renew retried after it succeeded is refused instead of renewing twice; the
 // write itself is conditional on that expiry, so of concurrent renews exactly one wins

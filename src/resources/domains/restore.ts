@@ -1,4 +1,4 @@
-// POST /v1/domains/{domain}/restore (RFC 3915 §4.2.1, contract §12): inside
+// POST /v1/domains/{domain}/restore (RFC 3915 §4.2.1, docs/lifecycle.md): inside
 // redemptionPeriod the deleted domain comes back as it was (the restore report is
 // implied). A domain that had expired is renewed for one year as it comes back (as
 // Nomulus's DomainRestoreRequestFlow does), else the next sweep would expire it again.

@@ -1,4 +1,4 @@
-// What the transfer operations share (RFC 5731 §3.2.4, contract §12): the transfer as
+// What the transfer operations share (RFC 5731 §3.2.4, docs/lifecycle.md): the transfer as
 // the API shows it, the domain's latest transfer, and what an approval writes (by the
 // losing account, or by the sweep at act_by).
 import { desc, eq, inArray, sql } from "drizzle-orm";
@@ -65,7 +65,7 @@ export function contactsOfDomain(db: Database, domain: DomainWithLinks) {
 }
 
 /**
- * The approval (contract §12): the sponsor becomes the gaining account; the expiry grows
+ * The approval (docs/lifecycle.md): the sponsor becomes the gaining account; the expiry grows
  * by the period, capped at periods.max years from now; auth_info is regenerated; the
  * contacts the domain uses are copied into the gaining account (new ids, same data) and
  * the domain points at the copies; subordinate hosts move with the domain;

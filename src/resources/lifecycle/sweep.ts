@@ -1,4 +1,4 @@
-// The sweep (contract §12): every time-driven step of the domain lifecycle, run by the
+// The sweep (docs/lifecycle.md): every time-driven step of the domain lifecycle, run by the
 // cron trigger and by POST /v1/lifecycle/sweep. Each step walks the rows that are due in
 // the order of the index on their due time, a page at a time (keyset: the next page starts
 // after the last row seen, so a row the step passes over is not read again in the run),
@@ -244,7 +244,7 @@ const PURGE_GROUP = 20;
 const PURGE_GROUPS_PER_RUN = 5;
 
 /**
- * The purge (contract §12): the domain, its subordinate hosts and its links go; a zone of
+ * The purge (docs/lifecycle.md): the domain, its subordinate hosts and its links go; a zone of
  * the same name stays, unlinked (the link is by name and account); the purge event holds
  * the domain as it was. Other domains that use one of its subordinate hosts as a name
  * server lose that name server first, each in a write of its own with an update event

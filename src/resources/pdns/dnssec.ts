@@ -1,4 +1,4 @@
-// DNSSEC through the connector (contract §14): PowerDNS signs answers online with the
+// DNSSEC through the connector (docs/dnssec.md): PowerDNS signs answers online with the
 // zone's key, read with getDomainKeys (`remote-dnssec=yes`), learns from metadata which
 // CDS/CDNSKEY to publish, and denies existence with NSEC records whose neighbours
 // getBeforeAndAfterNamesAbsolute gives. PowerDNS makes the apex DNSKEY from the key

@@ -1,4 +1,4 @@
-// The DNS serving backend (contract §13): PowerDNS Authoritative Server's remote backend,
+// The DNS serving backend (docs/serving.md): PowerDNS Authoritative Server's remote backend,
 // HTTP connector, answered from the zones and records tables. PowerDNS speaks DNS (UDP,
 // TCP, EDNS, AXFR) and calls this on every cache miss, so every call is read-only and one
 // D1 round trip. Authentication (a `dns` token in the path) is src/http/auth.ts's.
@@ -69,7 +69,7 @@ async function nsecNeighbours(c: Context<AppEnv>, id: string, qname: string) {
 
 /**
  * What PowerDNS reads as "not applicable": a method this backend does not implement, or
- * arguments it cannot take. OPTIONS answers as on every path (contract §1): the connector
+ * arguments it cannot take. OPTIONS answers as on every path (docs/conventions.md): the connector
  * is read with GET.
  */
 function notApplicable(c: Context<AppEnv>) {

@@ -48,7 +48,7 @@ export interface LookupRow extends ZoneSoaRow {
 }
 
 /**
- * A zone's account is suspended (contract §11: a suspended account's data stays, but is
+ * A zone's account is suspended (docs/accounts.md: a suspended account's data stays, but is
  * not used): one primary-key probe of accounts.
  */
 const SUSPENDED = sql`EXISTS (SELECT 1 FROM accounts a WHERE a.id = z.account_id AND a.status = 'suspended')`;

@@ -21,11 +21,11 @@ export const recordCollection: Collection<RecordWithZone, DnsRecord> = {
   byName: false,
   find: findRecord,
   present: presentRecord,
-  // A record belongs to its zone's account (contract §11).
+  // A record belongs to its zone's account (docs/accounts.md).
   accountOf: (row) => sql`(select account_id from main.zones where id = ${row.zoneId})`,
 };
 
-/** The draft as a record of the zone (contract §8), or the 422 that lists every bad field. */
+/** The draft as a record of the zone (docs/dns.md#records), or the 422 that lists every bad field. */
 export function validRecord(zone: string, draft: { name?: string | undefined; type: string; content: string }): CheckedRecord {
   const { record, errors } = checkRecord(zone, draft);
   if (errors.length > 0) throw validationError(errors);

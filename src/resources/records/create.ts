@@ -1,4 +1,4 @@
-// POST /v1/records: a record in a zone (contract §8), its RRset's TTL aligned with it
+// POST /v1/records: a record in a zone (docs/dns.md#records), its RRset's TTL aligned with it
 // (RFC 2181 §5.2), the zone's serial raised in the same batch.
 import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";

@@ -1,4 +1,4 @@
-// A record write must not leave the zone in a state BIND refuses to load (contract §7:
+// A record write must not leave the zone in a state BIND refuses to load (docs/dns.md#zones:
 // every export passes named-checkzone). The rules are pure (src/dns/zone-integrity.ts);
 // this file reads what they need. Most writes need little: the apex name servers and the
 // names the written record's target passes through. A write that changes the zone's

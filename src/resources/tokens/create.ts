@@ -1,11 +1,11 @@
 // POST /v1/tokens: mint a token for the caller's account (an operator's token may name
-// another), with at most the caller's rights (attenuation, contract §11). The answer
+// another), with at most the caller's rights (attenuation, docs/accounts.md). The answer
 // carries the bearer secret once; the database keeps only its SHA-256.
 //
 // With an Idempotency-Key, a retry gets the first answer again without `secret`: the
 // write routine records the answer in the write's own batch as the collection presents
 // the token (src/http/mutate.ts), so the secret is never stored, not even for a replay —
-// shown once, as the contract says. A client that lost the first answer revokes that
+// shown once (docs/accounts.md). A client that lost the first answer revokes that
 // token and mints another. (Keys are per calling token besides: another token's same key
 // is a request of its own.)
 import { quotaGuards } from "../../http/quotas";

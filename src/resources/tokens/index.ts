@@ -1,4 +1,4 @@
-// The tokens collection (contract §11): each operation in its own file, wired to its route here.
+// The tokens collection (docs/accounts.md): each operation in its own file, wired to its route here.
 import { createRouter } from "../../http/router";
 import { createToken } from "./create";
 import { deleteToken } from "./delete";

@@ -1,4 +1,4 @@
-// A new token's restrictions (contract §11) as its body gives them, normalised as names
+// A new token's restrictions (docs/accounts.md) as its body gives them, normalised as names
 // and addresses are everywhere in the API (lowercase A-labels, canonical CIDRs), each bad
 // entry named: the body's schema (schemas.ts) runs these, so that one 422 lists every
 // problem of the body. What the restrictions then allow is src/access/token-rights.ts's.

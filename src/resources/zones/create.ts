@@ -131,7 +131,7 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
         next,
         write: db.insert(zones).values(zone),
         alongside: recordInserts(db, zone.id, plan.chunks, now),
-        // The domain of the same name links the zone (contract §7): the one read, still at commit.
+        // The domain of the same name links the zone (docs/dns.md#zones): the one read, still at commit.
         // An import's answer lists what the file held that the zone does not keep as it was.
         answerExtras: plan.warnings ? { warnings: plan.warnings } : undefined,
         guards: [

@@ -9,7 +9,7 @@ import { zoneRecords } from "./queries";
 /**
  * The zone as an RFC 1035 master file, in pieces: its export, and what its delete event
  * keeps. The export (`signing: true`) adds the apex DNSKEY, CDS and CDNSKEY of a signed
- * zone, as PowerDNS serves them (contract §14); the delete event's file leaves them out,
+ * zone, as PowerDNS serves them (docs/dnssec.md); the delete event's file leaves them out,
  * since the keys go with the zone and an import of that file makes an unsigned zone.
  */
 export async function zoneMasterFilePieces(db: Database, zone: ZoneWithLinks, options: { signing?: boolean } = {}): Promise<Generator<string>> {

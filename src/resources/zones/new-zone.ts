@@ -15,7 +15,7 @@ import { ownerOrder } from "../../dns/name-order";
 import type { Statement } from "../../http/mutate";
 
 export const DEFAULT_TTL = 3600;
-// RFC 1912 §2.2 suggests these orders of magnitude; they are the contract's example too.
+// RFC 1912 §2.2 suggests these orders of magnitude; they are the example of docs/dns.md too.
 export const DEFAULT_SOA_TIMERS = { refresh: 7200, retry: 900, expire: 1209600, minimum: 300 };
 
 export interface NewRecord {

@@ -4,7 +4,7 @@ import { toUnicodeName } from "../../dns/name";
 import { base64Octets } from "../../dns/rdata/wire";
 import type { Zone, ZoneDnssec } from "./schemas";
 
-/** The apex records DNSSEC adds (contract §14), as a record of the zone would read. */
+/** The apex records DNSSEC adds (docs/dnssec.md), as a record of the zone would read. */
 export function signingRecords(row: Pick<ZoneWithLinks, "name" | "soaMinimum" | "dnssecKeys">) {
   const keys = (JSON.parse(row.dnssecKeys) as [number, number, string][]).map(([flags, algorithm, publicKey]) => ({
     ...combinedSigningKey(base64Octets(publicKey)),

@@ -55,7 +55,7 @@ export function zoneRecordLinesBytes(db: Database, zoneId: string) {
     .where(eq(records.zoneId, zoneId));
 }
 
-/** The domain a zone of this name links (contract §7: by name; §11: within its account), as SQL. */
+/** The domain a zone of this name links (docs/dns.md#zones: by name; §11: within its account), as SQL. */
 export function linkedDomainId(name: string, accountId: string): SQL {
   return sql`select d.id from domains d where d.name = ${name} and d.account_id = ${accountId}`;
 }
