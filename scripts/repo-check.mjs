@@ -6,7 +6,8 @@
 //      grew from, or this checkout's own absolute path;
 //   2. every relative link of every Markdown file resolves: to a file inside the
 //      repository and, for a `#fragment` into Markdown, to a heading of that file;
-//   3. imports between the layers of src/ point one way (CONTRIBUTING.md, "The layout");
+//   3. imports between the layers of src/ point one way (CONTRIBUTING.md, "The layout"), and
+//      no circle of imports joins the layers, in the table of what may import what or in the code;
 //   4. the README's API table lists every route of the OpenAPI document exactly once (a
 //      row `/v1/x/{a}/…` stands for every route under it), with its methods and query
 //      parameters, and nothing the service does not serve;
@@ -204,17 +205,19 @@ check(`every relative link of the Markdown files resolves inside the repository 
 const MAY_IMPORT = {
   index: ["app", "env", "http"],
   app: ["db", "dns", "env", "http", "rdap", "registry", "resources"],
-  env: ["access", "db", "http"], // types only
+  env: ["access", "db"], // types only: the principal, the request's database
   resources: ["access", "db", "dns", "env", "http", "rdap", "registry"],
   http: ["access", "db", "dns", "env", "rdap", "registry"], // registry: pure rules, e.g. the quotas an account has
-  access: ["dns"], // who may do what: pure rules over a caller's rights
-  db: ["dns", "registry"], // the stored JSON shapes registry rules define (types)
+  access: ["dns", "registry"], // who may do what: pure rules over a caller's rights, and what each viewer sees
+  db: ["dns", "registry"], // the stored JSON shapes registry rules define, and the SQL mirrors of its rules
   registry: ["dns"],
   dns: [],
   rdap: [],
 };
 const layerOf = (file) => file.split("/")[1].replace(/\.ts$/, "");
 const arrows = [];
+/** Every import between two parts of src/, as `from → to` and the first file that makes it. */
+const layerImports = new Map();
 for (const [file, text] of texts) {
   if (!file.startsWith("src/") || !file.endsWith(".ts")) continue;
   const from = layerOf(file);
@@ -222,6 +225,7 @@ for (const [file, text] of texts) {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]));
     if (!target.startsWith("src/")) continue;
     const to = layerOf(target);
+    if (to !== from && !layerImports.has(`${from} → ${to}`)) layerImports.set(`${from} → ${to}`, `${file} imports ${match[1]}`);
     if (to !== from && !(MAY_IMPORT[from] ?? []).includes(to)) arrows.push(`${file} imports ${match[1]}: ${from}/ may not import ${to}/`);
     // A resource may use another's representation or queries, never its handlers or routes.
     if (from === "resources" && to === "resources") {
@@ -233,6 +237,81 @@ for (const [file, text] of texts) {
   }
 }
 check("imports between the layers of src/ point one way", arrows);
+
+/**
+ * The cycles of a graph given as `from → [to]`: for each strongly connected part of more
+ * than one node (Tarjan), one cycle through it, as the list of its nodes.
+ */
+function cyclesOf(graph) {
+  const nodes = [...new Set([...Object.keys(graph), ...Object.values(graph).flat()])].sort();
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const parts = [];
+  const visit = (node) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node));
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph[node] ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node), low.get(next)));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node), index.get(next)));
+    }
+    if (low.get(node) === index.get(node)) {
+      const part = [];
+      let member;
+      do {
+        member = stack.pop();
+        onStack.delete(member);
+        part.push(member);
+      } while (member !== node);
+      if (part.length > 1) parts.push(part);
+    }
+  };
+  for (const node of nodes) if (!index.has(node)) visit(node);
+  // One cycle through each part: a path back to its first node, found breadth first.
+  return parts.map((part) => {
+    const members = new Set(part);
+    const start = [...part].sort()[0];
+    const previous = new Map([[start, null]]);
+    const queue = [start];
+    while (queue.length > 0) {
+      const node = queue.shift();
+      for (const next of graph[node] ?? []) {
+        if (!members.has(next)) continue;
+        if (next === start) {
+          const cycle = [node];
+          while (previous.get(cycle[0]) !== null) cycle.unshift(previous.get(cycle[0]));
+          return [...cycle, start];
+        }
+        if (!previous.has(next)) {
+          previous.set(next, node);
+          queue.push(next);
+        }
+      }
+    }
+    return [...part, part[0]];
+  });
+}
+
+// No circle between the parts of src/, neither in the table above (a mistake there would
+// allow one) nor in the imports as they are (where a circle shows which files close it).
+{
+  const problems = cyclesOf(MAY_IMPORT).map((cycle) => `MAY_IMPORT allows a circle: ${cycle.join(" → ")}`);
+  const actual = {};
+  for (const edge of layerImports.keys()) {
+    const [from, to] = edge.split(" → ");
+    (actual[from] ??= []).push(to);
+  }
+  for (const cycle of cyclesOf(actual)) {
+    const steps = cycle.slice(1).map((to, i) => `${cycle[i]} → ${to} (${layerImports.get(`${cycle[i]} → ${to}`)})`);
+    problems.push(`the parts of src/ import each other in a circle: ${steps.join("; ")}`);
+  }
+  check(`no circle of imports between the parts of src/ (${layerImports.size} arrows between ${Object.keys(MAY_IMPORT).length} parts)`, problems);
+}
 
 // ---- 6: the generated Env types ----------------------------------------------------------
 

@@ -16,14 +16,14 @@ export interface RouteAccess {
   operator?: true;
   /**
    * Tokens restricted to named zones or domains may use the route: `visible` on the
-   * objects they see (the visibility layer, src/db/visibility.ts, hides the rest: 404);
+   * objects they see (the visibility layer, src/access/visibility.ts, hides the rest: 404);
    * `self` only on the token itself (the path's `{token}` is the caller's own id, or
    * the route has no `{token}`: `/me`).
    */
   narrow?: "visible" | "self";
   /**
    * Tokens with `records` rules may use the route: `true` for record reads and writes (each
-   * write checks the rules, src/http/ownership.ts) and reads of the zones they are in;
+   * write checks the rules, src/http/caller.ts) and reads of the zones they are in;
    * `self` only on the token itself. Every other route is closed to them.
    */
   records?: true | "self";

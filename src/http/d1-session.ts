@@ -6,7 +6,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { database } from "../db/client";
-import { visibleDatabase } from "../db/visibility";
+import { visibleDatabase } from "../access/visibility";
 import { isNarrow, visibleDomainNames, visibleZoneNames } from "../access/token-rights";
 import { ApiError } from "./problem";
 
@@ -36,7 +36,7 @@ export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /**
  * After authentication: a customer's token, or any token narrowed to zones or domains,
- * reads through the D1 session as it sees it (src/db/visibility.ts) — visibility is
+ * reads through the D1 session as it sees it (src/access/visibility.ts) — visibility is
  * enforced there, for every query, never by a filter a handler must remember.
  */
 export const viewerDatabase: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -9,7 +9,7 @@ import { catalog } from "../../db/catalog";
 import { domains } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
-import { isOperator } from "../../http/ownership";
+import { isOperator } from "../../http/caller";
 import { ApiError } from "../../http/problem";
 import { prohibitingStatus, shownStatuses } from "../../registry/statuses";
 import { domainCollection } from "./collection";

@@ -4,7 +4,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { narrowReaches } from "../../access/token-rights";
 import type { AppEnv } from "../../env";
 import { resourceRef } from "../../http/lookup";
-import { isOperator } from "../../http/ownership";
+import { isOperator } from "../../http/caller";
 import { ApiError } from "../../http/problem";
 import type * as routes from "./routes";
 import { latestTransfer, presentTransfer, type TransferRow } from "./transfers";

@@ -21,7 +21,7 @@ import type { AppEnv } from "../../env";
 import { newFindings, throwFindings, throwPriceErrors } from "../../http/findings";
 import { updateResource } from "../../http/mutate";
 import { resourceRef } from "../../http/lookup";
-import { callerAccount } from "../../http/ownership";
+import { callerAccount } from "../../http/caller";
 import { quotaGuardForComing } from "../../http/quotas";
 import { ApiError } from "../../http/problem";
 import { addDays, transferLockHolds } from "../../registry/lifecycle";

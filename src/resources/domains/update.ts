@@ -10,7 +10,7 @@ import type { AppEnv } from "../../env";
 import { copyFindings, newFindings, throwFindings } from "../../http/findings";
 import { quotaGuards } from "../../http/quotas";
 import { updateResource } from "../../http/mutate";
-import { isOperator } from "../../http/ownership";
+import { isOperator } from "../../http/caller";
 import { mergePatch } from "../../http/patch";
 import { ApiError } from "../../http/problem";
 import { contactAddressErrors, unknownContactErrors } from "../../registry/contacts";
