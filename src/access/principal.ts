@@ -1,6 +1,6 @@
 // Who is making a request, as authentication (src/http/auth.ts) resolves it and every
 // access rule reads it.
-import type { TokenRights } from "./token-rights";
+import type { TokenRights, TokenScope } from "./token-rights";
 
 /**
  * Who is making the request. A token is identified by its id, never by its name (a name
@@ -14,7 +14,7 @@ export interface Principal {
   tokenId: string | null;
   /** The token's name, for messages only. */
   name: string;
-  scope: "read" | "write" | "dns";
+  scope: TokenScope;
   /**
    * What the principal may see and do: its account, role and restrictions (docs/accounts.md).
    * Local development acts as the operator account, unrestricted; `public` has none.

@@ -4,7 +4,8 @@
 // domains, or tokens with `records` rules, only when its declaration says so — a new
 // route that says nothing is closed to every restricted token (docs/accounts.md,
 // "Who may use which route").
-import { isNarrow, type TokenRights, type TokenScope } from "./token-rights";
+import type { Principal } from "./principal";
+import { isNarrow, type TokenRights } from "./token-rights";
 
 export interface RouteAccess {
   /**
@@ -29,14 +30,8 @@ export interface RouteAccess {
   records?: true | "self";
 }
 
-/** Who is calling, as far as the route declarations care. */
-export interface Caller {
-  kind: "token" | "local" | "public";
-  tokenId: string | null;
-  name: string;
-  scope: TokenScope;
-  rights: TokenRights | null;
-}
+/** Who is calling: the principal authentication resolved. */
+export type Caller = Principal;
 
 export type AccessRefusal = { code: "forbidden"; detail: string } | { code: "unauthorized"; detail: string };
 

@@ -21,7 +21,7 @@ const nameserverNames = sql<
 
 /**
  * The zone served here under the same name and by the same account (docs/model.md#domains: linked
- * by name, both ways; §11: only an account's own objects link).
+ * by name, both ways; only an account's own objects link).
  */
 const zoneId = sql<string | null>`(select z.id from zones z where z.name = "domains"."name" and z.account_id = "domains"."account_id")`;
 
