@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { accountOf, isOperatorRights, sponsorChoiceRefusal } from "../../src/access/ownership";
 import type { TokenRights } from "../../src/access/token-rights";
+import { mayEndTransfer, seesTransfer, type TransferEnding } from "../../src/access/transfers";
 
 const rights = (role: TokenRights["role"]): TokenRights => ({
   accountId: role === "operator" ? "acc_OPERATOR" : "acc_CUSTOMER",
@@ -33,5 +34,28 @@ describe("a new object belongs to the caller's account; only an operator names a
     expect(sponsorChoiceRefusal(null, "acc_OTHER")).toMatchObject({ field: "account" });
     expect(sponsorChoiceRefusal(rights("operator"), "acc_OTHER")).toBeNull();
     expect(sponsorChoiceRefusal(rights("customer"), undefined)).toBeNull();
+  });
+});
+
+describe("a transfer's parties: its two accounts read it, the losing account approves or rejects, the gaining one cancels, the operator does any", () => {
+  const transfer = { gainingAccountId: "acc_GAINING", losingAccountId: "acc_CUSTOMER" };
+  const gaining = { ...rights("customer"), accountId: "acc_GAINING" };
+  const stranger = { ...rights("customer"), accountId: "acc_STRANGER" };
+  it("only the two accounts and an operator see the transfer", () => {
+    expect(seesTransfer(rights("customer"), transfer)).toBe(true);
+    expect(seesTransfer(gaining, transfer)).toBe(true);
+    expect(seesTransfer(rights("operator"), transfer)).toBe(true);
+    expect(seesTransfer(stranger, transfer)).toBe(false);
+    expect(seesTransfer(null, transfer)).toBe(false);
+  });
+  it("each ending belongs to one account, and to the operator", () => {
+    expect(["approve", "reject", "cancel"].map((ending) => mayEndTransfer(rights("customer"), transfer, ending as TransferEnding))).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(["approve", "reject", "cancel"].map((ending) => mayEndTransfer(gaining, transfer, ending as TransferEnding))).toEqual([false, false, true]);
+    expect(["approve", "reject", "cancel"].map((ending) => mayEndTransfer(rights("operator"), transfer, ending as TransferEnding))).toEqual([true, true, true]);
+    expect(["approve", "reject", "cancel"].map((ending) => mayEndTransfer(stranger, transfer, ending as TransferEnding))).toEqual([false, false, false]);
   });
 });
