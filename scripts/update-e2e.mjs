@@ -21,7 +21,7 @@ import { createHarness, freePort, httpClient, runCommand } from "./lib/harness.m
 import { pdnsSettings } from "./lib/pdns-settings.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
-const harness = createHarness({ name: "update-e2e", label: "UPDATE-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 300_000 });
+const harness = createHarness({ name: "update-e2e", label: "UPDATE-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 480_000 });
 const { check, ok, notOk, assert, tempDir } = harness;
 
 const ZONE = "upd.test";
