@@ -50,7 +50,7 @@ interface Operation<E extends readonly number[]> {
   errors?: E;
 }
 
-/** A response other than the representation, or described otherwise. */
+/** A response described otherwise, or of another schema than the representation's (then with its own example). */
 interface Answer<R extends z.ZodType> {
   schema?: R;
   description?: string;
@@ -83,11 +83,14 @@ export function collectionRoutes<const P extends string, const K extends string,
   const { one, many } = spec.noun;
   const params = pathParams(spec.member.param, spec.member.description, spec.member.example);
   const memberPath = `${spec.path}/{${spec.member.param}}` as `${P}/{${K}}`;
-  const answer = <R extends z.ZodType>(given: Answer<R> | undefined, description: string) => ({
-    schema: (given?.schema ?? spec.schema) as unknown as R,
-    description: given?.description ?? description,
-    example: (given?.example ?? spec.example) as z.output<R>,
-  });
+  const answer = <R extends z.ZodType>(given: Answer<R> | undefined, description: string) => {
+    if (given?.schema && given.example === undefined) throw new Error(`${spec.path}: a response with a schema of its own needs its own example`);
+    return {
+      schema: (given?.schema ?? spec.schema) as unknown as R,
+      description: given?.description ?? description,
+      example: (given?.example ?? spec.example) as z.output<R>,
+    };
+  };
   const read = <E extends readonly number[]>(op: Operation<E> & { conditional?: false }, response: Answer<z.ZodType> | undefined) => ({
     operationId: `get${spec.operationIds.one}`,
     access: op.access,
@@ -106,7 +109,7 @@ export function collectionRoutes<const P extends string, const K extends string,
     params,
 
     list<Q extends z.ZodObject, L extends Page, const E extends readonly number[] = typeof LIST_ERRORS>(
-      op: Operation<E> & { query: Q; page: L; items?: z.output<L>["data"] },
+      op: Operation<E> & { query: Q; page: L; items?: z.output<L>["data"]; response?: { description: string } },
     ) {
       return defineRoute({
         operationId: `list${spec.operationIds.many}`,
@@ -118,7 +121,7 @@ export function collectionRoutes<const P extends string, const K extends string,
         description: op.description,
         request: { query: op.query },
         responses: {
-          200: listResponse(op.page, `A page of ${many}.`, op.items ?? [spec.example]),
+          200: listResponse(op.page, op.response?.description ?? `A page of ${many}.`, op.items ?? [spec.example]),
           ...errorResponses(...((op.errors ?? LIST_ERRORS) as unknown as E)),
         },
       });
@@ -127,7 +130,7 @@ export function collectionRoutes<const P extends string, const K extends string,
     /** The collection's members that belong to one parent object (404 when the parent does not exist). */
     listWithin<const PP extends string, PS extends z.ZodObject, Q extends z.ZodObject, L extends Page, const E extends readonly number[] = readonly [400, 404]>(
       parent: Parent<PP, PS>,
-      op: Operation<E> & { query: Q; page: L; items?: z.output<L>["data"] },
+      op: Operation<E> & { query: Q; page: L; items?: z.output<L>["data"]; response?: { description: string } },
     ) {
       return defineRoute({
         operationId: `list${parent.operationId}${spec.operationIds.many}`,
@@ -139,7 +142,7 @@ export function collectionRoutes<const P extends string, const K extends string,
         description: op.description,
         request: { params: parent.params, query: op.query },
         responses: {
-          200: listResponse(op.page, `A page of ${many}.`, op.items ?? [spec.example]),
+          200: listResponse(op.page, op.response?.description ?? `A page of ${many}.`, op.items ?? [spec.example]),
           ...errorResponses(...((op.errors ?? [400, 404]) as unknown as E)),
         },
       });

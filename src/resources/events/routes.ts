@@ -11,7 +11,7 @@ import {
   EventListSchema,
   EventSchema,
 } from "./schemas";
-import { ARCHIVE_REPORT_EXAMPLE, EVENT_ARCHIVE_EXAMPLE, EVENT_ARCHIVE_LINES_EXAMPLE, EVENT_EXAMPLE } from "../examples";
+import { ARCHIVE_REPORT_EXAMPLE, EVENT_ARCHIVE_EXAMPLE, EVENT_ARCHIVE_LINES_EXAMPLE, EVENT_EXAMPLE } from "./examples";
 import { ARCHIVE_MEDIA_TYPE } from "./archive";
 import { z } from "@hono/zod-openapi";
 

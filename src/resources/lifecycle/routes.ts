@@ -1,7 +1,7 @@
 import { defineRoute } from "../../http/route";
 import { errorResponses } from "../../http/openapi";
 import { JSON_MEDIA_TYPE } from "../../http/json-body";
-import { SWEEP_REPORT_EXAMPLE } from "../examples";
+import { SWEEP_REPORT_EXAMPLE } from "./examples";
 import { SweepReportSchema, SweepRequestSchema } from "./schemas";
 
 export const runSweep = defineRoute({
