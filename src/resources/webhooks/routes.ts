@@ -1,3 +1,4 @@
+import { scheduledRunRoute } from "../../http/scheduled-run-route";
 import { collectionRoutes } from "../../http/collection-routes";
 import { JSON_MEDIA_TYPE } from "../../http/json-body";
 import { errorResponses, IF_MATCH_HEADER_DOC, jsonBody, listResponse, resourceResponse } from "../../http/openapi";
@@ -142,24 +143,15 @@ export const pingWebhook = defineRoute({
   responses: { 200: resourceResponse(DeliverySchema, "The test delivery's outcome.", PING_EXAMPLE), ...errorResponses(404) },
 });
 
-export const dispatchWebhooks = defineRoute({
+export const dispatchWebhooks = scheduledRunRoute({
   operationId: "dispatchWebhooks",
   access: { scope: "write", operator: true },
-  method: "post",
   path: "/webhooks/dispatch",
   tags,
   summary: "Deliver what is owed now",
   description:
     "What the cron trigger does every minute, at once: every enabled webhook owed an event (or due for a retry) is delivered to, and a webhook whose every delivery failed for 5 days is disabled (an `update` event, `disabled_reason` set). On a local development server `as_of` makes the run act at that time (retries due by then, the 5 days counted to then). Operators' tokens only. The body is optional.",
-  request: {
-    body: {
-      required: false,
-      description: "Optional: `as_of`.",
-      content: { [JSON_MEDIA_TYPE]: { schema: DispatchRequestSchema, example: { as_of: "2030-01-01T00:00:00.000Z" } } },
-    },
-  },
-  responses: {
-    200: { description: "What the run did.", content: { [JSON_MEDIA_TYPE]: { schema: DispatchReportSchema, example: DISPATCH_REPORT_EXAMPLE } } },
-    ...errorResponses(400, 413, 415, 422),
-  },
+  body: DispatchRequestSchema,
+  report: DispatchReportSchema,
+  example: DISPATCH_REPORT_EXAMPLE,
 });
