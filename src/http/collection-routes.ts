@@ -71,7 +71,16 @@ export interface Parent<PP extends string, PS extends z.ZodType> {
 /** A list's page schema (listSchema in src/http/openapi.ts). */
 type Page = z.ZodType<{ data: unknown[]; next_cursor: string | null }>;
 
+/** A list's query and page: the example page holds `items`, by default the representation's example. */
+interface Listing<Q extends z.ZodObject, L extends Page> {
+  query: Q;
+  page: L;
+  items?: z.output<L>["data"];
+  response?: { description: string };
+}
+
 const LIST_ERRORS = [400] as const;
+const LIST_WITHIN_ERRORS = [400, 404] as const;
 const GET_ERRORS = [404] as const;
 const CREATE_ERRORS = [400, 409, 413, 415, 422] as const;
 const UPDATE_ERRORS = [400, 404, 409, 412, 413, 415, 422] as const;
@@ -91,6 +100,8 @@ export function collectionRoutes<const P extends string, const K extends string,
       example: (given?.example ?? spec.example) as z.output<R>,
     };
   };
+  const pageOf = <L extends Page>(op: Listing<z.ZodObject, L>) =>
+    listResponse(op.page, op.response?.description ?? `A page of ${many}.`, op.items ?? [spec.example]);
   const read = <E extends readonly number[]>(op: Operation<E> & { conditional?: false }, response: Answer<z.ZodType> | undefined) => ({
     operationId: `get${spec.operationIds.one}`,
     access: op.access,
@@ -108,9 +119,7 @@ export function collectionRoutes<const P extends string, const K extends string,
     /** `{contact}`, for the collection's other operations on one member. */
     params,
 
-    list<Q extends z.ZodObject, L extends Page, const E extends readonly number[] = typeof LIST_ERRORS>(
-      op: Operation<E> & { query: Q; page: L; items?: z.output<L>["data"]; response?: { description: string } },
-    ) {
+    list<Q extends z.ZodObject, L extends Page, const E extends readonly number[] = typeof LIST_ERRORS>(op: Operation<E> & Listing<Q, L>) {
       return defineRoute({
         operationId: `list${spec.operationIds.many}`,
         access: op.access,
@@ -121,17 +130,20 @@ export function collectionRoutes<const P extends string, const K extends string,
         description: op.description,
         request: { query: op.query },
         responses: {
-          200: listResponse(op.page, op.response?.description ?? `A page of ${many}.`, op.items ?? [spec.example]),
+          200: pageOf(op),
           ...errorResponses(...((op.errors ?? LIST_ERRORS) as unknown as E)),
         },
       });
     },
 
     /** The collection's members that belong to one parent object (404 when the parent does not exist). */
-    listWithin<const PP extends string, PS extends z.ZodObject, Q extends z.ZodObject, L extends Page, const E extends readonly number[] = readonly [400, 404]>(
-      parent: Parent<PP, PS>,
-      op: Operation<E> & { query: Q; page: L; items?: z.output<L>["data"]; response?: { description: string } },
-    ) {
+    listWithin<
+      const PP extends string,
+      PS extends z.ZodObject,
+      Q extends z.ZodObject,
+      L extends Page,
+      const E extends readonly number[] = typeof LIST_WITHIN_ERRORS,
+    >(parent: Parent<PP, PS>, op: Operation<E> & Listing<Q, L>) {
       return defineRoute({
         operationId: `list${parent.operationId}${spec.operationIds.many}`,
         access: op.access,
@@ -142,8 +154,8 @@ export function collectionRoutes<const P extends string, const K extends string,
         description: op.description,
         request: { params: parent.params, query: op.query },
         responses: {
-          200: listResponse(op.page, op.response?.description ?? `A page of ${many}.`, op.items ?? [spec.example]),
-          ...errorResponses(...((op.errors ?? [400, 404]) as unknown as E)),
+          200: pageOf(op),
+          ...errorResponses(...((op.errors ?? LIST_WITHIN_ERRORS) as unknown as E)),
         },
       });
     },
