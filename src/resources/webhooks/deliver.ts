@@ -229,13 +229,12 @@ const accountRoles = new Map<string, { role: string; until: number }>();
 const ROLE_CACHE_MS = 60_000;
 
 /**
- * Successful deliveries recorded together, at most this many, a page's worth (a failure is
- * recorded at once, and a pass records what it delivered when it ends): one write per
- * page instead of one per event. A crash before the record sends those events again,
- * which receivers deduplicate.
+ * Successful deliveries recorded together, at most this many (a failure is recorded at
+ * once): one write per batch instead of one per event. A crash before the record sends
+ * those events again, which receivers deduplicate.
  */
-const RECORD_EVERY = PAGE_SIZE;
-/** Event bodies read in one query (and held at once: an event may be 2 MB). */
+const RECORD_EVERY = 10;
+/** Event bodies read in one query. */
 const BODIES_PER_READ = 10;
 
 /**
@@ -302,21 +301,18 @@ async function deliverHeld(
     if (outOfTime()) return finish({ kind: "more" });
     const page = await eventsAfter(db, scope, ahead, PAGE_SIZE);
     if (page.length === 0) return finish({ kind: "idle" });
-    const matching = page.filter((event) => selects(row.eventTypes, event.type, event.operation));
+    const matching = page.filter((event) => selects(row.eventTypes, event.type, event.operation)).slice(0, BODIES_PER_READ);
     if (matching.length === 0) {
       // Nothing here for this webhook: the cursor moves past the page.
       ahead = page.at(-1)!.seq;
       if (!(await flush())) return { kind: "skipped" };
       continue;
     }
-    let bodies = new Map<number, { id: string; body: string }>();
-    for (const [index, head] of matching.entries()) {
-      if (index % BODIES_PER_READ === 0) {
-        bodies = await bodiesOf(
-          db,
-          matching.slice(index, index + BODIES_PER_READ).map((event) => event.seq),
-        );
-      }
+    const bodies = await bodiesOf(
+      db,
+      matching.map((event) => event.seq),
+    );
+    for (const head of matching) {
       const event = bodies.get(head.seq);
       if (!event) return finish({ kind: "more" });
       const { body } = event;
@@ -363,10 +359,6 @@ async function deliverHeld(
         return { kind: "skipped" };
       }
     }
-    // Every event of the page is delivered, given up or not selected: the cursor moves past
-    // it. A page shorter than asked held every event there was; one committed since is
-    // found by the release's look (deliverOwed), so no read that would come back empty.
-    ahead = page.at(-1)!.seq;
-    if (page.length < PAGE_SIZE) return finish({ kind: "idle" });
+    // The page's events after the last matching one read are passed over with it on the next read.
   }
 }
