@@ -347,7 +347,12 @@ check(
   const problems = circles(layerGraph).map((part) => `MAY_IMPORT allows a circle: ${wayRound(layerGraph, part).replaceAll("table:", "")}`);
   for (const part of circles(codeGraph)) {
     const steps = wayRound(codeGraph, part).split(" → ");
-    problems.push(`the parts of src/ import each other in a circle: ${steps.slice(1).map((to, i) => `${steps[i]} → ${to} (${firstImport.get(`${steps[i]} → ${to}`)})`).join("; ")}`);
+    problems.push(
+      `the parts of src/ import each other in a circle: ${steps
+        .slice(1)
+        .map((to, i) => `${steps[i]} → ${to} (${firstImport.get(`${steps[i]} → ${to}`)})`)
+        .join("; ")}`,
+    );
   }
   check(`no circle of imports between the parts of src/ (${firstImport.size} arrows between ${Object.keys(MAY_IMPORT).length} parts)`, problems);
 }
