@@ -27,7 +27,7 @@ const PROBLEM_JSON = /^application\/problem\+json\b/;
 const IN_FLIGHT = "In Flight "; // names of the contacts POSTed while the server stops
 const TOKEN_LINE = /^tok_[0-9A-HJKMNP-TV-Z]{26}\.[A-Za-z0-9_-]{20,128}$/m;
 
-const harness = createHarness({ name: "safety-e2e", label: "SAFETY-E2E", readyTimeoutMs: 45_000, totalTimeoutMs: 420_000 });
+const harness = createHarness({ name: "safety-e2e", label: "SAFETY-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 600_000 });
 const { ok, notOk, check } = harness;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

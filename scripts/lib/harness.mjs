@@ -217,9 +217,15 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
       const timer = setTimeout(() => resolve(`no "Ready on" line within ${readyTimeoutMs / 1000} s`), readyTimeoutMs);
       const onData = (chunk) => {
         output += chunk.toString();
-        if (/Ready on (http:\/\/[^\s]+)/.test(stripAnsi(output.slice(from)))) {
+        const since = stripAnsi(output.slice(from));
+        if (/Ready on (http:\/\/[^\s]+)/.test(since)) {
           clearTimeout(timer);
           resolve(null);
+        } else if (/Address already in use/.test(since)) {
+          // workerd died on the bind, but wrangler dev stays up with nothing to serve:
+          // waiting for "Ready on" would only wait out the limit.
+          clearTimeout(timer);
+          resolve(`could not bind: Address already in use (127.0.0.1:${port})`);
         }
       };
       child.stdout.on("data", onData);
@@ -268,6 +274,7 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
       const notReady = await startServer(port, options);
       if (notReady && /Address already in use/.test(notReady) && attempt < 3) {
         console.log(`# ${base} was taken before the server bound it; trying another port`);
+        await stopServer();
         continue;
       }
       if (notReady) {
