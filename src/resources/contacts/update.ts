@@ -3,7 +3,7 @@
 // what was read and again at commit, when a domain may have started using it.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { failUnless } from "../../db/guards";
+import { guard } from "../../db/guards";
 import { contactNotInAddressedRole } from "../../db/links";
 import { contacts } from "../../db/schema";
 import type { AppEnv } from "../../env";
@@ -45,7 +45,7 @@ export const updateContact: RouteHandler<typeof routes.updateContact, AppEnv> = 
           .set({ ...fields, version: next.version, updatedAt: at })
           .where(eq(contacts.id, current.id)),
         // A domain may make it a registrant, admin or tech contact before this batch runs.
-        guards: missing.length > 0 ? [failUnless(db, { type: "contact", id: current.id }, contactNotInAddressedRole(current.id))] : [],
+        guards: missing.length > 0 ? [guard(db, "the contact is in no role that needs an address", contactNotInAddressedRole(current.id))] : [],
       };
     },
   });

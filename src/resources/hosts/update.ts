@@ -8,7 +8,7 @@ import { reversedName } from "../../dns/name";
 import type { AppEnv } from "../../env";
 import { newFindings, throwFindings, validName } from "../../http/findings";
 import { updateResource } from "../../http/mutate";
-import { VersionConflict } from "../../http/writes";
+import { LostRace } from "../../db/write";
 import { registrableDomainOf } from "../../registry/extensions";
 import { glueAddresses, glueErrors, normalizeHostName, superordinateSponsorErrors } from "../../registry/hosts";
 import { hostCollection, hostExists } from "./collection";
@@ -68,7 +68,7 @@ export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) =>
     },
     // Another request took the name first: whose it is, the next attempt reads.
     failure: (kind) => {
-      if (kind === "unique") throw new VersionConflict();
+      if (kind === "unique") throw new LostRace();
       return undefined;
     },
   });

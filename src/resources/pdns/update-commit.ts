@@ -12,7 +12,7 @@ import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { recordRuleFor } from "../../access/token-rights";
 import type { Database } from "../../db/client";
 import { type ChunkedEvent, chunkedEventInserts } from "../../db/events";
-import { failUnless } from "../../db/guards";
+import { guard } from "../../db/guards";
 import { newId } from "../../db/ids";
 import { records, tsigKeys, tsigUpdateZones, zones } from "../../db/schema";
 import { touchZone } from "../../db/zones";
@@ -181,9 +181,9 @@ function statements(db: Database, trxid: number, p: Planned, now: Date): Stateme
   const insertJson = JSON.stringify(p.inserts.map((r) => [r.id, r.name, r.type, r.content, r.ttl, r.ownerOrder]));
   return [
     // Nothing in the zone changed since it was read (else: read again, decide again).
-    failUnless(
+    guard(
       db,
-      { type: "zone", id: p.zone.id },
+      "the zone's records are those read",
       sql`(select count(*) || ':' || coalesce(sum(${records.version}), 0) || ':' || coalesce(max(${records.id}), '') from ${records} where ${records.zoneId} = ${p.zone.id}) = ${p.fingerprint}`,
     ),
     // CNAME triggers see the names emptied before the new records arrive; the apex NS that

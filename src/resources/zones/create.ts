@@ -5,7 +5,7 @@ import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
-import { failUnless } from "../../db/guards";
+import { guard } from "../../db/guards";
 import { nameHolderReads, noOtherHolder } from "../../db/name-holders";
 import { zones } from "../../db/schema";
 import { findZone, type ZoneWithLinks } from "../../db/zones";
@@ -19,7 +19,7 @@ import { newFindings, throwFindings, validName } from "../../http/findings";
 import { createResource } from "../../http/mutate";
 import { callerAccount, sponsorFor } from "../../http/ownership";
 import { ApiError } from "../../http/problem";
-import { VersionConflict } from "../../http/writes";
+import { LostRace } from "../../db/write";
 import { normalizeHostName } from "../../registry/hosts";
 import { zoneClaimRefusal } from "../../registry/zone-ownership";
 import { mergeSoa, nameHeld, reservedName, zoneCollection, zoneExists } from "./collection";
@@ -135,16 +135,16 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
         // An import's answer lists what the file held that the zone does not keep as it was.
         answerExtras: plan.warnings ? { warnings: plan.warnings } : undefined,
         guards: [
-          failUnless(db, { type: "zone", id: zone.id }, sql`coalesce((${linkedDomainId(name, accountId)}), '') = ${next.domainId ?? ""}`),
+          guard(db, "the zone links the domain it read", sql`coalesce((${linkedDomainId(name, accountId)}), '') = ${next.domainId ?? ""}`),
           // Names are owned: still nobody else's at commit (src/registry/zone-ownership.ts).
-          failUnless(db, { type: "zone", id: zone.id }, noOtherHolder(name, accountId)),
+          guard(db, "nobody else holds the name", noOtherHolder(name, accountId)),
           ...quotaGuards(c, db, accountId, "zones", "records"),
         ],
       };
     },
     // Another request made a zone of that name first: whose it is, the next attempt reads.
     failure: (kind) => {
-      if (kind === "unique") throw new VersionConflict();
+      if (kind === "unique") throw new LostRace();
       return undefined;
     },
   });
