@@ -325,6 +325,35 @@ describe("the sweep works in bounded batches and a run resumes where the last st
   });
 });
 
+describe("a domain years overdue with auto_renew renews as often as needed in one run, an auto_renew event each (docs/lifecycle.md)", () => {
+  it("three years and a day overdue: four renewals in one run, each a year from the last, and more is false only once nothing is due", async () => {
+    const domain = await createDomain("years-overdue.com");
+    await setDomain("years-overdue.com", { expires_at: "2022-03-01T00:00:00.000Z", rgp: [] });
+    const asOf = "2025-03-02T00:00:00.000Z";
+    expect(await sweepAt(asOf)).toEqual({ ...NOTHING, as_of: asOf, auto_renewed: 4 });
+    expect((await read("years-overdue.com")).expires_at).toBe("2026-03-01T00:00:00.000Z");
+    const renewals = await eventsOf(domain.id, "auto_renew");
+    expect(renewals.map((e: { after: { expires_at: string } }) => e.after.expires_at).sort()).toEqual([
+      "2023-03-01T00:00:00.000Z",
+      "2024-03-01T00:00:00.000Z",
+      "2025-03-01T00:00:00.000Z",
+      "2026-03-01T00:00:00.000Z",
+    ]);
+    expect(await sweepAt(asOf)).toEqual({ ...NOTHING, as_of: asOf });
+  });
+
+  it("a run that reaches its bound in the middle of the renewals says more: true, and the next run renews on", async () => {
+    await createDomain("years-overdue-bounded.com");
+    await setDomain("years-overdue-bounded.com", { expires_at: "2022-04-01T00:00:00.000Z", rgp: [] });
+    const db = database(env.DB);
+    const now = new Date("2025-04-02T00:00:00.000Z");
+    expect(await sweep(db, { now, actor: "test", maxRows: 2 })).toMatchObject({ auto_renewed: 2, skipped: 0, more: true });
+    expect((await read("years-overdue-bounded.com")).expires_at).toBe("2024-04-01T00:00:00.000Z");
+    expect(await sweep(db, { now, actor: "test", maxRows: 2 })).toMatchObject({ auto_renewed: 2, skipped: 0, more: false });
+    expect((await read("years-overdue-bounded.com")).expires_at).toBe("2026-04-01T00:00:00.000Z");
+  });
+});
+
 describe("POST /v1/lifecycle/sweep is for operators, and as_of only where CLOCK_OVERRIDE allows it", () => {
   it("a customer's token answers 403 forbidden", async () => {
     const stranger = await customer("sweep-stranger");
