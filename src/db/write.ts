@@ -76,15 +76,15 @@ export interface RowWrite {
 /** Everything one write commits, in the batch's order. */
 export interface Write {
   /** Guards that must see what the write's reads saw: first, before anything is written. */
-  first?: Statement[];
+  first?: readonly Statement[];
   /** The rows the write must change, each with its event; one that changes nothing fails the batch (a lost race). */
-  rows?: RowWrite[];
+  rows?: readonly RowWrite[];
   /** Linked rows and their own events, whose count of changes does not matter. */
-  alongside?: Statement[];
+  alongside?: readonly Statement[];
   /** The writer's rules, asserted again at their turn, after what they hold to is written (`assertion`). */
-  guards?: Statement[];
+  guards?: readonly Statement[];
   /** Statements last in the batch whose results the writer wants back (a read back, a record of the answer). */
-  last?: Statement[];
+  last?: readonly Statement[];
 }
 
 /**

@@ -30,6 +30,7 @@ import { linkedDomain, linkedDomainId } from "./queries";
 import { checkedSecondaries } from "./secondaries";
 import type * as routes from "./routes";
 import type { ZoneCreate } from "./schemas";
+import { readTogether } from "../../db/write";
 
 /** What a creation writes, however the zone was given. */
 interface ZonePlan {
@@ -105,7 +106,11 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
       const { name, accountId } = plan;
       // Names are owned (src/registry/zone-ownership.ts): who holds the names around it, across accounts.
       const [[existing, domain, holder, zonesAround, zoneBelow, domainsAround], { extensions }] = await Promise.all([
-        allAccounts.batch([findZone(allAccounts, { kind: "name", name }), linkedDomain(db, name, accountId), ...nameHolderReads(allAccounts, name, accountId)]),
+        readTogether(allAccounts, [
+          findZone(allAccounts, { kind: "name", name }),
+          linkedDomain(db, name, accountId),
+          ...nameHolderReads(allAccounts, name, accountId),
+        ]),
         catalog(db),
       ]);
       const refusal = zoneClaimRefusal({
