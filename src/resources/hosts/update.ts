@@ -16,6 +16,7 @@ import { domainsUsingNameserver } from "../domains/queries";
 import { delegationWrites, usedByOtherAccounts } from "./delegation";
 import { addressWrites, placeHost } from "./queries";
 import type * as routes from "./routes";
+import { versionStep } from "../../db/write";
 
 export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) => {
   const patch = c.req.valid("json");
@@ -52,14 +53,11 @@ export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) =>
       const users = current.linked ? await domainsUsingNameserver(allAccounts, current.id) : [];
       if (users.some((domain) => domain.accountId !== current.accountId)) throw usedByOtherAccounts(current.name);
       const delegation = delegationWrites(ctx, current, name, users);
-      const next = { ...current, name, domainId, addresses, version: current.version + 1, updatedAt: at };
+      const next = { ...current, name, reversedName: reversedName(name), domainId, addresses, version: current.version + 1, updatedAt: at };
       return {
         next,
         beforeWrite: delegation.beforeWrite,
-        write: db
-          .update(hosts)
-          .set({ name, reversedName: reversedName(name), domainId, addresses, version: next.version, updatedAt: at })
-          .where(eq(hosts.id, current.id)),
+        write: versionStep(db, hosts, current, next),
         alongside: [
           ...(addressesChanged ? [db.delete(hostAddresses).where(eq(hostAddresses.hostId, current.id)), ...addressWrites(db, current.id, addresses)] : []),
           ...delegation.alongside,
