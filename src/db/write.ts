@@ -4,7 +4,7 @@
 // transaction: all of it or none of it). No HTTP here: If-Match, ETag, Location and the
 // idempotency record live in the layer above.
 //
-// Concurrency, in four words a reader can hold at once:
+// Concurrency is four things, which a reader can hold at once:
 //
 //   - a *version step*: an update of a versioned row (`versionStep`) sets the columns the
 //     change moves and the version one on, only WHERE the row is still at the version
@@ -125,7 +125,7 @@ export function assertion(db: Database, rule: string, holds: SQL): Statement {
 
 /** Fails the batch unless its previous statement changed a row. */
 function previousChanged(db: Database): Statement {
-  return assertion(db, "the row moved on", previousStatementChanged);
+  return assertion(db, "the row was written", previousStatementChanged);
 }
 
 /**
