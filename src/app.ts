@@ -1,6 +1,7 @@
 // The app: conventions first (request id, charset, errors), then every resource under /v1.
 import { HTTPException } from "hono/http-exception";
 import { writeFailure } from "./db/errors";
+import { WriteContention } from "./db/write";
 import { exceededQuota } from "./db/quotas";
 import { quotaProblem } from "./http/quotas";
 import { authenticate } from "./http/auth";
@@ -48,6 +49,8 @@ function asApiError(error: unknown): ApiError {
   if (error instanceof HTTPException && HTTP_EXCEPTION_CODES[error.status]) {
     return new ApiError(HTTP_EXCEPTION_CODES[error.status]!, error.message);
   }
+  // Other writes kept committing first through every attempt of the write routine.
+  if (error instanceof WriteContention) return writeConflict();
   // Last line of defence for races the handlers did not foresee: a constraint that fired
   // is the client's conflict, not our crash.
   switch (writeFailure(error)) {
@@ -60,7 +63,8 @@ function asApiError(error: unknown): ApiError {
     case "apex_ns_required":
       return new ApiError("rrset_conflict", "The zone apex must keep at least one NS record.");
     case "version_conflict":
-      // Handlers retry these (src/http/writes.ts); one that escaped is contention, never a 412.
+    case "assertion_failed":
+      // Writers retry these (src/db/write.ts); one that escaped is contention, never a 412.
       return writeConflict();
   }
   return new ApiError("internal", "An internal error occurred; the request id identifies it in our logs.");

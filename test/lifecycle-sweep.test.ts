@@ -325,6 +325,65 @@ describe("the sweep works in bounded batches and a run resumes where the last st
   });
 });
 
+describe("a domain years overdue with auto_renew renews as often as needed in one run, an auto_renew event each (docs/lifecycle.md)", () => {
+  it("three years and a day overdue: four renewals in one run, each a year from the last, and more is false only once nothing is due", async () => {
+    const domain = await createDomain("years-overdue.com");
+    await setDomain("years-overdue.com", { expires_at: "2022-03-01T00:00:00.000Z", rgp: [] });
+    const asOf = "2025-03-02T00:00:00.000Z";
+    expect(await sweepAt(asOf)).toEqual({ ...NOTHING, as_of: asOf, auto_renewed: 4 });
+    expect((await read("years-overdue.com")).expires_at).toBe("2026-03-01T00:00:00.000Z");
+    const renewals = await eventsOf(domain.id, "auto_renew");
+    expect(renewals.map((e: { after: { expires_at: string } }) => e.after.expires_at).sort()).toEqual([
+      "2023-03-01T00:00:00.000Z",
+      "2024-03-01T00:00:00.000Z",
+      "2025-03-01T00:00:00.000Z",
+      "2026-03-01T00:00:00.000Z",
+    ]);
+    expect(await sweepAt(asOf)).toEqual({ ...NOTHING, as_of: asOf });
+  });
+
+  it("a run that reaches its bound in the middle of the renewals says more: true, and the next run renews on", async () => {
+    await createDomain("years-overdue-bounded.com");
+    await setDomain("years-overdue-bounded.com", { expires_at: "2022-04-01T00:00:00.000Z", rgp: [] });
+    const db = database(env.DB);
+    const now = new Date("2025-04-02T00:00:00.000Z");
+    expect(await sweep(db, { now, actor: "test", maxRows: 2 })).toMatchObject({ auto_renewed: 2, skipped: 0, more: true });
+    expect((await read("years-overdue-bounded.com")).expires_at).toBe("2024-04-01T00:00:00.000Z");
+    expect(await sweep(db, { now, actor: "test", maxRows: 2 })).toMatchObject({ auto_renewed: 2, skipped: 0, more: false });
+    expect((await read("years-overdue-bounded.com")).expires_at).toBe("2026-04-01T00:00:00.000Z");
+  });
+});
+
+describe("a purge that lets go of a host more domains use than one run takes leaves the domain due, and says more: true", () => {
+  it("101 other domains name its subordinate host: the first run takes it out of 100 and says more, the next purges", async () => {
+    await createDomain("purge-wide.com", { auto_renew: false });
+    const host = await api("POST", "/v1/hosts", { json: { name: "ns1.purge-wide.com", addresses: ["192.0.2.11"] } });
+    expect(host.status, host.text).toBe(201);
+    const user = await createDomain("purge-wide-user.com", { nameservers: ["ns1.purge-wide.com", "ns2.example.net"] });
+    // 100 more domains like it, copied in the database (as many registrations would take minutes here).
+    const { results } = await env.DB.prepare("select name from pragma_table_info('domains')").all<{ name: string }>();
+    const columns = results.map((c) => c.name);
+    const copied = columns.map((c) => (c === "id" ? "d.id || '-' || j.value" : c === "name" ? "'purge-wide-' || j.value || '.com'" : `d.${c}`));
+    await env.DB.prepare(`insert into domains (${columns.join(", ")}) select ${copied.join(", ")} from domains d, json_each(?1) j where d.id = ?2`)
+      .bind(JSON.stringify(Array.from({ length: 100 }, (_, i) => i)), user.id)
+      .run();
+    await env.DB.prepare(
+      "insert into domain_nameservers (domain_id, host_id, position) select d.id, n.host_id, n.position from domains d, domain_nameservers n where d.id like ?1 and n.domain_id = ?2",
+    )
+      .bind(`${user.id}-%`, user.id)
+      .run();
+    const ended = "2026-02-01T00:00:00.000Z";
+    await env.DB.prepare("update domains set deleted_at = ?1, rgp = ?2, rgp_ends_at = ?3 where name = 'purge-wide.com'")
+      .bind("2026-01-01T00:00:00.000Z", JSON.stringify([{ status: "pendingDelete", ends_at: ended }]), ended)
+      .run();
+    const purgeAt = plusMs(ended, 1);
+    expect(await sweepAt(purgeAt)).toEqual({ ...NOTHING, as_of: purgeAt, skipped: 1, more: true });
+    expect((await read("purge-wide.com")).name).toBe("purge-wide.com");
+    expect(await sweepAt(purgeAt)).toEqual({ ...NOTHING, as_of: purgeAt, purged: 1 });
+    expectProblem(await api("GET", "/v1/domains/purge-wide.com"), 404, "not_found");
+  });
+});
+
 describe("POST /v1/lifecycle/sweep is for operators, and as_of only where CLOCK_OVERRIDE allows it", () => {
   it("a customer's token answers 403 forbidden", async () => {
     const stranger = await customer("sweep-stranger");

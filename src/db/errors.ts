@@ -1,7 +1,7 @@
 // What a failed D1 write means. D1 reports SQLite errors as text (wrapped by drizzle), so
 // the cause chain is searched for the constraint that fired.
 
-export type WriteFailure = "unique" | "foreign_key" | "version_conflict" | "rrset_conflict" | "apex_ns_required";
+export type WriteFailure = "unique" | "foreign_key" | "version_conflict" | "assertion_failed" | "rrset_conflict" | "apex_ns_required";
 
 function messages(error: unknown): string {
   const parts: string[] = [];
@@ -20,6 +20,8 @@ function messages(error: unknown): string {
 export function writeFailure(error: unknown): WriteFailure | null {
   const text = messages(error);
   if (text.includes("version_conflict")) return "version_conflict";
+  // A write's assertion (src/db/write.ts): a guard, or a row that had to change and did not.
+  if (text.includes("write_assertion_holds")) return "assertion_failed";
   if (text.includes("rrset_conflict")) return "rrset_conflict";
   if (text.includes("apex_ns_required")) return "apex_ns_required";
   if (text.includes("UNIQUE constraint failed") || text.includes("PRIMARY KEY constraint failed")) return "unique";

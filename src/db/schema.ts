@@ -2,7 +2,7 @@
 // (fixed width, so text order is time order). `version` rises with every write and is
 // what `If-Match` checks atomically. Names are stored normalised (lowercase A-labels).
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { DsData, RgpEntry } from "../registry/lifecycle";
 import type { Price, YearlyPrices } from "../registry/prices";
 
@@ -742,6 +742,19 @@ export const webhookDispatch = sqliteTable("webhook_dispatch", {
   seq: integer("seq").notNull(),
 });
 
+/**
+ * Always empty: a write's assertion inserts a row here only when it fails, and the CHECK
+ * refuses that row, rolling the write's batch back (src/db/write.ts, drizzle/0027).
+ */
+export const writeAssertions = sqliteTable(
+  "write_assertions",
+  {
+    holds: integer("holds").notNull(),
+    rule: text("rule").notNull(),
+  },
+  (t) => [check("write_assertion_holds", sql`${t.holds} = 1`)],
+);
+
 export const schema = {
   accounts,
   dnsCatalog,
@@ -768,4 +781,5 @@ export const schema = {
   webhooks,
   webhookDeliveries,
   webhookDispatch,
+  writeAssertions,
 };

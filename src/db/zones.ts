@@ -34,17 +34,11 @@ export function findZone(db: Database, ref: ResourceRef) {
  * computed in SQL from the stored value, so concurrent writers never lose an increment),
  * and the version and `updated_at` move on. (record_count is kept by triggers.)
  *
- * `ifPreviousChanged`: only when the batch's previous statement changed a row. SQLite's
- * changes() still reports that statement while this one is evaluated, so a record write
- * that found nothing to change (deleted meanwhile) does not raise the serial.
+ * `expectedVersion`: only if the zone is still at the version read (a version step,
+ * src/db/write.ts), for a write that decided on the whole zone.
  */
-export function touchZone(
-  db: Database,
-  zoneId: string,
-  at: Date,
-  options: { expectedVersion?: number; fields?: Partial<ZoneRow>; ifPreviousChanged?: boolean } = {},
-) {
-  const { expectedVersion, fields = {}, ifPreviousChanged = false } = options;
+export function touchZone(db: Database, zoneId: string, at: Date, options: { expectedVersion?: number; fields?: Partial<ZoneRow> } = {}) {
+  const { expectedVersion, fields = {} } = options;
   return db
     .update(zones)
     .set({
@@ -53,5 +47,5 @@ export function touchZone(
       version: expectedVersion === undefined ? sql`${zones.version} + 1` : expectedVersion + 1,
       updatedAt: at.toISOString(),
     })
-    .where(ifPreviousChanged ? and(eq(zones.id, zoneId), sql`changes() > 0`) : eq(zones.id, zoneId));
+    .where(and(eq(zones.id, zoneId), expectedVersion === undefined ? undefined : eq(zones.version, expectedVersion)));
 }

@@ -11,12 +11,13 @@ import { presentToken } from "../tokens/present";
 import { presentAccount } from "./present";
 import { findAccount } from "./queries";
 import type * as routes from "./routes";
+import { readTogether } from "../../db/write";
 
 export const getMe: RouteHandler<typeof routes.getMe, AppEnv> = async (c) => {
   const { tokenId, rights } = c.get("principal");
   const accountId = rights!.accountId;
   const db = c.get("db");
-  const [accountRows, tokenRows] = await db.batch([findAccount(db, { kind: "id", id: accountId }), findToken(db, { kind: "id", id: tokenId ?? "" })]);
+  const [accountRows, tokenRows] = await readTogether(db, [findAccount(db, { kind: "id", id: accountId }), findToken(db, { kind: "id", id: tokenId ?? "" })]);
   const account = accountRows[0];
   // Only an account that holds no active token can be deleted, so this is a race at most.
   if (!account) throw notFound("account", accountId);

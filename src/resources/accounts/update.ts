@@ -2,7 +2,6 @@
 // for every token of the account within the token cache time (src/http/auth.ts reads the
 // account's status with the token): its objects are kept, untouched.
 import type { RouteHandler } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import { accounts } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
@@ -10,6 +9,7 @@ import { ApiError } from "../../http/problem";
 import { accountCollection, accountNameTaken, isBuiltInOperator } from "./collection";
 import { mergeLimits } from "./limits";
 import type * as routes from "./routes";
+import { versionStep } from "../../db/write";
 
 export const updateAccount: RouteHandler<typeof routes.updateAccount, AppEnv> = async (c) => {
   const segment = c.req.valid("param").account;
@@ -30,12 +30,7 @@ export const updateAccount: RouteHandler<typeof routes.updateAccount, AppEnv> = 
       const next = { ...current, name, status, limits, version: current.version + 1, updatedAt: at };
       return {
         next,
-        // Accounts have no version trigger: the write names the version it read, and a
-        // write that lost the race changes no row (the routine reads again).
-        write: db
-          .update(accounts)
-          .set({ name, status, limits, version: next.version, updatedAt: at })
-          .where(and(eq(accounts.id, current.id), eq(accounts.version, current.version))),
+        write: versionStep(db, accounts, current, next),
       };
     },
     failure: (kind, next) => (kind === "unique" ? accountNameTaken(next.name) : undefined),

@@ -2,8 +2,7 @@
 // tech contact keeps the postal address its roles need (registry/contacts.ts), checked on
 // what was read and again at commit, when a domain may have started using it.
 import type { RouteHandler } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { failUnless } from "../../db/guards";
+import { guard } from "../../db/guards";
 import { contactNotInAddressedRole } from "../../db/links";
 import { contacts } from "../../db/schema";
 import type { AppEnv } from "../../env";
@@ -15,6 +14,7 @@ import { addressRequiredErrors, missingAddressFields } from "../../registry/cont
 import { type ContactFields, contactCollection, contactFields, writableContact } from "./collection";
 import { domainsUsingContact } from "./queries";
 import type * as routes from "./routes";
+import { versionStep } from "../../db/write";
 
 const sameFields = (a: ContactFields, b: ContactFields) =>
   (Object.keys(a) as (keyof ContactFields)[]).every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
@@ -40,12 +40,9 @@ export const updateContact: RouteHandler<typeof routes.updateContact, AppEnv> = 
       const next = { ...current, ...fields, version: current.version + 1, updatedAt: at };
       return {
         next,
-        write: db
-          .update(contacts)
-          .set({ ...fields, version: next.version, updatedAt: at })
-          .where(eq(contacts.id, current.id)),
+        write: versionStep(db, contacts, current, next),
         // A domain may make it a registrant, admin or tech contact before this batch runs.
-        guards: missing.length > 0 ? [failUnless(db, { type: "contact", id: current.id }, contactNotInAddressedRole(current.id))] : [],
+        guards: missing.length > 0 ? [guard(db, "the contact is in no role that needs an address", contactNotInAddressedRole(current.id))] : [],
       };
     },
   });

@@ -6,27 +6,27 @@
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { narrowReaches } from "../../access/token-rights";
-import { eventInsert, previousStatementChanged } from "../../db/events";
 import { zoneKeys } from "../../db/schema";
 import { touchZone } from "../../db/zones";
+import { commitWrite, type RowWrite } from "../../db/write";
 import type { AppEnv } from "../../env";
-import type { Statement } from "../../http/mutate";
+import { writeContext } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { withVersionRetry } from "../../http/writes";
 import { lockedAgainstUpdate } from "../../registry/statuses";
 import { findDomain } from "../domains/queries";
 import { dsData, publishesDsOf, setDomainDs } from "./registry-link";
 import { activeKeys, presentState } from "./state";
-import { writeContextOf, zoneOf } from "./zone";
+import { zoneOf } from "./zone";
 
 export function disableDnssec(c: Context<AppEnv>, segment: string, force: boolean): Promise<void> {
   // The domain written meanwhile fails the batch (setDomainDs): read and decide again.
-  return withVersionRetry(c, () => disableOnce(c, segment, force));
+  return withVersionRetry(() => disableOnce(c, segment, force));
 }
 
 async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean): Promise<void> {
   const zone = await zoneOf(c, segment);
-  const ctx = writeContextOf(c);
+  const ctx = writeContext(c);
   const db = ctx.db;
   const keys = await activeKeys(db, zone.id);
   if (keys.length === 0) return; // already off: DELETE is idempotent (RFC 9110 §9.2.2)
@@ -41,14 +41,12 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
       `Domain ${publishing.name} publishes a DS of this zone's key (key tag ${keyDs[0]!.key_tag}); removing the signatures now would make the zone fail validation. Remove the DS from the domain first and wait for its TTL, or send DELETE with ?force=true to remove both at once.`,
     );
   }
-  const statements: Statement[] = [
-    db.delete(zoneKeys).where(eq(zoneKeys.zoneId, zone.id)),
-    touchZone(db, zone.id, ctx.now),
-    eventInsert(
-      db,
-      {
-        at: ctx.at,
-        actor: ctx.actor,
+  const rows: RowWrite[] = [
+    // The keys read are still there: a concurrent DELETE that took them first wins, and this one reads again.
+    { statement: db.delete(zoneKeys).where(eq(zoneKeys.zoneId, zone.id)) },
+    {
+      statement: touchZone(db, zone.id, ctx.now),
+      event: {
         account: zone.accountId,
         type: "zone",
         id: zone.id,
@@ -56,8 +54,7 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
         before: { name: zone.name, dnssec: before },
         after: { name: zone.name, dnssec: await presentState(zone.name, []) },
       },
-      { onlyIf: previousStatementChanged },
-    ),
+    },
   ];
   if (publishing && publishing.accountId === zone.accountId) {
     // A token restricted to the zone does not manage the domain: its DS is not this token's to change.
@@ -74,7 +71,7 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
       );
     }
     const remaining = publishing.ds.filter((ds) => !publishesDsOf({ ...publishing, ds: [ds] }, keyDs));
-    statements.push(...setDomainDs(ctx, publishing, remaining));
+    rows.push(setDomainDs(ctx, publishing, remaining));
   }
-  await db.batch(statements as [Statement, ...Statement[]]);
+  await commitWrite(ctx, { rows });
 }

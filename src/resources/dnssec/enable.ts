@@ -3,7 +3,6 @@
 // gained DNSKEY, CDS and CDNSKEY), the zone's event and, one-click with the registry, the
 // same-named domain's DS with its event (docs/dnssec.md).
 import type { Context } from "hono";
-import { eventInsert, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
 import { zoneKeys } from "../../db/schema";
 import { touchZone } from "../../db/zones";
@@ -11,27 +10,27 @@ import { generateEcdsaP256 } from "../../dns/dnssec/ecdsa";
 import { combinedSigningKey, dnskeyTag } from "../../dns/dnssec/keys";
 import { seal } from "../../dns/dnssec/sealed";
 import { base64Text } from "../../dns/rdata/wire";
-import { writeFailure } from "../../db/errors";
+import { commitWrite, type RowWrite } from "../../db/write";
 import type { AppEnv } from "../../env";
-import type { Statement } from "../../http/mutate";
+import { writeContext } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { withVersionRetry } from "../../http/writes";
 import { lockedAgainstUpdate } from "../../registry/statuses";
 import { dsData, linkedDomain, setDomainDs } from "./registry-link";
 import { activeKeys, dnssecSecret, presentState, type ZoneKeyRow } from "./state";
-import { writeContextOf, zoneOf } from "./zone";
+import { zoneOf } from "./zone";
 
 export async function enableDnssec(c: Context<AppEnv>, segment: string) {
   const secret = dnssecSecret(c);
   // The same-named domain written meanwhile fails the batch (setDomainDs): read and try again.
-  return withVersionRetry(c, () => enableOnce(c, secret, segment));
+  return withVersionRetry(() => enableOnce(c, secret, segment));
 }
 
 async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   const zone = await zoneOf(c, segment);
   const db = c.get("db");
   if ((await activeKeys(db, zone.id)).length > 0) throw alreadyOn(zone.name);
-  const ctx = writeContextOf(c);
+  const ctx = writeContext(c);
   const material = await generateEcdsaP256();
   const key = combinedSigningKey(material.publicKey);
   // Key ids share the ULID of the other ids, under their own prefix.
@@ -50,16 +49,13 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   material.privateKey.fill(0);
   const before = await presentState(zone.name, []);
   const after = await presentState(zone.name, [row]);
-  const statements: Statement[] = [
-    db.insert(zoneKeys).values(row),
-    // The serial rises in SQL (RFC 1982), so a concurrent record write loses no increment.
-    touchZone(db, zone.id, ctx.now),
-    // The zone's event records what changed: its DNSSEC state (public parts only).
-    eventInsert(
-      db,
-      {
-        at: ctx.at,
-        actor: ctx.actor,
+  const rows: RowWrite[] = [
+    { statement: db.insert(zoneKeys).values(row) },
+    {
+      // The serial rises in SQL (RFC 1982), so a concurrent record write loses no increment.
+      statement: touchZone(db, zone.id, ctx.now),
+      // The zone's event records what changed: its DNSSEC state (public parts only).
+      event: {
         account: zone.accountId,
         type: "zone",
         id: zone.id,
@@ -67,22 +63,16 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
         before: { name: zone.name, dnssec: before },
         after: { name: zone.name, dnssec: after },
       },
-      { onlyIf: previousStatementChanged },
-    ),
+    },
   ];
   const domain = await linkedDomain(db, zone);
   // Under the registry lock's serverUpdateProhibited the domain's DS stays as it is: the zone is signed, the DS waits for the operator.
   if (domain?.dnssec && !lockedAgainstUpdate(domain.row.serverStatuses)) {
     // RFC 4509 §3: SHA-256 is the digest every validator supports; one DS is what the parent needs.
-    statements.push(...setDomainDs(ctx, domain.row, [dsData(after.keys[0]!.ds[0]!)]));
+    rows.push(setDomainDs(ctx, domain.row, [dsData(after.keys[0]!.ds[0]!)]));
   }
-  try {
-    await db.batch(statements as [Statement, ...Statement[]]);
-  } catch (error) {
-    // zone_keys_active_unique: another request turned signing on first.
-    if (writeFailure(error) === "unique") throw alreadyOn(zone.name);
-    throw error;
-  }
+  // zone_keys_active_unique: another request turned signing on first.
+  await commitWrite(ctx, { rows }, (kind) => (kind === "unique" ? alreadyOn(zone.name) : undefined));
   return after;
 }
 

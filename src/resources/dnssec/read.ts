@@ -4,12 +4,13 @@ import type { AppEnv } from "../../env";
 import { notFound, resourceRef } from "../../http/lookup";
 import { activeKeys, presentState } from "./state";
 import { zoneRow } from "./zone";
+import { readTogether } from "../../db/write";
 
 export async function readDnssec(c: Context<AppEnv>, segment: string) {
   // One round trip (issue 18): the zone (its 404, its visibility) and its keys in one batch.
   const db = c.get("db");
   const ref = resourceRef(segment, "zone");
-  const [[zone], keys] = await db.batch([zoneRow(db, ref), activeKeys(db, ref)]);
+  const [[zone], keys] = await readTogether(db, [zoneRow(db, ref), activeKeys(db, ref)]);
   if (!zone) throw notFound("zone", segment);
   return presentState(zone.name, keys);
 }

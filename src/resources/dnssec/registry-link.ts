@@ -3,9 +3,8 @@
 // the same batch as the key (and loses it when signing stops), with its event.
 import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { eventInsert, previousStatementChanged } from "../../db/events";
 import { domains, extensions } from "../../db/schema";
-import type { Statement, WriteContext } from "../../http/mutate";
+import { type RowWrite, versionStep, type WriteContext } from "../../db/write";
 import type { DsData } from "../../registry/lifecycle";
 import { presentDomain } from "../domains/present";
 import { type DomainWithLinks, findDomain } from "../domains/queries";
@@ -38,29 +37,15 @@ export function publishesDsOf(domain: DomainWithLinks, keyDs: readonly DsData[])
 }
 
 /**
- * The statements that set the domain's DS and record its event. The version written is
- * the one read plus one, so a domain written meanwhile makes the version trigger
- * (drizzle/0002_version_guards.sql) fail the whole batch with `version_conflict`: the key
- * and the DS commit together or not at all, and the caller retries from a fresh read
- * (src/http/writes.ts), answering 409 write_conflict if the domain keeps changing.
+ * The domain's DS set, and its event: a version step from the domain as read, so a domain
+ * written meanwhile makes the whole batch lose its race (src/db/write.ts): the key and the
+ * DS commit together or not at all, and the caller reads again (answering 409
+ * write_conflict if the domain keeps changing).
  */
-export function setDomainDs(ctx: WriteContext, domain: DomainWithLinks, ds: DsData[]): Statement[] {
+export function setDomainDs(ctx: WriteContext, domain: DomainWithLinks, ds: DsData[]): RowWrite {
   const after = { ...domain, ds, updatedAt: ctx.at, version: domain.version + 1 };
-  return [
-    ctx.db.update(domains).set({ ds, version: after.version, updatedAt: ctx.at }).where(eq(domains.id, domain.id)),
-    eventInsert(
-      ctx.db,
-      {
-        at: ctx.at,
-        actor: ctx.actor,
-        account: domain.accountId,
-        type: "domain",
-        id: domain.id,
-        operation: "update",
-        before: presentDomain(domain),
-        after: presentDomain(after),
-      },
-      { onlyIf: previousStatementChanged },
-    ),
-  ];
+  return {
+    statement: versionStep(ctx.db, domains, domain, after),
+    event: { account: domain.accountId, type: "domain", id: domain.id, operation: "update", before: presentDomain(domain), after: presentDomain(after) },
+  };
 }

@@ -1,13 +1,11 @@
-// The zone a DNSSEC request names, as the caller sees it, and the write context of a change.
+// The zone a DNSSEC request names, as the caller sees it.
 import type { Context } from "hono";
 import { eq, getTableColumns } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
 import { zones } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { actorOf } from "../../http/actor";
 import { notFound, resourceRef } from "../../http/lookup";
-import type { WriteContext } from "../../http/mutate";
 
 /**
  * The zone row alone: these handlers read the keys themselves (findZone's columns would
@@ -24,9 +22,4 @@ export async function zoneOf(c: Context<AppEnv>, segment: string) {
   const [zone] = await zoneRow(c.get("db"), resourceRef(segment, "zone"));
   if (!zone) throw notFound("zone", segment);
   return zone;
-}
-
-export function writeContextOf(c: Context<AppEnv>): WriteContext {
-  const now = new Date();
-  return { db: c.get("db"), allAccounts: c.get("dbAllAccounts") ?? c.get("db"), now, at: now.toISOString(), actor: actorOf(c) };
 }

@@ -25,6 +25,7 @@ import { contactIdsOf, domainCollection, domainExists } from "./collection";
 import { adoptionWrites, contactAddressGuards, nameserverLinks } from "./links";
 import { contactsById, type DomainWithLinks, zoneNamed } from "./queries";
 import type * as routes from "./routes";
+import { readTogether } from "../../db/write";
 
 export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = async (c) => {
   const input = c.req.valid("json");
@@ -68,7 +69,7 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
       const accountId = await sponsorFor(c, input.account);
       // Names are one namespace across accounts, and name servers are names: the taken name
       // and the name servers' hosts and superordinate domains are looked up in every account.
-      const [taken, contactRows, knownHosts, managed, zone, adopted] = await db.batch([
+      const [taken, contactRows, knownHosts, managed, zone, adopted] = await readTogether(db, [
         domainsNamed(allAccounts, name ? [name] : []),
         contactsById(db, contactIdsOf(assigned)),
         hostsNamed(allAccounts, nameservers),

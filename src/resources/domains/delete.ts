@@ -8,6 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
 import type { Database } from "../../db/client";
 import { domains } from "../../db/schema";
+import { versionStep } from "../../db/write";
 import type { AppEnv } from "../../env";
 import { deleteResource, findResource, updateResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
@@ -56,10 +57,7 @@ export const deleteDomain: RouteHandler<typeof routes.deleteDomain, AppEnv> = as
       const next = { ...current, deletedAt: ctx.at, rgp, rgpEndsAt: earliestEnd(rgp) ?? ctx.at, version: current.version + 1, updatedAt: ctx.at };
       return {
         next,
-        write: ctx.db
-          .update(domains)
-          .set({ deletedAt: next.deletedAt, rgp: next.rgp, rgpEndsAt: next.rgpEndsAt, version: next.version, updatedAt: next.updatedAt })
-          .where(and(eq(domains.id, current.id), eq(domains.version, current.version))),
+        write: versionStep(ctx.db, domains, current, next),
       };
     },
   });

@@ -4,7 +4,7 @@
 import { and, eq, exists, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { chunkedEventInserts, eventInsert, rowExists } from "../../db/events";
-import { failUnless } from "../../db/guards";
+import { guard } from "../../db/guards";
 import { newId } from "../../db/ids";
 import { adoptSubordinateHosts, contactsHaveAddress, linksNameservers } from "../../db/links";
 import { domainNameservers, hosts } from "../../db/schema";
@@ -85,7 +85,7 @@ export function nameserverLinks(ctx: WriteContext, domain: { id: string; account
         .where(inArray(hosts.name, [...names])),
     ),
   );
-  return { alongside, guards: [failUnless(db, { type: "domain", id: domainId }, linksNameservers(domainId, names.length))] };
+  return { alongside, guards: [guard(db, "every name server is linked", linksNameservers(domainId, names.length))] };
 }
 
 /** Replaces a domain's name server links. */
@@ -98,9 +98,9 @@ export function replaceNameserverLinks(ctx: WriteContext, domain: { id: string; 
  * The contacts a write assigns still have the postal address their roles need when the
  * batch commits: a PATCH of the contact may clear it between the check and the write.
  */
-export function contactAddressGuards(db: Database, domainId: string, assigned: AssignedContacts): Statement[] {
+export function contactAddressGuards(db: Database, _domainId: string, assigned: AssignedContacts): Statement[] {
   const ids = contactsNeedingAddress(assigned);
-  return ids.length === 0 ? [] : [failUnless(db, { type: "domain", id: domainId }, contactsHaveAddress(ids))];
+  return ids.length === 0 ? [] : [guard(db, "the contacts have an address", contactsHaveAddress(ids))];
 }
 
 /**

@@ -13,6 +13,7 @@ import { hostsWithNames } from "../hosts/queries";
 import { presentHost } from "../hosts/present";
 import { delegationPublished } from "../../registry/statuses";
 import type { Domain } from "./schemas";
+import { readTogether } from "../../db/write";
 
 /**
  * Every name server of the domain: the host objects the viewer sees (its own account's),
@@ -28,7 +29,7 @@ export async function domainRdapView(db: Database, domain: Domain, context: Rdap
   const contactIds = [domain.registrant, domain.contacts.admin, domain.contacts.tech, domain.contacts.billing].filter((id): id is string => id !== null);
   const [cat, [hostRows, contactRows, sponsorRows]] = await Promise.all([
     catalog(db),
-    db.batch([
+    readTogether(db, [
       hostsWithNames(db, domain.nameservers),
       contactsWithIds(db, [...new Set(contactIds)]),
       db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(eq(accounts.id, domain.account)),

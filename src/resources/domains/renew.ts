@@ -4,9 +4,10 @@
 // write itself is conditional on that expiry, so of concurrent renews exactly one wins
 // and the others read again and are refused.
 import type { RouteHandler } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
 import { domains } from "../../db/schema";
+import { versionStep } from "../../db/write";
 import type { AppEnv } from "../../env";
 import { newFindings, throwFindings, throwPriceErrors } from "../../http/findings";
 import { updateResource } from "../../http/mutate";
@@ -50,10 +51,8 @@ export const renewDomain: RouteHandler<typeof routes.renewDomain, AppEnv> = asyn
       const next = { ...current, expiresAt: expiresAt!, rgp, rgpEndsAt: earliestEnd(rgp), version: current.version + 1, updatedAt: ctx.at };
       return {
         next,
-        write: ctx.db
-          .update(domains)
-          .set({ expiresAt: next.expiresAt, rgp: next.rgp, rgpEndsAt: next.rgpEndsAt, version: next.version, updatedAt: next.updatedAt })
-          .where(and(eq(domains.id, current.id), eq(domains.version, current.version), eq(domains.expiresAt, current.expiresAt))),
+        // The renewal is conditional on the expiry it renews (RFC 5731 §3.2.3 curExpDate).
+        write: versionStep(ctx.db, domains, current, next, { also: eq(domains.expiresAt, current.expiresAt) }),
         answerExtras: { price },
       };
     },

@@ -3,9 +3,9 @@
 // implied). A domain that had expired is renewed for one year as it comes back (as
 // Nomulus's DomainRestoreRequestFlow does), else the next sweep would expire it again.
 import type { RouteHandler } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
 import { domains } from "../../db/schema";
+import { versionStep } from "../../db/write";
 import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
@@ -37,10 +37,7 @@ export const restoreDomain: RouteHandler<typeof routes.restoreDomain, AppEnv> = 
       const next = { ...current, deletedAt: null, expiresAt, rgp, rgpEndsAt: earliestEnd(rgp), version: current.version + 1, updatedAt: ctx.at };
       return {
         next,
-        write: ctx.db
-          .update(domains)
-          .set({ deletedAt: null, expiresAt, rgp, rgpEndsAt: next.rgpEndsAt, version: next.version, updatedAt: next.updatedAt })
-          .where(and(eq(domains.id, current.id), eq(domains.version, current.version))),
+        write: versionStep(ctx.db, domains, current, next),
         answerExtras: { price },
       };
     },

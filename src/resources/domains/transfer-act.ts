@@ -4,18 +4,18 @@
 // one outcome; a transfer no longer pending answers 409, anyone else 404.
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { and, eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
 import { domains } from "../../db/schema";
+import { rowStatements, versionStep } from "../../db/write";
 import type { AppEnv } from "../../env";
-import { updateResource } from "../../http/mutate";
+import { changeResource } from "../../http/mutate";
 import { mayEndTransfer, type TransferEnding } from "../../access/transfers";
 import { ApiError } from "../../http/problem";
 import { prohibitingStatus, shownStatuses } from "../../registry/statuses";
 import { domainCollection } from "./collection";
 import type * as routes from "./routes";
 import { noTransfer } from "./transfer-read";
-import { approvalChange, closeTransfer, contactsOfDomain, latestTransfer, presentTransfer, type TransferRow } from "./transfers";
+import { approvalChange, closeTransfer, contactsOfDomain, endedTransfer, latestTransfer, presentTransfer } from "./transfers";
 
 type Action = TransferEnding;
 
@@ -24,8 +24,7 @@ const ENDS = { approve: "approved", reject: "rejected", cancel: "cancelled" } as
 async function act(c: Context<AppEnv>, segment: string, action: Action) {
   const cat = await catalog(c.get("db"));
   const rights = c.get("principal").rights;
-  let ended: TransferRow | null = null;
-  await updateResource(c, domainCollection, segment, {
+  const { answer: ended } = await changeResource(c, domainCollection, segment, {
     event: `transfer_${action}`,
     acrossAccounts: true,
     async update(ctx, current) {
@@ -34,7 +33,7 @@ async function act(c: Context<AppEnv>, segment: string, action: Action) {
       if (transfer.status !== "pending") {
         throw new ApiError("status_prohibits", `The transfer of ${current.name} is ${transfer.status}, no longer pending.`);
       }
-      ended = { ...transfer, status: ENDS[action], actedAt: ctx.at, version: transfer.version + 1 };
+      const answer = endedTransfer(ctx, transfer, ENDS[action]);
       const prohibiting = action === "approve" ? prohibitingStatus("approveTransfer", shownStatuses(current)) : null;
       if (prohibiting) {
         throw new ApiError(
@@ -42,19 +41,11 @@ async function act(c: Context<AppEnv>, segment: string, action: Action) {
           `${current.name} has ${prohibiting}; the transfer can be rejected or cancelled, not approved, until the registry's operator clears it.`,
         );
       }
-      if (action === "approve") return approvalChange(ctx, cat, current, transfer, "approved", await contactsOfDomain(ctx.allAccounts, current));
+      if (action === "approve") return { ...approvalChange(ctx, cat, current, transfer, "approved", await contactsOfDomain(ctx.allAccounts, current)), answer };
       const next = { ...current, pendingTransfer: false, version: current.version + 1, updatedAt: ctx.at };
-      return {
-        next,
-        write: ctx.db
-          .update(domains)
-          .set({ version: next.version, updatedAt: next.updatedAt })
-          .where(and(eq(domains.id, current.id), eq(domains.version, current.version))),
-        alongside: [closeTransfer(ctx, transfer, ENDS[action])],
-      };
+      return { next, write: versionStep(ctx.db, domains, current, next), alongside: rowStatements(ctx, closeTransfer(ctx, transfer, ENDS[action])), answer };
     },
   });
-  c.header("ETag", undefined);
   return c.json(presentTransfer(ended!), 200);
 }
 

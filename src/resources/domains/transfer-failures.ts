@@ -7,10 +7,10 @@
 import { eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { eventInsert } from "../../db/events";
-import { failUnless } from "../../db/guards";
+import { guard } from "../../db/guards";
 import type { ResourceRef } from "../../db/ref";
 import { domains, transferAuthFailures } from "../../db/schema";
-import type { Statement, WriteContext } from "../../http/mutate";
+import type { Write, WriteContext } from "../../db/write";
 import { ApiError } from "../../http/problem";
 import { type FailureLimit, lockedFor, TRANSFER_FAILURE_LIMITS, TRANSFER_FAILURES_FORGOTTEN_AFTER_SECONDS } from "../../registry/auth-info";
 
@@ -113,8 +113,8 @@ function countFailure(db: Database, key: string, limit: FailureLimit, keys: Fail
 
 /** What a wrong auth_info writes, and how to read its outcome. */
 export interface FailureWrite {
-  statements: Statement[];
-  /** From the batch's last result (the counts as written): whether this request's failure was counted. */
+  write: Write;
+  /** From the write's `last` result (the counts as written): whether this request's failure was counted. */
   counted(rows: readonly Row[]): boolean;
 }
 
@@ -130,33 +130,35 @@ export function recordFailure(ctx: WriteContext, domain: { id: string; accountId
   const t = transferAuthFailures;
   const domainCount = (column: SQL) => sql`(select ${column} from ${t} where ${t.key} = ${keys.domain})`;
   return {
-    statements: [
-      countFailure(ctx.db, keys.domain, TRANSFER_FAILURE_LIMITS.domain, keys, now, request),
-      countFailure(ctx.db, keys.account, TRANSFER_FAILURE_LIMITS.account, keys, now, request),
-      eventInsert(
-        ctx.db,
-        {
-          at: ctx.at,
-          actor: ctx.actor,
-          account: domain.accountId,
-          type: "domain",
-          id: domain.id,
-          operation: "transfer_auth_failed",
-          before: null,
-          after: { gaining_account: gainingAccountId, failures: 0, locked_until: null },
-        },
-        {
-          onlyIf: sql`exists (select 1 from ${t} where ${t.key} = ${keys.domain} and ${t.lastRequest} = ${request})`,
-          afterFromDatabase: {
-            "$.failures": domainCount(sql`${t.failures}`),
-            "$.locked_until": domainCount(
-              sql`case when ${t.lockedUntil} = 0 then null else strftime('%Y-%m-%dT%H:%M:%fZ', ${t.lockedUntil} / 1000.0, 'unixepoch') end`,
-            ),
+    write: {
+      alongside: [
+        countFailure(ctx.db, keys.domain, TRANSFER_FAILURE_LIMITS.domain, keys, now, request),
+        countFailure(ctx.db, keys.account, TRANSFER_FAILURE_LIMITS.account, keys, now, request),
+        eventInsert(
+          ctx.db,
+          {
+            at: ctx.at,
+            actor: ctx.actor,
+            account: domain.accountId,
+            type: "domain",
+            id: domain.id,
+            operation: "transfer_auth_failed",
+            before: null,
+            after: { gaining_account: gainingAccountId, failures: 0, locked_until: null },
           },
-        },
-      ),
-      readFailureCounts(ctx.db, keys),
-    ],
+          {
+            onlyIf: sql`exists (select 1 from ${t} where ${t.key} = ${keys.domain} and ${t.lastRequest} = ${request})`,
+            afterFromDatabase: {
+              "$.failures": domainCount(sql`${t.failures}`),
+              "$.locked_until": domainCount(
+                sql`case when ${t.lockedUntil} = 0 then null else strftime('%Y-%m-%dT%H:%M:%fZ', ${t.lockedUntil} / 1000.0, 'unixepoch') end`,
+              ),
+            },
+          },
+        ),
+      ],
+      last: [readFailureCounts(ctx.db, keys)],
+    },
     counted: (rows) => rows.some((row) => row.key === keys.domain && row.lastRequest === request),
   };
 }
@@ -165,8 +167,8 @@ export function recordFailure(ctx: WriteContext, domain: { id: string; accountId
  * The guard of a transfer request with the right auth_info: the batch fails (and the
  * request reads again, to answer 429) when a failure that raced it locked a count first.
  */
-export function notLockedGuard(db: Database, domainId: string, keys: FailureKeys, now: number) {
-  return failUnless(db, { type: "domain", id: domainId }, noLock(keys, now, ""));
+export function notLockedGuard(db: Database, _domainId: string, keys: FailureKeys, now: number) {
+  return guard(db, "no failure count is locked", noLock(keys, now, ""));
 }
 
 /** A new auth_info starts the domain's count again: failures guessed at the old one say nothing of it. */

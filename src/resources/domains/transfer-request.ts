@@ -14,12 +14,12 @@
 //      the 422 is answered; a right one writes the transfer, guarded against a failure
 //      that locked a count meanwhile.
 import type { RouteHandler } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
 import { domains, transfers } from "../../db/schema";
+import { commitWrite, versionStep } from "../../db/write";
 import type { AppEnv } from "../../env";
 import { newFindings, throwFindings, throwPriceErrors } from "../../http/findings";
-import { updateResource } from "../../http/mutate";
+import { changeResource } from "../../http/mutate";
 import { resourceRef } from "../../http/lookup";
 import { callerAccount } from "../../http/caller";
 import { quotaGuardForComing } from "../../http/quotas";
@@ -48,9 +48,8 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
   if (body.period !== undefined) parsed.invalid.push(...wholeYearsErrors(body.period));
   throwFindings(parsed);
 
-  let transfer: TransferRow | null = null;
   const segment = c.req.valid("param").domain;
-  await updateResource(c, domainCollection, segment, {
+  const { answer: transfer } = await changeResource(c, domainCollection, segment, {
     event: "transfer_request",
     acrossAccounts: true,
     // The failure counts, in the domain's own round trip.
@@ -88,14 +87,13 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
       // 3. The password.
       if (!sameSecret(body.auth_info, current.authInfo)) {
         const failure = recordFailure(ctx, current, gaining, keys);
-        const results = await ctx.db.batch(failure.statements as [(typeof failure.statements)[number], ...typeof failure.statements]);
-        const written = results.at(-1) as Parameters<typeof failure.counted>[0];
+        const [written] = (await commitWrite(ctx, failure.write)) as [Parameters<typeof failure.counted>[0]];
         // Not counted: a request that raced this one locked a count first.
         if (!failure.counted(written)) throw transferLocked(Math.max(1, lockedSeconds(written, ctx.now.getTime())));
         throw new ApiError("policy_violation", "auth_info: does not match.", { errors: [{ field: "auth_info", message: "does not match" }] });
       }
 
-      transfer = {
+      const transfer: TransferRow = {
         id: newTransferId(ctx.now),
         domainId: current.id,
         name: current.name,
@@ -113,20 +111,16 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
       return {
         next,
         // The domain's version step makes concurrent requests (and any other write) collide.
-        write: ctx.db
-          .update(domains)
-          .set({ version: next.version, updatedAt: next.updatedAt })
-          .where(and(eq(domains.id, current.id), eq(domains.version, current.version))),
+        write: versionStep(ctx.db, domains, current, next),
         alongside: [ctx.db.insert(transfers).values(transfer)],
         // The gaining account must have room for the domain: checked at the request, since
         // approval (by the losing account, or the sweep at act_by) always completes.
         guards: [notLockedGuard(ctx.db, current.id, keys, ctx.now.getTime()), quotaGuardForComing(c, ctx.db, gaining, "domains")],
+        answer: transfer,
       };
     },
   });
-  const created = transfer as TransferRow | null;
-  if (!created) throw new Error("the transfer request wrote nothing");
-  c.header("ETag", undefined);
-  c.header("Location", `/v1/domains/${created.name}/transfer`);
-  return c.json(presentTransfer(created), 201);
+  if (!transfer) throw new Error("the transfer request wrote nothing");
+  c.header("Location", `/v1/domains/${transfer.name}/transfer`);
+  return c.json(presentTransfer(transfer), 201);
 };

@@ -8,7 +8,8 @@ import type { ResourceRef } from "../../db/ref";
 import { eventInsert, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
 import { contacts, domains, hosts, transfers } from "../../db/schema";
-import type { Change, Statement, WriteContext } from "../../http/mutate";
+import type { Change } from "../../db/resource-write";
+import { type RowWrite, rowStatements, versionStep, type WriteContext } from "../../db/write";
 import { generateAuthInfo } from "../../registry/auth-info";
 import { cappedExpiry, earliestEnd, transferLockedUntil, withGracePeriod } from "../../registry/lifecycle";
 import { presentContact } from "../contacts/present";
@@ -50,12 +51,17 @@ export function newTransferId(now: Date): string {
   return newId("transfer", now);
 }
 
-/** The statement that ends a pending transfer; it changes nothing if the transfer is no longer pending. */
-export function closeTransfer(ctx: WriteContext, transfer: TransferRow, status: Exclude<TransferStatus, "pending">): Statement {
-  return ctx.db
-    .update(transfers)
-    .set({ status, actedAt: ctx.at, version: transfer.version + 1 })
-    .where(sql`${transfers.id} = ${transfer.id} and ${transfers.status} = 'pending'`);
+/** The transfer as it ends: acted on now, one version on. */
+export function endedTransfer(ctx: WriteContext, transfer: TransferRow, status: Exclude<TransferStatus, "pending">): TransferRow {
+  return { ...transfer, status, actedAt: ctx.at, version: transfer.version + 1 };
+}
+
+/**
+ * The version step that ends a pending transfer: a row the write must change, so a
+ * transfer that another write ended since it was read makes the batch lose its race.
+ */
+export function closeTransfer(ctx: WriteContext, transfer: TransferRow, status: Exclude<TransferStatus, "pending">): RowWrite {
+  return { statement: versionStep(ctx.db, transfers, transfer, endedTransfer(ctx, transfer, status), { also: eq(transfers.status, "pending") }) };
 }
 
 /** The contacts a domain uses, as stored (read across accounts: the sweep acts for no account). */
@@ -132,23 +138,11 @@ export function approvalChange(
     });
   return {
     next,
-    write: ctx.db
-      .update(domains)
-      .set({
-        accountId: gaining,
-        expiresAt: next.expiresAt,
-        authInfo: next.authInfo,
-        lastTransferAt: next.lastTransferAt,
-        rgp: next.rgp,
-        rgpEndsAt: next.rgpEndsAt,
-        version: next.version,
-        updatedAt: next.updatedAt,
-      })
-      .where(sql`${domains.id} = ${current.id} and ${domains.version} = ${current.version}`),
     // The copies must exist before the domain points at them (foreign keys are checked per
     // statement), so the domain's contacts are set after them, without a second version step.
+    write: versionStep(ctx.db, domains, current, next, { leave: ["registrantId", "adminId", "techId", "billingId"] }),
     alongside: [
-      closeTransfer(ctx, transfer, status),
+      ...rowStatements(ctx, closeTransfer(ctx, transfer, status)),
       ...contactCopies,
       ctx.db
         .update(domains)

@@ -2,10 +2,10 @@
 // client statuses (replaced whole), auth_info and auto_renew. RFC 5731 §2.3: under
 // clientUpdateProhibited, only the patch that removes it is accepted.
 import type { RouteHandler } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
 import { domainsNamed, hostsNamed } from "../../db/links";
 import { domains } from "../../db/schema";
+import { versionStep } from "../../db/write";
 import type { AppEnv } from "../../env";
 import { copyFindings, newFindings, throwFindings } from "../../http/findings";
 import { quotaGuards } from "../../http/quotas";
@@ -133,22 +133,7 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
       const links = nameserversChanged ? replaceNameserverLinks(ctx, current, written.nameservers, external) : { alongside: [], guards: [] };
       return {
         next: written,
-        write: ctx.db
-          .update(domains)
-          .set({
-            registrantId: written.registrantId,
-            adminId: written.adminId,
-            techId: written.techId,
-            billingId: written.billingId,
-            statuses: written.statuses,
-            serverStatuses: written.serverStatuses,
-            authInfo: written.authInfo,
-            autoRenew: written.autoRenew,
-            ds: written.ds,
-            version: written.version,
-            updatedAt: written.updatedAt,
-          })
-          .where(eq(domains.id, current.id)),
+        write: versionStep(ctx.db, domains, current, written),
         // A new auth_info starts the domain's count of failed transfer requests again.
         alongside: written.authInfo === current.authInfo ? links.alongside : [...links.alongside, forgetDomainFailures(ctx.db, current.id)],
         // External name servers the change creates count as the account's hosts.

@@ -20,18 +20,13 @@
 //   finds the object, and deletes what it holds.
 import { and, asc, eq, lt, lte, notInArray, type SQL, sql } from "drizzle-orm";
 import { type Database, database } from "../../db/client";
-import { eventArchives, events } from "../../db/schema";
-import { presentEvent } from "./present";
+import { events } from "../../db/schema";
+import { archiveDay } from "./archive-object";
+export { ARCHIVE_ID_PREFIX, ARCHIVE_MEDIA_TYPE, archiveId, archiveKey } from "./archive-names";
 import type { EventRow } from "./queries";
 
 /** Days of events D1 keeps when EVENT_HOT_DAYS is unset or not a positive whole number. */
 export const DEFAULT_HOT_DAYS = 30;
-
-/** The archive objects' ids: `arc_` and the ULID of the object's first event. */
-export const ARCHIVE_ID_PREFIX = "arc_";
-
-/** The media type an archive object is stored and served as: a gzip file of NDJSON lines. */
-export const ARCHIVE_MEDIA_TYPE = "application/gzip";
 
 /** What one run did. */
 export interface ArchiveReport {
@@ -78,16 +73,6 @@ export function hotDaysOf(value: string | undefined): number {
 export function archiveCutoff(now: Date, hotDays: number): string {
   const midnight = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   return new Date(midnight - hotDays * DAY_MS).toISOString();
-}
-
-/** The R2 key of the object whose first event is `first`. */
-export function archiveKey(accountId: string, day: string, firstEventId: string): string {
-  return `events/${accountId}/${day}/${firstEventId}.ndjson.gz`;
-}
-
-/** `arc_` and the ULID of the object's first event (`evt_…`). */
-export function archiveId(firstEventId: string): string {
-  return ARCHIVE_ID_PREFIX + firstEventId.slice(firstEventId.indexOf("_") + 1);
 }
 
 /** The newest event's `seq`: never archived, so that the next event never takes its number again. */
@@ -156,99 +141,6 @@ function byDay(rows: EventRow[], cutoff: string): EventRow[][] {
     list.push(row);
   }
   return [...days.values()];
-}
-
-async function gzip(text: string): Promise<Uint8Array> {
-  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
-async function gunzip(bytes: ArrayBuffer): Promise<string> {
-  return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
-}
-
-/** What an object says about itself (R2 custom metadata), as every run writes it. */
-interface ObjectFacts {
-  account: string;
-  day: string;
-  first_event: string;
-  last_event: string;
-  first_seq: string;
-  last_seq: string;
-  count: string;
-}
-
-/** The ids of an object's lines, checked against what the object says it holds. */
-function heldIds(text: string, facts: Partial<ObjectFacts>, key: string): string[] {
-  const lines = text.split("\n");
-  if (lines.pop() !== "") throw new Error(`archive object ${key}: its last line is not ended`);
-  const ids = lines.map((line) => (JSON.parse(line) as { id: string }).id);
-  const agrees =
-    ids.length > 0 &&
-    ids.every((id) => typeof id === "string") &&
-    String(ids.length) === facts.count &&
-    ids[0] === facts.first_event &&
-    ids.at(-1) === facts.last_event &&
-    /^[0-9]+$/.test(facts.first_seq ?? "") &&
-    /^[0-9]+$/.test(facts.last_seq ?? "");
-  if (!agrees) throw new Error(`archive object ${key}: its lines do not match its metadata`);
-  return ids;
-}
-
-/**
- * One object: written unless it exists, read back, and then, in one D1 batch, its row in
- * the index and the deletion of exactly the events it holds. Returns the events deleted.
- */
-async function archiveDay(db: Database, bucket: R2Bucket, accountId: string, rows: EventRow[], now: Date): Promise<number> {
-  const first = rows[0]!;
-  const last = rows.at(-1)!;
-  const day = first.at.slice(0, 10);
-  const key = archiveKey(accountId, day, first.id);
-  const text = rows.map((row) => `${JSON.stringify(presentEvent(row))}\n`).join("");
-  const facts: ObjectFacts = {
-    account: accountId,
-    day,
-    first_event: first.id,
-    last_event: last.id,
-    first_seq: String(first.seq),
-    last_seq: String(last.seq),
-    count: String(rows.length),
-  };
-  const written = await bucket.put(key, await gzip(text), {
-    onlyIf: { etagDoesNotMatch: "*" },
-    httpMetadata: { contentType: ARCHIVE_MEDIA_TYPE },
-    customMetadata: { ...facts },
-  });
-  // Read back whether this run wrote it or an earlier (or concurrent) one did: D1 forgets
-  // only what the stored object holds.
-  const stored = await bucket.get(key);
-  if (!stored) throw new Error(`archive object ${key} was not found after it was written`);
-  const storedText = await gunzip(await stored.arrayBuffer());
-  if (written !== null && storedText !== text) throw new Error(`archive object ${key} reads back other than it was written`);
-  const held = stored.customMetadata ?? {};
-  const ids = heldIds(storedText, held, key);
-  const [, deleted] = await db.batch([
-    db
-      .insert(eventArchives)
-      .values({
-        id: archiveId(ids[0]!),
-        accountId,
-        day,
-        key,
-        firstEvent: ids[0]!,
-        lastEvent: ids.at(-1)!,
-        firstSeq: Number(held.first_seq),
-        lastSeq: Number(held.last_seq),
-        count: ids.length,
-        bytes: stored.size,
-        createdAt: now.toISOString(),
-      })
-      .onConflictDoNothing(),
-    // One statement whatever the count: the ids travel as one JSON array (D1 binds at most
-    // 100 parameters to a statement).
-    db.delete(events).where(sql`${events.id} in (select value from json_each(${JSON.stringify(ids)}))`),
-  ]);
-  return deleted.meta.changes ?? 0;
 }
 
 /**

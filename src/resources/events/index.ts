@@ -12,6 +12,7 @@ import { runEventArchive } from "./archive-run";
 import { presentEvent } from "./present";
 import { archivedAfter, eventPosition, findEvent, listEvents, TRAIL_START } from "./queries";
 import * as routes from "./routes";
+import { readTogether } from "../../db/write";
 
 /** Events never change: one version for ever. */
 const EVENT_VERSION = 1;
@@ -26,7 +27,9 @@ export const eventsRouter = createRouter()
     const page = await pageRequest(c, query);
     const db = c.get("db");
     // A cursor is checked in the same round trip as its page: is an event after it archived?
-    const [rows, gone] = page.after ? await db.batch([listEvents(db, query, page), archivedAfter(db, page.after)]) : [await listEvents(db, query, page), []];
+    const [rows, gone] = page.after
+      ? await readTogether(db, [listEvents(db, query, page), archivedAfter(db, page.after)])
+      : [await listEvents(db, query, page), []];
     if (gone.length > 0) {
       throw new ApiError(
         "gone",

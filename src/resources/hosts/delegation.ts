@@ -5,7 +5,7 @@
 // domain that uses it, which gets a new version, `updated_at` and an `update` event.
 import { sql } from "drizzle-orm";
 import { chunkedEventInserts } from "../../db/events";
-import { failUnless } from "../../db/guards";
+import { guard } from "../../db/guards";
 import { hostUsersAre } from "../../db/links";
 import { domains } from "../../db/schema";
 import type { Statement, WriteContext } from "../../http/mutate";
@@ -34,16 +34,16 @@ export function delegationWrites(
   users: readonly DomainWithLinks[],
 ): { beforeWrite: Statement[]; alongside: Statement[] } {
   const { db, at, actor } = ctx;
-  const guard = failUnless(
+  const usersAsRead = guard(
     db,
-    { type: "host", id: host.id },
+    "the host's users are those read",
     hostUsersAre(
       host.id,
       host.accountId,
       users.map((d) => [d.id, d.version] as const),
     ),
   );
-  if (users.length === 0) return { beforeWrite: [guard], alongside: [] };
+  if (users.length === 0) return { beforeWrite: [usersAsRead], alongside: [] };
   const ids = JSON.stringify(users.map((d) => d.id));
   const events = users.map((domain) => {
     const next: DomainWithLinks = {
@@ -65,7 +65,7 @@ export function delegationWrites(
     };
   });
   return {
-    beforeWrite: [guard],
+    beforeWrite: [usersAsRead],
     alongside: [
       db
         .update(domains)

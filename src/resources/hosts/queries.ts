@@ -8,6 +8,7 @@ import { domains, hostAddresses, hosts } from "../../db/schema";
 import type { Statement } from "../../http/mutate";
 import type { PageRequest } from "../../http/pagination";
 import { registrableDomainOf } from "../../registry/extensions";
+import { readTogether } from "../../db/write";
 
 export type HostRow = typeof hosts.$inferSelect;
 export type HostWithLinks = HostRow & { linked: boolean };
@@ -92,6 +93,6 @@ export function addressWrites(db: Database, hostId: string, addresses: readonly 
 /** Where a host of this name would stand: its superordinate domain here, if any (RFC 5732 §1.1), and whether the name is taken. */
 export async function placeHost(db: Database, name: string) {
   const candidate = registrableDomainOf(name, (await catalog(db)).extensions);
-  const [taken, superordinate] = await db.batch([hostsNamed(db, [name]), domainsNamed(db, candidate ? [candidate] : [])]);
+  const [taken, superordinate] = await readTogether(db, [hostsNamed(db, [name]), domainsNamed(db, candidate ? [candidate] : [])]);
   return { taken: taken[0] ?? null, superordinate: superordinate[0] ?? null };
 }

@@ -8,7 +8,7 @@ import { reversedName } from "../../dns/name";
 import type { AppEnv } from "../../env";
 import { newFindings, throwFindings, validName } from "../../http/findings";
 import { updateResource } from "../../http/mutate";
-import { VersionConflict } from "../../http/writes";
+import { LostRace } from "../../db/write";
 import { registrableDomainOf } from "../../registry/extensions";
 import { glueAddresses, glueErrors, normalizeHostName, superordinateSponsorErrors } from "../../registry/hosts";
 import { hostCollection, hostExists } from "./collection";
@@ -16,6 +16,7 @@ import { domainsUsingNameserver } from "../domains/queries";
 import { delegationWrites, usedByOtherAccounts } from "./delegation";
 import { addressWrites, placeHost } from "./queries";
 import type * as routes from "./routes";
+import { versionStep } from "../../db/write";
 
 export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) => {
   const patch = c.req.valid("json");
@@ -52,14 +53,11 @@ export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) =>
       const users = current.linked ? await domainsUsingNameserver(allAccounts, current.id) : [];
       if (users.some((domain) => domain.accountId !== current.accountId)) throw usedByOtherAccounts(current.name);
       const delegation = delegationWrites(ctx, current, name, users);
-      const next = { ...current, name, domainId, addresses, version: current.version + 1, updatedAt: at };
+      const next = { ...current, name, reversedName: reversedName(name), domainId, addresses, version: current.version + 1, updatedAt: at };
       return {
         next,
         beforeWrite: delegation.beforeWrite,
-        write: db
-          .update(hosts)
-          .set({ name, reversedName: reversedName(name), domainId, addresses, version: next.version, updatedAt: at })
-          .where(eq(hosts.id, current.id)),
+        write: versionStep(db, hosts, current, next),
         alongside: [
           ...(addressesChanged ? [db.delete(hostAddresses).where(eq(hostAddresses.hostId, current.id)), ...addressWrites(db, current.id, addresses)] : []),
           ...delegation.alongside,
@@ -68,7 +66,7 @@ export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) =>
     },
     // Another request took the name first: whose it is, the next attempt reads.
     failure: (kind) => {
-      if (kind === "unique") throw new VersionConflict();
+      if (kind === "unique") throw new LostRace();
       return undefined;
     },
   });

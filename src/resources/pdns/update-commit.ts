@@ -12,7 +12,7 @@ import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { recordRuleFor } from "../../access/token-rights";
 import type { Database } from "../../db/client";
 import { type ChunkedEvent, chunkedEventInserts } from "../../db/events";
-import { failUnless } from "../../db/guards";
+import { guard } from "../../db/guards";
 import { newId } from "../../db/ids";
 import { records, tsigKeys, tsigUpdateZones, zones } from "../../db/schema";
 import { touchZone } from "../../db/zones";
@@ -21,8 +21,7 @@ import { ownerOrder } from "../../dns/name-order";
 import { checkRecord } from "../../dns/record";
 import { coexistenceProblem } from "../../dns/rrset-rules";
 import { newIntegrityProblems, type ZoneRecordRef } from "../../dns/zone-integrity";
-import { writeFailure } from "../../db/errors";
-import type { Statement } from "../../http/mutate";
+import { commitWrite, readTogether, retryLostRaces, type Write, WriteContention, writeContextAt } from "../../db/write";
 import { presentRecord } from "../records/present";
 import type { RecordWithZone } from "../records/queries";
 import { MAX_MASTER_FILE_RECORDS } from "../zones/master-file";
@@ -47,7 +46,7 @@ interface Planned {
 
 async function plan(db: Database, trxid: number, now: Date): Promise<Planned | null> {
   const at = now.toISOString();
-  const [trxRows, ops] = await db.batch([
+  const [trxRows, ops] = await readTogether(db, [
     db
       .select({ zoneId: zones.id, zone: zones.name, accountId: zones.accountId, recordCount: zones.recordCount })
       .from(dnsUpdateTransactions)
@@ -162,7 +161,7 @@ function withZone(row: Row, zoneName: string): RecordWithZone {
   return { ...row, zoneName };
 }
 
-function statements(db: Database, trxid: number, p: Planned, now: Date): Statement[] {
+function updateWrite(db: Database, trxid: number, p: Planned, now: Date): Write {
   const at = now.toISOString();
   const ids = (rows: Row[]) => JSON.stringify(rows.map((r) => r.id));
   const apexNs = (r: Row) => r.name === "@" && r.type === "NS";
@@ -179,72 +178,68 @@ function statements(db: Database, trxid: number, p: Planned, now: Date): Stateme
   const byTtl = new Map<number, Row[]>();
   for (const { row, ttl } of p.ttlChanges) byTtl.set(ttl, [...(byTtl.get(ttl) ?? []), row]);
   const insertJson = JSON.stringify(p.inserts.map((r) => [r.id, r.name, r.type, r.content, r.ttl, r.ownerOrder]));
-  return [
-    // Nothing in the zone changed since it was read (else: read again, decide again).
-    failUnless(
-      db,
-      { type: "zone", id: p.zone.id },
-      sql`(select count(*) || ':' || coalesce(sum(${records.version}), 0) || ':' || coalesce(max(${records.id}), '') from ${records} where ${records.zoneId} = ${p.zone.id}) = ${p.fingerprint}`,
-    ),
-    // CNAME triggers see the names emptied before the new records arrive; the apex NS that
-    // go, only after the new ones came (drizzle/0003_dns_rules.sql).
-    db.delete(records).where(sql`${records.id} in (select value from json_each(${ids(p.deletes.filter((r) => !apexNs(r)))}))`),
-    ...[...byTtl].map(([ttl, rows]) =>
-      db
-        .update(records)
-        .set({ ttl, updatedAt: at, version: sql`${records.version} + 1` })
-        .where(sql`${records.id} in (select value from json_each(${ids(rows)}))`),
-    ),
-    db.insert(records).select(
-      db
-        .select({
-          id: sql<string>`json_extract(value, '$[0]')`.as("id"),
-          zoneId: sql<string>`${p.zone.id}`.as("zone_id"),
-          name: sql<string>`json_extract(value, '$[1]')`.as("name"),
-          type: sql<string>`json_extract(value, '$[2]')`.as("type"),
-          content: sql<string>`json_extract(value, '$[3]')`.as("content"),
-          ttl: sql<number>`json_extract(value, '$[4]')`.as("ttl"),
-          comment: sql<null>`null`.as("comment"),
-          version: sql<number>`1`.as("version"),
-          ownerOrder: sql<string>`json_extract(value, '$[5]')`.as("owner_order"),
-          createdAt: sql<string>`${at}`.as("created_at"),
-          updatedAt: sql<string>`${at}`.as("updated_at"),
-        })
-        .from(sql`json_each(${insertJson})`),
-    ),
-    db.delete(records).where(sql`${records.id} in (select value from json_each(${ids(p.deletes.filter(apexNs))}))`),
-    // One serial step for the whole update (RFC 2136 §3.6), whatever PowerDNS computed.
-    touchZone(db, p.zone.id, now),
-    ...chunkedEventInserts(db, events),
-    ...dropTransaction(db, trxid),
-  ];
+  // Nothing in the zone changed since it was read (else: read again, decide again).
+  const asRead = guard(
+    db,
+    "the zone's records are those read",
+    sql`(select count(*) || ':' || coalesce(sum(${records.version}), 0) || ':' || coalesce(max(${records.id}), '') from ${records} where ${records.zoneId} = ${p.zone.id}) = ${p.fingerprint}`,
+  );
+  return {
+    first: [asRead],
+    alongside: [
+      // CNAME triggers see the names emptied before the new records arrive; the apex NS that
+      // go, only after the new ones came (drizzle/0003_dns_rules.sql).
+      db.delete(records).where(sql`${records.id} in (select value from json_each(${ids(p.deletes.filter((r) => !apexNs(r)))}))`),
+      ...[...byTtl].map(([ttl, rows]) =>
+        db
+          .update(records)
+          .set({ ttl, updatedAt: at, version: sql`${records.version} + 1` })
+          .where(sql`${records.id} in (select value from json_each(${ids(rows)}))`),
+      ),
+      db.insert(records).select(
+        db
+          .select({
+            id: sql<string>`json_extract(value, '$[0]')`.as("id"),
+            zoneId: sql<string>`${p.zone.id}`.as("zone_id"),
+            name: sql<string>`json_extract(value, '$[1]')`.as("name"),
+            type: sql<string>`json_extract(value, '$[2]')`.as("type"),
+            content: sql<string>`json_extract(value, '$[3]')`.as("content"),
+            ttl: sql<number>`json_extract(value, '$[4]')`.as("ttl"),
+            comment: sql<null>`null`.as("comment"),
+            version: sql<number>`1`.as("version"),
+            ownerOrder: sql<string>`json_extract(value, '$[5]')`.as("owner_order"),
+            createdAt: sql<string>`${at}`.as("created_at"),
+            updatedAt: sql<string>`${at}`.as("updated_at"),
+          })
+          .from(sql`json_each(${insertJson})`),
+      ),
+      db.delete(records).where(sql`${records.id} in (select value from json_each(${ids(p.deletes.filter(apexNs))}))`),
+      // One serial step for the whole update (RFC 2136 §3.6), whatever PowerDNS computed.
+      touchZone(db, p.zone.id, now),
+      ...chunkedEventInserts(db, events),
+      ...dropTransaction(db, trxid),
+    ],
+  };
 }
 
 /** commitTransaction: applies the staged update in one batch, or refuses it (UpdateRefused) and drops it. */
 export async function commitTransaction(db: Database, trxid: number): Promise<void> {
+  const drop = () => commitWrite(writeContextAt(db, new Date(), "pdns"), { alongside: dropTransaction(db, trxid) });
   try {
-    for (let attempt = 1; ; attempt++) {
+    await retryLostRaces(async () => {
       const now = new Date();
       const planned = await plan(db, trxid, now);
-      if (planned === null) {
-        await db.batch([...dropTransaction(db, trxid)]);
-        return;
-      }
-      try {
-        await db.batch(statements(db, trxid, planned, now) as [Statement, ...Statement[]]);
-        return;
-      } catch (error) {
-        const failure = writeFailure(error);
-        if (failure === "version_conflict" && attempt < ATTEMPTS) continue;
-        if (failure === "rrset_conflict") throw new UpdateRefused("a CNAME must be alone at its name (RFC 1034 §3.6.2)");
-        if (failure === "apex_ns_required") throw new UpdateRefused("the zone apex must keep at least one NS record (RFC 1034 §4.2.1)");
-        if (failure === "unique") throw new UpdateRefused("a record of the update exists already (written meanwhile)");
-        if (failure === "version_conflict") throw new UpdateRefused("other writes to the zone kept committing first; send the update again");
-        throw error;
-      }
-    }
+      if (planned === null) return drop();
+      return commitWrite(writeContextAt(db, now, planned.keyId), updateWrite(db, trxid, planned, now), (failure) => {
+        if (failure === "rrset_conflict") return new UpdateRefused("a CNAME must be alone at its name (RFC 1034 §3.6.2)");
+        if (failure === "apex_ns_required") return new UpdateRefused("the zone apex must keep at least one NS record (RFC 1034 §4.2.1)");
+        if (failure === "unique") return new UpdateRefused("a record of the update exists already (written meanwhile)");
+        return undefined;
+      });
+    }, ATTEMPTS);
   } catch (error) {
-    if (error instanceof UpdateRefused) await db.batch([...dropTransaction(db, trxid)]);
-    throw error;
+    const refusal = error instanceof WriteContention ? new UpdateRefused("other writes to the zone kept committing first; send the update again") : error;
+    if (refusal instanceof UpdateRefused) await drop();
+    throw refusal;
   }
 }

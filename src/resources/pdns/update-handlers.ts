@@ -10,6 +10,7 @@ import { commitTransaction as commit, UpdateRefused } from "./update-commit";
 import type * as routes from "./update-routes";
 import { dropTransaction, formRecords, stage, startTransaction as start } from "./update-staging";
 import { tsigKeyByName } from "./zone-access";
+import { commitWrite, writeContextAt } from "../../db/write";
 
 /** The most a form body of replaceRRSet or feedRecord may hold (an RRset of a few hundred records). */
 const MAX_FORM_BYTES = 256 * 1024;
@@ -66,6 +67,6 @@ export const commitTransaction: RouteHandler<typeof routes.commitTransaction, Ap
 export const abortTransaction: RouteHandler<typeof routes.abortTransaction, AppEnv> = async (c) => {
   const trxid = transactionId(c.req.valid("param").trxid);
   const db = c.get("db");
-  await db.batch([...dropTransaction(db, trxid)]);
+  await commitWrite(writeContextAt(db, new Date(), "pdns"), { alongside: dropTransaction(db, trxid) });
   return c.json({ result: true }, 200);
 };

@@ -13,6 +13,7 @@ import type { Database } from "../../db/client";
 import { dnsUpdateOperations, dnsUpdateTransactions, records, zones } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { absolute, parseQueryName } from "./names";
+import { commitWrite, readTogether, writeContextAt } from "../../db/write";
 
 /** A transaction left open longer than this (PowerDNS died mid-update) is dropped at the next start. */
 const STALE_AFTER_MS = 10 * 60 * 1000;
@@ -93,19 +94,21 @@ export async function startTransaction(db: Database, zoneText: string, trxid: nu
   if (!zone) return false;
   const now = new Date();
   const stale = new Date(now.getTime() - STALE_AFTER_MS).toISOString();
-  await db.batch([
-    ...dropTransaction(db, trxid),
-    db
-      .delete(dnsUpdateOperations)
-      .where(sql`${dnsUpdateOperations.trxid} in (select trxid from ${dnsUpdateTransactions} where ${lt(dnsUpdateTransactions.startedAt, stale)})`),
-    db.delete(dnsUpdateTransactions).where(lt(dnsUpdateTransactions.startedAt, stale)),
-    // One open update per zone: PowerDNS holds its update lock, so an older one was abandoned.
-    db
-      .delete(dnsUpdateOperations)
-      .where(sql`${dnsUpdateOperations.trxid} in (select trxid from ${dnsUpdateTransactions} where ${eq(dnsUpdateTransactions.zoneId, zone.id)})`),
-    db.delete(dnsUpdateTransactions).where(eq(dnsUpdateTransactions.zoneId, zone.id)),
-    db.insert(dnsUpdateTransactions).values({ trxid, zoneId: zone.id, startedAt: now.toISOString() }),
-  ]);
+  await commitWrite(writeContextAt(db, now, "pdns"), {
+    alongside: [
+      ...dropTransaction(db, trxid),
+      db
+        .delete(dnsUpdateOperations)
+        .where(sql`${dnsUpdateOperations.trxid} in (select trxid from ${dnsUpdateTransactions} where ${lt(dnsUpdateTransactions.startedAt, stale)})`),
+      db.delete(dnsUpdateTransactions).where(lt(dnsUpdateTransactions.startedAt, stale)),
+      // One open update per zone: PowerDNS holds its update lock, so an older one was abandoned.
+      db
+        .delete(dnsUpdateOperations)
+        .where(sql`${dnsUpdateOperations.trxid} in (select trxid from ${dnsUpdateTransactions} where ${eq(dnsUpdateTransactions.zoneId, zone.id)})`),
+      db.delete(dnsUpdateTransactions).where(eq(dnsUpdateTransactions.zoneId, zone.id)),
+      db.insert(dnsUpdateTransactions).values({ trxid, zoneId: zone.id, startedAt: now.toISOString() }),
+    ],
+  });
   return true;
 }
 
@@ -152,7 +155,7 @@ export async function stagedLookup(c: Context<AppEnv>, qname: string, qtype: str
   if (!trx) return null;
   const owner = ownerIn(trx.zone, qname);
   if (owner === null) return null;
-  const [stored, ops] = await db.batch([
+  const [stored, ops] = await readTogether(db, [
     db
       .select({ type: records.type, content: records.content, ttl: records.ttl })
       .from(records)

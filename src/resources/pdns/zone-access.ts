@@ -11,6 +11,7 @@ import { tsigKeys, tsigUpdateZones, zones } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { dnssecSecret } from "../dnssec/state";
 import { openSecret } from "../tsig-keys/secret";
+import { readTogether } from "../../db/write";
 
 /**
  * TSIG-ALLOW-DNSUPDATE for a zone without an update key: a name no key can have (`.invalid`,
@@ -38,7 +39,7 @@ const live = (now: string) => or(isNull(tsigKeys.expiresAt), gt(tsigKeys.expires
 /** The zone's declared secondaries and the live keys of its account that transfer it or UPDATE it. */
 async function zoneAccess(db: Database, zone: string) {
   const now = new Date().toISOString();
-  const [rows, updaters] = await db.batch([
+  const [rows, updaters] = await readTogether(db, [
     db
       .select({ secondaries: zones.secondaries, keyName: tsigKeys.name })
       .from(zones)

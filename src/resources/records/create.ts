@@ -2,7 +2,7 @@
 // (RFC 2181 §5.2), the zone's serial raised in the same batch.
 import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
-import { failUnless } from "../../db/guards";
+import { guard } from "../../db/guards";
 import { newId } from "../../db/ids";
 import { records } from "../../db/schema";
 import { ownerOrder } from "../../dns/name-order";
@@ -52,7 +52,7 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
         alongside: [
           ...rrsetTtlWrites(ctx, next, next.ttl, rrset),
           touchZone(db, zone.id, now),
-          failUnless(db, { type: "record", id: next.id }, zoneHoldsRoom(zone.id)),
+          guard(db, "the zone has room for the record", zoneHoldsRoom(zone.id)),
           ...quotaGuards(c, db, zone.accountId, "records"),
         ],
         answerExtras: recordWarnings(record),

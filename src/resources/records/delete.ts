@@ -27,8 +27,7 @@ export const deleteRecord: RouteHandler<typeof routes.deleteRecord, AppEnv> = (c
       return {
         beforeWrite: integrityGuards(db, current.zoneId, integrityReads),
         write: db.delete(records).where(and(eq(records.id, current.id), eq(records.version, current.version))),
-        // Only when the record was deleted (its event row is the previous statement's change).
-        alongside: [touchZone(db, current.zoneId, now, { ifPreviousChanged: true })],
+        alongside: [touchZone(db, current.zoneId, now)],
       };
     },
     failure: recordWriteProblem,

@@ -14,6 +14,7 @@ import { recordCollection } from "./collection";
 import { presentRecord } from "./present";
 import { listRecords as recordsPage, type RecordFilters } from "./queries";
 import type * as routes from "./routes";
+import { readTogether } from "../../db/write";
 
 /** List filters, normalised like bodies; `zoneName` resolves absolute owner names. */
 function recordFilters(
@@ -72,7 +73,7 @@ export const listZoneRecords: RouteHandler<typeof routes.listZoneRecords, AppEnv
     // finds its zone by the same reference. Only a `name` filter on a zone given by id
     // needs the zone's name first, to resolve the owner name.
     const filters = { ...recordFilters(query, ref.kind === "name" ? ref.name : null), zone: ref };
-    const [zoneRows, pageRows] = await db.batch([findZone(db, ref), recordsPage(db, filters, page)]);
+    const [zoneRows, pageRows] = await readTogether(db, [findZone(db, ref), recordsPage(db, filters, page)]);
     if (!zoneRows[0]) throw notFound("zone", segment);
     rows = pageRows;
   } else {

@@ -1,8 +1,8 @@
 // PATCH /v1/records/{record}. A new type reads the old content afresh, so it must make
 // sense for that type; a record that moves to another RRset takes that RRset's TTL.
 import type { RouteHandler } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import { records } from "../../db/schema";
+import { versionStep } from "../../db/write";
 import { touchZone } from "../../db/zones";
 import { ownerOrder } from "../../dns/name-order";
 import { apexNsRemovalProblem } from "../../dns/rrset-rules";
@@ -48,12 +48,8 @@ export const updateRecord: RouteHandler<typeof routes.updateRecord, AppEnv> = (c
       return {
         next,
         beforeWrite: integrityGuards(db, current.zoneId, integrityReads),
-        write: db
-          .update(records)
-          .set({ ...record, ownerOrder: next.ownerOrder, ttl, comment, version: next.version, updatedAt: at })
-          .where(eq(records.id, current.id)),
-        // Only when the record was written (its event row is the previous statement's change).
-        alongside: [touchZone(db, current.zoneId, now, { ifPreviousChanged: true }), ...rrsetTtlWrites(ctx, next, ttl, rrset)],
+        write: versionStep(db, records, current, next),
+        alongside: [touchZone(db, current.zoneId, now), ...rrsetTtlWrites(ctx, next, ttl, rrset)],
         answerExtras: recordWarnings(record),
       };
     },

@@ -2,12 +2,13 @@
 // the name, algorithm and secret never change (a new secret is a new key). In one batch:
 // the key, its update zones afresh, its event.
 import type { RouteHandler } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { tsigKeys, tsigUpdateZones } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
 import { requireAccountZones, requireFreeUpdateZones, requireNotPulledFromSecondaries, tsigKeyCollection, updateZoneTaken } from "./collection";
 import type * as routes from "./routes";
+import { versionStep } from "../../db/write";
 
 export const updateTsigKey: RouteHandler<typeof routes.updateTsigKey, AppEnv> = (c) => {
   const patch = c.req.valid("json");
@@ -29,10 +30,7 @@ export const updateTsigKey: RouteHandler<typeof routes.updateTsigKey, AppEnv> = 
       const next = { ...current, ...fields, version: current.version + 1, updatedAt: at };
       return {
         next,
-        write: db
-          .update(tsigKeys)
-          .set({ ...fields, version: next.version, updatedAt: at })
-          .where(and(eq(tsigKeys.id, current.id))),
+        write: versionStep(db, tsigKeys, current, next),
         alongside: [
           db.delete(tsigUpdateZones).where(eq(tsigUpdateZones.keyId, current.id)),
           ...(updates ? [db.insert(tsigUpdateZones).values(fields.zones.map((zone) => ({ accountId: current.accountId, zone, keyId: current.id })))] : []),

@@ -10,30 +10,22 @@
 //
 // Per webhook the attempts go in commit order: an event is delivered, or given up after
 // its last retry, before the next one is attempted.
-import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import { type Database, database } from "../../db/client";
 import { newId } from "../../db/ids";
-import { events, webhookDeliveries, webhooks } from "../../db/schema";
 import type { Env } from "../../env";
-import { unattendedContext, writeUnattended } from "../../http/mutate";
-import { presentEvent } from "../events/present";
-import { webhookCollection } from "./collection";
+import { BODIES_PER_READ, bodiesOf, RECORD_EVERY, scopeOf } from "./deliver-reads";
 import { selects } from "./event-types";
-import { eventsAfter, eventsBySeq, isOperatorAccount, type WebhookRow } from "./queries";
+import { type Attempt, claim, type DeliveryState, disable, record, release } from "./lease";
+import { eventsAfter, type WebhookRow } from "./queries";
 import { failedTooLong, nextAttemptAt } from "./schedule";
-import { openSecret } from "./secrets";
 import { type AttemptResult, post } from "./send";
 import { signedHeaders } from "./signing";
-import type { TargetPolicy } from "./target";
+import { signingSecrets, storedPolicy } from "./signing-secrets";
 
-/** How long a deliverer holds a webhook before another may take it over (wall clock). */
-export const LEASE_MS = 60_000;
 /** A pass starts no attempt after this long, so that it ends (an attempt takes at most ~16 s) well inside its lease. */
 const PASS_MS = 30_000;
 /** Events read per page while looking for the next one the filter selects. */
 const PAGE_SIZE = 100;
-/** Who the audit trail names for a webhook the service disabled. */
-export const WEBHOOK_ACTOR = "webhooks";
 
 export interface PassReport {
   delivered: number;
@@ -53,129 +45,12 @@ export function emptyReport(): PassReport {
   return { delivered: 0, retrying: 0, failed: 0, disabled: 0 };
 }
 
-/** The URL rules as they apply to a stored webhook (target.ts). */
-export function storedPolicy(row: WebhookRow): TargetPolicy {
-  return { loopbackDeployment: row.loopback, apiHost: row.apiHost };
-}
-
-/** The secrets a delivery at `now` is signed with: the current one, and the previous one during its overlap. */
-export async function signingSecrets(env: Env, row: WebhookRow, now: Date): Promise<string[] | null> {
-  const current = await openSecret(env, row.loopback, row.id, row.secretSealed);
-  if (current === null) return null;
-  const previous =
-    row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now.toISOString()
-      ? await openSecret(env, row.loopback, row.id, row.previousSecretSealed)
-      : null;
-  return previous ? [current, previous] : [current];
-}
-
 const SEALED_SECRET_UNREADABLE: AttemptResult = {
   ok: false,
   statusCode: null,
   durationMs: 0,
   error: "Not sent: the signing secret cannot be opened (WEBHOOK_SECRET_KEY changed?); rotate the secret.",
 };
-
-/** Takes the webhook for this deliverer, when it is enabled and no one else holds it. */
-async function claim(db: Database, webhookId: string, leaseId: string): Promise<WebhookRow | null> {
-  const wall = Date.now();
-  const [row] = await db
-    .update(webhooks)
-    .set({ leaseId, leaseUntil: wall + LEASE_MS })
-    .where(and(eq(webhooks.id, webhookId), eq(webhooks.enabled, true), or(isNull(webhooks.leaseUntil), lte(webhooks.leaseUntil, wall))))
-    .returning();
-  return row ?? null;
-}
-
-/**
- * Lets go of the webhook and, in the same round trip, looks whether it is owed an event
- * committed meanwhile (one another deliverer was turned away from by our lease).
- */
-async function release(db: Database, webhookId: string, leaseId: string, scope: string | null): Promise<boolean> {
-  const after = sql`(select ${webhooks.cursorSeq} from ${webhooks} where ${webhooks.id} = ${webhookId} and ${webhooks.enabled} = 1)`;
-  const [, owed] = await db.batch([
-    db
-      .update(webhooks)
-      .set({ leaseId: null, leaseUntil: null })
-      .where(and(eq(webhooks.id, webhookId), eq(webhooks.leaseId, leaseId))),
-    db
-      .select({ seq: events.seq })
-      .from(events)
-      .where(scope === null ? gt(events.seq, after) : and(eq(events.accountId, scope), gt(events.seq, after)))
-      .limit(1),
-  ]);
-  return owed.length > 0;
-}
-
-/** A webhook every delivery of which failed for 5 days is disabled, with its event. */
-async function disable(db: Database, row: WebhookRow, now: Date): Promise<boolean> {
-  const at = now.toISOString();
-  const disabledReason = `failing: every delivery since ${row.failingSince} failed, for 5 days; fix the receiver, then enable the webhook again (PATCH enabled: true) and replay what it missed`;
-  const next: WebhookRow = { ...row, enabled: false, disabledReason, leaseId: null, leaseUntil: null, version: row.version + 1, updatedAt: at };
-  return writeUnattended(unattendedContext(db, now, WEBHOOK_ACTOR), webhookCollection, "update", row, {
-    change: {
-      next,
-      write: db
-        .update(webhooks)
-        .set({ enabled: false, disabledReason, leaseId: null, leaseUntil: null, version: next.version, updatedAt: at })
-        .where(and(eq(webhooks.id, row.id), eq(webhooks.version, row.version))),
-    },
-  });
-}
-
-/** One attempt, as its delivery record keeps it. */
-interface Attempt {
-  id: string;
-  message_id: string;
-  attempt: number;
-  at: string;
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  outcome: "succeeded" | "retrying" | "failed";
-  next_attempt_at: string | null;
-}
-
-type DeliveryState = Pick<WebhookRow, "cursorSeq" | "attempts" | "nextAttemptAt" | "failingSince">;
-
-/**
- * Records attempts and moves the webhook's state on, in one batch, only while `leaseId`
- * still holds it (else nothing is written and the caller stops).
- */
-async function record(db: Database, row: WebhookRow, leaseId: string, attempts: readonly Attempt[], state: DeliveryState): Promise<boolean> {
-  const held = sql`exists (select 1 from ${webhooks} where ${webhooks.id} = ${row.id} and ${webhooks.leaseId} = ${leaseId})`;
-  const field = (name: keyof Attempt) => sql`json_extract(value, ${`$.${name}`})`;
-  const move = db
-    .update(webhooks)
-    .set({ ...state, leaseUntil: Date.now() + LEASE_MS })
-    .where(and(eq(webhooks.id, row.id), eq(webhooks.leaseId, leaseId)));
-  if (attempts.length === 0) return (await move).meta.changes > 0;
-  const [, moved] = await db.batch([
-    // INSERT … SELECT from a JSON array, so that the lease can hold the rows back; in the
-    // table's column order (`seq` null: the next one).
-    db.insert(webhookDeliveries).select(
-      db
-        .select({
-          seq: sql<number>`null`.as("seq"),
-          id: sql<string>`${field("id")}`.as("id"),
-          webhookId: sql<string>`${row.id}`.as("webhook_id"),
-          kind: sql<"event">`'event'`.as("kind"),
-          messageId: sql<string>`${field("message_id")}`.as("message_id"),
-          attempt: sql<number>`${field("attempt")}`.as("attempt"),
-          at: sql<string>`${field("at")}`.as("at"),
-          statusCode: sql<number | null>`${field("status_code")}`.as("status_code"),
-          durationMs: sql<number>`${field("duration_ms")}`.as("duration_ms"),
-          error: sql<string | null>`${field("error")}`.as("error"),
-          outcome: sql<Attempt["outcome"]>`${field("outcome")}`.as("outcome"),
-          nextAttemptAt: sql<string | null>`${field("next_attempt_at")}`.as("next_attempt_at"),
-        })
-        .from(sql`json_each(${JSON.stringify(attempts)})`)
-        .where(held),
-    ),
-    move,
-  ]);
-  return (moved as D1Result).meta.changes > 0;
-}
 
 /**
  * Delivers what the webhook is owed at `now` (the clock of retries and of the 5 days; the
@@ -212,57 +87,6 @@ export async function deliverOwed(env: Env, webhookId: string, now: Date, report
     if (end.kind !== "idle" || !owed) return end;
   }
   return { kind: "more" };
-}
-
-/** The account whose events the webhook sees; null for an operator's, which sees every account's. */
-async function scopeOf(db: Database, row: WebhookRow): Promise<string | null> {
-  const known = accountRoles.get(row.accountId);
-  if (known && known.until > Date.now()) return known.role === "operator" ? null : row.accountId;
-  const [account] = await isOperatorAccount(db, row.accountId);
-  if (accountRoles.size >= 1024) accountRoles.clear();
-  accountRoles.set(row.accountId, { role: account?.role ?? "customer", until: Date.now() + ROLE_CACHE_MS });
-  return account?.role === "operator" ? null : row.accountId;
-}
-
-/** Accounts' roles as this isolate read them lately: a role never changes once the account is made. */
-const accountRoles = new Map<string, { role: string; until: number }>();
-const ROLE_CACHE_MS = 60_000;
-
-/**
- * Successful deliveries recorded together, at most this many (a failure is recorded at
- * once): one write per batch instead of one per event. A crash before the record sends
- * those events again, which receivers deduplicate.
- */
-const RECORD_EVERY = 10;
-/** Event bodies read in one query. */
-const BODIES_PER_READ = 10;
-
-/**
- * Bodies of events this isolate delivered lately, by sequence: an event goes to every
- * webhook that selects it, and events never change, so the other webhooks' passes need
- * neither its row nor its JSON again. Small ones only, and a bounded number.
- */
-const recentBodies = new Map<number, { id: string; body: string }>();
-const RECENT_BODIES = 512;
-const RECENT_BODY_BYTES = 64 * 1024;
-
-async function bodiesOf(db: Database, seqs: readonly number[]): Promise<Map<number, { id: string; body: string }>> {
-  const found = new Map<number, { id: string; body: string }>();
-  const missing = seqs.filter((seq) => {
-    const known = recentBodies.get(seq);
-    if (known) found.set(seq, known);
-    return !known;
-  });
-  if (missing.length === 0) return found;
-  for (const event of await eventsBySeq(db, missing)) {
-    const entry = { id: event.id, body: JSON.stringify(presentEvent(event)) };
-    found.set(event.seq, entry);
-    if (entry.body.length <= RECENT_BODY_BYTES) {
-      if (recentBodies.size >= RECENT_BODIES) recentBodies.delete(recentBodies.keys().next().value!);
-      recentBodies.set(event.seq, entry);
-    }
-  }
-  return found;
 }
 
 async function deliverHeld(

@@ -8,7 +8,7 @@ import { webhookDeliveries } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { findResource } from "../../http/mutate";
 import { webhookCollection } from "./collection";
-import { signingSecrets, storedPolicy } from "./deliver";
+import { signingSecrets, storedPolicy } from "./signing-secrets";
 import { presentDelivery } from "./present";
 import type * as routes from "./routes";
 import { post } from "./send";

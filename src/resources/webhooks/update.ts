@@ -52,6 +52,9 @@ export const updateWebhook: RouteHandler<typeof routes.updateWebhook, AppEnv> = 
       const next: WebhookRow = { ...current, ...changes };
       return {
         next,
+        // Not versionStep: the lease and cursor columns move without a version step (a
+        // deliverer's bookkeeping), so a SET derived from what was read could miss a lease
+        // taken meanwhile; this one names every column the change sets.
         write: db
           .update(webhooks)
           .set(enabling ? { ...changes, cursorSeq: LAST_EVENT_SEQ } : changes)

@@ -5,7 +5,7 @@ import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
-import { failUnless } from "../../db/guards";
+import { guard } from "../../db/guards";
 import { nameHolderReads, noOtherHolder } from "../../db/name-holders";
 import { zones } from "../../db/schema";
 import { findZone, type ZoneWithLinks } from "../../db/zones";
@@ -19,7 +19,7 @@ import { newFindings, throwFindings, validName } from "../../http/findings";
 import { createResource } from "../../http/mutate";
 import { callerAccount, sponsorFor } from "../../http/caller";
 import { ApiError } from "../../http/problem";
-import { VersionConflict } from "../../http/writes";
+import { LostRace } from "../../db/write";
 import { normalizeHostName } from "../../registry/hosts";
 import { zoneClaimRefusal } from "../../registry/zone-ownership";
 import { mergeSoa, nameHeld, reservedName, zoneCollection, zoneExists } from "./collection";
@@ -30,6 +30,7 @@ import { linkedDomain, linkedDomainId } from "./queries";
 import { checkedSecondaries } from "./secondaries";
 import type * as routes from "./routes";
 import type { ZoneCreate } from "./schemas";
+import { readTogether } from "../../db/write";
 
 /** What a creation writes, however the zone was given. */
 interface ZonePlan {
@@ -105,7 +106,11 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
       const { name, accountId } = plan;
       // Names are owned (src/registry/zone-ownership.ts): who holds the names around it, across accounts.
       const [[existing, domain, holder, zonesAround, zoneBelow, domainsAround], { extensions }] = await Promise.all([
-        allAccounts.batch([findZone(allAccounts, { kind: "name", name }), linkedDomain(db, name, accountId), ...nameHolderReads(allAccounts, name, accountId)]),
+        readTogether(allAccounts, [
+          findZone(allAccounts, { kind: "name", name }),
+          linkedDomain(db, name, accountId),
+          ...nameHolderReads(allAccounts, name, accountId),
+        ]),
         catalog(db),
       ]);
       const refusal = zoneClaimRefusal({
@@ -135,16 +140,16 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
         // An import's answer lists what the file held that the zone does not keep as it was.
         answerExtras: plan.warnings ? { warnings: plan.warnings } : undefined,
         guards: [
-          failUnless(db, { type: "zone", id: zone.id }, sql`coalesce((${linkedDomainId(name, accountId)}), '') = ${next.domainId ?? ""}`),
+          guard(db, "the zone links the domain it read", sql`coalesce((${linkedDomainId(name, accountId)}), '') = ${next.domainId ?? ""}`),
           // Names are owned: still nobody else's at commit (src/registry/zone-ownership.ts).
-          failUnless(db, { type: "zone", id: zone.id }, noOtherHolder(name, accountId)),
+          guard(db, "nobody else holds the name", noOtherHolder(name, accountId)),
           ...quotaGuards(c, db, accountId, "zones", "records"),
         ],
       };
     },
     // Another request made a zone of that name first: whose it is, the next attempt reads.
     failure: (kind) => {
-      if (kind === "unique") throw new VersionConflict();
+      if (kind === "unique") throw new LostRace();
       return undefined;
     },
   });

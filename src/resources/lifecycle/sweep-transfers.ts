@@ -1,0 +1,28 @@
+// The sweep's first step (docs/lifecycle.md): a transfer still pending at act_by is approved
+// automatically, as the losing account's approval would be (transfer_auto_approve event).
+import { eq } from "drizzle-orm";
+import { writeChange } from "../../db/resource-write";
+import { transfers } from "../../db/schema";
+import { transferAutoApproves } from "../../registry/lifecycle";
+import { prohibitingStatus, shownStatuses } from "../../registry/statuses";
+import { domainCollection } from "../domains/collection";
+import { approvalChange, contactsOfDomain } from "../domains/transfers";
+import { dueTransfers } from "./sweep-due";
+import { attempt, readDomain, type Step } from "./sweep-step";
+
+export const transferStep: Step = {
+  due: (db, at, position, limit) => dueTransfers(db, at, position, limit),
+  act: async (ctx, cat, id) => [
+    await attempt(async () => {
+      const [transfer] = await ctx.db.select().from(transfers).where(eq(transfers.id, id));
+      if (!transfer || !transferAutoApproves(transfer, ctx.now)) return "skipped";
+      const current = await readDomain(ctx.db, transfer.domainId);
+      if (!current) return "skipped";
+      // serverTransferProhibited holds the transfer pending until the operator clears it.
+      if (prohibitingStatus("approveTransfer", shownStatuses(current))) return "skipped";
+      const change = approvalChange(ctx, cat, current, transfer, "auto_approved", await contactsOfDomain(ctx.db, current));
+      await writeChange(ctx, domainCollection, "transfer_auto_approve", current, change);
+      return "transfers_approved";
+    }),
+  ],
+};
