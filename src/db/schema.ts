@@ -309,6 +309,12 @@ export const zones = sqliteTable(
     soaMinimum: integer("soa_minimum").notNull(),
     /** Kept in step by every record write (same batch), so lists need not count. */
     recordCount: integer("record_count").notNull().default(0),
+    /**
+     * The bytes of the zone's record lines as its master file writes them, kept by triggers
+     * (drizzle/0028), which refuse a write past MAX_ZONE_RECORD_BYTES: every zone exports
+     * within what an import takes.
+     */
+    recordBytes: integer("record_bytes").notNull().default(0),
     /** Declared secondaries (docs/serving.md): JSON `[{address, port, tsig_key}]`, at most 10. */
     secondaries: text("secondaries", { mode: "json" }).$type<ZoneSecondary[]>().notNull().default([]),
     version: integer("version").notNull().default(1),
