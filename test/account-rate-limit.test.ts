@@ -40,7 +40,9 @@ describe("an account's tokens share its requests_per_minute", () => {
     }
     for (const headers of limited.headers) {
       const refused = expectProblem(await api("GET", "/v1/me", { headers }), 429, "rate_limited");
-      expect(refused.detail).toBe("Too many requests for this token's account (limit requests_per_minute: 20 a minute over all its tokens); retry after 60 seconds.");
+      expect(refused.detail).toBe(
+        "Too many requests for this token's account (limit requests_per_minute: 20 a minute over all its tokens); retry after 60 seconds.",
+      );
       expect(refused.errors).toEqual([{ field: "requests_per_minute", message: "at most 20 requests a minute" }]);
     }
     const refused = await api("GET", "/v1/zones", { headers: limited.headers[0]! });
