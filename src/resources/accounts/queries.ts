@@ -61,3 +61,14 @@ export function holdsNothing(accountId: string): SQL {
     sql` and `,
   );
 }
+
+/**
+ * How many transfers the account took part in, gaining or losing: they are the domain's
+ * history, the other account's too, so they keep the account (docs/accounts.md).
+ */
+export async function accountTransfers(db: Database, accountId: string): Promise<number> {
+  const [row] = await db.all<{ n: number }>(
+    sql`select count(*) as n from main."transfers" where gaining_account_id = ${accountId} or losing_account_id = ${accountId}`,
+  );
+  return Number(row?.n ?? 0);
+}
