@@ -354,6 +354,16 @@ describe("an operation that takes no body reads none it does not understand", ()
     expect((await api("GET", "/v1/zones/no-body.test/dnssec")).body.enabled).toBe(false);
   });
 
+  it("a body of only a byte order mark is not nothing: 400 invalid_json, as a PATCH body of one is, and nothing changes", async () => {
+    await api("POST", "/v1/zones", { json: { name: "bom-only.test" } });
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
+    const action = await apiRaw("POST", "/v1/zones/bom-only.test/dnssec", { body: bom, headers: { "content-type": "application/json" } });
+    expect(expectProblem(action, 400, "invalid_json").detail).toBe("The body is not valid JSON: Unexpected end of JSON input; this operation takes no body.");
+    expect((await api("GET", "/v1/zones/bom-only.test/dnssec")).body.enabled).toBe(false);
+    const patch = await apiRaw("PATCH", "/v1/zones/bom-only.test", { body: bom, headers: { "content-type": "application/merge-patch+json" } });
+    expectProblem(patch, 400, "invalid_json");
+  });
+
   it("nothing, or {}, is taken", async () => {
     await api("POST", "/v1/zones", { json: { name: "no-body-ok.test" } });
     const empty = await api("POST", "/v1/zones/no-body-ok.test/dnssec", { json: {} });
