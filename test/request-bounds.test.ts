@@ -336,6 +336,23 @@ describe("the bad-token budget is spent by failures only", () => {
   }, 120_000);
 });
 
+describe("a body that breaks off while it is read (the client went away) is the client's 400, never a 500", () => {
+  it("an import whose stream fails midway answers 400 invalid_json, and no zone is made", async () => {
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 3) controller.enqueue(new TextEncoder().encode(`$ORIGIN broken-off.test.\n@ 300 NS ns1.example.org.\nh${sent} 300 A 192.0.2.1\n`));
+        else controller.error(new Error("Network connection lost."));
+      },
+    });
+    const response = await apiRaw("POST", "/v1/zones", { body, headers: { "content-type": "text/dns" } });
+    expect(expectProblem(response, 400, "invalid_json").detail).toBe(
+      "The body ended before it was complete (the connection was lost while it was read); nothing was written.",
+    );
+    expectProblem(await api("GET", "/v1/zones/broken-off.test"), 404, "not_found");
+  });
+});
+
 describe("an operation that takes no body reads none it does not understand", () => {
   it("POST /zones/{zone}/dnssec with 1 MiB of '[' answers 400 invalid_json, and the zone stays unsigned", async () => {
     const zone = await api("POST", "/v1/zones", { json: { name: "no-body.test" } });
