@@ -48,3 +48,8 @@ CREATE TRIGGER `zones_record_bytes_limit` AFTER UPDATE OF `record_bytes` ON `zon
 WHEN NEW.`record_bytes` > OLD.`record_bytes` AND NEW.`record_bytes` > 2000000 - 400
   AND (NEW.`record_bytes` > 2000000 OR EXISTS (SELECT 1 FROM `zone_keys` k WHERE k.`zone_id` = NEW.`id` AND k.`active` = 1))
 BEGIN SELECT RAISE(ABORT, 'zone_too_large'); END;
+--> statement-breakpoint
+-- An account that took part in a transfer is kept (docs/accounts.md): its delete counts
+-- them by these two ranges, not by a scan of every transfer of the service.
+CREATE INDEX `transfers_gaining_account_idx` ON `transfers` (`gaining_account_id`);--> statement-breakpoint
+CREATE INDEX `transfers_losing_account_idx` ON `transfers` (`losing_account_id`);

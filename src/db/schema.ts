@@ -227,7 +227,13 @@ export const transfers = sqliteTable(
     price: text("price", { mode: "json" }).$type<Price>(),
     version: integer("version").notNull().default(1),
   },
-  (t) => [index("transfers_domain_idx").on(t.domainId, t.requestedAt), index("transfers_act_by_idx").on(t.status, t.actBy, t.id)],
+  (t) => [
+    index("transfers_domain_idx").on(t.domainId, t.requestedAt),
+    index("transfers_act_by_idx").on(t.status, t.actBy, t.id),
+    // An account that took part in a transfer is kept: its delete counts them here (drizzle/0028).
+    index("transfers_gaining_account_idx").on(t.gainingAccountId),
+    index("transfers_losing_account_idx").on(t.losingAccountId),
+  ],
 );
 
 export const hosts = sqliteTable(

@@ -9,7 +9,7 @@ import type { AppEnv } from "../../env";
 import { deleteResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { accountCollection, isBuiltInOperator } from "./collection";
-import { accountHoldings, accountTransfers, type Holdings, holdsNothing } from "./queries";
+import { accountHoldings, type Holdings, holdsNothing } from "./queries";
 import type * as routes from "./routes";
 
 function counted({ kind, count }: Holdings[number]): string {
@@ -31,7 +31,7 @@ export const deleteAccount: RouteHandler<typeof routes.deleteAccount, AppEnv> = 
           "The operator account made by the first migration cannot be deleted: it owns the data made before accounts, and local development acts as it.",
         );
       }
-      const holdings = await accountHoldings(db, current.id);
+      const { holdings, transfers } = await accountHoldings(db, current.id);
       if (holdings.length > 0) {
         throw new ApiError(
           "object_linked",
@@ -40,7 +40,6 @@ export const deleteAccount: RouteHandler<typeof routes.deleteAccount, AppEnv> = 
       }
       // A transfer names both accounts for good (the domain's history, the other account's
       // too): such an account is kept, and can be suspended instead. Not a race to retry.
-      const transfers = await accountTransfers(db, current.id);
       if (transfers > 0) {
         throw new ApiError(
           "object_linked",
