@@ -2,22 +2,26 @@
 // delivering events costs the API, and how fast they arrive.
 //
 // One service (scripts/start.mjs --auth on a fresh D1, the rate limit raised) and a
-// receiver in this process on loopback that answers 204 and notes when each delivery
-// arrived. Then, with 0, 1 and 10 webhooks subscribed to every event (the bench token's
-// account, the operator's, sees them all):
+// receiver on loopback in a worker thread of this process (bench/webhook-receiver.mjs)
+// that answers 204 and notes when each delivery arrived. Ten webhooks subscribed to every
+// event are made at the start (the bench token's account, the operator's, sees them all),
+// and 0, 1 or 10 of them are enabled for each run:
 //
 //   - the API's write rate: POST /v1/contacts with 10 connections for DURATION s, the
 //     deliveries running meanwhile in the same workerd (as they do in one isolate locally);
+//     the three counts run in rounds (quick 2, full 3), each round in another order (0 1 10,
+//     1 10 0, 10 0 1), and each count's figure is the median of its runs, so that a machine
+//     whose load drifts during the phase favours no count;
 //   - events delivered per second: every delivery the receiver got for those writes,
 //     counted from the first write to the last delivery, once all arrived;
 //   - commit-to-delivery: writes one at a time (a few a second) after the load, each timed
 //     from its 201 to its delivery at the first webhook: p50 and p99.
 //
 // Targets (same run): the write rate with 1 and with 10 webhooks at least 0.95 of the rate
-// with none (measured first and again last, with the 10 disabled: the mean of the two);
-// p99 commit-to-delivery under 2 s.
+// with none (medians); p99 commit-to-delivery under 2 s.
 import autocannon from "autocannon";
-import { createServer } from "node:http";
+import { cpus, loadavg } from "node:os";
+import { Worker } from "node:worker_threads";
 
 export const WEBHOOK_TARGETS = {
   write_rate_1_vs_0_webhooks: { op: ">=", value: 0.95 },
@@ -26,35 +30,33 @@ export const WEBHOOK_TARGETS = {
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const round = (value, digits = 1) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
+const round1 = (value, digits = 1) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-/** A receiver on loopback: 204 for everything, noting each delivery's arrival by the resource it concerns. */
+/** The receiver (bench/webhook-receiver.mjs) in a worker thread; `arrivals` fills as it reports them. */
 async function startReceiver(freePort) {
   const arrivals = []; // { hook, resource, at }
   const port = await freePort();
-  const server = createServer((req, res) => {
-    const chunks = [];
-    req.on("data", (chunk) => chunks.push(chunk));
-    req.on("end", () => {
-      const at = Date.now();
-      let resource = null;
-      try {
-        resource = JSON.parse(Buffer.concat(chunks).toString("utf8")).resource ?? null;
-      } catch {
-        // not an event
-      }
-      arrivals.push({ hook: req.url, resource, at });
-      res.writeHead(204).end();
+  const worker = new Worker(new URL("./webhook-receiver.mjs", import.meta.url), { workerData: { port } });
+  await new Promise((resolve, reject) => {
+    worker.on("message", (message) => {
+      if (message.listening) resolve();
+      if (message.arrivals) arrivals.push(...message.arrivals);
     });
+    worker.once("error", reject);
   });
-  await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return { url: (name) => `http://127.0.0.1:${port}/hook/${name}`, arrivals, close: () => server.close() };
+  return { url: (name) => `http://127.0.0.1:${port}/hook/${name}`, arrivals, close: () => worker.terminate() };
 }
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
 
 /**
  * ctx: { log, freePort, startService(state, port, name), stopServer(server), freshState(label) → { state, token } }.
@@ -62,6 +64,7 @@ async function startReceiver(freePort) {
  */
 export async function webhooksPhase(ctx, { quick }) {
   const duration = quick ? 4 : 10;
+  const loadBefore = loadavg().map((l) => round1(l, 2));
   const latencySamples = quick ? 40 : 100;
   const { state, token } = ctx.freshState("webhooks");
   const port = await ctx.freePort();
@@ -80,53 +83,79 @@ export async function webhooksPhase(ctx, { quick }) {
   const hooks = [];
   const figures = {};
 
+  const rounds = quick ? 2 : 3;
+  const runs = { 0: [], 1: [], 10: [] };
   try {
+    // The ten webhooks, made now and disabled: each run enables as many as it counts
+    // (enabling one starts it at the newest event: no backlog from the runs before).
+    for (let i = 0; i < 10; i++) {
+      const made = await api("POST", "/v1/webhooks", { url: receiver.url(`w${i}`), description: `bench w${i}` });
+      hooks.push(made.id);
+      await api("PATCH", `/v1/webhooks/${made.id}`, { enabled: false });
+    }
+    let enabled = 0;
+    const enable = async (count) => {
+      for (let i = 0; i < hooks.length; i++) {
+        if (i < count !== i < enabled) await api("PATCH", `/v1/webhooks/${hooks[i]}`, { enabled: i < count });
+      }
+      enabled = count;
+    };
     // Warm the isolate and D1 before the first measured run, as long as a run.
     await runLoad(base, headers, contactBody, duration);
-    // None, 1, 10, then none again (the 10 disabled): the rate with none is the mean of the
-    // first and the last run, so that a machine whose load drifts during the phase does
-    // not favour either side.
-    for (const [run, subscribed] of [
-      ["webhooks_0", 0],
-      ["webhooks_1", 1],
-      ["webhooks_10", 10],
-      ["webhooks_0_again", 0],
-    ]) {
-      while (hooks.length < subscribed) {
-        const name = `w${hooks.length}`;
-        const made = await api("POST", "/v1/webhooks", { url: receiver.url(name), description: `bench ${name}` });
-        hooks.push(made.id);
+    const orders = [
+      [0, 1, 10],
+      [1, 10, 0],
+      [10, 0, 1],
+    ];
+    for (let round = 0; round < rounds; round++) {
+      for (const subscribed of orders[round % orders.length]) {
+        await enable(subscribed);
+        await drain(receiver, () => true);
+        const firstWrite = Date.now();
+        const arrivedBefore = receiver.arrivals.length;
+        const created = [];
+        const result = await runLoad(base, headers, contactBody, duration, (id) => created.push(id));
+        const writes = result.requests.total;
+        const expected = created.length * subscribed;
+        let deliveredPerSecond = null;
+        let deliveryNote = "";
+        if (subscribed > 0) {
+          const ids = new Set(created);
+          const mine = () => receiver.arrivals.slice(arrivedBefore).filter((a) => ids.has(a.resource));
+          const all = await drain(receiver, () => mine().length >= expected, 120_000);
+          const arrived = mine();
+          const last = Math.max(...arrived.map((a) => a.at));
+          deliveredPerSecond = round1(arrived.length / ((last - firstWrite) / 1000));
+          deliveryNote = `; ${arrived.length} of ${expected} deliveries in ${((last - firstWrite) / 1000).toFixed(1)} s${all ? "" : " (some never came)"}`;
+        }
+        const load = loadavg()[0];
+        ctx.log(
+          `webhooks: round ${round + 1}, ${subscribed} enabled: ${round1(result.requests.average)} writes/s (${writes} writes, ${result.non2xx} non-2xx)${deliveryNote}; load ${load.toFixed(2)}`,
+        );
+        runs[subscribed].push({
+          write_rps: round1(result.requests.average),
+          write_p50_ms: round1(result.latency.p50, 2),
+          write_p99_ms: round1(result.latency.p99, 2),
+          write_errors: result.errors + result.timeouts + result.non2xx,
+          delivered_per_s: deliveredPerSecond,
+          load_1m: round1(load, 2),
+        });
       }
-      if (run === "webhooks_0_again") for (const id of hooks) await api("PATCH", `/v1/webhooks/${id}`, { enabled: false });
-      await drain(receiver, () => true);
-      const firstWrite = Date.now();
-      const arrivedBefore = receiver.arrivals.length;
-      const created = [];
-      const result = await runLoad(base, headers, contactBody, duration, (id) => created.push(id));
-      const writes = result.requests.total;
-      ctx.log(`webhooks: ${subscribed} subscribed: ${round(result.requests.average)} writes/s (${writes} writes, ${result.non2xx} non-2xx)`);
-      const expected = created.length * subscribed;
-      let deliveredPerSecond = null;
-      if (subscribed > 0) {
-        const ids = new Set(created);
-        const mine = () => receiver.arrivals.slice(arrivedBefore).filter((a) => ids.has(a.resource));
-        const all = await drain(receiver, () => mine().length >= expected, 120_000);
-        const arrived = mine();
-        const last = Math.max(...arrived.map((a) => a.at));
-        deliveredPerSecond = round(arrived.length / ((last - firstWrite) / 1000));
-        ctx.log(`webhooks: ${arrived.length} of ${expected} deliveries in ${((last - firstWrite) / 1000).toFixed(1)} s${all ? "" : " (some never came)"}`);
-      }
-      figures[run] = {
-        write_rps: round(result.requests.average),
-        write_p50_ms: round(result.latency.p50, 2),
-        write_p99_ms: round(result.latency.p99, 2),
-        write_errors: result.errors + result.timeouts + result.non2xx,
-        delivered_per_s: deliveredPerSecond,
+    }
+    for (const [count, list] of Object.entries(runs)) {
+      const of = (field) => (list.some((run) => run[field] === null) ? null : round1(median(list.map((run) => run[field])), 2));
+      figures[`webhooks_${count}`] = {
+        write_rps: of("write_rps"),
+        write_p50_ms: of("write_p50_ms"),
+        write_p99_ms: of("write_p99_ms"),
+        write_errors: list.reduce((sum, run) => sum + run.write_errors, 0),
+        delivered_per_s: of("delivered_per_s"),
+        runs: list,
       };
     }
 
     // Commit to delivery, one write at a time, with the 10 webhooks subscribed again.
-    for (const id of hooks) await api("PATCH", `/v1/webhooks/${id}`, { enabled: true });
+    await enable(10);
     const latencies = [];
     for (let i = 0; i < latencySamples; i++) {
       const sent = await fetch(`${base}/v1/contacts`, { method: "POST", headers, body: contactBody() });
@@ -151,14 +180,25 @@ export async function webhooksPhase(ctx, { quick }) {
     receiver.close();
   }
 
-  const ratio = (a, b) => (a && b ? round(a / b, 3) : null);
-  const none = (figures.webhooks_0.write_rps + figures.webhooks_0_again.write_rps) / 2;
+  const ratio = (a, b) => (a && b ? round1(a / b, 3) : null);
+  const none = figures.webhooks_0.write_rps;
   const ratios = {
     write_rate_1_vs_0_webhooks: ratio(figures.webhooks_1.write_rps, none),
     write_rate_10_vs_0_webhooks: ratio(figures.webhooks_10.write_rps, none),
     commit_to_delivery_p99_ms: figures.commit_to_delivery.p99_ms,
   };
-  return { date: new Date().toISOString(), mode: quick ? "quick" : "full", duration_s: duration, connections: 10, ...figures, ratios };
+  return {
+    date: new Date().toISOString(),
+    mode: quick ? "quick" : "full",
+    duration_s: duration,
+    connections: 10,
+    rounds,
+    cpus: cpus().length,
+    load_before: loadBefore,
+    load_after: loadavg().map((l) => round1(l, 2)),
+    ...figures,
+    ratios,
+  };
 }
 
 /** POST /v1/contacts with 10 connections for `duration` s; `onCreated(id)` for each 201. */
@@ -216,16 +256,14 @@ async function waitArrival(receiver, resource, timeoutMs) {
 /** The phase's table. */
 export function printWebhooks(out) {
   console.log("");
-  console.log("| webhooks subscribed | writes/s | write p50 ms | write p99 ms | delivered events/s |");
-  console.log("|---:|---:|---:|---:|---:|");
-  for (const [run, n] of [
-    ["webhooks_0", "0"],
-    ["webhooks_1", "1"],
-    ["webhooks_10", "10"],
-    ["webhooks_0_again", "0 (the 10 disabled)"],
-  ]) {
-    const f = out[run];
-    console.log(`| ${n} | ${f.write_rps} | ${f.write_p50_ms} | ${f.write_p99_ms} | ${f.delivered_per_s ?? "–"} |`);
+  console.log(`medians of ${out.rounds} runs each, interleaved; load average ${out.load_before.join(" ")} → ${out.load_after.join(" ")}`);
+  console.log("| webhooks enabled | writes/s (median) | each run | write p50 ms | write p99 ms | delivered events/s |");
+  console.log("|---:|---:|---|---:|---:|---:|");
+  for (const n of ["0", "1", "10"]) {
+    const f = out[`webhooks_${n}`];
+    console.log(
+      `| ${n} | ${f.write_rps} | ${f.runs.map((run) => run.write_rps).join(", ")} | ${f.write_p50_ms} | ${f.write_p99_ms} | ${f.delivered_per_s ?? "–"} |`,
+    );
   }
   console.log(`\ncommit to delivery (one write at a time, 10 webhooks): p50 ${out.commit_to_delivery.p50_ms} ms, p99 ${out.commit_to_delivery.p99_ms} ms`);
   console.log("\n| ratio | value | target | met |");

@@ -6,15 +6,16 @@
 //
 // Loads the real migrations (drizzle/*.sql, as wrangler applies them) into D1's own
 // engine, run locally by miniflare (the SQLite that workerd embeds, in memory), fills each
-// table with N representative rows (the OpenAPI examples, src/resources/examples.ts, which
-// are taken from the service's answers, with ids and names made unique), and measures the
-// database's size after each fill as D1 reports it (`meta.size_after`: pages of tables and
-// indexes alike; D1 does not offer SQLite's dbstat). From the bytes per row it prints how
-// many domains, zones and records one database holds, and how long events last at 1, 10
-// and 50 writes a second: without the archive (until the database is full) and with it
-// (the hot window, EVENT_HOT_DAYS days, is all D1 keeps). --quick: 200 rows a table, a
-// few seconds (npm test checks the shape of its figures); the default, 3 000, takes about
-// half a minute and gives figures within a few percent. --json prints the figures as JSON.
+// table with N representative rows (the OpenAPI examples of the collections,
+// src/resources/<collection>/examples.ts, which are taken from the service's answers, with
+// ids and names made unique), and measures the database's size after each fill as D1
+// reports it (`meta.size_after`: pages of tables and indexes alike; D1 does not offer
+// SQLite's dbstat). From the bytes per row it prints how many domains, zones and records
+// one database holds, and how long events last at 1, 10 and 50 writes a second: without
+// the archive (until the database is full) and with it (the hot window, EVENT_HOT_DAYS
+// days, is all D1 keeps). --quick: 200 rows a table, a few seconds (npm test checks the
+// shape of its figures); the default, 3 000, takes about half a minute and gives figures
+// within a few percent. --json prints the figures as JSON.
 import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,10 +53,13 @@ if (!Number.isInteger(ROWS) || ROWS < 10 || ROWS > 1_000_000) {
   process.exit(2);
 }
 
+/** The collections whose OpenAPI examples fill the tables. */
+const EXAMPLES_OF = ["contacts", "domains", "hosts", "zones", "records"];
+
 /** The OpenAPI examples: real representations, bundled from TypeScript on the fly. */
 async function examples() {
   const bundle = await build({
-    entryPoints: [join(ROOT, "src/resources/examples.ts")],
+    stdin: { contents: EXAMPLES_OF.map((collection) => `export * from "./${collection}/examples";`).join("\n"), resolveDir: join(ROOT, "src/resources") },
     bundle: true,
     format: "esm",
     platform: "neutral",

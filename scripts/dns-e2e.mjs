@@ -24,6 +24,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHarness, freePort, httpClient, runCommand } from "./lib/harness.mjs";
+import { MAX_RETRY_SECONDS } from "./lib/dns-tier.mjs";
 import { udpQuery } from "./lib/dns-wire.mjs";
 import { pdnsSettings } from "./lib/pdns-settings.mjs";
 import { openLocalD1 } from "./lib/local-d1.mjs";
@@ -452,7 +453,11 @@ async function ownershipChecks({ api, stateDir, pdnsPort, customerId, accountSta
 }
 
 async function shortAnswer(port, name, type) {
-  const result = await dig(port, ["+norec", "+time=2", "+tries=1", "+short", name, type], 10_000);
+  let result = await dig(port, ["+norec", "+time=2", "+tries=1", "+short", name, type], 10_000);
+  // No answer within 2 s is not an answer: the primary asks the API on a cache miss, which
+  // a loaded CI run once kept waiting longer ("no servers could be reached"). Asked once
+  // more, waiting longer; what is compared is the answer, not its speed.
+  if (/no servers could be reached/.test(result.output)) result = await dig(port, ["+norec", "+time=10", "+tries=1", "+short", name, type], 20_000);
   return result.output.trim().split("\n").filter(Boolean).sort().join(" ");
 }
 
@@ -842,22 +847,41 @@ ${zoneStatements.join("\n")}
     assert(await everyZoneServed(), "a zone is no longer served by the secondary");
   });
   await check(
-    "the secondary stopped (SIGKILL) and started again: it serves every zone from its own files, and a change made while it was down arrives",
+    "the secondary stopped (SIGKILL) and started again: it serves every zone from its own files, and a change whose NOTIFY it missed arrives within the tier's bound on the SOA retry",
     async () => {
       const before = pids().secondary;
-      process.kill(before, "SIGKILL");
+      // Stopped first (SIGSTOP: not exited, so not started again yet) until the primary has
+      // given up NOTIFYing it the change (PowerDNS sends four over 17 s and logs the fifth
+      // turn), then killed, which drops the NOTIFYs waiting in its socket: the change can
+      // only arrive by the secondary's own SOA check, so this does not pass by the luck of
+      // a NOTIFY landing after the start, as it did before on an idle machine.
+      const gaveUp = new RegExp(`Notification for e2e\\.test\\.? to 127\\.0\\.0\\.1:${secondaryPort} failed after retries`, "g");
+      const givenUpBefore = [...dns.output.matchAll(gaveUp)].length;
+      process.kill(before, "SIGSTOP");
       const created = await api("POST", "/v1/records", { zone: "e2e.test", name: "while-secondary-down", type: "A", content: "192.0.2.151" });
       assert(created.status === 201, `create: ${created.status} ${created.text}`);
+      const notified = await waitFor(() => [...dns.output.matchAll(gaveUp)].length > givenUpBefore, { timeoutMs: 34_000 + HANG_MS });
+      process.kill(before, "SIGKILL");
+      assert(notified !== null, "the primary did not log giving up its NOTIFY of e2e.test to the stopped secondary");
       await restarted("secondary", before);
       namedPid = pids().secondary;
+      const startedAt = Date.now();
       assert((await waitFor(everyZoneServed, { timeoutMs: HANG_MS })) !== null, "the restarted secondary does not serve every zone");
-      // The change arrives by the secondary's own SOA check of each zone at its start (the
-      // primary's NOTIFY went to it while it was down), which BIND paces (serial-query-rate):
-      // on a loaded machine with a CI run beside it that took over 30 s once. A hang detector.
+      // BIND checks a zone it loaded from its file a quarter to the whole of the zone's SOA
+      // retry after the start (here 225-900 s); the tier's named.conf bounds the retry to
+      // MAX_RETRY_SECONDS. That bound, then the SOA question and the transfer: HANG_MS is
+      // the hang detector.
       const took = await waitFor(async () => (await shortAnswer(secondaryPort, "while-secondary-down.e2e.test", "A")) === "192.0.2.151", {
-        timeoutMs: 3 * HANG_MS,
+        timeoutMs: HANG_MS,
       });
-      assert(took !== null, "the change made while the secondary was down is not answered");
+      const sinceStart = Date.now() - startedAt;
+      assert(
+        took !== null,
+        `the change is not answered ${sinceStart} ms after the secondary started again (its SOA checks are due within ${MAX_RETRY_SECONDS} s)`,
+      );
+      console.log(
+        `#   a change whose NOTIFY the secondary missed: answered ${sinceStart} ms after it started again (bound on its SOA checks: ${MAX_RETRY_SECONDS} s)`,
+      );
       assert((await shortAnswer(secondaryPort, "www.customer.test", "A")) === "192.0.2.77", "a record from before the restart is lost");
     },
   );

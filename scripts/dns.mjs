@@ -219,7 +219,8 @@ async function stopServer(server) {
 
 const primary = supervise("pdns_server", PDNS_SERVER, [`--config-dir=${dir}`, "--daemon=no", "--guardian=no", `--socket-dir=${dir}`], "[pdns]");
 // -g: foreground, log to stderr; -n 1: one worker thread, as PowerDNS answers from one
-// receiver thread by default (two threads measured slower on a shared 2-core machine).
+// receiver thread by default (the README's "Speed and cost": two threads each, on a
+// shared 2-core machine, put BIND further behind PowerDNS's packet cache).
 const secondary = opts.primaryOnly ? null : supervise("named", NAMED, ["-g", "-n", "1", "-c", join(dir, "named.conf")], "[named]");
 
 async function stop(reason) {

@@ -34,9 +34,17 @@ export const SYSTEM_PACKAGES = [
     tools: ["/usr/lib/*/pdns/libbindbackend.so"],
     usedBy: "scripts/dns-e2e.mjs: PowerDNS reading the exported zone files itself, the reference",
   },
-  { name: "knot-dnsutils", tools: ["knsupdate"], usedBy: "scripts/update-e2e.mjs: Knot's knsupdate sends DNS UPDATE signed with TSIG" },
+  { name: "knot-dnsutils", tools: ["knsupdate"], usedBy: "scripts/update-e2e.mjs and acme-e2e.mjs: Knot's knsupdate sends DNS UPDATE signed with TSIG" },
+  { name: "pebble", tools: ["pebble"], usedBy: "scripts/acme-e2e.mjs: Debian's pebble, a test ACME CA on loopback" },
+  { name: "certbot", tools: ["certbot"], usedBy: "scripts/acme-e2e.mjs: certbot obtains a certificate through DNS UPDATE" },
+  {
+    name: "python3-certbot-dns-rfc2136",
+    tools: ["/usr/lib/python3/dist-packages/certbot_dns_rfc2136/__init__.py"],
+    usedBy: "scripts/acme-e2e.mjs: certbot's dns-rfc2136 authenticator",
+  },
+  { name: "lego", tools: ["lego"], usedBy: "scripts/acme-e2e.mjs: lego obtains a certificate with --dns rfc2136" },
   { name: "chromium", tools: ["/usr/bin/chromium"], usedBy: "scripts/docs-e2e.mjs: the /v1/docs page in a headless browser" },
-  { name: "openssl", tools: ["openssl"], usedBy: "scripts/deploy-tour.mjs: the README's deploy commands" },
+  { name: "openssl", tools: ["openssl"], usedBy: "scripts/deploy-tour.mjs and acme-e2e.mjs: the README's commands (a deploy; pebble's certificate)" },
   { name: "curl", tools: ["curl"], usedBy: "scripts/readme-tour.mjs and deploy-tour.mjs: the README's commands as written" },
 ];
 

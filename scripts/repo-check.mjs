@@ -6,7 +6,11 @@
 //      grew from, or this checkout's own absolute path;
 //   2. every relative link of every Markdown file resolves: to a file inside the
 //      repository and, for a `#fragment` into Markdown, to a heading of that file;
-//   3. imports between the layers of src/ point one way (CONTRIBUTING.md, "The layout");
+//   3. imports between the layers of src/ point one way (CONTRIBUTING.md, "The layout"):
+//      no circle of imports joins the layers (in the table of what may import what or in
+//      the code), no module of src/ imports itself back through others, src/resources/
+//      holds collection folders only (no hub above them that they import), and collection
+//      folders import each other one way;
 //   4. the README's API table lists every route of the OpenAPI document exactly once (a
 //      row `/v1/x/{a}/…` stands for every route under it), with its methods and query
 //      parameters, and nothing the service does not serve;
@@ -204,35 +208,175 @@ check(`every relative link of the Markdown files resolves inside the repository 
 const MAY_IMPORT = {
   index: ["app", "env", "http"],
   app: ["db", "dns", "env", "http", "rdap", "registry", "resources"],
-  env: ["access", "db", "http"], // types only
+  env: ["access", "db"], // types only: the principal, the request's database
   resources: ["access", "db", "dns", "env", "http", "rdap", "registry"],
   http: ["access", "db", "dns", "env", "rdap", "registry"], // registry: pure rules, e.g. the quotas an account has
-  access: ["dns"], // who may do what: pure rules over a caller's rights
-  db: ["dns", "registry"], // the stored JSON shapes registry rules define (types)
+  access: ["dns", "registry"], // who may do what: pure rules over a caller's rights, and what each viewer sees
+  db: ["dns", "registry"], // the stored JSON shapes registry rules define, and the SQL mirrors of its rules
   registry: ["dns"],
   dns: [],
   rdap: [],
 };
 const layerOf = (file) => file.split("/")[1].replace(/\.ts$/, "");
-const arrows = [];
-for (const [file, text] of texts) {
-  if (!file.startsWith("src/") || !file.endsWith(".ts")) continue;
-  const from = layerOf(file);
-  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.{1,2}\/[^"]+)"/g)) {
-    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]));
-    if (!target.startsWith("src/")) continue;
-    const to = layerOf(target);
-    if (to !== from && !(MAY_IMPORT[from] ?? []).includes(to)) arrows.push(`${file} imports ${match[1]}: ${from}/ may not import ${to}/`);
-    // A resource may use another's representation or queries, never its handlers or routes.
-    if (from === "resources" && to === "resources") {
-      const [, , own] = file.split("/");
-      const [, , other, module] = target.split("/");
-      if (other !== own && module !== undefined && /^(index|routes)(\.ts)?$/.test(module))
-        arrows.push(`${file} imports ${match[1]}: another resource's ${module}`);
-    }
+const sourceFiles = new Set([...texts.keys()].filter((file) => file.startsWith("src/") && file.endsWith(".ts")));
+/** The module an import names: `x.ts`, or `x/index.ts` for a folder; null outside src/ or unknown. */
+const moduleOf = (target) => [`${target}.ts`, `${target}/index.ts`, target].find((candidate) => sourceFiles.has(candidate)) ?? null;
+/** Every relative import of every module of src/, with whether it is for types only (gone from the bundle). */
+const imports = [];
+for (const file of sourceFiles) {
+  const text = texts.get(file);
+  const pattern = /(?:^|\n)\s*(?:(import|export)(\s+type\b)?([^;]*?)\bfrom\s+|import\s+)"(\.{1,2}\/[^"]+)"/g;
+  for (const match of text.matchAll(pattern)) {
+    const [, , typeKeyword, clause = "", specifier] = match;
+    const names =
+      /\{([^}]*)\}/
+        .exec(clause)?.[1]
+        .split(",")
+        .map((name) => name.trim())
+        .filter(Boolean) ?? [];
+    const typeOnly =
+      Boolean(typeKeyword) || (names.length > 0 && !/^\s*[\w$]+\s*,/.test(clause) && !clause.includes("*") && names.every((name) => name.startsWith("type ")));
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
+    imports.push({ file, specifier, target, module: moduleOf(target), typeOnly });
   }
 }
-check("imports between the layers of src/ point one way", arrows);
+const arrows = [];
+for (const { file, specifier, target, module } of imports) {
+  if (!target.startsWith("src/")) continue;
+  const from = layerOf(file);
+  const to = layerOf(target);
+  if (to !== from && !(MAY_IMPORT[from] ?? []).includes(to)) arrows.push(`${file} imports ${specifier}: ${from}/ may not import ${to}/`);
+  if (from === "resources" && to === "resources") {
+    // A resource may use another's representation, queries or examples, never its handlers or routes.
+    const [, , own] = file.split("/");
+    const [, , other, inner] = target.split("/");
+    if (other !== own && inner !== undefined && /^(index|routes)(\.ts)?$/.test(inner)) arrows.push(`${file} imports ${specifier}: another resource's ${inner}`);
+    // src/resources/ holds collection folders only: a module beside them is a hub above the
+    // collections, importing them and imported back by them (the OpenAPI examples were one).
+    if (module?.split("/").length === 3 && file.split("/").length > 3)
+      arrows.push(
+        `${file} imports ${specifier}: a module above the collection folders; what collections share goes a layer down (src/http/, src/db/ …), each collection's own stays in its folder`,
+      );
+    if (file.split("/").length === 3 && module !== null && module.split("/").length > 3)
+      arrows.push(
+        `${file} imports ${specifier}: a module beside the collection folders that imports one is a hub above them; move it into a folder, or a layer down`,
+      );
+  }
+}
+check("imports between the layers of src/ point one way, and no collection imports a hub above the collection folders", arrows);
+
+/** The strongly connected parts of a graph (Map node → Set of nodes) of more than one node: its circles. */
+function circles(graph) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const found = [];
+  const visit = (node) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node));
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node), low.get(next)));
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node), index.get(next)));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const part = stack.splice(stack.indexOf(node));
+    if (part.length > 1) found.push(part.sort());
+  };
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+/** One way round a circle, `a → b → … → a`, through the graph's edges inside it. */
+function wayRound(graph, part) {
+  const inside = new Set(part);
+  const [start] = part;
+  const previous = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift();
+    for (const next of graph.get(node) ?? []) {
+      if (next === start) {
+        const way = [start];
+        for (let at = node; at !== start; at = previous.get(at)) way.splice(1, 0, at);
+        return [...way, start].join(" → ");
+      }
+      if (inside.has(next) && !previous.has(next)) {
+        previous.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  return part.join(", ");
+}
+
+// No module imports itself back through others: the bundle evaluates a circle in an order
+// one of its modules does not expect (a constant still undefined). Imports of types only
+// vanish from the bundle and do not count (src/env.ts's AppEnv and the http/ modules whose
+// types it names import each other so).
+const moduleGraph = new Map();
+for (const { file, module, typeOnly } of imports) {
+  if (module === null || typeOnly) continue;
+  if (!moduleGraph.has(file)) moduleGraph.set(file, new Set());
+  moduleGraph.get(file).add(module);
+}
+check(
+  "no import cycle among the modules of src/ (a module never imports itself back through others; imports of types only aside)",
+  circles(moduleGraph).map((part) => `import cycle: ${wayRound(moduleGraph, part)}`),
+);
+
+// No circle between the parts of src/, neither in the table above (a mistake there would
+// allow one) nor in the imports as they are, types included (a circle of type imports is
+// still two layers that each need the other to be read).
+{
+  const layerGraph = new Map();
+  const firstImport = new Map();
+  for (const [from, targets] of Object.entries(MAY_IMPORT)) layerGraph.set(`table:${from}`, new Set(targets.map((to) => `table:${to}`)));
+  const codeGraph = new Map();
+  for (const { file, specifier, target } of imports) {
+    if (!target.startsWith("src/")) continue;
+    const from = layerOf(file);
+    const to = layerOf(target);
+    if (from === to) continue;
+    if (!codeGraph.has(from)) codeGraph.set(from, new Set());
+    codeGraph.get(from).add(to);
+    if (!firstImport.has(`${from} → ${to}`)) firstImport.set(`${from} → ${to}`, `${file} imports ${specifier}`);
+  }
+  const problems = circles(layerGraph).map((part) => `MAY_IMPORT allows a circle: ${wayRound(layerGraph, part).replaceAll("table:", "")}`);
+  for (const part of circles(codeGraph)) {
+    const steps = wayRound(codeGraph, part).split(" → ");
+    problems.push(
+      `the parts of src/ import each other in a circle: ${steps
+        .slice(1)
+        .map((to, i) => `${steps[i]} → ${to} (${firstImport.get(`${steps[i]} → ${to}`)})`)
+        .join("; ")}`,
+    );
+  }
+  check(`no circle of imports between the parts of src/ (${firstImport.size} arrows between ${Object.keys(MAY_IMPORT).length} parts)`, problems);
+}
+
+// Collection folders import each other one way: what two collections both need moves down
+// a layer, or into the one below. Known circles, each with why it stays for now:
+const KNOWN_FOLDER_CIRCLES = {
+  "domains, hosts":
+    "a host's name and addresses are its domains' delegation (hosts/delegation.ts presents the domains a host change changes), and a domain write creates and presents hosts (domains/links.ts); to go when those presentations move down a layer",
+};
+const folderGraph = new Map();
+for (const { file, module } of imports) {
+  const [, fromLayer, own] = file.split("/");
+  const [, toLayer, other] = module?.split("/") ?? [];
+  if (fromLayer !== "resources" || toLayer !== "resources" || file.split("/").length < 4 || module.split("/").length < 4 || own === other) continue;
+  if (!folderGraph.has(own)) folderGraph.set(own, new Set());
+  folderGraph.get(own).add(other);
+}
+check(
+  "collection folders of src/resources/ import each other one way (no circle between collections)",
+  circles(folderGraph)
+    .filter((part) => !(part.join(", ") in KNOWN_FOLDER_CIRCLES))
+    .map((part) => `collections importing each other round a circle: ${wayRound(folderGraph, part)}; move what they share a layer down`),
+);
 
 // ---- 6: the generated Env types ----------------------------------------------------------
 

@@ -27,6 +27,7 @@ const USAGE = "usage: node scripts/test.mjs [--lanes N]   (N end-to-end suites a
 
 /** The end-to-end suites, longest first (measured, CONTRIBUTING.md), so the lanes end together. */
 const END_TO_END = [
+  "acme-e2e",
   "dns-e2e",
   "safety-e2e",
   "readme-tour",

@@ -1,6 +1,5 @@
+import type { Principal } from "./access/principal";
 import type { Database } from "./db/client";
-import type { SetAsideFields } from "./http/json-body";
-import type { TokenRights } from "./access/token-rights";
 
 /**
  * Bindings and variables the Worker receives. Those wrangler.toml declares (DB, the rate
@@ -24,31 +23,6 @@ export interface Env extends Cloudflare.Env {
   CLOCK_OVERRIDE?: string;
 }
 
-/**
- * Who is making the request. A token is identified by its id, never by its name (a name
- * is the user's choice and could be "public" or "local"): rate limits, idempotency keys
- * and the audit trail key on `tokenId`.
- */
-export interface Principal {
-  /** `token`: a bearer token; `local`: authentication off (npm start); `public`: no token, public documents. */
-  kind: "token" | "local" | "public";
-  /** The token's id (`tok_…`); null for `local` and `public`. */
-  tokenId: string | null;
-  /** The token's name, for messages only. */
-  name: string;
-  scope: "read" | "write" | "dns";
-  /**
-   * What the principal may see and do: its account, role and restrictions (docs/accounts.md).
-   * Local development acts as the operator account, unrestricted; `public` has none.
-   */
-  rights: TokenRights | null;
-  /**
-   * A token's account's limits as the operator overrode them (accounts.limits), read with
-   * the token: its requests_per_minute is enforced per request (src/http/rate-limit.ts).
-   */
-  accountLimits?: Partial<Record<string, number>> | null;
-}
-
 /** Per-request values that middleware hands to handlers. */
 export interface RequestVariables {
   /** The request's database: drizzle over its D1 session, as the caller may see it (src/http/d1-session.ts). */
@@ -65,8 +39,6 @@ export interface RequestVariables {
   principal: Principal;
   /** The request body, read once within its size limit by operations that take one (src/http/body.ts). */
   requestBody?: Uint8Array;
-  /** Unknown and read-only body fields, reported together with the validator's findings (src/http/json-body.ts). */
-  setAsideFields?: SetAsideFields;
   /**
    * The idempotency key this request claimed (src/http/idempotency.ts): its row id, so that
    * a write can record its answer in the same batch as the change.

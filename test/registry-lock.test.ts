@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { database } from "../src/db/client";
 import { domains, transfers } from "../src/db/schema";
 import { autoRenewAllowed, DOMAIN_STATUS_FILTERS, domainStatus, LOCK_STATUSES, prohibitingStatus, sweepDeleteAllowed } from "../src/registry/statuses";
-import { statusCondition } from "../src/resources/domains/queries";
+import { domainStatusCondition as statusCondition } from "../src/db/domain-rules";
 import { AUTO_RENEW_ALLOWED, SWEEP_DELETE_ALLOWED, sweep, TRANSFER_APPROVAL_ALLOWED } from "../src/resources/lifecycle/sweep";
 import { addDnsToken, api, createDomain, createZone, customerAccount, errorFields, expectProblem } from "./helpers";
 

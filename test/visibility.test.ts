@@ -2,7 +2,7 @@
 // document: account B's token can neither read, list, change nor detect account A's
 // contact, domain, host, zone, record, event, token or account — each is 404 on every
 // route that names it and absent from every list — while an operator's token sees them.
-// Visibility is enforced in one place (src/db/visibility.ts), so this test enumerates
+// Visibility is enforced in one place (src/access/visibility.ts), so this test enumerates
 // the routes instead of trusting each handler.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -38,6 +38,10 @@ export function primarySettings({ secondaries, axfrFrom }) {
   ];
 }
 
+/** Bounds of the secondary's SOA retry, seconds: a zone loaded at start is checked within the upper one. */
+export const MIN_RETRY_SECONDS = 4;
+export const MAX_RETRY_SECONDS = 15;
+
 /**
  * named.conf for a secondary on 127.0.0.1:`port` keeping its zones in `dir`: the catalog
  * zone transferred from the primary on 127.0.0.1:`primaryPort`, and every member zone it
@@ -68,6 +72,14 @@ options {
   allow-transfer { 127.0.0.1; };
   // NOTIFY from the primary moves a zone at once; a lost one is caught by the SOA refresh.
   allow-notify { 127.0.0.1; };
+  // The SOA retry, bounded (docs/serving.md, "Restarts"). BIND checks a zone it loaded
+  // from its file at start against the primary only at a random time between a quarter of
+  // the zone's SOA retry and the whole (225-900 s for a retry of 900), and a failed check
+  // waits the retry again. A change made while this secondary was down reaches it by that
+  // check alone once the primary's NOTIFY, sent meanwhile, has been given up (PowerDNS
+  // tries five times over 34 s): with these bounds, within ${MAX_RETRY_SECONDS} s of the start.
+  min-retry-time ${MIN_RETRY_SECONDS};
+  max-retry-time ${MAX_RETRY_SECONDS};
   catalog-zones {
     zone "${catalog}" default-primaries { ${primary}; } zone-directory "zones" in-memory no min-update-interval 1;
   };

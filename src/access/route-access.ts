@@ -4,7 +4,8 @@
 // domains, or tokens with `records` rules, only when its declaration says so — a new
 // route that says nothing is closed to every restricted token (docs/accounts.md,
 // "Who may use which route").
-import { isNarrow, type TokenRights, type TokenScope } from "./token-rights";
+import type { Principal } from "./principal";
+import { isNarrow, type TokenRights } from "./token-rights";
 
 export interface RouteAccess {
   /**
@@ -16,27 +17,21 @@ export interface RouteAccess {
   operator?: true;
   /**
    * Tokens restricted to named zones or domains may use the route: `visible` on the
-   * objects they see (the visibility layer, src/db/visibility.ts, hides the rest: 404);
+   * objects they see (the visibility layer, src/access/visibility.ts, hides the rest: 404);
    * `self` only on the token itself (the path's `{token}` is the caller's own id, or
    * the route has no `{token}`: `/me`).
    */
   narrow?: "visible" | "self";
   /**
    * Tokens with `records` rules may use the route: `true` for record reads and writes (each
-   * write checks the rules, src/http/ownership.ts) and reads of the zones they are in;
+   * write checks the rules, src/http/caller.ts) and reads of the zones they are in;
    * `self` only on the token itself. Every other route is closed to them.
    */
   records?: true | "self";
 }
 
-/** Who is calling, as far as the route declarations care. */
-export interface Caller {
-  kind: "token" | "local" | "public";
-  tokenId: string | null;
-  name: string;
-  scope: TokenScope;
-  rights: TokenRights | null;
-}
+/** Who is calling: the principal authentication resolved. */
+export type Caller = Principal;
 
 export type AccessRefusal = { code: "forbidden"; detail: string } | { code: "unauthorized"; detail: string };
 

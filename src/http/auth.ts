@@ -12,7 +12,8 @@
 // request and says why.
 import type { Context, MiddlewareHandler } from "hono";
 import { OPERATOR_ACCOUNT_ID } from "../db/schema";
-import type { AppEnv, Env, Principal } from "../env";
+import type { Principal } from "../access/principal";
+import type { AppEnv, Env } from "../env";
 import { DNS_BACKEND_PREFIX, dnsBackendPath, otherDnsBackendSpelling } from "./dns-backend-path";
 import { ApiError } from "./problem";
 import { addressAllowed, type RecordRule, type TokenRights } from "../access/token-rights";

@@ -6,8 +6,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { database } from "../db/client";
-import { visibleDatabase } from "../db/visibility";
-import { isNarrow, visibleDomainNames, visibleZoneNames } from "../access/token-rights";
+import { visibilityOf, visibleDatabase } from "../access/visibility";
 import { ApiError } from "./problem";
 
 export const BOOKMARK_HEADER = "X-D1-Bookmark";
@@ -36,19 +35,13 @@ export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /**
  * After authentication: a customer's token, or any token narrowed to zones or domains,
- * reads through the D1 session as it sees it (src/db/visibility.ts) — visibility is
+ * reads through the D1 session as it sees it (src/access/visibility.ts) — visibility is
  * enforced there, for every query, never by a filter a handler must remember.
  */
 export const viewerDatabase: MiddlewareHandler<AppEnv> = async (c, next) => {
   const rights = c.get("principal").rights;
   const session = c.get("d1");
-  if (rights && session && (rights.role !== "operator" || isNarrow(rights))) {
-    const visibility = {
-      accountId: rights.role === "operator" ? null : rights.accountId,
-      zones: visibleZoneNames(rights),
-      domains: visibleDomainNames(rights),
-    };
-    c.set("db", database(visibleDatabase(session, visibility)));
-  }
+  const visibility = rights ? visibilityOf(rights) : null;
+  if (visibility && session) c.set("db", database(visibleDatabase(session, visibility)));
   return next();
 };

@@ -33,6 +33,15 @@ export interface SetAsideFields {
   detail: string;
 }
 
+// The request variable this middleware sets for the validator (src/http/validation.ts),
+// declared here rather than in src/env.ts, which would then import this file that imports it.
+declare module "hono" {
+  interface ContextVariableMap {
+    /** Unknown and read-only body fields, reported together with the validator's findings. */
+    setAsideFields?: SetAsideFields;
+  }
+}
+
 const NAMES_IN_DETAIL = 10;
 
 function nameList(names: readonly string[]): string {

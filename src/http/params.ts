@@ -10,3 +10,12 @@ export const RepositoryParams = pathParams("repository", "Repository id, e.g. `v
 
 /** `{zone}` in the zone routes and in a zone's record listing. */
 export const ZoneParams = pathParams("zone", "Zone id (`zon_…`) or name (`example.com`, a trailing dot allowed).", "example.com");
+
+/** The repository a collection is listed within (`/repositories/{repository}/contacts`), for collectionRoutes' listWithin. */
+export const InRepository = {
+  path: "/repositories/{repository}" as const,
+  params: RepositoryParams,
+  operationId: "Repository",
+  noun: "repository",
+  tags: ["Repositories"],
+};

@@ -2,7 +2,8 @@
 // wrangler.toml): per token, or per client address when authentication is off; and per
 // account, over all its tokens (requests_per_minute, docs/safety.md "Rate limits").
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppEnv, Principal } from "../env";
+import type { Principal } from "../access/principal";
+import type { AppEnv } from "../env";
 import { configuredLimits, effectiveLimits } from "../registry/quotas";
 import { clientAddress, principalKey } from "./auth";
 import { ApiError } from "./problem";

@@ -102,10 +102,19 @@ export function cappedExpiry(expiresAt: string, years: number, maxYears: number,
   return (grown.getTime() > horizon.getTime() ? horizon : grown).toISOString();
 }
 
-/** Until when a domain cannot be transferred: registration or last transfer plus the lock (null: no lock). */
+/**
+ * Until when a domain cannot be transferred (ICANN transfer policy): registration or last
+ * transfer plus the extension's `transfer_lock_days` (null: no lock). Reads compute it in
+ * D1 (src/db/domain-rules.ts, its SQL mirror, held to this by test/registry-rules-sql.test.ts).
+ */
 export function transferLockedUntil(createdAt: string, lastTransferAt: string | null, lockDays: number): string | null {
   if (lockDays <= 0) return null;
   return addDays(new Date(lastTransferAt ?? createdAt), lockDays).toISOString();
+}
+
+/** Whether the transfer lock still holds at `now`: a transfer request before `lockedUntil` is refused. */
+export function transferLockHolds(lockedUntil: string | null, now: Date): boolean {
+  return lockedUntil !== null && Date.parse(lockedUntil) > now.getTime();
 }
 
 /** Whether a grace period of this status runs at `now`. */

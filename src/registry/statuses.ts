@@ -47,6 +47,34 @@ export function canonicalLockStatuses(values: readonly string[]): LockStatus[] {
 /** The server statuses the registry sets on a domain (docs/lifecycle.md, docs/lifecycle.md#availability-and-prices). */
 export type ServerStatus = LockStatus | "pendingDelete" | "pendingTransfer";
 
+/** What the registry's statuses of a domain are made of, as stored. */
+export interface DomainState {
+  /** The registry lock's statuses the operator set. */
+  serverStatuses: readonly string[];
+  /** When the domain was deleted (it is in redemption, RFC 3915): null while it is registered. */
+  deletedAt: string | null;
+  /** Whether a transfer of the domain waits for the losing account (RFC 5731 §3.2.4). */
+  pendingTransfer: boolean;
+}
+
+/**
+ * The statuses the registry sets on a domain: the lock, then `pendingDelete` while it is
+ * deleted and `pendingTransfer` while a transfer waits; they combine with its client
+ * statuses. The list filter holds the SQL mirror of this (src/db/domain-rules.ts), held to
+ * it by test/registry-rules-sql.test.ts.
+ */
+export function serverStatusesOf(domain: DomainState): ServerStatus[] {
+  const statuses: ServerStatus[] = canonicalLockStatuses(domain.serverStatuses);
+  if (domain.deletedAt !== null) statuses.push("pendingDelete");
+  if (domain.pendingTransfer) statuses.push("pendingTransfer");
+  return statuses;
+}
+
+/** Every status a domain shows but the computed ones: what the prohibition table reads (prohibitingStatus). */
+export function shownStatuses(domain: DomainState & { statuses: readonly string[] }): string[] {
+  return [...domain.statuses, ...serverStatusesOf(domain)];
+}
+
 /**
  * The status a domain shows (RFC 5731 §2.3): its client statuses, the registry's lock
  * statuses and `pendingDelete`/`pendingTransfer`, `inactive` when it has no name servers,
@@ -145,6 +173,15 @@ export function isLockChangeOnly(
 ): boolean {
   const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
   return !otherFieldsChanged && same(current.statuses, next.statuses) && !same(current.serverStatuses, next.serverStatuses);
+}
+
+/**
+ * Whether the registry lock holds the domain against the service's own updates of it
+ * (serverUpdateProhibited): the DS one-click DNSSEC links or removes, a name server the
+ * purge of another domain drops. They wait until the operator clears the lock.
+ */
+export function lockedAgainstUpdate(serverStatuses: readonly string[]): boolean {
+  return serverStatuses.includes("serverUpdateProhibited");
 }
 
 // ---- What the lock forbids the lifecycle sweep (docs/lifecycle.md, docs/lifecycle.md#availability-and-prices). The sweep's due

@@ -1,5 +1,5 @@
 // GET /v1/accounts and /v1/accounts/{account}. A customer's token reads its own account
-// only: the request's database shows it no other (src/db/visibility.ts), so another
+// only: the request's database shows it no other (src/access/visibility.ts), so another
 // account's id is 404, like an unknown one.
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";

@@ -1,16 +1,8 @@
-import { defineRoute } from "../../http/route";
-import {
-  createdResponse,
-  errorResponses,
-  IF_MATCH_HEADER_DOC,
-  jsonBody,
-  listResponse,
-  mergePatchBody,
-  noContentResponse,
-  resourceResponse,
-} from "../../http/openapi";
-import { pathParams } from "../../http/params";
+import { collectionRoutes } from "../../http/collection-routes";
 import { JSON_MEDIA_TYPE } from "../../http/json-body";
+import { errorResponses, IF_MATCH_HEADER_DOC } from "../../http/openapi";
+import { defineRoute } from "../../http/route";
+import { ACCOUNT_CREATE_EXAMPLE, ACCOUNT_EXAMPLE, ACCOUNT_PATCH_EXAMPLE, ME_EXAMPLE } from "./examples";
 import {
   ACCOUNT_CREATE_READ_ONLY,
   ACCOUNT_PATCH_READ_ONLY,
@@ -21,77 +13,56 @@ import {
   AccountSchema,
   MeSchema,
 } from "./schemas";
-import { ACCOUNT_CREATE_EXAMPLE, ACCOUNT_EXAMPLE, ACCOUNT_PATCH_EXAMPLE, ME_EXAMPLE } from "../examples";
 
 const tags = ["Accounts"];
-const AccountParams = pathParams("account", "Account id (`acc_…`).", "acc_01M8188MZ3N4D5RW2QKJ7H8V6E");
+const accounts = collectionRoutes({
+  path: "/accounts",
+  member: { param: "account", description: "Account id (`acc_…`).", example: "acc_01M8188MZ3N4D5RW2QKJ7H8V6E" },
+  tags,
+  operationIds: { one: "Account", many: "Accounts" },
+  noun: { one: "account", many: "accounts" },
+  schema: AccountSchema,
+  example: ACCOUNT_EXAMPLE,
+});
 
 const OPERATORS_ONLY = "Operators' tokens only: a customer's token answers 403 `forbidden`, as does any token restricted to zones or domains.";
 
-export const listAccounts = defineRoute({
-  operationId: "listAccounts",
+export const listAccounts = accounts.list({
   access: { scope: "read", operator: true },
-  method: "get",
-  path: "/accounts",
-  tags,
-  summary: "List accounts",
   description: `Accounts in creation order, keyset-paginated. Filters combine with AND. ${OPERATORS_ONLY}`,
-  request: { query: AccountListQuery },
-  responses: { 200: listResponse(AccountListSchema, "A page of accounts.", [ACCOUNT_EXAMPLE]), ...errorResponses(400) },
+  query: AccountListQuery,
+  page: AccountListSchema,
 });
 
-export const getAccount = defineRoute({
-  operationId: "getAccount",
+export const getAccount = accounts.get({
   access: { scope: "read" },
-  method: "get",
-  path: "/accounts/{account}",
-  tags,
-  summary: "Get an account",
   description:
     "One account by id, with its `limits` and what it holds (`usage`). A customer's token reads its own account only: any other is 404, as an unknown id is. The `ETag` is the account's own (for `If-Match` on PATCH); limits and usage are live, so this read always answers 200.",
-  request: { params: AccountParams },
-  responses: { 200: resourceResponse(AccountSchema, "The account.", ACCOUNT_EXAMPLE), ...errorResponses(404) },
+  conditional: false,
 });
 
-export const createAccount = defineRoute({
-  operationId: "createAccount",
+export const createAccount = accounts.create({
   access: { scope: "write", operator: true },
-  method: "post",
-  path: "/accounts",
-  tags,
-  summary: "Create an account",
   description: `A customer (or, with \`role\`, another operator). Names are unique (409 \`already_exists\`); \`role\` cannot change later. Mint its first token with \`POST /tokens\` and \`account\`. ${OPERATORS_ONLY}`,
   readOnly: ACCOUNT_CREATE_READ_ONLY,
-  request: { body: jsonBody(AccountCreateSchema, "The new account.", ACCOUNT_CREATE_EXAMPLE) },
-  responses: { 201: createdResponse(AccountSchema, "The account was created.", ACCOUNT_EXAMPLE), ...errorResponses(400, 409, 413, 415, 422) },
+  body: AccountCreateSchema,
+  example: ACCOUNT_CREATE_EXAMPLE,
 });
 
-export const updateAccount = defineRoute({
-  operationId: "updateAccount",
+export const updateAccount = accounts.update({
   access: { scope: "write", operator: true },
-  method: "patch",
-  path: "/accounts/{account}",
-  tags,
   summary: "Rename, suspend or reactivate an account",
   description: `\`name\` and \`status\` change; \`role\` is read-only (422 \`read_only_field\`). Suspending an account makes every token of it answer 403 \`forbidden\` within 10 seconds (the token cache time); its objects are kept. The built-in operator account (\`acc_00000000000000000000000000\`) cannot be suspended (422 \`policy_violation\`). ${OPERATORS_ONLY} ${IF_MATCH_HEADER_DOC}`,
   readOnly: ACCOUNT_PATCH_READ_ONLY,
-  request: { params: AccountParams, body: mergePatchBody(AccountPatchSchema, "Fields to change.", ACCOUNT_PATCH_EXAMPLE) },
-  responses: {
-    200: resourceResponse(AccountSchema, "The updated account.", { ...ACCOUNT_EXAMPLE, status: "suspended" }),
-    ...errorResponses(400, 404, 409, 412, 413, 415, 422),
-  },
+  body: AccountPatchSchema,
+  example: ACCOUNT_PATCH_EXAMPLE,
+  response: { example: { ...ACCOUNT_EXAMPLE, status: "suspended" } },
 });
 
-export const deleteAccount = defineRoute({
-  operationId: "deleteAccount",
+export const deleteAccount = accounts.delete({
   access: { scope: "write", operator: true },
-  method: "delete",
-  path: "/accounts/{account}",
-  tags,
-  summary: "Delete an account",
   description: `Only an account that holds nothing: with contacts, domains, hosts, zones or active (unrevoked) tokens it answers 409 \`object_linked\`, counting them. Its revoked tokens and its events stay, as history. The built-in operator account cannot be deleted (422 \`policy_violation\`). ${OPERATORS_ONLY} ${IF_MATCH_HEADER_DOC}`,
-  request: { params: AccountParams },
-  responses: { 204: noContentResponse, ...errorResponses(404, 409, 412, 422) },
+  errors: [404, 409, 412, 422],
 });
 
 export const getMe = defineRoute({

@@ -21,7 +21,7 @@ import {
   type Repository,
   type RepositoryDetail,
 } from "./schemas";
-import { EXTENSION_EXAMPLE, REPOSITORY_DETAIL_EXAMPLE, REPOSITORY_EXAMPLE } from "../examples";
+import { EXTENSION_EXAMPLE, REPOSITORY_DETAIL_EXAMPLE, REPOSITORY_EXAMPLE } from "./examples";
 
 const ExtensionParams = pathParams("extension", "Extension id or name, with or without the leading dot (`co.uk`, `.de`, `рф`).", "com");
 

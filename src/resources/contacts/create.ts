@@ -6,7 +6,7 @@ import { newId } from "../../db/ids";
 import { contacts } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
-import { sponsorFor } from "../../http/ownership";
+import { sponsorFor } from "../../http/caller";
 import { contactCollection, contactFields } from "./collection";
 import type * as routes from "./routes";
 

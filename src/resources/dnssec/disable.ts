@@ -13,6 +13,7 @@ import type { AppEnv } from "../../env";
 import type { Statement } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { withVersionRetry } from "../../http/writes";
+import { lockedAgainstUpdate } from "../../registry/statuses";
 import { findDomain } from "../domains/queries";
 import { dsData, publishesDsOf, setDomainDs } from "./registry-link";
 import { activeKeys, presentState } from "./state";
@@ -66,7 +67,7 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
         `Domain ${publishing.name} publishes a DS of this zone's key, and this token does not manage that domain; remove the DS with a token that does, then turn signing off.`,
       );
     }
-    if (publishing.serverStatuses.includes("serverUpdateProhibited")) {
+    if (lockedAgainstUpdate(publishing.serverStatuses)) {
       throw new ApiError(
         "status_prohibits",
         `Domain ${publishing.name} publishes a DS of this zone's key and has serverUpdateProhibited: its DS cannot be removed until the registry's operator clears the lock, so signing stays on.`,

@@ -18,6 +18,7 @@ import type { AppEnv } from "../../env";
 import type { Statement } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { withVersionRetry } from "../../http/writes";
+import { lockedAgainstUpdate } from "../../registry/statuses";
 import { dsData, linkedDomain, setDomainDs } from "./registry-link";
 import { MAX_MASTER_FILE_RECORDS, MAX_ZONE_RECORD_BYTES, SIGNED_ZONE_RESERVE } from "../zones/master-file";
 import { activeKeys, dnssecSecret, presentState, type ZoneKeyRow } from "./state";
@@ -77,7 +78,7 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   ];
   const domain = await linkedDomain(db, zone);
   // Under the registry lock's serverUpdateProhibited the domain's DS stays as it is: the zone is signed, the DS waits for the operator.
-  if (domain?.dnssec && !domain.row.serverStatuses.includes("serverUpdateProhibited")) {
+  if (domain?.dnssec && !lockedAgainstUpdate(domain.row.serverStatuses)) {
     // RFC 4509 §3: SHA-256 is the digest every validator supports; one DS is what the parent needs.
     statements.push(...setDomainDs(ctx, domain.row, [dsData(after.keys[0]!.ds[0]!)]));
   }

@@ -3,7 +3,7 @@ import { JSON_MEDIA_TYPE } from "../../http/json-body";
 import { errorResponses, noContentResponse } from "../../http/openapi";
 import { ZoneParams } from "../../http/params";
 import { defineRoute } from "../../http/route";
-import { DNSSEC_OFF_EXAMPLE, DNSSEC_STATE_EXAMPLE } from "../examples";
+import { DNSSEC_OFF_EXAMPLE, DNSSEC_STATE_EXAMPLE } from "./examples";
 
 const tags = ["DNSSEC"];
 

@@ -1,5 +1,5 @@
 // A zone's DNSSEC state as the API shows it (docs/dnssec.md), and the rows behind it. Keys
-// are always read by the id of a zone the caller can see (src/db/visibility.ts shadows
+// are always read by the id of a zone the caller can see (src/access/visibility.ts shadows
 // zones, not zone_keys), so another account's keys are out of reach.
 import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";

@@ -9,7 +9,7 @@ import { domains } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { copyFindings, newFindings, throwFindings, throwPriceErrors, validName } from "../../http/findings";
 import { createResource } from "../../http/mutate";
-import { isOperator, sponsorFor } from "../../http/ownership";
+import { isOperator, sponsorFor } from "../../http/caller";
 import { ApiError } from "../../http/problem";
 import { contactAddressErrors, unknownContactErrors } from "../../registry/contacts";
 import { generateAuthInfo } from "../../registry/auth-info";

@@ -13,9 +13,8 @@ import { deleteResource, findResource, updateResource } from "../../http/mutate"
 import { ApiError } from "../../http/problem";
 import { nameList } from "../../http/text";
 import { earliestEnd, inGracePeriod, withGracePeriod } from "../../registry/lifecycle";
-import { prohibitingStatus } from "../../registry/statuses";
+import { prohibitingStatus, shownStatuses } from "../../registry/statuses";
 import { domainCollection } from "./collection";
-import { shownStatuses } from "./present";
 import { type DomainWithLinks, subordinateHostNames } from "./queries";
 import type * as routes from "./routes";
 

@@ -1,6 +1,6 @@
 // A domain's API representation: the list item, and the full domain with its `auth_info`.
 import { toUnicodeName } from "../../dns/name";
-import { canonicalLockStatuses, domainStatus, type ServerStatus } from "../../registry/statuses";
+import { domainStatus, serverStatusesOf } from "../../registry/statuses";
 import type { DomainWithLinks } from "./queries";
 import type { Domain, DomainListItem } from "./schemas";
 
@@ -30,17 +30,4 @@ export function presentDomainListItem(row: DomainWithLinks): DomainListItem {
 export function presentDomain(row: DomainWithLinks): Domain {
   const { zone, created_at, updated_at, ...rest } = presentDomainListItem(row);
   return { ...rest, auth_info: row.authInfo, zone, created_at, updated_at };
-}
-
-/** The registry's statuses on a domain (docs/lifecycle.md, docs/lifecycle.md#availability-and-prices): the lock, then the pending states; they combine with its client statuses. */
-export function serverStatusesOf(row: Pick<DomainWithLinks, "deletedAt" | "pendingTransfer" | "serverStatuses">): ServerStatus[] {
-  const statuses: ServerStatus[] = canonicalLockStatuses(row.serverStatuses);
-  if (row.deletedAt !== null) statuses.push("pendingDelete");
-  if (row.pendingTransfer) statuses.push("pendingTransfer");
-  return statuses;
-}
-
-/** Every status a domain shows, for the prohibition table (src/registry/statuses.ts). */
-export function shownStatuses(row: DomainWithLinks): string[] {
-  return [...row.statuses, ...serverStatusesOf(row)];
 }

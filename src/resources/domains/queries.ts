@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
+import { domainPendingTransfer, domainStatusCondition, domainTransferLockedUntil } from "../../db/domain-rules";
 import { nameContaining } from "../../db/sql";
 import { contacts, domains, hosts, zones } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
-import { isLockStatus } from "../../registry/statuses";
 import type { DomainSort } from "./schemas";
 
 export type DomainRow = typeof domains.$inferSelect;
@@ -21,21 +21,14 @@ const nameserverNames = sql<
 
 /**
  * The zone served here under the same name and by the same account (docs/model.md#domains: linked
- * by name, both ways; §11: only an account's own objects link).
+ * by name, both ways; only an account's own objects link).
  */
 const zoneId = sql<string | null>`(select z.id from zones z where z.name = "domains"."name" and z.account_id = "domains"."account_id")`;
 
 /** Whether a transfer of the domain waits for the losing account (docs/lifecycle.md: `pendingTransfer`). */
-const pendingTransfer = sql<boolean>`exists (select 1 from main.transfers t where t.domain_id = "domains"."id" and t.status = 'pending')`.mapWith(
-  (v: number) => v === 1,
-);
+const pendingTransfer = sql<boolean>`${domainPendingTransfer}`.mapWith((v: number) => v === 1);
 
-/** Registration or last transfer plus the extension's transfer lock (null: no lock); as src/registry/lifecycle.ts computes it. */
-const transferLockedUntil = sql<
-  string | null
->`(select case when e.transfer_lock_days > 0 then strftime('%Y-%m-%dT%H:%M:%fZ', coalesce("domains"."last_transfer_at", "domains"."created_at"), '+' || e.transfer_lock_days || ' days') end from extensions e where e.id = "domains"."extension_id")`;
-
-const columns = { ...getTableColumns(domains), nameservers: nameserverNames, zoneId, pendingTransfer, transferLockedUntil };
+const columns = { ...getTableColumns(domains), nameservers: nameserverNames, zoneId, pendingTransfer, transferLockedUntil: domainTransferLockedUntil };
 
 export interface DomainFilters {
   /** Only this account's domains (an operator's filter; a customer sees only its own anyway). */
@@ -52,27 +45,6 @@ export interface DomainFilters {
   nameserver?: string | undefined;
   expiresBefore?: string | undefined;
   expiresAfter?: string | undefined;
-}
-
-const hasNameservers = sql`exists (select 1 from domain_nameservers dn where dn.domain_id = "domains"."id")`;
-
-/** The registry's statuses (docs/lifecycle.md, docs/lifecycle.md#availability-and-prices), as serverStatusesOf (present.ts) derives them. */
-const inPendingDelete = sql`"domains"."deleted_at" is not null`;
-const hasPendingTransfer = sql`exists (select 1 from main.transfers t where t.domain_id = "domains"."id" and t.status = 'pending')`;
-
-/**
- * The SQL mirror of domainStatus (src/registry/statuses.ts): the domains showing `status`.
- * test/registry-lock.test.ts holds it to the rule for every status a filter may name.
- */
-export function statusCondition(status: string): SQL {
-  if (status === "inactive") return sql`not ${hasNameservers}`;
-  if (status === "pendingDelete") return inPendingDelete;
-  if (status === "pendingTransfer") return hasPendingTransfer;
-  if (status === "ok") {
-    return and(eq(domains.statuses, []), eq(domains.serverStatuses, []), hasNameservers, sql`not ${inPendingDelete}`, sql`not ${hasPendingTransfer}`)!;
-  }
-  if (isLockStatus(status)) return sql`exists (select 1 from json_each("domains"."server_statuses") where value = ${status})`;
-  return sql`exists (select 1 from json_each("domains"."statuses") where value = ${status})`;
 }
 
 const SORT_COLUMNS = { created_at: domains.id, name: domains.name, expires_at: domains.expiresAt } as const;
@@ -98,7 +70,7 @@ export function listDomains(db: Database, filters: DomainFilters, sort: DomainSo
   if (filters.extension !== undefined) conditions.push(eq(domains.extensionId, filters.extension));
   if (filters.repository !== undefined) conditions.push(eq(domains.repositoryId, filters.repository));
   if (filters.heldBy !== undefined) conditions.push(eq(domains.repositoryId, filters.heldBy));
-  if (filters.status !== undefined) conditions.push(statusCondition(filters.status));
+  if (filters.status !== undefined) conditions.push(domainStatusCondition(filters.status));
   if (filters.registrant !== undefined) conditions.push(eq(domains.registrantId, filters.registrant));
   if (filters.contact !== undefined) {
     const id = filters.contact;

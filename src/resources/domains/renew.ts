@@ -14,9 +14,8 @@ import { ApiError } from "../../http/problem";
 import { earliestEnd, renewal, withGracePeriod } from "../../registry/lifecycle";
 import { wholeYearsErrors } from "../../registry/periods";
 import { namePricing, priceConfirmationErrors, priceOf } from "../../registry/prices";
-import { prohibitingStatus } from "../../registry/statuses";
+import { prohibitingStatus, shownStatuses } from "../../registry/statuses";
 import { domainCollection } from "./collection";
-import { shownStatuses } from "./present";
 import type * as routes from "./routes";
 
 export const renewDomain: RouteHandler<typeof routes.renewDomain, AppEnv> = async (c) => {

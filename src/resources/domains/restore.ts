@@ -11,9 +11,8 @@ import { updateResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { cappedExpiry, earliestEnd, inGracePeriod } from "../../registry/lifecycle";
 import { namePricing, priceOf } from "../../registry/prices";
-import { prohibitingStatus } from "../../registry/statuses";
+import { prohibitingStatus, shownStatuses } from "../../registry/statuses";
 import { domainCollection } from "./collection";
-import { shownStatuses } from "./present";
 import type * as routes from "./routes";
 
 export const restoreDomain: RouteHandler<typeof routes.restoreDomain, AppEnv> = async (c) => {

@@ -1,20 +1,8 @@
+import { collectionRoutes } from "../../http/collection-routes";
 import { defineRoute } from "../../http/route";
-import { withRdapErrors, withRdapView } from "../../http/rdap";
 import { RdapDomainResponseSchema } from "../../rdap/schemas";
-import {
-  CONDITIONAL_GET,
-  createdResponse,
-  errorResponses,
-  IF_MATCH_HEADER_DOC,
-  jsonBody,
-  listResponse,
-  mergePatchBody,
-  noContentResponse,
-  notModifiedResponse,
-  resourceResponse,
-} from "../../http/openapi";
-import { pathParams, RepositoryParams } from "../../http/params";
-import { TransferRequestSchema, TransferSchema } from "./schemas";
+import { errorResponses, IF_MATCH_HEADER_DOC, jsonBody, noContentResponse, resourceResponse } from "../../http/openapi";
+import { InRepository } from "../../http/params";
 import {
   DOMAIN_READ_ONLY,
   DomainCheckQuery,
@@ -26,6 +14,8 @@ import {
   DomainPatchSchema,
   DomainSchema,
   PricedDomainSchema,
+  TransferRequestSchema,
+  TransferSchema,
 } from "./schemas";
 import {
   DOMAIN_CHECK_EXAMPLE,
@@ -41,36 +31,38 @@ import {
   RDAP_DOMAIN_EXAMPLE,
   TRANSFER_EXAMPLE,
   TRANSFER_REQUEST_EXAMPLE,
-} from "../examples";
+} from "./examples";
 
 const tags = ["Domains"];
-const DomainParams = pathParams("domain", "Domain id (`dom_…`) or name (`example.com`, U-labels accepted).", "example.com");
+const domains = collectionRoutes({
+  path: "/domains",
+  member: { param: "domain", description: "Domain id (`dom_…`) or name (`example.com`, U-labels accepted).", example: "example.com" },
+  tags,
+  operationIds: { one: "Domain", many: "Domains" },
+  noun: { one: "domain", many: "domains" },
+  schema: DomainSchema,
+  example: DOMAIN_EXAMPLE,
+  readOnly: DOMAIN_READ_ONLY,
+});
+const DomainParams = domains.params;
 
 const LIST_DESCRIPTION =
   "Keyset-paginated; filters combine with AND. `sort` orders by `created_at` (default), `name` or `expires_at`, `-` for descending. List items omit `auth_info`.";
 
-export const listDomains = defineRoute({
-  operationId: "listDomains",
+export const listDomains = domains.list({
   access: { scope: "read", narrow: "visible" },
-  method: "get",
-  path: "/domains",
-  tags,
-  summary: "List domains",
   description: LIST_DESCRIPTION,
-  request: { query: DomainListQuery },
-  responses: { 200: listResponse(DomainListSchema, "A page of domains.", [DOMAIN_LIST_ITEM_EXAMPLE]), ...errorResponses(400) },
+  query: DomainListQuery,
+  page: DomainListSchema,
+  items: [DOMAIN_LIST_ITEM_EXAMPLE],
 });
 
-export const listRepositoryDomains = defineRoute({
-  operationId: "listRepositoryDomains",
+export const listRepositoryDomains = domains.listWithin(InRepository, {
   access: { scope: "read", narrow: "visible" },
-  method: "get",
-  path: "/repositories/{repository}/domains",
-  tags: ["Repositories"],
-  summary: "List the domains a repository holds",
   description: `Domains registered under the repository's extensions. ${LIST_DESCRIPTION}`,
-  request: { params: RepositoryParams, query: DomainListQuery },
-  responses: { 200: listResponse(DomainListSchema, "A page of domains.", [DOMAIN_LIST_ITEM_EXAMPLE]), ...errorResponses(400, 404) },
+  query: DomainListQuery,
+  page: DomainListSchema,
+  items: [DOMAIN_LIST_ITEM_EXAMPLE],
 });
 
 // Declared before GET /domains/{domain}: `check` (no dot) would otherwise be taken for a domain id.
@@ -93,52 +85,30 @@ export const checkDomains = defineRoute({
   },
 });
 
-export const getDomain = defineRoute({
-  operationId: "getDomain",
+export const getDomain = domains.getWithRdap({
   access: { scope: "read", narrow: "visible" },
-  method: "get",
-  path: "/domains/{domain}",
-  tags,
-  summary: "Get a domain",
   description:
-    "One domain by id (`dom_…`) or name (A-label or U-label), with its `auth_info`. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): a domain object, without `auth_info`." +
-    CONDITIONAL_GET,
-  request: { params: DomainParams },
-  responses: {
-    200: withRdapView(resourceResponse(DomainSchema, "The domain, with `auth_info`.", DOMAIN_EXAMPLE), RdapDomainResponseSchema, RDAP_DOMAIN_EXAMPLE),
-    304: notModifiedResponse,
-    ...withRdapErrors(errorResponses(404)),
-  },
+    "One domain by id (`dom_…`) or name (A-label or U-label), with its `auth_info`. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): a domain object, without `auth_info`.",
+  rdap: { schema: RdapDomainResponseSchema, example: RDAP_DOMAIN_EXAMPLE },
+  response: { description: "The domain, with `auth_info`." },
 });
 
-export const createDomain = defineRoute({
-  operationId: "createDomain",
+export const createDomain = domains.create({
   access: { scope: "write" },
-  method: "post",
-  path: "/domains",
-  tags,
   summary: "Register a domain",
   description:
     "The name must be one label under an extension of the catalog (longest match: `example.co.uk` → `co.uk`). `period` (years) must lie in the extension's range; `expires_at` is registration time plus the period. Contacts must exist; a registrant, admin or tech contact needs `address.city` and `address.country_code`. Name servers are host names: an unknown external name becomes a host object, an unknown name under a domain managed here must be created as a host (with addresses) first. `status` takes client statuses (the registry lock only from the operator: a customer gets 422 `read_only_field`). `auth_info` is generated when absent. A zone of the same name is linked. A name its registry reserves → 422 `policy_violation`. A premium name needs its price confirmed in `price` (422 `price_mismatch` otherwise, naming the price: RFC 8748). The answer says what the registration cost (`price`).",
-  readOnly: DOMAIN_READ_ONLY,
-  request: { body: jsonBody(DomainCreateSchema, "The registration.", DOMAIN_CREATE_EXAMPLE) },
-  responses: {
-    201: createdResponse(PricedDomainSchema, "The domain was registered, with what it cost.", PRICED_DOMAIN_EXAMPLE),
-    ...errorResponses(400, 409, 413, 415, 422),
-  },
+  body: DomainCreateSchema,
+  bodyDescription: "The registration.",
+  example: DOMAIN_CREATE_EXAMPLE,
+  response: { schema: PricedDomainSchema, description: "The domain was registered, with what it cost.", example: PRICED_DOMAIN_EXAMPLE },
 });
 
-export const updateDomain = defineRoute({
-  operationId: "updateDomain",
+export const updateDomain = domains.update({
   access: { scope: "write", narrow: "visible" },
-  method: "patch",
-  path: "/domains/{domain}",
-  tags,
-  summary: "Update a domain",
   description: `Change contacts, name servers (replaced whole), client statuses (replaced whole), \`auth_info\` or \`auto_renew\`. While \`clientUpdateProhibited\` is set, only a patch whose \`status\` removes it is accepted (409 \`status_prohibits\`). The registry lock (\`serverUpdateProhibited\`, \`serverDeleteProhibited\`, \`serverTransferProhibited\`, \`serverRenewProhibited\`, \`serverHold\`) is set and cleared by operator tokens only, in \`status\` (which then replaces client and lock statuses together): a customer sending one gets 422 \`read_only_field\`; a patch that changes only the lock is accepted whatever the domain's state, and under \`serverUpdateProhibited\` nothing else is, for any account, until the operator clears it. ${IF_MATCH_HEADER_DOC}`,
-  readOnly: DOMAIN_READ_ONLY,
-  request: { params: DomainParams, body: mergePatchBody(DomainPatchSchema, "Fields to change.", DOMAIN_PATCH_EXAMPLE) },
-  responses: { 200: resourceResponse(DomainSchema, "The updated domain.", DOMAIN_EXAMPLE), ...errorResponses(400, 404, 409, 412, 413, 415, 422) },
+  body: DomainPatchSchema,
+  example: DOMAIN_PATCH_EXAMPLE,
 });
 
 export const deleteDomain = defineRoute({

@@ -9,30 +9,28 @@ import { catalog } from "../../db/catalog";
 import { domains } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
-import { isOperator } from "../../http/ownership";
+import { mayEndTransfer, type TransferEnding } from "../../access/transfers";
 import { ApiError } from "../../http/problem";
-import { prohibitingStatus } from "../../registry/statuses";
+import { prohibitingStatus, shownStatuses } from "../../registry/statuses";
 import { domainCollection } from "./collection";
-import { shownStatuses } from "./present";
 import type * as routes from "./routes";
 import { noTransfer } from "./transfer-read";
 import { approvalChange, closeTransfer, contactsOfDomain, latestTransfer, presentTransfer, type TransferRow } from "./transfers";
 
-type Action = "approve" | "reject" | "cancel";
+type Action = TransferEnding;
 
 const ENDS = { approve: "approved", reject: "rejected", cancel: "cancelled" } as const;
 
 async function act(c: Context<AppEnv>, segment: string, action: Action) {
   const cat = await catalog(c.get("db"));
-  const caller = c.get("principal").rights?.accountId;
+  const rights = c.get("principal").rights;
   let ended: TransferRow | null = null;
   await updateResource(c, domainCollection, segment, {
     event: `transfer_${action}`,
     acrossAccounts: true,
     async update(ctx, current) {
       const [transfer] = await latestTransfer(ctx.allAccounts, current.id);
-      const actor = action === "cancel" ? transfer?.gainingAccountId : transfer?.losingAccountId;
-      if (!transfer || !(isOperator(c) || caller === actor)) throw noTransfer(segment);
+      if (!transfer || !mayEndTransfer(rights, transfer, action)) throw noTransfer(segment);
       if (transfer.status !== "pending") {
         throw new ApiError("status_prohibits", `The transfer of ${current.name} is ${transfer.status}, no longer pending.`);
       }

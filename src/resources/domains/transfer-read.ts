@@ -2,22 +2,16 @@
 // transfer, readable by both its accounts (and operators); anyone else gets 404.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { narrowReaches } from "../../access/token-rights";
+import { seesTransfer } from "../../access/transfers";
 import type { AppEnv } from "../../env";
 import { resourceRef } from "../../http/lookup";
-import { isOperator } from "../../http/ownership";
 import { ApiError } from "../../http/problem";
 import type * as routes from "./routes";
-import { latestTransfer, presentTransfer, type TransferRow } from "./transfers";
+import { latestTransfer, presentTransfer } from "./transfers";
 
 /** 404 for a transfer the caller is no party to, as for one that does not exist. */
 export function noTransfer(segment: string): ApiError {
   return new ApiError("not_found", `No transfer of ${segment} is known to your account.`);
-}
-
-/** Whether the caller may see a transfer: its gaining or losing account, or an operator. */
-export function isPartyTo(c: Parameters<typeof isOperator>[0], transfer: TransferRow): boolean {
-  const caller = c.get("principal").rights?.accountId;
-  return isOperator(c) || caller === transfer.gainingAccountId || caller === transfer.losingAccountId;
 }
 
 export const getTransfer: RouteHandler<typeof routes.getTransfer, AppEnv> = async (c) => {
@@ -26,6 +20,7 @@ export const getTransfer: RouteHandler<typeof routes.getTransfer, AppEnv> = asyn
   // transfer's own statement (one round trip); no domain, no transfer: the same 404.
   const allAccounts = c.get("dbAllAccounts") ?? c.get("db");
   const [transfer] = await latestTransfer(allAccounts, resourceRef(segment, "domain"));
-  if (!transfer || !isPartyTo(c, transfer) || !narrowReaches(c.get("principal").rights, "domain", transfer.name)) throw noTransfer(segment);
+  const rights = c.get("principal").rights;
+  if (!transfer || !seesTransfer(rights, transfer) || !narrowReaches(rights, "domain", transfer.name)) throw noTransfer(segment);
   return c.json(presentTransfer(transfer), 200);
 };

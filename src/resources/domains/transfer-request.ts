@@ -21,15 +21,14 @@ import type { AppEnv } from "../../env";
 import { newFindings, throwFindings, throwPriceErrors } from "../../http/findings";
 import { updateResource } from "../../http/mutate";
 import { resourceRef } from "../../http/lookup";
-import { callerAccount } from "../../http/ownership";
+import { callerAccount } from "../../http/caller";
 import { quotaGuardForComing } from "../../http/quotas";
 import { ApiError } from "../../http/problem";
-import { addDays } from "../../registry/lifecycle";
+import { addDays, transferLockHolds } from "../../registry/lifecycle";
 import { periodErrors, wholeYearsErrors } from "../../registry/periods";
 import { namePricing, priceConfirmationErrors, priceOf } from "../../registry/prices";
-import { prohibitingStatus } from "../../registry/statuses";
+import { prohibitingStatus, shownStatuses } from "../../registry/statuses";
 import { domainCollection } from "./collection";
-import { shownStatuses } from "./present";
 import { failureKeys, lockedSeconds, notLockedGuard, readRequestCounts, recordFailure, transferLocked } from "./transfer-failures";
 import { presentTransfer, type TransferRow, newTransferId } from "./transfers";
 import type * as routes from "./routes";
@@ -65,7 +64,7 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
       }
       const prohibiting = prohibitingStatus("transfer", shownStatuses(current));
       if (prohibiting) throw new ApiError("status_prohibits", `${current.name} has ${prohibiting}; it cannot be transferred.`);
-      if (current.transferLockedUntil !== null && Date.parse(current.transferLockedUntil) > ctx.now.getTime()) {
+      if (transferLockHolds(current.transferLockedUntil, ctx.now)) {
         throw new ApiError(
           "policy_violation",
           `${current.name} cannot be transferred before ${current.transferLockedUntil} (registration or last transfer lock).`,

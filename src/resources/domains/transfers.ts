@@ -10,7 +10,7 @@ import { newId } from "../../db/ids";
 import { contacts, domains, hosts, transfers } from "../../db/schema";
 import type { Change, Statement, WriteContext } from "../../http/mutate";
 import { generateAuthInfo } from "../../registry/auth-info";
-import { cappedExpiry, earliestEnd, withGracePeriod } from "../../registry/lifecycle";
+import { cappedExpiry, earliestEnd, transferLockedUntil, withGracePeriod } from "../../registry/lifecycle";
 import { presentContact } from "../contacts/present";
 import type { DomainWithLinks } from "./queries";
 import { forgetDomainFailures } from "./transfer-failures";
@@ -100,7 +100,7 @@ export function approvalChange(
     rgp,
     rgpEndsAt: earliestEnd(rgp),
     pendingTransfer: false,
-    transferLockedUntil: extension.transferLockDays > 0 ? new Date(ctx.now.getTime() + extension.transferLockDays * 86_400_000).toISOString() : null,
+    transferLockedUntil: transferLockedUntil(current.createdAt, ctx.at, extension.transferLockDays),
     // The zone of the same name stays with the losing account and so loses its link.
     zoneId: null,
     version: current.version + 1,

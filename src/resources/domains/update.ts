@@ -10,16 +10,24 @@ import type { AppEnv } from "../../env";
 import { copyFindings, newFindings, throwFindings } from "../../http/findings";
 import { quotaGuards } from "../../http/quotas";
 import { updateResource } from "../../http/mutate";
-import { isOperator } from "../../http/ownership";
+import { isOperator } from "../../http/caller";
 import { mergePatch } from "../../http/patch";
 import { ApiError } from "../../http/problem";
 import { contactAddressErrors, unknownContactErrors } from "../../registry/contacts";
 import { nameserverCountErrors, nameserverNames, newNameserverHosts, superordinateCandidates } from "../../registry/nameservers";
 import { canonicalDs, dsErrors, dsPolicyErrors } from "../../registry/ds";
-import { canonicalLockStatuses, canonicalStatuses, type ClientStatus, isLockChangeOnly, prohibitingStatus, statusSettingErrors } from "../../registry/statuses";
+import {
+  canonicalLockStatuses,
+  canonicalStatuses,
+  type ClientStatus,
+  isLockChangeOnly,
+  prohibitingStatus,
+  shownStatuses,
+  statusSettingErrors,
+} from "../../registry/statuses";
 import { assignedContacts, contactIdsOf, domainCollection } from "./collection";
 import { contactAddressGuards, replaceNameserverLinks } from "./links";
-import { presentDomain, shownStatuses } from "./present";
+import { presentDomain } from "./present";
 import { contactsById, type DomainWithLinks } from "./queries";
 import type * as routes from "./routes";
 import { forgetDomainFailures } from "./transfer-failures";

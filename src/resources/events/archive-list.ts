@@ -1,5 +1,5 @@
 // GET /v1/events/archive: the archive objects the caller may see (a customer's own
-// account's; the visibility layer, src/db/visibility.ts, shadows event_archives).
+// account's; the visibility layer, src/access/visibility.ts, shadows event_archives).
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { pageRequest, pageResponse } from "../../http/pagination";

@@ -1,3 +1,4 @@
+import { scheduledRunRoute } from "../../http/scheduled-run-route";
 import { defineRoute } from "../../http/route";
 import { CONDITIONAL_GET, errorResponses, listResponse, notModifiedResponse, resourceResponse } from "../../http/openapi";
 import { pathParams } from "../../http/params";
@@ -11,7 +12,7 @@ import {
   EventListSchema,
   EventSchema,
 } from "./schemas";
-import { ARCHIVE_REPORT_EXAMPLE, EVENT_ARCHIVE_EXAMPLE, EVENT_ARCHIVE_LINES_EXAMPLE, EVENT_EXAMPLE } from "../examples";
+import { ARCHIVE_REPORT_EXAMPLE, EVENT_ARCHIVE_EXAMPLE, EVENT_ARCHIVE_LINES_EXAMPLE, EVENT_EXAMPLE } from "./examples";
 import { ARCHIVE_MEDIA_TYPE } from "./archive";
 import { z } from "@hono/zod-openapi";
 
@@ -96,24 +97,15 @@ export const getEventArchive = defineRoute({
   },
 });
 
-export const runEventArchive = defineRoute({
+export const runEventArchive = scheduledRunRoute({
   operationId: "runEventArchive",
   access: { scope: "write", operator: true },
-  method: "post",
   path: "/events/archive/run",
   tags: archiveTags,
   summary: "Archive due events now",
   description:
     "Moves the events older than the hot window to the archive now, as the hourly cron trigger does: in bounded passes (one account's oldest events each), each day's events written to R2 as one gzip'd NDJSON object, read back, and only then deleted from the database, in one batch with the object's row in the listing. Two runs at once, or a run that stopped half-way, lose and double nothing (docs/capacity.md). `more` true: the run stopped at its bound; run it again. The newest event of the database is never archived. The body is optional. Operators' tokens only: a customer's token answers 403 `forbidden`, as does any token restricted to zones or domains.",
-  request: {
-    body: {
-      required: false,
-      description: "Optional: `as_of`.",
-      content: { [JSON_MEDIA_TYPE]: { schema: ArchiveRunRequestSchema, example: { as_of: "2030-01-01T00:00:00.000Z" } } },
-    },
-  },
-  responses: {
-    200: { description: "What the run did.", content: { [JSON_MEDIA_TYPE]: { schema: ArchiveReportSchema, example: ARCHIVE_REPORT_EXAMPLE } } },
-    ...errorResponses(400, 413, 415, 422),
-  },
+  body: ArchiveRunRequestSchema,
+  report: ArchiveReportSchema,
+  example: ARCHIVE_REPORT_EXAMPLE,
 });

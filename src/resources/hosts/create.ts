@@ -8,7 +8,7 @@ import { reversedName } from "../../dns/name";
 import type { AppEnv } from "../../env";
 import { newFindings, throwFindings, validName } from "../../http/findings";
 import { createResource } from "../../http/mutate";
-import { sponsorFor } from "../../http/ownership";
+import { sponsorFor } from "../../http/caller";
 import { glueAddresses, glueErrors, normalizeHostName, superordinateSponsorErrors } from "../../registry/hosts";
 import { hostCollection, hostExists } from "./collection";
 import { addressWrites, placeHost, type HostWithLinks } from "./queries";

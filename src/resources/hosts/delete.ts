@@ -12,7 +12,7 @@ import { hostCollection } from "./collection";
 import { domainsUsingHost, type HostWithLinks } from "./queries";
 import type * as routes from "./routes";
 
-/** Whether a domain the caller does not see uses the host: read through the caller's view (src/db/visibility.ts). */
+/** Whether a domain the caller does not see uses the host: read through the caller's view (src/access/visibility.ts). */
 const unseenUser = (hostId: string) =>
   sql`select exists (select 1 from domain_nameservers dn where dn.host_id = ${hostId} and dn.domain_id not in (select d.id from domains d)) as unseen`;
 

@@ -1,102 +1,58 @@
-import { defineRoute } from "../../http/route";
-import { withRdapErrors, withRdapView } from "../../http/rdap";
+import { collectionRoutes } from "../../http/collection-routes";
+import { IF_MATCH_HEADER_DOC } from "../../http/openapi";
+import { InRepository } from "../../http/params";
 import { RdapNameserverResponseSchema } from "../../rdap/schemas";
-import {
-  CONDITIONAL_GET,
-  createdResponse,
-  errorResponses,
-  IF_MATCH_HEADER_DOC,
-  jsonBody,
-  listResponse,
-  mergePatchBody,
-  noContentResponse,
-  notModifiedResponse,
-  resourceResponse,
-} from "../../http/openapi";
-import { pathParams, RepositoryParams } from "../../http/params";
+import { HOST_CREATE_EXAMPLE, HOST_EXAMPLE, HOST_PATCH_EXAMPLE, RDAP_NAMESERVER_EXAMPLE } from "./examples";
 import { HOST_READ_ONLY, HostCreateSchema, HostListQuery, HostListSchema, HostPatchSchema, HostSchema } from "./schemas";
-import { HOST_CREATE_EXAMPLE, HOST_EXAMPLE, HOST_PATCH_EXAMPLE, RDAP_NAMESERVER_EXAMPLE } from "../examples";
 
-const tags = ["Hosts"];
-const HostParams = pathParams("host", "Host id (`hst_…`) or name (`ns1.example.com`).", "ns1.example.com");
-
-export const listHosts = defineRoute({
-  operationId: "listHosts",
-  access: { scope: "read" },
-  method: "get",
+const hosts = collectionRoutes({
   path: "/hosts",
-  tags,
-  summary: "List hosts",
+  member: { param: "host", description: "Host id (`hst_…`) or name (`ns1.example.com`).", example: "ns1.example.com" },
+  tags: ["Hosts"],
+  operationIds: { one: "Host", many: "Hosts" },
+  noun: { one: "host", many: "hosts" },
+  schema: HostSchema,
+  example: HOST_EXAMPLE,
+  readOnly: HOST_READ_ONLY,
+});
+
+export const listHosts = hosts.list({
+  access: { scope: "read" },
   description: "Name server host objects in creation order, keyset-paginated. Filters combine with AND.",
-  request: { query: HostListQuery },
-  responses: { 200: listResponse(HostListSchema, "A page of hosts.", [HOST_EXAMPLE]), ...errorResponses(400) },
+  query: HostListQuery,
+  page: HostListSchema,
 });
 
-export const listRepositoryHosts = defineRoute({
-  operationId: "listRepositoryHosts",
+export const listRepositoryHosts = hosts.listWithin(InRepository, {
   access: { scope: "read" },
-  method: "get",
-  path: "/repositories/{repository}/hosts",
-  tags: ["Repositories"],
-  summary: "List the hosts a repository holds",
   description: "Hosts used as name server by a domain of the repository, or subordinate to one; same filters, order and pagination as `GET /hosts`.",
-  request: { params: RepositoryParams, query: HostListQuery },
-  responses: { 200: listResponse(HostListSchema, "A page of hosts.", [HOST_EXAMPLE]), ...errorResponses(400, 404) },
+  query: HostListQuery,
+  page: HostListSchema,
 });
 
-export const getHost = defineRoute({
-  operationId: "getHost",
+export const getHost = hosts.getWithRdap({
   access: { scope: "read" },
-  method: "get",
-  path: "/hosts/{host}",
-  tags,
-  summary: "Get a host",
-  description:
-    "One host by id (`hst_…`) or name. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): a nameserver object." +
-    CONDITIONAL_GET,
-  request: { params: HostParams },
-  responses: {
-    200: withRdapView(resourceResponse(HostSchema, "The host.", HOST_EXAMPLE), RdapNameserverResponseSchema, RDAP_NAMESERVER_EXAMPLE),
-    304: notModifiedResponse,
-    ...withRdapErrors(errorResponses(404)),
-  },
+  description: "One host by id (`hst_…`) or name. With `Accept: application/rdap+json` it answers the RDAP view instead (RFC 9083): a nameserver object.",
+  rdap: { schema: RdapNameserverResponseSchema, example: RDAP_NAMESERVER_EXAMPLE },
 });
 
-export const createHost = defineRoute({
-  operationId: "createHost",
+export const createHost = hosts.create({
   access: { scope: "write" },
-  method: "post",
-  path: "/hosts",
-  tags,
-  summary: "Create a host",
   description:
     "A host under a domain managed here is subordinate (`domain` set) and needs 1–13 glue `addresses`; any other host is external and takes none. Addresses are returned canonical; unspecified, loopback, multicast and link-local addresses are refused.",
-  readOnly: HOST_READ_ONLY,
-  request: { body: jsonBody(HostCreateSchema, "The new host.", HOST_CREATE_EXAMPLE) },
-  responses: { 201: createdResponse(HostSchema, "The host was created.", HOST_EXAMPLE), ...errorResponses(400, 409, 413, 415, 422) },
+  body: HostCreateSchema,
+  example: HOST_CREATE_EXAMPLE,
 });
 
-export const updateHost = defineRoute({
-  operationId: "updateHost",
+export const updateHost = hosts.update({
   access: { scope: "write" },
-  method: "patch",
-  path: "/hosts/{host}",
-  tags,
   summary: "Update (rename, re-address) a host",
   description: `Renaming re-evaluates the subordinate/external rules; domains that use the host follow the new name. \`addresses\` replaces the list. ${IF_MATCH_HEADER_DOC}`,
-  readOnly: HOST_READ_ONLY,
-  request: { params: HostParams, body: mergePatchBody(HostPatchSchema, "Fields to change.", HOST_PATCH_EXAMPLE) },
-  responses: { 200: resourceResponse(HostSchema, "The updated host.", HOST_EXAMPLE), ...errorResponses(400, 404, 409, 412, 413, 415, 422) },
+  body: HostPatchSchema,
+  example: HOST_PATCH_EXAMPLE,
 });
 
-export const deleteHost = defineRoute({
-  operationId: "deleteHost",
+export const deleteHost = hosts.delete({
   access: { scope: "write" },
-  method: "delete",
-  path: "/hosts/{host}",
-  tags,
-  summary: "Delete a host",
   description: `A host used as a name server cannot be deleted (409 \`object_linked\`, naming the domains). ${IF_MATCH_HEADER_DOC}`,
-  request: { params: HostParams },
-  responses: { 204: noContentResponse, ...errorResponses(404, 409, 412) },
 });

@@ -5,6 +5,7 @@ import { z } from "@hono/zod-openapi";
 import { JSON_MEDIA_TYPE } from "../../http/json-body";
 import { errorResponses } from "../../http/openapi";
 import { defineRoute } from "../../http/route";
+import { DOMAIN_INFO_EXAMPLE, DOMAIN_KEYS_EXAMPLE, LOOKUP_EXAMPLE, NSEC_NEIGHBOURS_EXAMPLE, ZONE_TRANSFER_EXAMPLE } from "./examples";
 import {
   AllDomainsQuery,
   AllDomainsResultSchema,
@@ -59,9 +60,7 @@ export const lookup = defineRoute({
     }),
   },
   responses: {
-    ...ok(LookupResultSchema, "The records, or `false`.", {
-      result: [{ qtype: "A", qname: "www.example.com.", content: "192.0.2.10", ttl: 3600, domain_id: 1 }],
-    }),
+    ...ok(LookupResultSchema, "The records, or `false`.", LOOKUP_EXAMPLE),
     ...errorResponses(400, 422),
   },
 });
@@ -83,32 +82,10 @@ export const list = defineRoute({
     }),
   },
   responses: {
-    ...ok(LookupResultSchema, "The records, or `false`.", {
-      result: [
-        {
-          qtype: "SOA",
-          qname: "example.com.",
-          content: "ns1.example.net. hostmaster.example.com. 2026112201 7200 900 1209600 300",
-          ttl: 3600,
-          domain_id: 1,
-        },
-        { qtype: "NS", qname: "example.com.", content: "ns1.example.net.", ttl: 3600, domain_id: 1 },
-        { qtype: "A", qname: "www.example.com.", content: "192.0.2.10", ttl: 3600, domain_id: 1 },
-      ],
-    }),
+    ...ok(LookupResultSchema, "The records, or `false`.", ZONE_TRANSFER_EXAMPLE),
     ...errorResponses(400, 422),
   },
 });
-
-const DOMAIN_INFO_EXAMPLE = {
-  id: 1,
-  zone: "example.com.",
-  kind: "master" as const,
-  serial: 2026112202,
-  notified_serial: 2026112201,
-  last_check: 0,
-  masters: [],
-};
 
 export const getDomainInfo = defineRoute({
   operationId: "pdnsGetDomainInfo",
@@ -180,17 +157,7 @@ export const getDomainKeys = defineRoute({
     ABOUT,
   request: { params: z.object({ token, name: zoneName("name") }) },
   responses: {
-    ...ok(DomainKeysResultSchema, "The keys (the example is RFC 6605 §6.1's published key), or `false`.", {
-      result: [
-        {
-          id: 55648,
-          flags: 257,
-          active: true,
-          published: true,
-          content: "Private-key-format: v1.2\nAlgorithm: 13 (ECDSAP256SHA256)\nPrivateKey: GU6SnQ/Ou+xC5RumuIUIuJZteXT2z0O/ok1s38Et6mQ=\n",
-        },
-      ],
-    }),
+    ...ok(DomainKeysResultSchema, "The keys (the example is RFC 6605 §6.1's published key), or `false`.", DOMAIN_KEYS_EXAMPLE),
     ...errorResponses(400, 422, 503),
   },
 });
@@ -214,7 +181,7 @@ export const getBeforeAndAfterNamesAbsolute = defineRoute({
     }),
   },
   responses: {
-    ...ok(NsecNeighboursResultSchema, "The neighbours, or `false`.", { result: { before: "www.", after: "_443._tcp.www.", unhashed: "www." } }),
+    ...ok(NsecNeighboursResultSchema, "The neighbours, or `false`.", NSEC_NEIGHBOURS_EXAMPLE),
     ...errorResponses(400, 422),
   },
 });

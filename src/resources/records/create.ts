@@ -12,7 +12,7 @@ import { createResource } from "../../http/mutate";
 import { checkNeighbours, recordCollection, recordWriteProblem, requireRoomInZone, validRecord, zoneHoldsRoom, zoneOfReference } from "./collection";
 import { assertZoneIntegrity, integrityGuards } from "./integrity";
 import { type RecordWithZone, recordsAtName } from "./queries";
-import { requireRecordWrite } from "../../http/ownership";
+import { requireRecordWrite } from "../../http/caller";
 import type * as routes from "./routes";
 import { recordWarnings } from "./warnings";
 import { rrsetTtlWrites } from "./rrset";

@@ -11,7 +11,7 @@ import { ApiError } from "../../http/problem";
 import { recordCollection, recordWriteProblem } from "./collection";
 import { assertZoneIntegrity, integrityGuards } from "./integrity";
 import { apexNsCount } from "./queries";
-import { requireRecordWrite } from "../../http/ownership";
+import { requireRecordWrite } from "../../http/caller";
 import type * as routes from "./routes";
 
 export const deleteRecord: RouteHandler<typeof routes.deleteRecord, AppEnv> = (c) =>

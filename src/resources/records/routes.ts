@@ -1,17 +1,8 @@
-import {
-  CONDITIONAL_GET,
-  createdResponse,
-  errorResponses,
-  IF_MATCH_HEADER_DOC,
-  jsonBody,
-  listResponse,
-  mergePatchBody,
-  noContentResponse,
-  notModifiedResponse,
-  resourceResponse,
-} from "../../http/openapi";
-import { pathParams, ZoneParams } from "../../http/params";
+import { collectionRoutes } from "../../http/collection-routes";
+import { errorResponses, IF_MATCH_HEADER_DOC, jsonBody, resourceResponse } from "../../http/openapi";
+import { ZoneParams } from "../../http/params";
 import { defineRoute } from "../../http/route";
+import { RECORD_CREATE_EXAMPLE, RECORD_EXAMPLE, RECORD_PATCH_EXAMPLE, ZONE_CHANGES_EXAMPLE, ZONE_CHANGES_RESULT_EXAMPLE } from "./examples";
 import {
   MAX_CHANGES,
   RECORD_READ_ONLY,
@@ -25,92 +16,64 @@ import {
   ZoneRecordListQuery,
   RecordWrittenSchema,
 } from "./schemas";
-import { RECORD_CREATE_EXAMPLE, RECORD_EXAMPLE, RECORD_PATCH_EXAMPLE, ZONE_CHANGES_EXAMPLE, ZONE_CHANGES_RESULT_EXAMPLE } from "../examples";
 
-const tags = ["Records"];
-const RecordParams = pathParams("record", "Record id (`rec_…`).", "rec_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B");
+const records = collectionRoutes({
+  path: "/records",
+  member: { param: "record", description: "Record id (`rec_…`).", example: "rec_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" },
+  tags: ["Records"],
+  operationIds: { one: "Record", many: "Records" },
+  noun: { one: "record", many: "records" },
+  schema: RecordSchema,
+  example: RECORD_EXAMPLE,
+  readOnly: RECORD_READ_ONLY,
+});
 
 const RULES =
   "DNS rules: a CNAME is alone at its name and never at the apex (409 `rrset_conflict` / 422); the apex keeps at least one NS record (409); an identical record (name, type, content) is 409 `already_exists`; `*` only as the leftmost label; names outside the zone are 422; SOA cannot be created (the zone owns it). The zone's SOA serial rises in the same transaction as the change.";
 
-export const listRecords = defineRoute({
-  operationId: "listRecords",
+export const listRecords = records.list({
   access: { scope: "read", narrow: "visible", records: true },
-  method: "get",
-  path: "/records",
-  tags,
-  summary: "List records",
   description: "Records of every zone in creation order, keyset-paginated. Filters combine with AND.",
-  request: { query: RecordListQuery },
-  responses: { 200: listResponse(RecordListSchema, "A page of records.", [RECORD_EXAMPLE]), ...errorResponses(400) },
+  query: RecordListQuery,
+  page: RecordListSchema,
 });
 
-export const listZoneRecords = defineRoute({
-  operationId: "listZoneRecords",
+export const listZoneRecords = records.listWithin(
+  { path: "/zones/{zone}", params: ZoneParams, operationId: "Zone", noun: "zone", tags: ["Zones", "Records"] },
+  {
+    access: { scope: "read", narrow: "visible", records: true },
+    summary: "List a zone's records",
+    description: "Same filters, order and pagination as `GET /records`, within one zone.",
+    query: ZoneRecordListQuery,
+    page: RecordListSchema,
+  },
+);
+
+export const getRecord = records.get({
   access: { scope: "read", narrow: "visible", records: true },
-  method: "get",
-  path: "/zones/{zone}/records",
-  tags: ["Zones", "Records"],
-  summary: "List a zone's records",
-  description: "Same filters, order and pagination as `GET /records`, within one zone.",
-  request: { params: ZoneParams, query: ZoneRecordListQuery },
-  responses: { 200: listResponse(RecordListSchema, "A page of records.", [RECORD_EXAMPLE]), ...errorResponses(400, 404) },
+  description: "One DNS record by id (`rec_…`).",
 });
 
-export const getRecord = defineRoute({
-  operationId: "getRecord",
-  access: { scope: "read", narrow: "visible", records: true },
-  method: "get",
-  path: "/records/{record}",
-  tags,
-  summary: "Get a record",
-  description: "One DNS record by id (`rec_…`)." + CONDITIONAL_GET,
-  request: { params: RecordParams },
-  responses: { 200: resourceResponse(RecordSchema, "The record.", RECORD_EXAMPLE), 304: notModifiedResponse, ...errorResponses(404) },
-});
-
-export const createRecord = defineRoute({
-  operationId: "createRecord",
+export const createRecord = records.create({
   access: { scope: "write", narrow: "visible", records: true },
-  method: "post",
-  path: "/records",
-  tags,
-  summary: "Create a record",
   description: `\`zone\` (id or name), \`type\` and \`content\` are required; \`name\` defaults to \`@\`; \`ttl\` defaults to the RRset's TTL if it exists, else the zone's \`default_ttl\`. A zone holds at most 25 000 records (the import limit): past it, 422 \`policy_violation\` naming \`zone\`. ${RULES}`,
   readOnly: RECORD_READ_ONLY.filter((f) => f !== "zone"),
-  request: { body: jsonBody(RecordCreateSchema, "The new record.", RECORD_CREATE_EXAMPLE) },
-  responses: {
-    201: createdResponse(RecordWrittenSchema, "The record was created (with `warnings` when it deserves a look).", RECORD_EXAMPLE),
-    ...errorResponses(400, 409, 413, 415, 422),
-  },
+  body: RecordCreateSchema,
+  example: RECORD_CREATE_EXAMPLE,
+  response: { schema: RecordWrittenSchema, description: "The record was created (with `warnings` when it deserves a look).", example: RECORD_EXAMPLE },
 });
 
-export const updateRecord = defineRoute({
-  operationId: "updateRecord",
+export const updateRecord = records.update({
   access: { scope: "write", narrow: "visible", records: true },
-  method: "patch",
-  path: "/records/{record}",
-  tags,
-  summary: "Update a record",
   description: `\`name\`, \`type\`, \`content\`, \`ttl\`, \`comment\`; the result is validated as a new record would be. ${RULES} ${IF_MATCH_HEADER_DOC}`,
-  readOnly: RECORD_READ_ONLY,
-  request: { params: RecordParams, body: mergePatchBody(RecordPatchSchema, "Fields to change.", RECORD_PATCH_EXAMPLE) },
-  responses: {
-    200: resourceResponse(RecordWrittenSchema, "The updated record (with `warnings` when it deserves a look).", RECORD_EXAMPLE),
-    ...errorResponses(400, 404, 409, 412, 413, 415, 422),
-  },
+  body: RecordPatchSchema,
+  example: RECORD_PATCH_EXAMPLE,
+  response: { schema: RecordWrittenSchema, description: "The updated record (with `warnings` when it deserves a look).", example: RECORD_EXAMPLE },
 });
 
-export const deleteRecord = defineRoute({
-  operationId: "deleteRecord",
+export const deleteRecord = records.delete({
   access: { scope: "write", narrow: "visible", records: true },
-  method: "delete",
-  path: "/records/{record}",
-  tags,
-  summary: "Delete a record",
   description: `Deleting the last NS record at the apex answers 409 \`rrset_conflict\`. ${IF_MATCH_HEADER_DOC}`,
-  request: { params: RecordParams },
-  responses: { 204: noContentResponse, ...errorResponses(404, 409, 412) },
 });
 
 export const applyZoneChanges = defineRoute({

@@ -12,7 +12,7 @@ import { ApiError } from "../../http/problem";
 import { checkNeighbours, recordCollection, recordWriteProblem, validRecord } from "./collection";
 import { assertZoneIntegrity, integrityGuards } from "./integrity";
 import { apexNsCount, recordsAtName } from "./queries";
-import { requireRecordWrite } from "../../http/ownership";
+import { requireRecordWrite } from "../../http/caller";
 import type * as routes from "./routes";
 import { recordWarnings } from "./warnings";
 import { rrsetTtlWrites } from "./rrset";

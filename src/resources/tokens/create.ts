@@ -11,6 +11,7 @@
 import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
+import { sponsorChoiceRefusal } from "../../access/ownership";
 import { newId } from "../../db/ids";
 import { apiTokens } from "../../db/schema";
 import type { AppEnv } from "../../env";
@@ -48,12 +49,12 @@ export const createToken: RouteHandler<typeof routes.createToken, AppEnv> = asyn
   const caller = callerRights(c);
   const parentId = c.get("principal").tokenId;
 
-  if (input.account !== undefined && caller.role !== "operator") {
+  if (sponsorChoiceRefusal(caller, input.account) !== null) {
     throw new ApiError("read_only_field", "Read-only fields cannot be written: account (a customer's token mints tokens for its own account only).", {
       errors: [{ field: "account", message: "is read-only: only an operator's token names the account of a new token" }],
     });
   }
-  // Normalised by the body's schema (restrictions.ts).
+  // Normalised by the body's schema (src/access/restrictions.ts).
   const restrictions = {
     zones: input.zones ?? null,
     domains: input.domains ?? null,

@@ -1,5 +1,5 @@
 // GET /v1/tokens and /v1/tokens/{token}: never a secret or its hash. A customer's token
-// sees its own account's tokens only (src/db/visibility.ts: another account's is 404);
+// sees its own account's tokens only (src/access/visibility.ts: another account's is 404);
 // an operator's sees every account's, and may filter by `account`.
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { paginationQuery } from "../../http/pagination";
 import { booleanParam, dateTimeParam } from "../../http/query";
 import { TimestampSchema, listSchema } from "../../http/openapi";
-import { cidr, domainName, normalizedEach, normalizedOne, ownerPattern, recordType, zoneName } from "./restrictions";
+import { cidr, domainName, normalizedEach, normalizedOne, ownerPattern, recordType, zoneName } from "../../access/restrictions";
 
 export const TOKEN_SCOPES = ["read", "write", "dns"] as const;
 /** The most entries a restriction list takes: a token names its job, not a catalog. */

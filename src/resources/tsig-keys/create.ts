@@ -8,7 +8,7 @@ import { newId } from "../../db/ids";
 import { tsigKeys, tsigUpdateZones } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
-import { sponsorFor } from "../../http/ownership";
+import { sponsorFor } from "../../http/caller";
 import { quotaGuards } from "../../http/quotas";
 import { dnssecSecret } from "../dnssec/state";
 import { keyNameTaken, requireAccountZones, requireFreeUpdateZones, tsigKeyCollection } from "./collection";

@@ -1,5 +1,5 @@
 // GET /v1/tsig-keys and /v1/tsig-keys/{key}: never a secret. Another account's key is 404
-// to a customer's token (src/db/visibility.ts); an operator's sees every account's.
+// to a customer's token (src/access/visibility.ts); an operator's sees every account's.
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { findResource } from "../../http/mutate";

@@ -3,7 +3,7 @@ import { TSIG_KEY_USES } from "../../db/schema";
 import { AccountFilterSchema, AccountRefSchema, listSchema, SponsorInputSchema, TimestampSchema } from "../../http/openapi";
 import { paginationQuery } from "../../http/pagination";
 import { dateTimeParam } from "../../http/query";
-import { normalizedEach, zoneName } from "../tokens/restrictions";
+import { normalizedEach, zoneName } from "../../access/restrictions";
 import { recordRulesSchema } from "../tokens/schemas";
 import { dnsNameField } from "../../http/name-fields";
 

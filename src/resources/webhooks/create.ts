@@ -9,7 +9,7 @@ import { newId } from "../../db/ids";
 import { webhooks } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
-import { sponsorFor } from "../../http/ownership";
+import { sponsorFor } from "../../http/caller";
 import { quotaGuards } from "../../http/quotas";
 import { requestPolicy, requireDeliverableUrl, webhookCollection } from "./collection";
 import { distinctPatterns } from "./event-types";

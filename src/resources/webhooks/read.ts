@@ -1,5 +1,5 @@
 // GET /v1/webhooks, /v1/webhooks/{webhook} and its deliveries: never a secret. A customer's
-// token sees its own account's webhooks only (src/db/visibility.ts: another account's is
+// token sees its own account's webhooks only (src/access/visibility.ts: another account's is
 // 404); an operator's sees every account's, and may filter by `account`.
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";

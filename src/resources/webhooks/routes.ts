@@ -1,18 +1,8 @@
-import { defineRoute } from "../../http/route";
-import {
-  CONDITIONAL_GET,
-  createdResponse,
-  errorResponses,
-  IF_MATCH_HEADER_DOC,
-  jsonBody,
-  listResponse,
-  mergePatchBody,
-  noContentResponse,
-  notModifiedResponse,
-  resourceResponse,
-} from "../../http/openapi";
+import { scheduledRunRoute } from "../../http/scheduled-run-route";
+import { collectionRoutes } from "../../http/collection-routes";
 import { JSON_MEDIA_TYPE } from "../../http/json-body";
-import { pathParams } from "../../http/params";
+import { errorResponses, IF_MATCH_HEADER_DOC, jsonBody, listResponse, resourceResponse } from "../../http/openapi";
+import { defineRoute } from "../../http/route";
 import {
   DELIVERY_EXAMPLE,
   DELIVERY_RETRYING_EXAMPLE,
@@ -25,7 +15,7 @@ import {
   WEBHOOK_EXAMPLE,
   WEBHOOK_PATCH_EXAMPLE,
   WEBHOOK_ROTATED_EXAMPLE,
-} from "../examples";
+} from "./examples";
 import {
   DeliveryListQuery,
   DeliveryListSchema,
@@ -45,75 +35,55 @@ import {
 } from "./schemas";
 
 const tags = ["Webhooks"];
-const WebhookParams = pathParams("webhook", "Webhook id (`whk_…`).", "whk_01M8188Q3C8M6S3V9W2D4H7KQA");
+const webhooks = collectionRoutes({
+  path: "/webhooks",
+  member: { param: "webhook", description: "Webhook id (`whk_…`).", example: "whk_01M8188Q3C8M6S3V9W2D4H7KQA" },
+  tags,
+  operationIds: { one: "Webhook", many: "Webhooks" },
+  noun: { one: "webhook", many: "webhooks" },
+  schema: WebhookSchema,
+  example: WEBHOOK_EXAMPLE,
+});
+const WebhookParams = webhooks.params;
 
 const NARROW = "Tokens restricted to zones, domains or record rules cannot use webhooks (403 `forbidden`); another account's webhook is 404.";
 const DELIVERY =
   "Every event of `/v1/events` the webhook's account sees (an operator's: every account's) and `event_types` selects is POSTed to `url`, its body exactly what `GET /v1/events/{event}` shows, signed per Standard Webhooks (`webhook-id`: the event id, `webhook-timestamp`, `webhook-signature`: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`). At least once, one at a time in commit order per webhook; a 2xx within 10 s is a success, anything else is retried for a little over 3 days (5 s, 1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h), then given up; a webhook whose every delivery failed for 5 days is disabled. Receivers deduplicate on `webhook-id` (docs/webhooks.md).";
 
-export const listWebhooks = defineRoute({
-  operationId: "listWebhooks",
+export const listWebhooks = webhooks.list({
   access: { scope: "read" },
-  method: "get",
-  path: "/webhooks",
-  tags,
-  summary: "List webhooks",
   description: `The webhooks of the caller's account (an operator's token: of every account; filter with \`account\`), in creation order, keyset-paginated; never a secret. ${NARROW}`,
-  request: { query: WebhookListQuery },
-  responses: { 200: listResponse(WebhookListSchema, "A page of webhooks.", [WEBHOOK_EXAMPLE]), ...errorResponses(400) },
+  query: WebhookListQuery,
+  page: WebhookListSchema,
 });
 
-export const getWebhook = defineRoute({
-  operationId: "getWebhook",
+export const getWebhook = webhooks.get({
   access: { scope: "read" },
-  method: "get",
-  path: "/webhooks/{webhook}",
-  tags,
-  summary: "Get a webhook",
-  description: `One webhook by id, never its secret. ${NARROW}${CONDITIONAL_GET}`,
-  request: { params: WebhookParams },
-  responses: { 200: resourceResponse(WebhookSchema, "The webhook.", WEBHOOK_EXAMPLE), 304: notModifiedResponse, ...errorResponses(404) },
+  description: `One webhook by id, never its secret. ${NARROW}`,
 });
 
-export const createWebhook = defineRoute({
-  operationId: "createWebhook",
+export const createWebhook = webhooks.create({
   access: { scope: "write" },
-  method: "post",
-  path: "/webhooks",
-  tags,
-  summary: "Create a webhook",
   description: `A webhook for the caller's account (an operator's token may name another with \`account\`), receiving the events committed from now on. The answer has one extra field, \`secret\` (\`whsec_…\`), shown this once: the service keeps it sealed. The URL is checked (https; no loopback, private, link-local, CGNAT, multicast, reserved or documentation address, resolving its name; not the service itself): 422 naming what is wrong. At most the account's \`webhooks\` limit (20 by default): 422 \`quota_exceeded\`. ${DELIVERY} ${NARROW}`,
   readOnly: WEBHOOK_CREATE_READ_ONLY,
-  request: { body: jsonBody(WebhookCreateSchema, "The webhook.", WEBHOOK_CREATE_EXAMPLE) },
-  responses: {
-    201: createdResponse(WebhookWithSecretSchema, "The webhook was created; `secret` is shown only here.", WEBHOOK_CREATED_EXAMPLE),
-    ...errorResponses(400, 413, 415, 422),
-  },
+  body: WebhookCreateSchema,
+  bodyDescription: "The webhook.",
+  example: WEBHOOK_CREATE_EXAMPLE,
+  response: { schema: WebhookWithSecretSchema, description: "The webhook was created; `secret` is shown only here.", example: WEBHOOK_CREATED_EXAMPLE },
+  errors: [400, 413, 415, 422],
 });
 
-export const updateWebhook = defineRoute({
-  operationId: "updateWebhook",
+export const updateWebhook = webhooks.update({
   access: { scope: "write" },
-  method: "patch",
-  path: "/webhooks/{webhook}",
-  tags,
-  summary: "Update a webhook",
   description: `Fields to change (JSON Merge Patch). A new \`url\` is checked as at creation, and the event being retried is tried at once there. \`enabled: false\` stops deliveries; \`enabled: true\` starts them again from the events committed after this write (replay the rest with \`POST …/replay\`) and clears \`disabled_reason\`. ${IF_MATCH_HEADER_DOC} ${NARROW}`,
   readOnly: WEBHOOK_READ_ONLY,
-  request: { params: WebhookParams, body: mergePatchBody(WebhookPatchSchema, "Fields to change.", WEBHOOK_PATCH_EXAMPLE) },
-  responses: { 200: resourceResponse(WebhookSchema, "The updated webhook.", WEBHOOK_EXAMPLE), ...errorResponses(400, 404, 409, 412, 413, 415, 422) },
+  body: WebhookPatchSchema,
+  example: WEBHOOK_PATCH_EXAMPLE,
 });
 
-export const deleteWebhook = defineRoute({
-  operationId: "deleteWebhook",
+export const deleteWebhook = webhooks.delete({
   access: { scope: "write" },
-  method: "delete",
-  path: "/webhooks/{webhook}",
-  tags,
-  summary: "Delete a webhook",
   description: `The webhook and its delivery records; nothing more is sent to it. ${IF_MATCH_HEADER_DOC} ${NARROW}`,
-  request: { params: WebhookParams },
-  responses: { 204: noContentResponse, ...errorResponses(404, 409, 412) },
 });
 
 export const rotateWebhookSecret = defineRoute({
@@ -173,24 +143,15 @@ export const pingWebhook = defineRoute({
   responses: { 200: resourceResponse(DeliverySchema, "The test delivery's outcome.", PING_EXAMPLE), ...errorResponses(404) },
 });
 
-export const dispatchWebhooks = defineRoute({
+export const dispatchWebhooks = scheduledRunRoute({
   operationId: "dispatchWebhooks",
   access: { scope: "write", operator: true },
-  method: "post",
   path: "/webhooks/dispatch",
   tags,
   summary: "Deliver what is owed now",
   description:
     "What the cron trigger does every minute, at once: every enabled webhook owed an event (or due for a retry) is delivered to, and a webhook whose every delivery failed for 5 days is disabled (an `update` event, `disabled_reason` set). On a local development server `as_of` makes the run act at that time (retries due by then, the 5 days counted to then). Operators' tokens only. The body is optional.",
-  request: {
-    body: {
-      required: false,
-      description: "Optional: `as_of`.",
-      content: { [JSON_MEDIA_TYPE]: { schema: DispatchRequestSchema, example: { as_of: "2030-01-01T00:00:00.000Z" } } },
-    },
-  },
-  responses: {
-    200: { description: "What the run did.", content: { [JSON_MEDIA_TYPE]: { schema: DispatchReportSchema, example: DISPATCH_REPORT_EXAMPLE } } },
-    ...errorResponses(400, 413, 415, 422),
-  },
+  body: DispatchRequestSchema,
+  report: DispatchReportSchema,
+  example: DISPATCH_REPORT_EXAMPLE,
 });

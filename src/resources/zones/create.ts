@@ -17,7 +17,7 @@ import type { AppEnv } from "../../env";
 import { mediaTypeOf, requestBytes } from "../../http/body";
 import { newFindings, throwFindings, validName } from "../../http/findings";
 import { createResource } from "../../http/mutate";
-import { callerAccount, sponsorFor } from "../../http/ownership";
+import { callerAccount, sponsorFor } from "../../http/caller";
 import { ApiError } from "../../http/problem";
 import { VersionConflict } from "../../http/writes";
 import { normalizeHostName } from "../../registry/hosts";

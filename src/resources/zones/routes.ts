@@ -1,29 +1,35 @@
 import { z } from "@hono/zod-openapi";
 import { JSON_MEDIA_TYPE } from "../../http/json-body";
-import { createdResponse, errorResponses, IF_MATCH_HEADER_DOC, listResponse, mergePatchBody, noContentResponse, notModifiedResponse } from "../../http/openapi";
-import { ZoneParams } from "../../http/params";
+import { collectionRoutes } from "../../http/collection-routes";
+import { createdResponse, errorResponses, IF_MATCH_HEADER_DOC, mergePatchBody, notModifiedResponse } from "../../http/openapi";
 import { defineRoute } from "../../http/route";
 import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES, MAX_MASTER_FILE_RECORDS } from "./master-file";
 import { ImportQuery, ZONE_READ_ONLY, ZoneCreatedSchema, ZoneCreateSchema, ZoneListQuery, ZoneListSchema, ZonePatchSchema, ZoneSchema } from "./schemas";
-import { MASTER_FILE_EXAMPLE, ZONE_CREATE_EXAMPLE, ZONE_EXAMPLE, ZONE_PATCH_EXAMPLE } from "../examples";
+import { MASTER_FILE_EXAMPLE, ZONE_CREATE_EXAMPLE, ZONE_EXAMPLE, ZONE_PATCH_EXAMPLE } from "./examples";
 
 const tags = ["Zones"];
+const zones = collectionRoutes({
+  path: "/zones",
+  member: { param: "zone", description: "Zone id (`zon_…`) or name (`example.com`, a trailing dot allowed).", example: "example.com" },
+  tags,
+  operationIds: { one: "Zone", many: "Zones" },
+  noun: { one: "zone", many: "zones" },
+  schema: ZoneSchema,
+  example: ZONE_EXAMPLE,
+  readOnly: ZONE_READ_ONLY,
+});
+const ZoneParams = zones.params;
 
 const MasterFileSchema = z.string().openapi({
   description: "An RFC 1035 master file (RFC 4027 media type `text/dns`).",
   example: MASTER_FILE_EXAMPLE,
 });
 
-export const listZones = defineRoute({
-  operationId: "listZones",
+export const listZones = zones.list({
   access: { scope: "read", narrow: "visible", records: true },
-  method: "get",
-  path: "/zones",
-  tags,
-  summary: "List zones",
   description: "Zones in creation order, keyset-paginated. Filters combine with AND.",
-  request: { query: ZoneListQuery },
-  responses: { 200: listResponse(ZoneListSchema, "A page of zones.", [ZONE_EXAMPLE]), ...errorResponses(400) },
+  query: ZoneListQuery,
+  page: ZoneListSchema,
 });
 
 export const getZone = defineRoute({
@@ -93,14 +99,8 @@ export const updateZone = defineRoute({
   },
 });
 
-export const deleteZone = defineRoute({
-  operationId: "deleteZone",
+export const deleteZone = zones.delete({
   access: { scope: "write", narrow: "visible" },
-  method: "delete",
-  path: "/zones/{zone}",
-  tags,
   summary: "Delete a zone and all its records",
   description: `Atomic: the zone and every record go together. A domain of the same name stays. ${IF_MATCH_HEADER_DOC}`,
-  request: { params: ZoneParams },
-  responses: { 204: noContentResponse, ...errorResponses(404, 409, 412) },
 });

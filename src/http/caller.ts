@@ -1,31 +1,33 @@
-// Who sponsors a new object (docs/accounts.md): the caller's account; an operator may name
-// another one with `account` in the body, which from a customer's token is a read-only
-// field (422). Visibility of existing objects is not decided here but in the D1 session
-// the request reads through (src/db/visibility.ts).
+// The caller of a request, as its handler asks for it: its account, whether it is the
+// operator, the sponsor of what it creates, whether its token may write a record. The
+// rules are src/access/'s (ownership.ts, token-rights.ts); here each refusal becomes the
+// problem that answers it. Visibility of existing objects is the D1 session's
+// (src/access/visibility.ts).
 import type { Context } from "hono";
+import { accountOf, isOperatorRights, sponsorChoiceRefusal } from "../access/ownership";
+import { recordWriteRefusal } from "../access/token-rights";
 import type { AppEnv } from "../env";
 import { ApiError } from "./problem";
-import { recordWriteRefusal } from "../access/token-rights";
 
 /** The caller's account: the sponsor of what it creates unless an operator says otherwise. */
 export function callerAccount(c: Context<AppEnv>): string {
-  const rights = c.get("principal").rights;
-  if (!rights) throw new ApiError("unauthorized", "Send `Authorization: Bearer <token>`.");
-  return rights.accountId;
+  const account = accountOf(c.get("principal").rights);
+  if (account === null) throw new ApiError("unauthorized", "Send `Authorization: Bearer <token>`.");
+  return account;
 }
 
 export function isOperator(c: Context<AppEnv>): boolean {
-  return c.get("principal").rights?.role === "operator";
+  return isOperatorRights(c.get("principal").rights);
 }
 
 /** The account a new object belongs to; `requested` is the body's `account`, if any. */
 export async function sponsorFor(c: Context<AppEnv>, requested: string | undefined): Promise<string> {
   if (requested === undefined) return callerAccount(c);
-  if (!isOperator(c)) {
+  const refusal = sponsorChoiceRefusal(c.get("principal").rights, requested);
+  if (refusal)
     throw new ApiError("read_only_field", "Read-only fields cannot be written: account. A customer's objects belong to its own account.", {
-      errors: [{ field: "account", message: "is read-only: the server sets it to the token's account" }],
+      errors: [refusal],
     });
-  }
   const row = await c.env.DB.prepare("select id from accounts where id = ?1").bind(requested).first<{ id: string }>();
   if (!row) {
     throw new ApiError("validation_failed", `account: no account has the id "${requested}".`, {

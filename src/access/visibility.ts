@@ -16,8 +16,9 @@
 // name uniqueness, a nameserver named by another account's host — says so by naming the
 // table `main."hosts"`, which no expression shadows; each such place is commented.
 // Operators' requests are not rewritten: they see every account.
+import { isNarrow, type TokenRights, visibleDomainNames, visibleZoneNames } from "./token-rights";
 
-/** What a customer's token may see (src/access/token-rights.ts decides it). */
+/** What a token that does not see everything sees (visibilityOf decides it from its rights). */
 export interface Visibility {
   /** The viewer's account; null for an operator's narrowed token (any account's named zones/domains). */
   accountId: string | null;
@@ -25,6 +26,17 @@ export interface Visibility {
   zones: readonly string[] | null;
   /** Domain names the token is narrowed to: null = every domain of the account. */
   domains: readonly string[] | null;
+}
+
+/**
+ * What a caller with these rights sees of D1, or null when it sees everything: an operator's
+ * unrestricted token. A customer's token sees its account's objects; any token narrowed to
+ * zones or domains (an operator's too) only those, by name.
+ */
+export function visibilityOf(rights: TokenRights): Visibility | null {
+  const operator = rights.role === "operator";
+  if (operator && !isNarrow(rights)) return null;
+  return { accountId: operator ? null : rights.accountId, zones: visibleZoneNames(rights), domains: visibleDomainNames(rights) };
 }
 
 function literal(value: string): string {

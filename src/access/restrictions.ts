@@ -1,12 +1,12 @@
 // A new token's restrictions (docs/accounts.md) as its body gives them, normalised as names
 // and addresses are everywhere in the API (lowercase A-labels, canonical CIDRs), each bad
-// entry named: the body's schema (schemas.ts) runs these, so that one 422 lists every
-// problem of the body. What the restrictions then allow is src/access/token-rights.ts's.
+// entry named: the body schemas of tokens and TSIG keys run these, so that one 422 lists
+// every problem of the body. What the restrictions then allow is token-rights.ts's.
 import type { z } from "@hono/zod-openapi";
-import { normalizeName } from "../../dns/name";
-import { RECORD_TYPES, recordTypeOf } from "../../dns/rdata";
-import { parseCidr } from "../../access/token-rights";
-import { normalizeHostName } from "../../registry/hosts";
+import { normalizeName } from "../dns/name";
+import { RECORD_TYPES, recordTypeOf } from "../dns/rdata";
+import { parseCidr } from "./token-rights";
+import { normalizeHostName } from "../registry/hosts";
 
 type Normalized = { ok: true; value: string } | { ok: false; error: string };
 

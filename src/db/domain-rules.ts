@@ -1,0 +1,50 @@
+// The SQL mirrors of the registry's domain rules, for the reads that compute or filter in
+// D1 rather than after it. The rules themselves are pure functions in src/registry/; each
+// mirror here names the rule it mirrors, and test/registry-rules-sql.test.ts runs it
+// against D1 over a grid of dates and statuses and compares it with that rule. (The
+// lifecycle sweep's due queries hold three more, in src/resources/lifecycle/sweep.ts, held
+// to their rules by test/registry-lock.test.ts.)
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import { isLockStatus } from "../registry/statuses";
+import { domains } from "./schema";
+
+/**
+ * transferLockedUntil (src/registry/lifecycle.ts) of SQL operands: `lockDays` days after
+ * the last transfer, or after the registration when there was none; null without a lock.
+ */
+export function transferLockedUntilSql(createdAt: SQL, lastTransferAt: SQL, lockDays: SQL): SQL<string | null> {
+  return sql<
+    string | null
+  >`(case when ${lockDays} > 0 then strftime('%Y-%m-%dT%H:%M:%fZ', coalesce(${lastTransferAt}, ${createdAt}), '+' || ${lockDays} || ' days') end)`;
+}
+
+/** A domain row's transfer lock: transferLockedUntil with its extension's `transfer_lock_days`. */
+export const domainTransferLockedUntil = sql<string | null>`(select ${transferLockedUntilSql(
+  sql`"domains"."created_at"`,
+  sql`"domains"."last_transfer_at"`,
+  sql`e.transfer_lock_days`,
+)} from extensions e where e.id = "domains"."extension_id")`;
+
+/** DomainState.pendingTransfer (src/registry/statuses.ts): a transfer of the domain waits for the losing account. */
+export const domainPendingTransfer = sql<boolean>`exists (select 1 from main.transfers t where t.domain_id = "domains"."id" and t.status = 'pending')`;
+
+/** pendingDelete (serverStatusesOf): the domain is deleted, in redemption. */
+const domainPendingDelete = sql`"domains"."deleted_at" is not null`;
+
+const hasNameservers = sql`exists (select 1 from domain_nameservers dn where dn.domain_id = "domains"."id")`;
+
+/**
+ * The domains showing `status`: domainStatus of the client statuses, the name servers and
+ * serverStatusesOf (src/registry/statuses.ts), for every status a list filter may name
+ * (DOMAIN_STATUS_FILTERS).
+ */
+export function domainStatusCondition(status: string): SQL {
+  if (status === "inactive") return sql`not ${hasNameservers}`;
+  if (status === "pendingDelete") return domainPendingDelete;
+  if (status === "pendingTransfer") return domainPendingTransfer;
+  if (status === "ok") {
+    return and(eq(domains.statuses, []), eq(domains.serverStatuses, []), hasNameservers, sql`not ${domainPendingDelete}`, sql`not ${domainPendingTransfer}`)!;
+  }
+  if (isLockStatus(status)) return sql`exists (select 1 from json_each("domains"."server_statuses") where value = ${status})`;
+  return sql`exists (select 1 from json_each("domains"."statuses") where value = ${status})`;
+}

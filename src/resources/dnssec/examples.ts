@@ -1,0 +1,26 @@
+// The DNSSEC examples in the OpenAPI document: the example world's zone signed
+// (docs/dnssec.md), with RFC 6605 §6.1's public key as the example key, and unsigned.
+import { CREATED } from "../../http/example-world";
+
+export const DNSSEC_STATE_EXAMPLE = {
+  enabled: true,
+  denial: "nsec",
+  keys: [
+    {
+      id: "key_01JD0000000000000000000000",
+      key_tag: 55648,
+      algorithm: 13,
+      flags: 257,
+      active: true,
+      dnskey: "257 3 13 GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA==",
+      ds: [
+        "55648 13 2 5CF0895FFC0F5544C1260E1F35ED9B80A648D87B8AA335312B552EC003D1D830",
+        "55648 13 4 4A73889EA34599AF1FE38084DEB3E601C800A17E0483F59BF9314841462197CEBD188E14CB1797EEFF7D62DDC7E134EC",
+      ],
+      created_at: CREATED,
+    },
+  ],
+};
+
+/** A zone that is not signed. */
+export const DNSSEC_OFF_EXAMPLE = { enabled: false, keys: [] as never[] };
