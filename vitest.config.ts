@@ -13,6 +13,66 @@ function hideRuntimeShutdownLines(stream: NodeJS.WriteStream) {
 hideRuntimeShutdownLines(process.stdout);
 hideRuntimeShutdownLines(process.stderr);
 
+/** Test files that need the rate limiters at their wrangler.toml figures. */
+const OWN_LIMITS = ["test/account-rate-limit.test.ts"];
+
+/** A project whose files run in the Workers runtime against a D1 of their own. */
+function workersProject(
+  name: string,
+  migrations: Awaited<ReturnType<typeof readD1Migrations>>,
+  limits: { testTimeout: number; hookTimeout: number },
+  options: { include?: string[]; exclude?: string[]; realAccountLimits?: boolean },
+) {
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          // The tests' requests go to http://api.test, not a loopback host, so they need the
+          // secret a deployed Worker needs (wrangler.toml: CURSOR_SECRET).
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            CURSOR_SECRET: "test-cursor-secret-0123456789abcdef",
+            DNSSEC_KEY_SECRET: "test-dnssec-key-secret-0123456789abcdef",
+            WEBHOOK_SECRET_KEY: "test-webhook-secret-key-0123456789abcdef",
+            // test/cost.test.ts logs its table when npm run bench -- --cost asks for it.
+            PRINT_COST_TABLE: process.env.PRINT_COST_TABLE ?? "",
+          },
+          // Tests reach no network: an outbound request (a webhook delivery, a name lookup)
+          // fails at once, as an unreachable host would, instead of waiting for a timeout.
+          // Deliveries to a live receiver are end to end (scripts/webhooks-e2e.mjs).
+          outboundService: () => {
+            throw new Error("no network in the tests");
+          },
+          // The suite sends thousands of requests with one token in a minute; the real
+          // limit (wrangler.toml) is exercised end to end by scripts/e2e.mjs.
+          ratelimits: {
+            RATE_LIMITER: { simple: { limit: 1_000_000, period: 60 } },
+            // Per account (wrangler.toml: shares of 10 a minute): unlimited for the suite, real
+            // for test/account-rate-limit.test.ts, which runs in a project of its own.
+            ...(options.realAccountLimits ? {} : { ACCOUNT_RATE_LIMITER: { simple: { limit: 1_000_000, period: 60 } } }),
+            // Unverified token lookups per client address (wrangler.toml: 60 a minute):
+            // test/request-bounds.test.ts reaches it from an address of its own; the other
+            // tests send no CF-Connecting-IP, and a 429 among hostile input is fine.
+            AUTH_RATE_LIMITER: { simple: { limit: 100, period: 60 } },
+          },
+        },
+      }),
+    ],
+    test: {
+      ...limits,
+      // The app through the real Worker and a real D1: every file a runtime of its own.
+      name,
+      include: options.include ?? ["test/**/*.test.ts"],
+      exclude: options.exclude ?? [],
+      setupFiles: ["./test/apply-migrations.ts"],
+      // Vitest empties imported CSS unless told otherwise; /v1/docs serves Swagger UI's
+      // stylesheet, imported with `?raw` (src/resources/meta/docs.ts), as it is.
+      css: { include: [/swagger-ui\.css/] },
+    },
+  };
+}
+
 export default defineConfig(async () => {
   // Every test file gets its own D1, migrated with exactly the files `wrangler` applies.
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "drizzle"));
@@ -33,51 +93,9 @@ export default defineConfig(async () => {
           // each of these files.
           test: { ...limits, name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
         },
-        {
-          plugins: [
-            cloudflareTest({
-              wrangler: { configPath: "./wrangler.toml" },
-              miniflare: {
-                // The tests' requests go to http://api.test, not a loopback host, so they need the
-                // secret a deployed Worker needs (wrangler.toml: CURSOR_SECRET).
-                bindings: {
-                  TEST_MIGRATIONS: migrations,
-                  CURSOR_SECRET: "test-cursor-secret-0123456789abcdef",
-                  DNSSEC_KEY_SECRET: "test-dnssec-key-secret-0123456789abcdef",
-                  WEBHOOK_SECRET_KEY: "test-webhook-secret-key-0123456789abcdef",
-                  // test/cost.test.ts logs its table when npm run bench -- --cost asks for it.
-                  PRINT_COST_TABLE: process.env.PRINT_COST_TABLE ?? "",
-                },
-                // Tests reach no network: an outbound request (a webhook delivery, a name lookup)
-                // fails at once, as an unreachable host would, instead of waiting for a timeout.
-                // Deliveries to a live receiver are end to end (scripts/webhooks-e2e.mjs).
-                outboundService: () => {
-                  throw new Error("no network in the tests");
-                },
-                // The suite sends thousands of requests with one token in a minute; the real
-                // limit (wrangler.toml) is exercised end to end by scripts/e2e.mjs.
-                ratelimits: {
-                  RATE_LIMITER: { simple: { limit: 1_000_000, period: 60 } },
-                  // Unverified token lookups per client address (wrangler.toml: 60 a minute):
-                  // test/request-bounds.test.ts reaches it from an address of its own; the other
-                  // tests send no CF-Connecting-IP, and a 429 among hostile input is fine.
-                  AUTH_RATE_LIMITER: { simple: { limit: 100, period: 60 } },
-                },
-              },
-            }),
-          ],
-          test: {
-            ...limits,
-            // The app through the real Worker and a real D1: every file a runtime of its own.
-            name: "workers",
-            include: ["test/**/*.test.ts"],
-            exclude: ["test/unit/**"],
-            setupFiles: ["./test/apply-migrations.ts"],
-            // Vitest empties imported CSS unless told otherwise; /v1/docs serves Swagger UI's
-            // stylesheet, imported with `?raw` (src/resources/meta/docs.ts), as it is.
-            css: { include: [/swagger-ui\.css/] },
-          },
-        },
+        workersProject("workers", migrations, limits, { exclude: ["test/unit/**", ...OWN_LIMITS] }),
+        // The per-account limit at its real figures (wrangler.toml), in a runtime of its own.
+        workersProject("workers-rate-limits", migrations, limits, { include: OWN_LIMITS, realAccountLimits: true }),
       ],
     },
   };

@@ -191,6 +191,18 @@ async function must(api, spec, what) {
 }
 
 // ---------------------------------------------------------------- PowerDNS, private
+/**
+ * The PowerDNS servers running now: each leads a process group of its own (detached), so a
+ * signal to the bench reaches none of them; bench/run.mjs stops these on SIGINT, SIGTERM,
+ * SIGHUP and exit.
+ */
+const runningPdns = new Set();
+
+/** The process groups of the PowerDNS servers this phase started and has not stopped. */
+export function peerProcessGroups() {
+  return [...runningPdns].map((handle) => handle.child.pid);
+}
+
 async function startPdns(dir, freePort) {
   const schema = SQLITE_SCHEMAS.find((file) => existsSync(file));
   if (!schema) throw new Error("the gsqlite3 schema file is missing");
@@ -226,6 +238,7 @@ async function startPdns(dir, freePort) {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const handle = { child, output: "", base: `http://127.0.0.1:${apiPort}`, config };
+  runningPdns.add(handle);
   child.stdout.on("data", (c) => (handle.output += c));
   child.stderr.on("data", (c) => (handle.output += c));
   for (let i = 0; i < 100; i++) {
@@ -244,11 +257,16 @@ async function startPdns(dir, freePort) {
 
 /** SIGTERM to its process group, SIGKILL after 10 s (PowerDNS takes up to ~2 s to exit). */
 async function stopPdns(handle) {
-  if (!handle || !groupAlive(handle.child.pid)) return;
+  if (!handle) return;
+  if (!groupAlive(handle.child.pid)) {
+    runningPdns.delete(handle);
+    return;
+  }
   killGroup(handle.child.pid, "SIGTERM");
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline && groupAlive(handle.child.pid)) await sleep(100);
   killGroup(handle.child.pid, "SIGKILL");
+  runningPdns.delete(handle);
 }
 
 function pdnsVersion() {

@@ -37,7 +37,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, groupAlive, killGroup } from "../scripts/lib/harness.mjs";
 import { BYTES_PER_LINE, memoryPhase, printMemory } from "./memory.mjs";
-import { peerPhase } from "./peer.mjs";
+import { peerPhase, peerProcessGroups } from "./peer.mjs";
 import { writeResults } from "./results.mjs";
 import { printWebhooks, webhooksPhase } from "./webhooks.mjs";
 import { generateSeed, masterFile, SIZES } from "./seed.mjs";
@@ -102,10 +102,13 @@ let cleaning = null;
 
 async function cleanup() {
   cleaning ??= (async () => {
-    for (const server of servers) killGroup(server.child.pid, "SIGTERM");
+    // The servers this file started, and the PowerDNS of --peer (bench/peer.mjs): each leads
+    // a process group of its own, so the signal that stops the bench reaches none of them.
+    const pids = [...servers.map((server) => server.child.pid), ...peerProcessGroups()];
+    for (const pid of pids) killGroup(pid, "SIGTERM");
     const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline && servers.some((s) => groupAlive(s.child.pid))) await new Promise((r) => setTimeout(r, 100));
-    for (const server of servers) killGroup(server.child.pid, "SIGKILL");
+    while (Date.now() < deadline && pids.some((pid) => groupAlive(pid))) await new Promise((r) => setTimeout(r, 100));
+    for (const pid of pids) killGroup(pid, "SIGKILL");
     if (KEEP) {
       for (const server of servers) writeFileSync(join(work, `${server.name}.log`), server.output);
       log(`kept ${work}`);
@@ -122,6 +125,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 // Last resort if something exits without the cleanup (synchronous kills only).
 process.on("exit", () => {
   for (const server of servers) killGroup(server.child.pid, "SIGKILL");
+  for (const pid of peerProcessGroups()) killGroup(pid, "SIGKILL");
 });
 
 /** Spawns a server as leader of its own process group; resolves when it prints "Ready on". */

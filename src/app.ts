@@ -1,11 +1,11 @@
 // The app: conventions first (request id, charset, errors), then every resource under /v1.
 import { HTTPException } from "hono/http-exception";
-import { writeFailure } from "./db/errors";
+import { writeFailure, zoneTooLarge } from "./db/errors";
 import { WriteContention } from "./db/write";
 import { exceededQuota } from "./db/quotas";
 import { quotaProblem } from "./http/quotas";
 import { authenticate } from "./http/auth";
-import { declaredBodySize, MAX_JSON_BODY_BYTES } from "./http/body";
+import { declaredBodySize, MAX_JSON_BODY_BYTES, mediaTypeOf } from "./http/body";
 import { shownPath } from "./http/dns-backend-path";
 import { safeErrorSummary } from "./http/error-log";
 import { answerUnsupportedMethods } from "./http/methods";
@@ -33,7 +33,7 @@ import { tsigKeysRouter } from "./resources/tsig-keys";
 import { webhooksRouter } from "./resources/webhooks";
 import { kickDeliveries } from "./resources/webhooks/kick";
 import { zonesRouter } from "./resources/zones";
-import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES } from "./resources/zones/master-file";
+import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES, zoneTooLargeMessage } from "./resources/zones/master-file";
 import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
 import { DOCS_PAGE, DOCS_SCRIPT, DOCS_STYLE, SWAGGER_UI_SCRIPT, SWAGGER_UI_STYLE } from "./resources/meta/docs";
 
@@ -147,6 +147,12 @@ export function createApp() {
     // A quota guard aborted the batch: say which limit, its value and the usage (read now).
     const quota = exceededQuota(error);
     if (quota) return problemResponse(c, await quotaProblem(c, quota));
+    // The zone size limit refused the batch (drizzle/0028): the body's records would not fit.
+    if (zoneTooLarge(error)) {
+      const message = zoneTooLargeMessage();
+      const field = mediaTypeOf(c.req.header("content-type")) === MASTER_FILE_MEDIA_TYPE ? "file" : "zone";
+      return problemResponse(c, new ApiError("policy_violation", `${message}; nothing was written.`, { errors: [{ field, message }] }));
+    }
     const problem = asApiError(error);
     if (problem.code === "internal") {
       // The request id and a summary that carries no SQL text and no bound values.

@@ -3,7 +3,7 @@
 // of the account; an account that holds anything stays; GET /v1/me says who the caller is.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { allPages, api, type ApiResponse, errorFields, expectProblem, RFC3339_MS_UTC } from "./helpers";
+import { allPages, api, type ApiResponse, createContact, createDomain, errorFields, expectProblem, RFC3339_MS_UTC } from "./helpers";
 import { bearer, TEST_TOKENS } from "./tokens";
 
 const OPERATOR_ACCOUNT = "acc_00000000000000000000000000";
@@ -294,5 +294,34 @@ describe("GET /v1/me says who the caller is", () => {
     const { account, token } = await customer();
     const row = await env.DB.prepare("select account_id, parent_id from api_tokens where id = ?").bind(token.id).first();
     expect(row).toEqual({ account_id: account.id, parent_id: TEST_TOKENS.write.id });
+  });
+});
+
+describe("an account that took part in a transfer is kept: DELETE answers 409 object_linked, not a conflict to retry", () => {
+  it("a gaining account whose transfer was cancelled, holding nothing else, is refused with the transfer named; suspending it works", async () => {
+    const account = await api("POST", "/v1/accounts", { json: { name: "transferred-once" } });
+    expect(account.status, account.text).toBe(201);
+    const token = await api("POST", "/v1/tokens", { json: { name: "transferred-once-token", scope: "write", account: account.body.id } });
+    expect(token.status, token.text).toBe(201);
+    const auth = { authorization: `Bearer ${token.body.secret}` };
+    const contact = await createContact();
+    const domain = await createDomain("kept-history.de", {
+      registrant: contact.id,
+      contacts: { admin: contact.id, tech: contact.id },
+      nameservers: ["ns1.example.net", "ns2.example.net"],
+    });
+    const asked = await api("POST", "/v1/domains/kept-history.de/transfer", { headers: auth, json: { auth_info: domain.auth_info } });
+    expect(asked.status, asked.text).toBe(201);
+    expect((await api("POST", "/v1/domains/kept-history.de/transfer/cancel", { headers: auth })).status).toBe(200);
+    expect((await api("DELETE", `/v1/tokens/${token.body.id}`)).status).toBe(204);
+
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const refused = expectProblem(await api("DELETE", `/v1/accounts/${account.body.id}`), 409, "object_linked");
+      expect(refused.detail).toBe(
+        `The account ${account.body.id} ("transferred-once") took part in 1 domain transfer, which the domains' history keeps (the other account's too), so it cannot be deleted; suspend it instead (PATCH /v1/accounts/${account.body.id} {"status": "suspended"}).`,
+      );
+    }
+    expect((await api("PATCH", `/v1/accounts/${account.body.id}`, { json: { status: "suspended" } })).status).toBe(200);
+    expect((await api("GET", "/v1/domains/kept-history.de/transfer")).body.gaining_account).toBe(account.body.id);
   });
 });

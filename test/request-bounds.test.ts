@@ -336,6 +336,23 @@ describe("the bad-token budget is spent by failures only", () => {
   }, 120_000);
 });
 
+describe("a body that breaks off while it is read (the client went away) is the client's 400, never a 500", () => {
+  it("an import whose stream fails midway answers 400 invalid_json, and no zone is made", async () => {
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 3) controller.enqueue(new TextEncoder().encode(`$ORIGIN broken-off.test.\n@ 300 NS ns1.example.org.\nh${sent} 300 A 192.0.2.1\n`));
+        else controller.error(new Error("Network connection lost."));
+      },
+    });
+    const response = await apiRaw("POST", "/v1/zones", { body, headers: { "content-type": "text/dns" } });
+    expect(expectProblem(response, 400, "invalid_json").detail).toBe(
+      "The body ended before it was complete (the connection was lost while it was read); nothing was written.",
+    );
+    expectProblem(await api("GET", "/v1/zones/broken-off.test"), 404, "not_found");
+  });
+});
+
 describe("an operation that takes no body reads none it does not understand", () => {
   it("POST /zones/{zone}/dnssec with 1 MiB of '[' answers 400 invalid_json, and the zone stays unsigned", async () => {
     const zone = await api("POST", "/v1/zones", { json: { name: "no-body.test" } });
@@ -352,6 +369,16 @@ describe("an operation that takes no body reads none it does not understand", ()
     const text = await apiRaw("POST", "/v1/zones/no-body.test/dnssec", { body: "hello", headers: { "content-type": "text/plain" } });
     expectProblem(text, 415, "unsupported_media_type");
     expect((await api("GET", "/v1/zones/no-body.test/dnssec")).body.enabled).toBe(false);
+  });
+
+  it("a body of only a byte order mark is not nothing: 400 invalid_json, as a PATCH body of one is, and nothing changes", async () => {
+    await api("POST", "/v1/zones", { json: { name: "bom-only.test" } });
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
+    const action = await apiRaw("POST", "/v1/zones/bom-only.test/dnssec", { body: bom, headers: { "content-type": "application/json" } });
+    expect(expectProblem(action, 400, "invalid_json").detail).toBe("The body is not valid JSON: Unexpected end of JSON input; this operation takes no body.");
+    expect((await api("GET", "/v1/zones/bom-only.test/dnssec")).body.enabled).toBe(false);
+    const patch = await apiRaw("PATCH", "/v1/zones/bom-only.test", { body: bom, headers: { "content-type": "application/merge-patch+json" } });
+    expectProblem(patch, 400, "invalid_json");
   });
 
   it("nothing, or {}, is taken", async () => {

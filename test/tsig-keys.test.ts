@@ -5,6 +5,7 @@
 // commit. scripts/update-e2e.mjs runs the same with PowerDNS, BIND and Knot's clients.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_ZONE_RECORD_BYTES, zoneTooLargeMessage } from "../src/resources/zones/master-file";
 import { api, type ApiResponse, errorFields, expectProblem } from "./helpers";
 import { bearer } from "./tokens";
 
@@ -382,6 +383,20 @@ describe("DNS UPDATE through the connector: staged, then decided at commit", () 
     expect(answer.log[0]).toContain("CNAME");
     expect(await records(z.name)).toEqual(["@ 3600 NS ns1.example.net.", "www 3600 A 192.0.2.1"]);
     void id;
+  });
+
+  it("an update that would take the zone past its size limit (zone_record_bytes) is refused at commit: result false naming the limit, nothing applied", async () => {
+    const { z } = await updatable([{ name: "www", type: "A", content: "192.0.2.1" }]);
+    // The zone as near its limit as a large one would be (drizzle/0028 keeps the count).
+    await env.DB.prepare("update zones set record_bytes = ? where name = ?")
+      .bind(MAX_ZONE_RECORD_BYTES - 10, z.name)
+      .run();
+    const trx = 1_700_000_009;
+    ok(await pdns("POST", `/startTransaction/-1/${encodeName(`${z.name}.`)}/${trx}`), 200);
+    ok(await pdns("PATCH", `/feedRecord/${trx}`, { body: feed(`grow.${z.name}.`, "TXT", '"more than ten bytes"') }), 200);
+    const answer = ok(await pdns("POST", `/commitTransaction/${trx}`), 200);
+    expect(answer).toEqual({ result: false, log: [`DNS UPDATE refused: ${zoneTooLargeMessage()}`] });
+    expect(await records(z.name)).toEqual(["@ 3600 NS ns1.example.net.", "www 3600 A 192.0.2.1"]);
   });
 
   it("the key's records rules refuse a name or type outside them, and nothing is applied", async () => {

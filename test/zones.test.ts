@@ -610,3 +610,21 @@ describe("a 422 on zone creation", () => {
     expect(errorFor(problem, "name").message).toMatch(/bad_zone-/);
   });
 });
+
+describe("a zone of one label is named in a path with its trailing dot; without it the segment is an id", () => {
+  it("GET, PATCH and its records by /v1/zones/<label>. ; /v1/zones/<label> is 404 naming the id", async () => {
+    const created = await api("POST", "/v1/zones", { json: { name: "internal", nameservers: ["ns1.example.net"] } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.name).toBe("internal");
+    const read = await api("GET", "/v1/zones/internal.");
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.id).toBe(created.body.id);
+    expect((await api("GET", `/v1/zones/${created.body.id}`)).body.name).toBe("internal");
+    const patched = await api("PATCH", "/v1/zones/internal.", { json: { default_ttl: 600 } });
+    expect(patched.status, patched.text).toBe(200);
+    expect((await api("GET", "/v1/zones/internal./records")).status).toBe(200);
+    expect((await api("GET", "/v1/records?zone=internal.")).status).toBe(200);
+    const asId = expectProblem(await api("GET", "/v1/zones/internal"), 404, "not_found");
+    expect(asId.detail).toBe('No zone has the id "internal".');
+  });
+});

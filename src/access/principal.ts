@@ -20,4 +20,9 @@ export interface Principal {
    * Local development acts as the operator account, unrestricted; `public` has none.
    */
   rights: TokenRights | null;
+  /**
+   * A token's account's limits as the operator overrode them (accounts.limits), read with
+   * the token: its requests_per_minute is enforced per request (src/http/rate-limit.ts).
+   */
+  accountLimits?: Partial<Record<string, number>> | null;
 }

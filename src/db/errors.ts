@@ -28,3 +28,11 @@ export function writeFailure(error: unknown): WriteFailure | null {
   if (text.includes("FOREIGN KEY constraint failed")) return "foreign_key";
   return null;
 }
+
+/**
+ * A write the zone size limit refused (drizzle/0028: a zone's record lines may take at most
+ * MAX_ZONE_RECORD_BYTES): not a conflict to retry, a 422 (src/app.ts).
+ */
+export function zoneTooLarge(error: unknown): boolean {
+  return messages(error).includes("zone_too_large");
+}

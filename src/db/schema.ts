@@ -227,7 +227,13 @@ export const transfers = sqliteTable(
     price: text("price", { mode: "json" }).$type<Price>(),
     version: integer("version").notNull().default(1),
   },
-  (t) => [index("transfers_domain_idx").on(t.domainId, t.requestedAt), index("transfers_act_by_idx").on(t.status, t.actBy, t.id)],
+  (t) => [
+    index("transfers_domain_idx").on(t.domainId, t.requestedAt),
+    index("transfers_act_by_idx").on(t.status, t.actBy, t.id),
+    // An account that took part in a transfer is kept: its delete counts them here (drizzle/0028).
+    index("transfers_gaining_account_idx").on(t.gainingAccountId),
+    index("transfers_losing_account_idx").on(t.losingAccountId),
+  ],
 );
 
 export const hosts = sqliteTable(
@@ -309,6 +315,12 @@ export const zones = sqliteTable(
     soaMinimum: integer("soa_minimum").notNull(),
     /** Kept in step by every record write (same batch), so lists need not count. */
     recordCount: integer("record_count").notNull().default(0),
+    /**
+     * The bytes of the zone's record lines as its master file writes them, kept by triggers
+     * (drizzle/0028), which refuse a write past MAX_ZONE_RECORD_BYTES: every zone exports
+     * within what an import takes.
+     */
+    recordBytes: integer("record_bytes").notNull().default(0),
     /** Declared secondaries (docs/serving.md): JSON `[{address, port, tsig_key}]`, at most 10. */
     secondaries: text("secondaries", { mode: "json" }).$type<ZoneSecondary[]>().notNull().default([]),
     version: integer("version").notNull().default(1),

@@ -121,6 +121,7 @@ interface TokenRow {
   last_used_at: string | null;
   role: "operator" | "customer" | null;
   account_status: "active" | "suspended" | null;
+  account_limits: string | null;
   any_active: number;
 }
 
@@ -197,7 +198,7 @@ async function spendFailure(c: Context<AppEnv>, failure: ApiError): Promise<ApiE
 async function readToken(env: Env, id: string | null): Promise<TokenRow> {
   const row = await env.DB.prepare(
     `select t.id, t.name, t.scope, t.secret_hash, t.revoked_at, t.expires_at, t.account_id, t.zones, t.domains,
-            t.records, t.allowed_ips, t.last_used_at, a.role, a.status as account_status,
+            t.records, t.allowed_ips, t.last_used_at, a.role, a.status as account_status, a.limits as account_limits,
             exists (select 1 from api_tokens x where x.revoked_at is null) as any_active
        from (select 1) left join api_tokens t on t.id = ?1 left join accounts a on a.id = t.account_id`,
   )
@@ -219,6 +220,7 @@ async function readToken(env: Env, id: string | null): Promise<TokenRow> {
       last_used_at: null,
       role: null,
       account_status: null,
+      account_limits: null,
       any_active: 0,
     }
   );
@@ -228,6 +230,13 @@ function jsonList<T>(text: string | null): T[] | null {
   if (text === null) return null;
   const value = JSON.parse(text) as unknown;
   return Array.isArray(value) ? (value as T[]) : null;
+}
+
+/** The operator's overrides of the account's limits (a JSON object), as the token's row read them. */
+function accountLimitsOf(row: TokenRow): Partial<Record<string, number>> | null {
+  if (row.account_limits === null) return null;
+  const value = JSON.parse(row.account_limits) as unknown;
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Partial<Record<string, number>>) : null;
 }
 
 function rightsOf(row: TokenRow): TokenRights {
@@ -305,7 +314,7 @@ export async function verifyToken(c: Context<AppEnv>, presented: string, options
   }
   const rights = rightsOf(row);
   const verified: VerifiedToken = {
-    principal: { kind: "token", tokenId: row.id!, name: row.name!, scope: row.scope!, rights },
+    principal: { kind: "token", tokenId: row.id!, name: row.name!, scope: row.scope!, rights, accountLimits: accountLimitsOf(row) },
     revoked: row.revoked_at !== null,
     expiresAt: row.expires_at,
     suspended: row.account_status === "suspended",

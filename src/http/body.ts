@@ -58,7 +58,15 @@ export async function readBoundedBytes(request: Request, maxBytes: number): Prom
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      // The client went away mid-body ("Network connection lost."): its fault, not ours, so
+      // a 400 that nobody may read, never a 500 in the error log.
+      throw new ApiError("invalid_json", "The body ended before it was complete (the connection was lost while it was read); nothing was written.");
+    }
+    const { done, value } = next;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

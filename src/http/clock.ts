@@ -7,6 +7,9 @@ import type { AppEnv } from "../env";
 import { clockOverridable } from "./auth";
 import { ApiError } from "./problem";
 
+const EARLIEST_RUN_TIME = Date.parse("1970-01-01T00:00:00Z");
+const LATEST_RUN_TIME = Date.parse("9000-01-01T00:00:00Z");
+
 /** `as_of` as a time, or now; `elsewhere` says what the run does on a deployed Worker instead. */
 export function runTime(c: Context<AppEnv>, asOf: string | undefined, elsewhere: string): Date {
   if (asOf === undefined) return new Date();
@@ -15,6 +18,13 @@ export function runTime(c: Context<AppEnv>, asOf: string | undefined, elsewhere:
     throw new ApiError("validation_failed", "as_of: must be an RFC 3339 time, such as 2030-01-01T00:00:00Z", {
       errors: [{ field: "as_of", message: "must be an RFC 3339 time, such as 2030-01-01T00:00:00Z" }],
     });
+  }
+  // What a run writes lies up to years after its time (a renewal's new expiry, a retry's
+  // due time): a time from 9000 on would write years past 9999, which ISO 8601 spells
+  // "+010000-…" and which sorts before every 4-digit year stored beside it.
+  if (at < EARLIEST_RUN_TIME || at >= LATEST_RUN_TIME) {
+    const message = "must lie between 1970-01-01T00:00:00Z and 9000-01-01T00:00:00Z, so that every time the run writes keeps a 4-digit year";
+    throw new ApiError("validation_failed", `as_of: ${message}.`, { errors: [{ field: "as_of", message }] });
   }
   if (!clockOverridable(c.env, c.req.raw)) {
     const message = `is honoured only by a local development server (npm start sets CLOCK_OVERRIDE); here ${elsewhere}`;

@@ -63,6 +63,11 @@ export const dateTimeParam = z
   .refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)), {
     error: "must be an RFC 3339 date-time such as 2026-11-22T09:30:00Z",
   })
+  // Stored in UTC: 9999-12-31T23:00:00-02:00 is in the year 10000, which ISO 8601 spells
+  // "+010000-…" and which would sort before every 4-digit year.
+  .refine((s) => Number.isNaN(Date.parse(s)) || /^\d{4}-/.test(new Date(s).toISOString()), {
+    error: "must be a time of the years 0000 to 9999 in UTC",
+  })
   .transform((s) => new Date(s).toISOString());
 
 export const booleanParam = z.enum(["true", "false"], { error: "must be true or false" }).transform((s) => s === "true");

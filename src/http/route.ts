@@ -47,7 +47,10 @@ const noBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   const bytes = c.get("requestBody");
   if (!bytes || bytes.byteLength === 0) return next();
   const text = requestText(c, () => new ApiError("invalid_json", "The body is not valid UTF-8 text; this operation takes no body."));
-  if (text.trim() === "") return next();
+  // Whitespace is nothing; a byte order mark is something sent (its decoding drops it), so
+  // a BOM alone is read as the JSON it is not (400), as a PATCH body of one is.
+  const bom = bytes.byteLength >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  if (text.trim() === "" && !bom) return next();
   const mediaType = mediaTypeOf(c.req.header("content-type"));
   if (!isJson(mediaType)) throw new ApiError("unsupported_media_type", `This operation takes no body; send none (or {} as application/json).`);
   let body: unknown;

@@ -1,7 +1,7 @@
 // RFC 1035 §5 master files ("zone files"): reading a zone in, writing one out.
 export { decodeMasterFile } from "./decode";
 export { MAX_REPORTED_ERRORS, parseMasterFile } from "./parse";
-export { renderMasterFile, renderMasterFilePieces } from "./render";
+export { recordLineBytes, renderMasterFile, renderMasterFilePieces } from "./render";
 export type {
   MasterFileError,
   MasterFileRecord,

@@ -50,6 +50,22 @@ function ownerText(name: string): string {
   return name === "" ? "@" : name;
 }
 
+const encoder = new TextEncoder();
+
+function utf8Length(text: string): number {
+  // Names, types and most RDATA are ASCII: their length is their byte count.
+  return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).byteLength;
+}
+
+/**
+ * The bytes of a record's line as `renderMasterFilePieces` writes it (`owner ttl IN TYPE
+ * content` and a newline). A zone's total is kept by the database in the same terms
+ * (zones.record_bytes, drizzle/0028), which bounds what its export can grow to.
+ */
+export function recordLineBytes(record: RecordToRender): number {
+  return utf8Length(ownerText(record.name)) + String(record.ttl).length + record.type.length + utf8Length(record.content) + 7;
+}
+
 /**
  * The master file in pieces of LINES_PER_PIECE lines, in order: an export streams them, so
  * a zone of any size is never one string (nor one array of lines) in memory.

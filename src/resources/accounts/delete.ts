@@ -1,6 +1,7 @@
 // DELETE /v1/accounts/{account}: only an account that holds nothing (no contact, domain,
 // host, zone or webhook, no active token) goes (EPP 2305, as for a linked object). Its revoked
-// tokens and its events stay: they are the history of what it did.
+// tokens and its events stay: they are the history of what it did. An account that took
+// part in a transfer stays (409 object_linked): the transfer is the domain's history.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { accounts } from "../../db/schema";
@@ -30,11 +31,19 @@ export const deleteAccount: RouteHandler<typeof routes.deleteAccount, AppEnv> = 
           "The operator account made by the first migration cannot be deleted: it owns the data made before accounts, and local development acts as it.",
         );
       }
-      const holdings = await accountHoldings(db, current.id);
+      const { holdings, transfers } = await accountHoldings(db, current.id);
       if (holdings.length > 0) {
         throw new ApiError(
           "object_linked",
           `The account ${current.id} ("${current.name}") still holds ${holdingsText(holdings)}; delete those objects and revoke those tokens first.`,
+        );
+      }
+      // A transfer names both accounts for good (the domain's history, the other account's
+      // too): such an account is kept, and can be suspended instead. Not a race to retry.
+      if (transfers > 0) {
+        throw new ApiError(
+          "object_linked",
+          `The account ${current.id} ("${current.name}") took part in ${transfers} domain transfer${transfers === 1 ? "" : "s"}, which the domains' history keeps (the other account's too), so it cannot be deleted; suspend it instead (PATCH /v1/accounts/${current.id} {"status": "suspended"}).`,
         );
       }
       // The delete holds to what was read: if an object or a token was made for the

@@ -44,14 +44,22 @@ const HOLDINGS = [
 
 export type Holdings = { kind: string; count: number }[];
 
-/** How many objects and active tokens the account holds, each kind counted once. */
-export async function accountHoldings(db: Database, accountId: string): Promise<Holdings> {
+/**
+ * How many objects and active tokens the account holds, each kind counted once; and how
+ * many transfers it took part in, gaining or losing: they are the domain's history, the
+ * other account's too, so they keep the account (docs/accounts.md). One read.
+ */
+export async function accountHoldings(db: Database, accountId: string): Promise<{ holdings: Holdings; transfers: number }> {
   const counts = sql.join(
     HOLDINGS.map(([, table, extra], i) => sql`(select count(*) from ${table} where account_id = ${accountId}${extra}) as ${sql.raw(`c${i}`)}`),
     sql`, `,
   );
-  const row = (await db.all<Record<string, number>>(sql`select ${counts}`))[0] ?? {};
-  return HOLDINGS.map(([kind], i) => ({ kind, count: Number(row[`c${i}`] ?? 0) })).filter((h) => h.count > 0);
+  const transfers = sql`(select count(*) from main."transfers" where gaining_account_id = ${accountId} or losing_account_id = ${accountId}) as transfers`;
+  const row = (await db.all<Record<string, number>>(sql`select ${counts}, ${transfers}`))[0] ?? {};
+  return {
+    holdings: HOLDINGS.map(([kind], i) => ({ kind, count: Number(row[`c${i}`] ?? 0) })).filter((h) => h.count > 0),
+    transfers: Number(row.transfers ?? 0),
+  };
 }
 
 /** True at its turn in a batch when the account holds nothing (the delete's own guard). */

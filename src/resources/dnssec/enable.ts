@@ -3,6 +3,8 @@
 // gained DNSKEY, CDS and CDNSKEY), the zone's event and, one-click with the registry, the
 // same-named domain's DS with its event (docs/dnssec.md).
 import type { Context } from "hono";
+import { sql } from "drizzle-orm";
+import { guard } from "../../db/guards";
 import { newId } from "../../db/ids";
 import { zoneKeys } from "../../db/schema";
 import { touchZone } from "../../db/zones";
@@ -17,6 +19,7 @@ import { ApiError } from "../../http/problem";
 import { withVersionRetry } from "../../http/writes";
 import { lockedAgainstUpdate } from "../../registry/statuses";
 import { dsData, linkedDomain, setDomainDs } from "./registry-link";
+import { MAX_MASTER_FILE_RECORDS, MAX_ZONE_RECORD_BYTES, SIGNED_ZONE_RESERVE } from "../zones/master-file";
 import { activeKeys, dnssecSecret, presentState, type ZoneKeyRow } from "./state";
 import { zoneOf } from "./zone";
 
@@ -30,6 +33,7 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   const zone = await zoneOf(c, segment);
   const db = c.get("db");
   if ((await activeKeys(db, zone.id)).length > 0) throw alreadyOn(zone.name);
+  requireRoomToSign(zone);
   const ctx = writeContext(c);
   const material = await generateEcdsaP256();
   const key = combinedSigningKey(material.publicKey);
@@ -72,8 +76,34 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
     rows.push(setDomainDs(ctx, domain.row, [dsData(after.keys[0]!.ds[0]!)]));
   }
   // zone_keys_active_unique: another request turned signing on first.
-  await commitWrite(ctx, { rows }, (kind) => (kind === "unique" ? alreadyOn(zone.name) : undefined));
+  // Still room for the apex records signing adds at commit (a record written meanwhile: read again).
+  const guards = [guard(db, "the zone has room for the records signing adds", roomToSign(zone.id))];
+  await commitWrite(ctx, { rows, guards }, (kind) => (kind === "unique" ? alreadyOn(zone.name) : undefined));
   return after;
+}
+
+/**
+ * Signing adds DNSKEY, CDS and CDNSKEY to the zone's export, which an import takes back as
+ * records: a zone is signed only with room for them within the limits a zone keeps
+ * (SIGNED_ZONE_RESERVE, docs/safety.md "Quotas"), so its export still imports back.
+ */
+function requireRoomToSign(zone: { name: string; recordCount: number; recordBytes: number }): void {
+  const problems: string[] = [];
+  if (zone.recordCount + SIGNED_ZONE_RESERVE.records > MAX_MASTER_FILE_RECORDS) {
+    problems.push(`it holds ${zone.recordCount} records, and a signed zone at most ${MAX_MASTER_FILE_RECORDS - SIGNED_ZONE_RESERVE.records}`);
+  }
+  if (zone.recordBytes + SIGNED_ZONE_RESERVE.bytes > MAX_ZONE_RECORD_BYTES) {
+    problems.push(
+      `its records take ${zone.recordBytes} bytes as its master file writes them, and a signed zone's at most ${MAX_ZONE_RECORD_BYTES - SIGNED_ZONE_RESERVE.bytes} (limit zone_record_bytes)`,
+    );
+  }
+  if (problems.length === 0) return;
+  const message = `${zone.name} has no room for the DNSKEY, CDS and CDNSKEY signing adds to its export: ${problems.join("; ")}; delete records first`;
+  throw new ApiError("policy_violation", `${message}.`, { errors: [{ field: "zone", message }] });
+}
+
+function roomToSign(zoneId: string) {
+  return sql`(select record_count + ${SIGNED_ZONE_RESERVE.records} <= ${MAX_MASTER_FILE_RECORDS} and record_bytes + ${SIGNED_ZONE_RESERVE.bytes} <= ${MAX_ZONE_RECORD_BYTES} from zones where id = ${zoneId})`;
 }
 
 function alreadyOn(name: string): ApiError {

@@ -2,6 +2,7 @@
 // commit becomes SERVFAIL for the client), so a refusal is an answer, never an HTTP error.
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { zoneTooLarge } from "../../db/errors";
 import type { AppEnv } from "../../env";
 import { readBoundedBytes } from "../../http/body";
 import { ApiError } from "../../http/problem";
@@ -11,6 +12,7 @@ import type * as routes from "./update-routes";
 import { dropTransaction, formRecords, stage, startTransaction as start } from "./update-staging";
 import { tsigKeyByName } from "./zone-access";
 import { commitWrite, writeContextAt } from "../../db/write";
+import { zoneTooLargeMessage } from "../zones/master-file";
 
 /** The most a form body of replaceRRSet or feedRecord may hold (an RRset of a few hundred records). */
 const MAX_FORM_BYTES = 256 * 1024;
@@ -60,6 +62,12 @@ export const commitTransaction: RouteHandler<typeof routes.commitTransaction, Ap
     return c.json({ result: true }, 200);
   } catch (error) {
     if (error instanceof UpdateRefused) return c.json({ result: false, log: [`DNS UPDATE refused: ${error.message}`] }, 200);
+    // The zone size limit (drizzle/0028) refused the batch: a refusal like the others.
+    if (zoneTooLarge(error)) {
+      const db = c.get("db");
+      await db.batch([...dropTransaction(db, trxid)]);
+      return c.json({ result: false, log: [`DNS UPDATE refused: ${zoneTooLargeMessage()}`] }, 200);
+    }
     throw error;
   }
 };

@@ -12,7 +12,7 @@ import { ApiError, validationError } from "../../http/problem";
 import { presentRecord } from "./present";
 import { findRecord, type RecordWithZone } from "./queries";
 import type { DnsRecord } from "./schemas";
-import { MAX_MASTER_FILE_RECORDS } from "../zones/master-file";
+import { MAX_MASTER_FILE_RECORDS, SIGNED_ZONE_RESERVE } from "../zones/master-file";
 
 // Records have no name of their own to be found by: a path segment is always an id.
 export const recordCollection: Collection<RecordWithZone, DnsRecord> = {
@@ -83,20 +83,28 @@ export function recordWriteProblem(failure: WriteFailure): ApiError | undefined 
 /**
  * A zone holds at most as many records as an import takes (MAX_MASTER_FILE_RECORDS), so
  * that every zone can be exported within the memory the import limits were measured for,
- * and imported back. Refused with 422 naming `field` (the body's `zone`; a batch of
- * changes' `changes`) when `added` more records would pass it; `holdsRoom` is the same
+ * and imported back; a signed zone three fewer, for the DNSKEY, CDS and CDNSKEY its export
+ * adds (SIGNED_ZONE_RESERVE). Refused with 422 naming `field` (the body's `zone`; a batch
+ * of changes' `changes`) when `added` more records would pass it; `holdsRoom` is the same
  * rule as a guard at the write's turn in its batch (concurrent creates cannot pass it together).
  */
 export function requireRoomInZone(zone: ZoneWithLinks, added = 1, field = "zone"): void {
   const count = zone.recordCount + added;
-  if (added <= 0 || count <= MAX_MASTER_FILE_RECORDS) return;
+  const signed = zone.dnssecKeys !== "[]";
+  const most = MAX_MASTER_FILE_RECORDS - (signed ? SIGNED_ZONE_RESERVE.records : 0);
+  if (added <= 0 || count <= most) return;
+  const why = signed
+    ? `the import limit less the ${SIGNED_ZONE_RESERVE.records} records signing adds to its export, so that every zone can be exported and imported back`
+    : "the import limit, so that every zone can be exported and imported back";
   const message =
     added === 1
-      ? `${zone.name} holds ${zone.recordCount} records, the most a zone may hold (the import limit, so that every zone can be exported and imported back): delete records first`
-      : `${zone.name} would hold ${count} records, more than a zone may hold (${MAX_MASTER_FILE_RECORDS}, the import limit, so that every zone can be exported and imported back): delete records first`;
+      ? `${zone.name} holds ${zone.recordCount} records, the most a zone may hold (${why}): delete records first`
+      : `${zone.name} would hold ${count} records, more than a zone may hold (${most}, ${why}): delete records first`;
   throw new ApiError("policy_violation", `${field}: ${message}.`, { errors: [{ field, message }] });
 }
 
 export function zoneHoldsRoom(zoneId: string): SQL {
-  return sql`(select record_count from zones where id = ${zoneId}) <= ${MAX_MASTER_FILE_RECORDS}`;
+  return sql`(select record_count from zones where id = ${zoneId})
+    + (case when exists (select 1 from zone_keys k where k.zone_id = ${zoneId} and k.active = 1) then ${SIGNED_ZONE_RESERVE.records} else 0 end)
+    <= ${MAX_MASTER_FILE_RECORDS}`;
 }

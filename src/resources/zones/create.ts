@@ -9,7 +9,7 @@ import { guard } from "../../db/guards";
 import { nameHolderReads, noOtherHolder } from "../../db/name-holders";
 import { zones } from "../../db/schema";
 import { findZone, type ZoneWithLinks } from "../../db/zones";
-import { decodeMasterFile, type MasterFileError } from "../../dns/master-file";
+import { decodeMasterFile, type MasterFileError, recordLineBytes } from "../../dns/master-file";
 import { normalizeName } from "../../dns/name";
 import { initialSerial } from "../../dns/serial";
 import { newZoneNameserverProblem } from "../../dns/zone-integrity";
@@ -39,6 +39,8 @@ interface ZonePlan {
   defaultTtl: number;
   soa: Omit<Parameters<typeof zoneRow>[2], "serial"> & { serial?: number };
   chunks: RecordChunk[];
+  /** The records' lines as the export writes them (zones.record_bytes, drizzle/0028). */
+  recordBytes: number;
   /** A JSON create's declared secondaries, checked with the zone's account. */
   secondaries?: ZoneCreate["secondaries"];
   /** An import's: what the file held that was changed or left out (RRset TTLs aligned, a signer's records). */
@@ -73,7 +75,15 @@ async function planFromJson(c: Parameters<RouteHandler<typeof routes.createZone,
   throwFindings(findings);
   const defaultTtl = input.default_ttl ?? DEFAULT_TTL;
   const apexNs = nameservers.map((ns) => ({ name: "@", type: "NS", content: `${ns}.`, ttl: defaultTtl }));
-  return { name, accountId: await sponsorFor(c, input.account), defaultTtl, soa, chunks: recordChunks(apexNs), secondaries: input.secondaries };
+  return {
+    name,
+    accountId: await sponsorFor(c, input.account),
+    defaultTtl,
+    soa,
+    chunks: recordChunks(apexNs),
+    recordBytes: apexNs.reduce((sum, record) => sum + recordLineBytes(record), 0),
+    secondaries: input.secondaries,
+  };
 }
 
 /** A master file: everything from the file (the name from `$ORIGIN` or `?name=`). */
@@ -87,6 +97,7 @@ function planFromMasterFile(c: Parameters<RouteHandler<typeof routes.createZone,
     defaultTtl: plan.defaultTtl ?? soa?.ttl ?? DEFAULT_TTL,
     soa: soa ?? { mname: plan.firstNs, rname: `hostmaster.${origin}`, ...DEFAULT_SOA_TIMERS },
     chunks: plan.chunks,
+    recordBytes: plan.recordBytes,
     warnings: plan.warnings,
   };
 }
@@ -131,7 +142,7 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
       if (plan.secondaries) zone.secondaries = await checkedSecondaries(c, db, { name, accountId }, plan.secondaries);
       // The record triggers count the inserts: a new zone's record_count is its records'.
       const recordCount = plan.chunks.reduce((sum, chunk) => sum + chunk.count, 0);
-      const next: ZoneWithLinks = { ...zone, recordCount, domainId: domain[0]?.id ?? null, dnssecKeys: "[]" };
+      const next: ZoneWithLinks = { ...zone, recordCount, recordBytes: plan.recordBytes, domainId: domain[0]?.id ?? null, dnssecKeys: "[]" };
       return {
         next,
         write: db.insert(zones).values(zone),

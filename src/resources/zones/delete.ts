@@ -14,7 +14,6 @@ import { MAX_MASTER_FILE_BYTES, MAX_MASTER_FILE_RECORDS } from "./master-file";
 import { zoneMasterFilePieces } from "./master-file-export";
 import { utf8Bytes } from "../../db/json-chunks";
 import { presentZone } from "./present";
-import { zoneRecordLinesBytes } from "./queries";
 import type * as routes from "./routes";
 
 /**
@@ -25,11 +24,10 @@ import type * as routes from "./routes";
  */
 async function zoneBeforeDelete(db: Database, zone: ZoneWithLinks) {
   // The file is kept when POST /zones could import it back (its limits) and it fits the
-  // event row. D1 sums the size of the records' lines first, so a zone whose file cannot
-  // be kept is never read into the Worker: a delete holds at most an import's worth.
+  // event row. The zone row keeps the size of its records' lines (zones.record_bytes,
+  // drizzle/0028), so a zone whose file cannot be kept is never read into the Worker.
   if (zone.recordCount > MAX_MASTER_FILE_RECORDS) return { ...presentZone(zone), master_file: null };
-  const [{ bytes: lineBytes } = { bytes: 0 }] = await zoneRecordLinesBytes(db, zone.id);
-  if (lineBytes > Math.min(MAX_EVENT_PAYLOAD_BYTES, MAX_MASTER_FILE_BYTES)) return { ...presentZone(zone), master_file: null };
+  if (zone.recordBytes > Math.min(MAX_EVENT_PAYLOAD_BYTES, MAX_MASTER_FILE_BYTES)) return { ...presentZone(zone), master_file: null };
   const pieces = await zoneMasterFilePieces(db, zone);
   let masterFile: string | null = "";
   let bytes = 0;

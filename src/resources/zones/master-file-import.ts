@@ -1,10 +1,10 @@
 // POST /v1/zones with a master file (text/dns): the file read and checked, all or nothing,
 // into what a zone creation writes (src/resources/zones/create.ts).
-import { type MasterFileError, parseMasterFile, type MasterFileRecord, type SoaFields } from "../../dns/master-file";
+import { type MasterFileError, parseMasterFile, type MasterFileRecord, recordLineBytes, type SoaFields } from "../../dns/master-file";
 import { relativeOwnerName } from "../../dns/name";
 import { ownerNameProblem } from "../../dns/rrset-rules";
 import { ApiError, type FieldError } from "../../http/problem";
-import { MAX_MASTER_FILE_BYTES, MAX_MASTER_FILE_RECORDS } from "./master-file";
+import { MAX_MASTER_FILE_BYTES, MAX_MASTER_FILE_RECORDS, MAX_ZONE_RECORD_BYTES, zoneTooLargeMessage } from "./master-file";
 import { type RecordChunk, recordChunks } from "./new-zone";
 
 /** The master file's lines that break the zone-level rules, reported like parse errors. */
@@ -27,6 +27,8 @@ export interface ImportPlan {
   /** The first NS at the apex, for a SOA MNAME when the file has no SOA. */
   firstNs: string;
   chunks: RecordChunk[];
+  /** The records' lines as the export will write them (zones.record_bytes, drizzle/0028). */
+  recordBytes: number;
   /** What the file held that was changed or left out (RRset TTLs aligned, a signer's records). */
   warnings: MasterFileError[];
 }
@@ -57,10 +59,21 @@ export function planImport(text: string, nameParam: string | undefined): ImportP
     throw new ApiError("validation_failed", detail, { errors: problems });
   }
   const firstNs = parsedRecords.find((r) => r.fqdn === origin && r.type === "NS")!.content.replace(/\.$/, "");
+  // The zone's size as its export will write it (drizzle/0028 keeps the same sum): a file
+  // may be shorter than its export, and the zone must export within what import takes.
+  let recordBytes = 0;
   const chunks = recordChunks(
     (function* () {
-      for (const r of parsedRecords) yield { name: relativeOwnerName(r.fqdn, origin), type: r.type, content: r.content, ttl: r.ttl };
+      for (const r of parsedRecords) {
+        const record = { name: relativeOwnerName(r.fqdn, origin), type: r.type, content: r.content, ttl: r.ttl };
+        recordBytes += recordLineBytes(record);
+        yield record;
+      }
     })(),
   );
-  return { origin, soa, defaultTtl, firstNs, chunks, warnings };
+  if (recordBytes > MAX_ZONE_RECORD_BYTES) {
+    const message = zoneTooLargeMessage(recordBytes);
+    throw new ApiError("policy_violation", `${message}; nothing was written.`, { errors: [{ field: "file", message }] });
+  }
+  return { origin, soa, defaultTtl, firstNs, chunks, recordBytes, warnings };
 }

@@ -12,6 +12,29 @@ export const MASTER_FILE_MEDIA_TYPE = "text/dns";
 // (bench/memory.mjs) and the README states the figures these limits rest on.
 export const MAX_MASTER_FILE_BYTES = 2 * 1024 * 1024;
 export const MAX_MASTER_FILE_RECORDS = 25_000;
+/**
+ * The most a zone's records may take as its export writes them (their lines, in bytes:
+ * zones.record_bytes, kept and enforced by drizzle/0028). With the $ORIGIN, $TTL and SOA
+ * lines (under 600 bytes) and a signed zone's DNSKEY, CDS and CDNSKEY (about 400 bytes a
+ * key), the export stays within MAX_MASTER_FILE_BYTES, so every zone the API accepts
+ * exports and imports back, however long its names. An import is checked against it too:
+ * a file can be shorter than its export (owners left blank, TTLs and classes left out).
+ */
+export const MAX_ZONE_RECORD_BYTES = 2_000_000;
+
+/**
+ * What signing adds to a zone's export: its apex DNSKEY, CDS and CDNSKEY (one active key a
+ * zone: zone_keys_active_unique), under 340 bytes with a 10-digit TTL. An import keeps them
+ * as records (docs/dnssec.md), so a signed zone keeps room for them within both limits:
+ * its export then imports back as well. drizzle/0028 holds the same figure.
+ */
+export const SIGNED_ZONE_RESERVE = { records: 3, bytes: 400 } as const;
+
+/** What a write that would take a zone past MAX_ZONE_RECORD_BYTES is told (422 policy_violation). */
+export function zoneTooLargeMessage(bytes?: number): string {
+  const would = bytes === undefined ? "this write would take the zone past it" : `this one would take ${bytes}`;
+  return `a zone's records may take at most ${MAX_ZONE_RECORD_BYTES} bytes as its master file writes them, a signed zone's ${MAX_ZONE_RECORD_BYTES - SIGNED_ZONE_RESERVE.bytes} (limit zone_record_bytes, so that every zone exports within the ${MAX_MASTER_FILE_BYTES / 1024 / 1024} MiB an import takes); ${would}: delete records, or split the zone`;
+}
 
 /** True when the client asks for the master file rather than JSON (RFC 9110 §12.5.1). */
 export function wantsMasterFile(accept: string | undefined): boolean {

@@ -41,20 +41,6 @@ export function zoneRecords(db: Database, zoneId: string) {
   return db.select({ name: records.name, type: records.type, ttl: records.ttl, content: records.content }).from(records).where(eq(records.zoneId, zoneId));
 }
 
-/**
- * The UTF-8 bytes of the record lines of the zone's master file (render.ts writes
- * `owner ttl IN TYPE content` and a newline per record), summed by D1 without sending
- * the records to the Worker.
- */
-export function zoneRecordLinesBytes(db: Database, zoneId: string) {
-  return db
-    .select({
-      bytes: sql<number>`coalesce(sum(length(cast(${records.name} as blob)) + length(cast(${records.ttl} as text)) + length(${records.type}) + length(cast(${records.content} as blob)) + 7), 0)`,
-    })
-    .from(records)
-    .where(eq(records.zoneId, zoneId));
-}
-
 /** The domain a zone of this name links (docs/dns.md#zones: by name; §11: within its account), as SQL. */
 export function linkedDomainId(name: string, accountId: string): SQL {
   return sql`select d.id from domains d where d.name = ${name} and d.account_id = ${accountId}`;
