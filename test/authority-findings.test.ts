@@ -2,7 +2,8 @@
 // one an attacker reproduced, and each answer here is the one it must get now
 // (docs/accounts.md, "Who may use which route").
 import { beforeAll, describe, expect, it } from "vitest";
-import { adaAddress, api, expectProblem } from "./helpers";
+import { env } from "cloudflare:test";
+import { adaAddress, addDnsToken, api, expectProblem } from "./helpers";
 import { bearer } from "./tokens";
 
 let alice = "";
@@ -133,5 +134,37 @@ describe("a zone-only token does not remove the DS of a domain it cannot see", (
     const after = await api("GET", "/v1/domains/alice-zone.org", as(alice));
     expect(after.body.ds).toEqual(before.body.ds);
     expect((await api("GET", "/v1/zones/alice-zone.org/dnssec", as(alice))).body.enabled).toBe(true);
+  });
+});
+
+describe("the DNS backend's token is the operator's and unrestricted: it serves every account's zones", () => {
+  it("minting a dns-scope token for a customer account, or narrowed to zones, answers 422 naming scope", async () => {
+    const forCustomer = expectProblem(
+      await api("POST", "/v1/tokens", { json: { name: "customer-dns", scope: "dns", account: aliceAccount } }),
+      422,
+      "validation_failed",
+    );
+    expect(forCustomer.errors).toEqual([
+      { field: "scope", message: "dns is the DNS backend's scope: a dns-scope token belongs to the operator's account, and this one to a customer's" },
+    ]);
+    const narrowed = expectProblem(
+      await api("POST", "/v1/tokens", { json: { name: "narrow-dns", scope: "dns", zones: ["alice-zone.org"] } }),
+      422,
+      "validation_failed",
+    );
+    expect(narrowed.errors).toEqual([
+      { field: "scope", message: "dns is the DNS backend's scope: a dns-scope token is not restricted to zones or domains, and this one is" },
+    ]);
+  });
+
+  it("a customer's dns-scope token stored earlier is refused by every backend call (403), never a 5xx", async () => {
+    const base = await addDnsToken("tok_01JD3Q6Y4T8N0V4W5X6Y7Z8CDS", "customer-dns-stored", "customer-dns-secret-0123456789abcdef");
+    await env.DB.prepare("UPDATE api_tokens SET account_id = ? WHERE id = ?").bind(aliceAccount, "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8CDS").run();
+    for (const path of ["/getAllDomains?includeDisabled=false", "/getUpdatedMasters", "/lookup/alice-zone.org./SOA"]) {
+      const refused = expectProblem(await api("GET", `${base}${path}`), 403, "forbidden");
+      expect(refused.detail).toContain(
+        "serves the operator's DNS tier, which serves every account's zones; a dns-scope token belongs to the operator's account, and this one to a customer's",
+      );
+    }
   });
 });

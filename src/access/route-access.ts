@@ -48,7 +48,9 @@ function restriction(rights: TokenRights): string {
 export function accessRefusal(access: RouteAccess, caller: Caller, operation: string, pathToken?: string): AccessRefusal | null {
   if (access.scope === "public") return null;
   if (access.scope === "dns") {
-    return caller.scope === "dns" ? null : { code: "forbidden", detail: `${operation} serves only the DNS backend's dns-scope token.` };
+    if (caller.scope !== "dns") return { code: "forbidden", detail: `${operation} serves only the DNS backend's dns-scope token.` };
+    const misfit = caller.rights ? dnsTokenMisfit(caller.rights) : null;
+    return misfit ? { code: "forbidden", detail: `${operation} serves the operator's DNS tier, which serves every account's zones; ${misfit}.` } : null;
   }
   if (caller.kind === "public" || caller.rights === null) return { code: "unauthorized", detail: "Send `Authorization: Bearer <token>`." };
   const rights = caller.rights;
@@ -95,4 +97,16 @@ export function describeAccess(access: RouteAccess): Record<string, unknown> {
     narrow_tokens: access.narrow ?? "refused",
     record_rule_tokens: access.records === true ? "allowed" : (access.records ?? "refused"),
   };
+}
+
+/**
+ * Why a dns-scope token with these rights cannot be the DNS backend's (null when it can).
+ * The backend is the serving tier's: it answers for every account's zones, the catalog and
+ * NOTIFY bookkeeping (docs/serving.md), so its token is the operator's and unrestricted;
+ * a customer's or a narrowed dns token would be a second, partial tier (docs/decisions.md).
+ */
+export function dnsTokenMisfit(rights: TokenRights): string | null {
+  if (rights.role !== "operator") return "a dns-scope token belongs to the operator's account, and this one to a customer's";
+  if (isNarrow(rights)) return "a dns-scope token is not restricted to zones or domains, and this one is";
+  return null;
 }

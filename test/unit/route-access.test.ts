@@ -71,6 +71,15 @@ describe("what a declaration opens", () => {
     expect(accessRefusal(self, recordsToken, "GET /v1/tokens/{token}", "tok_OTHER")?.code).toBe("forbidden");
     expect(accessRefusal(self, recordsToken, "GET /v1/me")).toBeNull();
   });
+  it("dns routes serve only the operator's unrestricted dns token: a customer's or a narrowed one is refused", () => {
+    expect(accessRefusal({ scope: "dns" }, caller({}, "dns"), op)?.detail).toBe(
+      "POST /v1/x serves the operator's DNS tier, which serves every account's zones; a dns-scope token belongs to the operator's account, and this one to a customer's.",
+    );
+    expect(accessRefusal({ scope: "dns" }, caller({ role: "operator", zones: ["example.com"] }, "dns"), op)?.detail).toBe(
+      "POST /v1/x serves the operator's DNS tier, which serves every account's zones; a dns-scope token is not restricted to zones or domains, and this one is.",
+    );
+  });
+
   it("operator routes refuse customers", () => {
     expect(accessRefusal({ scope: "write", operator: true }, caller(), op)?.detail).toBe(
       "POST /v1/x is for the operator's tokens only; this token belongs to a customer account.",
@@ -85,7 +94,7 @@ describe("scopes", () => {
   });
   it("a dns token serves only dns routes, and only a dns token does", () => {
     expect(accessRefusal({ scope: "read" }, caller({}, "dns"), op)?.code).toBe("forbidden");
-    expect(accessRefusal({ scope: "dns" }, caller({}, "dns"), op)).toBeNull();
+    expect(accessRefusal({ scope: "dns" }, caller({ role: "operator" }, "dns"), op)).toBeNull();
     expect(accessRefusal({ scope: "dns" }, caller(), op)?.code).toBe("forbidden");
   });
   it("public routes need nothing; others need a token", () => {

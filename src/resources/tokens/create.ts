@@ -12,6 +12,7 @@ import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { sponsorChoiceRefusal } from "../../access/ownership";
+import { dnsTokenMisfit } from "../../access/route-access";
 import { newId } from "../../db/ids";
 import { apiTokens } from "../../db/schema";
 import type { AppEnv } from "../../env";
@@ -72,6 +73,8 @@ export const createToken: RouteHandler<typeof routes.createToken, AppEnv> = asyn
       const child: TokenRights = { scope: input.scope, accountId, role: account.role, ...restrictions };
       const refusal = widening(caller, child);
       if (refusal) throw new ApiError("forbidden", `This token cannot mint that token: ${refusal}. A token mints only tokens with at most its own rights.`);
+      const misfit = child.scope === "dns" ? dnsTokenMisfit(child) : null;
+      if (misfit) throw validationError([{ field: "scope", message: `dns is the DNS backend's scope: ${misfit}` }]);
 
       const secret = newSecret();
       const row: TokenRow = {
