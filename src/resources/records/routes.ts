@@ -56,7 +56,7 @@ export const getRecord = records.get({
 
 export const createRecord = records.create({
   access: { scope: "write", narrow: "visible", records: true },
-  description: `\`zone\` (id or name), \`type\` and \`content\` are required; \`name\` defaults to \`@\`; \`ttl\` defaults to the RRset's TTL if it exists, else the zone's \`default_ttl\`. A zone holds at most 25 000 records (the import limit): past it, 422 \`policy_violation\` naming \`zone\`. ${RULES}`,
+  description: `\`zone\` (id or name), \`type\` and \`content\` are required; \`name\` defaults to \`@\`; \`ttl\` defaults to the RRset's TTL if it exists, else the zone's \`default_ttl\`. A zone holds at most 25 000 records and 2 000 000 bytes of records as its export writes them (\`zone_record_bytes\`), so that every zone imports back: past either, 422 \`policy_violation\` naming \`zone\` and the limit. ${RULES}`,
   readOnly: RECORD_READ_ONLY.filter((f) => f !== "zone"),
   body: RecordCreateSchema,
   example: RECORD_CREATE_EXAMPLE,
@@ -87,7 +87,7 @@ export const applyZoneChanges = defineRoute({
     `Up to ${MAX_CHANGES} changes to the zone's RRsets (the records of one name and type), applied in order and atomically: all of them or none, in one transaction, with one step of the SOA serial, an event for every record created or deleted and one \`rrset\` event for each RRset whose kept records took a new TTL. ` +
     "`add` puts contents into an RRset (contents already there stay, once); `replace` makes the RRset exactly the given contents (`[]` deletes it); `remove` takes contents out (absent ones are ignored); `delete` removes the RRset. `ttl` (`add`, `replace`) sets the TTL of the whole RRset (RFC 2181 §5.2); without it an RRset keeps its TTL and a new one takes the zone's `default_ttl`. " +
     "The answer lists every RRset a change touched as it now stands, and the zone's new serial; changes that change nothing write nothing (the serial and the zone's ETag stay). " +
-    "Every rule of a record write holds for the zone as the changes leave it: contents are validated per type, each named `changes[i].contents[j]` (422, every problem listed); names lie inside the zone; a CNAME is alone at its name, never at the apex (409 `rrset_conflict` naming the change); the apex keeps an NS record (409); the zone stays loadable by BIND (name servers, MX and SRV targets); an RRset fits one DNS message and a zone holds at most 25 000 records (422 `policy_violation`). " +
+    "Every rule of a record write holds for the zone as the changes leave it: contents are validated per type, each named `changes[i].contents[j]` (422, every problem listed); names lie inside the zone; a CNAME is alone at its name, never at the apex (409 `rrset_conflict` naming the change); the apex keeps an NS record (409); the zone stays loadable by BIND (name servers, MX and SRV targets); an RRset fits one DNS message and a zone holds at most 25 000 records and 2 000 000 bytes of records as its export writes them (422 `policy_violation` naming `zone_record_bytes`). " +
     "A token with `records` rules may make only changes its rules allow, every one of them (403 naming the refused changes). " +
     "Two clients adding contents to one RRset at the same moment both keep theirs: a change committed by someone else between this request's read and its write makes it read again and decide again. " +
     `${IF_MATCH_HEADER_DOC.replace("the resource", "the zone")} \`Idempotency-Key\` replays the first answer.`,
