@@ -65,7 +65,7 @@ export const commitTransaction: RouteHandler<typeof routes.commitTransaction, Ap
     // The zone size limit (drizzle/0028) refused the batch: a refusal like the others.
     if (zoneTooLarge(error)) {
       const db = c.get("db");
-      await db.batch([...dropTransaction(db, trxid)]);
+      await commitWrite(writeContextAt(db, new Date(), "pdns"), { alongside: dropTransaction(db, trxid) });
       return c.json({ result: false, log: [`DNS UPDATE refused: ${zoneTooLargeMessage()}`] }, 200);
     }
     throw error;
