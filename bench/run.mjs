@@ -160,15 +160,19 @@ function run(command, argv, what) {
 }
 
 /**
- * The service's wrangler.toml with absolute paths and the rate limit raised: the
- * simulated local limiter (600 requests a minute per token) would otherwise turn a
- * benchmark into a test of 429s. The limiter binding is still called on every request.
+ * The service's wrangler.toml with absolute paths and the rate limits raised: the
+ * simulated local limiters (600 requests a minute per token, 1 200 per account) would
+ * otherwise turn a benchmark into a test of 429s. The limiter bindings are still called
+ * on every request.
  */
 function serviceConfig() {
   let toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
   toml = toml.replace(/^(main\s*=\s*)"([^"]+)"/m, (_, key, path) => `${key}${JSON.stringify(resolve(ROOT, path))}`);
   toml = toml.replace(/^(migrations_dir\s*=\s*)"([^"]+)"/m, (_, key, path) => `${key}${JSON.stringify(resolve(ROOT, path))}`);
-  const raised = toml.replace(/(simple\s*=\s*\{\s*limit\s*=\s*)\d+/, "$11000000000");
+  // Every limiter: the per-token one, the account's shares and the failed-lookup budget.
+  // And the account quotas (LIMIT_*): the write phases create more contacts than an
+  // account may hold by default (10 000), which would turn the later runs into 422s.
+  const raised = toml.replace(/(simple\s*=\s*\{\s*limit\s*=\s*)\d+/g, "$11000000000").replace(/^(LIMIT_[A-Z_]+\s*=\s*)"\d+"/gm, '$1"1000000000"');
   if (raised === toml && /\[\[ratelimits\]\]/.test(toml)) log("warning: could not raise the rate limit in wrangler.toml; expect 429s");
   const file = join(work, "service.wrangler.toml");
   writeFileSync(file, raised);
