@@ -370,8 +370,7 @@ for (const { file, module } of imports) {
 }
 check(
   "collection folders of src/resources/ import each other one way (no circle between collections)",
-  circles(folderGraph)
-    .map((part) => `collections importing each other round a circle: ${wayRound(folderGraph, part)}; move what they share a layer down`),
+  circles(folderGraph).map((part) => `collections importing each other round a circle: ${wayRound(folderGraph, part)}; move what they share a layer down`),
 );
 
 // ---- 6: the generated Env types ----------------------------------------------------------
