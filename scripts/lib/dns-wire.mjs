@@ -1,7 +1,8 @@
 // Just enough of the DNS wire format (RFC 1035 §4) for the scripts that talk to a DNS
 // server themselves: a question to send, and the header of the answer (`npm run dns`
-// waits for PowerDNS with it; bench/dns.mjs drives load with it).
+// waits for PowerDNS and Knot with it).
 import { createSocket } from "node:dgram";
+import { connect } from "node:net";
 
 const TYPE_CODES = {
   A: 1,
@@ -21,6 +22,7 @@ const TYPE_CODES = {
   HTTPS: 65,
   CAA: 257,
   DNAME: 39,
+  AXFR: 252,
   ANY: 255,
 };
 export const RCODES = ["NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED"];
@@ -72,5 +74,36 @@ export function udpQuery(port, name, type, { timeoutMs = 1000 } = {}) {
       if (header?.id === id) done(header);
     });
     socket.send(encodeQuery(id, name, type), port, "127.0.0.1");
+  });
+}
+
+/**
+ * One question over TCP (RFC 1035 §4.2.2, RFC 7766) to 127.0.0.1:`port`; resolves to the
+ * header of the first message of the answer (for AXFR, its first message), or null after
+ * `timeoutMs` or when the connection fails.
+ */
+export function tcpQuery(port, name, type, { timeoutMs = 1000 } = {}) {
+  return new Promise((resolve) => {
+    const id = Math.floor(Math.random() * 0x10000);
+    const query = encodeQuery(id, name, type);
+    const length = Buffer.alloc(2);
+    length.writeUInt16BE(query.length, 0);
+    let received = Buffer.alloc(0);
+    const socket = connect({ host: "127.0.0.1", port });
+    const done = (value) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    socket.on("error", () => done(null));
+    socket.on("close", () => done(null));
+    socket.on("connect", () => socket.write(Buffer.concat([length, query])));
+    socket.on("data", (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      if (received.length < 2 || received.length < 2 + received.readUInt16BE(0)) return;
+      const header = decodeHeader(received.subarray(2, 2 + received.readUInt16BE(0)));
+      done(header?.id === id ? header : null);
+    });
   });
 }
