@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // End to end, the serving tier (docs/serving.md): `npm start` on a free port with a
 // throwaway D1, `npm run dns` on free ports (the hidden primary, PowerDNS 4.7 on this
-// service's remote backend, and the secondary, BIND 9.18 fed by the primary's catalog
+// service's remote backend, and the secondary, Knot DNS 3.2 fed by the primary's catalog
 // zone, NOTIFY and AXFR), and two references: BIND's `named` loaded with the service's own
 // export of each zone (`Accept: text/dns`), and PowerDNS reading the same files itself.
 // Then, with `dig`:
@@ -9,7 +9,8 @@
 // - the same questions (hundreds per zone: every owner name and names that do not exist,
 //   in mixed letter case, times every stored type and ANY) to the secondary, the
 //   reference BIND, the primary and PowerDNS on the files: the secondary answers each one
-//   as BIND on the export does, every section; the primary as PowerDNS on the files does,
+//   as BIND on the export does, every section, but where the RFCs leave the choice to the
+//   server (ANY, RFC 8482; additional data: secondaryDifference); the primary as PowerDNS on the files does,
 //   and as BIND does but for PowerDNS's own answers (listed);
 // - AXFR from the primary and from the secondary equal the export (AXFR from BIND), as
 //   RRsets, but for what PowerDNS itself leaves out of a transfer (listed);
@@ -381,11 +382,11 @@ async function stopDaemon(daemon, graceMs = 15_000) {
 
 const daemons = [];
 let pdnsServerPid = null;
-let namedPid = null;
+let secondaryPid = null;
 // Last resort when the harness exits on its deadline or a signal: nothing outlives the run.
 process.on("exit", () => {
   for (const daemon of daemons) if (daemon.child.exitCode === null) daemon.child.kill("SIGKILL");
-  for (const pid of [pdnsServerPid, namedPid]) {
+  for (const pid of [pdnsServerPid, secondaryPid]) {
     if (!pid) continue;
     try {
       process.kill(pid, "SIGKILL");
@@ -612,9 +613,9 @@ ${zoneStatements.join("\n")}
     secondary: Number([...dns.output.matchAll(/knotd (?:pid |started again \(pid )(\d+)/g)].at(-1)?.[1]),
   });
   pdnsServerPid = pids().primary;
-  namedPid = pids().secondary;
+  secondaryPid = pids().secondary;
   ok(
-    `npm run dns: the primary, PowerDNS (pid ${pdnsServerPid}), on 127.0.0.1:${primaryPort}; the secondary, BIND (pid ${namedPid}), on 127.0.0.1:${secondaryPort}`,
+    `npm run dns: the primary, PowerDNS (pid ${pdnsServerPid}), on 127.0.0.1:${primaryPort}; the secondary, Knot (pid ${secondaryPid}), on 127.0.0.1:${secondaryPort}`,
   );
 
   // The secondary learns every zone from the catalog and transfers it.
@@ -701,6 +702,7 @@ ${zoneStatements.join("\n")}
     const fromFile = [];
     const fromBind = [];
     const powerDnsOwn = [];
+    const asPowerDns = [];
     if ([secondary, pdns, bind, pdnsFile].some((answers) => answers.length !== batch.length)) {
       fromBind.push(
         `answers read: secondary ${secondary.length}, PowerDNS ${pdns.length}, BIND ${bind.length}, PowerDNS with the zone file ${pdnsFile.length}, of ${batch.length}`,
@@ -724,7 +726,16 @@ ${zoneStatements.join("\n")}
       }
       for (let i = 0; i < batch.length; i++) {
         const question = `${batch[i][0]} ${batch[i][1]}`;
-        const fromSecondary = secondaryDifference(secondary[i], bind[i], batch[i][1], zoneRecords);
+        let fromSecondary = secondaryDifference(secondary[i], bind[i], batch[i][1], zoneRecords);
+        // Where the two references on the export answer otherwise (PowerDNS's own answers,
+        // below: ANY at a CNAME or below a DNAME, where PowerDNS follows the chain as RFC
+        // 6672 §3.2 does and BIND stops at the CNAME, as RFC 1034 §4.3.2 reads), the
+        // secondary may answer as either: as PowerDNS on the file, every section but the
+        // additional one (held to the rule above).
+        if (fromSecondary && difference(pdnsFile[i], bind[i]) && !difference(secondary[i], pdnsFile[i])) {
+          asPowerDns.push(`${question}: ${fromSecondary.split("\n")[0]}`);
+          fromSecondary = null;
+        }
         if (fromSecondary) {
           const name = batch[i][0].toLowerCase();
           const absent = [...leftOut].some((entry) => entry.split(" ")[0] === name && ["ANY", entry.split(" ")[1]].includes(batch[i][1]));
@@ -744,10 +755,11 @@ ${zoneStatements.join("\n")}
       for (const line of differences.slice(0, 30)) console.log(`#   ${line.replaceAll("\n", "\n#   ")}`);
     };
     report(
-      `${zone}: the secondary answers ${batch.length - notTransferred.length} of ${batch.length} questions as BIND on the export does (every section)${notTransferred.length > 0 ? `; the other ${notTransferred.length} ask for records PowerDNS does not transfer` : ""}`,
+      `${zone}: the secondary answers ${batch.length - notTransferred.length - asPowerDns.length} of ${batch.length} questions as BIND on the export does (every section)${asPowerDns.length > 0 ? `, ${asPowerDns.length} where BIND and PowerDNS on the export differ as PowerDNS does` : ""}${notTransferred.length > 0 ? `; the other ${notTransferred.length} ask for records PowerDNS does not transfer` : ""}`,
       fromExport,
     );
     for (const line of notTransferred) console.log(`#   not transferred: ${line.split("\n")[0]}`);
+    for (const line of asPowerDns) console.log(`#   as PowerDNS on the export answers (the references differ): ${line}`);
     report(`${zone}: the primary answers all ${batch.length} questions as PowerDNS reading the export does (every section)`, fromFile);
     report(
       `${zone}: the primary and BIND agree on ${batch.length - powerDnsOwn.length} of ${batch.length} questions (rcode, AA, answer, authority, referral glue)${powerDnsOwn.length > 0 ? `; the other ${powerDnsOwn.length} are PowerDNS's own answers, the same from its zone file` : ""}`,
@@ -903,13 +915,13 @@ ${zoneStatements.join("\n")}
       process.kill(before, "SIGKILL");
       assert(notified !== null, "the primary did not log giving up its NOTIFY of e2e.test to the stopped secondary");
       await restarted("secondary", before);
-      namedPid = pids().secondary;
+      secondaryPid = pids().secondary;
       const startedAt = Date.now();
       assert((await waitFor(everyZoneServed, { timeoutMs: HANG_MS })) !== null, "the restarted secondary does not serve every zone");
-      // BIND checks a zone it loaded from its file a quarter to the whole of the zone's SOA
-      // retry after the start (here 225-900 s); the tier's named.conf bounds the retry to
-      // MAX_RETRY_SECONDS. That bound, then the SOA question and the transfer: HANG_MS is
-      // the hang detector.
+      // Knot keeps the time of each zone's next SOA check in its timer database; npm run dns
+      // drops that database before each start, so Knot checks every zone it loaded from its
+      // files at once (within MAX_RETRY_SECONDS when the primary does not answer at first).
+      // HANG_MS is the hang detector.
       const took = await waitFor(async () => (await shortAnswer(secondaryPort, "while-secondary-down.e2e.test", "A")) === "192.0.2.151", {
         timeoutMs: HANG_MS,
       });
@@ -953,7 +965,7 @@ ${zoneStatements.join("\n")}
     assert(/\[dns\] stopped \(SIGTERM\); token "[^"]+" revoked/.test(dns.output), dns.output.split("\n").slice(-3).join(" | "));
     for (const [what, pid] of [
       ["pdns_server", pdnsServerPid],
-      ["named", namedPid],
+      ["knotd", secondaryPid],
     ]) {
       let alive = true;
       try {
@@ -964,7 +976,7 @@ ${zoneStatements.join("\n")}
       assert(!alive, `${what} pid ${pid} is still alive`);
     }
     pdnsServerPid = null;
-    namedPid = null;
+    secondaryPid = null;
   });
-  await check("BIND's named stops on SIGTERM", async () => assert(await stopDaemon(named), "still running 15 s after SIGTERM"));
+  await check("BIND's named (the reference) stops on SIGTERM", async () => assert(await stopDaemon(named), "still running 15 s after SIGTERM"));
 }

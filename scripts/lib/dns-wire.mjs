@@ -17,7 +17,14 @@ const TYPE_CODES = {
   NAPTR: 35,
   DS: 43,
   SSHFP: 44,
+  RRSIG: 46,
+  NSEC: 47,
+  DNSKEY: 48,
+  NSEC3: 50,
+  NSEC3PARAM: 51,
   TLSA: 52,
+  CDS: 59,
+  CDNSKEY: 60,
   SVCB: 64,
   HTTPS: 65,
   CAA: 257,
@@ -37,7 +44,10 @@ export function encodeQuery(id, name, type) {
   header.writeUInt16BE(1, 4); // QDCOUNT
   header.writeUInt16BE(1, 10); // ARCOUNT: the OPT record
   const question = Buffer.alloc(4);
-  question.writeUInt16BE(TYPE_CODES[type.toUpperCase()] ?? Number(type.replace(/^TYPE/i, "")), 0);
+  const code = TYPE_CODES[type.toUpperCase()] ?? (/^TYPE[0-9]{1,5}$/i.test(type) ? Number(type.slice(4)) : Number.NaN);
+  // An unknown mnemonic would go out as type 0 and be answered as that (NOTIMP, or NOERROR).
+  if (!(code >= 1 && code <= 65535)) throw new Error(`encodeQuery: unknown type ${type} (add it to TYPE_CODES, or write TYPEnnn)`);
+  question.writeUInt16BE(code, 0);
   question.writeUInt16BE(1, 2); // IN
   const opt = Buffer.from([0, 0, 41, 0x04, 0xd0, 0, 0, 0, 0, 0, 0]); // root, OPT, 1232, no flags, no options
   return Buffer.concat([header, qname, question, opt]);
