@@ -313,7 +313,10 @@ function difference(pdns, bind, { additional = false } = {}) {
 function secondaryDifference(secondary, bind, type, records) {
   if (secondary.error || bind.error) return `no answer (${secondary.error ?? bind.error})`;
   const lines = (list) => list.map((l) => normalise(l, { maskSoaTtl: true })).sort();
-  const rrset = (line) => line.split(" ").slice(0, 4).filter((_, i) => i !== 1).join(" ");
+  const rrset = (line) => {
+    const [owner, , klass, kind] = line.split(" ");
+    return `${owner} ${klass} ${kind}`;
+  };
   if (type === "ANY" && secondary.status === bind.status && secondary.aa === bind.aa) {
     const mine = lines(secondary.answer);
     const theirs = lines(bind.answer);
