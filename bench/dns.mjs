@@ -190,6 +190,16 @@ function countingProxy(target) {
   return { server, counter };
 }
 
+/** A process's CPU time so far, user + system, in seconds (/proc/PID/stat), or NaN. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 // ---------------------------------------------------------------- the run
 /** One dnsperf run: its figures, or an error when dnsperf did not report. */
 function dnsperf(port, file, seconds) {
@@ -339,7 +349,12 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
             const questions = file();
             const before = { ...counter.byMethod };
             const calls = counter.pdnsCalls;
+            const pid = server === "secondary" ? Number([...tier.output.matchAll(/knotd (?:pid |started again \(pid )(\d+)/g)].at(-1)?.[1]) : sqlite.child.pid;
+            const cpuBefore = cpuSeconds(pid);
             const figures = await dnsperf(port, questions, seconds);
+            // The server's own CPU time per answer (user + system, /proc): what a shared
+            // machine's load moves least, unlike q/s (dnsperf and the server share 2 cores).
+            figures.cpu_us_per_answer = Number((((cpuSeconds(pid) - cpuBefore) / Math.max(1, figures.completed)) * 1e6).toFixed(2));
             if (figures.error) throw new Error(`dnsperf against the ${server} (${scenario}): ${figures.error}`);
             const name = `${server}_${scenario}`;
             if (server === "secondary") {
@@ -358,7 +373,7 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
             figures.load = loadavg().map((l) => Number(l.toFixed(2)));
             (runsOf[name] ??= []).push(figures);
             log(
-              `${name}: ${figures.qps} q/s, avg ${figures.avg_latency_ms} ms, lost ${figures.lost} of ${figures.sent}, ${JSON.stringify(figures.rcodes)}${server === "secondary" ? `; API requests ${figures.api_requests} ${JSON.stringify(figures.api_requests_by_method)}` : ""}; load ${figures.load.join(" ")}`,
+              `${name}: ${figures.qps} q/s, avg ${figures.avg_latency_ms} ms, ${figures.cpu_us_per_answer} µs CPU per answer, lost ${figures.lost} of ${figures.sent}, ${JSON.stringify(figures.rcodes)}${server === "secondary" ? `; API requests ${figures.api_requests} ${JSON.stringify(figures.api_requests_by_method)}` : ""}; load ${figures.load.join(" ")}`,
             );
           }
         }
@@ -366,7 +381,14 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
       // Each server's median run (by q/s), with every run's q/s beside it.
       for (const [name, list] of Object.entries(runsOf)) {
         const sorted = [...list].sort((x, y) => x.qps - y.qps);
-        results.scenarios[name] = { ...sorted[Math.floor((sorted.length - 1) / 2)], runs: list.map((run) => run.qps), loads: list.map((run) => run.load[0]) };
+        const cpu = list.map((run) => run.cpu_us_per_answer).sort((x, y) => x - y);
+        results.scenarios[name] = {
+          ...sorted[Math.floor((sorted.length - 1) / 2)],
+          runs: list.map((run) => run.qps),
+          cpu_us_per_answer_runs: list.map((run) => run.cpu_us_per_answer),
+          median_cpu_us_per_answer: cpu[Math.floor((cpu.length - 1) / 2)],
+          loads: list.map((run) => run.load[0]),
+        };
       }
     } finally {
       await stopGroup(tier);
@@ -379,6 +401,9 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
     results.ratios = {
       secondary_vs_sqlite_flood_qps: ratio(s.secondary_flood?.qps, s.sqlite_flood?.qps),
       secondary_vs_sqlite_mix_qps: ratio(s.secondary_mix?.qps, s.sqlite_mix?.qps),
+      // PowerDNS's CPU per answer over the secondary's: how many answers the secondary gives for one of PowerDNS's, CPU for CPU.
+      sqlite_vs_secondary_flood_cpu_per_answer: ratio(s.sqlite_flood?.median_cpu_us_per_answer, s.secondary_flood?.median_cpu_us_per_answer),
+      sqlite_vs_secondary_mix_cpu_per_answer: ratio(s.sqlite_mix?.median_cpu_us_per_answer, s.secondary_mix?.median_cpu_us_per_answer),
     };
     results.targets = { secondary_vs_sqlite_qps: 0.8, question_driven_api_requests_per_1000_questions: 0 };
     results.load_after = loadavg().map((l) => Number(l.toFixed(2)));
@@ -401,12 +426,14 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
 function printTable(results) {
   const rows = Object.entries(results.scenarios).map(
     ([name, f]) =>
-      `| ${name.padEnd(16)} | ${String(f.qps).padStart(7)} | ${String(f.avg_latency_ms).padStart(7)} | ${String(f.lost).padStart(6)} | ${String(f.api_requests_per_1000_questions ?? "").padStart(11)} |`,
+      `| ${name.padEnd(16)} | ${String(f.qps).padStart(7)} | ${String(f.avg_latency_ms).padStart(7)} | ${String(f.median_cpu_us_per_answer).padStart(9)} | ${String(f.lost).padStart(6)} | ${String(f.api_requests_per_1000_questions ?? "").padStart(11)} |`,
   );
   console.log(
-    ["| scenario         |     q/s |  avg ms |   lost | API req/1k q |", "| ---------------- | ------: | ------: | -----: | -----------: |", ...rows].join(
-      "\n",
-    ),
+    [
+      "| scenario         |     q/s |  avg ms | CPU µs/ans |   lost | API req/1k q |",
+      "| ---------------- | ------: | ------: | ---------: | -----: | -----------: |",
+      ...rows,
+    ].join("\n"),
   );
   console.log(`ratios: ${JSON.stringify(results.ratios)}; load ${results.load_before.join(" ")} → ${results.load_after.join(" ")}`);
 }
