@@ -59,8 +59,11 @@ const args = process.argv.slice(2);
 // this service against PowerDNS on its own SQLite backend, with caches warm and off.
 // --dns-rounds N, --dns-seconds S: its rounds and the time of each run (to explore).
 const dnsOption = (name) => {
+  if (!args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))) return null;
   const value = args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1] ?? args[args.indexOf(`--${name}`) + 1];
-  return args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`)) && /^[1-9][0-9]{0,3}$/.test(value ?? "") ? Number(value) : null;
+  if (/^[1-9][0-9]{0,3}$/.test(value ?? "")) return Number(value);
+  console.error(`--${name} takes a whole number from 1 to 9999, got ${JSON.stringify(value ?? "")}`);
+  process.exit(2);
 };
 if (args.includes("--dns"))
   process.exit(
