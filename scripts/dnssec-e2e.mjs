@@ -19,10 +19,9 @@
 //   service or of PowerDNS.
 //
 // Loopback only, bounded loops; every daemon stopped by its PID, temp dirs removed.
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHarness, freePort, httpClient, runCommand } from "./lib/harness.mjs";
+import { createHarness, freePort, httpClient, lastLines, runCommand, startDaemon, waitFor } from "./lib/harness.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 const harness = createHarness({ name: "dnssec-e2e", label: "DNSSEC-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 420_000 });
@@ -104,53 +103,10 @@ const NODATA = [
 
 const PRIVATE_MARKERS = [/Private-key-format/i, /PrivateKey:/, /private_key/i];
 
-const daemons = [];
-process.on("exit", () => {
-  for (const daemon of daemons) if (daemon.child.exitCode === null) daemon.child.kill("SIGKILL");
-});
-
-function startDaemon(command, args, { ready }) {
-  let output = "";
-  const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
-  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-  const isReady = new Promise((resolve) => {
-    const onData = (chunk) => {
-      output += chunk.toString();
-      if (ready.test(output)) resolve(true);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    exited.then(() => resolve(false));
-  });
-  return {
-    child,
-    exited,
-    isReady,
-    get output() {
-      return output;
-    },
-  };
-}
-
-async function stopDaemon(daemon, graceMs = 15_000) {
-  if (daemon.child.exitCode !== null || daemon.child.signalCode !== null) return;
-  daemon.child.kill("SIGTERM");
-  const inTime = await Promise.race([daemon.exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), graceMs))]);
-  if (!inTime) {
-    daemon.child.kill("SIGKILL");
-    await daemon.exited;
-  }
-}
-
 const absolute = (owner) => (owner === "@" ? `${ZONE}.` : `${owner}.${ZONE}.`);
 
-await harness.run(async () => {
-  try {
-    await main();
-  } finally {
-    for (const daemon of daemons) await stopDaemon(daemon);
-  }
-});
+// The tier (`npm run dns`) is stopped by the harness's cleanup, whatever ends the run.
+await harness.run(main);
 
 async function main() {
   const stateDir = tempDir("domain-api-dnssec-e2e-state-");
@@ -190,15 +146,13 @@ async function main() {
   // The tier: questions go to the secondary (pdnsPort below), transfers are checked from both.
   const pdnsPort = await freePort();
   const primaryPort = await freePort();
-  const dns = startDaemon(
+  const dns = await startDaemon(
     process.execPath,
     [join(ROOT, "scripts", "dns.mjs"), "--api", base, "--port", String(pdnsPort), "--primary-port", String(primaryPort), "--persist-to", stateDir],
-    { ready: /\[dns\] tier ready/ },
+    { name: "npm run dns", ready: /\[dns\] tier ready/, timeoutMs: 120_000 },
   );
-  daemons.push(dns);
-  const ready = await Promise.race([dns.isReady, new Promise((resolve) => setTimeout(() => resolve(false), 120_000))]);
-  if (!ready) {
-    notOk("npm run dns starts the tier", dns.output.split("\n").slice(-15).join(" | "));
+  if (dns.notReady) {
+    notOk("npm run dns starts the tier", dns.notReady);
     return;
   }
   const serial = (await api("GET", `/v1/zones/${ZONE}`)).json.soa.serial;
@@ -206,13 +160,8 @@ async function main() {
     const soa = await runCommand("dig", ["@127.0.0.1", "-p", String(pdnsPort), "+short", "+norec", ZONE, "SOA"], { timeoutMs: 10_000 });
     return soa.output.trim().split(" ")[2] === String(serial);
   };
-  let waited = 0;
-  while (!(await signedAtSecondary()) && waited < 60_000) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    waited += 250;
-  }
-  if (!(await signedAtSecondary())) {
-    notOk(`the secondary serves ${ZONE} at serial ${serial}`, dns.output.split("\n").slice(-15).join(" | "));
+  if ((await waitFor(signedAtSecondary, { timeoutMs: 60_000, stop: () => harness.aborting })) === null) {
+    notOk(`the secondary serves ${ZONE} at serial ${serial}`, lastLines(dns.output, 15));
     return;
   }
   ok(

@@ -3,31 +3,16 @@
 // `node scripts/start.mjs` on a free port with a throwaway D1 state dir in its own
 // process group, waits for `Ready on`, and always tears the whole tree down (normal end,
 // failure, deadline, SIGINT/SIGTERM/SIGHUP), then prints `<LABEL>: N passed, M failed`.
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { groupAlive, killGroup, stopDaemons } from "./daemons.mjs";
 import { ROOT, stripAnsi } from "./wrangler.mjs";
 
-/** Signals every process of the group led by `pid` (spawned with detached: true). */
-export function killGroup(pid, signal) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone (ESRCH)
-  }
-}
-
-/** True while any process of the group led by `pid` is still alive. */
-export function groupAlive(pid) {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+// The process pieces live in daemons.mjs; these are re-exported for the scripts that took them from here.
+export { groupAlive, killGroup, lastLines, runCommand, sleep, startDaemon, stopDaemon, waitFor } from "./daemons.mjs";
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -41,20 +26,29 @@ export function freePort() {
   });
 }
 
-/**
- * Runs a command to its end without blocking the event loop (a server this process runs
- * may have to answer it); resolves to { code, output } with stdout and stderr together.
- */
-export function runCommand(file, args, { cwd = ROOT, env = process.env, timeoutMs = 120_000 } = {}) {
-  return new Promise((resolve) => {
-    execFile(file, args, { cwd, env, timeout: timeoutMs }, (error, stdout, stderr) =>
-      resolve({ code: error ? (error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
-    );
-  });
-}
-
+// The assertions of the scripts' checks: each throws, and check() reports the message.
 export function assert(condition, message) {
   if (!condition) throw new Error(message);
+}
+
+/** Equal as JSON (arrays in order); the message names both, after `what`. */
+export function assertEqual(actual, expected, what = "value") {
+  const [a, e] = [JSON.stringify(actual), JSON.stringify(expected)];
+  if (a !== e) throw new Error(`${what}: ${a.slice(0, 600)}, expected ${e.slice(0, 600)}`);
+}
+
+/** An httpClient answer with status `status`, else its status and the start of its body. */
+export function expectStatus(res, status, bodyChars = 300) {
+  assert(res.status === status, `expected ${status}, got ${res.status}: ${res.text.slice(0, bodyChars)}`);
+}
+
+/** `must(method, path, body, status)`: the request through `api` (httpClient), its status asserted, its JSON body. */
+export function mustClient(api) {
+  return async (method, path, body, status) => {
+    const response = await api(method, path, body);
+    assert(response.status === status, `${method} ${path} answered ${response.status}: ${response.text.slice(0, 400)}`);
+    return response.json;
+  };
 }
 
 /**
@@ -140,6 +134,7 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
     return cleanupPromise;
   }
   async function stopAndRemove() {
+    await stopDaemons(); // they may ask the service: stopped first
     await stopServer();
     for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   }
