@@ -24,9 +24,8 @@
 // temp dirs removed. Time limits are hang detectors, generous for a loaded machine.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHarness, freePort, httpClient, lastLines, mustClient, runCommand, startDaemon, waitFor } from "./lib/harness.mjs";
+import { createHarness, freePort, httpClient, lastLines, mustClient, runCommand, startDaemon, startDnsTier, waitFor } from "./lib/harness.mjs";
 import { assembleScript, bashBlocks, reportRun, runBash } from "./lib/readme-blocks.mjs";
-import { ROOT } from "./lib/wrangler.mjs";
 
 const harness = createHarness({ name: "acme-e2e", label: "ACME-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 600_000 });
 const { check, ok, notOk, assert, tempDir } = harness;
@@ -56,11 +55,7 @@ async function main() {
   // The tier, as `npm run dns` runs it, on free ports.
   const secondaryPort = await freePort();
   const primaryPort = await freePort();
-  const dns = await startDaemon(
-    process.execPath,
-    [join(ROOT, "scripts", "dns.mjs"), "--api", base, "--port", String(secondaryPort), "--primary-port", String(primaryPort), "--persist-to", stateDir],
-    { name: "npm run dns", ready: /\[dns\] tier ready/, timeoutMs: 120_000, graceMs: 20_000 },
-  );
+  const dns = await startDnsTier({ api: base, port: secondaryPort, primaryPort, persistTo: stateDir, graceMs: 20_000 });
   if (dns.notReady) {
     notOk("npm run dns starts the tier", dns.notReady);
     return;

@@ -21,8 +21,7 @@
 // Loopback only, bounded loops; every daemon stopped by its PID, temp dirs removed.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHarness, freePort, httpClient, lastLines, runCommand, startDaemon, waitFor } from "./lib/harness.mjs";
-import { ROOT } from "./lib/wrangler.mjs";
+import { createHarness, freePort, httpClient, lastLines, runCommand, startDnsTier, waitFor } from "./lib/harness.mjs";
 
 const harness = createHarness({ name: "dnssec-e2e", label: "DNSSEC-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 420_000 });
 const { check, ok, notOk, assert, tempDir } = harness;
@@ -146,11 +145,7 @@ async function main() {
   // The tier: questions go to the secondary (pdnsPort below), transfers are checked from both.
   const pdnsPort = await freePort();
   const primaryPort = await freePort();
-  const dns = await startDaemon(
-    process.execPath,
-    [join(ROOT, "scripts", "dns.mjs"), "--api", base, "--port", String(pdnsPort), "--primary-port", String(primaryPort), "--persist-to", stateDir],
-    { name: "npm run dns", ready: /\[dns\] tier ready/, timeoutMs: 120_000 },
-  );
+  const dns = await startDnsTier({ api: base, port: pdnsPort, primaryPort, persistTo: stateDir });
   if (dns.notReady) {
     notOk("npm run dns starts the tier", dns.notReady);
     return;

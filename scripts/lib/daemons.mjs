@@ -19,6 +19,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createConnection } from "node:net";
+import { join } from "node:path";
 import { udpQuery } from "./dns-wire.mjs";
 import { ROOT, stripAnsi } from "./wrangler.mjs";
 
@@ -126,7 +127,7 @@ export function spawnGroup(command, args, { cwd = ROOT, env = process.env, name 
 /**
  * Stops a group: SIGTERM to its leader's PID, SIGKILL to the whole group after `graceMs`,
  * waiting for the leader's exit; then whatever of the group is still alive gets 2 s and
- * SIGKILL. Resolves to whether the leader exited within the grace (true when it had
+ * SIGKILL (`proc.leftovers` says whether any did). Resolves to whether the leader exited within the grace (true when it had
  * exited before).
  */
 export async function stopGroup(proc, { graceMs = 15_000 } = {}) {
@@ -142,7 +143,8 @@ export async function stopGroup(proc, { graceMs = 15_000 } = {}) {
       await proc.exited;
     }
   }
-  await waitFor(() => !groupAlive(proc.pid), { timeoutMs: 2_000, intervalMs: 100 });
+  // leftovers: some of the group outlived its leader by 2 s (a supervisor that did not stop its children).
+  proc.leftovers = (await waitFor(() => !groupAlive(proc.pid), { timeoutMs: 2_000, intervalMs: 100 })) === null;
   killGroup(proc.pid, "SIGKILL");
   await Promise.race([proc.closed, sleep(2_000)]);
   groups.delete(proc);
@@ -230,6 +232,16 @@ export function stopDaemon(daemon, graceMs = daemon?.graceMs) {
 /** Stops every daemon startDaemon started, the last started first. */
 export async function stopDaemons() {
   for (const daemon of daemons.splice(0).reverse()) await stopGroup(daemon, { graceMs: daemon.graceMs });
+}
+
+/**
+ * `npm run dns` (scripts/dns.mjs: PowerDNS as the hidden primary on `primaryPort`, BIND as
+ * the secondary on `port`) for the service at `api`, waited for until it says the tier is
+ * ready; `args`: more of its options.
+ */
+export function startDnsTier({ api, port, primaryPort, persistTo, args = [], timeoutMs = 120_000, graceMs = 15_000 }) {
+  const argv = ["--api", api, "--port", String(port), "--primary-port", String(primaryPort), ...(persistTo ? ["--persist-to", persistTo] : []), ...args];
+  return startDaemon(process.execPath, [join(ROOT, "scripts", "dns.mjs"), ...argv], { name: "npm run dns", ready: /\[dns\] tier ready/, timeoutMs, graceMs });
 }
 
 function tcpAnswers(port) {

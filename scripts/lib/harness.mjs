@@ -12,7 +12,7 @@ import { groupAlive, killGroup, stopDaemons } from "./daemons.mjs";
 import { ROOT, stripAnsi } from "./wrangler.mjs";
 
 // The process pieces live in daemons.mjs; these are re-exported for the scripts that took them from here.
-export { groupAlive, killGroup, lastLines, runCommand, sleep, startDaemon, stopDaemon, waitFor } from "./daemons.mjs";
+export { groupAlive, killGroup, lastLines, runCommand, sleep, startDaemon, startDnsTier, stopDaemon, waitFor } from "./daemons.mjs";
 
 export function freePort() {
   return new Promise((resolve, reject) => {
