@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { groupAlive, killGroup, stopDaemons } from "./daemons.mjs";
+import { groupAlive, killGroup, listeningBeyondLoopback, stopDaemons } from "./daemons.mjs";
 import { ROOT, stripAnsi } from "./wrangler.mjs";
 
 // The process pieces live in daemons.mjs; these are re-exported for the scripts that took them from here.
@@ -38,7 +38,7 @@ export function assertEqual(actual, expected, what = "value") {
 }
 
 /** An httpClient answer with status `status`, else its status and the start of its body. */
-export function expectStatus(res, status, bodyChars = 300) {
+export function expectStatus(res, status, bodyChars = 400) {
   assert(res.status === status, `expected ${status}, got ${res.status}: ${res.text.slice(0, bodyChars)}`);
 }
 
@@ -215,7 +215,8 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
         const since = stripAnsi(output.slice(from));
         if (/Ready on (http:\/\/[^\s]+)/.test(since)) {
           clearTimeout(timer);
-          resolve(null);
+          const beyond = listeningBeyondLoopback(child.pid); // wrangler and workerd: loopback only
+          resolve(beyond.length ? `listens beyond loopback: ${beyond.join(", ")}` : null);
         } else if (/Address already in use/.test(since)) {
           // workerd died on the bind, but wrangler dev stays up with nothing to serve:
           // waiting for "Ready on" would only wait out the limit.
