@@ -27,14 +27,13 @@ import { createServer, request as httpRequest } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runCommand, startDaemon, startDnsTier, stopDaemon, stopDaemons, waitFor } from "../scripts/lib/daemons.mjs";
+import { runCommand, startDaemon, startDnsTier, startPowerDns, stopDaemon, stopDaemons, waitFor } from "../scripts/lib/daemons.mjs";
 import { freePort } from "../scripts/lib/harness.mjs";
 import { pdnsSettings } from "../scripts/lib/pdns-settings.mjs";
 import { writeResults } from "./results.mjs";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, "..");
-const PDNS_SERVER = "/usr/sbin/pdns_server";
 const PDNSUTIL = "/usr/bin/pdnsutil";
 const ZONE = "bench-dns.test";
 /** PowerDNS on SQLite with its caches on, as one would run it. */
@@ -244,7 +243,7 @@ export async function dnsBench({ quick = false } = {}) {
     const sqlitePort = await freePort();
     writeFileSync(join(sqliteDir, "pdns.conf"), pdnsConfig({ port: sqlitePort, cache: CACHE_TTL, backend: sqliteBackend }));
     const sqlite = mustBeReady(
-      await startDaemon(PDNS_SERVER, [`--config-dir=${sqliteDir}`, "--daemon=no", "--guardian=no", `--socket-dir=${sqliteDir}`], {
+      await startPowerDns(sqliteDir, {
         name: "PowerDNS on SQLite",
         ready: () => answers(sqlitePort),
         timeoutMs: 60_000,

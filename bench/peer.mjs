@@ -28,10 +28,9 @@ import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { startDaemon, stopDaemon } from "../scripts/lib/daemons.mjs";
+import { startPowerDns, stopDaemon } from "../scripts/lib/daemons.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const PDNS_SERVER = "/usr/sbin/pdns_server";
 const SQLITE_SCHEMAS = ["/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql", "/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql"];
 const PDNS_KEY = "peer-bench-key";
 const round = (value, digits = 2) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
@@ -240,8 +239,7 @@ async function startPdns(dir, freePort) {
       return false; // not listening yet
     }
   };
-  const daemon = await startDaemon(PDNS_SERVER, [`--config-dir=${dir}`, "--daemon=no", "--guardian=no", `--socket-dir=${dir}`], {
-    name: "pdns_server",
+  const daemon = await startPowerDns(dir, {
     ready: apiAnswers,
     timeoutMs: 30_000,
     graceMs: 10_000,

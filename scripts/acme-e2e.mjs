@@ -28,7 +28,7 @@ import { createHarness, freePort, httpClient, lastLines, mustClient, runCommand,
 import { assembleScript, bashBlocks, reportRun, runBash } from "./lib/readme-blocks.mjs";
 
 const harness = createHarness({ name: "acme-e2e", label: "ACME-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 600_000 });
-const { check, ok, notOk, assert, tempDir } = harness;
+const { check, ok, notOk, assert } = harness;
 
 const ZONE = "example.com";
 const NAMES = ["example.com", "www.example.com"];
@@ -37,13 +37,9 @@ const README_SECTION = "## ACME and DNS clients";
 const BASH_TIMEOUT_MS = 300_000;
 
 // The daemons (the tier, pebble) are stopped by the harness's cleanup, pebble first.
-await harness.run(main);
+await harness.runWithService(main);
 
-async function main() {
-  const stateDir = tempDir("domain-api-acme-e2e-state-");
-  const work = tempDir("domain-api-acme-e2e-");
-  const base = await harness.startReported("npm start", { persistTo: stateDir });
-  if (!base) return;
+async function main({ base, stateDir, work }) {
   const must = mustClient(httpClient(base));
 
   const zoneMade = await check(`zone ${ZONE} is made through the API (the README's section takes the tour's zone)`, async () => {

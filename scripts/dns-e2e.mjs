@@ -22,7 +22,17 @@
 // Loopback only, bounded loops; every daemon is stopped by its PID, temp dirs removed.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHarness, freePort, httpClient, runCommand, startDaemon, startDnsTier, stopDaemon, waitFor as waitForShared } from "./lib/harness.mjs";
+import {
+  createHarness,
+  freePort,
+  httpClient,
+  runCommand,
+  startDaemon,
+  startDnsTier,
+  startPowerDns,
+  stopDaemon,
+  waitFor as waitForShared,
+} from "./lib/harness.mjs";
 import { MAX_RETRY_SECONDS } from "./lib/dns-tier.mjs";
 import { udpQuery } from "./lib/dns-wire.mjs";
 import { pdnsSettings } from "./lib/pdns-settings.mjs";
@@ -39,8 +49,6 @@ const CACHE_TTL = 2;
 const FRESHNESS_BOUND_MS = 5_000;
 /** How long a wait goes on before it is a hang, not a slow answer: the machine may be loaded. */
 const HANG_MS = 30_000;
-
-const PDNS_SERVER = "/usr/sbin/pdns_server";
 
 const DS_DIGEST = "E06D44B80B8F1D39A95C0B0D7C65D08458E880409BBC683457104237C7F8EC8D";
 const TLSA_DATA = "0C72AC70B745AC19998811B131D662C9AC69DBDBE7CB23E5B514B56664C5D3D6";
@@ -472,7 +480,7 @@ ${zoneStatements.join("\n")}
     join(pdnsFileDir, "pdns.conf"),
     ["launch=bind", `bind-config=${join(pdnsFileDir, "named.conf")}`, ...pdnsSettings({ port: pdnsFilePort, cache: 0 }), ""].join("\n"),
   );
-  const pdnsFile = await startDaemon(PDNS_SERVER, [`--config-dir=${pdnsFileDir}`, "--daemon=no", "--guardian=no", `--socket-dir=${pdnsFileDir}`], {
+  const pdnsFile = await startPowerDns(pdnsFileDir, {
     name: "pdns_server (zone files)",
     ready: async () => (await udpQuery(pdnsFilePort, "e2e.test", "SOA", { timeoutMs: 300 }))?.aa === true,
     timeoutMs: 30_000,

@@ -24,7 +24,7 @@ import { join } from "node:path";
 import { createHarness, freePort, httpClient, lastLines, runCommand, startDnsTier, waitFor } from "./lib/harness.mjs";
 
 const harness = createHarness({ name: "dnssec-e2e", label: "DNSSEC-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 420_000 });
-const { check, ok, notOk, assert, tempDir } = harness;
+const { check, ok, notOk, assert } = harness;
 
 const ZONE = "signed.test";
 const TLSA_DATA = "0C72AC70B745AC19998811B131D662C9AC69DBDBE7CB23E5B514B56664C5D3D6";
@@ -105,13 +105,9 @@ const PRIVATE_MARKERS = [/Private-key-format/i, /PrivateKey:/, /private_key/i];
 const absolute = (owner) => (owner === "@" ? `${ZONE}.` : `${owner}.${ZONE}.`);
 
 // The tier (`npm run dns`) is stopped by the harness's cleanup, whatever ends the run.
-await harness.run(main);
+await harness.runWithService(main);
 
-async function main() {
-  const stateDir = tempDir("domain-api-dnssec-e2e-state-");
-  const work = tempDir("domain-api-dnssec-e2e-");
-  const base = await harness.startReported("npm start", { persistTo: stateDir });
-  if (!base) return;
+async function main({ base, stateDir, work }) {
   const api = httpClient(base);
   const seen = []; // every API answer's text, searched for key material at the end
 

@@ -16,7 +16,7 @@
 // Loopback only, bounded waits; every daemon stopped by its PID, temp dirs removed.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHarness, freePort, httpClient, mustClient, runCommand, sleep, startDaemon, waitFor } from "./lib/harness.mjs";
+import { createHarness, freePort, httpClient, mustClient, runCommand, sleep, startDaemon, startPowerDns, waitFor } from "./lib/harness.mjs";
 import { pdnsSettings } from "./lib/pdns-settings.mjs";
 
 const harness = createHarness({ name: "update-e2e", label: "UPDATE-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 480_000 });
@@ -33,13 +33,9 @@ const TRANSFER_SOURCE = "127.0.0.2";
 const STRANGER = "127.0.0.3";
 
 // The daemons (PowerDNS, BIND) are stopped by the harness's cleanup, whatever ends the run.
-await harness.run(main);
+await harness.runWithService(main);
 
-async function main() {
-  const stateDir = tempDir("domain-api-update-e2e-state-");
-  const work = tempDir("domain-api-update-e2e-");
-  const base = await harness.startReported("npm start", { persistTo: stateDir });
-  if (!base) return;
+async function main({ base, work }) {
   const must = mustClient(httpClient(base));
 
   // The API side, all before PowerDNS starts (it caches TSIG-ALLOW-AXFR for a minute): the
@@ -88,7 +84,7 @@ async function main() {
     ].join("\n"),
     { mode: 0o600 },
   );
-  const pdns = await startDaemon("/usr/sbin/pdns_server", [`--config-dir=${pdnsDir}`, "--daemon=no", "--guardian=no", `--socket-dir=${pdnsDir}`], {
+  const pdns = await startPowerDns(pdnsDir, {
     ready: /Done launching threads|ready to distribute questions/,
     timeoutMs: 60_000,
   });

@@ -234,6 +234,14 @@ export async function stopDaemons() {
   for (const daemon of daemons.splice(0).reverse()) await stopGroup(daemon, { graceMs: daemon.graceMs });
 }
 
+/** PowerDNS (pdns_server) in the foreground on the pdns.conf in `dir`: no daemon, no guardian, its control socket in `dir`. */
+export function startPowerDns(dir, options) {
+  return startDaemon("/usr/sbin/pdns_server", [`--config-dir=${dir}`, "--daemon=no", "--guardian=no", `--socket-dir=${dir}`], {
+    name: "pdns_server",
+    ...options,
+  });
+}
+
 /**
  * `npm run dns` (scripts/dns.mjs: PowerDNS as the hidden primary on `primaryPort`, BIND as
  * the secondary on `port`) for the service at `api`, waited for until it says the tier is

@@ -12,7 +12,7 @@ import { groupAlive, killGroup, listeningBeyondLoopback, stopDaemons } from "./d
 import { ROOT, stripAnsi } from "./wrangler.mjs";
 
 // The process pieces live in daemons.mjs; these are re-exported for the scripts that took them from here.
-export { groupAlive, killGroup, lastLines, runCommand, sleep, startDaemon, startDnsTier, stopDaemon, waitFor } from "./daemons.mjs";
+export { groupAlive, killGroup, lastLines, runCommand, sleep, startDaemon, startDnsTier, startPowerDns, stopDaemon, waitFor } from "./daemons.mjs";
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -282,11 +282,26 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
     }
   }
 
+  /**
+   * run() for a script that runs daemons beside the service: a state dir and a work dir
+   * (removed at cleanup), the service started on that state and reported, then
+   * main({ base, stateDir, work }); main is not called when the service did not come up.
+   */
+  function runWithService(main) {
+    return run(async () => {
+      const stateDir = tempDir(`domain-api-${name}-state-`);
+      const work = tempDir(`domain-api-${name}-`);
+      const base = await startReported("npm start", { persistTo: stateDir });
+      if (base) await main({ base, stateDir, work });
+    });
+  }
+
   return {
     ok,
     notOk,
     check,
     startReported,
+    runWithService,
     assert,
     tempDir,
     startServer,
