@@ -24,7 +24,7 @@
 // temp dirs removed. Time limits are hang detectors, generous for a loaded machine.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHarness, freePort, httpClient, lastLines, mustClient, runCommand, startDaemon, startDnsTier, waitFor } from "./lib/harness.mjs";
+import { assertEqual, createHarness, freePort, httpClient, lastLines, mustClient, runCommand, startDaemon, startDnsTier, waitFor } from "./lib/harness.mjs";
 import { assembleScript, bashBlocks, reportRun, runBash } from "./lib/readme-blocks.mjs";
 
 const harness = createHarness({ name: "acme-e2e", label: "ACME-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 600_000 });
@@ -233,7 +233,7 @@ async function main({ base, stateDir, work }) {
     return { rcode: /update failed: (\w+)/.exec(result.output)?.[1] ?? (result.code === 0 ? "NOERROR" : `exit ${result.code}`), output: result.output.trim() };
   };
   const unchanged = async (before, serial, names) => {
-    assert(JSON.stringify(await records()) === JSON.stringify(before), (await records()).join(", "));
+    assertEqual(await records(), before, "the zone's records");
     assert((await apiSerial()) === serial, `serial moved from ${serial} to ${await apiSerial()}`);
     assert((await secondarySerial()) === serial, `secondary at ${await secondarySerial()}, expected ${serial}`);
     for (const [name, type] of names) {

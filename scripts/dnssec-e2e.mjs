@@ -21,7 +21,7 @@
 // Loopback only, bounded loops; every daemon stopped by its PID, temp dirs removed.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHarness, freePort, httpClient, lastLines, runCommand, startDnsTier, waitFor } from "./lib/harness.mjs";
+import { assertEqual, createHarness, freePort, httpClient, lastLines, runCommand, startDnsTier, waitFor } from "./lib/harness.mjs";
 
 const harness = createHarness({ name: "dnssec-e2e", label: "DNSSEC-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 420_000 });
 const { check, ok, notOk, assert } = harness;
@@ -289,7 +289,7 @@ async function main({ base, stateDir, work }) {
     seen.push(zone.text);
     const records = zone.json.dnssec.records.map((r) => `${r.type} ${r.content}`);
     assert(zone.json.dnssec.enabled === true, JSON.stringify(zone.json.dnssec));
-    assert(JSON.stringify(records) === JSON.stringify([`DNSKEY ${key.dnskey}`, `CDS ${key.ds[0]}`, `CDNSKEY ${key.dnskey}`]), JSON.stringify(records));
+    assertEqual(records, [`DNSKEY ${key.dnskey}`, `CDS ${key.ds[0]}`, `CDNSKEY ${key.dnskey}`], "the DNSSEC records in the zone's JSON");
     const exported = await api("GET", `/v1/zones/${ZONE}`, undefined, { accept: "text/dns" });
     seen.push(exported.text);
     for (const record of zone.json.dnssec.records) {

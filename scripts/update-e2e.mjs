@@ -16,7 +16,7 @@
 // Loopback only, bounded waits; every daemon stopped by its PID, temp dirs removed.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHarness, freePort, httpClient, mustClient, runCommand, sleep, startDaemon, startPowerDns, waitFor } from "./lib/harness.mjs";
+import { assertEqual, createHarness, freePort, httpClient, mustClient, runCommand, sleep, startDaemon, startPowerDns, waitFor } from "./lib/harness.mjs";
 import { pdnsSettings } from "./lib/pdns-settings.mjs";
 
 const harness = createHarness({ name: "update-e2e", label: "UPDATE-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 480_000 });
@@ -154,7 +154,7 @@ ${ALL_ZONES.map((zone) => `zone "${zone}" { type secondary; primaries port ${pdn
         .sort();
       const owner = name === "@" ? `${zone}.` : `${name}.${zone}.`;
       const got = (await dig(owner, type)).split("\n").filter(Boolean).map(normal).sort();
-      assert(JSON.stringify(got) === JSON.stringify(want), `${owner} ${type} on the secondary: ${JSON.stringify(got)}, in the API: ${JSON.stringify(want)}`);
+      assertEqual(got, want, `${owner} ${type} on the secondary, against the API`);
     }
   };
 
@@ -178,7 +178,7 @@ ${ALL_ZONES.map((zone) => `zone "${zone}" { type secondary; primaries port ${pdn
   const expectRcode = (result, expected) => assert(expected.test(result.rcode), `rcode ${result.rcode}, expected ${expected}: ${result.output.slice(0, 400)}`);
   const unchangedIn = async (zone, before) => {
     const now = await records(zone);
-    assert(JSON.stringify(now) === JSON.stringify(before), `changed: ${now.join(", ")}`);
+    assertEqual(now, before, "the zone's records");
   };
 
   // Every case with both clients: BIND's nsupdate and Knot's knsupdate, each on names of its own.

@@ -127,8 +127,8 @@ export function spawnGroup(command, args, { cwd = ROOT, env = process.env, name 
 /**
  * Stops a group: SIGTERM to its leader's PID, SIGKILL to the whole group after `graceMs`,
  * waiting for the leader's exit; then whatever of the group is still alive gets 2 s and
- * SIGKILL (`proc.leftovers` says whether any did). Resolves to whether the leader exited within the grace (true when it had
- * exited before).
+ * SIGKILL (`proc.leftovers` says whether any did). Resolves to whether the leader exited
+ * within the grace (true when it had exited before).
  */
 export async function stopGroup(proc, { graceMs = 15_000 } = {}) {
   if (!proc?.pid) return true;
@@ -155,8 +155,8 @@ export async function stopGroup(proc, { graceMs = 15_000 } = {}) {
  * Runs a command to its end without blocking the event loop (a server this process runs
  * may have to answer it); past `timeoutMs` its group gets SIGTERM, and SIGKILL `graceMs`
  * later. Resolves to { code, signal, timedOut, stdout, stderr, output: stdout then
- * stderr, interleaved: both in the order read, fds }; code is the exit code, 1 when a signal ended it, the error's code
- * (ENOENT, …) when it could not start.
+ * stderr, interleaved: both in the order read, fds }; code is the exit code, 1 when a
+ * signal ended it, the error's code (ENOENT, …) when it could not start.
  */
 export async function runCommand(file, args, { cwd = ROOT, env = process.env, timeoutMs = 120_000, graceMs = 2_000, extraFds = 0 } = {}) {
   const proc = spawnGroup(file, args, { cwd, env, extraFds });

@@ -1,8 +1,10 @@
 // A small TAP-like harness for the scripts that drive a real `npm start` over HTTP
-// (e2e.mjs, zone-check.mjs): counts `ok - …` / `not ok - …` checks, starts
+// (e2e.mjs, zone-check.mjs, the *-e2e.mjs): counts `ok - …` / `not ok - …` checks, starts
 // `node scripts/start.mjs` on a free port with a throwaway D1 state dir in its own
 // process group, waits for `Ready on`, and always tears the whole tree down (normal end,
-// failure, deadline, SIGINT/SIGTERM/SIGHUP), then prints `<LABEL>: N passed, M failed`.
+// failure, deadline, SIGINT/SIGTERM/SIGHUP), the daemons a script started beside it
+// first (scripts/lib/daemons.mjs), then prints `<LABEL>: N passed, M failed`. The
+// assertions the checks use (assert, assertEqual, expectStatus, mustClient) are here too.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
