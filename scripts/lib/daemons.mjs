@@ -189,9 +189,10 @@ const daemons = []; // started by startDaemon, stopped by stopDaemons (last firs
  * 127.0.0.1), or an async function. Resolves to the daemon ({ name, pid, output, exited,
  * … }) with `notReady`: null when ready, else why not (its last lines of output included).
  * `timeoutMs` is a hang detector: give it generous room. A daemon that listens on an
- * address other than loopback is stopped and reported (`loopbackOnly: false` to allow).
+ * address other than loopback is stopped and reported (`loopbackOnly: false` to allow),
+ * and so is one that does not hold the ports of `holds` ({ tcp: [...], udp: [...] }).
  */
-export async function startDaemon(command, args, { name = command, ready, timeoutMs = 60_000, cwd, env, graceMs = 15_000, loopbackOnly = true } = {}) {
+export async function startDaemon(command, args, { name = command, ready, timeoutMs = 60_000, cwd, env, graceMs = 15_000, loopbackOnly = true, holds } = {}) {
   const daemon = spawnGroup(command, args, { cwd, env: { ...(env ?? process.env), FORCE_COLOR: "0" }, name });
   daemon.graceMs = graceMs;
   daemons.push(daemon);
@@ -219,8 +220,11 @@ export async function startDaemon(command, args, { name = command, ready, timeou
     return daemon;
   }
   const beyond = loopbackOnly ? listeningBeyondLoopback(daemon.pid) : [];
-  daemon.notReady = beyond.length ? `${name} listens beyond loopback (${beyond.join(", ")}): stopped` : null;
-  if (beyond.length) await stopGroup(daemon, { graceMs });
+  const missing = holds ? portsNotHeld(daemon.pid, holds) : [];
+  if (beyond.length) daemon.notReady = `${name} listens beyond loopback (${beyond.join(", ")}): stopped`;
+  else if (missing.length) daemon.notReady = `${name} does not listen on ${missing.join(", ")} (another process took the port?): stopped`;
+  else daemon.notReady = null;
+  if (daemon.notReady) await stopGroup(daemon, { graceMs });
   return daemon;
 }
 
@@ -249,7 +253,15 @@ export function startPowerDns(dir, options) {
  */
 export function startDnsTier({ api, port, primaryPort, persistTo, args = [], timeoutMs = 120_000, graceMs = 15_000 }) {
   const argv = ["--api", api, "--port", String(port), "--primary-port", String(primaryPort), ...(persistTo ? ["--persist-to", persistTo] : []), ...args];
-  return startDaemon(process.execPath, [join(ROOT, "scripts", "dns.mjs"), ...argv], { name: "npm run dns", ready: /\[dns\] tier ready/, timeoutMs, graceMs });
+  // Both servers on UDP and TCP: a port freePort() found free may be taken by another suite's server before the bind.
+  const holds = { tcp: [port, primaryPort], udp: [port, primaryPort] };
+  return startDaemon(process.execPath, [join(ROOT, "scripts", "dns.mjs"), ...argv], {
+    name: "npm run dns",
+    ready: /\[dns\] tier ready/,
+    timeoutMs,
+    graceMs,
+    holds,
+  });
 }
 
 function tcpAnswers(port) {
@@ -269,13 +281,12 @@ function tcpAnswers(port) {
 }
 
 /**
- * The addresses the process group led by `pid` listens on that are not loopback: every
- * listening TCP socket, and every unconnected UDP socket on a port the group also listens
- * on by TCP (a DNS server's; a UDP socket for outgoing queries may be bound to any
- * address). Empty where /proc cannot tell (not Linux).
+ * The sockets the processes of the group led by `pid` hold, by /proc (Linux; null where
+ * /proc cannot tell): { tcp, address, port, listening } where listening is a TCP socket
+ * in LISTEN or an unconnected UDP socket.
  */
-export function listeningBeyondLoopback(pid) {
-  if (!existsSync("/proc/net/tcp")) return [];
+export function groupSockets(pid) {
+  if (!existsSync("/proc/net/tcp")) return null;
   const inodes = new Set();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -302,15 +313,39 @@ export function listeningBeyondLoopback(pid) {
       const f = line.trim().split(/\s+/);
       if (!inodes.has(f[9])) continue;
       const [address, port] = f[1].split(":");
-      const remotePort = f[2].split(":")[1];
-      sockets.push({ tcp: table.startsWith("tcp"), address: decodeAddress(address), port: Number.parseInt(port, 16), state: f[3], remotePort });
+      const tcp = table.startsWith("tcp");
+      const listening = tcp ? f[3] === "0A" : f[2].split(":")[1] === "0000";
+      sockets.push({ tcp, address: decodeAddress(address), port: Number.parseInt(port, 16), listening });
     }
   }
-  const tcpPorts = new Set(sockets.filter((s) => s.tcp && s.state === "0A").map((s) => s.port));
+  return sockets;
+}
+
+/**
+ * The addresses the process group led by `pid` listens on that are not loopback: every
+ * listening TCP socket, and every unconnected UDP socket on a port the group also listens
+ * on by TCP (a DNS server's; a UDP socket for outgoing queries may be bound to any
+ * address). Empty where /proc cannot tell (not Linux).
+ */
+export function listeningBeyondLoopback(pid) {
+  const sockets = (groupSockets(pid) ?? []).filter((s) => s.listening);
+  const tcpPorts = new Set(sockets.filter((s) => s.tcp).map((s) => s.port));
   return sockets
-    .filter((s) => (s.tcp ? s.state === "0A" : s.remotePort === "0000" && tcpPorts.has(s.port)))
+    .filter((s) => s.tcp || tcpPorts.has(s.port))
     .filter((s) => !/^127\.|^::1$|^::ffff:127\./.test(s.address))
     .map((s) => `${s.tcp ? "TCP" : "UDP"} ${s.address}:${s.port}`);
+}
+
+/**
+ * The ports of `ports` ({ tcp: [...], udp: [...] }) the group led by `pid` does not
+ * listen on: taken by another process between freePort() and the bind, say (freePort
+ * asks for a port free then, not kept). Empty where /proc cannot tell.
+ */
+export function portsNotHeld(pid, { tcp = [], udp = [] }) {
+  const sockets = groupSockets(pid);
+  if (!sockets) return [];
+  const held = (isTcp, port) => sockets.some((s) => s.listening && s.tcp === isTcp && s.port === port);
+  return [...tcp.filter((port) => !held(true, port)).map((port) => `TCP ${port}`), ...udp.filter((port) => !held(false, port)).map((port) => `UDP ${port}`)];
 }
 
 /** An address as /proc/net prints it (hex, each 32-bit word in host order: little-endian here). */
