@@ -220,9 +220,12 @@ export async function startDaemon(command, args, { name = command, ready, timeou
     return daemon;
   }
   const beyond = loopbackOnly ? listeningBeyondLoopback(daemon.pid) : [];
-  const missing = holds ? portsNotHeld(daemon.pid, holds) : [];
+  // Its ports, when given: a server its supervisor is starting again may take a moment (10 s: a hang detector).
+  let missing = holds ? portsNotHeld(daemon.pid, holds) : [];
+  if (missing.length && (await waitFor(() => portsNotHeld(daemon.pid, holds).length === 0, { timeoutMs: 10_000, intervalMs: 200 })) !== null) missing = [];
   if (beyond.length) daemon.notReady = `${name} listens beyond loopback (${beyond.join(", ")}): stopped`;
-  else if (missing.length) daemon.notReady = `${name} does not listen on ${missing.join(", ")} (another process took the port?): stopped`;
+  else if (missing.length)
+    daemon.notReady = `${name} does not listen on ${missing.join(", ")} (another process took the port?): stopped: ${lastLines(daemon.output, 15)}`;
   else daemon.notReady = null;
   if (daemon.notReady) await stopGroup(daemon, { graceMs });
   return daemon;
