@@ -94,7 +94,8 @@ async function main({ base, work }) {
   }
   ok(`PowerDNS answers for ${ZONE} on 127.0.0.1:${pdnsPort} with dnsupdate=yes`);
 
-  // The declared secondary: BIND on 127.0.0.1, transferring from 127.0.0.2 with the transfer key.
+  // The declared secondary: BIND on 127.0.0.1, transferring from 127.0.0.2 with the transfer key; no control
+  // channel (rndc would listen on 127.0.0.1:953, a port every run shares).
   const named = join(work, "named");
   const keyStanza = (key) => `key "${key.name.replace(/\.$/, "")}" { algorithm ${key.algorithm}; secret "${key.secret}"; };`;
   const transferKey = keys.transfer.name.replace(/\.$/, "");
@@ -102,6 +103,7 @@ async function main({ base, work }) {
     join(work, "named.conf"),
     `options { directory "${work}"; listen-on port ${secondaryPort} { ${SECONDARY}; }; listen-on-v6 { none; }; pid-file none; recursion no; dnssec-validation no;
   transfer-source ${TRANSFER_SOURCE}; notify-source ${TRANSFER_SOURCE}; notify no; request-ixfr no; };
+controls { };
 ${keyStanza(keys.transfer)}
 ${ALL_ZONES.map((zone) => `zone "${zone}" { type secondary; primaries port ${pdnsPort} { 127.0.0.1 key "${transferKey}"; }; file "${named}-${zone}.db"; };`).join("\n")}
 `,
