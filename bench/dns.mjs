@@ -25,19 +25,19 @@
 // the time, to explore). Results go to bench/results.json under "dns" with the machine's load average.
 // Everything on 127.0.0.1; every process is stopped by its PID (process group), temp dirs
 // removed.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, groupAlive, killGroup } from "../scripts/lib/harness.mjs";
+import { runCommand, startDaemon, startDnsTier, startPowerDns, stopDaemon, stopDaemons, waitFor } from "../scripts/lib/daemons.mjs";
+import { freePort } from "../scripts/lib/harness.mjs";
 import { pdnsSettings } from "../scripts/lib/pdns-settings.mjs";
 import { writeResults } from "./results.mjs";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, "..");
-const PDNS_SERVER = "/usr/sbin/pdns_server";
 const PDNSUTIL = "/usr/bin/pdnsutil";
 const ZONE = "bench-dns.test";
 /** PowerDNS on SQLite with its caches on, as one would run it. */
@@ -48,47 +48,21 @@ const SQLITE_SCHEMAS = ["/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.s
 
 const started = Date.now();
 const log = (message) => console.log(`[bench dns ${String(Math.round((Date.now() - started) / 1000)).padStart(3)}s] ${message}`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- processes
-const groups = []; // children that lead their own process group
+// Started and stopped by scripts/lib/daemons.mjs (process groups, stopped by PID).
 
-function spawnGroup(command, args, options = {}) {
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" }, ...options });
-  const handle = { child, output: "", exited: new Promise((r) => child.on("exit", (code, signal) => r({ code, signal }))) };
-  child.stdout.on("data", (chunk) => (handle.output += chunk));
-  child.stderr.on("data", (chunk) => (handle.output += chunk));
-  groups.push(handle);
-  return handle;
+/** A daemon that did not come up is the run's end. */
+function mustBeReady(daemon) {
+  if (daemon.notReady) throw new Error(daemon.notReady);
+  return daemon;
 }
 
-async function stopGroup(handle, graceMs = 30_000) {
-  if (!handle || !groupAlive(handle.child.pid)) return;
-  killGroup(handle.child.pid, "SIGTERM");
-  const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && groupAlive(handle.child.pid)) await sleep(100);
-  killGroup(handle.child.pid, "SIGKILL");
-}
-
-async function waitForOutput(handle, pattern, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (pattern.test(handle.output)) return;
-    if (handle.child.exitCode !== null) break;
-    await sleep(100);
-  }
-  throw new Error(`${what} did not come up:\n${handle.output.split("\n").slice(-20).join("\n")}`);
-}
-
-/** Waits until the server answers the zone's SOA authoritatively (at `serial`, when given). */
-async function waitForAnswer(port, what, serial = null) {
-  for (let i = 0; i < 300; i++) {
-    const soa = spawnSync("dig", ["@127.0.0.1", "-p", String(port), "+short", "+norec", "+time=1", "+tries=1", ZONE, "SOA"], { encoding: "utf8" });
-    const answered = soa.stdout.trim().split(" ");
-    if (answered.length === 7 && (serial === null || answered[2] === String(serial))) return;
-    await sleep(200);
-  }
-  throw new Error(`${what} does not answer for ${ZONE}${serial === null ? "" : ` at serial ${serial}`} on 127.0.0.1:${port}`);
+/** True when the server answers the zone's SOA (at `serial`, when given). */
+async function answers(port, serial = null) {
+  const soa = await runCommand("dig", ["@127.0.0.1", "-p", String(port), "+short", "+norec", "+time=1", "+tries=1", ZONE, "SOA"], { timeoutMs: 10_000 });
+  const answered = soa.stdout.trim().split(" ");
+  return answered.length === 7 && (serial === null || answered[2] === String(serial));
 }
 
 // ---------------------------------------------------------------- the pieces
@@ -202,37 +176,25 @@ function cpuSeconds(pid) {
 
 // ---------------------------------------------------------------- the run
 /** One dnsperf run: its figures, or an error when dnsperf did not report. */
-function dnsperf(port, file, seconds) {
-  return new Promise((resolveRun) => {
-    const child = spawn(
-      "dnsperf",
-      ["-s", "127.0.0.1", "-p", String(port), "-d", file, "-l", String(seconds), "-c", String(CLIENTS), "-q", String(OUTSTANDING), "-t", "2", "-D"],
-      {
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    const killer = setTimeout(() => killGroup(child.pid, "SIGKILL"), (seconds + 30) * 1000);
-    child.on("exit", () => {
-      clearTimeout(killer);
-      const number = (label) => Number(new RegExp(`${label}:\\s+([0-9.]+)`).exec(output)?.[1] ?? Number.NaN);
-      const sent = number("Queries sent");
-      const completed = number("Queries completed");
-      const qps = number("Queries per second");
-      if (!Number.isFinite(qps)) return resolveRun({ error: output.trim().split("\n").slice(-5).join(" | ") });
-      resolveRun({
-        qps: Math.round(qps),
-        sent,
-        completed,
-        lost: number("Queries lost"),
-        avg_latency_ms: Number((number("Average Latency \\(s\\)") * 1000).toFixed(3)),
-        rcodes: Object.fromEntries([...(/Response codes:([^\n]*)/.exec(output)?.[1] ?? "").matchAll(/([A-Z]+) (\d+)/g)].map((m) => [m[1], Number(m[2])])),
-      });
-    });
-  });
+async function dnsperf(port, file, seconds) {
+  const { output } = await runCommand(
+    "dnsperf",
+    ["-s", "127.0.0.1", "-p", String(port), "-d", file, "-l", String(seconds), "-c", String(CLIENTS), "-q", String(OUTSTANDING), "-t", "2", "-D"],
+    { timeoutMs: (seconds + 30) * 1000 },
+  );
+  const number = (label) => Number(new RegExp(`${label}:\\s+([0-9.]+)`).exec(output)?.[1] ?? Number.NaN);
+  const sent = number("Queries sent");
+  const completed = number("Queries completed");
+  const qps = number("Queries per second");
+  if (!Number.isFinite(qps)) return { error: output.trim().split("\n").slice(-5).join(" | ") };
+  return {
+    qps: Math.round(qps),
+    sent,
+    completed,
+    lost: number("Queries lost"),
+    avg_latency_ms: Number((number("Average Latency \\(s\\)") * 1000).toFixed(3)),
+    rcodes: Object.fromEntries([...(/Response codes:([^\n]*)/.exec(output)?.[1] ?? "").matchAll(/([A-Z]+) (\d+)/g)].map((m) => [m[1], Number(m[2])])),
+  };
 }
 
 export async function dnsBench({ quick = false, rounds: roundsAsked = null, seconds: secondsAsked = null } = {}) {
@@ -255,10 +217,6 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
     scenarios: {},
   };
   let exitCode = 0;
-  const cleanupOnExit = () => {
-    for (const handle of groups) killGroup(handle.child.pid, "SIGKILL");
-  };
-  process.on("exit", cleanupOnExit);
   try {
     ensurePackages();
     const mixed = join(work, "mixed.txt");
@@ -277,15 +235,14 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
     const apiPort = await freePort();
     const base = `http://127.0.0.1:${apiPort}`;
     log(`starting the service on ${base}`);
-    const service = spawnGroup(process.execPath, [
-      join(ROOT, "scripts", "start.mjs"),
-      "--port",
-      String(apiPort),
-      "--persist-to",
-      stateDir,
-      "--inspector-port=0",
-    ]);
-    await waitForOutput(service, /Ready on http/, 180_000, "the service");
+    const service = mustBeReady(
+      await startDaemon(process.execPath, [join(ROOT, "scripts", "start.mjs"), "--port", String(apiPort), "--persist-to", stateDir, "--inspector-port=0"], {
+        name: "the service",
+        ready: /Ready on http/,
+        timeoutMs: 180_000,
+        graceMs: 10_000,
+      }),
+    );
     const imported = await fetch(`${base}/v1/zones`, { method: "POST", headers: { "content-type": "text/dns" }, body: zoneFile(records) });
     if (imported.status !== 201) throw new Error(`zone import answered ${imported.status}: ${(await imported.text()).slice(0, 300)}`);
     const serial = (await imported.json()).soa.serial;
@@ -307,8 +264,14 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
     if (loaded.status !== 0) throw new Error(`pdnsutil load-zone: ${loaded.stdout}${loaded.stderr}`);
     const sqlitePort = await freePort();
     writeFileSync(join(sqliteDir, "pdns.conf"), pdnsConfig({ port: sqlitePort, cache: CACHE_TTL, backend: sqliteBackend }));
-    const sqlite = spawnGroup(PDNS_SERVER, [`--config-dir=${sqliteDir}`, "--daemon=no", "--guardian=no", `--socket-dir=${sqliteDir}`]);
-    await waitForAnswer(sqlitePort, "PowerDNS on SQLite");
+    const sqlite = mustBeReady(
+      await startPowerDns(sqliteDir, {
+        name: "PowerDNS on SQLite",
+        ready: () => answers(sqlitePort),
+        timeoutMs: 60_000,
+        graceMs: 10_000,
+      }),
+    );
     log(`PowerDNS on its own SQLite (pdnsutil load-zone of the export) answers on 127.0.0.1:${sqlitePort}, caches ${CACHE_TTL} s`);
 
     // The tier, its primary reaching the service through the counting proxy.
@@ -317,20 +280,18 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
     await new Promise((r) => proxy.listen(proxyPort, "127.0.0.1", r));
     const secondaryPort = await freePort();
     const primaryPort = await freePort();
-    const tier = spawnGroup(process.execPath, [
-      join(ROOT, "scripts", "dns.mjs"),
-      "--api",
-      `http://127.0.0.1:${proxyPort}`,
-      "--port",
-      String(secondaryPort),
-      "--primary-port",
-      String(primaryPort),
-      "--persist-to",
-      stateDir,
-    ]);
+    const tier = await startDnsTier({
+      api: `http://127.0.0.1:${proxyPort}`,
+      port: secondaryPort,
+      primaryPort,
+      persistTo: stateDir,
+      timeoutMs: 180_000,
+      graceMs: 30_000,
+    });
     try {
-      await waitForOutput(tier, /\[dns\] tier ready/, 180_000, "npm run dns");
-      await waitForAnswer(secondaryPort, "the secondary", serial);
+      mustBeReady(tier);
+      if ((await waitFor(() => answers(secondaryPort, serial), { timeoutMs: 60_000, intervalMs: 200 })) === null)
+        throw new Error(`the secondary does not answer for ${ZONE} at serial ${serial} on 127.0.0.1:${secondaryPort}`);
       log(
         `the tier: the secondary (Knot) holds ${ZONE} at serial ${serial} on 127.0.0.1:${secondaryPort}; the primary (PowerDNS on the service) on ${primaryPort}`,
       );
@@ -391,8 +352,8 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
         };
       }
     } finally {
-      await stopGroup(tier);
-      await stopGroup(sqlite);
+      await stopDaemon(tier);
+      await stopDaemon(sqlite);
       proxy.close();
     }
 
@@ -411,13 +372,12 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
     printTable(results);
     writeResults({ dns: results });
     log("wrote bench/results.json (dns)");
-    await stopGroup(service);
+    await stopDaemon(service);
   } catch (error) {
     console.error(`[bench dns] ${error.stack ?? error}`);
     exitCode = 1;
   } finally {
-    for (const handle of groups) await stopGroup(handle, 10_000);
-    process.off("exit", cleanupOnExit);
+    await stopDaemons();
     rmSync(work, { recursive: true, force: true });
   }
   return exitCode;
@@ -441,8 +401,7 @@ function printTable(results) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     process.on(signal, () => {
-      for (const handle of groups) killGroup(handle.child.pid, "SIGTERM");
-      setTimeout(() => process.exit(130), 3_000);
+      void stopDaemons().finally(() => process.exit(130));
     });
   }
   process.exit(await dnsBench({ quick: process.argv.includes("--quick") }));

@@ -21,20 +21,18 @@
 // maintainer scripts from starting it); it is stopped by its PID (process group).
 // Figures and `peer_ratios` (ours ÷ PowerDNS, rates; > 1 means the service is faster) go
 // into bench/results.json under "peer".
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { groupAlive, killGroup } from "../scripts/lib/harness.mjs";
+import { startPowerDns, stopDaemon } from "../scripts/lib/daemons.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const PDNS_SERVER = "/usr/sbin/pdns_server";
 const SQLITE_SCHEMAS = ["/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql", "/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql"];
 const PDNS_KEY = "peer-bench-key";
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const round = (value, digits = 2) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
 const ipFor = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
@@ -200,7 +198,7 @@ const runningPdns = new Set();
 
 /** The process groups of the PowerDNS servers this phase started and has not stopped. */
 export function peerProcessGroups() {
-  return [...runningPdns].map((handle) => handle.child.pid);
+  return [...runningPdns].map((handle) => handle.pid);
 }
 
 async function startPdns(dir, freePort) {
@@ -233,39 +231,28 @@ async function startPdns(dir, freePort) {
     "loglevel=3",
   ];
   writeFileSync(join(dir, "pdns.conf"), `${config.join("\n")}\n`);
-  const child = spawn(PDNS_SERVER, [`--config-dir=${dir}`, "--daemon=no", "--guardian=no", `--socket-dir=${dir}`], {
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const handle = { child, output: "", base: `http://127.0.0.1:${apiPort}`, config };
-  runningPdns.add(handle);
-  child.stdout.on("data", (c) => (handle.output += c));
-  child.stderr.on("data", (c) => (handle.output += c));
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) throw new Error(`pdns_server exited at start:\n${handle.output.slice(-2000)}`);
+  const base = `http://127.0.0.1:${apiPort}`;
+  const apiAnswers = async () => {
     try {
-      const r = await request(handle.base, { path: "/api/v1/servers/localhost", headers: { "x-api-key": PDNS_KEY } });
-      if (r.status === 200) return handle;
+      return (await request(base, { path: "/api/v1/servers/localhost", headers: { "x-api-key": PDNS_KEY } })).status === 200;
     } catch {
-      // not listening yet
+      return false; // not listening yet
     }
-    await sleep(100);
-  }
-  await stopPdns(handle);
-  throw new Error(`PowerDNS's API did not answer within 10 s:\n${handle.output.slice(-2000)}`);
+  };
+  const daemon = await startPowerDns(dir, {
+    ready: apiAnswers,
+    timeoutMs: 30_000,
+    graceMs: 10_000,
+  });
+  if (daemon.notReady) throw new Error(daemon.notReady);
+  runningPdns.add(daemon);
+  return Object.assign(daemon, { base, config });
 }
 
-/** SIGTERM to its process group, SIGKILL after 10 s (PowerDNS takes up to ~2 s to exit). */
+/** SIGTERM to its PID, SIGKILL to its group after 10 s (PowerDNS takes up to ~2 s to exit). */
 async function stopPdns(handle) {
   if (!handle) return;
-  if (!groupAlive(handle.child.pid)) {
-    runningPdns.delete(handle);
-    return;
-  }
-  killGroup(handle.child.pid, "SIGTERM");
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && groupAlive(handle.child.pid)) await sleep(100);
-  killGroup(handle.child.pid, "SIGKILL");
+  await stopDaemon(handle);
   runningPdns.delete(handle);
 }
 

@@ -555,23 +555,27 @@ async function main() {
   if (WEBHOOKS) await webhooksRun();
 }
 
+// ---------------------------------------------------------------- phases of their own
+/** What a phase in a file of its own (webhooks, peer) is given: the log, the work dir, ports, the service's start and stop, fresh D1 states. */
+function phaseContext() {
+  let count = 0;
+  return {
+    log,
+    work,
+    freePort,
+    startService,
+    stopServer,
+    freshState: (label) => {
+      const state = join(work, `${label}-${++count}`);
+      log(`${label}: fresh D1 state, minting a write token`);
+      return { state, token: mintToken(state) };
+    },
+  };
+}
+
 // ---------------------------------------------------------------- webhooks
 async function webhooksRun() {
-  let count = 0;
-  const webhooks = await webhooksPhase(
-    {
-      log,
-      freePort,
-      startService,
-      stopServer,
-      freshState: (label) => {
-        const state = join(work, `${label}-${++count}`);
-        log(`${label}: fresh D1 state, minting a write token`);
-        return { state, token: mintToken(state) };
-      },
-    },
-    { quick: QUICK },
-  );
+  const webhooks = await webhooksPhase(phaseContext(), { quick: QUICK });
   printWebhooks(webhooks);
   writeResults({ webhooks });
   log(`wrote "webhooks" into bench/results.json`);
@@ -579,22 +583,7 @@ async function webhooksRun() {
 
 // ---------------------------------------------------------------- peer
 async function peerRun() {
-  let count = 0;
-  const peer = await peerPhase(
-    {
-      log,
-      work,
-      freePort,
-      startService,
-      stopServer,
-      freshState: (label) => {
-        const state = join(work, `${label}-${++count}`);
-        log(`${label}: fresh D1 state, minting a write token`);
-        return { state, token: mintToken(state) };
-      },
-    },
-    { quick: QUICK },
-  );
+  const peer = await peerPhase(phaseContext(), { quick: QUICK });
   writeResults({ peer, peer_ratios: peer.peer_ratios });
   log(`wrote "peer" and "peer_ratios" into bench/results.json`);
 }

@@ -22,15 +22,13 @@
 // Loopback only (lego is kept from the public DNS by --dns.resolvers and
 // --dns.disable-cp, as the README says); every daemon stopped by its PID (process group),
 // temp dirs removed. Time limits are hang detectors, generous for a loaded machine.
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHarness, freePort, httpClient, killGroup, runCommand } from "./lib/harness.mjs";
+import { assertEqual, createHarness, freePort, httpClient, lastLines, mustClient, runCommand, startDaemon, startDnsTier, waitFor } from "./lib/harness.mjs";
 import { assembleScript, bashBlocks, reportRun, runBash } from "./lib/readme-blocks.mjs";
-import { ROOT } from "./lib/wrangler.mjs";
 
 const harness = createHarness({ name: "acme-e2e", label: "ACME-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 600_000 });
-const { check, ok, notOk, assert, tempDir } = harness;
+const { check, ok, notOk, assert } = harness;
 
 const ZONE = "example.com";
 const NAMES = ["example.com", "www.example.com"];
@@ -38,79 +36,11 @@ const KEY_NAME = "acme-writer.example.com";
 const README_SECTION = "## ACME and DNS clients";
 const BASH_TIMEOUT_MS = 300_000;
 
-const daemons = [];
-process.on("exit", () => {
-  for (const daemon of daemons) if (daemon.child.exitCode === null && daemon.child.signalCode === null) killGroup(daemon.child.pid, "SIGKILL");
-});
+// The daemons (the tier: PowerDNS and Knot; pebble) are stopped by the harness's cleanup, pebble first.
+await harness.runWithService(main);
 
-/** A server in its own process group (stopped with its children), its output kept. */
-function startDaemon(command, args, { ready, env = process.env, cwd = ROOT }) {
-  let output = "";
-  const child = spawn(command, args, { cwd, env: { ...env, FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-  const isReady = new Promise((resolve) => {
-    const onData = (chunk) => {
-      output += chunk.toString();
-      if (ready.test(output)) resolve(true);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    exited.then(() => resolve(false));
-  });
-  const daemon = {
-    child,
-    exited,
-    isReady,
-    get output() {
-      return output;
-    },
-  };
-  daemons.push(daemon);
-  return daemon;
-}
-
-async function stopDaemon(daemon, graceMs = 20_000) {
-  if (daemon.child.exitCode !== null || daemon.child.signalCode !== null) return;
-  killGroup(daemon.child.pid, "SIGTERM");
-  const inTime = await Promise.race([daemon.exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), graceMs))]);
-  if (!inTime) {
-    killGroup(daemon.child.pid, "SIGKILL");
-    await daemon.exited;
-  }
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const lastLines = (text, n = 12) => text.trimEnd().split("\n").slice(-n).join(" | ");
-
-async function waitFor(predicate, ms, everyMs = 250) {
-  const until = Date.now() + ms;
-  for (;;) {
-    if (await predicate()) return true;
-    if (Date.now() > until || harness.aborting) return false;
-    await sleep(everyMs);
-  }
-}
-
-await harness.run(async () => {
-  try {
-    await main();
-  } finally {
-    // pebble first, then the tier (dns.mjs stops PowerDNS and Knot, revokes its token).
-    for (const daemon of [...daemons].reverse()) await stopDaemon(daemon);
-  }
-});
-
-async function main() {
-  const stateDir = tempDir("domain-api-acme-e2e-state-");
-  const work = tempDir("domain-api-acme-e2e-");
-  const base = await harness.startReported("npm start", { persistTo: stateDir });
-  if (!base) return;
-  const api = httpClient(base);
-  const must = async (method, path, body, status) => {
-    const response = await api(method, path, body);
-    assert(response.status === status, `${method} ${path} answered ${response.status}: ${response.text.slice(0, 400)}`);
-    return response.json;
-  };
+async function main({ base, stateDir, work }) {
+  const must = mustClient(httpClient(base));
 
   const zoneMade = await check(`zone ${ZONE} is made through the API (the README's section takes the tour's zone)`, async () => {
     await must("POST", "/v1/zones", { name: ZONE, nameservers: ["ns1.example.net", "ns2.example.net"] }, 201);
@@ -121,13 +51,9 @@ async function main() {
   // The tier, as `npm run dns` runs it, on free ports.
   const secondaryPort = await freePort();
   const primaryPort = await freePort();
-  const dns = startDaemon(
-    process.execPath,
-    [join(ROOT, "scripts", "dns.mjs"), "--api", base, "--port", String(secondaryPort), "--primary-port", String(primaryPort), "--persist-to", stateDir],
-    { ready: /\[dns\] tier ready/ },
-  );
-  if (!(await Promise.race([dns.isReady, sleep(120_000).then(() => false)]))) {
-    notOk("npm run dns starts the tier", lastLines(dns.output, 15));
+  const dns = await startDnsTier({ api: base, port: secondaryPort, primaryPort, persistTo: stateDir, graceMs: 20_000 });
+  if (dns.notReady) {
+    notOk("npm run dns starts the tier", dns.notReady);
     return;
   }
   const dig = async (name, type, port = secondaryPort) =>
@@ -137,10 +63,14 @@ async function main() {
   /** The secondary holds the zone at the API's serial (NOTIFY and AXFR done). */
   const secondaryCaughtUp = async (ms = 60_000) => {
     let expected = await apiSerial();
-    return waitFor(async () => {
-      expected = await apiSerial();
-      return (await secondarySerial()) === expected;
-    }, ms);
+    const took = await waitFor(
+      async () => {
+        expected = await apiSerial();
+        return (await secondarySerial()) === expected;
+      },
+      { timeoutMs: ms, stop: () => harness.aborting },
+    );
+    return took !== null;
   };
   if (!(await secondaryCaughtUp(90_000))) {
     notOk(`the secondary serves ${ZONE} at the API's serial`, `secondary ${await secondarySerial()}, API ${await apiSerial()}: ${lastLines(dns.output)}`);
@@ -191,15 +121,17 @@ async function main() {
       },
     }),
   );
-  const pebble = startDaemon("pebble", ["-config", "pebble.json", "-dnsserver", `127.0.0.1:${secondaryPort}`], {
+  const pebble = await startDaemon("pebble", ["-config", "pebble.json", "-dnsserver", `127.0.0.1:${secondaryPort}`], {
     cwd: work,
+    timeoutMs: 60_000,
+    graceMs: 20_000,
     // No random sleeps before validating, no nonces refused on purpose, no authorization
     // reused between the clients' accounts: every challenge is checked, now.
     env: { ...process.env, PEBBLE_VA_NOSLEEP: "1", PEBBLE_WFE_NONCEREJECT: "0", PEBBLE_AUTHZREUSE: "0" },
     ready: /ACME directory available at/,
   });
-  if (!(await Promise.race([pebble.isReady, sleep(60_000).then(() => false)]))) {
-    notOk("pebble starts", lastLines(pebble.output));
+  if (pebble.notReady) {
+    notOk("pebble starts", pebble.notReady);
     return;
   }
   const acme = `https://127.0.0.1:${acmePort}/dir`;
@@ -301,7 +233,7 @@ async function main() {
     return { rcode: /update failed: (\w+)/.exec(result.output)?.[1] ?? (result.code === 0 ? "NOERROR" : `exit ${result.code}`), output: result.output.trim() };
   };
   const unchanged = async (before, serial, names) => {
-    assert(JSON.stringify(await records()) === JSON.stringify(before), (await records()).join(", "));
+    assertEqual(await records(), before, "the zone's records");
     assert((await apiSerial()) === serial, `serial moved from ${serial} to ${await apiSerial()}`);
     assert((await secondarySerial()) === serial, `secondary at ${await secondarySerial()}, expected ${serial}`);
     for (const [name, type] of names) {

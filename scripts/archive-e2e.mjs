@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { assert, createHarness, freePort, httpClient, runCommand } from "./lib/harness.mjs";
+import { assert, createHarness, expectStatus, freePort, httpClient, runCommand } from "./lib/harness.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -50,7 +50,6 @@ async function main() {
   if (!base) return;
   const client = httpClient(base, { timeoutMs: REQUEST_TIMEOUT_MS });
   const request = (method, path, body, headers = {}) => client(method, path, body, { ...operator, ...headers });
-  const expectStatus = (res, status) => assert(res.status === status, `expected ${status}, got ${res.status}: ${res.text.slice(0, 300)}`);
 
   /** Every page of a list. */
   async function everything(path, headers = {}) {

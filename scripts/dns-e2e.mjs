@@ -21,10 +21,19 @@
 //   change made meanwhile (where the API is up), and the tier converges, losing nothing.
 //
 // Loopback only, bounded loops; every daemon is stopped by its PID, temp dirs removed.
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHarness, freePort, httpClient, runCommand } from "./lib/harness.mjs";
+import {
+  createHarness,
+  freePort,
+  httpClient,
+  runCommand,
+  startDaemon,
+  startDnsTier,
+  startPowerDns,
+  stopDaemon,
+  waitFor as waitForShared,
+} from "./lib/harness.mjs";
 import { MAX_RETRY_SECONDS } from "./lib/dns-tier.mjs";
 import { udpQuery } from "./lib/dns-wire.mjs";
 import { pdnsSettings } from "./lib/pdns-settings.mjs";
@@ -41,8 +50,6 @@ const CACHE_TTL = 2;
 const FRESHNESS_BOUND_MS = 5_000;
 /** How long a wait goes on before it is a hang, not a slow answer: the machine may be loaded. */
 const HANG_MS = 30_000;
-
-const PDNS_SERVER = "/usr/sbin/pdns_server";
 
 const DS_DIGEST = "E06D44B80B8F1D39A95C0B0D7C65D08458E880409BBC683457104237C7F8EC8D";
 const TLSA_DATA = "0C72AC70B745AC19998811B131D662C9AC69DBDBE7CB23E5B514B56664C5D3D6";
@@ -367,64 +374,9 @@ async function askAll(ports, batch, dir, label) {
   return outputs.map((result) => parseDigOutput(result.output));
 }
 
-function startDaemon(command, args, { ready, label }) {
-  let output = "";
-  const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
-  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-  const isReady = new Promise((resolve) => {
-    const onData = (chunk) => {
-      output += chunk.toString();
-      if (ready?.test(output)) resolve(true);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    exited.then(() => resolve(false));
-  });
-  return {
-    child,
-    label,
-    exited,
-    isReady,
-    get output() {
-      return output;
-    },
-  };
-}
-
-/** SIGTERM to the PID, SIGKILL after `graceMs`; resolves to whether it stopped in time. */
-async function stopDaemon(daemon, graceMs = 15_000) {
-  if (!daemon || daemon.child.exitCode !== null || daemon.child.signalCode !== null) return true;
-  daemon.child.kill("SIGTERM");
-  const inTime = await Promise.race([daemon.exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), graceMs))]);
-  if (!inTime) {
-    daemon.child.kill("SIGKILL");
-    await daemon.exited;
-  }
-  return inTime;
-}
-
-const daemons = [];
 let pdnsServerPid = null;
 let secondaryPid = null;
-// Last resort when the harness exits on its deadline or a signal: nothing outlives the run.
-process.on("exit", () => {
-  for (const daemon of daemons) if (daemon.child.exitCode === null) daemon.child.kill("SIGKILL");
-  for (const pid of [pdnsServerPid, secondaryPid]) {
-    if (!pid) continue;
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {}
-  }
-});
-
-async function waitFor(predicate, { timeoutMs, intervalMs = 100 }) {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await predicate()) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-  return null;
-}
+const waitFor = (predicate, options) => waitForShared(predicate, { intervalMs: 100, ...options });
 
 /** A zone row and its records written as a database from before the ownership rules may hold them. */
 async function legacyZone(db, { name, accountId, createdAt, records }) {
@@ -520,13 +472,8 @@ async function shortAnswer(port, name, type) {
   return result.output.trim().split("\n").filter(Boolean).sort().join(" ");
 }
 
-await harness.run(async () => {
-  try {
-    await main();
-  } finally {
-    for (const daemon of daemons) await stopDaemon(daemon);
-  }
-});
+// Every daemon (and `npm run dns`'s servers, in its process group) is stopped by the harness's cleanup.
+await harness.run(main);
 
 async function main() {
   const stateDir = tempDir("domain-api-dns-e2e-state-");
@@ -570,11 +517,9 @@ controls { };
 ${zoneStatements.join("\n")}
 `,
   );
-  const named = startDaemon("named", ["-g", "-n", "1", "-c", join(work, "named.conf")], { ready: /running\s*$/m, label: "named" });
-  daemons.push(named);
-  const bindReady = await Promise.race([named.isReady, new Promise((resolve) => setTimeout(() => resolve(false), 30_000))]);
-  if (!bindReady) {
-    notOk("BIND's named starts with the exported zones", named.output.split("\n").slice(-15).join(" | "));
+  const named = await startDaemon("named", ["-g", "-n", "1", "-c", join(work, "named.conf")], { ready: /running\s*$/m, timeoutMs: 30_000 });
+  if (named.notReady) {
+    notOk("BIND's named starts with the exported zones", named.notReady);
     return;
   }
   ok(`BIND's named (pid ${named.child.pid}) serves the exported zones on 127.0.0.1:${bindPort}`);
@@ -594,13 +539,13 @@ ${zoneStatements.join("\n")}
     join(pdnsFileDir, "pdns.conf"),
     ["launch=bind", `bind-config=${join(pdnsFileDir, "named.conf")}`, ...pdnsSettings({ port: pdnsFilePort, cache: 0 }), ""].join("\n"),
   );
-  const pdnsFile = startDaemon(PDNS_SERVER, [`--config-dir=${pdnsFileDir}`, "--daemon=no", "--guardian=no", `--socket-dir=${pdnsFileDir}`], {
-    label: "pdns_server (zone files)",
+  const pdnsFile = await startPowerDns(pdnsFileDir, {
+    name: "pdns_server (zone files)",
+    ready: async () => (await udpQuery(pdnsFilePort, "e2e.test", "SOA", { timeoutMs: 300 }))?.aa === true,
+    timeoutMs: 30_000,
   });
-  daemons.push(pdnsFile);
-  const fileZoneAnswers = await waitFor(async () => (await udpQuery(pdnsFilePort, "e2e.test", "SOA", { timeoutMs: 300 }))?.aa === true, { timeoutMs: 30_000 });
-  if (fileZoneAnswers === null) {
-    notOk("PowerDNS reading the exported zone files starts", pdnsFile.output.split("\n").slice(-15).join(" | "));
+  if (pdnsFile.notReady) {
+    notOk("PowerDNS reading the exported zone files starts", pdnsFile.notReady);
     return;
   }
   ok(`PowerDNS reading the exported files itself (pid ${pdnsFile.child.pid}) serves them on 127.0.0.1:${pdnsFilePort}`);
@@ -608,27 +553,9 @@ ${zoneStatements.join("\n")}
   // The tier, exactly as `npm run dns` runs it.
   const primaryPort = await freePort();
   const secondaryPort = await freePort();
-  const dns = startDaemon(
-    process.execPath,
-    [
-      join(ROOT, "scripts", "dns.mjs"),
-      "--api",
-      base,
-      "--port",
-      String(secondaryPort),
-      "--primary-port",
-      String(primaryPort),
-      "--persist-to",
-      stateDir,
-      "--cache-ttl",
-      String(CACHE_TTL),
-    ],
-    { ready: /\[dns\] tier ready/, label: "npm run dns" },
-  );
-  daemons.push(dns);
-  const tierReady = await Promise.race([dns.isReady, new Promise((resolve) => setTimeout(() => resolve(false), 120_000))]);
-  if (!tierReady) {
-    notOk("npm run dns starts the tier", dns.output.split("\n").slice(-15).join(" | "));
+  const dns = await startDnsTier({ api: base, port: secondaryPort, primaryPort, persistTo: stateDir, args: ["--cache-ttl", String(CACHE_TTL)] });
+  if (dns.notReady) {
+    notOk("npm run dns starts the tier", dns.notReady);
     return;
   }
   const pids = () => ({
@@ -989,6 +916,7 @@ ${zoneStatements.join("\n")}
   await check("npm run dns stops both servers by their PIDs on SIGTERM and revokes its token", async () => {
     const inTime = await stopDaemon(dns, 60_000);
     assert(inTime, "still running 60 s after SIGTERM");
+    assert(!dns.leftovers, "a process it started outlived it");
     assert(/\[dns\] stopped \(SIGTERM\); token "[^"]+" revoked/.test(dns.output), dns.output.split("\n").slice(-3).join(" | "));
     for (const [what, pid] of [
       ["pdns_server", pdnsServerPid],

@@ -19,14 +19,12 @@
 //   service or of PowerDNS.
 //
 // Loopback only, bounded loops; every daemon stopped by its PID, temp dirs removed.
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHarness, freePort, httpClient, runCommand } from "./lib/harness.mjs";
-import { ROOT } from "./lib/wrangler.mjs";
+import { assertEqual, createHarness, freePort, httpClient, lastLines, runCommand, startDnsTier, waitFor } from "./lib/harness.mjs";
 
 const harness = createHarness({ name: "dnssec-e2e", label: "DNSSEC-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 420_000 });
-const { check, ok, notOk, assert, tempDir } = harness;
+const { check, ok, notOk, assert } = harness;
 
 const ZONE = "signed.test";
 const TLSA_DATA = "0C72AC70B745AC19998811B131D662C9AC69DBDBE7CB23E5B514B56664C5D3D6";
@@ -104,59 +102,12 @@ const NODATA = [
 
 const PRIVATE_MARKERS = [/Private-key-format/i, /PrivateKey:/, /private_key/i];
 
-const daemons = [];
-process.on("exit", () => {
-  for (const daemon of daemons) if (daemon.child.exitCode === null) daemon.child.kill("SIGKILL");
-});
-
-function startDaemon(command, args, { ready }) {
-  let output = "";
-  const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
-  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-  const isReady = new Promise((resolve) => {
-    const onData = (chunk) => {
-      output += chunk.toString();
-      if (ready.test(output)) resolve(true);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    exited.then(() => resolve(false));
-  });
-  return {
-    child,
-    exited,
-    isReady,
-    get output() {
-      return output;
-    },
-  };
-}
-
-async function stopDaemon(daemon, graceMs = 15_000) {
-  if (daemon.child.exitCode !== null || daemon.child.signalCode !== null) return;
-  daemon.child.kill("SIGTERM");
-  const inTime = await Promise.race([daemon.exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), graceMs))]);
-  if (!inTime) {
-    daemon.child.kill("SIGKILL");
-    await daemon.exited;
-  }
-}
-
 const absolute = (owner) => (owner === "@" ? `${ZONE}.` : `${owner}.${ZONE}.`);
 
-await harness.run(async () => {
-  try {
-    await main();
-  } finally {
-    for (const daemon of daemons) await stopDaemon(daemon);
-  }
-});
+// The tier (`npm run dns`) is stopped by the harness's cleanup, whatever ends the run.
+await harness.runWithService(main);
 
-async function main() {
-  const stateDir = tempDir("domain-api-dnssec-e2e-state-");
-  const work = tempDir("domain-api-dnssec-e2e-");
-  const base = await harness.startReported("npm start", { persistTo: stateDir });
-  if (!base) return;
+async function main({ base, stateDir, work }) {
   const api = httpClient(base);
   const seen = []; // every API answer's text, searched for key material at the end
 
@@ -190,15 +141,9 @@ async function main() {
   // The tier: questions go to the secondary (pdnsPort below), transfers are checked from both.
   const pdnsPort = await freePort();
   const primaryPort = await freePort();
-  const dns = startDaemon(
-    process.execPath,
-    [join(ROOT, "scripts", "dns.mjs"), "--api", base, "--port", String(pdnsPort), "--primary-port", String(primaryPort), "--persist-to", stateDir],
-    { ready: /\[dns\] tier ready/ },
-  );
-  daemons.push(dns);
-  const ready = await Promise.race([dns.isReady, new Promise((resolve) => setTimeout(() => resolve(false), 120_000))]);
-  if (!ready) {
-    notOk("npm run dns starts the tier", dns.output.split("\n").slice(-15).join(" | "));
+  const dns = await startDnsTier({ api: base, port: pdnsPort, primaryPort, persistTo: stateDir });
+  if (dns.notReady) {
+    notOk("npm run dns starts the tier", dns.notReady);
     return;
   }
   const serial = (await api("GET", `/v1/zones/${ZONE}`)).json.soa.serial;
@@ -206,13 +151,8 @@ async function main() {
     const soa = await runCommand("dig", ["@127.0.0.1", "-p", String(pdnsPort), "+short", "+norec", ZONE, "SOA"], { timeoutMs: 10_000 });
     return soa.output.trim().split(" ")[2] === String(serial);
   };
-  let waited = 0;
-  while (!(await signedAtSecondary()) && waited < 60_000) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    waited += 250;
-  }
-  if (!(await signedAtSecondary())) {
-    notOk(`the secondary serves ${ZONE} at serial ${serial}`, dns.output.split("\n").slice(-15).join(" | "));
+  if ((await waitFor(signedAtSecondary, { timeoutMs: 60_000, stop: () => harness.aborting })) === null) {
+    notOk(`the secondary serves ${ZONE} at serial ${serial}`, lastLines(dns.output, 15));
     return;
   }
   ok(
@@ -349,7 +289,7 @@ async function main() {
     seen.push(zone.text);
     const records = zone.json.dnssec.records.map((r) => `${r.type} ${r.content}`);
     assert(zone.json.dnssec.enabled === true, JSON.stringify(zone.json.dnssec));
-    assert(JSON.stringify(records) === JSON.stringify([`DNSKEY ${key.dnskey}`, `CDS ${key.ds[0]}`, `CDNSKEY ${key.dnskey}`]), JSON.stringify(records));
+    assertEqual(records, [`DNSKEY ${key.dnskey}`, `CDS ${key.ds[0]}`, `CDNSKEY ${key.dnskey}`], "the DNSSEC records in the zone's JSON");
     const exported = await api("GET", `/v1/zones/${ZONE}`, undefined, { accept: "text/dns" });
     seen.push(exported.text);
     for (const record of zone.json.dnssec.records) {

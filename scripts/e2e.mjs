@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assert, createHarness, httpClient } from "./lib/harness.mjs";
+import { assert, createHarness, expectStatus, httpClient } from "./lib/harness.mjs";
 import { ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -19,7 +19,6 @@ async function main() {
   if (!base) return;
 
   const request = httpClient(base, { timeoutMs: REQUEST_TIMEOUT_MS });
-  const expectStatus = (res, status) => assert(res.status === status, `expected ${status}, got ${res.status}: ${res.text.slice(0, 300)}`);
   const expectJson = (res) =>
     assert(/^application\/json\b/.test(res.headers.get("content-type") ?? "") && res.json !== undefined, `not JSON: ${res.headers.get("content-type")}`);
 

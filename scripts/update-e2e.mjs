@@ -14,12 +14,10 @@
 // address, from an undeclared address, or with an update-only key is refused.
 //
 // Loopback only, bounded waits; every daemon stopped by its PID, temp dirs removed.
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHarness, freePort, httpClient, runCommand } from "./lib/harness.mjs";
+import { assertEqual, createHarness, freePort, httpClient, mustClient, runCommand, sleep, startDaemon, startPowerDns, waitFor } from "./lib/harness.mjs";
 import { pdnsSettings } from "./lib/pdns-settings.mjs";
-import { ROOT } from "./lib/wrangler.mjs";
 
 const harness = createHarness({ name: "update-e2e", label: "UPDATE-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 480_000 });
 const { check, ok, notOk, assert, tempDir } = harness;
@@ -34,65 +32,11 @@ const SECONDARY = "127.0.0.1";
 const TRANSFER_SOURCE = "127.0.0.2";
 const STRANGER = "127.0.0.3";
 
-const daemons = [];
-process.on("exit", () => {
-  for (const daemon of daemons) if (daemon.child.exitCode === null) daemon.child.kill("SIGKILL");
-});
+// The daemons (PowerDNS, BIND) are stopped by the harness's cleanup, whatever ends the run.
+await harness.runWithService(main);
 
-function startDaemon(command, args, { ready, cwd = ROOT }) {
-  let output = "";
-  const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-  const isReady = new Promise((resolve) => {
-    const onData = (chunk) => {
-      output += chunk.toString();
-      if (ready.test(output)) resolve(true);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    exited.then(() => resolve(false));
-  });
-  return {
-    child,
-    exited,
-    isReady,
-    get output() {
-      return output;
-    },
-  };
-}
-
-async function stopDaemon(daemon) {
-  if (daemon.child.exitCode !== null || daemon.child.signalCode !== null) return;
-  daemon.child.kill("SIGTERM");
-  const inTime = await Promise.race([daemon.exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 15_000))]);
-  if (!inTime) {
-    daemon.child.kill("SIGKILL");
-    await daemon.exited;
-  }
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-await harness.run(async () => {
-  try {
-    await main();
-  } finally {
-    for (const daemon of daemons) await stopDaemon(daemon);
-  }
-});
-
-async function main() {
-  const stateDir = tempDir("domain-api-update-e2e-state-");
-  const work = tempDir("domain-api-update-e2e-");
-  const base = await harness.startReported("npm start", { persistTo: stateDir });
-  if (!base) return;
-  const api = httpClient(base);
-  const must = async (method, path, body, status) => {
-    const response = await api(method, path, body);
-    assert(response.status === status, `${method} ${path} answered ${response.status}: ${response.text.slice(0, 400)}`);
-    return response.json;
-  };
+async function main({ base, work }) {
+  const must = mustClient(httpClient(base));
 
   // The API side, all before PowerDNS starts (it caches TSIG-ALLOW-AXFR for a minute): the
   // zones, their keys, and one declared secondary (BIND) for every zone, so that each
@@ -140,17 +84,18 @@ async function main() {
     ].join("\n"),
     { mode: 0o600 },
   );
-  const pdns = startDaemon("/usr/sbin/pdns_server", [`--config-dir=${pdnsDir}`, "--daemon=no", "--guardian=no", `--socket-dir=${pdnsDir}`], {
+  const pdns = await startPowerDns(pdnsDir, {
     ready: /Done launching threads|ready to distribute questions/,
+    timeoutMs: 60_000,
   });
-  daemons.push(pdns);
-  if (!(await Promise.race([pdns.isReady, sleep(60_000).then(() => false)]))) {
-    notOk("PowerDNS starts as the primary", pdns.output.split("\n").slice(-15).join(" | "));
+  if (pdns.notReady) {
+    notOk("PowerDNS starts as the primary", pdns.notReady);
     return;
   }
   ok(`PowerDNS answers for ${ZONE} on 127.0.0.1:${pdnsPort} with dnsupdate=yes`);
 
-  // The declared secondary: BIND on 127.0.0.1, transferring from 127.0.0.2 with the transfer key.
+  // The declared secondary: BIND on 127.0.0.1, transferring from 127.0.0.2 with the transfer key; no control
+  // channel (rndc would listen on 127.0.0.1:953, a port every run shares).
   const named = join(work, "named");
   const keyStanza = (key) => `key "${key.name.replace(/\.$/, "")}" { algorithm ${key.algorithm}; secret "${key.secret}"; };`;
   const transferKey = keys.transfer.name.replace(/\.$/, "");
@@ -158,14 +103,14 @@ async function main() {
     join(work, "named.conf"),
     `options { directory "${work}"; listen-on port ${secondaryPort} { ${SECONDARY}; }; listen-on-v6 { none; }; pid-file none; recursion no; dnssec-validation no;
   transfer-source ${TRANSFER_SOURCE}; notify-source ${TRANSFER_SOURCE}; notify no; request-ixfr no; };
+controls { };
 ${keyStanza(keys.transfer)}
 ${ALL_ZONES.map((zone) => `zone "${zone}" { type secondary; primaries port ${pdnsPort} { 127.0.0.1 key "${transferKey}"; }; file "${named}-${zone}.db"; };`).join("\n")}
 `,
   );
-  const bind = startDaemon("/usr/sbin/named", ["-g", "-c", join(work, "named.conf")], { ready: /running/ });
-  daemons.push(bind);
-  if (!(await Promise.race([bind.isReady, sleep(30_000).then(() => false)]))) {
-    notOk("BIND starts as the declared secondary", bind.output.split("\n").slice(-10).join(" | "));
+  const bind = await startDaemon("/usr/sbin/named", ["-g", "-c", join(work, "named.conf")], { ready: /running/, timeoutMs: 30_000 });
+  if (bind.notReady) {
+    notOk("BIND starts as the declared secondary", bind.notReady);
     return;
   }
 
@@ -177,20 +122,14 @@ ${ALL_ZONES.map((zone) => `zone "${zone}" { type secondary; primaries port ${pdn
     return soa ? Number(soa.trim().split(/\s+/)[2]) : text.slice(0, 200);
   };
   const apiSerial = async (zone = ZONE) => (await must("GET", `/v1/zones/${zone}`, undefined, 200)).soa.serial;
-  const waitFor = async (predicate, ms) => {
-    const until = Date.now() + ms;
-    while (Date.now() < until && !harness.aborting) {
-      if (await predicate()) return true;
-      await sleep(250);
-    }
-    return false;
-  };
+  /** True once `predicate` holds, false after `ms` (a hang detector) or when the run is torn down. */
+  const becomes = async (predicate, ms) => (await waitFor(predicate, { timeoutMs: ms, stop: () => harness.aborting })) !== null;
 
   await check("the declared secondary transfers every zone with its TSIG key (serial equal to the API's)", async () => {
     for (const zone of ALL_ZONES) {
       const expected = await apiSerial(zone);
       assert(
-        await waitFor(async () => (await serialAt(zone)) === expected, 60_000),
+        await becomes(async () => (await serialAt(zone)) === expected, 60_000),
         `${zone}: secondary serial ${await serialAt(zone)}, API ${expected}: ${bind.output.split("\n").slice(-8).join(" | ")}`,
       );
     }
@@ -208,7 +147,7 @@ ${ALL_ZONES.map((zone) => `zone "${zone}" { type secondary; primaries port ${pdn
    */
   const secondaryAgrees = async (zone, names) => {
     const expected = await apiSerial(zone);
-    assert(await waitFor(async () => (await serialAt(zone)) === expected, 30_000), `${zone}: secondary at ${await serialAt(zone)}, API at ${expected}`);
+    assert(await becomes(async () => (await serialAt(zone)) === expected, 30_000), `${zone}: secondary at ${await serialAt(zone)}, API at ${expected}`);
     const stored = await recordsOf(zone);
     for (const [name, type] of names) {
       const want = stored
@@ -217,7 +156,7 @@ ${ALL_ZONES.map((zone) => `zone "${zone}" { type secondary; primaries port ${pdn
         .sort();
       const owner = name === "@" ? `${zone}.` : `${name}.${zone}.`;
       const got = (await dig(owner, type)).split("\n").filter(Boolean).map(normal).sort();
-      assert(JSON.stringify(got) === JSON.stringify(want), `${owner} ${type} on the secondary: ${JSON.stringify(got)}, in the API: ${JSON.stringify(want)}`);
+      assertEqual(got, want, `${owner} ${type} on the secondary, against the API`);
     }
   };
 
@@ -241,7 +180,7 @@ ${ALL_ZONES.map((zone) => `zone "${zone}" { type secondary; primaries port ${pdn
   const expectRcode = (result, expected) => assert(expected.test(result.rcode), `rcode ${result.rcode}, expected ${expected}: ${result.output.slice(0, 400)}`);
   const unchangedIn = async (zone, before) => {
     const now = await records(zone);
-    assert(JSON.stringify(now) === JSON.stringify(before), `changed: ${now.join(", ")}`);
+    assertEqual(now, before, "the zone's records");
   };
 
   // Every case with both clients: BIND's nsupdate and Knot's knsupdate, each on names of its own.
@@ -421,7 +360,7 @@ ${ALL_ZONES.map((zone) => `zone "${zone}" { type secondary; primaries port ${pdn
   await check("after an update, the secondary receives NOTIFY and follows within 5 s", async () => {
     expectRcode(await nsupdate([`update add notified.${ZONE}. 300 A 192.0.2.50`], { key: keys.update }), /^NOERROR$/);
     const expected = await apiSerial();
-    assert(await waitFor(async () => (await serialAt(ZONE)) === expected, 5_000), `secondary still at ${await serialAt(ZONE)}, API ${expected}`);
+    assert(await becomes(async () => (await serialAt(ZONE)) === expected, 5_000), `secondary still at ${await serialAt(ZONE)}, API ${expected}`);
     assert(/received notify for zone/i.test(bind.output), "BIND logged no NOTIFY");
     const answer = await dig(`notified.${ZONE}`, "A");
     assert(answer === "192.0.2.50", answer);

@@ -27,7 +27,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { assert, createHarness, freePort, httpClient } from "./lib/harness.mjs";
+import { assert, createHarness, expectStatus, freePort, httpClient } from "./lib/harness.mjs";
 import {
   comparableDump,
   corpusExpectation,
@@ -382,7 +382,6 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(Number(res.headers.get("retry-after")) || 1, 60)));
     }
   };
-  const expectStatus = (res, status) => assert(res.status === status, `expected ${status}, got ${res.status}: ${res.text.slice(0, 400)}`);
   const exportZone = async (zone) => {
     const res = await request("GET", `/v1/zones/${zone}`, undefined, { accept: MEDIA_DNS });
     expectStatus(res, 200);

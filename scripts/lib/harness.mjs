@@ -1,60 +1,67 @@
 // A small TAP-like harness for the scripts that drive a real `npm start` over HTTP
-// (e2e.mjs, zone-check.mjs): counts `ok - …` / `not ok - …` checks, starts
+// (e2e.mjs, zone-check.mjs, the *-e2e.mjs): counts `ok - …` / `not ok - …` checks, starts
 // `node scripts/start.mjs` on a free port with a throwaway D1 state dir in its own
 // process group, waits for `Ready on`, and always tears the whole tree down (normal end,
-// failure, deadline, SIGINT/SIGTERM/SIGHUP), then prints `<LABEL>: N passed, M failed`.
-import { execFile, spawn } from "node:child_process";
+// failure, deadline, SIGINT/SIGTERM/SIGHUP), the daemons a script started beside it
+// first (scripts/lib/daemons.mjs), then prints `<LABEL>: N passed, M failed`. The
+// assertions the checks use (assert, assertEqual, expectStatus, mustClient) are here too.
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createSocket } from "node:dgram";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { groupAlive, killGroup, listeningBeyondLoopback, stopDaemons } from "./daemons.mjs";
 import { ROOT, stripAnsi } from "./wrangler.mjs";
 
-/** Signals every process of the group led by `pid` (spawned with detached: true). */
-export function killGroup(pid, signal) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone (ESRCH)
-  }
-}
+// The process pieces live in daemons.mjs; these are re-exported for the scripts that took them from here.
+export { groupAlive, killGroup, lastLines, runCommand, sleep, startDaemon, startDnsTier, startPowerDns, stopDaemon, waitFor } from "./daemons.mjs";
 
-/** True while any process of the group led by `pid` is still alive. */
-export function groupAlive(pid) {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
+/** A port free on 127.0.0.1 for TCP and for UDP (DNS servers take both) when asked: not kept. */
+export async function freePort() {
+  for (let attempt = 1; ; attempt++) {
+    const port = await new Promise((resolve, reject) => {
+      const probe = createServer();
+      probe.unref();
+      probe.on("error", reject);
+      probe.listen(0, "127.0.0.1", () => {
+        const { port } = probe.address();
+        probe.close(() => resolve(port));
+      });
     });
-  });
+    const udpFree = await new Promise((resolve) => {
+      const socket = createSocket("udp4");
+      socket.unref();
+      socket.once("error", () => resolve(false));
+      socket.bind(port, "127.0.0.1", () => socket.close(() => resolve(true)));
+    });
+    if (udpFree || attempt >= 5) return port;
+  }
 }
 
-/**
- * Runs a command to its end without blocking the event loop (a server this process runs
- * may have to answer it); resolves to { code, output } with stdout and stderr together.
- */
-export function runCommand(file, args, { cwd = ROOT, env = process.env, timeoutMs = 120_000 } = {}) {
-  return new Promise((resolve) => {
-    execFile(file, args, { cwd, env, timeout: timeoutMs }, (error, stdout, stderr) =>
-      resolve({ code: error ? (error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
-    );
-  });
-}
-
+// The assertions of the scripts' checks: each throws, and check() reports the message.
 export function assert(condition, message) {
   if (!condition) throw new Error(message);
+}
+
+/** Equal as JSON (arrays in order); the message names both, after `what`. */
+export function assertEqual(actual, expected, what = "value") {
+  const [a, e] = [JSON.stringify(actual), JSON.stringify(expected)];
+  if (a !== e) throw new Error(`${what}: ${a.slice(0, 600)}, expected ${e.slice(0, 600)}`);
+}
+
+/** An httpClient answer with status `status`, else its status and the start of its body. */
+export function expectStatus(res, status, bodyChars = 400) {
+  assert(res.status === status, `expected ${status}, got ${res.status}: ${res.text.slice(0, bodyChars)}`);
+}
+
+/** `must(method, path, body, status)`: the request through `api` (httpClient), its status asserted, its JSON body. */
+export function mustClient(api) {
+  return async (method, path, body, status) => {
+    const response = await api(method, path, body);
+    assert(response.status === status, `${method} ${path} answered ${response.status}: ${response.text.slice(0, 400)}`);
+    return response.json;
+  };
 }
 
 /**
@@ -140,6 +147,7 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
     return cleanupPromise;
   }
   async function stopAndRemove() {
+    await stopDaemons(); // they may ask the service: stopped first
     await stopServer();
     for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   }
@@ -220,7 +228,8 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
         const since = stripAnsi(output.slice(from));
         if (/Ready on (http:\/\/[^\s]+)/.test(since)) {
           clearTimeout(timer);
-          resolve(null);
+          const beyond = listeningBeyondLoopback(child.pid); // wrangler and workerd: loopback only
+          resolve(beyond.length ? `listens beyond loopback: ${beyond.join(", ")}` : null);
         } else if (/Address already in use/.test(since)) {
           // workerd died on the bind, but wrangler dev stays up with nothing to serve:
           // waiting for "Ready on" would only wait out the limit.
@@ -286,11 +295,26 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60
     }
   }
 
+  /**
+   * run() for a script that runs daemons beside the service: a state dir and a work dir
+   * (removed at cleanup), the service started on that state and reported, then
+   * main({ base, stateDir, work }); main is not called when the service did not come up.
+   */
+  function runWithService(main) {
+    return run(async () => {
+      const stateDir = tempDir(`domain-api-${name}-state-`);
+      const work = tempDir(`domain-api-${name}-`);
+      const base = await startReported("npm start", { persistTo: stateDir });
+      if (base) await main({ base, stateDir, work });
+    });
+  }
+
   return {
     ok,
     notOk,
     check,
     startReported,
+    runWithService,
     assert,
     tempDir,
     startServer,

@@ -9,9 +9,9 @@
 // Each curl call, each block, and each check of the epilogue reports `ok - …` or
 // `not ok - …` on file descriptor 3; an error stops the script with `stopped - line N`,
 // which is mapped back to the README line.
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { runCommand } from "./daemons.mjs";
 import { ROOT } from "./wrangler.mjs";
 
 /** The ```bash blocks of the README section starting at `from` and ending at `to` (a heading). */
@@ -108,28 +108,13 @@ export function assembleScript({ blocks, setup = "", checks = "" }) {
   return { script: out.join("\n") + "\n", readmeLine, blocks: blocks.length, expectedChecks };
 }
 
-/** Runs the script with bash in its own process group; SIGKILL after `timeoutMs`. */
-export function runBash(scriptPath, { cwd, env, timeoutMs }) {
-  return new Promise((resolve) => {
-    const child = spawn("bash", [scriptPath], { cwd, env, stdio: ["ignore", "pipe", "pipe", "pipe"], detached: true });
-    let output = "";
-    let reports = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    child.stdio[3].on("data", (chunk) => (reports += chunk));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // gone already
-      }
-    }, timeoutMs);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, output, reports });
-    });
-    child.on("error", (error) => resolve({ code: null, signal: null, output: error.message, reports }));
-  });
+/**
+ * Runs the script with bash in its own process group (scripts/lib/daemons.mjs: stopped
+ * after `timeoutMs`, and when this process exits); fd 3 carries its reports.
+ */
+export async function runBash(scriptPath, { cwd, env, timeoutMs }) {
+  const result = await runCommand("bash", [scriptPath], { cwd, env, timeoutMs, extraFds: 1 });
+  return { code: result.code, signal: result.signal, output: result.interleaved, reports: result.fds[0] };
 }
 
 /** Turns the script's fd-3 reports into the harness's ok / not ok lines. */
