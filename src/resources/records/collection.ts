@@ -1,8 +1,7 @@
 // Records as the write routine sees them (src/http/mutate.ts), and what their operations share.
 import { type SQL, sql } from "drizzle-orm";
-import type { Database } from "../../db/client";
 import type { WriteFailure } from "../../db/errors";
-import { findZone, type ZoneWithLinks } from "../../db/zones";
+import type { ZoneWithLinks } from "../../db/zones";
 import { type CheckedRecord, checkRecord } from "../../dns/record";
 import { neighbourConflict, rrsetSizeProblem, rrsetWireOctets } from "../../dns/rrset-rules";
 import { rdataWire } from "../../dns/rdata";
@@ -49,17 +48,19 @@ export function checkNeighbours(record: CheckedRecord, others: readonly { type: 
   if (tooLarge) throw new ApiError("policy_violation", `${tooLarge}.`, { errors: [{ field: "content", message: tooLarge }] });
 }
 
-/** The zone a record body names, by id or name: a body field, so a missing zone is a 422. */
-export async function zoneOfReference(db: Database, reference: string): Promise<ZoneWithLinks> {
-  let ref: ResourceRef;
+/** The zone a record body names, by id or name: a body field, so a bad reference is a 422. */
+export function zoneReference(reference: string): ResourceRef {
   try {
-    ref = resourceRef(reference, "zone");
+    return resourceRef(reference, "zone");
   } catch {
     throw new ApiError("validation_failed", `zone: "${reference}" is neither a zone id nor a valid zone name.`, {
       errors: [{ field: "zone", message: `"${reference}" is neither a zone id nor a valid zone name` }],
     });
   }
-  const zone = await findZone(db, ref).get();
+}
+
+/** The zone the body named, as read (`findZone`), or the 422 that says none exists. */
+export function zoneNamed(zone: ZoneWithLinks | undefined, reference: string): ZoneWithLinks {
   if (!zone) {
     throw new ApiError("validation_failed", `zone: no zone ${reference} exists.`, { errors: [{ field: "zone", message: `zone ${reference} does not exist` }] });
   }

@@ -22,12 +22,14 @@ interface RecordLike {
 /** D1 takes at most 100 bound parameters: a name list is sent in pieces of this many. */
 const NAMES_PER_QUERY = 90;
 
-interface ReadRecord extends RecordLike {
+/** A record as the check reads it: what the rules look at, the version its guard compares, the TTL its RRset has. */
+export interface ReadRecord extends RecordLike {
   id: string;
   version: number;
+  ttl: number;
 }
 
-const readColumns = { id: records.id, version: records.version, name: records.name, type: records.type, content: records.content };
+export const readColumns = { id: records.id, version: records.version, name: records.name, type: records.type, content: records.content, ttl: records.ttl };
 
 async function recordsAt(db: Database, zoneId: string, names: string[]): Promise<ReadRecord[]> {
   const rows: ReadRecord[] = [];
@@ -69,14 +71,34 @@ function fingerprint(rows: readonly { id: string; version: number }[]): string {
  */
 export type IntegrityReads = SQL[];
 
-/** Whether any record lies below `name` (relative; "@" is the apex): then `name` exists, if only as an empty non-terminal. */
-async function hasDescendants(db: Database, zoneId: string, name: string): Promise<boolean> {
-  const [row] = await db
-    .select({ one: sql<number>`1` })
-    .from(records)
-    .where(and(eq(records.zoneId, zoneId), below(name)))
-    .limit(1);
-  return row !== undefined;
+/**
+ * Where the check's rows come from: the write's own read batch, which brought them with
+ * the zone or the record (src/resources/records/integrity-reads.ts), or the database.
+ * Names are relative to the zone ("@" is the apex).
+ */
+export interface IntegritySource {
+  /** The records at these names. */
+  recordsAt(names: string[]): Promise<ReadRecord[]>;
+  /** Whether any record lies below `name`: then it exists, if only as an empty non-terminal. */
+  hasDescendants(name: string): Promise<boolean>;
+  /** Every record of the zone. */
+  wholeZone(): Promise<ReadRecord[]>;
+}
+
+/** The check's reads, each a query of its own. */
+export function databaseSource(db: Database, zoneId: string): IntegritySource {
+  return {
+    recordsAt: (names) => recordsAt(db, zoneId, names),
+    async hasDescendants(name) {
+      const [row] = await db
+        .select({ one: sql<number>`1` })
+        .from(records)
+        .where(and(eq(records.zoneId, zoneId), below(name)))
+        .limit(1);
+      return row !== undefined;
+    },
+    wholeZone: () => db.select(readColumns).from(records).where(eq(records.zoneId, zoneId)),
+  };
 }
 
 function problemFor(problem: IntegrityProblem, added: ZoneRecordRef | null): ApiError {
@@ -90,7 +112,7 @@ function problemFor(problem: IntegrityProblem, added: ZoneRecordRef | null): Api
  * zone an integrity fault BIND refuses; faults the zone already had are not this write's.
  */
 export async function assertZoneIntegrity(
-  db: Database,
+  source: IntegritySource,
   zone: { id: string; name: string },
   removed: RecordLike | null,
   added: RecordLike | null,
@@ -117,7 +139,7 @@ export async function assertZoneIntegrity(
       for (const name of fresh) read.add(name);
       if (fresh.length === 0) return;
       const relative = fresh.map((name) => relativeOwnerName(name, zone.name));
-      const rows = await recordsAt(db, zone.id, relative);
+      const rows = await source.recordsAt(relative);
       readNames.push(...relative);
       readRows.push(...rows);
       before.push(...rows.map(ref));
@@ -134,7 +156,7 @@ export async function assertZoneIntegrity(
       for (const name of new Set(starts)) {
         if (before.some((r) => r.fqdn === name)) continue;
         const relative = relativeOwnerName(name, zone.name);
-        const exists = await hasDescendants(db, zone.id, relative);
+        const exists = await source.hasDescendants(relative);
         descendants.push({ name: relative, exists });
         if (exists) existing.push(name);
       }
@@ -145,7 +167,7 @@ export async function assertZoneIntegrity(
     whole = emptied === true && before.some((r) => r.type === "CNAME" && r.fqdn.startsWith("*."));
   }
   if (whole) {
-    wholeZone = await db.select(readColumns).from(records).where(eq(records.zoneId, zone.id));
+    wholeZone = await source.wholeZone();
     before = wholeZone.map(ref);
     scope = {};
   }
