@@ -1,0 +1,110 @@
+// The most frequent writes are the cheapest (docs/dns.md#records): a record create, update
+// or delete is one read batch (the zone or the record, the records at the owner, what the
+// zone integrity check looks at) and one write batch (the write, its events, the guards,
+// the idempotency record), whatever the integrity check needs — the apex name servers'
+// targets inside the zone, a wildcard, the whole zone for an alias. Measured through the
+// Worker by wrapping its D1 binding (test/d1-cost.ts): every batch and every statement run
+// on its own is one round trip.
+import { describe, expect, it } from "vitest";
+import { type CostedResponse, costOf, roundTrips } from "./d1-cost";
+import { api, createRecord, createZone } from "./helpers";
+
+const json = { "content-type": "application/json" };
+
+function post(fields: Record<string, unknown>) {
+  return costOf("POST", "/v1/records", { body: JSON.stringify(fields), headers: json });
+}
+
+function patch(id: string, fields: Record<string, unknown>) {
+  return costOf("PATCH", `/v1/records/${id}`, { body: JSON.stringify(fields), headers: json });
+}
+
+function remove(id: string) {
+  return costOf("DELETE", `/v1/records/${id}`);
+}
+
+/** The answer is `status`, reached in at most 2 round trips: one read batch, one write batch (none when refused). */
+function expectAtMostTwoTrips(response: CostedResponse, status: number, label: string) {
+  expect(response.status, `${label}: ${response.text.slice(0, 300)}`).toBe(status);
+  expect(response.cost.singles, `${label}: statements run on their own`).toEqual([]);
+  expect(roundTrips(response.cost), label).toBeLessThanOrEqual(2);
+  if (status < 300) expect(response.cost.batches.length, `${label}: a read batch and a write batch`).toBe(2);
+}
+
+describe("a record create, update and delete each cost at most 2 D1 round trips", () => {
+  it("a create: by zone name or id, relative or absolute, an MX into the zone, an alias (the zone read whole), a refusal", async () => {
+    const zone = await createZone("trips-create.test");
+    expectAtMostTwoTrips(await post({ zone: "trips-create.test", name: "www", type: "A", content: "192.0.2.1" }), 201, "by name");
+    expectAtMostTwoTrips(await post({ zone: zone.id, name: "abs.trips-create.test.", type: "A", content: "192.0.2.2" }), 201, "by id, absolute");
+    expectAtMostTwoTrips(await post({ zone: zone.id, name: "www", type: "A", content: "192.0.2.3" }), 201, "by id, relative, into an RRset");
+    expectAtMostTwoTrips(await post({ zone: zone.id, type: "MX", content: "10 www.trips-create.test" }), 201, "an MX to a name of the zone");
+    expectAtMostTwoTrips(await post({ zone: zone.id, name: "alias", type: "CNAME", content: "www.trips-create.test" }), 201, "a CNAME");
+    const refused = await post({ zone: zone.id, name: "mail", type: "MX", content: "10 alias.trips-create.test" });
+    expectAtMostTwoTrips(refused, 422, "an MX to an alias");
+    expect(refused.body.errors[0]).toMatchObject({ field: "content" });
+    expectAtMostTwoTrips(await post({ zone: "trips-create.test", name: "www", type: "A", content: "192.0.2.1" }), 409, "a duplicate");
+    expectAtMostTwoTrips(await post({ zone: "trips-none.test", name: "www", type: "A", content: "192.0.2.1" }), 422, "no such zone");
+  });
+
+  it("a create in a zone whose name servers lie inside it, or under a wildcard: their targets are read in the same batch", async () => {
+    await createZone("trips-inzone.test");
+    await createRecord("trips-inzone.test", { name: "ns1", type: "A", content: "192.0.2.53" });
+    await createRecord("trips-inzone.test", { name: "@", type: "NS", content: "ns1.trips-inzone.test" });
+    expectAtMostTwoTrips(await post({ zone: "trips-inzone.test", name: "www", type: "A", content: "192.0.2.1" }), 201, "beside in-zone name servers");
+    expectAtMostTwoTrips(await post({ zone: "trips-inzone.test", name: "@", type: "NS", content: "ns2.trips-inzone.test" }), 422, "an NS with no address");
+    await createRecord("trips-inzone.test", { name: "*", type: "A", content: "192.0.2.9" });
+    expectAtMostTwoTrips(
+      await post({ zone: "trips-inzone.test", name: "_sip._tcp", type: "SRV", content: "0 0 5060 host.trips-inzone.test" }),
+      201,
+      "an SRV to a name a wildcard answers",
+    );
+  });
+
+  it("a create at a deep name reads rows linear in its depth", async () => {
+    await createZone("trips-deep.test");
+    const rows = async (labels: number) => {
+      const name = Array.from({ length: labels }, (_, i) => `l${i}`).join(".");
+      const response = await post({ zone: "trips-deep.test", name, type: "A", content: "192.0.2.1" });
+      expectAtMostTwoTrips(response, 201, `${labels} labels`);
+      return response.cost.rowsRead;
+    };
+    const shallow = await rows(4);
+    const deep = await rows(40);
+    // Ten times the labels: about ten times the names (a name and a wildcard per label), never their square.
+    expect(deep).toBeLessThan(shallow * 12);
+  });
+
+  it("an update: content, the RRset's TTL (one event for the RRset), a move to another name, a type into an alias", async () => {
+    const zone = await createZone("trips-update.test");
+    const record = await createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.1" });
+    await createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.2" });
+    await createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.3" });
+    expectAtMostTwoTrips(await patch(record.id, { content: "192.0.2.4" }), 200, "content");
+    expectAtMostTwoTrips(await patch(record.id, { ttl: 120 }), 200, "ttl");
+    const rrset = (await api("GET", `/v1/zones/${zone.id}/records?name=www&type=A`)).body.data;
+    expect(rrset.map((r: { ttl: number }) => r.ttl)).toEqual([120, 120, 120]);
+    const events = (await api("GET", `/v1/events?resource=${zone.id}`)).body.data.filter((e: { type: string }) => e.type === "rrset");
+    expect(events.map((e: { after: { ttl: number; records: number } }) => [e.after.ttl, e.after.records])).toEqual([[120, 2]]);
+    expectAtMostTwoTrips(await patch(record.id, { name: "moved" }), 200, "a move to another name");
+    const mx = await createRecord(zone.id, { name: "@", type: "MX", content: "10 moved.trips-update.test" });
+    expectAtMostTwoTrips(await patch(mx.id, { name: "sub" }), 200, "an MX moved, its target kept");
+    expectAtMostTwoTrips(await patch(record.id, { type: "CNAME", content: "www.trips-update.test" }), 409, "into an alias an MX points at");
+    const unchanged = await patch(record.id, {});
+    expect(unchanged.status).toBe(200);
+    expect(roundTrips(unchanged.cost), "nothing to change: the read batch alone").toBe(1);
+  });
+
+  it("a delete: a record, the last address of an in-zone name server (refused), a delegation and a name a wildcard alias then answers (the zone read whole)", async () => {
+    const zone = await createZone("trips-delete.test");
+    const plain = await createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.1" });
+    expectAtMostTwoTrips(await remove(plain.id), 204, "a record");
+    const glue = await createRecord(zone.id, { name: "ns1", type: "A", content: "192.0.2.53" });
+    await createRecord(zone.id, { name: "@", type: "NS", content: "ns1.trips-delete.test" });
+    expectAtMostTwoTrips(await remove(glue.id), 409, "an in-zone name server's address");
+    const delegation = await createRecord(zone.id, { name: "child", type: "NS", content: "ns.example.net" });
+    expectAtMostTwoTrips(await remove(delegation.id), 204, "a delegation");
+    await createRecord(zone.id, { name: "*", type: "CNAME", content: "www.example.net" });
+    const lone = await createRecord(zone.id, { name: "lone", type: "TXT", content: '"x"' });
+    expectAtMostTwoTrips(await remove(lone.id), 204, "a name left empty under a wildcard alias");
+  });
+});
