@@ -95,7 +95,8 @@ export const currentTarget = sql`lower(rtrim(substr(c.content, length(rtrim(c.co
 /**
  * The one statement: the common table expressions (the zone, the record, the seeds and
  * the apex name servers' targets; those inside the zone relative to it, `starts`; the
- * names their lookups pass through, `names`; each start's key in records_owner_order_idx,
+ * names their lookups pass through, `walk`: each name from a start up to the apex, with the
+ * wildcard below it; each start's key in records_owner_order_idx,
  * its labels reversed and space-joined, `rev`: src/dns/name-order.ts), then its rows, each
  * tagged: `record` (at a name read: the name is read), `name` (a name read where no record
  * is; `below` for a start: whether anything lies below it) and `whole` (every record of
@@ -122,12 +123,13 @@ function lookupStatement(plan: IntegrityReadPlan): SQL {
     select case when s.fqdn = z.name then '@' else substr(s.fqdn, 1, length(s.fqdn) - length(z.name) - 1) end
     from seeds s join zone_ref z on s.fqdn = z.name or substr(s.fqdn, -length(z.name) - 1) = '.' || z.name
   ),
-  up(n) as (
-    select n from starts
+  walk(n, w) as (
+    select n, case when n = '@' then '*' else '*.' || n end from starts
     union
-    select case when instr(n, '.') > 0 then substr(n, instr(n, '.') + 1) else '@' end from up where n <> '@'
+    select case when instr(n, '.') > 0 then substr(n, instr(n, '.') + 1) else '@' end,
+      case when instr(n, '.') > 0 then '*.' || substr(n, instr(n, '.') + 1) else '*' end
+    from walk where n <> '@'
   ),
-  names(n) as materialized (select n from up union select case when n = '@' then '*' else '*.' || n end from up),
   rev(n, rest, key) as (
     select n, n, '' from starts where n <> '@'
     union all
@@ -139,7 +141,7 @@ function lookupStatement(plan: IntegrityReadPlan): SQL {
   select 'whole' as kind, ${columns} from records where zone_id = (case when ${whole} then (select id from zone_ref) end)
   union all
   select case when r.id is null then 'name' else 'record' end, r.id, r.version, x.n, r.type, r.content, r.ttl, null
-  from names x left join records r on r.zone_id = (select id from zone_ref) and r.name = x.n where not ${whole}
+  from (select n from walk union all select w from walk) x left join records r on r.zone_id = (select id from zone_ref) and r.name = x.n where not ${whole}
   union all
   select 'name', null, null, n, null, null, null,
     exists(select 1 from records r where r.zone_id = (select id from zone_ref) and r.owner_order > key || ' ' and r.owner_order < key || '!')
@@ -170,7 +172,7 @@ export function integrityReads(db: Database, plan: IntegrityReadPlan): Statement
 }
 
 /** The SQL condition under which a write may read the zone whole: a wildcard alias the check's lookups pass. */
-export const wildcardAliasNear = sql`exists(select 1 from names x cross join records w on w.zone_id = (select id from zone_ref) and w.name = x.n and w.type = 'CNAME' where x.n = '*' or substr(x.n, 1, 2) = '*.')`;
+export const wildcardAliasNear = sql`exists(select 1 from walk x cross join records r on r.zone_id = (select id from zone_ref) and r.name = x.w and r.type = 'CNAME')`;
 
 /**
  * The check's source: what the batch brought (`results`: those of `integrityReads`, in
@@ -181,11 +183,14 @@ export function prefetchedSource(db: Database, zoneId: string, results: readonly
   const rows: ReadRecord[] = [];
   const wholeRows: ReadRecord[] = [];
   const covered = new Set<string>();
+  const ids = new Set<string>();
   const below = new Map<string, boolean>();
   for (const { kind, below: under, ...row } of results[0] as LookupRow[]) {
     if (kind === "whole") wholeRows.push(row);
     else if (kind === "record") {
-      rows.push(row);
+      // A name can come twice (a start at a wildcard name is also the wildcard of its parent): its records once.
+      if (!ids.has(row.id)) rows.push(row);
+      ids.add(row.id);
       covered.add(row.name);
     } else {
       covered.add(row.name);
