@@ -95,9 +95,10 @@ export const currentTarget = sql`lower(rtrim(substr(c.content, length(rtrim(c.co
 /**
  * The one statement: the common table expressions (the zone, the record, the seeds and
  * the apex name servers' targets; those inside the zone relative to it, `starts`; the
- * names their lookups pass through, `walk`: each name from a start up to the apex, with the
- * wildcard below it; each start's key in records_owner_order_idx,
- * its labels reversed and space-joined, `rev`: src/dns/name-order.ts), then its rows, each
+ * names their lookups pass through, `walk`: from each start up to the apex, a label at a
+ * time, each with the wildcard below it, gathering on the way the start's key in
+ * records_owner_order_idx, its labels reversed and space-joined: src/dns/name-order.ts),
+ * then its rows, each
  * tagged: `record` (at a name read: the name is read), `name` (a name read where no record
  * is; `below` for a start: whether anything lies below it) and `whole` (every record of
  * the zone, when `whole` holds).
@@ -123,29 +124,23 @@ function lookupStatement(plan: IntegrityReadPlan): SQL {
     select case when s.fqdn = z.name then '@' else substr(s.fqdn, 1, length(s.fqdn) - length(z.name) - 1) end
     from seeds s join zone_ref z on s.fqdn = z.name or substr(s.fqdn, -length(z.name) - 1) = '.' || z.name
   ),
-  walk(n, w) as (
-    select n, case when n = '@' then '*' else '*.' || n end from starts
-    union
-    select case when instr(n, '.') > 0 then substr(n, instr(n, '.') + 1) else '@' end,
-      case when instr(n, '.') > 0 then '*.' || substr(n, instr(n, '.') + 1) else '*' end
-    from walk where n <> '@'
-  ),
-  rev(n, rest, key) as (
-    select n, n, '' from starts where n <> '@'
+  walk(start, at, key) as (
+    select n, n, '' from starts
     union all
-    select n,
-      case when instr(rest, '.') > 0 then substr(rest, instr(rest, '.') + 1) else '' end,
-      (case when instr(rest, '.') > 0 then substr(rest, 1, instr(rest, '.') - 1) else rest end) || (case when key = '' then '' else ' ' || key end)
-    from rev where rest <> ''
+    select start,
+      case when instr(at, '.') > 0 then substr(at, instr(at, '.') + 1) else '@' end,
+      (case when instr(at, '.') > 0 then substr(at, 1, instr(at, '.') - 1) else at end) || (case when key = '' then '' else ' ' || key end)
+    from walk where at <> '@'
   )${decided}
   select 'whole' as kind, ${columns} from records where zone_id = (case when ${whole} then (select id from zone_ref) end)
   union all
   select case when r.id is null then 'name' else 'record' end, r.id, r.version, x.n, r.type, r.content, r.ttl, null
-  from (select n from walk union all select w from walk) x left join records r on r.zone_id = (select id from zone_ref) and r.name = x.n where not ${whole}
+  from (select at as n from walk union all select case when at = '@' then '*' else '*.' || at end from walk) x
+  left join records r on r.zone_id = (select id from zone_ref) and r.name = x.n where not ${whole}
   union all
-  select 'name', null, null, n, null, null, null,
+  select 'name', null, null, start, null, null, null,
     exists(select 1 from records r where r.zone_id = (select id from zone_ref) and r.owner_order > key || ' ' and r.owner_order < key || '!')
-  from rev where rest = '' and not ${whole}`;
+  from walk where at = '@' and key <> '' and not ${whole}`;
 }
 
 interface LookupRow extends ReadRecord {
@@ -172,7 +167,7 @@ export function integrityReads(db: Database, plan: IntegrityReadPlan): Statement
 }
 
 /** The SQL condition under which a write may read the zone whole: a wildcard alias the check's lookups pass. */
-export const wildcardAliasNear = sql`exists(select 1 from walk x cross join records r on r.zone_id = (select id from zone_ref) and r.name = x.w and r.type = 'CNAME')`;
+export const wildcardAliasNear = sql`exists(select 1 from walk x cross join records r on r.zone_id = (select id from zone_ref) and r.name = (case when x.at = '@' then '*' else '*.' || x.at end) and r.type = 'CNAME')`;
 
 /**
  * The check's source: what the batch brought (`results`: those of `integrityReads`, in
