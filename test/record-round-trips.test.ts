@@ -7,7 +7,8 @@
 // on its own is one round trip.
 import { describe, expect, it } from "vitest";
 import { type CostedResponse, costOf, roundTrips } from "./d1-cost";
-import { api, createRecord, createZone } from "./helpers";
+import { api, createRecord, createZone, expectProblem } from "./helpers";
+import { apiWithHooks, writesTo } from "./interleave";
 
 const json = { "content-type": "application/json" };
 
@@ -106,5 +107,32 @@ describe("a record create, update and delete each cost at most 2 D1 round trips"
     await createRecord(zone.id, { name: "*", type: "CNAME", content: "www.example.net" });
     const lone = await createRecord(zone.id, { name: "lone", type: "TXT", content: '"x"' });
     expectAtMostTwoTrips(await remove(lone.id), 204, "a name left empty under a wildcard alias");
+  });
+});
+
+describe("a record write that lost a race reads again and decides again: a new read batch and write batch", () => {
+  it("an NS whose glue another request deletes between the read and the write fails its guard, reads again and answers 422", async () => {
+    const zone = await createZone("trips-race.test");
+    const glue = await createRecord(zone.id, { name: "ns1", type: "A", content: "192.0.2.53" });
+    const batches: string[] = [];
+    let raced = false;
+    const response = await apiWithHooks(
+      "POST",
+      "/v1/records",
+      {
+        beforeBatch: async (sql) => {
+          const writes = writesTo(sql, "records");
+          batches.push(writes ? "write" : "read");
+          if (writes && !raced) {
+            raced = true;
+            expect((await api("DELETE", `/v1/records/${glue.id}`)).status).toBe(204);
+          }
+        },
+      },
+      { json: { zone: zone.id, name: "@", type: "NS", content: "ns1.trips-race.test" } },
+    );
+    expectProblem(response, 422, "validation_failed");
+    // The first pair lost to the delete (its guard failed, nothing was written); the second read decided.
+    expect(batches).toEqual(["read", "write", "read"]);
   });
 });
