@@ -1,9 +1,11 @@
 // A record write must not leave the zone in a state BIND refuses to load (docs/dns.md#zones:
 // every export passes named-checkzone). The rules are pure (src/dns/zone-integrity.ts);
-// this file reads what they need. Most writes need little: the apex name servers and the
+// this file decides what they need. Most writes need little: the apex name servers and the
 // names the written record's target passes through. A write that changes the zone's
 // structure (an alias or DNAME added, a delegation or DNAME removed) can break records
-// anywhere in the zone, so it reads the zone's records (name, type, content) whole.
+// anywhere in the zone, so it reads the zone's records (name, type, content) whole. The
+// rows come from an `IntegritySource`: a record write's own read batch brought them
+// (integrity-reads.ts), so the check costs no round trip of its own.
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { guard } from "../../db/guards";
@@ -29,7 +31,7 @@ export interface ReadRecord extends RecordLike {
   ttl: number;
 }
 
-export const readColumns = { id: records.id, version: records.version, name: records.name, type: records.type, content: records.content, ttl: records.ttl };
+const readColumns = { id: records.id, version: records.version, name: records.name, type: records.type, content: records.content, ttl: records.ttl };
 
 async function recordsAt(db: Database, zoneId: string, names: string[]): Promise<ReadRecord[]> {
   const rows: ReadRecord[] = [];
@@ -131,8 +133,8 @@ export async function assertZoneIntegrity(
   let whole = changesStructure(zone.name, removedRef, addedRef);
   if (!whole) {
     // The names the lookups of the written names, of the written record's target and of the
-    // apex name servers' targets pass through: usually one read, as the written names'
-    // neighbourhood holds the apex; a second only for targets inside the zone.
+    // apex name servers' targets pass through: the written names' neighbourhood first (it
+    // holds the apex), then the targets' inside the zone.
     const read = new Set<string>();
     const readAt = async (names: string[]) => {
       const fresh = [...new Set(names)].filter((name) => !read.has(name));
