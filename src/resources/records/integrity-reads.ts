@@ -72,7 +72,7 @@ export function targetSeeds(types: readonly string[], content: string): SQL[] {
   for (const input of types) {
     const type = recordTypeOf(input);
     if (!type.ok || !TARGETED.includes(type.type)) continue;
-    for (const name of rdataNames(type.type, content)) names.add(name);
+    for (const name of rdataNames(type.type, content)) names.add(name.toLowerCase());
   }
   return [...names].map((name) => sql`${name}`);
 }
