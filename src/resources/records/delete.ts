@@ -19,7 +19,7 @@ import type * as routes from "./routes";
 export const deleteRecord: RouteHandler<typeof routes.deleteRecord, AppEnv> = (c) => {
   const id = c.req.valid("param").record;
   const plan: IntegrityReadPlan = {
-    zone: zoneOfRecord(id),
+    zone: zoneOfRecord,
     record: id,
     seeds: [currentOwner],
     whole: removalReadsWhole(id, { addsAlias: false, leavesName: true }),

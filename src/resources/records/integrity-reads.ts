@@ -23,10 +23,10 @@ import { databaseSource, type IntegritySource, type ReadRecord } from "./integri
 /**
  * What a record write's read batch reads for its integrity check. Each SQL expression may
  * use `z` (the zone's row: `z.id`, `z.name`) and `c` (the record written, for an update
- * or a delete: `c.name`, `c.type`, `c.content`; null columns for a create).
+ * or a delete: `c.name`, `c.type`, `c.content`, `c.zone_id`; null columns for a create).
  */
 export interface IntegrityReadPlan {
-  /** A query of one row, (id, name): the zone written. */
+  /** A query of one row, (id, name): the zone written (`zoneRow`, `zoneOfRecord`). */
   zone: SQL;
   /** The id of the record written, when it exists (an update, a delete). */
   record?: string;
@@ -41,10 +41,8 @@ export function zoneRow(ref: { kind: "id"; id: string } | { kind: "name"; name: 
   return ref.kind === "id" ? sql`select id, name from zones where id = ${ref.id}` : sql`select id, name from zones where name = ${ref.name}`;
 }
 
-/** The zone of the record `id`. */
-export function zoneOfRecord(id: string): SQL {
-  return sql`select zz.id, zz.name from records rr join zones zz on zz.id = rr.zone_id where rr.id = ${id}`;
-}
+/** The zone of the record written (`c`). */
+export const zoneOfRecord = sql`select id, name from zones where id = (select zone_id from cur)`;
 
 /** The record's own owner, absolute. */
 export const currentOwner = sql`case when c.name = '@' then z.name else c.name || '.' || z.name end`;
@@ -104,7 +102,8 @@ export const currentTarget = sql`lower(rtrim(substr(c.content, length(rtrim(c.co
  * the zone, when `whole` holds).
  */
 function lookupStatement(plan: IntegrityReadPlan): SQL {
-  const current = plan.record === undefined ? sql`select null, null, null where 0` : sql`select name, type, content from records where id = ${plan.record}`;
+  const current =
+    plan.record === undefined ? sql`select null, null, null, null where 0` : sql`select name, type, content, zone_id from records where id = ${plan.record}`;
   const seeds = plan.seeds.map((seed) => sql`select ${seed} from zone_ref z left join cur c on 1`);
   // The apex name servers' targets: NS content is one absolute name.
   seeds.push(sql`select lower(rtrim(r.content, '.')) from zone_ref z cross join records r on r.zone_id = z.id and r.name = '@' and r.type = 'NS'`);
@@ -116,9 +115,19 @@ function lookupStatement(plan: IntegrityReadPlan): SQL {
       : sql`,
   reads_whole(w) as materialized (select coalesce((${plan.whole}), 0))`;
   const columns = sql`id, version, name, type, content, ttl, null as below`;
+  // The names (read even when the zone is read whole on a condition: the check then takes every row from the whole).
+  const byName = sql`
+  union all
+  select case when r.id is null then 'name' else 'record' end, r.id, r.version, x.n, r.type, r.content, r.ttl, null
+  from (select at as n from walk union all select case when at = '@' then '*' else '*.' || at end from walk) x
+  left join records r on r.zone_id = (select id from zone_ref) and r.name = x.n
+  union all
+  select 'name', null, null, start, null, null, null,
+    exists(select 1 from records r where r.zone_id = (select id from zone_ref) and r.owner_order > key || ' ' and r.owner_order < key || '!')
+  from walk where at = '@' and key <> ''`;
   return sql`with recursive
+  cur(name, type, content, zone_id) as materialized (${current}),
   zone_ref(id, name) as materialized (${plan.zone}),
-  cur(name, type, content) as materialized (${current}),
   seeds(fqdn) as (${sql.join(seeds, sql` union all `)}),
   starts(n) as materialized (
     select case when s.fqdn = z.name then '@' else substr(s.fqdn, 1, length(s.fqdn) - length(z.name) - 1) end
@@ -132,15 +141,7 @@ function lookupStatement(plan: IntegrityReadPlan): SQL {
       (case when instr(at, '.') > 0 then substr(at, 1, instr(at, '.') - 1) else at end) || (case when key = '' then '' else ' ' || key end)
     from walk where at <> '@'
   )${decided}
-  select 'whole' as kind, ${columns} from records where zone_id = (case when ${whole} then (select id from zone_ref) end)
-  union all
-  select case when r.id is null then 'name' else 'record' end, r.id, r.version, x.n, r.type, r.content, r.ttl, null
-  from (select at as n from walk union all select case when at = '@' then '*' else '*.' || at end from walk) x
-  left join records r on r.zone_id = (select id from zone_ref) and r.name = x.n where not ${whole}
-  union all
-  select 'name', null, null, start, null, null, null,
-    exists(select 1 from records r where r.zone_id = (select id from zone_ref) and r.owner_order > key || ' ' and r.owner_order < key || '!')
-  from walk where at = '@' and key <> '' and not ${whole}`;
+  select 'whole' as kind, ${columns} from records where zone_id = (case when ${whole} then (select id from zone_ref) end)${plan.whole === true ? sql`` : byName}`;
 }
 
 interface LookupRow extends ReadRecord {

@@ -90,7 +90,7 @@ function updatePlan(id: string, patch: { name?: string | undefined; type?: strin
   else if (isTargeted(patch.type)) seeds.push(currentTarget);
   const addsAlias = patch.type !== undefined && isAlias(patch.type);
   return {
-    zone: zoneOfRecord(id),
+    zone: zoneOfRecord,
     record: id,
     seeds,
     whole: addsAlias || removalReadsWhole(id, { addsAlias: patch.type === undefined, leavesName: patch.name !== undefined }),
