@@ -3,14 +3,17 @@
 // serving the same zone from its own SQLite database, measured with Debian's `dnsperf`
 // on the same machine, in one run:
 //
-// - the secondary of `npm run dns` (BIND 9.18, answering from the copy it transferred from
-//   the primary, PowerDNS on this service), and PowerDNS 4.7 with its gsqlite3 backend
+// - the secondary of `npm run dns` (Knot DNS 3.2, answering from the copy it transferred
+//   from the primary, PowerDNS on this service), and PowerDNS 4.7 with its gsqlite3 backend
 //   loaded with the service's export of the zone (`pdnsutil load-zone`), its caches on
 //   (60 s, as a deployment would keep them);
 // - (a) a flood in which every question names a different name that does not exist (the
 //   "random subdomain" attack: no cache holds any of them), (b) a realistic mix: existing
 //   names of several types 80 %, names that do not exist 10 %, names a wildcard answers
 //   10 %, 600 distinct questions asked round and round;
+// - every question with EDNS0 and the DO bit (RFC 6891, RFC 3225), as resolvers ask an
+//   authoritative server: the validating ones (BIND, Unbound, Knot Resolver and the
+//   public resolvers by default) set DO on every query, signed zone or not;
 // - the API requests the tier makes while it answers, counted by a proxy between the
 //   primary and the service, per 1 000 questions: the primary's once-a-second poll
 //   (getUpdatedMasters) and anything a question causes (nothing: the secondary asks no one).
@@ -18,7 +21,8 @@
 // Each scenario runs the two servers one after the other, in rounds (quick 3, full 5),
 // the order swapped every round, and each server's figure is the median of its runs (the
 // machine is shared, and one run against the same server moved by half), `dnsperf -c 8
-// -q 64` for a fixed time. Results go to bench/results.json under "dns" with the machine's load average.
+// -q 64 -D` for a fixed time (`--dns-rounds N`, `--dns-seconds S` change the rounds and
+// the time, to explore). Results go to bench/results.json under "dns" with the machine's load average.
 // Everything on 127.0.0.1; every process is stopped by its PID (process group), temp dirs
 // removed.
 import { spawn, spawnSync } from "node:child_process";
@@ -94,12 +98,13 @@ function ensurePackages() {
     env: {
       ...process.env,
       SYSTEM_PACKAGES:
-        "pdns-server pdns-backend-remote pdns-backend-sqlite3:/usr/lib/*/pdns/libgsqlite3backend.so sqlite3:sqlite3 bind9:named bind9-dnsutils:dig dnsperf:dnsperf",
+        "pdns-server pdns-backend-remote pdns-backend-sqlite3:/usr/lib/*/pdns/libgsqlite3backend.so sqlite3:sqlite3 knot:knotd bind9-dnsutils:dig dnsperf:dnsperf",
     },
   });
   if (result.status !== 0) throw new Error("the Debian packages for the DNS bench are missing (see above)");
 }
 
+/** The zone: `records` hosts with an A record, every fourth an AAAA too, a wildcard, and apex NS, MX and TXT (the mix asks for each). */
 function zoneFile(records) {
   const lines = [
     `$ORIGIN ${ZONE}.`,
@@ -107,9 +112,15 @@ function zoneFile(records) {
     `@ SOA ns1.${ZONE}. hostmaster.${ZONE}. 1 7200 900 1209600 300`,
     `@ NS ns1.${ZONE}.`,
     `@ NS ns2.example.net.`,
+    `@ MX 10 mail.${ZONE}.`,
+    '@ TXT "v=spf1 mx -all"',
     "ns1 A 192.0.2.53",
+    "mail A 192.0.2.25",
   ];
-  for (let i = 0; i < records; i++) lines.push(`h${i} A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+  for (let i = 0; i < records; i++) {
+    lines.push(`h${i} A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    if (i % 4 === 0) lines.push(`h${i} AAAA 2001:db8::${i.toString(16)}`);
+  }
   lines.push("*.wild A 192.0.2.99", '*.wild TXT "wildcard"');
   return `${lines.join("\n")}\n`;
 }
@@ -179,13 +190,23 @@ function countingProxy(target) {
   return { server, counter };
 }
 
+/** A process's CPU time so far, user + system, in seconds (/proc/PID/stat), or NaN. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 // ---------------------------------------------------------------- the run
 /** One dnsperf run: its figures, or an error when dnsperf did not report. */
 function dnsperf(port, file, seconds) {
   return new Promise((resolveRun) => {
     const child = spawn(
       "dnsperf",
-      ["-s", "127.0.0.1", "-p", String(port), "-d", file, "-l", String(seconds), "-c", String(CLIENTS), "-q", String(OUTSTANDING), "-t", "2"],
+      ["-s", "127.0.0.1", "-p", String(port), "-d", file, "-l", String(seconds), "-c", String(CLIENTS), "-q", String(OUTSTANDING), "-t", "2", "-D"],
       {
         detached: true,
         stdio: ["ignore", "pipe", "pipe"],
@@ -214,10 +235,10 @@ function dnsperf(port, file, seconds) {
   });
 }
 
-export async function dnsBench({ quick = false } = {}) {
+export async function dnsBench({ quick = false, rounds: roundsAsked = null, seconds: secondsAsked = null } = {}) {
   const records = quick ? 1_000 : 10_000;
-  const seconds = quick ? 5 : 10;
-  const rounds = quick ? 3 : 5;
+  const seconds = secondsAsked ?? (quick ? 5 : 10);
+  const rounds = roundsAsked ?? (quick ? 3 : 5);
   const work = mkdtempSync(join(tmpdir(), "domain-api-bench-dns-"));
   const stateDir = join(work, "state");
   const results = {
@@ -227,6 +248,7 @@ export async function dnsBench({ quick = false } = {}) {
     rounds,
     clients: CLIENTS,
     outstanding: OUTSTANDING,
+    edns_do: true,
     sqlite_cache_ttl: CACHE_TTL,
     cpus: cpus().length,
     load_before: loadavg().map((l) => Number(l.toFixed(2))),
@@ -310,7 +332,7 @@ export async function dnsBench({ quick = false } = {}) {
       await waitForOutput(tier, /\[dns\] tier ready/, 180_000, "npm run dns");
       await waitForAnswer(secondaryPort, "the secondary", serial);
       log(
-        `the tier: the secondary (BIND) holds ${ZONE} at serial ${serial} on 127.0.0.1:${secondaryPort}; the primary (PowerDNS on the service) on ${primaryPort}`,
+        `the tier: the secondary (Knot) holds ${ZONE} at serial ${serial} on 127.0.0.1:${secondaryPort}; the primary (PowerDNS on the service) on ${primaryPort}`,
       );
 
       const servers = [
@@ -327,7 +349,12 @@ export async function dnsBench({ quick = false } = {}) {
             const questions = file();
             const before = { ...counter.byMethod };
             const calls = counter.pdnsCalls;
+            const pid = server === "secondary" ? Number([...tier.output.matchAll(/knotd (?:pid |started again \(pid )(\d+)/g)].at(-1)?.[1]) : sqlite.child.pid;
+            const cpuBefore = cpuSeconds(pid);
             const figures = await dnsperf(port, questions, seconds);
+            // The server's own CPU time per answer (user + system, /proc): what a shared
+            // machine's load moves least, unlike q/s (dnsperf and the server share 2 cores).
+            figures.cpu_us_per_answer = Number((((cpuSeconds(pid) - cpuBefore) / Math.max(1, figures.completed)) * 1e6).toFixed(2));
             if (figures.error) throw new Error(`dnsperf against the ${server} (${scenario}): ${figures.error}`);
             const name = `${server}_${scenario}`;
             if (server === "secondary") {
@@ -346,7 +373,7 @@ export async function dnsBench({ quick = false } = {}) {
             figures.load = loadavg().map((l) => Number(l.toFixed(2)));
             (runsOf[name] ??= []).push(figures);
             log(
-              `${name}: ${figures.qps} q/s, avg ${figures.avg_latency_ms} ms, lost ${figures.lost} of ${figures.sent}, ${JSON.stringify(figures.rcodes)}${server === "secondary" ? `; API requests ${figures.api_requests} ${JSON.stringify(figures.api_requests_by_method)}` : ""}; load ${figures.load.join(" ")}`,
+              `${name}: ${figures.qps} q/s, avg ${figures.avg_latency_ms} ms, ${figures.cpu_us_per_answer} µs CPU per answer, lost ${figures.lost} of ${figures.sent}, ${JSON.stringify(figures.rcodes)}${server === "secondary" ? `; API requests ${figures.api_requests} ${JSON.stringify(figures.api_requests_by_method)}` : ""}; load ${figures.load.join(" ")}`,
             );
           }
         }
@@ -354,7 +381,14 @@ export async function dnsBench({ quick = false } = {}) {
       // Each server's median run (by q/s), with every run's q/s beside it.
       for (const [name, list] of Object.entries(runsOf)) {
         const sorted = [...list].sort((x, y) => x.qps - y.qps);
-        results.scenarios[name] = { ...sorted[Math.floor((sorted.length - 1) / 2)], runs: list.map((run) => run.qps), loads: list.map((run) => run.load[0]) };
+        const cpu = list.map((run) => run.cpu_us_per_answer).sort((x, y) => x - y);
+        results.scenarios[name] = {
+          ...sorted[Math.floor((sorted.length - 1) / 2)],
+          runs: list.map((run) => run.qps),
+          cpu_us_per_answer_runs: list.map((run) => run.cpu_us_per_answer),
+          median_cpu_us_per_answer: cpu[Math.floor((cpu.length - 1) / 2)],
+          loads: list.map((run) => run.load[0]),
+        };
       }
     } finally {
       await stopGroup(tier);
@@ -367,6 +401,9 @@ export async function dnsBench({ quick = false } = {}) {
     results.ratios = {
       secondary_vs_sqlite_flood_qps: ratio(s.secondary_flood?.qps, s.sqlite_flood?.qps),
       secondary_vs_sqlite_mix_qps: ratio(s.secondary_mix?.qps, s.sqlite_mix?.qps),
+      // PowerDNS's CPU per answer over the secondary's: how many answers the secondary gives for one of PowerDNS's, CPU for CPU.
+      sqlite_vs_secondary_flood_cpu_per_answer: ratio(s.sqlite_flood?.median_cpu_us_per_answer, s.secondary_flood?.median_cpu_us_per_answer),
+      sqlite_vs_secondary_mix_cpu_per_answer: ratio(s.sqlite_mix?.median_cpu_us_per_answer, s.secondary_mix?.median_cpu_us_per_answer),
     };
     results.targets = { secondary_vs_sqlite_qps: 0.8, question_driven_api_requests_per_1000_questions: 0 };
     results.load_after = loadavg().map((l) => Number(l.toFixed(2)));
@@ -389,12 +426,14 @@ export async function dnsBench({ quick = false } = {}) {
 function printTable(results) {
   const rows = Object.entries(results.scenarios).map(
     ([name, f]) =>
-      `| ${name.padEnd(16)} | ${String(f.qps).padStart(7)} | ${String(f.avg_latency_ms).padStart(7)} | ${String(f.lost).padStart(6)} | ${String(f.api_requests_per_1000_questions ?? "").padStart(11)} |`,
+      `| ${name.padEnd(16)} | ${String(f.qps).padStart(7)} | ${String(f.avg_latency_ms).padStart(7)} | ${String(f.median_cpu_us_per_answer).padStart(9)} | ${String(f.lost).padStart(6)} | ${String(f.api_requests_per_1000_questions ?? "").padStart(11)} |`,
   );
   console.log(
-    ["| scenario         |     q/s |  avg ms |   lost | API req/1k q |", "| ---------------- | ------: | ------: | -----: | -----------: |", ...rows].join(
-      "\n",
-    ),
+    [
+      "| scenario         |     q/s |  avg ms | CPU µs/ans |   lost | API req/1k q |",
+      "| ---------------- | ------: | ------: | ---------: | -----: | -----------: |",
+      ...rows,
+    ].join("\n"),
   );
   console.log(`ratios: ${JSON.stringify(results.ratios)}; load ${results.load_before.join(" ")} → ${results.load_after.join(" ")}`);
 }

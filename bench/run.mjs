@@ -57,7 +57,18 @@ const ENV = {
 const args = process.argv.slice(2);
 // --dns: the DNS serving phase alone (bench/dns.mjs): queries per second through PowerDNS on
 // this service against PowerDNS on its own SQLite backend, with caches warm and off.
-if (args.includes("--dns")) process.exit(await (await import("./dns.mjs")).dnsBench({ quick: args.includes("--quick") }));
+// --dns-rounds N, --dns-seconds S: its rounds and the time of each run (to explore).
+const dnsOption = (name) => {
+  if (!args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))) return null;
+  const value = args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1] ?? args[args.indexOf(`--${name}`) + 1];
+  if (/^[1-9][0-9]{0,3}$/.test(value ?? "")) return Number(value);
+  console.error(`--${name} takes a whole number from 1 to 9999, got ${JSON.stringify(value ?? "")}`);
+  process.exit(2);
+};
+if (args.includes("--dns"))
+  process.exit(
+    await (await import("./dns.mjs")).dnsBench({ quick: args.includes("--quick"), rounds: dnsOption("dns-rounds"), seconds: dnsOption("dns-seconds") }),
+  );
 // --cost: the D1 cost table of every operation (bench/cost.mjs runs test/cost.test.ts), in seconds.
 if (args.includes("--cost")) process.exit(await (await import("./cost.mjs")).costBench());
 const QUICK = args.includes("--quick");

@@ -2,7 +2,7 @@
 // End to end, ACME as a user runs it (README "ACME and DNS clients", docs/dns-update.md):
 // `npm start` on a free port with a throwaway D1, the zone example.com made through the
 // API, `npm run dns` (scripts/dns.mjs: the hidden primary, PowerDNS with dnsupdate=yes,
-// and the secondary, BIND) on free ports, and Debian's pebble, a test ACME CA, on
+// and the secondary, Knot DNS) on free ports, and Debian's pebble, a test ACME CA, on
 // loopback, its validation authority asking the tier's secondary (`-dnsserver`). Then:
 //
 // - the README section's bash blocks run as written (scripts/lib/readme-blocks.mjs), with
@@ -95,7 +95,7 @@ await harness.run(async () => {
   try {
     await main();
   } finally {
-    // pebble first, then the tier (dns.mjs stops PowerDNS and BIND, revokes its token).
+    // pebble first, then the tier (dns.mjs stops PowerDNS and Knot, revokes its token).
     for (const daemon of [...daemons].reverse()) await stopDaemon(daemon);
   }
 });
@@ -146,7 +146,7 @@ async function main() {
     notOk(`the secondary serves ${ZONE} at the API's serial`, `secondary ${await secondarySerial()}, API ${await apiSerial()}: ${lastLines(dns.output)}`);
     return;
   }
-  ok(`npm run dns: the secondary (BIND) on 127.0.0.1:${secondaryPort} serves ${ZONE}; the primary (PowerDNS, dnsupdate=yes) is on 127.0.0.1:${primaryPort}`);
+  ok(`npm run dns: the secondary (Knot) on 127.0.0.1:${secondaryPort} serves ${ZONE}; the primary (PowerDNS, dnsupdate=yes) is on 127.0.0.1:${primaryPort}`);
 
   // pebble on loopback: its HTTPS listener uses a self-signed certificate made as the
   // README makes it (pebble.pem is what REQUESTS_CA_BUNDLE and LEGO_CA_CERTIFICATES trust).

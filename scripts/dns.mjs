@@ -2,7 +2,7 @@
 // `npm run dns`: the serving tier on loopback (docs/serving.md, "The tier"). The hidden
 // primary is PowerDNS Authoritative Server 4.7 (Debian's pdns-server + pdns-backend-remote)
 // with this service as its remote backend; the secondary, the address resolvers ask, is
-// BIND 9.18 (`named`, Debian's bind9) with its own storage: it learns the zones from the
+// Knot DNS 3.2 (`knotd`, Debian's knot) with its own storage: it learns the zones from the
 // primary's RFC 9432 catalog zone, takes the primary's NOTIFY when a serial moves and
 // transfers each zone (AXFR) into its own files. Start `npm start` first, in another
 // terminal.
@@ -17,14 +17,14 @@
 // --cache-ttl: seconds PowerDNS keeps answers, positive and negative (default 2; 0 turns
 // every cache off); --threads: PowerDNS's backend threads, i.e. HTTP requests in flight
 // at once (default 3); --persist-to: the local D1 state dir `npm start` serves (default:
-// PERSIST_TO, else .wrangler/state); --secondary-dir: where BIND keeps its zones (default:
+// PERSIST_TO, else .wrangler/state); --secondary-dir: where Knot keeps its zones (default:
 // a private temporary directory, removed when this stops).
 //
 // It installs the Debian packages when missing (scripts/ensure-system-packages.mjs),
 // mints a fresh token of scope dns in the local database (scripts/token.mjs), writes
-// pdns.conf and named.conf into a private temporary directory, runs `pdns_server` and
-// `named` in the foreground (no system service, no daemon, no guardian, no API, no rndc,
-// no security polling) and prints when the tier answers. A server that exits by itself is
+// pdns.conf and knot.conf into a private temporary directory, runs `pdns_server` and
+// `knotd` in the foreground (no system service, no daemon, no guardian, no API, no
+// security polling) and prints when the tier answers. A server that exits by itself is
 // started again (same configuration, same storage; PowerDNS exits when the service does
 // not answer it) and said so; Ctrl-C or SIGTERM stops
 // both by their PIDs, revokes the token and removes the directories. The token is never
@@ -37,14 +37,14 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { forwardLines, redactDnsBackend } from "./lib/dns-log-filter.mjs";
 import { configuredCatalogZone, primarySettings, secondaryConfig } from "./lib/dns-tier.mjs";
-import { udpQuery } from "./lib/dns-wire.mjs";
+import { tcpQuery, udpQuery } from "./lib/dns-wire.mjs";
 import { pdnsSettings } from "./lib/pdns-settings.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 const USAGE =
   "usage: node scripts/dns.mjs [--api URL] [--port N] [--primary-port N] [--primary-only] [--cache-ttl S] [--threads N] [--persist-to DIR] [--secondary-dir DIR]";
 const PDNS_SERVER = "/usr/sbin/pdns_server";
-const NAMED = "/usr/sbin/named";
+const KNOTD = "/usr/sbin/knotd";
 /**
  * A server that exits by itself is started again after a pause that doubles with each
  * exit in a row (0.5 s up to 10 s), never given up on: PowerDNS exits whenever its backend
@@ -122,7 +122,7 @@ const catalog = configuredCatalogZone();
 // 1. The Debian packages (as the tests get them: root installs, anyone else is told how).
 const ensured = spawnSync(process.execPath, [join(ROOT, "scripts", "ensure-system-packages.mjs")], {
   stdio: "inherit",
-  env: { ...process.env, SYSTEM_PACKAGES: `pdns-server pdns-backend-remote${opts.primaryOnly ? "" : " bind9:named"}` },
+  env: { ...process.env, SYSTEM_PACKAGES: `pdns-server pdns-backend-remote${opts.primaryOnly ? "" : " knot:knotd"}` },
 });
 if (ensured.status !== 0) process.exit(ensured.status ?? 1);
 
@@ -173,16 +173,17 @@ writeFileSync(join(dir, "pdns.conf"), config, { mode: 0o600 });
 const secondaryDir = opts.secondaryDir ?? join(dir, "secondary");
 if (!opts.primaryOnly) {
   mkdirSync(join(secondaryDir, "zones"), { recursive: true });
-  writeFileSync(join(dir, "named.conf"), secondaryConfig({ dir: secondaryDir, port: opts.port, primaryPort: opts.primaryPort, catalog }));
+  writeFileSync(join(dir, "knot.conf"), secondaryConfig({ dir: secondaryDir, port: opts.port, primaryPort: opts.primaryPort, catalog }));
 }
 
 // 5. The servers in the foreground, supervised: one that exits by itself starts again.
 let stopping = null;
 const redact = (prefix) => (line) => `${prefix} ${redactDnsBackend(line, [token])}`;
 
-function supervise(label, command, args, prefix) {
+function supervise(label, command, args, prefix, beforeStart = () => {}) {
   const server = { label, child: null, exited: null, printed: Promise.resolve(), inARow: 0 };
   const start = () => {
+    beforeStart();
     const child = spawn(command, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
     server.child = child;
     server.printed = Promise.all([forwardLines(child.stdout, process.stdout, redact(prefix)), forwardLines(child.stderr, process.stderr, redact(prefix))]);
@@ -218,10 +219,15 @@ async function stopServer(server) {
 }
 
 const primary = supervise("pdns_server", PDNS_SERVER, [`--config-dir=${dir}`, "--daemon=no", "--guardian=no", `--socket-dir=${dir}`], "[pdns]");
-// -g: foreground, log to stderr; -n 1: one worker thread, as PowerDNS answers from one
-// receiver thread by default (the README's "Speed and cost": two threads each, on a
-// shared 2-core machine, put BIND further behind PowerDNS's packet cache).
-const secondary = opts.primaryOnly ? null : supervise("named", NAMED, ["-g", "-n", "1", "-c", join(dir, "named.conf")], "[named]");
+// knotd runs in the foreground unless told otherwise, logging to stderr (knot.conf); one UDP
+// worker, as PowerDNS answers from one receiver thread by default (README, "Speed and cost").
+// Before each start its timer database goes (docs/serving.md, "Restarts"): Knot then knows
+// of no SOA check done, and checks every zone it loads from its files against the primary
+// at once, so that a change whose NOTIFY it missed while down arrives within seconds (kept,
+// the next check would wait for the SOA refresh, 2 hours by default).
+const secondary = opts.primaryOnly
+  ? null
+  : supervise("knotd", KNOTD, ["-c", join(dir, "knot.conf")], "[knotd]", () => rmSync(join(secondaryDir, "timers"), { recursive: true, force: true }));
 
 async function stop(reason) {
   stopping ??= (async () => {
@@ -242,7 +248,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 }
 
 // 6. Ready when each answers: PowerDNS (a question for the root, which no zone here
-// holds, is REFUSED), then the secondary, once it holds the catalog (its SOA, authoritative).
+// holds, is REFUSED), then the secondary, once it holds the catalog (it transfers it).
 async function until(predicate, what, timeoutMs = 60_000) {
   const started = Date.now();
   while (!stopping && Date.now() - started < timeoutMs) {
@@ -267,12 +273,17 @@ if (opts.primaryOnly) {
   if (!stopping) console.log(`[dns] try: dig @127.0.0.1 -p ${opts.port} <zone> SOA — Ctrl-C stops it`);
 } else if (
   await until(
-    async () => (await udpQuery(opts.port, catalog, "SOA", { timeoutMs: 300 }))?.aa === true,
-    `BIND did not serve the catalog zone ${catalog} on 127.0.0.1:${opts.port}`,
+    // Knot answers no question for the catalog it interprets (REFUSED), but transfers it on
+    // loopback: it holds the catalog once the transfer's first message carries records.
+    async () => {
+      const first = await tcpQuery(opts.port, catalog, "AXFR", { timeoutMs: 1000 });
+      return first?.rcode === "NOERROR" && first.answers > 0;
+    },
+    `Knot did not serve the catalog zone ${catalog} on 127.0.0.1:${opts.port}`,
   )
 ) {
   console.log(
-    `[dns] BIND (named pid ${secondary.child.pid}) answers on 127.0.0.1:${opts.port} (UDP and TCP), the secondary: it serves every zone of the catalog ${catalog}, kept in ${secondaryDir}`,
+    `[dns] Knot (knotd pid ${secondary.child.pid}) answers on 127.0.0.1:${opts.port} (UDP and TCP), the secondary: it serves every zone of the catalog ${catalog}, kept in ${secondaryDir}`,
   );
   console.log(`[dns] tier ready: ask the secondary, dig @127.0.0.1 -p ${opts.port} <zone> SOA — Ctrl-C stops it`);
 }

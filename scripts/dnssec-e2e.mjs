@@ -2,7 +2,7 @@
 // End to end, DNSSEC (docs/dnssec.md): `npm start` on a free port with a throwaway D1, a
 // zone imported and signed through the API (POST /v1/zones/{zone}/dnssec), then `npm run
 // dns`: the primary (PowerDNS 4.7 signing online with the key the connector hands it) and
-// the secondary (BIND, holding the signed zone it transferred). Every question goes to the
+// the secondary (Knot DNS, holding the signed zone it transferred). Every question goes to the
 // secondary, the address resolvers ask. With BIND's tools:
 //
 // - `delv` with the API's DS as the only trust anchor reports "fully validated" for a
@@ -216,7 +216,7 @@ async function main() {
     return;
   }
   ok(
-    `npm run dns: the secondary (BIND) serves the signed ${ZONE} on 127.0.0.1:${pdnsPort}, transferred from the primary (PowerDNS) on 127.0.0.1:${primaryPort}`,
+    `npm run dns: the secondary (Knot) serves the signed ${ZONE} on 127.0.0.1:${pdnsPort}, transferred from the primary (PowerDNS) on 127.0.0.1:${primaryPort}`,
   );
 
   const delv = (name, type) =>

@@ -26,7 +26,8 @@ import { delimiter, isAbsolute, join } from "node:path";
 export const SYSTEM_PACKAGES = [
   { name: "bind9-utils", tools: ["named-checkzone"], usedBy: "scripts/zone-check.mjs: BIND's named-checkzone checks exported zones" },
   { name: "bind9-dnsutils", tools: ["dig", "delv"], usedBy: "DNS answers checked with dig and the validating delv" },
-  { name: "bind9", tools: ["named"], usedBy: "BIND's server: the serving tier's secondary (npm run dns), and the answers compared with" },
+  { name: "bind9", tools: ["named"], usedBy: "BIND's server: the reference the answers are compared with (dns-e2e), a declared secondary (update-e2e)" },
+  { name: "knot", tools: ["knotd"], usedBy: "Knot DNS's server: the serving tier's secondary (npm run dns, bench --dns)" },
   { name: "pdns-server", tools: ["pdns_server"], usedBy: "PowerDNS, serving zones from this service's HTTP backend" },
   { name: "pdns-backend-remote", tools: ["/usr/lib/*/pdns/libremotebackend.so"], usedBy: "PowerDNS's remote (HTTP) backend" },
   {

@@ -3,7 +3,7 @@
 // catalog zone) whose serial moved since PowerDNS last sent NOTIFY, setNotified keeps the
 // serial notified, and the RFC 9432 catalog zone lists every served zone. Signed zones'
 // serials move when a new signing week begins. scripts/dns-e2e.mjs runs the whole tier
-// (PowerDNS on this, BIND as the secondary) on top of it.
+// (PowerDNS on this, Knot DNS as the secondary) on top of it.
 import { env } from "cloudflare:test";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // The serving tier's configuration (docs/serving.md, "The tier"): the hidden primary
-// (PowerDNS on this service's remote backend) and a secondary (BIND 9.18, `named`) that
+// (PowerDNS on this service's remote backend) and a secondary (Knot DNS 3.2, `knotd`) that
 // learns the zones from the primary's RFC 9432 catalog zone, takes NOTIFY from the
 // primary and transfers each zone into its own storage. scripts/dns.mjs writes both;
 // the end-to-end tests and the DNS bench run them through it.
@@ -38,54 +38,74 @@ export function primarySettings({ secondaries, axfrFrom }) {
   ];
 }
 
-/** Bounds of the secondary's SOA retry, seconds: a zone loaded at start is checked within the upper one. */
+/**
+ * Bounds of the secondary's SOA checks, seconds (docs/serving.md, "Restarts"): a refresh
+ * or retry is never sooner than the lower, a failed check is tried again within the upper.
+ */
 export const MIN_RETRY_SECONDS = 4;
 export const MAX_RETRY_SECONDS = 15;
 
 /**
- * named.conf for a secondary on 127.0.0.1:`port` keeping its zones in `dir`: the catalog
- * zone transferred from the primary on 127.0.0.1:`primaryPort`, and every member zone it
- * lists, created (and removed) by BIND itself, each kept in a file of its own so that a
- * restart serves them at once and transfers only what changed meanwhile.
+ * knot.conf for a secondary (Knot DNS 3.2, `knotd`) on 127.0.0.1:`port` keeping its zones
+ * in `dir`: the catalog zone transferred from the primary on 127.0.0.1:`primaryPort`
+ * (`catalog-role: interpret`), and every member zone it lists, created (and removed) by
+ * Knot itself from the `member` template, each kept in a zone file of its own so that a
+ * restart serves them at once and transfers only what changed meanwhile. One UDP worker:
+ * PowerDNS answers from one receiver thread by default (README, "Speed and cost").
  */
 export function secondaryConfig({ dir, port, primaryPort, catalog }) {
-  const primary = `127.0.0.1 port ${primaryPort}`;
-  return `// written by scripts/dns.mjs (npm run dns)
-options {
-  directory "${dir}";
-  pid-file "${join(dir, "named.pid")}";
-  session-keyfile "${join(dir, "session.key")}";
-  managed-keys-directory "${dir}";
-  listen-on port ${port} { 127.0.0.1; };
-  listen-on-v6 { none; };
-  recursion no;
-  // A secondary: it answers from its copies, notifies nobody, validates nothing.
-  notify no;
-  dnssec-validation no;
-  minimal-responses yes;
-  // PowerDNS answers IXFR with the whole zone: ask for AXFR at once.
-  request-ixfr no;
-  // Transfers and SOA checks leave from the address the primary allows.
-  transfer-source 127.0.0.1;
-  query-source address 127.0.0.1;
-  // Its copies may be transferred on loopback only (the end-to-end checks compare them).
-  allow-transfer { 127.0.0.1; };
-  // NOTIFY from the primary moves a zone at once; a lost one is caught by the SOA refresh.
-  allow-notify { 127.0.0.1; };
-  // The SOA retry, bounded (docs/serving.md, "Restarts"). BIND checks a zone it loaded
-  // from its file at start against the primary only at a random time between a quarter of
-  // the zone's SOA retry and the whole (225-900 s for a retry of 900), and a failed check
-  // waits the retry again. A change made while this secondary was down reaches it by that
-  // check alone once the primary's NOTIFY, sent meanwhile, has been given up (PowerDNS
-  // tries five times over 34 s): with these bounds, within ${MAX_RETRY_SECONDS} s of the start.
-  min-retry-time ${MIN_RETRY_SECONDS};
-  max-retry-time ${MAX_RETRY_SECONDS};
-  catalog-zones {
-    zone "${catalog}" default-primaries { ${primary}; } zone-directory "zones" in-memory no min-update-interval 1;
-  };
-};
-controls { };
-// The catalog lists every zone served: answered on loopback only, like its transfers.
-zone "${catalog}" { type secondary; primaries { ${primary}; }; file "catalog.db"; allow-query { 127.0.0.1; }; };
+  return `# written by scripts/dns.mjs (npm run dns)
+server:
+  listen: 127.0.0.1@${port}
+  rundir: "${dir}"
+  udp-workers: 1
+  tcp-workers: 1
+  background-workers: 2
+database:
+  storage: "${dir}"
+log:
+  - target: stderr
+    any: info
+remote:
+  # The hidden primary; transfers and SOA checks leave from the address it allows.
+  - id: primary
+    address: 127.0.0.1@${primaryPort}
+    via: 127.0.0.1
+acl:
+  # NOTIFY from the primary moves a zone at once; a lost one is caught by the SOA refresh.
+  - id: notify-from-primary
+    address: 127.0.0.1
+    action: notify
+  # Its copies may be transferred on loopback only (the end-to-end checks compare them).
+  - id: transfer-to-loopback
+    address: 127.0.0.1
+    action: transfer
+template:
+  # Every zone the catalog lists. Knot asks the primary for IXFR and takes the whole
+  # zone when PowerDNS answers with it (RFC 1995 allows that).
+  - id: member
+    storage: "${join(dir, "zones")}"
+    file: "%s.zone"
+    master: primary
+    acl: [ notify-from-primary, transfer-to-loopback ]
+    # The zone file is written at once after each transfer, and read whole at start.
+    zonefile-sync: 0
+    # The SOA checks, bounded (docs/serving.md, "Restarts").
+    refresh-min-interval: ${MIN_RETRY_SECONDS}
+    retry-min-interval: ${MIN_RETRY_SECONDS}
+    retry-max-interval: ${MAX_RETRY_SECONDS}
+zone:
+  # The catalog lists every zone served (RFC 9432); Knot adds and removes member zones by it.
+  - domain: "${catalog}"
+    storage: "${dir}"
+    file: catalog.zone
+    master: primary
+    acl: [ notify-from-primary, transfer-to-loopback ]
+    zonefile-sync: 0
+    refresh-min-interval: ${MIN_RETRY_SECONDS}
+    retry-min-interval: ${MIN_RETRY_SECONDS}
+    retry-max-interval: ${MAX_RETRY_SECONDS}
+    catalog-role: interpret
+    catalog-template: member
 `;
 }

@@ -1,7 +1,8 @@
 // Just enough of the DNS wire format (RFC 1035 §4) for the scripts that talk to a DNS
 // server themselves: a question to send, and the header of the answer (`npm run dns`
-// waits for PowerDNS with it; bench/dns.mjs drives load with it).
+// waits for PowerDNS and Knot with it).
 import { createSocket } from "node:dgram";
+import { connect } from "node:net";
 
 const TYPE_CODES = {
   A: 1,
@@ -16,11 +17,19 @@ const TYPE_CODES = {
   NAPTR: 35,
   DS: 43,
   SSHFP: 44,
+  RRSIG: 46,
+  NSEC: 47,
+  DNSKEY: 48,
+  NSEC3: 50,
+  NSEC3PARAM: 51,
   TLSA: 52,
+  CDS: 59,
+  CDNSKEY: 60,
   SVCB: 64,
   HTTPS: 65,
   CAA: 257,
   DNAME: 39,
+  AXFR: 252,
   ANY: 255,
 };
 export const RCODES = ["NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED"];
@@ -35,7 +44,10 @@ export function encodeQuery(id, name, type) {
   header.writeUInt16BE(1, 4); // QDCOUNT
   header.writeUInt16BE(1, 10); // ARCOUNT: the OPT record
   const question = Buffer.alloc(4);
-  question.writeUInt16BE(TYPE_CODES[type.toUpperCase()] ?? Number(type.replace(/^TYPE/i, "")), 0);
+  const code = TYPE_CODES[type.toUpperCase()] ?? (/^TYPE[0-9]{1,5}$/i.test(type) ? Number(type.slice(4)) : Number.NaN);
+  // An unknown mnemonic would go out as type 0 and be answered as that (NOTIMP, or NOERROR).
+  if (!(code >= 1 && code <= 65535)) throw new Error(`encodeQuery: unknown type ${type} (add it to TYPE_CODES, or write TYPEnnn)`);
+  question.writeUInt16BE(code, 0);
   question.writeUInt16BE(1, 2); // IN
   const opt = Buffer.from([0, 0, 41, 0x04, 0xd0, 0, 0, 0, 0, 0, 0]); // root, OPT, 1232, no flags, no options
   return Buffer.concat([header, qname, question, opt]);
@@ -72,5 +84,36 @@ export function udpQuery(port, name, type, { timeoutMs = 1000 } = {}) {
       if (header?.id === id) done(header);
     });
     socket.send(encodeQuery(id, name, type), port, "127.0.0.1");
+  });
+}
+
+/**
+ * One question over TCP (RFC 1035 §4.2.2, RFC 7766) to 127.0.0.1:`port`; resolves to the
+ * header of the first message of the answer (for AXFR, its first message), or null after
+ * `timeoutMs` or when the connection fails.
+ */
+export function tcpQuery(port, name, type, { timeoutMs = 1000 } = {}) {
+  return new Promise((resolve) => {
+    const id = Math.floor(Math.random() * 0x10000);
+    const query = encodeQuery(id, name, type);
+    const length = Buffer.alloc(2);
+    length.writeUInt16BE(query.length, 0);
+    let received = Buffer.alloc(0);
+    const socket = connect({ host: "127.0.0.1", port });
+    const done = (value) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    socket.on("error", () => done(null));
+    socket.on("close", () => done(null));
+    socket.on("connect", () => socket.write(Buffer.concat([length, query])));
+    socket.on("data", (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      if (received.length < 2 || received.length < 2 + received.readUInt16BE(0)) return;
+      const header = decodeHeader(received.subarray(2, 2 + received.readUInt16BE(0)));
+      done(header?.id === id ? header : null);
+    });
   });
 }

@@ -1,10 +1,11 @@
 // The links between domains, hosts and contacts, as several resources query them: which
 // domains and host objects have these names, the subtree of hosts under a domain (who is
-// superordinate to a host), whether a host is linked, the hosts a registration adopts,
+// superordinate to a host), the hosts a registration adopts,
 // and the guard conditions that hold links at commit time (src/db/guards.ts).
-import { and, eq, getTableColumns, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { reversedName } from "../dns/name";
 import type { Database } from "./client";
+import { hostColumns } from "./hosts";
 import { domains, hosts } from "./schema";
 
 export function domainsNamed(db: Database, names: readonly string[]) {
@@ -26,10 +27,6 @@ export function hostsWithin(domainName: string): SQL {
   const reversed = reversedName(domainName);
   return or(eq(hosts.reversedName, reversed), and(gt(hosts.reversedName, `${reversed}.`), lt(hosts.reversedName, `${reversed}/`)))!;
 }
-
-/** A host is linked while a domain uses it as a name server (RFC 5732 §2.2). */
-// Correlated subqueries name the outer table explicitly (drizzle leaves it out).
-export const hostLinked = sql<number>`exists (select 1 from domain_nameservers dn where dn.host_id = "hosts"."id")`.mapWith((v) => v === 1);
 
 /**
  * A domain of another account than the host's uses it as a name server: the host's name
@@ -56,7 +53,7 @@ export function hostUsersAre(hostId: string, accountId: string, users: readonly 
  */
 export function adoptableHosts(db: Database, domainName: string, accountId: string) {
   return db
-    .select({ ...getTableColumns(hosts), linked: hostLinked })
+    .select(hostColumns)
     .from(hosts)
     .where(and(hostsWithin(domainName), isNull(hosts.domainId), eq(hosts.accountId, accountId)));
 }

@@ -14,7 +14,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { OPERATOR_ACCOUNT_ID } from "../db/schema";
 import type { Principal } from "../access/principal";
 import type { AppEnv, Env } from "../env";
-import { DNS_BACKEND_PREFIX, dnsBackendPath, otherDnsBackendSpelling } from "./dns-backend-path";
+import { dnsBackendPath, otherDnsBackendSpelling } from "./dns-backend-path";
 import { ApiError } from "./problem";
 import { addressAllowed, type RecordRule, type TokenRights } from "../access/token-rights";
 

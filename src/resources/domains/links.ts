@@ -11,8 +11,7 @@ import { domainNameservers, hosts } from "../../db/schema";
 import { reversedName } from "../../dns/name";
 import type { Statement, WriteContext } from "../../http/mutate";
 import { type AssignedContacts, contactsNeedingAddress } from "../../registry/contacts";
-import { presentHost } from "../hosts/present";
-import type { HostWithLinks } from "../hosts/queries";
+import { type HostWithLinks, presentHost } from "../../db/hosts";
 
 // D1 binds at most 100 parameters a statement: a host row has 8 columns.
 const HOST_ROWS_PER_INSERT = 10;

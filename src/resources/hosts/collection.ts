@@ -2,8 +2,8 @@
 // operations share.
 import type { Collection } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
-import { presentHost } from "./present";
-import { findHost, type HostWithLinks } from "./queries";
+import { type HostWithLinks, presentHost } from "../../db/hosts";
+import { findHost } from "./queries";
 import type { Host } from "./schemas";
 
 export const hostCollection: Collection<HostWithLinks, Host> = {

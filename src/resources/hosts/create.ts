@@ -11,7 +11,8 @@ import { createResource } from "../../http/mutate";
 import { sponsorFor } from "../../http/caller";
 import { glueAddresses, glueErrors, normalizeHostName, superordinateSponsorErrors } from "../../registry/hosts";
 import { hostCollection, hostExists } from "./collection";
-import { addressWrites, placeHost, type HostWithLinks } from "./queries";
+import type { HostWithLinks } from "../../db/hosts";
+import { addressWrites, placeHost } from "./queries";
 import type * as routes from "./routes";
 
 export const createHost: RouteHandler<typeof routes.createHost, AppEnv> = (c) => {

@@ -9,7 +9,8 @@ import { deleteResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { nameList } from "../../http/text";
 import { hostCollection } from "./collection";
-import { domainsUsingHost, type HostWithLinks } from "./queries";
+import type { HostWithLinks } from "../../db/hosts";
+import { domainsUsingHost } from "./queries";
 import type * as routes from "./routes";
 
 /** Whether a domain the caller does not see uses the host: read through the caller's view (src/access/visibility.ts). */

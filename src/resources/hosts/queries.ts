@@ -1,19 +1,15 @@
-import { and, asc, eq, getTableColumns, gt, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
 import { catalog } from "../../db/catalog";
-import { domainsNamed, hostLinked, hostsNamed } from "../../db/links";
+import { hostColumns } from "../../db/hosts";
+import { domainsNamed, hostsNamed } from "../../db/links";
 import { nameContaining } from "../../db/sql";
 import { domains, hostAddresses, hosts } from "../../db/schema";
 import type { Statement } from "../../http/mutate";
 import type { PageRequest } from "../../http/pagination";
 import { registrableDomainOf } from "../../registry/extensions";
 import { readTogether } from "../../db/write";
-
-export type HostRow = typeof hosts.$inferSelect;
-export type HostWithLinks = HostRow & { linked: boolean };
-
-const columns = { ...getTableColumns(hosts), linked: hostLinked };
 
 export interface HostFilters {
   /** Only this account's hosts (an operator's filter; a customer sees only its own anyway). */
@@ -52,7 +48,7 @@ export function listHosts(db: Database, filters: HostFilters, page: PageRequest)
   }
   if (page.after) conditions.push(gt(hosts.id, page.after.id));
   return db
-    .select(columns)
+    .select(hostColumns)
     .from(hosts)
     .where(and(...conditions))
     .orderBy(asc(hosts.id))
@@ -61,7 +57,7 @@ export function listHosts(db: Database, filters: HostFilters, page: PageRequest)
 
 export function findHost(db: Database, ref: ResourceRef) {
   return db
-    .select(columns)
+    .select(hostColumns)
     .from(hosts)
     .where(ref.kind === "id" ? eq(hosts.id, ref.id) : eq(hosts.name, ref.name));
 }
@@ -75,14 +71,6 @@ export async function domainsUsingHost(db: Database, hostId: string, limit = 5):
     .orderBy(asc(domains.name))
     .limit(limit + 1);
   return { names: rows.slice(0, limit).map((r) => r.name), more: rows.length > limit };
-}
-
-/** The hosts with these names (a domain's name servers, for its RDAP view). */
-export function hostsWithNames(db: Database, names: readonly string[]) {
-  return db
-    .select(columns)
-    .from(hosts)
-    .where(inArray(hosts.name, [...names]));
 }
 
 /** One row per glue address, so that the `address` filter is an index search. */

@@ -12,7 +12,7 @@ import { sendResource } from "../../http/respond";
 import { rdapNameserverResponse } from "../../rdap/views";
 import { normalizeHostName } from "../../registry/hosts";
 import { hostCollection } from "./collection";
-import { presentHost } from "./present";
+import { presentHost } from "../../db/hosts";
 import { type HostFilters, listHosts as hostsPage } from "./queries";
 import type * as routes from "./routes";
 

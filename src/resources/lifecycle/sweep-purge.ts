@@ -11,7 +11,7 @@ import { LostRace, retryOrGiveUp, rowStatements, versionStep, type WriteContext 
 import { lockedAgainstUpdate } from "../../registry/statuses";
 import { domainCollection } from "../domains/collection";
 import type { DomainWithLinks } from "../domains/queries";
-import { presentHost } from "../hosts/present";
+import { presentHost } from "../../db/hosts";
 import { ATTEMPTS, type Outcome, readDomain } from "./sweep-step";
 
 /** How many other domains, or subordinate hosts, one write of a purge takes: its batch stays small. */

@@ -16,7 +16,7 @@ import * as updateHandlers from "./update-handlers";
 import * as updateRoutes from "./update-routes";
 import { stagedLookup } from "./update-staging";
 import { allZoneAccessMetadata, isZoneAccessKind, zoneAccessMetadata } from "./zone-access";
-import type { DnsRecordSchema, DomainInfoSchema } from "./schemas";
+import type { DnsRecordSchema } from "./schemas";
 import { allDomainsWithCatalogQuery, catalogDomainInfo, domainInfos, presentDomainInfo, setNotified, updatedMastersQuery } from "./tier";
 import type { z } from "@hono/zod-openapi";
 
