@@ -3,11 +3,12 @@ import { type SQL, sql } from "drizzle-orm";
 import type { WriteFailure } from "../../db/errors";
 import type { ZoneWithLinks } from "../../db/zones";
 import { type CheckedRecord, checkRecord } from "../../dns/record";
-import { neighbourConflict, rrsetSizeProblem, rrsetWireOctets } from "../../dns/rrset-rules";
+import { apexNsRemovalProblem, neighbourConflict, rrsetSizeProblem, rrsetWireOctets } from "../../dns/rrset-rules";
 import { rdataWire } from "../../dns/rdata";
 import { type ResourceRef, resourceRef } from "../../http/lookup";
 import type { Collection } from "../../http/mutate";
 import { ApiError, validationError } from "../../http/problem";
+import type { IntegritySource } from "./integrity";
 import { presentRecord } from "./present";
 import { findRecord, type RecordWithZone } from "./queries";
 import type { DnsRecord } from "./schemas";
@@ -65,6 +66,18 @@ export function zoneNamed(zone: ZoneWithLinks | undefined, reference: string): Z
     throw new ApiError("validation_failed", `zone: no zone ${reference} exists.`, { errors: [{ field: "zone", message: `zone ${reference} does not exist` }] });
   }
   return zone;
+}
+
+/**
+ * The apex keeps at least one NS record (RFC 1034 §4.2.1): a write that takes `record` off
+ * the apex NS RRset (a delete, a move) answers 409 when it is the last. The apex is read
+ * with every record write's neighbourhood; a trigger holds the rule at commit too.
+ */
+export async function requireApexNsLeft(source: IntegritySource, record: { name: string; type: string }): Promise<void> {
+  if (record.name !== "@" || record.type !== "NS") return;
+  const count = (await source.recordsAt(["@"])).filter((r) => r.type === "NS").length;
+  const lastApexNs = apexNsRemovalProblem(record, count);
+  if (lastApexNs) throw new ApiError("rrset_conflict", lastApexNs);
 }
 
 /** What the database's own DNS rules (drizzle/0003_dns_rules.sql) answer when they fire at commit. */

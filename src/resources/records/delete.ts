@@ -6,11 +6,9 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { records } from "../../db/schema";
 import { touchZone } from "../../db/zones";
-import { apexNsRemovalProblem } from "../../dns/rrset-rules";
 import type { AppEnv } from "../../env";
 import { deleteResource } from "../../http/mutate";
-import { ApiError } from "../../http/problem";
-import { recordCollection, recordWriteProblem } from "./collection";
+import { recordCollection, recordWriteProblem, requireApexNsLeft } from "./collection";
 import { assertZoneIntegrity, integrityGuards } from "./integrity";
 import { currentOwner, type IntegrityReadPlan, integrityReads, prefetchedSource, removalReadsWhole, zoneOfRecord } from "./integrity-reads";
 import { requireRecordWrite } from "../../http/caller";
@@ -29,11 +27,7 @@ export const deleteRecord: RouteHandler<typeof routes.deleteRecord, AppEnv> = (c
     async remove({ db, now }, current, read) {
       requireRecordWrite(c, current.name, current.type);
       const source = prefetchedSource(db, current.zoneId, read);
-      if (current.name === "@" && current.type === "NS") {
-        const count = (await source.recordsAt(["@"])).filter((r) => r.type === "NS").length;
-        const lastApexNs = apexNsRemovalProblem(current, count);
-        if (lastApexNs) throw new ApiError("rrset_conflict", lastApexNs);
-      }
+      await requireApexNsLeft(source, current);
       const integrity = await assertZoneIntegrity(source, { id: current.zoneId, name: current.zoneName }, current, null);
       return {
         beforeWrite: integrityGuards(db, current.zoneId, integrity),

@@ -9,11 +9,9 @@ import { records } from "../../db/schema";
 import { versionStep } from "../../db/write";
 import { touchZone } from "../../db/zones";
 import { ownerOrder } from "../../dns/name-order";
-import { apexNsRemovalProblem } from "../../dns/rrset-rules";
 import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
-import { ApiError } from "../../http/problem";
-import { checkNeighbours, recordCollection, recordWriteProblem, validRecord } from "./collection";
+import { checkNeighbours, recordCollection, recordWriteProblem, requireApexNsLeft, validRecord } from "./collection";
 import { assertZoneIntegrity, integrityGuards } from "./integrity";
 import {
   currentOwner,
@@ -59,11 +57,7 @@ export const updateRecord: RouteHandler<typeof routes.updateRecord, AppEnv> = (c
 
       checkNeighbours(record, others, current.zoneName);
       const integrity = await assertZoneIntegrity(source, { id: current.zoneId, name: current.zoneName }, current, record);
-      if (movedRrset && current.name === "@" && current.type === "NS") {
-        const count = (await source.recordsAt(["@"])).filter((r) => r.type === "NS").length;
-        const lastApexNs = apexNsRemovalProblem(current, count);
-        if (lastApexNs) throw new ApiError("rrset_conflict", lastApexNs);
-      }
+      if (movedRrset) await requireApexNsLeft(source, current);
       const next = { ...current, ...record, ownerOrder: ownerOrder(record.name), ttl, comment, version: current.version + 1, updatedAt: at };
       return {
         next,
