@@ -6,7 +6,7 @@
 // Worker by wrapping its D1 binding (test/d1-cost.ts): every batch and every statement run
 // on its own is one round trip.
 import { describe, expect, it } from "vitest";
-import { type CostedResponse, costOf, roundTrips } from "./d1-cost";
+import { type CostedResponse, costOf, expectWithinD1Limits, roundTrips } from "./d1-cost";
 import { api, createRecord, createZone, expectProblem } from "./helpers";
 import { apiWithHooks, writesTo } from "./interleave";
 
@@ -30,6 +30,8 @@ function expectAtMostTwoTrips(response: CostedResponse, status: number, label: s
   expect(response.cost.singles, `${label}: statements run on their own`).toEqual([]);
   expect(roundTrips(response.cost), label).toBeLessThanOrEqual(2);
   if (status < 300) expect(response.cost.batches.length, `${label}: a read batch and a write batch`).toBe(2);
+  // The one read statement stays within D1's limits (bound parameters, statement size) whatever it works out.
+  expectWithinD1Limits(response.cost);
 }
 
 describe("a record create, update and delete each cost at most 2 D1 round trips", () => {
