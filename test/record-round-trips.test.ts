@@ -5,7 +5,10 @@
 // targets inside the zone, a wildcard, the whole zone for an alias. Measured through the
 // Worker by wrapping its D1 binding (test/d1-cost.ts): every batch and every statement run
 // on its own is one round trip.
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { database } from "../src/db/client";
+import { prefetchedSource } from "../src/resources/records/integrity-reads";
 import { type CostedResponse, costOf, expectWithinD1Limits, roundTrips } from "./d1-cost";
 import { api, createRecord, createZone, expectProblem } from "./helpers";
 import { apiWithHooks, writesTo } from "./interleave";
@@ -136,5 +139,28 @@ describe("a record write that lost a race reads again and decides again: a new r
     expectProblem(response, 422, "validation_failed");
     // The first pair lost to the delete (its guard failed, nothing was written); the second read decided.
     expect(batches).toEqual(["read", "write", "read"]);
+  });
+});
+
+describe("the integrity check takes its rows from the read batch, and reads on its own only what the batch did not cover", () => {
+  it("a covered name is answered from the batch; a name it did not cover, a start's descendants and the whole zone from the database", async () => {
+    const zone = await createZone("trips-source.test");
+    const www = await createRecord(zone.id, { name: "www", type: "A", content: "192.0.2.1" });
+    await createRecord(zone.id, { name: "a.deep", type: "A", content: "192.0.2.2" });
+    // As if the batch had read `www` when it held nothing, and `deep` with nothing below it.
+    const batch = [
+      [
+        { kind: "name", id: null, version: null, name: "www", type: null, content: null, ttl: null, below: null },
+        { kind: "name", id: null, version: null, name: "deep", type: null, content: null, ttl: null, below: 0 },
+      ],
+    ];
+    const source = prefetchedSource(database(env.DB), zone.id, batch);
+    expect(await source.recordsAt(["www"])).toEqual([]);
+    expect(await source.hasDescendants("deep")).toBe(false);
+    // Not covered: read now, as they are.
+    expect((await source.recordsAt(["www", "a.deep"])).map((r) => r.content)).toEqual(["192.0.2.2"]);
+    expect(await source.hasDescendants("a")).toBe(false);
+    expect(await source.hasDescendants("@")).toBe(true);
+    expect((await source.wholeZone()).map((r) => r.id)).toContain(www.id);
   });
 });
