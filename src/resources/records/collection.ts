@@ -1,14 +1,14 @@
 // Records as the write routine sees them (src/http/mutate.ts), and what their operations share.
 import { type SQL, sql } from "drizzle-orm";
-import type { Database } from "../../db/client";
 import type { WriteFailure } from "../../db/errors";
-import { findZone, type ZoneWithLinks } from "../../db/zones";
+import type { ZoneWithLinks } from "../../db/zones";
 import { type CheckedRecord, checkRecord } from "../../dns/record";
-import { neighbourConflict, rrsetSizeProblem, rrsetWireOctets } from "../../dns/rrset-rules";
+import { apexNsRemovalProblem, neighbourConflict, rrsetSizeProblem, rrsetWireOctets } from "../../dns/rrset-rules";
 import { rdataWire } from "../../dns/rdata";
 import { type ResourceRef, resourceRef } from "../../http/lookup";
 import type { Collection } from "../../http/mutate";
 import { ApiError, validationError } from "../../http/problem";
+import type { IntegritySource } from "./integrity";
 import { presentRecord } from "./present";
 import { findRecord, type RecordWithZone } from "./queries";
 import type { DnsRecord } from "./schemas";
@@ -49,21 +49,35 @@ export function checkNeighbours(record: CheckedRecord, others: readonly { type: 
   if (tooLarge) throw new ApiError("policy_violation", `${tooLarge}.`, { errors: [{ field: "content", message: tooLarge }] });
 }
 
-/** The zone a record body names, by id or name: a body field, so a missing zone is a 422. */
-export async function zoneOfReference(db: Database, reference: string): Promise<ZoneWithLinks> {
-  let ref: ResourceRef;
+/** The zone a record body names, by id or name: a body field, so a bad reference is a 422. */
+export function zoneReference(reference: string): ResourceRef {
   try {
-    ref = resourceRef(reference, "zone");
+    return resourceRef(reference, "zone");
   } catch {
     throw new ApiError("validation_failed", `zone: "${reference}" is neither a zone id nor a valid zone name.`, {
       errors: [{ field: "zone", message: `"${reference}" is neither a zone id nor a valid zone name` }],
     });
   }
-  const zone = await findZone(db, ref).get();
+}
+
+/** The zone the body named, as read (`findZone`), or the 422 that says none exists. */
+export function zoneNamed(zone: ZoneWithLinks | undefined, reference: string): ZoneWithLinks {
   if (!zone) {
     throw new ApiError("validation_failed", `zone: no zone ${reference} exists.`, { errors: [{ field: "zone", message: `zone ${reference} does not exist` }] });
   }
   return zone;
+}
+
+/**
+ * The apex keeps at least one NS record (RFC 1034 §4.2.1): a write that takes `record` off
+ * the apex NS RRset (a delete, a move) answers 409 when it is the last. The apex is read
+ * with every record write's neighbourhood; a trigger holds the rule at commit too.
+ */
+export async function requireApexNsLeft(source: IntegritySource, record: { name: string; type: string }): Promise<void> {
+  if (record.name !== "@" || record.type !== "NS") return;
+  const count = (await source.recordsAt(["@"])).filter((r) => r.type === "NS").length;
+  const lastApexNs = apexNsRemovalProblem(record, count);
+  if (lastApexNs) throw new ApiError("rrset_conflict", lastApexNs);
 }
 
 /** What the database's own DNS rules (drizzle/0003_dns_rules.sql) answer when they fire at commit. */

@@ -1,17 +1,22 @@
 // POST /v1/records: a record in a zone (docs/dns.md#records), its RRset's TTL aligned with it
-// (RFC 2181 §5.2), the zone's serial raised in the same batch.
+// (RFC 2181 §5.2), the zone's serial raised in the same batch. Two round trips: one read
+// batch (the zone, the records at the owner and what the integrity check looks at:
+// integrity-reads.ts) and the write batch (the record, its events, the integrity, room and
+// quota guards, the idempotency record).
 import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { guard } from "../../db/guards";
 import { newId } from "../../db/ids";
 import { records } from "../../db/schema";
+import { readTogether } from "../../db/write";
 import { ownerOrder } from "../../dns/name-order";
-import { touchZone } from "../../db/zones";
+import { findZone, touchZone, type ZoneWithLinks } from "../../db/zones";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
-import { checkNeighbours, recordCollection, recordWriteProblem, requireRoomInZone, validRecord, zoneHoldsRoom, zoneOfReference } from "./collection";
+import { checkNeighbours, recordCollection, recordWriteProblem, requireRoomInZone, validRecord, zoneHoldsRoom, zoneNamed, zoneReference } from "./collection";
 import { assertZoneIntegrity, integrityGuards } from "./integrity";
-import { type RecordWithZone, recordsAtName } from "./queries";
+import { type IntegrityReadPlan, integrityReads, isAlias, ownerSeed, prefetchedSource, targetSeeds, zoneRow } from "./integrity-reads";
+import type { RecordWithZone } from "./queries";
 import { requireRecordWrite } from "../../http/caller";
 import type * as routes from "./routes";
 import { recordWarnings } from "./warnings";
@@ -22,13 +27,22 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
   return createResource(c, recordCollection, {
     async create(ctx) {
       const { db, now, at } = ctx;
-      const zone = await zoneOfReference(db, input.zone);
+      const ref = zoneReference(input.zone);
+      const plan: IntegrityReadPlan = {
+        zone: zoneRow(ref),
+        seeds: [ownerSeed(input.name), ...targetSeeds([input.type], input.content)],
+        // An alias or a DNAME added can break records anywhere in the zone (changesStructure).
+        whole: isAlias(input.type),
+      };
+      const [zones, ...read] = await readTogether(db, [findZone(db, ref), ...integrityReads(db, plan)]);
+      const zone = zoneNamed((zones as ZoneWithLinks[])[0], input.zone);
       const record = validRecord(zone.name, input);
       requireRecordWrite(c, record.name, record.type);
       requireRoomInZone(zone);
-      const others = await recordsAtName(db, zone.id, record.name);
+      const source = prefetchedSource(db, zone.id, read);
+      const others = await source.recordsAt([record.name]);
       checkNeighbours(record, others, zone.name);
-      const integrityReads = await assertZoneIntegrity(db, zone, null, record);
+      const integrity = await assertZoneIntegrity(source, zone, null, record);
       const rrset = others.filter((o) => o.type === record.type);
 
       const next: RecordWithZone = {
@@ -46,11 +60,11 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
       const { zoneName: _zoneName, ...row } = next;
       return {
         next,
-        beforeWrite: integrityGuards(db, zone.id, integrityReads),
+        beforeWrite: integrityGuards(db, zone.id, integrity),
         write: db.insert(records).values(row),
         // The zone's serial rises with every record write; the record's event implies it.
         alongside: [
-          ...rrsetTtlWrites(ctx, next, next.ttl, rrset),
+          ...rrsetTtlWrites(ctx, next),
           touchZone(db, zone.id, now),
           guard(db, "the zone has room for the record", zoneHoldsRoom(zone.id)),
           ...quotaGuards(c, db, zone.accountId, "records"),

@@ -1,9 +1,11 @@
 // A record write must not leave the zone in a state BIND refuses to load (docs/dns.md#zones:
 // every export passes named-checkzone). The rules are pure (src/dns/zone-integrity.ts);
-// this file reads what they need. Most writes need little: the apex name servers and the
+// this file decides what they need. Most writes need little: the apex name servers and the
 // names the written record's target passes through. A write that changes the zone's
 // structure (an alias or DNAME added, a delegation or DNAME removed) can break records
-// anywhere in the zone, so it reads the zone's records (name, type, content) whole.
+// anywhere in the zone, so it reads the zone's records (name, type, content) whole. The
+// rows come from an `IntegritySource`: a record write's own read batch brought them
+// (integrity-reads.ts), so the check costs no round trip of its own.
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { guard } from "../../db/guards";
@@ -22,12 +24,14 @@ interface RecordLike {
 /** D1 takes at most 100 bound parameters: a name list is sent in pieces of this many. */
 const NAMES_PER_QUERY = 90;
 
-interface ReadRecord extends RecordLike {
+/** A record as the check reads it: what the rules look at, the version its guard compares, the TTL its RRset has. */
+export interface ReadRecord extends RecordLike {
   id: string;
   version: number;
+  ttl: number;
 }
 
-const readColumns = { id: records.id, version: records.version, name: records.name, type: records.type, content: records.content };
+const readColumns = { id: records.id, version: records.version, name: records.name, type: records.type, content: records.content, ttl: records.ttl };
 
 async function recordsAt(db: Database, zoneId: string, names: string[]): Promise<ReadRecord[]> {
   const rows: ReadRecord[] = [];
@@ -69,14 +73,34 @@ function fingerprint(rows: readonly { id: string; version: number }[]): string {
  */
 export type IntegrityReads = SQL[];
 
-/** Whether any record lies below `name` (relative; "@" is the apex): then `name` exists, if only as an empty non-terminal. */
-async function hasDescendants(db: Database, zoneId: string, name: string): Promise<boolean> {
-  const [row] = await db
-    .select({ one: sql<number>`1` })
-    .from(records)
-    .where(and(eq(records.zoneId, zoneId), below(name)))
-    .limit(1);
-  return row !== undefined;
+/**
+ * Where the check's rows come from: the write's own read batch, which brought them with
+ * the zone or the record (src/resources/records/integrity-reads.ts), or the database.
+ * Names are relative to the zone ("@" is the apex).
+ */
+export interface IntegritySource {
+  /** The records at these names. */
+  recordsAt(names: string[]): Promise<ReadRecord[]>;
+  /** Whether any record lies below `name`: then it exists, if only as an empty non-terminal. */
+  hasDescendants(name: string): Promise<boolean>;
+  /** Every record of the zone. */
+  wholeZone(): Promise<ReadRecord[]>;
+}
+
+/** The check's reads, each a query of its own. */
+export function databaseSource(db: Database, zoneId: string): IntegritySource {
+  return {
+    recordsAt: (names) => recordsAt(db, zoneId, names),
+    async hasDescendants(name) {
+      const [row] = await db
+        .select({ one: sql<number>`1` })
+        .from(records)
+        .where(and(eq(records.zoneId, zoneId), below(name)))
+        .limit(1);
+      return row !== undefined;
+    },
+    wholeZone: () => db.select(readColumns).from(records).where(eq(records.zoneId, zoneId)),
+  };
 }
 
 function problemFor(problem: IntegrityProblem, added: ZoneRecordRef | null): ApiError {
@@ -90,7 +114,7 @@ function problemFor(problem: IntegrityProblem, added: ZoneRecordRef | null): Api
  * zone an integrity fault BIND refuses; faults the zone already had are not this write's.
  */
 export async function assertZoneIntegrity(
-  db: Database,
+  source: IntegritySource,
   zone: { id: string; name: string },
   removed: RecordLike | null,
   added: RecordLike | null,
@@ -109,15 +133,15 @@ export async function assertZoneIntegrity(
   let whole = changesStructure(zone.name, removedRef, addedRef);
   if (!whole) {
     // The names the lookups of the written names, of the written record's target and of the
-    // apex name servers' targets pass through: usually one read, as the written names'
-    // neighbourhood holds the apex; a second only for targets inside the zone.
+    // apex name servers' targets pass through: the written names' neighbourhood first (it
+    // holds the apex), then the targets' inside the zone.
     const read = new Set<string>();
     const readAt = async (names: string[]) => {
       const fresh = [...new Set(names)].filter((name) => !read.has(name));
       for (const name of fresh) read.add(name);
       if (fresh.length === 0) return;
       const relative = fresh.map((name) => relativeOwnerName(name, zone.name));
-      const rows = await recordsAt(db, zone.id, relative);
+      const rows = await source.recordsAt(relative);
       readNames.push(...relative);
       readRows.push(...rows);
       before.push(...rows.map(ref));
@@ -134,7 +158,7 @@ export async function assertZoneIntegrity(
       for (const name of new Set(starts)) {
         if (before.some((r) => r.fqdn === name)) continue;
         const relative = relativeOwnerName(name, zone.name);
-        const exists = await hasDescendants(db, zone.id, relative);
+        const exists = await source.hasDescendants(relative);
         descendants.push({ name: relative, exists });
         if (exists) existing.push(name);
       }
@@ -145,7 +169,7 @@ export async function assertZoneIntegrity(
     whole = emptied === true && before.some((r) => r.type === "CNAME" && r.fqdn.startsWith("*."));
   }
   if (whole) {
-    wholeZone = await db.select(readColumns).from(records).where(eq(records.zoneId, zone.id));
+    wholeZone = await source.wholeZone();
     before = wholeZone.map(ref);
     scope = {};
   }

@@ -50,21 +50,6 @@ export function findRecord(db: Database, ref: ResourceRef) {
     .where(ref.kind === "id" ? eq(records.id, ref.id) : sql`0`);
 }
 
-/** The records at one owner name of a zone: what the coexistence and RRset rules look at. */
-export function recordsAtName(db: Database, zoneId: string, name: string) {
-  return db
-    .select(columns)
-    .from(records)
-    .where(and(eq(records.zoneId, zoneId), eq(records.name, name)));
-}
-
-export function apexNsCount(db: Database, zoneId: string) {
-  return db
-    .select({ count: sql<number>`count(*)` })
-    .from(records)
-    .where(and(eq(records.zoneId, zoneId), eq(records.name, "@"), eq(records.type, "NS")));
-}
-
 /** RFC 2181 §5.2: one TTL per RRset. Sets it on the other records of the RRset. */
 export function alignRrsetTtl(db: Database, zoneId: string, name: string, type: string, ttl: number, at: string, exceptId: string) {
   return db

@@ -2,23 +2,22 @@
 // the rest of its RRset; that change gets one `rrset` event (src/resources/records/rrset-events.ts).
 // The later write wins whole.
 import type { Statement, WriteContext } from "../../http/mutate";
-import { alignRrsetTtl, type RecordWithZone } from "./queries";
+import { alignRrsetTtl } from "./queries";
 import { rrsetTtlEvent } from "./rrset-events";
 
 /**
- * The statements that give the RRset of `record` the TTL `ttl`: the RRset's event, then the
+ * The statements that give the rest of the RRset of `record` its TTL: the RRset's event, then the
  * change. Both select the same rows at commit time (the rest of the RRset whose TTL
  * differs), so a record that joined the RRset, or whose TTL another request changed, since
- * `rrset` was read is changed and counted all the same, and the RRset never keeps two
+ * the write read it is changed and counted all the same, and the RRset never keeps two
  * TTLs. Two statements and one event however large the RRset.
  */
 export function rrsetTtlWrites(
   ctx: WriteContext,
-  record: { id: string; zoneId: string; zoneName: string; name: string; type: string },
-  ttl: number,
-  _rrset: readonly RecordWithZone[],
+  record: { id: string; zoneId: string; zoneName: string; name: string; type: string; ttl: number },
 ): Statement[] {
   const { db, at, actor } = ctx;
+  const { ttl } = record;
   const change = { zoneId: record.zoneId, zoneName: record.zoneName, name: record.name, type: record.type, ttl, exceptId: record.id, at, actor };
   return [rrsetTtlEvent(db, change), alignRrsetTtl(db, record.zoneId, record.name, record.type, ttl, at, record.id)];
 }
