@@ -48,20 +48,30 @@ export function isOperatorAccount(db: Database, accountId: string) {
   return db.select({ role: accounts.role }).from(accounts).where(eq(accounts.id, accountId));
 }
 
-/** The next events after `seq` that a webhook of this account sees: their sequence, type and operation only. */
-export function eventsAfter(db: Database, accountId: string | null, seq: number, limit: number) {
+/**
+ * The next events after `seq` that webhooks of these accounts see (null: an operator's,
+ * which sees every account's): their sequence, type, operation and account only.
+ */
+export function eventHeadsAfter(db: Database, seq: number, accountIds: readonly string[] | null, limit: number) {
   return db
-    .select({ seq: events.seq, id: events.id, type: events.resourceType, operation: events.operation })
+    .select({ seq: events.seq, id: events.id, type: events.resourceType, operation: events.operation, accountId: events.accountId })
     .from(events)
-    .where(accountId === null ? gt(events.seq, seq) : and(eq(events.accountId, accountId), gt(events.seq, seq)))
+    .where(
+      accountIds === null
+        ? gt(events.seq, seq)
+        : accountIds.length === 1
+          ? // One account: its index in commit order, read only as far as the limit.
+            and(eq(events.accountId, accountIds[0]!), gt(events.seq, seq))
+          : and(gt(events.seq, seq), inArray(events.accountId, sql`(select value from json_each(${JSON.stringify(accountIds)}))`)),
+    )
     .orderBy(asc(events.seq))
     .limit(limit);
 }
 
-/** Whole events by their sequence numbers. */
+/** Whole events by their sequence numbers (any number: one JSON parameter). */
 export function eventsBySeq(db: Database, seqs: readonly number[]) {
   return db
     .select()
     .from(events)
-    .where(inArray(events.seq, [...seqs]));
+    .where(inArray(events.seq, sql`(select value from json_each(${JSON.stringify(seqs)}))`));
 }
