@@ -54,11 +54,12 @@ async function startReceiver(freePort) {
 }
 
 /**
- * CPU time (user + system, ms) used so far by the processes of a process group: the
- * service's (scripts/start.mjs, wrangler, workerd). Linux /proc; null elsewhere.
+ * CPU time (user + system, ms) used so far by the processes of a process group, the
+ * service's (scripts/start.mjs, wrangler, its two workerd), by process ("workerd 1234").
+ * Linux /proc; null elsewhere.
  */
-function groupCpuMs(pgid) {
-  let ticks = 0;
+function groupCpu(pgid) {
+  const byProcess = {};
   try {
     for (const pid of readdirSync("/proc")) {
       if (!/^[0-9]+$/.test(pid)) continue;
@@ -68,14 +69,23 @@ function groupCpuMs(pgid) {
       } catch {
         continue;
       }
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // After the name: state(0) ppid(1) pgrp(2) … utime(11) stime(12).
-      if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
+      // After the name: state(0) ppid(1) pgrp(2) … utime(11) stime(12); USER_HZ is 100.
+      if (Number(fields[2]) === pgid) byProcess[`${name} ${pid}`] = (Number(fields[11]) + Number(fields[12])) * 10;
     }
   } catch {
     return null;
   }
-  return ticks * 10; // USER_HZ is 100 on Linux
+  return byProcess;
+}
+
+/** What each process used between two readings of groupCpu, and the total. */
+function cpuSince(before, after) {
+  if (!before || !after) return { total: null, byProcess: {} };
+  const byProcess = {};
+  for (const [name, ms] of Object.entries(after)) byProcess[name] = ms - (before[name] ?? 0);
+  return { total: Object.values(byProcess).reduce((a, b) => a + b, 0), byProcess };
 }
 
 const median = (values) => {
@@ -137,7 +147,7 @@ export async function webhooksPhase(ctx, { quick }) {
       for (const subscribed of orders[round % orders.length]) {
         await enable(subscribed);
         await drain(receiver, () => true);
-        const cpuBefore = groupCpuMs(service.child.pid);
+        const cpuBefore = groupCpu(service.child.pid);
         const firstWrite = Date.now();
         const arrivedBefore = receiver.arrivals.length;
         const created = [];
@@ -157,9 +167,15 @@ export async function webhooksPhase(ctx, { quick }) {
         }
         const load = loadavg()[0];
         // The service's CPU for these writes and their deliveries (until the last one arrived).
-        const cpuMs = cpuBefore === null ? null : groupCpuMs(service.child.pid) - cpuBefore;
+        const cpu = cpuSince(cpuBefore, groupCpu(service.child.pid));
+        const cpuMs = cpu.total;
         ctx.log(
-          `webhooks: round ${round + 1}, ${subscribed} enabled: ${round1(result.requests.average)} writes/s (${writes} writes, ${result.non2xx} non-2xx)${deliveryNote}; service CPU ${cpuMs} ms; load ${load.toFixed(2)}`,
+          `webhooks: round ${round + 1}, ${subscribed} enabled: ${round1(result.requests.average)} writes/s (${writes} writes, ${result.non2xx} non-2xx)${deliveryNote}; service CPU ${cpuMs} ms (${Object.entries(
+            cpu.byProcess,
+          )
+            .filter(([, ms]) => ms > 0)
+            .map(([name, ms]) => `${name}: ${ms}`)
+            .join(", ")}); load ${load.toFixed(2)}`,
         );
         runs[subscribed].push({
           write_rps: round1(result.requests.average),
@@ -170,6 +186,7 @@ export async function webhooksPhase(ctx, { quick }) {
           writes,
           deliveries: expected,
           service_cpu_ms: cpuMs,
+          service_cpu_by_process: cpu.byProcess,
           load_1m: round1(load, 2),
         });
       }
