@@ -55,7 +55,7 @@ async function startReceiver(freePort) {
 
 /**
  * CPU time (user + system, ms) used so far by the processes of a process group, the
- * service's (scripts/start.mjs, wrangler, its two workerd), by process ("workerd 1234").
+ * service's (scripts/start.mjs, wrangler, its two workerd), by role (processRole).
  * Linux /proc; null elsewhere.
  */
 function groupCpu(pgid) {
@@ -72,12 +72,32 @@ function groupCpu(pgid) {
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       // After the name: state(0) ppid(1) pgrp(2) … utime(11) stime(12); USER_HZ is 100.
-      if (Number(fields[2]) === pgid) byProcess[`${name} ${pid}`] = (Number(fields[11]) + Number(fields[12])) * 10;
+      if (Number(fields[2]) !== pgid) continue;
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+      const role = processRole(name, pid);
+      byProcess[role] = (byProcess[role] ?? 0) + ms;
     }
   } catch {
     return null;
   }
   return byProcess;
+}
+
+/**
+ * Which part of `wrangler dev` a process is: the workerd that runs the Worker (the one with
+ * an inspector address), wrangler's own workerd (its proxy and inspector proxy), wrangler
+ * (node), or something else (scripts/start.mjs, esbuild).
+ */
+function processRole(name, pid) {
+  let command = "";
+  try {
+    command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    // gone meanwhile
+  }
+  if (name === "workerd") return command.includes("--inspector-addr") ? "worker" : "wrangler_proxy";
+  if (command.includes("wrangler")) return "wrangler";
+  return "other";
 }
 
 /** What each process used between two readings of groupCpu, and the total. */
@@ -210,7 +230,17 @@ export async function webhooksPhase(ctx, { quick }) {
       ms_per_write: round1(perWrite, 2),
       ms_per_delivery_1: round1((sum(runs[1], "service_cpu_ms") - perWrite * sum(runs[1], "writes")) / sum(runs[1], "deliveries"), 3),
       ms_per_delivery_10: round1((sum(runs[10], "service_cpu_ms") - perWrite * sum(runs[10], "writes")) / sum(runs[10], "deliveries"), 3),
+      by_role: {},
     };
+    // The same, process by process: the Worker's own workerd, and what wrangler dev adds.
+    const roleSum = (list, role) => list.reduce((total, run) => total + (run.service_cpu_by_process?.[role] ?? 0), 0);
+    for (const role of ["worker", "wrangler_proxy", "wrangler", "other"]) {
+      const write = roleSum(runs[0], role) / sum(runs[0], "writes");
+      figures.service_cpu.by_role[role] = {
+        ms_per_write: round1(write, 2),
+        ms_per_delivery_10: round1((roleSum(runs[10], role) - write * sum(runs[10], "writes")) / sum(runs[10], "deliveries"), 3),
+      };
+    }
     ctx.log(
       `webhooks: service CPU ${figures.service_cpu.ms_per_write} ms per write; per delivered event ${figures.service_cpu.ms_per_delivery_1} ms (1 webhook), ${figures.service_cpu.ms_per_delivery_10} ms (10)`,
     );
@@ -331,6 +361,9 @@ export function printWebhooks(out) {
     console.log(
       `\nservice CPU (all its processes): ${cpu.ms_per_write} ms per write; per delivered event ${cpu.ms_per_delivery_1} ms with 1 webhook, ${cpu.ms_per_delivery_10} ms with 10`,
     );
+    for (const [role, f] of Object.entries(cpu.by_role ?? {})) {
+      console.log(`  ${role}: ${f.ms_per_write} ms per write, ${f.ms_per_delivery_10} ms per delivered event (10 webhooks)`);
+    }
   }
   console.log(`\ncommit to delivery (one write at a time, 10 webhooks): p50 ${out.commit_to_delivery.p50_ms} ms, p99 ${out.commit_to_delivery.p99_ms} ms`);
   console.log("\n| ratio | value | target | met |");

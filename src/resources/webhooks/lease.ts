@@ -1,6 +1,7 @@
-// A deliverer's hold on a webhook (docs/webhooks.md, "Delivery"): the lease it takes and lets
-// go of, and what it records while it holds it, each through the write routine
-// (src/db/write.ts): a record written only while the lease holds, or not at all.
+// A delivery pass's hold on its webhooks (docs/webhooks.md, "Delivery"): the lease it takes
+// on all of them and lets go of, and what it records while it holds them, each through the
+// write routine (src/db/write.ts): a webhook's record is written only while the lease holds
+// it, or not at all.
 import { and, eq, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../db/client";
