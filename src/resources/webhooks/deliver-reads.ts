@@ -3,12 +3,11 @@
 // every webhook asking at the same time, each taking what its account sees), and the
 // bodies of those events (cached per isolate: events never change, and an event goes to
 // every webhook that selects it).
-import { inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { accounts } from "../../db/schema";
 import { presentEvent } from "../events/present";
 import { coalesced } from "./coalesce";
-import { eventHeadsAfter, eventsBySeq, type WebhookRow } from "./queries";
+import { eventHeadsAfter, eventsBySeq, inList, type WebhookRow } from "./queries";
 
 /**
  * Successful deliveries recorded together, at most this many per webhook (a failure is
@@ -27,10 +26,7 @@ const ROLE_CACHE_MS = 60_000;
 export async function scopesOf(db: Database, rows: readonly WebhookRow[]): Promise<Map<string, string | null>> {
   const missing = [...new Set(rows.map((row) => row.accountId))].filter((id) => !((accountRoles.get(id)?.until ?? 0) > Date.now()));
   if (missing.length > 0) {
-    const found = await db
-      .select({ id: accounts.id, role: accounts.role })
-      .from(accounts)
-      .where(inArray(accounts.id, sql`(select value from json_each(${JSON.stringify(missing)}))`));
+    const found = await db.select({ id: accounts.id, role: accounts.role }).from(accounts).where(inList(accounts.id, missing));
     if (accountRoles.size >= 1024) accountRoles.clear();
     const roles = new Map(found.map((a) => [a.id, a.role]));
     for (const id of missing) accountRoles.set(id, { role: roles.get(id) ?? "customer", until: Date.now() + ROLE_CACHE_MS });

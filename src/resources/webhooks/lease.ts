@@ -2,14 +2,14 @@
 // on all of them and lets go of, and what it records while it holds them, each through the
 // write routine (src/db/write.ts): a webhook's record is written only while the lease holds
 // it, or not at all.
-import { and, eq, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../db/client";
 import { writeChange } from "../../db/resource-write";
 import { accounts, webhookDeliveries, webhooks } from "../../db/schema";
 import { commitWrite, isLostRace, versionStep, writeContextAt } from "../../db/write";
 import { webhookCollection } from "./collection";
-import type { WebhookRow } from "./queries";
+import { inList, type WebhookRow } from "./queries";
 import { DISABLE_AFTER_MS } from "./schedule";
 
 /** How long a deliverer holds a webhook before another may take it over (wall clock). */
@@ -26,13 +26,7 @@ export function claimAll(db: Database, ids: readonly string[], leaseId: string):
   return db
     .update(webhooks)
     .set({ leaseId, leaseUntil: wall + LEASE_MS })
-    .where(
-      and(
-        inArray(webhooks.id, sql`(select value from json_each(${JSON.stringify(ids)}))`),
-        eq(webhooks.enabled, true),
-        or(isNull(webhooks.leaseUntil), lte(webhooks.leaseUntil, wall)),
-      ),
-    )
+    .where(and(inList(webhooks.id, ids), eq(webhooks.enabled, true), or(isNull(webhooks.leaseUntil), lte(webhooks.leaseUntil, wall))))
     .returning();
 }
 
@@ -64,15 +58,14 @@ export function owedCondition(now: Date): SQL {
  * away from by this lease).
  */
 export async function releaseAll(db: Database, ids: readonly string[], leaseId: string, now: Date): Promise<Set<string>> {
-  const list = JSON.stringify(ids);
   const [owed] = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), {
     alongside: [
       db
         .update(webhooks)
         .set({ leaseId: null, leaseUntil: null })
-        .where(and(inArray(webhooks.id, sql`(select value from json_each(${list}))`), eq(webhooks.leaseId, leaseId))),
+        .where(and(inList(webhooks.id, ids), eq(webhooks.leaseId, leaseId))),
     ],
-    last: [owedAmong(db).where(and(inArray(owedWebhook.id, sql`(select value from json_each(${list}))`), owedCondition(now)))],
+    last: [owedAmong(db).where(and(inList(owedWebhook.id, ids), owedCondition(now)))],
   });
   return new Set((owed as { id: string }[]).map((row) => row.id));
 }
