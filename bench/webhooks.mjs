@@ -20,6 +20,7 @@
 // Targets (same run): the write rate with 1 and with 10 webhooks at least 0.95 of the rate
 // with none (medians); p99 commit-to-delivery under 2 s.
 import autocannon from "autocannon";
+import { readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { Worker } from "node:worker_threads";
 
@@ -50,6 +51,61 @@ async function startReceiver(freePort) {
     worker.once("error", reject);
   });
   return { url: (name) => `http://127.0.0.1:${port}/hook/${name}`, arrivals, close: () => worker.terminate() };
+}
+
+/**
+ * CPU time (user + system, ms) used so far by the processes of a process group, the
+ * service's (scripts/start.mjs, wrangler, its two workerd), by role (processRole).
+ * Linux /proc; null elsewhere.
+ */
+function groupCpu(pgid) {
+  const byProcess = {};
+  try {
+    for (const pid of readdirSync("/proc")) {
+      if (!/^[0-9]+$/.test(pid)) continue;
+      let stat;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // After the name: state(0) ppid(1) pgrp(2) … utime(11) stime(12); USER_HZ is 100.
+      if (Number(fields[2]) !== pgid) continue;
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+      const role = processRole(name, pid);
+      byProcess[role] = (byProcess[role] ?? 0) + ms;
+    }
+  } catch {
+    return null;
+  }
+  return byProcess;
+}
+
+/**
+ * Which part of `wrangler dev` a process is: the workerd that runs the Worker (the one with
+ * an inspector address), wrangler's own workerd (its proxy and inspector proxy), wrangler
+ * (node), or something else (scripts/start.mjs, esbuild).
+ */
+function processRole(name, pid) {
+  let command = "";
+  try {
+    command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    // gone meanwhile
+  }
+  if (name === "workerd") return command.includes("--inspector-addr") ? "worker" : "wrangler_proxy";
+  if (command.includes("wrangler")) return "wrangler";
+  return "other";
+}
+
+/** What each process used between two readings of groupCpu, and the total. */
+function cpuSince(before, after) {
+  if (!before || !after) return { total: null, byProcess: {} };
+  const byProcess = {};
+  for (const [name, ms] of Object.entries(after)) byProcess[name] = ms - (before[name] ?? 0);
+  return { total: Object.values(byProcess).reduce((a, b) => a + b, 0), byProcess };
 }
 
 const median = (values) => {
@@ -111,6 +167,7 @@ export async function webhooksPhase(ctx, { quick }) {
       for (const subscribed of orders[round % orders.length]) {
         await enable(subscribed);
         await drain(receiver, () => true);
+        const cpuBefore = groupCpu(service.child.pid);
         const firstWrite = Date.now();
         const arrivedBefore = receiver.arrivals.length;
         const created = [];
@@ -129,8 +186,16 @@ export async function webhooksPhase(ctx, { quick }) {
           deliveryNote = `; ${arrived.length} of ${expected} deliveries in ${((last - firstWrite) / 1000).toFixed(1)} s${all ? "" : " (some never came)"}`;
         }
         const load = loadavg()[0];
+        // The service's CPU for these writes and their deliveries (until the last one arrived).
+        const cpu = cpuSince(cpuBefore, groupCpu(service.child.pid));
+        const cpuMs = cpu.total;
         ctx.log(
-          `webhooks: round ${round + 1}, ${subscribed} enabled: ${round1(result.requests.average)} writes/s (${writes} writes, ${result.non2xx} non-2xx)${deliveryNote}; load ${load.toFixed(2)}`,
+          `webhooks: round ${round + 1}, ${subscribed} enabled: ${round1(result.requests.average)} writes/s (${writes} writes, ${result.non2xx} non-2xx)${deliveryNote}; service CPU ${cpuMs} ms (${Object.entries(
+            cpu.byProcess,
+          )
+            .filter(([, ms]) => ms > 0)
+            .map(([name, ms]) => `${name}: ${ms}`)
+            .join(", ")}); load ${load.toFixed(2)}`,
         );
         runs[subscribed].push({
           write_rps: round1(result.requests.average),
@@ -138,6 +203,10 @@ export async function webhooksPhase(ctx, { quick }) {
           write_p99_ms: round1(result.latency.p99, 2),
           write_errors: result.errors + result.timeouts + result.non2xx,
           delivered_per_s: deliveredPerSecond,
+          writes,
+          deliveries: expected,
+          service_cpu_ms: cpuMs,
+          service_cpu_by_process: cpu.byProcess,
           load_1m: round1(load, 2),
         });
       }
@@ -153,6 +222,28 @@ export async function webhooksPhase(ctx, { quick }) {
         runs: list,
       };
     }
+    // The service's CPU per write (the runs without webhooks), and per delivered event (what
+    // the other runs used beyond their writes' share, over their deliveries).
+    const sum = (list, field) => list.reduce((total, run) => total + (run[field] ?? Number.NaN), 0);
+    const perWrite = sum(runs[0], "service_cpu_ms") / sum(runs[0], "writes");
+    figures.service_cpu = {
+      ms_per_write: round1(perWrite, 2),
+      ms_per_delivery_1: round1((sum(runs[1], "service_cpu_ms") - perWrite * sum(runs[1], "writes")) / sum(runs[1], "deliveries"), 3),
+      ms_per_delivery_10: round1((sum(runs[10], "service_cpu_ms") - perWrite * sum(runs[10], "writes")) / sum(runs[10], "deliveries"), 3),
+      by_role: {},
+    };
+    // The same, process by process: the Worker's own workerd, and what wrangler dev adds.
+    const roleSum = (list, role) => list.reduce((total, run) => total + (run.service_cpu_by_process?.[role] ?? 0), 0);
+    for (const role of ["worker", "wrangler_proxy", "wrangler", "other"]) {
+      const write = roleSum(runs[0], role) / sum(runs[0], "writes");
+      figures.service_cpu.by_role[role] = {
+        ms_per_write: round1(write, 2),
+        ms_per_delivery_10: round1((roleSum(runs[10], role) - write * sum(runs[10], "writes")) / sum(runs[10], "deliveries"), 3),
+      };
+    }
+    ctx.log(
+      `webhooks: service CPU ${figures.service_cpu.ms_per_write} ms per write; per delivered event ${figures.service_cpu.ms_per_delivery_1} ms (1 webhook), ${figures.service_cpu.ms_per_delivery_10} ms (10)`,
+    );
 
     // Commit to delivery, one write at a time, with the 10 webhooks subscribed again.
     await enable(10);
@@ -264,6 +355,15 @@ export function printWebhooks(out) {
     console.log(
       `| ${n} | ${f.write_rps} | ${f.runs.map((run) => run.write_rps).join(", ")} | ${f.write_p50_ms} | ${f.write_p99_ms} | ${f.delivered_per_s ?? "–"} |`,
     );
+  }
+  if (out.service_cpu) {
+    const cpu = out.service_cpu;
+    console.log(
+      `\nservice CPU (all its processes): ${cpu.ms_per_write} ms per write; per delivered event ${cpu.ms_per_delivery_1} ms with 1 webhook, ${cpu.ms_per_delivery_10} ms with 10`,
+    );
+    for (const [role, f] of Object.entries(cpu.by_role ?? {})) {
+      console.log(`  ${role}: ${f.ms_per_write} ms per write, ${f.ms_per_delivery_10} ms per delivered event (10 webhooks)`);
+    }
   }
   console.log(`\ncommit to delivery (one write at a time, 10 webhooks): p50 ${out.commit_to_delivery.p50_ms} ms, p99 ${out.commit_to_delivery.p99_ms} ms`);
   console.log("\n| ratio | value | target | met |");

@@ -272,9 +272,15 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   pingWebhook: { round_trips: 2, rows_read: 5, rows_written: 5, why: "the webhook, then the delivery record (the test delivery itself is no D1 work)" },
   dispatchWebhooks: {
     round_trips: 7,
-    rows_read: 117,
+    rows_read: 118,
     rows_written: 8,
-    why: "the owed webhooks (one index probe each into the events of its account), then per webhook: its lease, its account's role (kept by the isolate a minute), a page of events, its attempt recorded with its cursor, and the lease let go with one look for events committed meanwhile; rows read grow with the events a webhook's filter passes over",
+    why: "the owed webhooks (one index probe each into the events of its account), then one pass for all of them (src/resources/webhooks/pass.ts): their lease, their accounts' roles (kept by the isolate a minute), the events after their cursors, the bodies of those a filter selects, the attempts recorded with the cursors, and the lease let go with one look for events committed meanwhile (its account's row read again there: one row more than the pass of one webhook before it served many); rows read grow with the events a webhook's filter passes over",
+  },
+  "dispatchWebhooks 10 webhooks": {
+    round_trips: 8,
+    rows_read: 234,
+    rows_written: 71,
+    why: "ten webhooks owed new events cost about one's round trips (45 round trips and 255 rows read when each had its pass): the webhooks' reads and records asked at about the same time go together in one round trip (src/resources/webhooks/coalesce.ts), 6 here; one that comes a moment later makes another",
   },
   createTsigKey: { round_trips: 3, rows_read: 8, rows_written: 19 },
   getTsigKey: { round_trips: 1, rows_read: 1, rows_written: 0 },

@@ -11,7 +11,7 @@ import { archivedAfter, listEventArchives, listEvents } from "../src/resources/e
 import { listHosts } from "../src/resources/hosts/queries";
 import { listRecords } from "../src/resources/records/queries";
 import { listZones } from "../src/resources/zones/queries";
-import { eventsAfter, listDeliveries, listWebhooks } from "../src/resources/webhooks/queries";
+import { eventHeadsAfter, listDeliveries, listWebhooks } from "../src/resources/webhooks/queries";
 import { DOMAIN_SORTS } from "../src/resources/domains/schemas";
 
 const db = database(env.DB);
@@ -93,8 +93,9 @@ const cases: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
   ["webhooks of an account", listWebhooks(db, { account: "acc_x" }, firstPage)],
   ["webhooks enabled", listWebhooks(db, { enabled: true }, firstPage)],
   ["a webhook's deliveries, later page", listDeliveries(db, "whk_x", { limit: 50, after: { key: 120, id: "dlv_x" } })],
-  ["the events a customer's webhook is owed", eventsAfter(db, "acc_x", 120, 100)],
-  ["the events an operator's webhook is owed", eventsAfter(db, null, 120, 100)],
+  ["the events a customer's webhook is owed", eventHeadsAfter(db, 120, ["acc_x"], 100)],
+  ["the events the webhooks of several accounts are owed", eventHeadsAfter(db, 120, ["acc_x", "acc_y"], 100)],
+  ["the events an operator's webhook is owed", eventHeadsAfter(db, 120, null, 100)],
 ];
 
 describe("every list query uses an index", () => {

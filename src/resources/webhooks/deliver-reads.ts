@@ -1,56 +1,118 @@
-// What a delivery pass reads, cached per isolate where it never changes: the account scope
-// of a webhook, and the bodies of events delivered lately.
+// What a delivery pass reads (pass.ts), shared by its webhooks: the account scope of each
+// (cached per isolate: a role never changes), the events after their cursors (one read for
+// every webhook asking at the same time, each taking what its account sees), and the
+// bodies of those events (cached per isolate: events never change, and an event goes to
+// every webhook that selects it).
 import type { Database } from "../../db/client";
+import { accounts } from "../../db/schema";
 import { presentEvent } from "../events/present";
-import { eventsBySeq, isOperatorAccount, type WebhookRow } from "./queries";
+import { coalesced } from "./coalesce";
+import { eventHeadsAfter, eventsBySeq, inList, type WebhookRow } from "./queries";
 
-/** The account whose events the webhook sees; null for an operator's, which sees every account's. */
-export async function scopeOf(db: Database, row: WebhookRow): Promise<string | null> {
-  const known = accountRoles.get(row.accountId);
-  if (known && known.until > Date.now()) return known.role === "operator" ? null : row.accountId;
-  const [account] = await isOperatorAccount(db, row.accountId);
-  if (accountRoles.size >= 1024) accountRoles.clear();
-  accountRoles.set(row.accountId, { role: account?.role ?? "customer", until: Date.now() + ROLE_CACHE_MS });
-  return account?.role === "operator" ? null : row.accountId;
-}
+/**
+ * Successful deliveries recorded together, at most this many per webhook (a failure is
+ * recorded at once). A crash before the record sends those events again, which receivers
+ * deduplicate.
+ */
+export const RECORD_EVERY = 10;
+/** Events read at once, for all the webhooks asking. */
+const PAGE_SIZE = 100;
 
 /** Accounts' roles as this isolate read them lately: a role never changes once the account is made. */
 const accountRoles = new Map<string, { role: string; until: number }>();
 const ROLE_CACHE_MS = 60_000;
 
+/** For each webhook, the account whose events it sees; null for an operator's, which sees every account's (one read for the roles not cached). */
+export async function scopesOf(db: Database, rows: readonly WebhookRow[]): Promise<Map<string, string | null>> {
+  const missing = [...new Set(rows.map((row) => row.accountId))].filter((id) => !((accountRoles.get(id)?.until ?? 0) > Date.now()));
+  if (missing.length > 0) {
+    const found = await db.select({ id: accounts.id, role: accounts.role }).from(accounts).where(inList(accounts.id, missing));
+    if (accountRoles.size >= 1024) accountRoles.clear();
+    const roles = new Map(found.map((a) => [a.id, a.role]));
+    for (const id of missing) accountRoles.set(id, { role: roles.get(id) ?? "customer", until: Date.now() + ROLE_CACHE_MS });
+  }
+  return new Map(rows.map((row) => [row.id, accountRoles.get(row.accountId)?.role === "operator" ? null : row.accountId]));
+}
+
+export interface EventHead {
+  seq: number;
+  id: string;
+  type: string;
+  operation: string;
+  accountId: string;
+}
+
+/** Events after `after` that the scope sees; `last`: the newest sequence read, when more may follow it. */
+export interface HeadsPage {
+  heads: EventHead[];
+  more: boolean;
+  last: number;
+}
+
 /**
- * Successful deliveries recorded together, at most this many (a failure is recorded at
- * once): one write per batch instead of one per event. A crash before the record sends
- * those events again, which receivers deduplicate.
+ * The events reader of one pass: each webhook asks for the events after its cursor; the
+ * questions asked together are answered from one read from the lowest cursor (and from the
+ * accounts asked about), again only for a webhook the page did not reach.
  */
-export const RECORD_EVERY = 10;
-/** Event bodies read in one query. */
-export const BODIES_PER_READ = 10;
+export function headsReader(db: Database): (ask: { after: number; scope: string | null }) => Promise<HeadsPage> {
+  return coalesced(async (asks) => {
+    const answers = new Array<HeadsPage>(asks.length);
+    let open = asks.map((_, i) => i);
+    while (open.length > 0) {
+      const from = Math.min(...open.map((i) => asks[i]!.after));
+      const scopes = open.map((i) => asks[i]!.scope);
+      const page = await eventHeadsAfter(db, from, scopes.includes(null) ? null : [...new Set(scopes as string[])], PAGE_SIZE);
+      const more = page.length === PAGE_SIZE;
+      const last = page.at(-1)?.seq ?? from;
+      // A webhook whose cursor is past the page's last event asks again from its own cursor.
+      const later: number[] = [];
+      for (const i of open) {
+        const { after, scope } = asks[i]!;
+        if (more && after >= last) later.push(i);
+        else answers[i] = { heads: page.filter((e) => e.seq > after && (scope === null || e.accountId === scope)), more, last: Math.max(last, after) };
+      }
+      open = later;
+    }
+    return answers;
+  });
+}
 
 /**
  * Bodies of events this isolate delivered lately, by sequence: an event goes to every
- * webhook that selects it, and events never change, so the other webhooks' passes need
- * neither its row nor its JSON again. Small ones only, and a bounded number.
+ * webhook that selects it, and events never change, so the other webhooks need neither
+ * its row nor its JSON again. Small ones only, and a bounded number.
  */
 const recentBodies = new Map<number, { id: string; body: string }>();
-const RECENT_BODIES = 512;
+const RECENT_BODIES = 1024;
 const RECENT_BODY_BYTES = 64 * 1024;
 
-export async function bodiesOf(db: Database, seqs: readonly number[]): Promise<Map<number, { id: string; body: string }>> {
-  const found = new Map<number, { id: string; body: string }>();
-  const missing = seqs.filter((seq) => {
-    const known = recentBodies.get(seq);
-    if (known) found.set(seq, known);
-    return !known;
-  });
-  if (missing.length === 0) return found;
-  for (const event of await eventsBySeq(db, missing)) {
-    const entry = { id: event.id, body: JSON.stringify(presentEvent(event)) };
-    found.set(event.seq, entry);
-    if (entry.body.length <= RECENT_BODY_BYTES) {
-      if (recentBodies.size >= RECENT_BODIES) recentBodies.delete(recentBodies.keys().next().value!);
-      recentBodies.set(event.seq, entry);
+export type Body = { id: string; body: string };
+
+/** The bodies reader of one pass: the bodies not cached that its webhooks ask for together, in one read. */
+export function bodiesReader(db: Database): (seqs: readonly number[]) => Promise<Map<number, Body>> {
+  const load = coalesced<number, Body | undefined>(async (seqs) => {
+    const missing = [...new Set(seqs.filter((seq) => !recentBodies.has(seq)))];
+    const loaded = new Map<number, Body>();
+    if (missing.length > 0) {
+      const rows = await eventsBySeq(db, missing);
+      for (const event of rows) {
+        const entry = { id: event.id, body: JSON.stringify(presentEvent(event)) };
+        loaded.set(event.seq, entry);
+        if (entry.body.length <= RECENT_BODY_BYTES) {
+          if (recentBodies.size >= RECENT_BODIES) recentBodies.delete(recentBodies.keys().next().value!);
+          recentBodies.set(event.seq, entry);
+        }
+      }
     }
-  }
-  return found;
+    return seqs.map((seq) => recentBodies.get(seq) ?? loaded.get(seq));
+  });
+  return async (seqs) => {
+    const found = new Map<number, Body>();
+    const bodies = await Promise.all(seqs.map((seq) => recentBodies.get(seq) ?? load(seq)));
+    seqs.forEach((seq, i) => {
+      const body = bodies[i];
+      if (body) found.set(seq, body);
+    });
+    return found;
+  };
 }

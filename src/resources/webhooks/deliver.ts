@@ -1,31 +1,26 @@
-// Delivering what one webhook is owed (docs/webhooks.md, "Delivery"). The events table is
-// the outbox and the webhook's `cursor_seq` the only bookmark: the event owed next is the
-// first one after the cursor that the webhook's account sees and its filter selects. One
-// deliverer at a time holds the webhook (a lease with a wall-clock end, so a deliverer
-// that died is replaced after LEASE_MS), sends that event, and records the attempt and
-// the new cursor together, only while it still holds the lease. Nothing else is kept
-// between attempts, so a crash, restart or deploy at any moment loses no delivery: the
-// worst it does is send an event again whose answer was not recorded yet (receivers
-// deduplicate on `webhook-id`).
+// Delivering what one webhook is owed, inside a delivery pass that holds it (pass.ts;
+// docs/webhooks.md, "Delivery"). The events table is the outbox and the webhook's
+// `cursor_seq` the only bookmark: the event owed next is the first one after the cursor
+// that the webhook's account sees and its filter selects. The pass's lease keeps every
+// other deliverer off the webhook; the attempts and the new cursor are recorded together,
+// only while that lease still holds. Nothing else is kept between attempts, so a crash,
+// restart or deploy at any moment loses no delivery: the worst it does is send an event
+// again whose answer was not recorded yet (receivers deduplicate on `webhook-id`).
 //
 // Per webhook the attempts go in commit order: an event is delivered, or given up after
-// its last retry, before the next one is attempted.
-import { type Database, database } from "../../db/client";
+// its last retry, before the next one is attempted. Webhooks go side by side.
+import type { Database } from "../../db/client";
 import { newId } from "../../db/ids";
 import type { Env } from "../../env";
-import { BODIES_PER_READ, bodiesOf, RECORD_EVERY, scopeOf } from "./deliver-reads";
+import type { Body, EventHead, HeadsPage } from "./deliver-reads";
+import { RECORD_EVERY } from "./deliver-reads";
 import { selects } from "./event-types";
-import { type Attempt, claim, type DeliveryState, disable, record, release } from "./lease";
-import { eventsAfter, type WebhookRow } from "./queries";
+import { type Attempt, type DeliveryRecord, type DeliveryState, disable } from "./lease";
+import type { WebhookRow } from "./queries";
 import { failedTooLong, nextAttemptAt } from "./schedule";
 import { type AttemptResult, post } from "./send";
 import { signedHeaders } from "./signing";
 import { signingSecrets, storedPolicy } from "./signing-secrets";
-
-/** A pass starts no attempt after this long, so that it ends (an attempt takes at most ~16 s) well inside its lease. */
-const PASS_MS = 30_000;
-/** Events read per page while looking for the next one the filter selects. */
-const PAGE_SIZE = 100;
 
 export interface PassReport {
   delivered: number;
@@ -35,14 +30,29 @@ export interface PassReport {
 }
 
 /**
- * How a pass ended: nothing more owed (`idle`); another deliverer holds the webhook, or it
- * is disabled or gone (`skipped`); the pass reached its bound with more owed (`more`); the
- * event owed next waits for its retry time (`waiting`, `scheduled` when this pass set it).
+ * How a webhook's turn in a pass ended: nothing more owed (`idle`); another deliverer holds
+ * it, or it is disabled or gone (`skipped`); the pass reached its bound with more owed
+ * (`more`); the event owed next waits for its retry time (`waiting`, `scheduled` when this
+ * pass set it); D1 or something else failed (`error`: the cursor still says what is owed).
  */
-export type PassEnd = { kind: "idle" } | { kind: "skipped" } | { kind: "more" } | { kind: "waiting"; until: string; scheduled: boolean };
+export type PassEnd = { kind: "idle" } | { kind: "skipped" } | { kind: "more" } | { kind: "waiting"; until: string; scheduled: boolean } | { kind: "error" };
 
 export function emptyReport(): PassReport {
   return { delivered: 0, retrying: 0, failed: 0, disabled: 0 };
+}
+
+/** What the pass shares with each of its webhooks. */
+export interface PassTools {
+  db: Database;
+  heads(ask: { after: number; scope: string | null }): Promise<HeadsPage>;
+  bodies(seqs: readonly number[]): Promise<Map<number, Body>>;
+  /** Records, while the pass's lease holds the webhook; false when it no longer does. */
+  record(entry: DeliveryRecord): Promise<boolean>;
+  /** One POST, when the pass has room for it (Workers cap a run's open connections). */
+  send<T>(task: () => Promise<T>): Promise<T>;
+  /** True once the pass should start no more attempts at this webhook. */
+  outOfTime(webhookId: string): boolean;
+  report: PassReport;
 }
 
 const SEALED_SECRET_UNREADABLE: AttemptResult = {
@@ -55,51 +65,10 @@ const SEALED_SECRET_UNREADABLE: AttemptResult = {
 /**
  * Delivers what the webhook is owed at `now` (the clock of retries and of the 5 days; the
  * signatures carry the wall-clock time of sending), until nothing is, or its next event
- * waits for a retry, or the pass reaches `maxDeliveries` or its time.
+ * waits for a retry, or the pass is out of time.
  */
-export async function deliverOwed(env: Env, webhookId: string, now: Date, report: PassReport, maxDeliveries = 200): Promise<PassEnd> {
-  const db = database(env.DB);
-  const started = Date.now();
-  let sent = 0;
-  // Once more after letting go: an event may have committed while another deliverer was turned away by our lease.
-  for (let round = 0; round < 3; round++) {
-    const leaseId = crypto.randomUUID();
-    const row = await claim(db, webhookId, leaseId);
-    if (!row) return { kind: "skipped" };
-    const scope = await scopeOf(db, row);
-    let end: PassEnd = { kind: "skipped" };
-    let owed = false;
-    try {
-      end = await deliverHeld(
-        env,
-        db,
-        row,
-        leaseId,
-        scope,
-        now,
-        report,
-        () => Date.now() - started > PASS_MS || sent >= maxDeliveries,
-        () => sent++,
-      );
-    } finally {
-      owed = await release(db, webhookId, leaseId, scope);
-    }
-    if (end.kind !== "idle" || !owed) return end;
-  }
-  return { kind: "more" };
-}
-
-async function deliverHeld(
-  env: Env,
-  db: Database,
-  row: WebhookRow,
-  leaseId: string,
-  scope: string | null,
-  now: Date,
-  report: PassReport,
-  outOfTime: () => boolean,
-  count: () => void,
-): Promise<PassEnd> {
+export async function deliverHeld(env: Env, tools: PassTools, row: WebhookRow, scope: string | null, now: Date, sent: () => void): Promise<PassEnd> {
+  const { db, report } = tools;
   const at = now.toISOString();
   if (failedTooLong(row.failingSince, now)) {
     if (await disable(db, row, now)) report.disabled++;
@@ -113,35 +82,41 @@ async function deliverHeld(
   let ahead = state.cursorSeq;
   const flush = async (next: Partial<DeliveryState> = {}) => {
     Object.assign(state, { cursorSeq: ahead }, next);
-    const held = await record(db, row, leaseId, pending, state);
+    const held = await tools.record({ webhookId: row.id, attempts: pending, state: { ...state } });
     pending = [];
     return held;
   };
   const finish = async (end: PassEnd): Promise<PassEnd> =>
     pending.length > 0 || ahead !== state.cursorSeq ? ((await flush()) ? end : { kind: "skipped" }) : end;
 
+  // Events read and not dealt with yet, and how far the read went.
+  let queue: EventHead[] = [];
+  let readTo = ahead;
+  let more = true;
   for (;;) {
     if (state.nextAttemptAt !== null && state.nextAttemptAt > at) return finish({ kind: "waiting", until: state.nextAttemptAt, scheduled: false });
-    if (outOfTime()) return finish({ kind: "more" });
-    const page = await eventsAfter(db, scope, ahead, PAGE_SIZE);
-    if (page.length === 0) return finish({ kind: "idle" });
-    const matching = page.filter((event) => selects(row.eventTypes, event.type, event.operation)).slice(0, BODIES_PER_READ);
-    if (matching.length === 0) {
-      // Nothing here for this webhook: the cursor moves past the page.
-      ahead = page.at(-1)!.seq;
-      if (!(await flush())) return { kind: "skipped" };
+    if (tools.outOfTime(row.id)) return finish({ kind: "more" });
+    if (queue.length === 0) {
+      // Every event read so far is dealt with: the cursor may pass what the filter left out.
+      ahead = Math.max(ahead, readTo);
+      if (!more) return finish({ kind: "idle" });
+      const page = await tools.heads({ after: ahead, scope });
+      queue = page.heads.filter((event) => selects(row.eventTypes, event.type, event.operation));
+      readTo = page.last;
+      more = page.more;
       continue;
     }
-    const bodies = await bodiesOf(
-      db,
-      matching.map((event) => event.seq),
-    );
-    for (const head of matching) {
+    const chunk = queue.slice(0, RECORD_EVERY);
+    const bodies = await tools.bodies(chunk.map((event) => event.seq));
+    for (const head of chunk) {
       const event = bodies.get(head.seq);
       if (!event) return finish({ kind: "more" });
+      queue.shift();
       const { body } = event;
-      const result = secrets ? await post(env, row.url, policy, await signedHeaders(secrets, event.id, body, new Date()), body) : SEALED_SECRET_UNREADABLE;
-      count();
+      const result = secrets
+        ? await tools.send(async () => post(env, row.url, policy, await signedHeaders(secrets, event.id, body, new Date()), body))
+        : SEALED_SECRET_UNREADABLE;
+      sent();
       const number = state.attempts + 1;
       const attempt: Attempt = {
         id: newId("delivery", new Date()),
@@ -162,7 +137,7 @@ async function deliverHeld(
         state.failingSince = null;
         report.delivered++;
         if (pending.length >= RECORD_EVERY && !(await flush())) return { kind: "skipped" };
-        if (outOfTime()) return finish({ kind: "more" });
+        if (tools.outOfTime(row.id)) return finish({ kind: "more" });
         continue;
       }
       const retryAt = nextAttemptAt(number, now)?.toISOString() ?? null;
@@ -183,6 +158,5 @@ async function deliverHeld(
         return { kind: "skipped" };
       }
     }
-    // The page's events after the last matching one read are passed over with it on the next read.
   }
 }

@@ -8,20 +8,21 @@
 // - the cron trigger, every minute, is the safety net: it finds every enabled webhook that
 //   is owed an event (or failing for 5 days) straight from the webhooks' cursors, whatever
 //   the queue did or lost, and delivers.
-// All three run the same pass (deliver.ts), which a lease keeps to one at a time per webhook.
+// All three run the same pass (pass.ts) over the webhooks they found, one pass for all of
+// them, which a lease keeps to one deliverer at a time per webhook.
 import { sql } from "drizzle-orm";
 import { type Database, database } from "../../db/client";
 import { webhookDeliveries, webhookDispatch } from "../../db/schema";
 import type { Env } from "../../env";
 import { safeErrorSummary } from "../../http/error-log";
-import { deliverOwed, emptyReport, type PassEnd, type PassReport } from "./deliver";
-import { DELIVERY_RETENTION_MS, DISABLE_AFTER_MS } from "./schedule";
+import { emptyReport, type PassEnd, type PassReport } from "./deliver";
+import { owedAmong, owedCondition } from "./lease";
+import { deliverPass } from "./pass";
+import { DELIVERY_RETENTION_MS } from "./schedule";
 
 /** What the queue carries: "look at the new events", or "deliver what this webhook is owed". */
 export type WebhookMessage = { kind: "events" } | { kind: "webhook"; id: string };
 
-/** Passes run side by side (each a webhook of its own). */
-const PARALLEL_PASSES = 4;
 /** Queues deliver a delayed message at most 12 hours later. */
 const MAX_QUEUE_DELAY_SECONDS = 12 * 3600;
 /** Webhooks one cron run works on; the others follow on the queue or in the next run. */
@@ -31,14 +32,6 @@ export interface DispatchReport extends PassReport {
   as_of: string;
   webhooks: number;
   more: boolean;
-}
-
-async function inParallel<T>(items: readonly T[], run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await run(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_PASSES, items.length) }, worker));
 }
 
 /** After a pass: the webhook's next turn on the queue, when it has one. */
@@ -57,35 +50,27 @@ async function followUp(env: Env, id: string, end: PassEnd, now: Date): Promise<
 
 async function runPasses(env: Env, ids: readonly string[], now: Date): Promise<DispatchReport> {
   const report: DispatchReport = { as_of: now.toISOString(), webhooks: ids.length, more: false, ...emptyReport() };
-  await inParallel(ids, async (id) => {
-    try {
-      const end = await deliverOwed(env, id, now, report);
-      if (await followUp(env, id, end, now)) report.more = true;
-    } catch (error) {
-      // One webhook's trouble does not hold up the others; its cursor still says what it is owed.
-      console.error(JSON.stringify({ level: "error", service: "domain-api", webhook: id, deliveries: "failed", error: safeErrorSummary(error) }));
-      report.more = true;
-    }
-  });
+  if (ids.length === 0) return report;
+  let ends: Map<string, PassEnd>;
+  try {
+    ends = await deliverPass(env, ids, now, report);
+  } catch (error) {
+    // The cursors still say what is owed: the next message or the cron finds it again.
+    console.error(JSON.stringify({ level: "error", service: "domain-api", webhooks: ids.length, deliveries: "failed", error: safeErrorSummary(error) }));
+    report.more = true;
+    return report;
+  }
+  await Promise.all(
+    [...ends].map(async ([id, end]) => {
+      if (end.kind === "error" || (await followUp(env, id, end, now))) report.more = true;
+    }),
+  );
   return report;
 }
 
-/**
- * Enabled webhooks owed something at `now`: an event after their cursor in what their
- * account sees, with no retry time in the future; or failing for 5 days (to be disabled).
- */
+/** Enabled webhooks owed something at `now` (lease.ts, owedCondition). */
 export function owedWebhooks(db: Database, now: Date, limit: number) {
-  const at = now.toISOString();
-  const cutoff = new Date(now.getTime() - DISABLE_AFTER_MS).toISOString();
-  return db.all<{ id: string }>(sql`
-    select w.id from webhooks w join accounts a on a.id = w.account_id
-    where w.enabled = 1 and (
-      w.failing_since <= ${cutoff}
-      or ((w.next_attempt_at is null or w.next_attempt_at <= ${at}) and case
-        when a.role = 'operator' then exists (select 1 from events e where e.seq > w.cursor_seq)
-        else exists (select 1 from events e where e.account_id = w.account_id and e.seq > w.cursor_seq) end)
-    )
-    order by w.id limit ${limit}`);
+  return owedAmong(db).where(owedCondition(now)).orderBy(sql`w.id`).limit(limit);
 }
 
 /** The cron's run (and POST /v1/webhooks/dispatch's): every webhook owed something, from the webhooks' own cursors. */

@@ -1,52 +1,73 @@
-// A deliverer's hold on a webhook (docs/webhooks.md, "Delivery"): the lease it takes and lets
-// go of, and what it records while it holds it, each through the write routine
-// (src/db/write.ts): a record written only while the lease holds, or not at all.
-import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
+// A delivery pass's hold on its webhooks (docs/webhooks.md, "Delivery"): the lease it takes
+// on all of them and lets go of, and what it records while it holds them, each through the
+// write routine (src/db/write.ts): a webhook's record is written only while the lease holds
+// it, or not at all.
+import { and, eq, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../db/client";
 import { writeChange } from "../../db/resource-write";
-import { events, webhookDeliveries, webhooks } from "../../db/schema";
+import { accounts, webhookDeliveries, webhooks } from "../../db/schema";
 import { commitWrite, isLostRace, versionStep, writeContextAt } from "../../db/write";
 import { webhookCollection } from "./collection";
-import type { WebhookRow } from "./queries";
+import { inList, type WebhookRow } from "./queries";
+import { DISABLE_AFTER_MS } from "./schedule";
 
 /** How long a deliverer holds a webhook before another may take it over (wall clock). */
 export const LEASE_MS = 60_000;
 /** Who the audit trail names for a webhook the service disabled. */
 export const WEBHOOK_ACTOR = "webhooks";
 
-/** Takes the webhook for this deliverer, when it is enabled and no one else holds it. */
-export async function claim(db: Database, webhookId: string, leaseId: string): Promise<WebhookRow | null> {
+/**
+ * Takes the webhooks for this pass, those of them enabled that no one else holds: one
+ * lease id for all of them, in one statement.
+ */
+export function claimAll(db: Database, ids: readonly string[], leaseId: string): Promise<WebhookRow[]> {
   const wall = Date.now();
-  const [row] = await db
+  return db
     .update(webhooks)
     .set({ leaseId, leaseUntil: wall + LEASE_MS })
-    .where(and(eq(webhooks.id, webhookId), eq(webhooks.enabled, true), or(isNull(webhooks.leaseUntil), lte(webhooks.leaseUntil, wall))))
+    .where(and(inList(webhooks.id, ids), eq(webhooks.enabled, true), or(isNull(webhooks.leaseUntil), lte(webhooks.leaseUntil, wall))))
     .returning();
-  return row ?? null;
+}
+
+const owedWebhook = alias(webhooks, "w");
+const owedAccount = alias(accounts, "a");
+
+/** The webhooks (`w`, with their accounts `a`) that `owedCondition` is asked of. */
+export function owedAmong(db: Database) {
+  return db.select({ id: owedWebhook.id }).from(owedWebhook).innerJoin(owedAccount, eq(owedAccount.id, owedWebhook.accountId)).$dynamic();
 }
 
 /**
- * Lets go of the webhook and, in the same round trip, looks whether it is owed an event
- * committed meanwhile (one another deliverer was turned away from by our lease).
+ * Enabled webhooks owed something at `now`: an event after their cursor in what their
+ * account sees, with no retry time in the future; or failing for 5 days (to be disabled).
  */
-export async function release(db: Database, webhookId: string, leaseId: string, scope: string | null): Promise<boolean> {
-  const after = sql`(select ${webhooks.cursorSeq} from ${webhooks} where ${webhooks.id} = ${webhookId} and ${webhooks.enabled} = 1)`;
+export function owedCondition(now: Date): SQL {
+  const at = now.toISOString();
+  const cutoff = new Date(now.getTime() - DISABLE_AFTER_MS).toISOString();
+  return sql`w.enabled = 1 and (
+      w.failing_since <= ${cutoff}
+      or ((w.next_attempt_at is null or w.next_attempt_at <= ${at}) and case
+        when a.role = 'operator' then exists (select 1 from events e where e.seq > w.cursor_seq)
+        else exists (select 1 from events e where e.account_id = w.account_id and e.seq > w.cursor_seq) end))`;
+}
+
+/**
+ * Lets go of the pass's webhooks and, in the same round trip, finds those of them owed
+ * something at `now` (an event committed meanwhile, which another deliverer was turned
+ * away from by this lease).
+ */
+export async function releaseAll(db: Database, ids: readonly string[], leaseId: string, now: Date): Promise<Set<string>> {
   const [owed] = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), {
     alongside: [
       db
         .update(webhooks)
         .set({ leaseId: null, leaseUntil: null })
-        .where(and(eq(webhooks.id, webhookId), eq(webhooks.leaseId, leaseId))),
+        .where(and(inList(webhooks.id, ids), eq(webhooks.leaseId, leaseId))),
     ],
-    last: [
-      db
-        .select({ seq: events.seq })
-        .from(events)
-        .where(scope === null ? gt(events.seq, after) : and(eq(events.accountId, scope), gt(events.seq, after)))
-        .limit(1),
-    ],
+    last: [owedAmong(db).where(and(inList(owedWebhook.id, ids), owedCondition(now)))],
   });
-  return (owed as unknown[]).length > 0;
+  return new Set((owed as { id: string }[]).map((row) => row.id));
 }
 
 /** A webhook every delivery of which failed for 5 days is disabled, with its event; false when it changed meanwhile. */
@@ -78,24 +99,29 @@ export interface Attempt {
 
 export type DeliveryState = Pick<WebhookRow, "cursorSeq" | "attempts" | "nextAttemptAt" | "failingSince">;
 
+/** What one webhook of a pass records: its attempts since the last record, and its state now. */
+export interface DeliveryRecord {
+  webhookId: string;
+  attempts: readonly Attempt[];
+  state: DeliveryState;
+}
+
 /**
- * Records attempts and moves the webhook's state on, in one batch, only while `leaseId`
- * still holds it (else nothing is written and the caller stops).
+ * Records the attempts and moves the webhooks' state on, for any number of the pass's
+ * webhooks in one batch, each only while `leaseId` still holds it (else nothing of that
+ * webhook is written and its deliverer stops). Answers, for each, whether it held.
  */
-export async function record(db: Database, row: WebhookRow, leaseId: string, attempts: readonly Attempt[], state: DeliveryState): Promise<boolean> {
-  const field = (name: keyof Attempt) => sql`json_extract(value, ${`$.${name}`})`;
-  // The lease still holds: the row the write must change.
-  const move = db
-    .update(webhooks)
-    .set({ ...state, leaseUntil: Date.now() + LEASE_MS })
-    .where(and(eq(webhooks.id, row.id), eq(webhooks.leaseId, leaseId)));
+export async function recordAll(db: Database, leaseId: string, records: readonly DeliveryRecord[]): Promise<boolean[]> {
+  const attempts = records.flatMap((r) => r.attempts.map((a) => ({ ...a, webhook_id: r.webhookId })));
+  const field = (name: keyof Attempt | "webhook_id") => sql`json_extract(value, ${`$.${name}`})`;
+  const held = sql`exists (select 1 from ${webhooks} w where w.id = ${field("webhook_id")} and w.lease_id = ${leaseId})`;
   // INSERT … SELECT from a JSON array, in the table's column order (`seq` null: the next one).
   const deliveries = db.insert(webhookDeliveries).select(
     db
       .select({
         seq: sql<number>`null`.as("seq"),
         id: sql<string>`${field("id")}`.as("id"),
-        webhookId: sql<string>`${row.id}`.as("webhook_id"),
+        webhookId: sql<string>`${field("webhook_id")}`.as("webhook_id"),
         kind: sql<"event">`'event'`.as("kind"),
         messageId: sql<string>`${field("message_id")}`.as("message_id"),
         attempt: sql<number>`${field("attempt")}`.as("attempt"),
@@ -106,13 +132,19 @@ export async function record(db: Database, row: WebhookRow, leaseId: string, att
         outcome: sql<Attempt["outcome"]>`${field("outcome")}`.as("outcome"),
         nextAttemptAt: sql<string | null>`${field("next_attempt_at")}`.as("next_attempt_at"),
       })
-      .from(sql`json_each(${JSON.stringify(attempts)})`),
+      .from(sql`json_each(${JSON.stringify(attempts)})`)
+      .where(held),
   );
-  try {
-    await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), { rows: [{ statement: move }], alongside: attempts.length > 0 ? [deliveries] : [] });
-    return true;
-  } catch (error) {
-    if (isLostRace(error)) return false;
-    throw error;
-  }
+  // Each webhook's new state, where the lease holds (`returning`: those it held).
+  const until = Date.now() + LEASE_MS;
+  const moves = records.map((r) =>
+    db
+      .update(webhooks)
+      .set({ ...r.state, leaseUntil: until })
+      .where(and(eq(webhooks.id, r.webhookId), eq(webhooks.leaseId, leaseId)))
+      .returning({ id: webhooks.id }),
+  );
+  const moved = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), { alongside: attempts.length > 0 ? [deliveries] : [], last: moves });
+  const ids = new Set((moved as { id: string }[][]).flat().map((row) => row.id));
+  return records.map((r) => ids.has(r.webhookId));
 }

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, lt, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
 import { accounts, events, webhookDeliveries, webhooks } from "../../db/schema";
@@ -6,6 +7,17 @@ import type { PageRequest } from "../../http/pagination";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** Bound parameters one list may take (D1 allows 100 per statement, and a statement has others). */
+const LISTED_PARAMETERS = 50;
+
+/**
+ * `column IN (values)`: bound parameters for a short list, one JSON array read by
+ * `json_each` for a long one (whose rows D1 counts as rows read, one per value).
+ */
+export function inList<T extends string | number>(column: SQLiteColumn, values: readonly T[]): SQL {
+  return values.length <= LISTED_PARAMETERS ? inArray(column, [...values]) : inArray(column, sql`(select value from json_each(${JSON.stringify(values)}))`);
+}
 
 /** Webhooks have no name: a path segment is an id. */
 export function findWebhook(db: Database, ref: ResourceRef) {
@@ -48,20 +60,27 @@ export function isOperatorAccount(db: Database, accountId: string) {
   return db.select({ role: accounts.role }).from(accounts).where(eq(accounts.id, accountId));
 }
 
-/** The next events after `seq` that a webhook of this account sees: their sequence, type and operation only. */
-export function eventsAfter(db: Database, accountId: string | null, seq: number, limit: number) {
+/**
+ * The next events after `seq` that webhooks of these accounts see (null: an operator's,
+ * which sees every account's): their sequence, type, operation and account only.
+ */
+export function eventHeadsAfter(db: Database, seq: number, accountIds: readonly string[] | null, limit: number) {
   return db
-    .select({ seq: events.seq, id: events.id, type: events.resourceType, operation: events.operation })
+    .select({ seq: events.seq, id: events.id, type: events.resourceType, operation: events.operation, accountId: events.accountId })
     .from(events)
-    .where(accountId === null ? gt(events.seq, seq) : and(eq(events.accountId, accountId), gt(events.seq, seq)))
+    .where(
+      accountIds === null
+        ? gt(events.seq, seq)
+        : accountIds.length === 1
+          ? // One account: its index in commit order, read only as far as the limit.
+            and(eq(events.accountId, accountIds[0]!), gt(events.seq, seq))
+          : and(gt(events.seq, seq), inList(events.accountId, accountIds)),
+    )
     .orderBy(asc(events.seq))
     .limit(limit);
 }
 
 /** Whole events by their sequence numbers. */
 export function eventsBySeq(db: Database, seqs: readonly number[]) {
-  return db
-    .select()
-    .from(events)
-    .where(inArray(events.seq, [...seqs]));
+  return db.select().from(events).where(inList(events.seq, seqs));
 }

@@ -1,0 +1,72 @@
+// One delivery pass for any number of webhooks (docs/webhooks.md, "Delivery"): the queue
+// consumer's batch, the cron's run and POST /v1/webhooks/dispatch each run one. Its cost in
+// D1 hardly grows with the webhooks it serves: one lease for all of them (one statement),
+// their accounts' roles (cached), the events after their cursors read together, the
+// bodies of those events read once, the attempts of all of them recorded together (every
+// ten deliveries per webhook at most), and one release that also finds which of them an
+// event committed meanwhile is owed. Each webhook's events go in commit order (deliver.ts);
+// the webhooks go side by side.
+import { database } from "../../db/client";
+import type { Env } from "../../env";
+import { safeErrorSummary } from "../../http/error-log";
+import { coalesced, limited } from "./coalesce";
+import { deliverHeld, type PassEnd, type PassReport, type PassTools } from "./deliver";
+import { bodiesReader, headsReader, scopesOf } from "./deliver-reads";
+import { claimAll, type DeliveryRecord, recordAll, releaseAll } from "./lease";
+
+/** A pass starts no attempt after this long, so that it ends (an attempt takes at most ~16 s) well inside its lease. */
+const PASS_MS = 30_000;
+/** Attempts one pass makes at one webhook at most; what is left follows on the queue. */
+const MAX_DELIVERIES = 200;
+/** POSTs in flight at once: a Worker's run has 6 connections open at most, one kept for the URL checks' lookups. */
+const SENDS_AT_ONCE = 5;
+/** Rounds of a pass: after letting go, once more for the webhooks an event committed meanwhile is owed. */
+const ROUNDS = 3;
+
+/** Delivers what the webhooks are owed at `now`; how each one's turn ended. */
+export async function deliverPass(env: Env, ids: readonly string[], now: Date, report: PassReport): Promise<Map<string, PassEnd>> {
+  const db = database(env.DB);
+  const started = Date.now();
+  const ends = new Map<string, PassEnd>(ids.map((id) => [id, { kind: "skipped" }]));
+  const sent = new Map<string, number>();
+  const send = limited(SENDS_AT_ONCE);
+  let owed = [...new Set(ids)];
+  for (let round = 0; round < ROUNDS && owed.length > 0; round++) {
+    const leaseId = crypto.randomUUID();
+    const rows = await claimAll(db, owed, leaseId);
+    if (rows.length === 0) break;
+    const held = rows.map((row) => row.id);
+    const roundEnds = new Map<string, PassEnd>();
+    try {
+      const scopes = await scopesOf(db, rows);
+      const tools: PassTools = {
+        db,
+        heads: headsReader(db),
+        bodies: bodiesReader(db),
+        record: coalesced<DeliveryRecord, boolean>((entries) => recordAll(db, leaseId, entries)),
+        send,
+        outOfTime: (id) => Date.now() - started > PASS_MS || (sent.get(id) ?? 0) >= MAX_DELIVERIES,
+        report,
+      };
+      await Promise.all(
+        rows.map(async (row) => {
+          try {
+            const end = await deliverHeld(env, tools, row, scopes.get(row.id) ?? row.accountId, now, () => sent.set(row.id, (sent.get(row.id) ?? 0) + 1));
+            roundEnds.set(row.id, end);
+          } catch (error) {
+            // One webhook's trouble does not hold up the others; its cursor still says what it is owed.
+            console.error(JSON.stringify({ level: "error", service: "domain-api", webhook: row.id, deliveries: "failed", error: safeErrorSummary(error) }));
+            roundEnds.set(row.id, { kind: "error" });
+          }
+        }),
+      );
+    } finally {
+      const stillOwed = await releaseAll(db, held, leaseId, now);
+      owed = held.filter((id) => roundEnds.get(id)?.kind === "idle" && stillOwed.has(id));
+    }
+    for (const [id, end] of roundEnds) ends.set(id, end);
+  }
+  // Owed still after the last round: the queue takes it from here.
+  for (const id of owed) ends.set(id, { kind: "more" });
+  return ends;
+}
