@@ -23,11 +23,14 @@ const CHROMIUM_ARGS = [
   "--disable-sync",
   "--disable-quic",
 ];
-const RENDER_TIMEOUT_MS = 30_000;
+const RENDER_TIMEOUT_MS = 60_000;
+// Hang detectors, not speed limits: a click is answered in well under a second on an idle
+// machine, and took over 5 s (the limit then) with two CI runs side by side (load 10).
+const ACTION_TIMEOUT_MS = 60_000;
 const SCREENSHOT = join(ROOT, "test-results", "docs.png");
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
-const harness = createHarness({ name: "docs-e2e", label: "DOCS-E2E", startArgs: ["--auth"], readyTimeoutMs: 60_000, totalTimeoutMs: 300_000 });
+const harness = createHarness({ name: "docs-e2e", label: "DOCS-E2E", startArgs: ["--auth"], readyTimeoutMs: 120_000, totalTimeoutMs: 300_000 });
 const { notOk, check, startReported, tempDir, run } = harness;
 
 let browser = null; // the persistent context: closing it ends Chromium
@@ -109,21 +112,21 @@ async function main() {
       assert(missing.length === 0, `missing ${missing.length}: ${missing.slice(0, 10).join(", ")}`);
     });
     await check("the page shows the API title from the document", async () => {
-      const title = await page.textContent(".swagger-ui .info .title", { timeout: 5_000 });
+      const title = await page.textContent(".swagger-ui .info .title", { timeout: ACTION_TIMEOUT_MS });
       assert(/Domain name management API/.test(title ?? ""), `title: ${title}`);
     });
     await check("an operation expands to show its parameters and responses", async () => {
       const first = page.locator(".swagger-ui .opblock").first();
-      await first.locator(".opblock-summary-control").click({ timeout: 5_000 });
-      await first.locator(".responses-wrapper").waitFor({ timeout: 10_000 });
+      await first.locator(".opblock-summary-control").click({ timeout: ACTION_TIMEOUT_MS });
+      await first.locator(".responses-wrapper").waitFor({ timeout: ACTION_TIMEOUT_MS });
     });
     await check("POST /v1/contacts shows its request example and its 422 problem examples", async () => {
       const block = page.locator(".swagger-ui .opblock-post", { has: page.locator('.opblock-summary-path[data-path="/contacts"]') });
-      await block.locator(".opblock-summary-control").click({ timeout: 5_000 });
+      await block.locator(".opblock-summary-control").click({ timeout: ACTION_TIMEOUT_MS });
       const body = block.locator(".opblock-section-request-body");
-      await body.waitFor({ timeout: 10_000 });
-      await page.waitForFunction((el) => el && /Analytical Engines Ltd/.test(el.textContent ?? ""), await body.elementHandle(), { timeout: 10_000 });
-      const responses = (await block.locator(".responses-wrapper").textContent({ timeout: 10_000 })) ?? "";
+      await body.waitFor({ timeout: ACTION_TIMEOUT_MS });
+      await page.waitForFunction((el) => el && /Analytical Engines Ltd/.test(el.textContent ?? ""), await body.elementHandle(), { timeout: ACTION_TIMEOUT_MS });
+      const responses = (await block.locator(".responses-wrapper").textContent({ timeout: ACTION_TIMEOUT_MS })) ?? "";
       assert(/validation_failed/.test(responses) || /Validation failed/.test(responses), "the 422 response shows no validation_failed example");
     });
     // Let late requests (fonts, images, lazy chunks) happen before the verdicts.
@@ -145,7 +148,7 @@ async function main() {
     });
     await check("screenshot saved to test-results/docs.png", async () => {
       mkdirSync(join(ROOT, "test-results"), { recursive: true });
-      await page.screenshot({ path: SCREENSHOT, fullPage: false, timeout: 10_000 });
+      await page.screenshot({ path: SCREENSHOT, fullPage: false, timeout: ACTION_TIMEOUT_MS });
     });
   } finally {
     await closeBrowser();

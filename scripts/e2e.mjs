@@ -12,7 +12,7 @@ import { ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
 const REQUEST_TIMEOUT_MS = 10_000;
 
-const { check, startReported, run } = createHarness({ name: "e2e", label: "E2E", readyTimeoutMs: 60_000, totalTimeoutMs: 240_000 });
+const { check, startReported, run } = createHarness({ name: "e2e", label: "E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 240_000 });
 
 async function main() {
   const base = await startReported("npm start");

@@ -28,7 +28,7 @@ const { ok, notOk, tempDir, startReported, run } = createHarness({
   name: "readme-tour",
   label: "README-TOUR",
   startArgs: ["--auth"],
-  readyTimeoutMs: 60_000,
+  readyTimeoutMs: 120_000,
   totalTimeoutMs: 480_000,
 });
 

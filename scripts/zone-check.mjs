@@ -57,7 +57,7 @@ const MEDIA_DNS = "text/dns";
 const harness = createHarness({
   name: "zone-check",
   label: "ZONE-CHECK",
-  readyTimeoutMs: 60_000,
+  readyTimeoutMs: 120_000,
   totalTimeoutMs: 420_000,
 });
 const { ok, notOk, check } = harness;

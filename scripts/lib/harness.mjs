@@ -93,7 +93,7 @@ export function httpClient(base, { timeoutMs = 10_000 } = {}) {
  * name: the run's name in `not ok - <name> run (…)`; label: the summary's prefix;
  * startArgs: extra arguments for start.mjs (after `--port N --persist-to DIR`).
  */
-export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 60_000, totalTimeoutMs = 90_000 }) {
+export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 120_000, totalTimeoutMs = 90_000 }) {
   let passed = 0;
   let failed = 0;
   let server = null; // the start.mjs child, leader of its own process group
