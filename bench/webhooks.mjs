@@ -23,6 +23,7 @@ import autocannon from "autocannon";
 import { readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { Worker } from "node:worker_threads";
+import { sleep } from "../scripts/lib/harness.mjs";
 
 export const WEBHOOK_TARGETS = {
   write_rate_1_vs_0_webhooks: { op: ">=", value: 0.95 },
@@ -30,7 +31,6 @@ export const WEBHOOK_TARGETS = {
   commit_to_delivery_p99_ms: { op: "<=", value: 2000 },
 };
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const round1 = (value, digits = 1) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
 
 function percentile(sorted, p) {

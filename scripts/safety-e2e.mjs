@@ -13,7 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
-import { assert, createHarness, expectStatus, freePort, httpClient, runCommand } from "./lib/harness.mjs";
+import { assert, createHarness, expectStatus, freePort, httpClient, runCommand, sleep } from "./lib/harness.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -29,7 +29,6 @@ const TOKEN_LINE = /^tok_[0-9A-HJKMNP-TV-Z]{26}\.[A-Za-z0-9_-]{20,128}$/m;
 const harness = createHarness({ name: "safety-e2e", label: "SAFETY-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 600_000 });
 const { ok, notOk, check } = harness;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 function expectProblem(res, status, code) {
   expectStatus(res, status);

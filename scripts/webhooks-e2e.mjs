@@ -22,12 +22,10 @@
 //   node scripts/webhooks-e2e.mjs        (npm run webhooks-e2e)
 import { createServer } from "node:http";
 import { Webhook } from "standardwebhooks";
-import { assert, createHarness, freePort, httpClient } from "./lib/harness.mjs";
+import { assert, createHarness, freePort, httpClient, sleep } from "./lib/harness.mjs";
 
 const harness = createHarness({ name: "webhooks-e2e", label: "WEBHOOKS-E2E", totalTimeoutMs: 420_000, readyTimeoutMs: 90_000 });
 const { check, ok } = harness;
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns a truthy value (returned), or fails after `timeoutMs`. */
 async function waitFor(what, probe, timeoutMs = 20_000) {

@@ -241,10 +241,14 @@ export function neighbourhood(zone: string, name: string): string[] {
   return names;
 }
 
+/** The types whose targets the check follows (NS at the apex only): they must name a canonical, present name. */
+export const TARGET_CHECKED_TYPES: readonly string[] = ["NS", "MX", "SRV"];
+/** The types whose addition changes the zone's structure (`changesStructure`). */
+export const ALIAS_TYPES: readonly string[] = ["CNAME", "DNAME"];
+
 /** The in-zone names the record's lookups start from: an apex NS, MX or SRV target. */
 export function checkedTargets(zone: string, record: ZoneRecordRef): string[] {
-  const apexNs = record.type === "NS" && record.fqdn === zone;
-  if (!apexNs && record.type !== "MX" && record.type !== "SRV") return [];
+  if (!TARGET_CHECKED_TYPES.includes(record.type) || (record.type === "NS" && record.fqdn !== zone)) return [];
   const type = recordTypeOf(record.type);
   return type.ok ? rdataNames(type.type, record.content).filter((name) => isWithin(name, zone)) : [];
 }
@@ -255,7 +259,7 @@ export function checkedTargets(zone: string, record: ZoneRecordRef): string[] {
  * delegation or DNAME removed (the records below it become the zone's own again).
  */
 export function changesStructure(zone: string, removed: ZoneRecordRef | null, added: ZoneRecordRef | null): boolean {
-  if (added && (added.type === "CNAME" || added.type === "DNAME")) return true;
+  if (added && ALIAS_TYPES.includes(added.type)) return true;
   return removed !== null && (removed.type === "DNAME" || (removed.type === "NS" && removed.fqdn !== zone));
 }
 

@@ -18,6 +18,7 @@ import type { Database } from "../../db/client";
 import type { Statement } from "../../db/write";
 import { normalizeName } from "../../dns/name";
 import { rdataNames, recordTypeOf } from "../../dns/rdata";
+import { ALIAS_TYPES, TARGET_CHECKED_TYPES } from "../../dns/zone-integrity";
 import { databaseSource, type IntegritySource, type ReadRecord } from "./integrity";
 
 /**
@@ -61,15 +62,12 @@ export function ownerSeed(input: string | undefined): SQL {
   return sql`(case when ${name} = z.name or substr(${name}, -length(z.name) - 1) = '.' || z.name then ${name} else ${name} || '.' || z.name end)`;
 }
 
-/** Types whose targets the check follows (an apex NS, an MX, an SRV: src/dns/zone-integrity.ts checkedTargets). */
-const TARGETED = ["NS", "MX", "SRV"];
-
 /** The names `content` points at, read as each of `types` (those it parses as). */
 export function targetSeeds(types: readonly string[], content: string): SQL[] {
   const names = new Set<string>();
   for (const input of types) {
     const type = recordTypeOf(input);
-    if (!type.ok || !TARGETED.includes(type.type)) continue;
+    if (!type.ok || !TARGET_CHECKED_TYPES.includes(type.type)) continue;
     for (const name of rdataNames(type.type, content)) names.add(name.toLowerCase());
   }
   return [...names].map((name) => sql`${name}`);
@@ -78,13 +76,13 @@ export function targetSeeds(types: readonly string[], content: string): SQL[] {
 /** Whether a record of `type` has targets the check follows. */
 export function isTargeted(type: string): boolean {
   const checked = recordTypeOf(type);
-  return checked.ok && TARGETED.includes(checked.type);
+  return checked.ok && TARGET_CHECKED_TYPES.includes(checked.type);
 }
 
 /** Whether a record of `type` changes the zone's structure when added: an alias or a DNAME (src/dns/zone-integrity.ts changesStructure). */
 export function isAlias(type: string): boolean {
   const checked = recordTypeOf(type);
-  return checked.ok && (checked.type === "CNAME" || checked.type === "DNAME");
+  return checked.ok && ALIAS_TYPES.includes(checked.type);
 }
 
 /** The target of the stored record's content, as an NS, MX or SRV holds it: its last field. */
