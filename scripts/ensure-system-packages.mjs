@@ -127,7 +127,7 @@ function aptGet(args) {
 }
 
 // Debian's maintainer scripts ask /usr/sbin/policy-rc.d before starting a service;
-// exit 101 means "not allowed", so packages with a daemon (bind9, pdns-server) install
+// exit 101 means "not allowed", so packages with a daemon (bind9, pdns-server, knot) install
 // without starting one. Only a file this script wrote is removed afterwards.
 const POLICY_RC_D = "/usr/sbin/policy-rc.d";
 function withoutServiceStarts(run) {
