@@ -1,5 +1,6 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { kCurrentWorker } from "miniflare";
 import { defineConfig } from "vitest/config";
 
 // workerd reports the test runner's WebSocket closing, at the end of every test file's
@@ -27,7 +28,11 @@ function workersProject(
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
+        main: "./test/worker.ts",
         miniflare: {
+          // The webhook sender (wrangler.toml's WEBHOOK_SENDER names its own Worker): its
+          // entrypoint in this Worker, test/worker.ts.
+          serviceBindings: { WEBHOOK_SENDER: { name: kCurrentWorker, entrypoint: "WebhookSender" } },
           // The tests' requests go to http://api.test, not a loopback host, so they need the
           // secret a deployed Worker needs (wrangler.toml: CURSOR_SECRET).
           bindings: {

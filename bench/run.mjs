@@ -292,10 +292,11 @@ function seedState(state, size, seedDir, label = "") {
   return { token, meta };
 }
 
-async function startService(state, port, name = "service", wranglerArgs = []) {
+async function startService(state, port, name = "service", wranglerArgs = [], startArgs = []) {
   await startServer(name, process.execPath, [
     join(ROOT, "scripts", "start.mjs"),
     "--auth",
+    ...startArgs,
     "--persist-to",
     state,
     "--port",

@@ -60,6 +60,7 @@ async function startReceiver(freePort) {
  */
 function groupCpu(pgid) {
   const byProcess = {};
+  const processes = new Map(); // pid → { ppid, name, ms }
   try {
     for (const pid of readdirSync("/proc")) {
       if (!/^[0-9]+$/.test(pid)) continue;
@@ -73,28 +74,37 @@ function groupCpu(pgid) {
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       // After the name: state(0) ppid(1) pgrp(2) … utime(11) stime(12); USER_HZ is 100.
       if (Number(fields[2]) !== pgid) continue;
-      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
-      const role = processRole(name, pid);
-      byProcess[role] = (byProcess[role] ?? 0) + ms;
+      processes.set(pid, { ppid: fields[1], name, ms: (Number(fields[11]) + Number(fields[12])) * 10 });
     }
   } catch {
     return null;
   }
+  for (const [pid, { name, ms }] of processes) {
+    const role = processRole(name, pid, processes);
+    byProcess[role] = (byProcess[role] ?? 0) + ms;
+  }
   return byProcess;
 }
 
-/**
- * Which part of `wrangler dev` a process is: the workerd that runs the Worker (the one with
- * an inspector address), wrangler's own workerd (its proxy and inspector proxy), wrangler
- * (node), or something else (scripts/start.mjs, esbuild).
- */
-function processRole(name, pid) {
-  let command = "";
+const commandOf = (pid) => {
   try {
-    command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
   } catch {
-    // gone meanwhile
+    return ""; // gone meanwhile
   }
+};
+
+/**
+ * Which part of `npm start` a process is: the webhook sender (scripts/sender.mjs and its
+ * workerd), the workerd that runs the API Worker (the one with an inspector address),
+ * wrangler's own workerd (its proxy and inspector proxy), wrangler (node), or something
+ * else (scripts/start.mjs, esbuild).
+ */
+function processRole(name, pid, processes) {
+  for (let at = pid; processes.has(at); at = processes.get(at).ppid) {
+    if (commandOf(at).includes("scripts/sender.mjs")) return "sender";
+  }
+  const command = commandOf(pid);
   if (name === "workerd") return command.includes("--inspector-addr") ? "worker" : "wrangler_proxy";
   if (command.includes("wrangler")) return "wrangler";
   return "other";
@@ -126,7 +136,9 @@ export async function webhooksPhase(ctx, { quick }) {
   const port = await ctx.freePort();
   const base = `http://127.0.0.1:${port}`;
   const receiver = await startReceiver(ctx.freePort);
-  const service = await ctx.startService(state, port, "webhooks-service");
+  // The sender at the idle priority: what webhooks cost the API, apart from the CPU their
+  // requests take, which a deployment spends on other machines (scripts/sender.mjs).
+  const service = await ctx.startService(state, port, "webhooks-service", [], ["--sender-priority", "idle"]);
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   const api = async (method, path, body) => {
     const response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -234,7 +246,7 @@ export async function webhooksPhase(ctx, { quick }) {
     };
     // The same, process by process: the Worker's own workerd, and what wrangler dev adds.
     const roleSum = (list, role) => list.reduce((total, run) => total + (run.service_cpu_by_process?.[role] ?? 0), 0);
-    for (const role of ["worker", "wrangler_proxy", "wrangler", "other"]) {
+    for (const role of ["worker", "wrangler_proxy", "wrangler", "sender", "other"]) {
       const write = roleSum(runs[0], role) / sum(runs[0], "writes");
       figures.service_cpu.by_role[role] = {
         ms_per_write: round1(write, 2),

@@ -207,6 +207,7 @@ check(`every relative link of the Markdown files resolves inside the repository 
 // What each part of src/ may import (besides itself); CONTRIBUTING.md shows the same table.
 const MAY_IMPORT = {
   index: ["app", "env", "http"],
+  sender: ["resources"], // the webhook sender's Worker: the sending code of the webhooks collection, nothing else
   app: ["db", "dns", "env", "http", "rdap", "registry", "resources"],
   env: ["access", "db"], // types only: the principal, the request's database
   resources: ["access", "db", "dns", "env", "http", "rdap", "registry"],

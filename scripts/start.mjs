@@ -17,12 +17,15 @@
 // `curl "http://127.0.0.1:PORT/__scheduled?cron=*+*+*+*+*"`.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { forwardLines, withoutDnsBackendPaths } from "./lib/dns-log-filter.mjs";
 import { localStateDir } from "./lib/local-d1.mjs";
 import { applyLocalMigrations, assertWranglerInstalled, exitStatus, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
-const USAGE = "usage: node scripts/start.mjs [--port N] [--persist-to DIR] [--auth] [-- <wrangler dev args>]";
+const USAGE = "usage: node scripts/start.mjs [--port N] [--persist-to DIR] [--auth] [--sender-priority normal|low|idle] [-- <wrangler dev args>]";
+/** How the webhook sender's processes share the CPU with the API's (scripts/sender.mjs). */
+const SENDER_PRIORITIES = ["normal", "low", "idle"];
 
 function fail(message) {
   console.error(`[start] ${message}\n${USAGE}`);
@@ -49,12 +52,18 @@ function parseOptions(argv) {
       strict: false,
       allowPositionals: true,
       tokens: true,
-      options: { help: { type: "boolean", short: "h" }, port: { type: "string" }, "persist-to": { type: "string" }, auth: { type: "boolean" } },
+      options: {
+        help: { type: "boolean", short: "h" },
+        port: { type: "string" },
+        "persist-to": { type: "string" },
+        auth: { type: "boolean" },
+        "sender-priority": { type: "string" },
+      },
     });
   } catch (error) {
     fail(error.message);
   }
-  const known = new Set(["help", "port", "persist-to", "auth"]);
+  const known = new Set(["help", "port", "persist-to", "auth", "sender-priority"]);
   const ownOptions = {};
   const rest = [];
   for (const token of parsed.tokens) {
@@ -72,6 +81,8 @@ function parseOptions(argv) {
   const port = ownOptions.port !== undefined ? parsePort(ownOptions.port, "--port") : process.env.PORT ? parsePort(process.env.PORT, "PORT") : 8787;
   let persistTo = ownOptions["persist-to"] ?? null;
   const auth = ownOptions.auth === true;
+  const senderPriority = ownOptions["sender-priority"] ?? "normal";
+  if (!SENDER_PRIORITIES.includes(senderPriority)) fail(`--sender-priority must be one of ${SENDER_PRIORITIES.join(", ")}, got "${senderPriority}"`);
   // `--persist-to` given among the wrangler dev arguments must reach the migrations too.
   for (let i = 0; i < passThrough.length; i++) {
     const arg = passThrough[i];
@@ -80,7 +91,7 @@ function parseOptions(argv) {
     else continue;
     i--;
   }
-  return { port, persistTo: localStateDir(persistTo), auth, passThrough };
+  return { port, persistTo: localStateDir(persistTo), auth, senderPriority, passThrough };
 }
 
 // Fails fast, with a plain message, when something already listens on the port
@@ -93,7 +104,7 @@ function portIsFree(port) {
   });
 }
 
-const { port, persistTo, auth, passThrough } = parseOptions(process.argv.slice(2));
+const { port, persistTo, auth, senderPriority, passThrough } = parseOptions(process.argv.slice(2));
 assertWranglerInstalled();
 if (!(await portIsFree(port))) {
   console.error(`[start] port ${port} on 127.0.0.1 is already in use: stop the other server or pick another port (--port N or PORT=N).`);
@@ -101,16 +112,55 @@ if (!(await portIsFree(port))) {
 }
 
 const persistArgs = persistTo ? ["--persist-to", persistTo] : [];
-const env = wranglerEnv();
+// wrangler's dev registry, where the API's WEBHOOK_SENDER binding finds the webhook sender:
+// one per state dir, so that servers on other state dirs never reach each other's.
+const registry = join(persistTo ?? join(ROOT, ".wrangler", "state"), "dev-registry");
+const env = wranglerEnv({ WRANGLER_REGISTRY_PATH: registry });
 let child = null;
+let sender = null;
 let stopSignal = null;
 
-// Ctrl-C / kill: pass the signal to whichever wrangler is running, then exit with its code.
+const running = (proc) => proc && proc.exitCode === null && proc.signalCode === null;
+
+// Ctrl-C / kill: pass the signal to whichever wrangler is running and to the sender, then exit with the API's code.
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.on(signal, () => {
     stopSignal ??= signal;
-    if (child && child.exitCode === null && child.signalCode === null) child.kill(signal);
-    else process.exit(exitStatus(null, signal));
+    if (running(sender)) sender.kill(signal);
+    if (running(child)) child.kill(signal);
+    else if (!running(sender)) process.exit(exitStatus(null, signal));
+  });
+}
+
+/**
+ * The webhook sender (scripts/sender.mjs), in a process of its own at a lower priority:
+ * resolves once the API can reach it, or with the reason it could not start.
+ */
+function startSender() {
+  return new Promise((resolvePromise) => {
+    sender = spawn(process.execPath, [join(ROOT, "scripts", "sender.mjs")], {
+      cwd: ROOT,
+      env: { ...env, SENDER_PRIORITY: senderPriority },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let ready = false;
+    forwardLines(sender.stdout, process.stdout, (line) => {
+      if (!ready && line.startsWith("[sender] ready")) {
+        ready = true;
+        resolvePromise(null);
+      }
+      return line;
+    });
+    forwardLines(sender.stderr, process.stderr, (line) => line);
+    sender.on("error", (error) => resolvePromise(`could not run the webhook sender: ${error.message}`));
+    sender.on("exit", (code, signal) => {
+      if (!ready) resolvePromise(`the webhook sender stopped before it was ready (exit ${exitStatus(code, signal)})`);
+      else if (!stopSignal && running(child)) {
+        // Without it no webhook is delivered: stop the API too rather than run half a service.
+        console.error(`[start] the webhook sender stopped (exit ${exitStatus(code, signal)}); stopping the API`);
+        child.kill("SIGTERM");
+      }
+    });
   });
 }
 
@@ -159,6 +209,13 @@ console.log(
     ? "[start] authentication is ON: send Authorization: Bearer <token> (npm run token -- create --name dev --scope write)"
     : "[start] authentication is OFF for this local server (AUTH_DISABLED=true, loopback only); use --auth to keep it on",
 );
+console.log("[start] starting the webhook sender (src/sender.ts)");
+const senderProblem = await startSender();
+if (senderProblem || stopSignal) {
+  if (senderProblem && !stopSignal) console.error(`[start] ${senderProblem}`);
+  if (running(sender)) sender.kill("SIGTERM");
+  process.exit(stopSignal ? exitStatus(null, stopSignal) : 1);
+}
 console.log(`[start] starting wrangler dev on http://127.0.0.1:${port}`);
 const served = await run([
   "dev",
@@ -176,4 +233,8 @@ const served = await run([
   ...clockArgs,
   ...passThrough,
 ]);
+if (running(sender)) {
+  sender.kill("SIGTERM");
+  await new Promise((resolvePromise) => sender.once("exit", resolvePromise));
+}
 process.exit(served);

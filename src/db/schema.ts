@@ -710,6 +710,8 @@ export const webhooks = sqliteTable(
     failingSince: text("failing_since"),
     leaseId: text("lease_id"),
     leaseUntil: integer("lease_until"),
+    /** A pass found it held by another's lease and left it: the holder looks again when it lets go (drizzle/0029). */
+    turnedAway: integer("turned_away", { mode: "boolean" }).notNull().default(false),
     version: integer("version").notNull().default(1),
     ...timestamps,
   },

@@ -8,7 +8,7 @@ import { ApiError } from "../../http/problem";
 import { presentWebhook } from "./present";
 import { findWebhook, type WebhookRow } from "./queries";
 import type { Webhook } from "./schemas";
-import { DEFAULT_DNS_RESOLVER, checkUrl, resolvedProblem, resolveName, type TargetPolicy } from "./target";
+import { checkUrl, dnsResolver, resolvedProblem, resolveName, type TargetPolicy } from "./target";
 
 export const webhookCollection: Collection<WebhookRow, Webhook> = {
   type: "webhook",
@@ -35,6 +35,6 @@ export async function requireDeliverableUrl(c: Context<AppEnv>, url: string, pol
   const check = checkUrl(url, policy);
   if (!check.ok) return refuse(check.problem);
   if (check.resolve === null) return;
-  const problem = resolvedProblem(check.resolve, await resolveName(c.env.WEBHOOK_DNS_RESOLVER || DEFAULT_DNS_RESOLVER, check.resolve), policy);
+  const problem = resolvedProblem(check.resolve, await resolveName(dnsResolver(c.env), check.resolve), policy);
   if (problem) refuse(problem);
 }

@@ -64,6 +64,7 @@ export const createWebhook: RouteHandler<typeof routes.createWebhook, AppEnv> = 
         failingSince: null,
         leaseId: null,
         leaseUntil: null,
+        turnedAway: false,
         version: 1,
         createdAt: at,
         updatedAt: at,

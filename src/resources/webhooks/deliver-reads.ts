@@ -9,12 +9,6 @@ import { presentEvent } from "../events/present";
 import { coalesced } from "./coalesce";
 import { eventHeadsAfter, eventsBySeq, inList, type WebhookRow } from "./queries";
 
-/**
- * Successful deliveries recorded together, at most this many per webhook (a failure is
- * recorded at once). A crash before the record sends those events again, which receivers
- * deduplicate.
- */
-export const RECORD_EVERY = 10;
 /** Events read at once, for all the webhooks asking. */
 const PAGE_SIZE = 100;
 

@@ -13,13 +13,11 @@ import type { Database } from "../../db/client";
 import { newId } from "../../db/ids";
 import type { Env } from "../../env";
 import type { Body, EventHead, HeadsPage } from "./deliver-reads";
-import { RECORD_EVERY } from "./deliver-reads";
 import { selects } from "./event-types";
 import { type Attempt, type DeliveryRecord, type DeliveryState, disable } from "./lease";
 import type { WebhookRow } from "./queries";
 import { failedTooLong, nextAttemptAt } from "./schedule";
-import { type AttemptResult, post } from "./send";
-import { signedHeaders } from "./signing";
+import { type AttemptResult, MAX_JOB_EVENTS, SEALED_SECRET_UNREADABLE, type SendJob } from "./send";
 import { signingSecrets, storedPolicy } from "./signing-secrets";
 
 export interface PassReport {
@@ -48,19 +46,17 @@ export interface PassTools {
   bodies(seqs: readonly number[]): Promise<Map<number, Body>>;
   /** Records, while the pass's lease holds the webhook; false when it no longer does. */
   record(entry: DeliveryRecord): Promise<boolean>;
-  /** One POST, when the pass has room for it (Workers cap a run's open connections). */
-  send<T>(task: () => Promise<T>): Promise<T>;
+  /**
+   * Hands events to the webhook sender (src/sender.ts), which sends them in order until one
+   * fails or the pass's time is up: their results, in order, maybe fewer than the events.
+   */
+  send(job: Pick<SendJob, "url" | "policy" | "secrets" | "events">): Promise<AttemptResult[]>;
+  /** How many events the webhook may still be sent in this pass. */
+  room(webhookId: string): number;
   /** True once the pass should start no more attempts at this webhook. */
   outOfTime(webhookId: string): boolean;
   report: PassReport;
 }
-
-const SEALED_SECRET_UNREADABLE: AttemptResult = {
-  ok: false,
-  statusCode: null,
-  durationMs: 0,
-  error: "Not sent: the signing secret cannot be opened (WEBHOOK_SECRET_KEY changed?); rotate the secret.",
-};
 
 /**
  * Delivers what the webhook is owed at `now` (the clock of retries and of the 5 days; the
@@ -106,21 +102,28 @@ export async function deliverHeld(env: Env, tools: PassTools, row: WebhookRow, s
       more = page.more;
       continue;
     }
-    const chunk = queue.slice(0, RECORD_EVERY);
+    // One job for the sender at a time: the events it sends are recorded together after it
+    // (a failure at once), so a crash before the record sends at most one job's again,
+    // which receivers deduplicate on webhook-id.
+    const chunk = queue.slice(0, Math.min(MAX_JOB_EVENTS, tools.room(row.id)));
     const bodies = await tools.bodies(chunk.map((event) => event.seq));
+    const events: { id: string; body: string }[] = [];
     for (const head of chunk) {
       const event = bodies.get(head.seq);
-      if (!event) return finish({ kind: "more" });
-      queue.shift();
-      const { body } = event;
-      const result = secrets
-        ? await tools.send(async () => post(env, row.url, policy, await signedHeaders(secrets, event.id, body, new Date()), body))
-        : SEALED_SECRET_UNREADABLE;
+      if (!event) break;
+      events.push({ id: event.id, body: event.body });
+    }
+    if (events.length === 0) return finish({ kind: "more" });
+    const results = secrets ? await tools.send({ url: row.url, policy, secrets, events }) : [SEALED_SECRET_UNREADABLE];
+    if (results.length === 0) return finish({ kind: "more" });
+    // Every result is recorded before the pass stops here: what was sent is not sent again.
+    for (const [i, result] of results.entries()) {
+      const head = queue.shift()!;
       sent();
       const number = state.attempts + 1;
       const attempt: Attempt = {
         id: newId("delivery", new Date()),
-        message_id: event.id,
+        message_id: events[i]!.id,
         attempt: number,
         at,
         status_code: result.statusCode,
@@ -136,8 +139,6 @@ export async function deliverHeld(env: Env, tools: PassTools, row: WebhookRow, s
         state.nextAttemptAt = null;
         state.failingSince = null;
         report.delivered++;
-        if (pending.length >= RECORD_EVERY && !(await flush())) return { kind: "skipped" };
-        if (tools.outOfTime(row.id)) return finish({ kind: "more" });
         continue;
       }
       const retryAt = nextAttemptAt(number, now)?.toISOString() ?? null;
@@ -158,5 +159,6 @@ export async function deliverHeld(env: Env, tools: PassTools, row: WebhookRow, s
         return { kind: "skipped" };
       }
     }
+    if (pending.length > 0 && !(await flush())) return { kind: "skipped" };
   }
 }

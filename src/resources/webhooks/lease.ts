@@ -2,7 +2,7 @@
 // on all of them and lets go of, and what it records while it holds them, each through the
 // write routine (src/db/write.ts): a webhook's record is written only while the lease holds
 // it, or not at all.
-import { and, eq, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, not, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../db/client";
 import { writeChange } from "../../db/resource-write";
@@ -19,15 +19,29 @@ export const WEBHOOK_ACTOR = "webhooks";
 
 /**
  * Takes the webhooks for this pass, those of them enabled that no one else holds: one
- * lease id for all of them, in one statement.
+ * lease id for all of them. Those another pass holds are marked `turned_away` in the same
+ * batch, so that their holder looks at what they are owed once more when it lets go
+ * (releaseAll): what this pass would have delivered is not left for the cron.
  */
-export function claimAll(db: Database, ids: readonly string[], leaseId: string): Promise<WebhookRow[]> {
+export async function claimAll(db: Database, ids: readonly string[], leaseId: string): Promise<WebhookRow[]> {
   const wall = Date.now();
-  return db
-    .update(webhooks)
-    .set({ leaseId, leaseUntil: wall + LEASE_MS })
-    .where(and(inList(webhooks.id, ids), eq(webhooks.enabled, true), or(isNull(webhooks.leaseUntil), lte(webhooks.leaseUntil, wall))))
-    .returning();
+  const free = or(isNull(webhooks.leaseUntil), lte(webhooks.leaseUntil, wall));
+  const [claimed] = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), {
+    alongside: [
+      db
+        .update(webhooks)
+        .set({ turnedAway: true })
+        .where(and(inList(webhooks.id, ids), eq(webhooks.enabled, true), not(free!))),
+    ],
+    last: [
+      db
+        .update(webhooks)
+        .set({ leaseId, leaseUntil: wall + LEASE_MS })
+        .where(and(inList(webhooks.id, ids), eq(webhooks.enabled, true), free))
+        .returning(),
+    ],
+  });
+  return claimed as WebhookRow[];
 }
 
 const owedWebhook = alias(webhooks, "w");
@@ -53,11 +67,15 @@ export function owedCondition(now: Date): SQL {
 }
 
 /**
- * Lets go of the pass's webhooks and, in the same round trip, finds those of them owed
- * something at `now` (an event committed meanwhile, which another deliverer was turned
- * away from by this lease).
+ * Lets go of the pass's webhooks and, in the same round trip, finds those of them that a
+ * pass turned away meanwhile (claimAll) and that are owed something at `now`: the events
+ * that pass came for, committed while this one held them. A webhook no pass was turned
+ * away from needs no second look: whatever was committed meanwhile has a pass of its own
+ * to come (its queue message is delivered after this lease was taken, and finds it free).
  */
 export async function releaseAll(db: Database, ids: readonly string[], leaseId: string, now: Date): Promise<Set<string>> {
+  // Let go, then (the same transaction: no pass can claim in between) read and clear the marks of the webhooks let go.
+  const letGo = and(inList(webhooks.id, ids), isNull(webhooks.leaseId));
   const [owed] = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), {
     alongside: [
       db
@@ -65,7 +83,13 @@ export async function releaseAll(db: Database, ids: readonly string[], leaseId: 
         .set({ leaseId: null, leaseUntil: null })
         .where(and(inList(webhooks.id, ids), eq(webhooks.leaseId, leaseId))),
     ],
-    last: [owedAmong(db).where(and(inList(owedWebhook.id, ids), owedCondition(now)))],
+    last: [
+      owedAmong(db).where(and(inList(owedWebhook.id, ids), isNull(owedWebhook.leaseId), eq(owedWebhook.turnedAway, true), owedCondition(now))),
+      db
+        .update(webhooks)
+        .set({ turnedAway: false })
+        .where(and(letGo, eq(webhooks.turnedAway, true))),
+    ],
   });
   return new Set((owed as { id: string }[]).map((row) => row.id));
 }

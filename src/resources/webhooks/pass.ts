@@ -13,12 +13,14 @@ import { coalesced, limited } from "./coalesce";
 import { deliverHeld, type PassEnd, type PassReport, type PassTools } from "./deliver";
 import { bodiesReader, headsReader, scopesOf } from "./deliver-reads";
 import { claimAll, type DeliveryRecord, recordAll, releaseAll } from "./lease";
+import { webhookSender } from "./send";
+import { dnsResolver } from "./target";
 
 /** A pass starts no attempt after this long, so that it ends (an attempt takes at most ~16 s) well inside its lease. */
 const PASS_MS = 30_000;
 /** Attempts one pass makes at one webhook at most; what is left follows on the queue. */
 const MAX_DELIVERIES = 200;
-/** POSTs in flight at once: a Worker's run has 6 connections open at most, one kept for the URL checks' lookups. */
+/** Jobs at the sender at once (each sends one request at a time): a Worker's run has 6 connections open at most. */
 const SENDS_AT_ONCE = 5;
 /** Rounds of a pass: after letting go, once more for the webhooks an event committed meanwhile is owed. */
 const ROUNDS = 3;
@@ -30,6 +32,7 @@ export async function deliverPass(env: Env, ids: readonly string[], now: Date, r
   const ends = new Map<string, PassEnd>(ids.map((id) => [id, { kind: "skipped" }]));
   const sent = new Map<string, number>();
   const send = limited(SENDS_AT_ONCE);
+  const resolver = dnsResolver(env);
   let owed = [...new Set(ids)];
   for (let round = 0; round < ROUNDS && owed.length > 0; round++) {
     const leaseId = crypto.randomUUID();
@@ -44,7 +47,8 @@ export async function deliverPass(env: Env, ids: readonly string[], now: Date, r
         heads: headsReader(db),
         bodies: bodiesReader(db),
         record: coalesced<DeliveryRecord, boolean>((entries) => recordAll(db, leaseId, entries)),
-        send,
+        send: (job) => send(() => webhookSender(env).deliver({ ...job, resolver, startBy: started + PASS_MS })),
+        room: (id) => MAX_DELIVERIES - (sent.get(id) ?? 0),
         outOfTime: (id) => Date.now() - started > PASS_MS || (sent.get(id) ?? 0) >= MAX_DELIVERIES,
         report,
       };

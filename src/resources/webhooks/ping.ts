@@ -11,8 +11,8 @@ import { webhookCollection } from "./collection";
 import { signingSecrets, storedPolicy } from "./signing-secrets";
 import { presentDelivery } from "./present";
 import type * as routes from "./routes";
-import { post } from "./send";
-import { signedHeaders } from "./signing";
+import { SEALED_SECRET_UNREADABLE, webhookSender } from "./send";
+import { dnsResolver } from "./target";
 
 export const pingWebhook: RouteHandler<typeof routes.pingWebhook, AppEnv> = async (c) => {
   const row = await findResource(c, webhookCollection, c.req.valid("param").webhook);
@@ -20,9 +20,19 @@ export const pingWebhook: RouteHandler<typeof routes.pingWebhook, AppEnv> = asyn
   const messageId = newId("ping", now);
   const body = JSON.stringify({ id: messageId, type: "ping", webhook: row.id, at: now.toISOString() });
   const secrets = await signingSecrets(c.env, row, now);
-  const result = secrets
-    ? await post(c.env, row.url, storedPolicy(row), await signedHeaders(secrets, messageId, body, now), body)
-    : { ok: false, statusCode: null, durationMs: 0, error: "Not sent: the signing secret cannot be opened (WEBHOOK_SECRET_KEY changed?); rotate the secret." };
+  // Sent by the webhook sender as every delivery is (src/sender.ts), a job of one event.
+  const results = secrets
+    ? await webhookSender(c.env).deliver({
+        url: row.url,
+        policy: storedPolicy(row),
+        secrets,
+        resolver: dnsResolver(c.env),
+        events: [{ id: messageId, body }],
+        // It starts at once; the bound only matters to a job of many.
+        startBy: Date.now() + 30_000,
+      })
+    : [];
+  const result = results[0] ?? SEALED_SECRET_UNREADABLE;
   const [delivery] = await c
     .get("db")
     .insert(webhookDeliveries)

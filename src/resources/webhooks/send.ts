@@ -1,8 +1,11 @@
-// One delivery attempt: the target checked again (target.ts), then one POST that follows no
-// redirect, gives up after 10 seconds, and reads at most 4 KiB of the answer. Success is
-// a 2xx within that time; anything else is a failure with a reason a person can act on.
-import type { Env } from "../../env";
-import { checkUrl, DEFAULT_DNS_RESOLVER, resolvedProblem, resolveName, type TargetPolicy } from "./target";
+// Sending to a webhook's URL, which only the webhook sender does (src/sender.ts;
+// docs/webhooks.md, "The sender"). One attempt: the target checked again (target.ts), the
+// headers signed at that moment (signing.ts), then one POST that follows no redirect, gives
+// up after 10 seconds, and reads at most 4 KiB of the answer. Success is a 2xx within that
+// time; anything else is a failure with a reason a person can act on. A job is one
+// webhook's events in commit order: each is attempted only once the one before succeeded.
+import { signedHeaders } from "./signing";
+import { checkUrl, resolvedProblem, resolveName, type TargetPolicy } from "./target";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const MAX_ANSWER_BYTES = 4096;
@@ -10,12 +13,53 @@ export const MAX_ANSWER_BYTES = 4096;
 const ANSWER_EXCERPT_CHARS = 200;
 export const USER_AGENT = "domain-api-webhooks/1.0 (+https://www.standardwebhooks.com/)";
 
+/** One webhook's events to send, in commit order: what the API asks of the sender. */
+export interface SendJob {
+  url: string;
+  policy: TargetPolicy;
+  /** The secrets each request is signed with, newest first (signing.ts). */
+  secrets: string[];
+  /** The DNS-over-HTTPS resolver the URL's host name is checked with (target.ts). */
+  resolver: string;
+  events: { id: string; body: string }[];
+  /** No attempt starts after this moment (ms since the epoch): the delivery pass's bound, well inside its lease. */
+  startBy: number;
+}
+
+/** What the webhook sender does (src/sender.ts, which implements it). */
+export interface WebhookSending {
+  deliver(job: SendJob): Promise<AttemptResult[]>;
+}
+
+/**
+ * The WEBHOOK_SENDER binding with its method: `wrangler types` reads wrangler.toml alone, so
+ * it knows the binding but not the entrypoint of the other Worker it names.
+ */
+export function webhookSender(env: { WEBHOOK_SENDER: Service }): WebhookSending {
+  return env.WEBHOOK_SENDER as unknown as WebhookSending;
+}
+
+/**
+ * Events one job carries at most. A sender's run makes a request and up to two lookups for
+ * each (300 subrequests, of the 1 000 a paid Worker's run may make), and stops starting
+ * them at the job's `startBy` however many are left.
+ */
+export const MAX_JOB_EVENTS = 100;
+
 export interface AttemptResult {
   ok: boolean;
   statusCode: number | null;
   durationMs: number;
   error: string | null;
 }
+
+/** The result of a delivery whose webhook's signing secret could not be opened: nothing is sent. */
+export const SEALED_SECRET_UNREADABLE: AttemptResult = {
+  ok: false,
+  statusCode: null,
+  durationMs: 0,
+  error: "Not sent: the signing secret cannot be opened (WEBHOOK_SECRET_KEY changed?); rotate the secret.",
+};
 
 /** Reads at most `limit` bytes of a body, then lets the rest go. */
 async function readSome(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
@@ -43,11 +87,11 @@ async function readSome(body: ReadableStream<Uint8Array> | null, limit: number):
 }
 
 /** Whether the URL may be sent to now, resolving its name; the problem when not. */
-export async function targetRefusal(env: Env, url: string, policy: TargetPolicy): Promise<string | null> {
+export async function targetRefusal(resolver: string, url: string, policy: TargetPolicy): Promise<string | null> {
   const check = checkUrl(url, policy);
   if (!check.ok) return `The URL ${check.problem}.`;
   if (check.resolve === null) return null;
-  const resolution = await resolveName(env.WEBHOOK_DNS_RESOLVER || DEFAULT_DNS_RESOLVER, check.resolve);
+  const resolution = await resolveName(resolver, check.resolve);
   if (resolution.kind === "nxdomain") return `${check.resolve} does not exist in the DNS (NXDOMAIN).`;
   if (resolution.kind === "unavailable") return `${check.resolve} could not be resolved to check its addresses: ${resolution.reason}.`;
   if (resolution.addresses.length === 0) return `${check.resolve} has no A or AAAA record.`;
@@ -55,9 +99,25 @@ export async function targetRefusal(env: Env, url: string, policy: TargetPolicy)
   return problem ? `The URL's host ${problem}.` : null;
 }
 
-export async function post(env: Env, url: string, policy: TargetPolicy, headers: Record<string, string>, body: string): Promise<AttemptResult> {
+/**
+ * Sends the job's events one after the other, each signed as it goes, until one fails
+ * (its result is the last one) or `startBy` passes (the results end there, maybe empty).
+ */
+export async function sendInOrder(job: SendJob): Promise<AttemptResult[]> {
+  const results: AttemptResult[] = [];
+  for (const event of job.events.slice(0, MAX_JOB_EVENTS)) {
+    if (Date.now() > job.startBy) break;
+    const headers = await signedHeaders(job.secrets, event.id, event.body, new Date());
+    const result = await post(job.resolver, job.url, job.policy, headers, event.body);
+    results.push(result);
+    if (!result.ok) break;
+  }
+  return results;
+}
+
+async function post(resolver: string, url: string, policy: TargetPolicy, headers: Record<string, string>, body: string): Promise<AttemptResult> {
   const started = Date.now();
-  const refusal = await targetRefusal(env, url, policy);
+  const refusal = await targetRefusal(resolver, url, policy);
   if (refusal) return { ok: false, statusCode: null, durationMs: Date.now() - started, error: `Not sent: ${refusal}` };
   try {
     const response = await fetch(url, {

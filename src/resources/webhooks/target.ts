@@ -25,6 +25,11 @@ export const MAX_URL_LENGTH = 2048;
 export const DEFAULT_DNS_RESOLVER = "https://cloudflare-dns.com/dns-query";
 const RESOLVE_TIMEOUT_MS = 3_000;
 
+/** The resolver a deployment checks names with: WEBHOOK_DNS_RESOLVER, else DEFAULT_DNS_RESOLVER. */
+export function dnsResolver(env: { WEBHOOK_DNS_RESOLVER?: string }): string {
+  return env.WEBHOOK_DNS_RESOLVER || DEFAULT_DNS_RESOLVER;
+}
+
 export interface TargetPolicy {
   /** The webhook is written by, and delivered from, a loopback deployment (npm start). */
   loopbackDeployment: boolean;
