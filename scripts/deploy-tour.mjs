@@ -13,8 +13,12 @@
 //
 // Then it checks what the commands should have left behind, from both sides: in bash (the
 // deployed Worker serves the catalog, pages with signed cursors, refuses a request
-// without a token, takes a write) and in the stand-in's records (the database bound, the
-// uploaded bindings and cron schedule, read replication on).
+// without a token, takes a write, pings a webhook through the deployed webhook sender;
+// the sender has no workers.dev address) and in the stand-in's records (the database
+// bound, the uploaded bindings and cron schedule, read replication on, the sender
+// deployed with no bindings and no route, the API's service binding to it). Last, what
+// the stand-in refuses as Cloudflare does: a wrong token, a var and a secret of one name,
+// an API whose sender was never deployed.
 //
 // Prints `ok - …` / `not ok - …` and `DEPLOY-TOUR: N passed, M failed`; exits 1 on any failure.
 import { execFileSync } from "node:child_process";
@@ -28,6 +32,8 @@ import { OFFLINE_ENV, ROOT } from "./lib/wrangler.mjs";
 
 const BASH_TIMEOUT_MS = 240_000;
 const SUBDOMAIN = "sandbox";
+/** The webhook sender's Worker (wrangler.sender.toml), which the API's WEBHOOK_SENDER binding names. */
+const SENDER = "domain-api-webhook-sender";
 
 const { ok, notOk, check, assert, tempDir, run } = createHarness({
   name: "deploy-tour",
@@ -54,6 +60,24 @@ check "npm run token -- list --remote shows admin, active" 'npm run -s token -- 
 check "a token revoked with --remote is refused by the deployed Worker" 'T2=$(npm run -s token -- create --name ci --scope read --remote | grep "^tok_") && npm run -s token -- revoke --name ci --remote >/dev/null && [ "$(command curl -s "$\{TOUR_CURL_ARGS[@]}" -H "Authorization: Bearer $T2" "$BASE/v1/domains" | field detail)" = "The bearer token has been revoked." ]'
 check "wrangler secret list shows CURSOR_SECRET" 'npx wrangler secret list | grep -q "\"CURSOR_SECRET\""'
 check "wrangler d1 info reports read_replication mode auto" '[ "$(npx wrangler d1 info domain-api --json | field "read_replication.mode")" = auto ]'
+check "the webhook sender has no workers.dev route: its address gets the edge's 404, not the Worker" '[ "$(command curl -s "$\{TOUR_CURL_ARGS[@]}" "https://domain-api-webhook-sender.$WORKERS_SUBDOMAIN.workers.dev/")" = "There is nothing here yet: the Worker domain-api-webhook-sender has no workers.dev route." ]'
+# A webhook to https://example.org/hook, then a ping of it. Only the sender sends (src/sender.ts):
+# the API hands it the job over WEBHOOK_SENDER, and the sender's own check of the URL
+# (send.ts targetRefusal) cannot reach a resolver from here, so the delivery fails with its
+# "Not sent: … could not be resolved" (POST /v1/webhooks accepts a name no resolver answers
+# for: collection.ts). With a route to the Internet, example.org resolves and the sender's
+# POST gets example.org's own refusal, "HTTP 4xx…": sent by the sender as well.
+HOOK_URL=https://example.org/hook
+status_and() { local out; out=$(api "$@" -w "\n%{http_code}"); STATUS=$(tail -n1 <<<"$out"); BODY=$(head -n -1 <<<"$out"); }
+PING_DELIVERY_OK='const d = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const sent = /^Not sent: example\.org could not be resolved to check its addresses: /.test(d.error) || (/^HTTP 4\d\d/.test(d.error) && d.status_code >= 400);
+if (!(d.id.startsWith("dlv_") && d.kind === "ping" && d.message_id.startsWith("png_") && d.attempt === 1 && d.outcome === "failed" && sent && d.next_attempt_at === null)) {
+  console.error(JSON.stringify(d));
+  process.exit(1);
+}'
+check "POST /v1/webhooks through the deployed API takes https://example.org/hook (201, its id and URL)" 'status_and -X POST "$BASE/v1/webhooks" -H "content-type: application/json" -d "{\"url\":\"$HOOK_URL\"}" && [ "$STATUS" = 201 ] && WEBHOOK_ID=$(field id <<<"$BODY") && [[ "$WEBHOOK_ID" == whk_* ]] && [ "$(field url <<<"$BODY")" = "$HOOK_URL" ]'
+check "a ping through the deployed API is sent by the deployed sender over WEBHOOK_SENDER (200, a ping delivery, outcome failed with the sender's error)" 'status_and -X POST "$BASE/v1/webhooks/$WEBHOOK_ID/ping" && [ "$STATUS" = 200 ] && node -e "$PING_DELIVERY_OK" <<<"$BODY"'
+check "the ping's delivery is recorded: GET …/deliveries lists it" 'status_and "$BASE/v1/webhooks/$WEBHOOK_ID/deliveries" && [ "$STATUS" = 200 ] && [ "$(field "data.find((d) => d.kind === \"ping\").outcome" <<<"$BODY")" = failed ]'
 `.replaceAll("$\\{", "${");
 
 /** A copy of the project (tracked and new files, not ignored ones) sharing node_modules. */
@@ -119,6 +143,23 @@ async function main() {
       assert(!byName.AUTH_DISABLED, "AUTH_DISABLED must never reach a deployed Worker");
       assert(!byName.CLOCK_OVERRIDE, "CLOCK_OVERRIDE must never reach a deployed Worker");
     });
+    await check("the deployed version binds WEBHOOK_SENDER to the sender's WebhookSender entrypoint (a service binding)", () => {
+      const binding = active?.bindings.find((b) => b.name === "WEBHOOK_SENDER");
+      assert(binding?.type === "service" && binding.service === SENDER && binding.entrypoint === "WebhookSender", `WEBHOOK_SENDER: ${JSON.stringify(binding)}`);
+    });
+    const sender = api.scripts.get(SENDER);
+    await check("the webhook sender is deployed by wrangler from wrangler.sender.toml with no bindings at all", () => {
+      const version = sender?.versions.get(sender.active);
+      assert(version, `no Worker ${SENDER} is deployed`);
+      assert(version.source === "wrangler", `source ${version.source}`);
+      assert(version.bindings.length === 0, `bindings ${JSON.stringify(version.bindings.map((b) => `${b.name}:${b.type}`))}`);
+      const toml = readFileSync(join(ROOT, "wrangler.sender.toml"), "utf8");
+      assert(version.metadata.compatibility_date === /^compatibility_date = "(.*)"$/m.exec(toml)[1], `date ${version.metadata.compatibility_date}`);
+    });
+    await check("the webhook sender has no workers.dev route and no preview URLs (workers_dev = false, preview_urls = false)", () => {
+      assert(sender.workersDev.enabled === false && sender.workersDev.previews_enabled === false, `subdomain ${JSON.stringify(sender.workersDev)}`);
+      assert(worker.workersDev.enabled === true, "the API's own workers.dev route went off");
+    });
     await check("it was deployed by wrangler with the config's compatibility date and flags", () => {
       assert(active.source === "wrangler", `source ${active.source}`);
       const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
@@ -141,10 +182,15 @@ async function main() {
         "no WEBHOOK_QUEUE binding",
       );
     });
-    await check("no request to the Cloudflare API failed along the way but the expected first secret put", () => {
+    await check("no request to the Cloudflare API failed along the way but the expected first secret put and the sender's first lookups", () => {
       // `wrangler secret put` on a Worker that does not exist yet gets 10007 and then
-      // creates it as a draft; nothing else should have been refused.
-      const failed = api.requests.filter((r) => r.status >= 400 && !(r.method === "PUT" && r.path.endsWith("/workers/scripts/domain-api/secrets")));
+      // creates it as a draft; the sender's first `wrangler deploy` asks for the Worker,
+      // its deployments and settings, gets 404s (10090, 10007) and uploads it. Nothing
+      // else should have been refused.
+      const senderLookup = new RegExp(`/workers/(services/${SENDER}|scripts/${SENDER}/(deployments|settings))$`);
+      const expected = (r) =>
+        (r.method === "PUT" && r.path.endsWith("/workers/scripts/domain-api/secrets")) || (r.method === "GET" && r.status === 404 && senderLookup.test(r.path));
+      const failed = api.requests.filter((r) => r.status >= 400 && !expected(r));
       assert(failed.length === 0, failed.map((r) => `${r.method} ${r.path} -> ${r.status}`).join("; "));
     });
 
@@ -167,7 +213,30 @@ async function main() {
       assert(code !== 0 && /Binding name 'CURSOR_SECRET' already in use \[code: 10053\]/.test(output), `exit ${code}: ${output.slice(-300)}`);
     });
 
-    if (result.code !== 0) {
+    await check("deploying the API when its sender does not exist is refused (10143: the service binding's Worker not found)", async () => {
+      // A second pair, whose sender was never deployed: the API's first deploy fails and
+      // leaves no Worker behind, as on Cloudflare.
+      const toml = readFileSync(join(project, "wrangler.toml"), "utf8")
+        .replace(/^name = "domain-api"$/m, 'name = "domain-api-staging"')
+        .replace(`service = "${SENDER}"`, `service = "${SENDER}-staging"`);
+      assert(toml.includes('name = "domain-api-staging"') && toml.includes(`service = "${SENDER}-staging"`), "the throwaway config was not made");
+      writeFileSync(join(project, "wrangler.staging.toml"), toml);
+      const { code, output } = await wrangler(["deploy"], {}, "wrangler.staging.toml");
+      const said = output.replace(/\s+/g, " ");
+      assert(
+        code !== 0 &&
+          said.includes(`Service binding 'WEBHOOK_SENDER' references Worker '${SENDER}-staging' which was not found.`) &&
+          said.includes("[code: 10143]"),
+        `exit ${code}: ${output.slice(-400)}`,
+      );
+      assert(!api.scripts.get("domain-api-staging")?.active, "a Worker domain-api-staging was deployed all the same");
+    });
+
+    if (result.code !== 0 || /^not ok - /m.test(result.reports)) {
+      if (result.code === 0) {
+        console.log("# the deploy tour's output (last 40 lines):");
+        for (const line of result.output.trimEnd().split("\n").slice(-40)) console.log(`#   ${line}`);
+      }
       console.log("# the local Cloudflare API's log (last 30 lines):");
       for (const line of log.slice(-30)) console.log(`#   ${line}`);
     }

@@ -16,32 +16,39 @@
 //                                                                list`, the bucket check of `deploy`
 //   POST|GET /accounts/:a/queues, GET /accounts/:a/queues/:id    `queues create`, `deploy`'s checks
 //   POST|PUT /accounts/:a/queues/:id/consumers[/:c]              `deploy`: the Worker's queue consumer
-//   …and the service, settings, workers.dev, schedules and analytics calls made on the way.
+//   GET|POST /accounts/:a/workers/scripts/:name/subdomain          `deploy`: its workers.dev route on
+//                                                                or off (`workers_dev`, `preview_urls`)
+//   …and the service, settings, schedules and analytics calls made on the way.
 //
 // Nothing is imitated where the real part runs here: each D1 database is a real D1 (SQLite
 // in workerd, through Miniflare, persisted under `stateDir`), and a deployed version is the
 // very bundle wrangler uploaded, run by workerd with the bindings named in the upload's
-// metadata (D1, R2 buckets, plain-text vars, secrets, rate limits, queues, compatibility
-// date and flags). An R2 bucket is a real local R2 (Miniflare's, persisted under
+// metadata (D1, R2 buckets, plain-text vars, secrets, rate limits, queues, service bindings
+// to another deployed Worker or its named entrypoint, compatibility date and flags). All
+// the account's deployed Workers run in one Miniflare, one worker each, rebuilt when any
+// of them is deployed. An R2 bucket is a real local R2 (Miniflare's, persisted under
 // `stateDir`); a queue whose consumer is the deployed Worker delivers to it, as Miniflare's
 // local queues do.
 // Besides the plain-HTTP API for wrangler, an HTTPS "edge" (self-signed CA at
 // `caCertPath`) answers https://api.cloudflare.com/client/v4/… with the same API and
-// https://<script>.<subdomain>.workers.dev/… with the deployed Worker, so curl reaches both
-// with `--connect-to ::127.0.0.1:<edgePort> --cacert <caCertPath>` and unchanged URLs.
+// https://<script>.<subdomain>.workers.dev/… with the deployed Worker when its workers.dev
+// route is on, so curl reaches both with `--connect-to ::127.0.0.1:<edgePort> --cacert
+// <caCertPath>` and unchanged URLs.
 //
 // It refuses what Cloudflare refuses on these paths: a wrong token (10000), another
 // account (9109), an unknown database (7404), bucket (10006) or Worker (10007, which makes
 // `secret put` create a draft Worker, as it does on Cloudflare), a duplicate database name
-// (7502) or bucket name (10004), a binding to a bucket that does not exist, and
-// two bindings of one name, such as a var and a secret (10053). It keeps no analytics and
-// runs one version at 100% (no gradual deployments).
+// (7502) or bucket name (10004), a binding to a bucket that does not exist, a service
+// binding to a Worker the account does not have (10143), and two bindings of one name,
+// such as a var and a secret (10053). It keeps no analytics and runs one version at 100%
+// (no gradual deployments).
 import { createServer } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
 import { Miniflare } from "miniflare";
 
 const API_PREFIX = "/client/v4";
@@ -123,7 +130,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   const account = { id: accountId, name: "Sandbox account" };
   /** uuid → database record, as the D1 API describes it. */
   const databases = new Map();
-  /** script name → { versions: Map, active (version id), deployments, miniflare, schedules } */
+  /** script name → { versions: Map, active (version id), deployments, schedules, workersDev: { enabled, previews_enabled } } */
   const scripts = new Map();
   /** queue name → { queue_id, queue_name, created_on, modified_on, consumers: [{ consumer_id, type, script, settings }] } */
   const queues = new Map();
@@ -159,6 +166,13 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     return found;
   }
 
+  /** A handler of workerd's stdout and stderr: each line to `log`, after `prefix`. */
+  const logLines = (prefix) => (stdout, stderr) => {
+    for (const stream of [stdout, stderr]) {
+      createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => log(`${prefix} ${line}`));
+    }
+  };
+
   const routes = [];
   const route = (method, pattern, handler) => routes.push({ method, pattern: new RegExp(`^${pattern}$`), handler });
   const ACC = `/accounts/(?<account>[0-9a-f]{32})`;
@@ -186,7 +200,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     return envelope(list, { result_info: { page: 1, per_page: 100, count: list.length, total_count: list.length, total_pages: 1 } });
   });
   route("GET", `${ACC}/queues/(?<queue>[0-9a-f]{32})`, ({ params }) => envelope(queueById(params.queue)));
-  route("POST", `${ACC}/queues/(?<queue>[0-9a-f]{32})/consumers`, ({ params, body }) => {
+  route("POST", `${ACC}/queues/(?<queue>[0-9a-f]{32})/consumers`, async ({ params, body }) => {
     const queue = queueById(params.queue);
     const { type, script_name: scriptName, settings } = jsonBody(body);
     if (type !== "worker" || typeof scriptName !== "string") throw new CloudflareError(400, 11004, "a consumer needs type worker and script_name");
@@ -199,12 +213,14 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       created_on: new Date().toISOString(),
     };
     queue.consumers.push(consumer);
+    if (scripts.get(scriptName)?.active) await rebuildRuntime();
     return envelope(consumer);
   });
-  route("PUT", `${ACC}/queues/(?<queue>[0-9a-f]{32})/consumers/(?<consumer>[0-9a-f]{32})`, ({ params, body }) => {
+  route("PUT", `${ACC}/queues/(?<queue>[0-9a-f]{32})/consumers/(?<consumer>[0-9a-f]{32})`, async ({ params, body }) => {
     const consumer = queueById(params.queue).consumers.find((c) => c.consumer_id === params.consumer);
     if (!consumer) throw new CloudflareError(404, 11006, `Consumer ${params.consumer} does not exist`);
     consumer.settings = jsonBody(body).settings ?? consumer.settings;
+    if (scripts.get(consumer.script)?.active) await rebuildRuntime();
     return envelope(consumer);
   });
 
@@ -345,8 +361,8 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     return { metadata, modules };
   }
 
-  /** The bindings of an uploaded version; `inherit` ones come from the active version. */
-  function resolveBindings(found, metadata) {
+  /** The bindings of an uploaded version of `name`; `inherit` ones come from the active version. */
+  function resolveBindings(name, found, metadata) {
     const previous = found?.active ? found.versions.get(found.active).bindings : [];
     const keep = new Set(metadata.keep_bindings ?? []);
     const bindings = [];
@@ -376,6 +392,19 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
         if (!buckets.has(binding.bucket_name)) throw new CloudflareError(400, 10085, `R2 bucket '${binding.bucket_name}' not found: create it first`);
       } else if (binding.type === "queue") {
         if (!queues.has(binding.queue_name)) throw new CloudflareError(400, 11000, `Queue ${binding.queue_name} does not exist`);
+      } else if (binding.type === "service") {
+        // A service binding names a Worker the account has deployed (or the Worker itself);
+        // Cloudflare refuses the upload otherwise, with this code and wording (as a
+        // failed deploy printed it in 2026, github.com/heroui-inc/heroui-mcp/pull/75;
+        // earlier it said "Could not resolve service binding …", also code 10143).
+        if (typeof binding.service !== "string") throw new CloudflareError(400, 10021, `service binding ${binding.name} names no service`);
+        if (binding.service !== name && !scripts.get(binding.service)?.active) {
+          throw new CloudflareError(
+            400,
+            10143,
+            `Service binding '${binding.name}' references Worker '${binding.service}' which was not found. Verify the Worker exists in your account and that the service name in your configuration is correct.`,
+          );
+        }
       } else if (!["plain_text", "json", "secret_text", "ratelimit"].includes(binding.type)) {
         throw new CloudflareError(400, 10021, `binding type ${binding.type} is not supported here`);
       }
@@ -384,14 +413,21 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   }
 
   function createVersion(name, upload, headers) {
-    const found = scripts.get(name) ?? { versions: new Map(), active: null, deployments: [], miniflare: null, schedules: [] };
+    // A new Worker's workers.dev route is on until `deploy` turns it off (`workers_dev = false`: the subdomain route below).
+    const found = scripts.get(name) ?? {
+      versions: new Map(),
+      active: null,
+      deployments: [],
+      schedules: [],
+      workersDev: { enabled: true, previews_enabled: true },
+    };
     const version = {
       id: randomUUID(),
       number: found.versions.size + 1,
       created_on: new Date().toISOString(),
       metadata: upload.metadata,
       modules: upload.modules,
-      bindings: resolveBindings(found, upload.metadata),
+      bindings: resolveBindings(name, found, upload.metadata),
       // Cloudflare records what made the change; wrangler is told apart by its User-Agent.
       source: /^wrangler\//.test(headers["user-agent"] ?? "") ? "wrangler" : "api",
     };
@@ -414,8 +450,8 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     };
   }
 
-  /** Runs `version` as the Worker `name` (a fresh workerd, or the running one reconfigured). */
-  async function deploy(name, found, version) {
+  /** The version's modules as files under stateDir (Miniflare reads them from there), the main module first. */
+  function moduleFiles(name, version) {
     const dir = join(stateDir, "scripts", name, version.id);
     const modules = version.modules.map((module) => {
       const path = join(dir, module.name);
@@ -426,11 +462,19 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     // Miniflare takes the first module as the entry point.
     const main = modules.findIndex((m) => m.path === join(dir, version.metadata.main_module));
     modules.unshift(...modules.splice(main, 1));
+    return { dir, modules };
+  }
+
+  /** One deployed Worker as a worker of the account's Miniflare: its active version's bundle and bindings. */
+  function workerOptions(name, found) {
+    const version = found.versions.get(found.active);
+    const { dir, modules } = moduleFiles(name, version);
     const bindings = {};
     const d1Databases = {};
     const r2Buckets = {};
     const ratelimits = {};
     const queueProducers = {};
+    const serviceBindings = {};
     for (const binding of version.bindings) {
       if (binding.type === "plain_text" || binding.type === "secret_text") bindings[binding.name] = binding.text;
       else if (binding.type === "json") bindings[binding.name] = binding.json;
@@ -438,8 +482,11 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       else if (binding.type === "r2_bucket") r2Buckets[binding.name] = binding.bucket_name;
       else if (binding.type === "ratelimit") ratelimits[binding.name] = { simple: binding.simple };
       else if (binding.type === "queue") queueProducers[binding.name] = { queueName: binding.queue_name };
+      else if (binding.type === "service")
+        serviceBindings[binding.name] = { name: binding.service, ...(binding.entrypoint && { entrypoint: binding.entrypoint }) };
     }
-    // The queues this Worker consumes (registered by `deploy` after the upload, so a later version picks them up).
+    // The queues this Worker consumes (registered by `deploy` after the upload: the
+    // runtime is rebuilt then, see the consumers route).
     const queueConsumers = Object.fromEntries(
       [...queues.values()]
         .filter((q) => q.consumers.some((c) => c.script === name))
@@ -455,24 +502,48 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
           ];
         }),
     );
-    const options = {
+    return {
+      name,
       modules,
       modulesRoot: dir,
       compatibilityDate: version.metadata.compatibility_date,
       compatibilityFlags: version.metadata.compatibility_flags ?? [],
       bindings,
       d1Databases,
-      d1Persist,
       r2Buckets,
-      r2Persist,
       ratelimits,
       queueProducers,
       queueConsumers,
+      serviceBindings,
     };
-    if (found.miniflare) await found.miniflare.setOptions(options);
-    else found.miniflare = new Miniflare(options);
-    await found.miniflare.ready;
+  }
+
+  // Every deployed Worker of the account runs in one Miniflare, each as a worker of its own
+  // (as on Cloudflare, a service binding reaches the other Worker's active version: its
+  // default export, or the named entrypoint class). It is rebuilt whenever any of them is
+  // deployed or gains a queue, so a binding always reaches what is deployed now.
+  let runtime = null;
+  async function rebuildRuntime() {
+    const workers = [...scripts.entries()].filter(([, found]) => found.active).map(([name, found]) => workerOptions(name, found));
+    if (workers.length === 0) return;
+    // What the Workers print (and workerd's own complaints, e.g. a name it cannot resolve
+    // offline) goes to the log, as a Worker's output goes to its logs on Cloudflare.
+    const options = { d1Persist, r2Persist, workers, handleRuntimeStdio: logLines("[workerd]") };
+    if (runtime) await runtime.setOptions(options);
+    else runtime = new Miniflare(options);
+    await runtime.ready;
+  }
+
+  /** Makes `version` the active one of its Worker `found`: the account's runtime rebuilt with it. */
+  async function deploy(found, version) {
+    const previous = found.active;
     found.active = version.id;
+    try {
+      await rebuildRuntime();
+    } catch (error) {
+      found.active = previous;
+      throw error;
+    }
     const deployment = {
       id: randomUUID(),
       source: version.source,
@@ -490,7 +561,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   // The one-step upload: a new version, deployed at once (also how `secret put` makes a draft).
   route("PUT", SCRIPT, async ({ params, headers, body }) => {
     const { found, version } = createVersion(params.name, await parseUpload(headers, body), headers);
-    await deploy(params.name, found, version);
+    await deploy(found, version);
     return envelope({
       id: params.name,
       etag: version.id.replaceAll("-", ""),
@@ -522,7 +593,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     }
     const version = found.versions.get(versions[0].version_id);
     if (!version) throw new CloudflareError(404, 10222, "version not found");
-    return envelope(await deploy(params.name, found, version));
+    return envelope(await deploy(found, version));
   });
   // The active version's bindings (secrets without their text), as Cloudflare lists them:
   // wrangler deploy reads them to decide whether an R2 binding is the one already there.
@@ -567,7 +638,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       keep_bindings: [],
     };
     const { version } = createVersion(params.name, { metadata, modules: active.modules }, headers);
-    await deploy(params.name, found, version);
+    await deploy(found, version);
     return envelope({ name, type: "secret_text" });
   });
   route("GET", `${SCRIPT}/secrets`, ({ params }) => {
@@ -582,12 +653,19 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     return envelope({ schedules: found.schedules });
   });
   route("GET", `${ACC}/workers/subdomain`, () => envelope({ subdomain }));
-  for (const method of ["GET", "POST"]) {
-    route(method, `${SCRIPT}/subdomain`, ({ params }) => {
-      script(params.name);
-      return envelope({ enabled: true, previews_enabled: true });
-    });
-  }
+  // A Worker's workers.dev route (and its preview URLs): `wrangler deploy` reads it, then
+  // posts what the config asks (`workers_dev`, `preview_urls`; both on when unset and there
+  // are no routes). The edge serves only a Worker whose route is on.
+  route("GET", `${SCRIPT}/subdomain`, ({ params }) => envelope(script(params.name).workersDev));
+  route("POST", `${SCRIPT}/subdomain`, ({ params, body }) => {
+    const found = script(params.name);
+    const { enabled, previews_enabled: previews } = jsonBody(body);
+    if (typeof enabled !== "boolean" || (previews !== undefined && typeof previews !== "boolean")) {
+      throw new CloudflareError(400, 10021, "enabled (and previews_enabled) must be booleans");
+    }
+    found.workersDev = { enabled, previews_enabled: previews ?? enabled };
+    return envelope(found.workersDev);
+  });
 
   async function answerApi(request, response, url, body) {
     const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : null;
@@ -620,9 +698,11 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   async function answerWorker(request, response, url, body) {
     const name = url.hostname.slice(0, -`.${subdomain}.workers.dev`.length);
     const found = scripts.get(name);
-    if (!found?.active) {
+    if (!found?.active || !found.workersDev.enabled) {
       response.writeHead(404, { "content-type": "text/plain" });
-      response.end(`There is nothing here yet: no Worker ${name} is deployed.`);
+      response.end(
+        found?.active ? `There is nothing here yet: the Worker ${name} has no workers.dev route.` : `There is nothing here yet: no Worker ${name} is deployed.`,
+      );
       return;
     }
     const headers = new Headers();
@@ -630,7 +710,9 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       if (!["connection", "keep-alive", "transfer-encoding", "host"].includes(key)) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
     }
     headers.set("cf-connecting-ip", request.socket.remoteAddress?.replace(/^::ffff:/, "") ?? "127.0.0.1");
-    const answer = await found.miniflare.dispatchFetch(url.href, {
+    // Miniflare's entry worker hands the request to the worker this header names.
+    headers.set("MF-Route-Override", name);
+    const answer = await runtime.dispatchFetch(url.href, {
       method: request.method,
       headers,
       body: ["GET", "HEAD"].includes(request.method) ? undefined : body,
@@ -690,7 +772,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
         listening.closeAllConnections();
         await closed;
       }
-      for (const s of scripts.values()) await s.miniflare?.dispose();
+      await runtime?.dispose();
       await d1Host?.dispose();
     },
   };
