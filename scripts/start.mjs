@@ -14,7 +14,11 @@
 // loopback requests only as well) lets POST /v1/lifecycle/sweep and POST /v1/webhooks/dispatch
 // run at a given `as_of`. wrangler dev runs the webhooks' queue (wrangler.toml) locally, its
 // consumer in the same Worker, with no flag; the minute cron runs on
-// `curl "http://127.0.0.1:PORT/__scheduled?cron=*+*+*+*+*"`.
+// `curl "http://127.0.0.1:PORT/__scheduled?cron=*+*+*+*+*"`. Before the API, the webhook
+// sender (src/sender.ts) starts in a process of its own (scripts/sender.mjs), which the
+// API's WEBHOOK_SENDER binding finds through a wrangler dev registry kept in the state dir;
+// --sender-priority normal|low|idle sets its CPU priority (default normal). It stops with
+// the API, and the API stops if it does.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
