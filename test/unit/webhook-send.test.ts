@@ -104,7 +104,9 @@ describe("sendInOrder stops after the first failed attempt: its result is the la
   it("a redirect is a failure and is not followed (the place it names gets no request)", async () => {
     const hook = await receiving((index) => (index === 0 ? { status: 302, headers: { location: "/elsewhere" } } : { status: 204 }));
     const results = await sendInOrder(job(hook.url));
-    expect(results).toEqual([{ ok: false, statusCode: 302, durationMs: expect.any(Number), error: "HTTP 302: a redirect to /elsewhere, which is not followed" }]);
+    expect(results).toEqual([
+      { ok: false, statusCode: 302, durationMs: expect.any(Number), error: "HTTP 302: a redirect to /elsewhere, which is not followed" },
+    ]);
     expect(hook.requests.map((r) => r.path)).toEqual(["/hook"]);
   });
 
@@ -171,6 +173,13 @@ describe("a URL the target rules refuse is not sent to", () => {
 
   it("loopback from a deployed service is refused even over https", async () => {
     const results = await sendInOrder(job("https://127.0.0.1:9/hook", { policy: DEPLOYED }));
-    expect(results).toEqual([{ ok: false, statusCode: null, durationMs: expect.any(Number), error: expect.stringMatching(/^Not sent: The URL names 127\.0\.0\.1, a loopback address/) }]);
+    expect(results).toEqual([
+      {
+        ok: false,
+        statusCode: null,
+        durationMs: expect.any(Number),
+        error: expect.stringMatching(/^Not sent: The URL names 127\.0\.0\.1, a loopback address/),
+      },
+    ]);
   });
 });
