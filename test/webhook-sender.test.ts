@@ -273,6 +273,36 @@ describe("a pass turned away from a held webhook marks it turned_away; the holde
   });
 });
 
+describe("a delivery pass hands a webhook's events to the sender in commit order, and records what came back", () => {
+  it("of three events owed, the first fails at the sender: one attempt recorded (retrying), the two after it not attempted", async () => {
+    const id = await webhook({ event_types: ["contact.create"] });
+    await caughtUp(id);
+    const written = [await commitEvent(), await commitEvent(), await commitEvent()];
+    const report = ok(await call("POST", "/v1/webhooks/dispatch"), 200);
+    expect(report.retrying).toBeGreaterThanOrEqual(1);
+    const deliveries = ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data;
+    expect(deliveries).toEqual([
+      {
+        id: expect.stringMatching(DELIVERY_ID),
+        kind: "event",
+        event: expect.any(String),
+        message_id: expect.any(String),
+        attempt: 1,
+        at: report.as_of,
+        status_code: 500,
+        duration_ms: expect.any(Number),
+        error: expect.stringMatching(NO_NETWORK),
+        outcome: "retrying",
+        next_attempt_at: new Date(Date.parse(report.as_of) + 5000).toISOString(),
+      },
+    ]);
+    expect(deliveries[0].message_id).toBe(deliveries[0].event);
+    const event = ok(await call("GET", `/v1/events/${deliveries[0].event}`), 200);
+    expect(event).toMatchObject({ type: "contact", operation: "create", resource: written[0].id });
+    expect(await row(id)).toMatchObject({ lease_id: null, turned_away: 0 });
+  });
+});
+
 describe("POST /v1/webhooks/{webhook}/ping is sent by the webhook sender", () => {
   it("a ping to a refused URL answers 200 with the failed delivery, whose error is the sender's 'Not sent: …', and records it", async () => {
     const id = await webhook();

@@ -83,6 +83,21 @@ describe("sendInOrder sends a job's events one after the other, in order", () =>
   });
 });
 
+describe("each event of a job is signed at the moment it is sent", () => {
+  it("a request sent 1.2 s after the one before carries a later webhook-timestamp, and verifies", async () => {
+    const hook = await receiving(() => ({ status: 204, delayMs: 1200 }));
+    const secret = newSigningSecret();
+    const results = await sendInOrder(job(hook.url, { secrets: [secret], events: events(2) }));
+    expect(results.map((r) => r.ok)).toEqual([true, true]);
+    const [first, second] = hook.requests.map((r) => Number(r.headers["webhook-timestamp"]));
+    expect(second! - first!).toBeGreaterThanOrEqual(1);
+    for (const request of hook.requests) {
+      const { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": signature } = request.headers;
+      expect(new Webhook(secret).verify(request.body, { "webhook-id": id!, "webhook-timestamp": timestamp!, "webhook-signature": signature! })).toBeTruthy();
+    }
+  });
+});
+
 describe("sendInOrder stops after the first failed attempt: its result is the last", () => {
   it("a 5xx fails the attempt with the status and an excerpt of the answer; the events after it are not attempted", async () => {
     const hook = await receiving((index) => (index === 1 ? { status: 503, body: "  down for\n maintenance  " } : { status: 204 }));
