@@ -6,7 +6,7 @@
 // archive, no sealing key, and no route from the Internet, so a request to a hostile URL
 // runs where there is nothing to reach; it holds a webhook's signing secrets only for the
 // call that signs with them. Locally (`npm start`) it is a process of its own at a lower
-// CPU priority than the API (scripts/lib/sender.mjs), as deliveries are off the request path.
+// CPU priority than the API (scripts/sender.mjs), as deliveries are off the request path.
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { type AttemptResult, type SendJob, sendInOrder, type WebhookSending } from "./resources/webhooks/send";
 

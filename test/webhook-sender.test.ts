@@ -1,0 +1,442 @@
+// The webhook sender and what the delivery machinery around it does (docs/webhooks.md,
+// "The sender", "Delivery"), in the Workers runtime with this file's D1:
+// - the API reaches the sender (src/sender.ts) over the real WEBHOOK_SENDER service binding
+//   (vitest.config.ts binds it to test/worker.ts's WebhookSender), and pings go through it;
+// - a pass's lease (lease.ts): a pass turned away from a held webhook marks it, and only
+//   then does the holder, letting go, report it as still owed;
+// - the kick (kick.ts): a burst of writes asks the queue once a second per isolate, with a
+//   message delayed a second, which the real local queue's consumer acts on.
+// The tests' runtime reaches no network: vitest.config.ts's outboundService throws, which
+// the runtime answers as HTTP 500 with the error's text ("no network in the tests"), so a
+// send the target rules allow reaches that and fails as "HTTP 500: …". Sends to a receiver that answers are
+// test/unit/webhook-send.test.ts (in Node) and scripts/webhooks-e2e.mjs (npm start).
+//
+// Every request here but those of the last describe reaches an app whose WEBHOOK_QUEUE is
+// absent or a recorder, as a deployment without a queue: a message on the real queue makes
+// its consumer run a delivery pass in this runtime a second later, which would take
+// leases and record deliveries under the tests' feet.
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { database } from "../src/db/client";
+import type { Env } from "../src/env";
+import worker from "../src/index";
+import { KICK_DELAY_SECONDS, KICK_EVERY_MS } from "../src/resources/webhooks/kick";
+import { claimAll, LEASE_MS, owedAmong, owedCondition, releaseAll } from "../src/resources/webhooks/lease";
+import { newSigningSecret } from "../src/resources/webhooks/secrets";
+import { type SendJob, SEALED_SECRET_UNREADABLE, webhookSender } from "../src/resources/webhooks/send";
+import { DEFAULT_DNS_RESOLVER } from "../src/resources/webhooks/target";
+import { api, RFC3339_MS_UTC } from "./helpers";
+import { bearer } from "./tokens";
+
+/** A public address (no name to resolve): the target rules allow it. */
+const PUBLIC_URL = "https://93.184.215.14/hooks/dns";
+const PRIVATE_URL = "https://10.9.8.7/h";
+const PRIVATE_REFUSAL = "Not sent: The URL names 10.9.8.7, a private address (10.0.0.0/8, RFC 1918); webhooks go to public Internet addresses only.";
+/** What a request that leaves the runtime gets here (vitest.config.ts, outboundService). */
+const NO_NETWORK = /^HTTP 500: Error: no network in the tests/;
+const DELIVERY_ID = /^dlv_[0-9A-HJKMNP-TV-Z]{26}$/;
+const PING_ID = /^png_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+interface Sent {
+  body: unknown;
+  options: QueueSendOptions | undefined;
+}
+
+/** A WEBHOOK_QUEUE that records what it is sent; `fail` makes the next sends reject. */
+function recordingQueue() {
+  const sent: Sent[] = [];
+  let failures = 0;
+  const queue = {
+    send(body: unknown, options?: QueueSendOptions): Promise<void> {
+      sent.push({ body, options });
+      if (failures > 0) {
+        failures--;
+        return Promise.reject(new Error("queue unavailable"));
+      }
+      return Promise.resolve();
+    },
+  };
+  return { queue: queue as unknown as Queue, sent, failNext: (n = 1) => (failures = n) };
+}
+
+interface Response<T = any> {
+  status: number;
+  body: T;
+  text: string;
+}
+
+/**
+ * Hands the request to the Worker as test/helpers.ts does, with the bindings of this
+ * runtime but WEBHOOK_QUEUE as given (none by default: see the file's head).
+ */
+async function call<T = any>(method: string, path: string, options: { json?: unknown; queue?: Queue } = {}): Promise<Response<T>> {
+  const headers = new Headers({ authorization: bearer("write") });
+  let body: string | undefined;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers.set("content-type", "application/json");
+  }
+  const bindings = { ...env, WEBHOOK_QUEUE: options.queue } as unknown as Env;
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(`http://api.test${path}`, { method, headers, body }), bindings, ctx);
+  await waitOnExecutionContext(ctx);
+  const text = await response.text();
+  return { status: response.status, body: /json/.test(response.headers.get("content-type") ?? "") ? JSON.parse(text) : undefined, text };
+}
+
+function ok<T = any>(response: Response<T>, status: number): T {
+  expect(response.status, response.text).toBe(status);
+  return response.body;
+}
+
+let contacts = 0;
+/** One write: a contact, and its create event. */
+async function commitEvent(queue?: Queue) {
+  return ok(await call("POST", "/v1/contacts", { json: { name: `Sender Test ${++contacts}`, email: `s${contacts}@example.org` }, queue }), 201);
+}
+
+/** A webhook of the operator's (which sees every account's events), created with no queue. */
+async function webhook(fields: Record<string, unknown> = {}): Promise<string> {
+  return ok(await call("POST", "/v1/webhooks", { json: { url: PUBLIC_URL, ...fields } }), 201).id;
+}
+
+async function row(id: string) {
+  return (await env.DB.prepare("select enabled, lease_id, lease_until, turned_away, cursor_seq from webhooks where id = ?").bind(id).first())!;
+}
+
+/** The webhook has been delivered every event there is: owed nothing. */
+async function caughtUp(id: string) {
+  await env.DB.prepare("update webhooks set cursor_seq = (select max(seq) from events), next_attempt_at = null where id = ?").bind(id).run();
+}
+
+/** Whether the delivery passes' own question (lease.ts, owedCondition) finds the webhook owed now. */
+async function isOwed(id: string): Promise<boolean> {
+  const db = database(env.DB);
+  const rows = await owedAmong(db).where(owedCondition(new Date()));
+  return rows.some((r) => r.id === id);
+}
+
+function job(fields: Partial<SendJob>): SendJob {
+  return {
+    url: PUBLIC_URL,
+    policy: { loopbackDeployment: false, apiHost: "api.test" },
+    secrets: [newSigningSecret()],
+    resolver: DEFAULT_DNS_RESOLVER,
+    events: ["a", "b", "c"].map((n) => ({ id: `evt_test_${n}`, body: JSON.stringify({ n }) })),
+    startBy: Date.now() + 30_000,
+    ...fields,
+  };
+}
+
+describe("the API reaches the webhook sender over the WEBHOOK_SENDER service binding", () => {
+  it("a refused URL's result comes back over the binding: ok false, statusCode null, 'Not sent: …', and the job's later events are not attempted", async () => {
+    const results = await webhookSender(env).deliver(job({ url: PRIVATE_URL }));
+    expect(results).toEqual([{ ok: false, statusCode: null, durationMs: expect.any(Number), error: PRIVATE_REFUSAL }]);
+  });
+
+  it("a URL the rules allow is attempted by the sender: the runtime's outbound answers 500 here, the first event's result is that failure, the last", async () => {
+    const results = await webhookSender(env).deliver(job({}));
+    expect(results).toEqual([{ ok: false, statusCode: 500, durationMs: expect.any(Number), error: expect.stringMatching(NO_NETWORK) }]);
+    // The answer's text is kept to an excerpt of 200 characters.
+    expect(results[0]!.error!.length).toBe("HTTP 500: ".length + 200);
+  });
+
+  it("a host name is checked through the job's resolver before any request: a resolver that cannot answer refuses the attempt", async () => {
+    const results = await webhookSender(env).deliver(job({ url: "https://hooks.example.com/h" }));
+    expect(results).toEqual([
+      {
+        ok: false,
+        statusCode: null,
+        durationMs: expect.any(Number),
+        error: "Not sent: hooks.example.com could not be resolved to check its addresses: the resolver answered HTTP 500.",
+      },
+    ]);
+  });
+
+  it("a job whose startBy has passed comes back empty: nothing attempted", async () => {
+    expect(await webhookSender(env).deliver(job({ startBy: Date.now() - 1 }))).toEqual([]);
+  });
+
+  it("a job of no events comes back empty", async () => {
+    expect(await webhookSender(env).deliver(job({ events: [] }))).toEqual([]);
+  });
+});
+
+describe("a pass turned away from a held webhook marks it turned_away; the holder reports it owed when it lets go", () => {
+  it("claimAll takes the enabled webhooks no one holds under one lease, LEASE_MS ahead; a disabled one is neither claimed nor marked", async () => {
+    const [a, b, off] = [await webhook(), await webhook(), await webhook({ enabled: false })];
+    const before = Date.now();
+    const claimed = await claimAll(database(env.DB), [a, b, off], "lease-take");
+    expect(claimed.map((r) => r.id).sort()).toEqual([a, b].sort());
+    for (const r of claimed) expect(r).toMatchObject({ leaseId: "lease-take", turnedAway: false, enabled: true });
+    for (const id of [a, b]) {
+      const stored = await row(id);
+      expect(stored).toMatchObject({ lease_id: "lease-take", turned_away: 0 });
+      expect(Number(stored.lease_until)).toBeGreaterThanOrEqual(before + LEASE_MS);
+      expect(Number(stored.lease_until)).toBeLessThanOrEqual(Date.now() + LEASE_MS);
+    }
+    expect(await row(off)).toMatchObject({ lease_id: null, lease_until: null, turned_away: 0 });
+    await releaseAll(database(env.DB), [a, b], "lease-take", new Date());
+  });
+
+  it("a second pass (lease B) gets nothing of a webhook lease A holds, and marks it turned_away = 1, A's lease untouched", async () => {
+    const id = await webhook();
+    const db = database(env.DB);
+    expect((await claimAll(db, [id], "lease-A1")).map((r) => r.id)).toEqual([id]);
+    const held = await row(id);
+    expect(await claimAll(db, [id], "lease-B1")).toEqual([]);
+    expect(await row(id)).toEqual({ ...held, turned_away: 1 });
+    await releaseAll(db, [id], "lease-A1", new Date());
+  });
+
+  it("releaseAll(A) reports a turned-away webhook that an event committed meanwhile is owed, lets go of it and clears turned_away", async () => {
+    const id = await webhook();
+    await caughtUp(id);
+    const db = database(env.DB);
+    expect((await claimAll(db, [id], "lease-A2")).map((r) => r.id)).toEqual([id]);
+    await commitEvent();
+    expect(await claimAll(db, [id], "lease-B2")).toEqual([]);
+    expect((await row(id)).turned_away).toBe(1);
+    expect([...(await releaseAll(db, [id], "lease-A2", new Date()))]).toEqual([id]);
+    expect(await row(id)).toMatchObject({ lease_id: null, lease_until: null, turned_away: 0 });
+    // Reported once: the mark is gone, so another release of it reports nothing.
+    await claimAll(db, [id], "lease-A2b");
+    expect([...(await releaseAll(db, [id], "lease-A2b", new Date()))]).toEqual([]);
+  });
+
+  it("without a turned-away pass releaseAll reports nothing, though an event committed meanwhile makes the webhook owed", async () => {
+    const id = await webhook();
+    await caughtUp(id);
+    const db = database(env.DB);
+    expect((await claimAll(db, [id], "lease-A3")).map((r) => r.id)).toEqual([id]);
+    await commitEvent();
+    expect(await isOwed(id)).toBe(true);
+    expect([...(await releaseAll(db, [id], "lease-A3", new Date()))]).toEqual([]);
+    expect(await row(id)).toMatchObject({ lease_id: null, lease_until: null, turned_away: 0 });
+  });
+
+  it("a turned-away webhook owed nothing is not reported, and its mark is cleared", async () => {
+    const id = await webhook();
+    await caughtUp(id);
+    const db = database(env.DB);
+    await claimAll(db, [id], "lease-A4");
+    expect(await claimAll(db, [id], "lease-B4")).toEqual([]);
+    expect((await row(id)).turned_away).toBe(1);
+    expect(await isOwed(id)).toBe(false);
+    expect([...(await releaseAll(db, [id], "lease-A4", new Date()))]).toEqual([]);
+    expect(await row(id)).toMatchObject({ lease_id: null, turned_away: 0 });
+  });
+
+  it("releaseAll by a pass that does not hold the webhook lets go of nothing, reports nothing and leaves the mark for the holder", async () => {
+    const id = await webhook();
+    await caughtUp(id);
+    const db = database(env.DB);
+    await claimAll(db, [id], "lease-A5");
+    await commitEvent();
+    expect(await claimAll(db, [id], "lease-B5")).toEqual([]);
+    expect([...(await releaseAll(db, [id], "lease-B5", new Date()))]).toEqual([]);
+    expect(await row(id)).toMatchObject({ lease_id: "lease-A5", turned_away: 1 });
+    expect([...(await releaseAll(db, [id], "lease-A5", new Date()))]).toEqual([id]);
+    expect(await row(id)).toMatchObject({ lease_id: null, turned_away: 0 });
+  });
+
+  it("an expired lease holds nothing: another pass claims the webhook and is not turned away", async () => {
+    const id = await webhook();
+    const db = database(env.DB);
+    await claimAll(db, [id], "lease-A6");
+    await env.DB.prepare("update webhooks set lease_until = ? where id = ?")
+      .bind(Date.now() - 1, id)
+      .run();
+    expect((await claimAll(db, [id], "lease-B6")).map((r) => r.id)).toEqual([id]);
+    expect(await row(id)).toMatchObject({ lease_id: "lease-B6", turned_away: 0 });
+    await releaseAll(db, [id], "lease-B6", new Date());
+  });
+
+  it("a dispatch run that finds a webhook held leaves it alone (no delivery) and marks it turned_away; the holder's release then reports it owed", async () => {
+    const id = await webhook({ event_types: ["contact.create"] });
+    await caughtUp(id);
+    const db = database(env.DB);
+    await claimAll(db, [id], "lease-A7");
+    const contact = await commitEvent();
+    const report = ok(await call("POST", "/v1/webhooks/dispatch"), 200);
+    expect(report).toMatchObject({ as_of: expect.stringMatching(RFC3339_MS_UTC), webhooks: expect.any(Number) });
+    expect(report.webhooks).toBeGreaterThanOrEqual(1);
+    expect(ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data).toEqual([]);
+    expect(await row(id)).toMatchObject({ lease_id: "lease-A7", turned_away: 1 });
+    expect([...(await releaseAll(db, [id], "lease-A7", new Date()))]).toEqual([id]);
+    // Let go, the next run delivers it: the contact's create event, failing here (no network).
+    ok(await call("POST", "/v1/webhooks/dispatch"), 200);
+    const [attempt] = ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data;
+    expect(attempt).toMatchObject({ kind: "event", attempt: 1, status_code: 500, outcome: "retrying", error: expect.stringMatching(NO_NETWORK) });
+    const event = ok(await call("GET", `/v1/events/${attempt.event}`), 200);
+    expect(event).toMatchObject({ type: "contact", operation: "create", resource: contact.id });
+  });
+});
+
+describe("a delivery pass hands a webhook's events to the sender in commit order, and records what came back", () => {
+  it("of three events owed, the first fails at the sender: one attempt recorded (retrying), the two after it not attempted", async () => {
+    const id = await webhook({ event_types: ["contact.create"] });
+    await caughtUp(id);
+    const written = [await commitEvent(), await commitEvent(), await commitEvent()];
+    const report = ok(await call("POST", "/v1/webhooks/dispatch"), 200);
+    expect(report.retrying).toBeGreaterThanOrEqual(1);
+    const deliveries = ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data;
+    expect(deliveries).toEqual([
+      {
+        id: expect.stringMatching(DELIVERY_ID),
+        kind: "event",
+        event: expect.any(String),
+        message_id: expect.any(String),
+        attempt: 1,
+        at: report.as_of,
+        status_code: 500,
+        duration_ms: expect.any(Number),
+        error: expect.stringMatching(NO_NETWORK),
+        outcome: "retrying",
+        next_attempt_at: new Date(Date.parse(report.as_of) + 5000).toISOString(),
+      },
+    ]);
+    expect(deliveries[0].message_id).toBe(deliveries[0].event);
+    const event = ok(await call("GET", `/v1/events/${deliveries[0].event}`), 200);
+    expect(event).toMatchObject({ type: "contact", operation: "create", resource: written[0].id });
+    expect(await row(id)).toMatchObject({ lease_id: null, turned_away: 0 });
+  });
+});
+
+describe("POST /v1/webhooks/{webhook}/ping is sent by the webhook sender", () => {
+  it("a ping to a refused URL answers 200 with the failed delivery, whose error is the sender's 'Not sent: …', and records it", async () => {
+    const id = await webhook();
+    await env.DB.prepare("update webhooks set url = ? where id = ?").bind(PRIVATE_URL, id).run();
+    const ping = ok(await call("POST", `/v1/webhooks/${id}/ping`), 200);
+    expect(ping).toEqual({
+      id: expect.stringMatching(DELIVERY_ID),
+      kind: "ping",
+      event: null,
+      message_id: expect.stringMatching(PING_ID),
+      attempt: 1,
+      at: expect.stringMatching(RFC3339_MS_UTC),
+      status_code: null,
+      duration_ms: expect.any(Number),
+      error: PRIVATE_REFUSAL,
+      outcome: "failed",
+      next_attempt_at: null,
+    });
+    expect(ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data).toEqual([ping]);
+  });
+
+  it("a ping to a URL the rules allow is attempted by the sender: its request reaches the runtime's outbound, which answers 500 here", async () => {
+    const id = await webhook();
+    const ping = ok(await call("POST", `/v1/webhooks/${id}/ping`), 200);
+    expect(ping).toMatchObject({ kind: "ping", event: null, status_code: 500, outcome: "failed", error: expect.stringMatching(NO_NETWORK) });
+  });
+
+  it("a disabled webhook can be pinged, through the sender too", async () => {
+    const id = await webhook({ enabled: false });
+    await env.DB.prepare("update webhooks set url = ? where id = ?").bind(PRIVATE_URL, id).run();
+    expect(ok(await call("POST", `/v1/webhooks/${id}/ping`), 200)).toMatchObject({ kind: "ping", outcome: "failed", error: PRIVATE_REFUSAL });
+  });
+
+  it("a ping whose signing secret cannot be opened is not handed to the sender: it records why, in no time", async () => {
+    const id = await webhook();
+    await env.DB.prepare("update webhooks set secret_sealed = 'v1.not-a-sealed-secret' where id = ?").bind(id).run();
+    const ping = ok(await call("POST", `/v1/webhooks/${id}/ping`), 200);
+    expect(ping).toMatchObject({ kind: "ping", status_code: null, duration_ms: 0, outcome: "failed", error: SEALED_SECRET_UNREADABLE.error });
+  });
+});
+
+describe("a write's kick reaches the real queue, whose consumer delivers a second later", () => {
+  it("with no dispatch call, the consumer records the attempt for the write's event no earlier than KICK_DELAY_SECONDS after the write", async () => {
+    const id = await webhook({ event_types: ["contact.create"] });
+    await env.DB.prepare("update webhooks set url = ? where id = ?").bind(PRIVATE_URL, id).run();
+    await caughtUp(id);
+    // Through test/helpers.ts: the app with this runtime's real WEBHOOK_QUEUE.
+    const written = await api("POST", "/v1/contacts", { json: { name: "Kicked", email: "kicked@example.org" } });
+    expect(written.status, written.text).toBe(201);
+    const after = Date.now();
+    let deliveries: any[] = [];
+    while (deliveries.length === 0 && Date.now() - after < 20_000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      deliveries = ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data;
+    }
+    const seenAfter = Date.now() - after;
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({ kind: "event", attempt: 1, status_code: null, outcome: "retrying", error: PRIVATE_REFUSAL });
+    const event = ok(await call("GET", `/v1/events/${deliveries[0].event}`), 200);
+    expect(event).toMatchObject({ type: "contact", operation: "create", resource: written.body.id });
+    expect(seenAfter).toBeGreaterThanOrEqual(KICK_DELAY_SECONDS * 1000 - 100);
+    // Its retry (a message delayed 5 s) finds it disabled: nothing more runs behind the next tests.
+    ok(await call("PATCH", `/v1/webhooks/${id}`, { json: { enabled: false } }), 200);
+  });
+});
+
+describe("writes kick the queue at most once a second per isolate (kick.ts)", () => {
+  // The isolate's clock, stopped where each test says: the kick's rule is about time only.
+  let clock = 0;
+  beforeEach(() => {
+    clock = Math.max(clock, Date.now()) + 10 * KICK_EVERY_MS;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(clock);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const at = (ms: number) => vi.setSystemTime(clock + ms);
+
+  it("several writes within a second send one message, { kind: 'events' } delayed KICK_DELAY_SECONDS (1)", async () => {
+    expect([KICK_DELAY_SECONDS, KICK_EVERY_MS]).toEqual([1, 1000]);
+    const { queue, sent } = recordingQueue();
+    for (const ms of [0, 0, 300, KICK_EVERY_MS - 1]) {
+      at(ms);
+      await commitEvent(queue);
+    }
+    expect(sent).toEqual([{ body: { kind: "events" }, options: { delaySeconds: 1 } }]);
+  });
+
+  it("a write KICK_EVERY_MS or more after the last message sends another", async () => {
+    const { queue, sent } = recordingQueue();
+    at(0);
+    await commitEvent(queue);
+    at(KICK_EVERY_MS);
+    await commitEvent(queue);
+    at(KICK_EVERY_MS + 500);
+    await commitEvent(queue);
+    at(3 * KICK_EVERY_MS);
+    await commitEvent(queue);
+    expect(sent).toEqual(Array.from({ length: 3 }, () => ({ body: { kind: "events" }, options: { delaySeconds: 1 } })));
+  });
+
+  it("a read or a refused write sends nothing and leaves the second to the next write", async () => {
+    const { queue, sent } = recordingQueue();
+    ok(await call("GET", "/v1/contacts", { queue }), 200);
+    expect(ok(await call("POST", "/v1/contacts", { json: { name: "" }, queue }), 422)).toMatchObject({ code: "validation_failed" });
+    expect(ok(await call("DELETE", "/v1/contacts/con_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", { queue }), 404)).toMatchObject({ code: "not_found" });
+    expect(sent).toEqual([]);
+    await commitEvent(queue);
+    expect(sent).toEqual([{ body: { kind: "events" }, options: { delaySeconds: 1 } }]);
+  });
+
+  it("a failed send is logged, not answered, and lets the next write send again", async () => {
+    const { queue, sent, failNext } = recordingQueue();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      failNext();
+      const first = await call("POST", "/v1/contacts", { json: { name: "Lost Kick", email: "lost@example.org" }, queue });
+      expect(first.status, first.text).toBe(201);
+      expect(sent).toHaveLength(1);
+      expect(errors.mock.calls.map((args) => JSON.parse(String(args[0])))).toEqual([
+        expect.objectContaining({ level: "error", webhooks: "queue send failed", request_id: expect.any(String) }),
+      ]);
+      // The same moment: the message lost does not cover this write.
+      await commitEvent(queue);
+      expect(sent).toHaveLength(2);
+      // That one was sent: it covers the next within the second.
+      await commitEvent(queue);
+      expect(sent).toEqual([
+        { body: { kind: "events" }, options: { delaySeconds: 1 } },
+        { body: { kind: "events" }, options: { delaySeconds: 1 } },
+      ]);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+});
