@@ -44,8 +44,10 @@ function workersProject(
             PRINT_COST_TABLE: process.env.PRINT_COST_TABLE ?? "",
           },
           // Tests reach no network: an outbound request (a webhook delivery, a name lookup)
-          // fails at once, as an unreachable host would, instead of waiting for a timeout.
-          // Deliveries to a live receiver are end to end (scripts/webhooks-e2e.mjs).
+          // fails at once instead of waiting for a timeout — the runtime answers it 500 with
+          // this error's text, so a delivery records "HTTP 500: Error: no network in the
+          // tests …". Deliveries to a live receiver are end to end (scripts/webhooks-e2e.mjs)
+          // and in test/unit/webhook-send.test.ts (a receiver on loopback).
           outboundService: () => {
             throw new Error("no network in the tests");
           },

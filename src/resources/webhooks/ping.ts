@@ -11,8 +11,16 @@ import { webhookCollection } from "./collection";
 import { signingSecrets, storedPolicy } from "./signing-secrets";
 import { presentDelivery } from "./present";
 import type * as routes from "./routes";
-import { SEALED_SECRET_UNREADABLE, webhookSender } from "./send";
+import { type AttemptResult, SEALED_SECRET_UNREADABLE, webhookSender } from "./send";
 import { dnsResolver } from "./target";
+
+/** What a ping records if the sender started no attempt (its job's time was up before it began). */
+const NOT_STARTED: AttemptResult = {
+  ok: false,
+  statusCode: null,
+  durationMs: 0,
+  error: "Not sent: the webhook sender started no attempt in time; ping again.",
+};
 
 export const pingWebhook: RouteHandler<typeof routes.pingWebhook, AppEnv> = async (c) => {
   const row = await findResource(c, webhookCollection, c.req.valid("param").webhook);
@@ -21,18 +29,19 @@ export const pingWebhook: RouteHandler<typeof routes.pingWebhook, AppEnv> = asyn
   const body = JSON.stringify({ id: messageId, type: "ping", webhook: row.id, at: now.toISOString() });
   const secrets = await signingSecrets(c.env, row, now);
   // Sent by the webhook sender as every delivery is (src/sender.ts), a job of one event.
-  const results = secrets
-    ? await webhookSender(c.env).deliver({
-        url: row.url,
-        policy: storedPolicy(row),
-        secrets,
-        resolver: dnsResolver(c.env),
-        events: [{ id: messageId, body }],
-        // It starts at once; the bound only matters to a job of many.
-        startBy: Date.now() + 30_000,
-      })
-    : [];
-  const result = results[0] ?? SEALED_SECRET_UNREADABLE;
+  const result = secrets
+    ? ((
+        await webhookSender(c.env).deliver({
+          url: row.url,
+          policy: storedPolicy(row),
+          secrets,
+          resolver: dnsResolver(c.env),
+          events: [{ id: messageId, body }],
+          // It starts at once; the bound only matters to a job of many.
+          startBy: Date.now() + 30_000,
+        })
+      )[0] ?? NOT_STARTED)
+    : SEALED_SECRET_UNREADABLE;
   const [delivery] = await c
     .get("db")
     .insert(webhookDeliveries)
