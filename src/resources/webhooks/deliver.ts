@@ -46,6 +46,8 @@ export interface PassTools {
   bodies(seqs: readonly number[]): Promise<Map<number, Body>>;
   /** Records, while the pass's lease holds the webhook; false when it no longer does. */
   record(entry: DeliveryRecord): Promise<boolean>;
+  /** The record of a turn's end: written with the other webhooks' before the pass lets go (a lost lease then skips it). */
+  recordAtEnd(entry: DeliveryRecord): void;
   /**
    * Hands events to the webhook sender (src/sender.ts), which sends them in order until one
    * fails or the pass's time is up: their results, in order, maybe fewer than the events.
@@ -82,8 +84,16 @@ export async function deliverHeld(env: Env, tools: PassTools, row: WebhookRow, s
     pending = [];
     return held;
   };
-  const finish = async (end: PassEnd): Promise<PassEnd> =>
-    pending.length > 0 || ahead !== state.cursorSeq ? ((await flush()) ? end : { kind: "skipped" }) : end;
+  // The turn's last record goes with every other webhook's, in one batch before the pass
+  // lets go (pass.ts): how many round trips a pass takes does not depend on when each
+  // webhook's jobs came back from the sender.
+  const finish = (end: PassEnd, next: Partial<DeliveryState> = {}): PassEnd => {
+    const moved = ahead !== state.cursorSeq || Object.keys(next).length > 0;
+    Object.assign(state, { cursorSeq: ahead }, next);
+    if (pending.length > 0 || moved) tools.recordAtEnd({ webhookId: row.id, attempts: pending, state: { ...state } });
+    pending = [];
+    return end;
+  };
 
   // Events read and not dealt with yet, and how far the read went.
   let queue: EventHead[] = [];
@@ -147,8 +157,7 @@ export async function deliverHeld(env: Env, tools: PassTools, row: WebhookRow, s
       if (retryAt !== null) {
         // The events before it are recorded as delivered; it waits for its retry.
         report.retrying++;
-        if (!(await flush({ attempts: number, nextAttemptAt: retryAt, failingSince }))) return { kind: "skipped" };
-        return { kind: "waiting", until: retryAt, scheduled: true };
+        return finish({ kind: "waiting", until: retryAt, scheduled: true }, { attempts: number, nextAttemptAt: retryAt, failingSince });
       }
       // Its last attempt: the event is given up, and the next one is attempted.
       report.failed++;
@@ -159,6 +168,7 @@ export async function deliverHeld(env: Env, tools: PassTools, row: WebhookRow, s
         return { kind: "skipped" };
       }
     }
-    if (pending.length > 0 && !(await flush())) return { kind: "skipped" };
+    // More to send: what this job sent is recorded before the next job (else at the turn's end).
+    if (pending.length > 0 && (queue.length > 0 || more) && !(await flush())) return { kind: "skipped" };
   }
 }

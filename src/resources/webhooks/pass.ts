@@ -1,11 +1,13 @@
 // One delivery pass for any number of webhooks (docs/webhooks.md, "Delivery"): the queue
 // consumer's batch, the cron's run and POST /v1/webhooks/dispatch each run one. Its cost in
-// D1 hardly grows with the webhooks it serves: one lease for all of them (one statement),
-// their accounts' roles (cached), the events after their cursors read together, the
-// bodies of those events read once, the attempts of all of them recorded together (every
-// ten deliveries per webhook at most), and one release that also finds which of them an
-// event committed meanwhile is owed. Each webhook's events go in commit order (deliver.ts);
-// the webhooks go side by side.
+// D1 hardly grows with the webhooks it serves: one lease for all of them (one batch, which
+// also marks those another pass holds), their accounts' roles (cached), the events after
+// their cursors read together, the bodies of those events read once, the attempts of all
+// of them recorded together when their turns end (a turn that sends more than one job to
+// the webhook sender records each job before the next), and one release that also finds
+// which of them a pass was turned away from meanwhile and is owed. Each webhook's events
+// go in commit order (deliver.ts); the webhooks go side by side, their jobs at the sender
+// (src/sender.ts) at most SENDS_AT_ONCE at a time.
 import { database } from "../../db/client";
 import type { Env } from "../../env";
 import { safeErrorSummary } from "../../http/error-log";
@@ -40,6 +42,7 @@ export async function deliverPass(env: Env, ids: readonly string[], now: Date, r
     if (rows.length === 0) break;
     const held = rows.map((row) => row.id);
     const roundEnds = new Map<string, PassEnd>();
+    const atEnd: DeliveryRecord[] = [];
     try {
       const scopes = await scopesOf(db, rows);
       const tools: PassTools = {
@@ -47,6 +50,7 @@ export async function deliverPass(env: Env, ids: readonly string[], now: Date, r
         heads: headsReader(db),
         bodies: bodiesReader(db),
         record: coalesced<DeliveryRecord, boolean>((entries) => recordAll(db, leaseId, entries)),
+        recordAtEnd: (entry) => atEnd.push(entry),
         send: (job) => send(() => webhookSender(env).deliver({ ...job, resolver, startBy: started + PASS_MS })),
         room: (id) => MAX_DELIVERIES - (sent.get(id) ?? 0),
         outOfTime: (id) => Date.now() - started > PASS_MS || (sent.get(id) ?? 0) >= MAX_DELIVERIES,
@@ -64,6 +68,13 @@ export async function deliverPass(env: Env, ids: readonly string[], now: Date, r
           }
         }),
       );
+      // Every turn's last record in one round trip, whenever each turn ended.
+      if (atEnd.length > 0) {
+        const recorded = await recordAll(db, leaseId, atEnd);
+        atEnd.forEach((entry, i) => {
+          if (!recorded[i]) roundEnds.set(entry.webhookId, { kind: "skipped" });
+        });
+      }
     } finally {
       const stillOwed = await releaseAll(db, held, leaseId, now);
       owed = held.filter((id) => roundEnds.get(id)?.kind === "idle" && stillOwed.has(id));
