@@ -3,9 +3,22 @@
 // in the bench's main thread, where autocannon drives the writes: ten webhooks make ten
 // deliveries a write, and the receiver parsing them on the load generator's event loop
 // slowed the writes it measured (a receiver is another machine in production).
-// Arrivals go to the main thread in batches, every 50 ms.
+// Arrivals go to the main thread in batches, every 50 ms. Its thread runs at the idle CPU
+// priority (Linux SCHED_IDLE), as the webhook sender does in this phase: on the two cores
+// the API's processes share with it, the receiver stands for the customer's machine, and
+// at the normal priority its thousand POSTs a second took CPU from the writes measured.
+import { execFileSync } from "node:child_process";
+import { readlinkSync } from "node:fs";
 import { createServer } from "node:http";
 import { parentPort, workerData } from "node:worker_threads";
+
+try {
+  // /proc/thread-self names this thread: <pid>/task/<tid>.
+  const thread = readlinkSync("/proc/thread-self").split("/").pop();
+  execFileSync("chrt", ["--idle", "--pid", "0", thread], { stdio: "ignore" });
+} catch {
+  // not Linux, or no chrt: the normal priority
+}
 
 let batch = [];
 const server = createServer((req, res) => {
