@@ -137,7 +137,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 }
 
 /**
- * The webhook sender (scripts/sender.mjs), in a process of its own at a lower priority:
+ * The webhook sender (scripts/sender.mjs), in a process of its own at --sender-priority:
  * resolves once the API can reach it, or with the reason it could not start.
  */
 function startSender() {
@@ -238,7 +238,11 @@ const served = await run([
   ...passThrough,
 ]);
 if (running(sender)) {
+  // It lets its workerd go first; one that does not stop within 10 s is killed.
+  const stopped = new Promise((resolvePromise) => sender.once("exit", resolvePromise));
   sender.kill("SIGTERM");
-  await new Promise((resolvePromise) => sender.once("exit", resolvePromise));
+  const late = setTimeout(() => sender.kill("SIGKILL"), 10_000);
+  await stopped;
+  clearTimeout(late);
 }
 process.exit(served);
