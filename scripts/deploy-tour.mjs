@@ -132,14 +132,17 @@ async function main() {
     });
     const worker = api.scripts.get("domain-api");
     const active = worker?.versions.get(worker.active);
-    await check("the deployed version binds DB to that database, ARCHIVE to the bucket created, the rate limiter, the vars and the secret", () => {
+    await check("the deployed version binds DB to that database, ARCHIVE to the bucket created, the rate limiter, the vars and the three secrets", () => {
       assert(active, "no Worker domain-api is deployed");
       const byName = Object.fromEntries(active.bindings.map((b) => [b.name, b]));
       assert(byName.DB?.type === "d1" && byName.DB.id === databaseId, `DB: ${JSON.stringify(byName.DB)}`);
       assert(byName.ARCHIVE?.type === "r2_bucket" && api.buckets.has(byName.ARCHIVE.bucket_name), `ARCHIVE: ${JSON.stringify(byName.ARCHIVE)}`);
       assert(byName.RATE_LIMITER?.type === "ratelimit" && byName.RATE_LIMITER.simple?.limit === 600, `RATE_LIMITER: ${JSON.stringify(byName.RATE_LIMITER)}`);
       assert(byName.DEFAULT_NAMESERVERS?.type === "plain_text", "DEFAULT_NAMESERVERS is not a var");
-      assert(byName.CURSOR_SECRET?.type === "secret_text" && byName.CURSOR_SECRET.text.length >= 40, "CURSOR_SECRET is not a 32-byte secret");
+      // The three keys the README's block puts (32 random bytes, base64: 44 characters).
+      for (const name of ["CURSOR_SECRET", "WEBHOOK_SECRET_KEY", "DNSSEC_KEY_SECRET"]) {
+        assert(byName[name]?.type === "secret_text" && byName[name].text.length >= 40, `${name} is not a 32-byte secret`);
+      }
       assert(!byName.AUTH_DISABLED, "AUTH_DISABLED must never reach a deployed Worker");
       assert(!byName.CLOCK_OVERRIDE, "CLOCK_OVERRIDE must never reach a deployed Worker");
     });
