@@ -18,28 +18,17 @@
 // (/proc/PID/stat), D1's SQLite work included. Right after every import a GET /v1/zones
 // is timed: the next request must be answered at once.
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import { processTable } from "../scripts/lib/daemons.mjs";
 
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux this runs on
 
 /** The workerd process of the process group led by `leader` (null while there is none). */
 export function workerdOf(leader) {
   let found = null;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // gone meanwhile
-    }
-    // pid (comm) state ppid pgrp …: comm may hold spaces, so split after its ")".
-    const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const pgrp = Number(fields[2]);
-    const started = Number(fields[19]);
-    if (pgrp === leader && comm.startsWith("workerd") && (!found || started > found.started)) found = { pid: Number(entry), started };
+  for (const proc of processTable()) {
+    if (proc.pgrp === leader && proc.name.startsWith("workerd") && (!found || proc.started > found.started)) found = proc;
   }
   return found?.pid ?? null;
 }

@@ -22,9 +22,10 @@
 // Targets (same run): the write rate with 1 and with 10 webhooks at least 0.95 of the rate
 // with none (medians); p99 commit-to-delivery under 2 s.
 import autocannon from "autocannon";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { Worker } from "node:worker_threads";
+import { processTable } from "../scripts/lib/daemons.mjs";
 import { sleep } from "../scripts/lib/harness.mjs";
 
 export const WEBHOOK_TARGETS = {
@@ -57,33 +58,21 @@ async function startReceiver(freePort) {
 
 /**
  * CPU time (user + system, ms) used so far by the processes of a process group, the
- * service's (scripts/start.mjs, wrangler, its two workerd), by role (processRole).
+ * service's (scripts/start.mjs, wrangler, its two workerd, the webhook sender's), by role
+ * (processRole).
  * Linux /proc; null elsewhere.
  */
 function groupCpu(pgid) {
+  const processes = new Map(
+    processTable()
+      .filter((proc) => proc.pgrp === pgid)
+      .map((proc) => [proc.pid, proc]),
+  );
+  if (processes.size === 0) return null;
   const byProcess = {};
-  const processes = new Map(); // pid → { ppid, name, ms }
-  try {
-    for (const pid of readdirSync("/proc")) {
-      if (!/^[0-9]+$/.test(pid)) continue;
-      let stat;
-      try {
-        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      } catch {
-        continue;
-      }
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // After the name: state(0) ppid(1) pgrp(2) … utime(11) stime(12); USER_HZ is 100.
-      if (Number(fields[2]) !== pgid) continue;
-      processes.set(pid, { ppid: fields[1], name, ms: (Number(fields[11]) + Number(fields[12])) * 10 });
-    }
-  } catch {
-    return null;
-  }
-  for (const [pid, { name, ms }] of processes) {
-    const role = processRole(name, pid, processes);
-    byProcess[role] = (byProcess[role] ?? 0) + ms;
+  for (const proc of processes.values()) {
+    const role = processRole(proc, processes);
+    byProcess[role] = (byProcess[role] ?? 0) + proc.cpuMs;
   }
   return byProcess;
 }
@@ -102,7 +91,7 @@ const commandOf = (pid) => {
  * wrangler's own workerd (its proxy and inspector proxy), wrangler (node), or something
  * else (scripts/start.mjs, esbuild).
  */
-function processRole(name, pid, processes) {
+function processRole({ pid, name }, processes) {
   for (let at = pid; processes.has(at); at = processes.get(at).ppid) {
     if (commandOf(at).includes("scripts/sender.mjs")) return "sender";
   }

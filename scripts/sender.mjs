@@ -19,9 +19,9 @@
 // than sending it). Prints "[sender] ready" once the API can reach it; stops on
 // SIGINT/SIGTERM/SIGHUP.
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { setPriority } from "node:os";
 import { join } from "node:path";
+import { processTable } from "./lib/daemons.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 if (!process.env.WRANGLER_REGISTRY_PATH) {
@@ -38,24 +38,10 @@ if (!PRIORITIES.includes(wanted)) {
 
 /** This process and every process under it (its workerd), from /proc; just this one elsewhere. */
 function processTree() {
-  const children = new Map();
-  try {
-    for (const pid of readdirSync("/proc")) {
-      if (!/^[0-9]+$/.test(pid)) continue;
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        const ppid = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1];
-        children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-      } catch {
-        // gone meanwhile
-      }
-    }
-  } catch {
-    return [String(process.pid)];
-  }
-  const tree = [String(process.pid)];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
-  return tree;
+  const table = processTable();
+  const tree = [process.pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...table.filter((entry) => entry.ppid === tree[i]).map((entry) => entry.pid));
+  return tree.map(String);
 }
 
 /** Lowers the priority of this process tree, every thread of it (after the start, which should not wait); how, or why not. */

@@ -284,6 +284,42 @@ function tcpAnswers(port) {
 }
 
 /**
+ * Every process this user can see, from /proc/PID/stat (Linux; empty elsewhere): its pid,
+ * parent, process group, command name, start time (clock ticks since boot) and CPU time so
+ * far (user + system, ms: USER_HZ is 100).
+ */
+export function processTable() {
+  let entries;
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const table = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp … utime(13) stime(14) … starttime(21): comm may hold
+    // spaces and parentheses, so the fields are split after its last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    table.push({
+      pid: Number(entry),
+      name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+      ppid: Number(fields[1]),
+      pgrp: Number(fields[2]),
+      started: Number(fields[19]),
+      cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
+    });
+  }
+  return table;
+}
+
+/**
  * The sockets the processes of the group led by `pid` hold, by /proc (Linux; null where
  * /proc cannot tell): { tcp, address, port, listening } where listening is a TCP socket
  * in LISTEN or an unconnected UDP socket.
@@ -291,13 +327,11 @@ function tcpAnswers(port) {
 export function groupSockets(pid) {
   if (!existsSync("/proc/net/tcp")) return null;
   const inodes = new Set();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const proc of processTable()) {
+    if (proc.pgrp !== pid) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) !== pid) continue;
-      for (const fd of readdirSync(`/proc/${entry}/fd`)) {
-        const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${entry}/fd/${fd}`))?.[1];
+      for (const fd of readdirSync(`/proc/${proc.pid}/fd`)) {
+        const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${proc.pid}/fd/${fd}`))?.[1];
         if (inode) inodes.add(inode);
       }
     } catch {

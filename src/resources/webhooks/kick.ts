@@ -35,9 +35,8 @@ export const kickDeliveries: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   // The write has committed: a message sent less than KICK_EVERY_MS ago reaches its
   // consumer after this moment, so it covers this write's events too.
-  const now = Date.now();
-  if (now - lastKickAt < KICK_EVERY_MS) return;
-  const sentAt = now;
+  const sentAt = Date.now();
+  if (sentAt - lastKickAt < KICK_EVERY_MS) return;
   lastKickAt = sentAt;
   ctx.waitUntil(
     c.env.WEBHOOK_QUEUE.send({ kind: "events" } satisfies WebhookMessage, { delaySeconds: KICK_DELAY_SECONDS }).catch((error: unknown) => {

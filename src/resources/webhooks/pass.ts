@@ -35,6 +35,7 @@ export async function deliverPass(env: Env, ids: readonly string[], now: Date, r
   const sent = new Map<string, number>();
   const send = limited(SENDS_AT_ONCE);
   const resolver = dnsResolver(env);
+  const room = (id: string) => MAX_DELIVERIES - (sent.get(id) ?? 0);
   let owed = [...new Set(ids)];
   for (let round = 0; round < ROUNDS && owed.length > 0; round++) {
     const leaseId = crypto.randomUUID();
@@ -52,8 +53,8 @@ export async function deliverPass(env: Env, ids: readonly string[], now: Date, r
         record: coalesced<DeliveryRecord, boolean>((entries) => recordAll(db, leaseId, entries)),
         recordAtEnd: (entry) => atEnd.push(entry),
         send: (job) => send(() => webhookSender(env).deliver({ ...job, resolver, startBy: started + PASS_MS })),
-        room: (id) => MAX_DELIVERIES - (sent.get(id) ?? 0),
-        outOfTime: (id) => Date.now() - started > PASS_MS || (sent.get(id) ?? 0) >= MAX_DELIVERIES,
+        room,
+        outOfTime: (id) => Date.now() - started > PASS_MS || room(id) <= 0,
         report,
       };
       await Promise.all(
