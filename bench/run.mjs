@@ -58,7 +58,7 @@ const args = process.argv.slice(2);
 // --dns: the DNS serving phase alone (bench/dns.mjs): queries per second through PowerDNS on
 // this service against PowerDNS on its own SQLite backend, with caches warm and off.
 // --dns-rounds N, --dns-seconds S: its rounds and the time of each run (to explore).
-const dnsOption = (name) => {
+const numberOption = (name) => {
   if (!args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))) return null;
   const value = args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1] ?? args[args.indexOf(`--${name}`) + 1];
   if (/^[1-9][0-9]{0,3}$/.test(value ?? "")) return Number(value);
@@ -67,7 +67,7 @@ const dnsOption = (name) => {
 };
 if (args.includes("--dns"))
   process.exit(
-    await (await import("./dns.mjs")).dnsBench({ quick: args.includes("--quick"), rounds: dnsOption("dns-rounds"), seconds: dnsOption("dns-seconds") }),
+    await (await import("./dns.mjs")).dnsBench({ quick: args.includes("--quick"), rounds: numberOption("dns-rounds"), seconds: numberOption("dns-seconds") }),
   );
 // --cost: the D1 cost table of every operation (bench/cost.mjs runs test/cost.test.ts), in seconds.
 if (args.includes("--cost")) process.exit(await (await import("./cost.mjs")).costBench());
@@ -79,6 +79,7 @@ const MEMORY_ONLY = args.includes("--memory-only");
 const SCALING = SCALING_ONLY || (!QUICK && !MEMORY_ONLY && !args.includes("--no-scaling"));
 const MEMORY = MEMORY_ONLY || (!SCALING_ONLY && !args.includes("--no-memory"));
 // --webhooks: the webhook phase alone (bench/webhooks.mjs); it also runs last in quick and full mode (--no-webhooks skips it).
+// --webhook-rounds N, --webhook-seconds S: its rounds and the time of each run (to explore).
 const WEBHOOKS_ONLY = args.includes("--webhooks");
 const WEBHOOKS = WEBHOOKS_ONLY || (!SCALING_ONLY && !MEMORY_ONLY && !args.includes("--no-webhooks"));
 const MEMORY_SIZES = args.includes("--memory-sizes") ? args[args.indexOf("--memory-sizes") + 1].split(",").map(Number) : null;
@@ -576,7 +577,7 @@ function phaseContext() {
 
 // ---------------------------------------------------------------- webhooks
 async function webhooksRun() {
-  const webhooks = await webhooksPhase(phaseContext(), { quick: QUICK });
+  const webhooks = await webhooksPhase(phaseContext(), { quick: QUICK, rounds: numberOption("webhook-rounds"), seconds: numberOption("webhook-seconds") });
   printWebhooks(webhooks);
   writeResults({ webhooks });
   log(`wrote "webhooks" into bench/results.json`);

@@ -34,6 +34,10 @@ export const WEBHOOK_TARGETS = {
   commit_to_delivery_p99_ms: { op: "<=", value: 2000 },
 };
 
+/** The fixed write rate of the delivery-cost runs (a second), and how long after the load their CPU window lasts. */
+const FIXED_RATE = 40;
+const FIXED_SETTLE_S = 4;
+
 const round1 = (value, digits = 1) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
 
 function percentile(sorted, p) {
@@ -117,10 +121,10 @@ const median = (values) => {
 
 /**
  * ctx: { log, freePort, startService(state, port, name), stopServer(server), freshState(label) → { state, token } }.
- * options: { quick }. Returns the figures and ratios (written into bench/results.json by the caller).
+ * options: { quick, rounds, seconds } (rounds and seconds: null for the mode's). Returns the figures and ratios (written into bench/results.json by the caller).
  */
-export async function webhooksPhase(ctx, { quick }) {
-  const duration = quick ? 4 : 10;
+export async function webhooksPhase(ctx, { quick, rounds: roundsAsked = null, seconds = null }) {
+  const duration = seconds ?? (quick ? 4 : 10);
   const loadBefore = loadavg().map((l) => round1(l, 2));
   const latencySamples = quick ? 40 : 100;
   const { state, token } = ctx.freshState("webhooks");
@@ -143,7 +147,7 @@ export async function webhooksPhase(ctx, { quick }) {
   const figures = {};
 
   // Full: five rounds, since single runs of one count spread by ±15 % on a shared machine.
-  const rounds = quick ? 2 : 5;
+  const rounds = roundsAsked ?? (quick ? 2 : 5);
   const runs = { 0: [], 1: [], 10: [] };
   try {
     // The ten webhooks, made now and disabled: each run enables as many as it counts
@@ -226,6 +230,11 @@ export async function webhooksPhase(ctx, { quick }) {
         runs: list,
       };
     }
+    // The same ratios round by round (the three runs of a round are next to each other in
+    // time, so a drift of the machine's load moves them together), and their medians.
+    const roundRatios = (count) => runs[count].map((run, i) => round1(run.write_rps / runs[0][i].write_rps, 3));
+    figures.round_ratios = { 1: roundRatios(1), 10: roundRatios(10) };
+    figures.round_ratio_medians = { 1: round1(median(figures.round_ratios[1]), 3), 10: round1(median(figures.round_ratios[10]), 3) };
     // The service's CPU per write (the runs without webhooks), and per delivered event (what
     // the other runs used beyond their writes' share, over their deliveries).
     const sum = (list, field) => list.reduce((total, run) => total + (run[field] ?? Number.NaN), 0);
@@ -247,6 +256,54 @@ export async function webhooksPhase(ctx, { quick }) {
     }
     ctx.log(
       `webhooks: service CPU ${figures.service_cpu.ms_per_write} ms per write; per delivered event ${figures.service_cpu.ms_per_delivery_1} ms (1 webhook), ${figures.service_cpu.ms_per_delivery_10} ms (10)`,
+    );
+
+    // What a delivered event costs the API's own processes, measured where nothing competes
+    // for the CPU: writes at a fixed rate well below the machine's (FIXED_RATE a second),
+    // with no webhook and with ten, each run's CPU read over the same window (the load and
+    // FIXED_SETTLE_S after it, by which the ten webhooks' deliveries are done), so that what
+    // wrangler dev spends by the second weighs the same in both. The API's processes are
+    // everything but the sender: what the ten-webhook runs spent beyond the others, over
+    // their deliveries. Under the saturating load above, this is what deliveries take from
+    // the writes; the sender's CPU is shown beside it (a deployment's is elsewhere).
+    const fixed = { 0: [], 10: [] };
+    for (let pair = 0; pair < (quick ? 2 : 3); pair++) {
+      for (const subscribed of [0, 10]) {
+        await enable(subscribed);
+        await drain(receiver, () => true);
+        const cpuBefore = groupCpu(service.child.pid);
+        const windowEnds = Date.now() + (duration + FIXED_SETTLE_S) * 1000;
+        const created = [];
+        const result = await runLoad(base, headers, contactBody, duration, (id) => created.push(id), FIXED_RATE);
+        await sleep(Math.max(0, windowEnds - Date.now()));
+        const cpu = cpuSince(cpuBefore, groupCpu(service.child.pid));
+        const ids = new Set(created);
+        const delivered = subscribed === 0 ? 0 : receiver.arrivals.filter((a) => ids.has(a.resource)).length;
+        const api = cpu.total === null ? null : cpu.total - (cpu.byProcess.sender ?? 0);
+        fixed[subscribed].push({
+          writes: result.requests.total,
+          deliveries: delivered,
+          expected: created.length * subscribed,
+          api_cpu_ms: api,
+          sender_cpu_ms: cpu.byProcess.sender ?? 0,
+        });
+        ctx.log(
+          `webhooks: fixed rate ${FIXED_RATE}/s, ${subscribed} enabled: ${result.requests.total} writes, ${delivered} deliveries in the window; API processes' CPU ${api} ms, the sender's ${cpu.byProcess.sender ?? 0} ms`,
+        );
+      }
+    }
+    const total = (list, field) => list.reduce((sum, run) => sum + (run[field] ?? Number.NaN), 0);
+    const apiPerWrite = total(fixed[0], "api_cpu_ms") / total(fixed[0], "writes");
+    figures.fixed_rate = {
+      writes_per_s: FIXED_RATE,
+      api_cpu_ms_per_write: round1(apiPerWrite, 2),
+      api_cpu_ms_per_delivery: round1((total(fixed[10], "api_cpu_ms") - apiPerWrite * total(fixed[10], "writes")) / total(fixed[10], "deliveries"), 3),
+      sender_cpu_ms_per_delivery: round1(total(fixed[10], "sender_cpu_ms") / total(fixed[10], "deliveries"), 3),
+      all_delivered: fixed[10].every((run) => run.deliveries >= run.expected),
+      runs: fixed,
+    };
+    ctx.log(
+      `webhooks: at ${FIXED_RATE} writes/s the API's processes spend ${figures.fixed_rate.api_cpu_ms_per_write} ms per write and ${figures.fixed_rate.api_cpu_ms_per_delivery} ms per delivered event (10 webhooks); the sender ${figures.fixed_rate.sender_cpu_ms_per_delivery} ms`,
     );
 
     // Commit to delivery, one write at a time, with the 10 webhooks subscribed again.
@@ -296,13 +353,14 @@ export async function webhooksPhase(ctx, { quick }) {
   };
 }
 
-/** POST /v1/contacts with 10 connections for `duration` s; `onCreated(id)` for each 201. */
-function runLoad(base, headers, body, duration, onCreated) {
+/** POST /v1/contacts with 10 connections for `duration` s (at most `overallRate` a second when not 0); `onCreated(id)` for each 201. */
+function runLoad(base, headers, body, duration, onCreated, overallRate = 0) {
   return new Promise((resolve, reject) => {
     autocannon(
       {
         url: base,
         connections: 10,
+        ...(overallRate > 0 ? { overallRate } : {}),
         duration,
         timeout: 120,
         requests: [
@@ -360,6 +418,10 @@ export function printWebhooks(out) {
       `| ${n} | ${f.write_rps} | ${f.runs.map((run) => run.write_rps).join(", ")} | ${f.write_p50_ms} | ${f.write_p99_ms} | ${f.delivered_per_s ?? "–"} |`,
     );
   }
+  if (out.round_ratios) {
+    for (const n of ["1", "10"])
+      console.log(`write rate with ${n} vs none, round by round: ${out.round_ratios[n].join(", ")} (median ${out.round_ratio_medians[n]})`);
+  }
   if (out.service_cpu) {
     const cpu = out.service_cpu;
     console.log(
@@ -368,6 +430,14 @@ export function printWebhooks(out) {
     for (const [role, f] of Object.entries(cpu.by_role ?? {})) {
       console.log(`  ${role}: ${f.ms_per_write} ms per write, ${f.ms_per_delivery_10} ms per delivered event (10 webhooks)`);
     }
+  }
+  if (out.fixed_rate) {
+    const f = out.fixed_rate;
+    console.log(
+      `\nat a fixed ${f.writes_per_s} writes/s: the API's processes spend ${f.api_cpu_ms_per_write} ms per write and ${f.api_cpu_ms_per_delivery} ms per delivered event (10 webhooks${f.all_delivered ? "" : "; some deliveries fell outside the window"}); the sender ${f.sender_cpu_ms_per_delivery} ms per delivery`,
+    );
+    const windows = (n) => f.runs[n].map((run) => `${run.api_cpu_ms} ms / ${run.writes} writes`).join(", ");
+    console.log(`  the API's processes in each window: no webhook ${windows(0)}; ten ${windows(10)}`);
   }
   console.log(`\ncommit to delivery (one write at a time, 10 webhooks): p50 ${out.commit_to_delivery.p50_ms} ms, p99 ${out.commit_to_delivery.p99_ms} ms`);
   console.log("\n| ratio | value | target | met |");

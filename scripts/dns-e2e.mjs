@@ -836,7 +836,8 @@ ${zoneStatements.join("\n")}
     const created = await api("POST", "/v1/records", { zone: "e2e.test", name, type: "A", content });
     assert(created.status === 201, `create: ${created.status} ${created.text}`);
     const took = await waitFor(async () => (await shortAnswer(secondaryPort, `${name}.e2e.test`, "A")) === content, { timeoutMs: HANG_MS });
-    assert(took !== null, `${what}: ${name}.e2e.test A is not answered by the secondary`);
+    if (took === null) for (const line of dns.output.split("\n").slice(-60)) console.log(`#   ${line}`);
+    assert(took !== null, `${what}: ${name}.e2e.test A is not answered by the secondary (the tier's last lines above)`);
     console.log(`#   ${what}: answered after ${took} ms`);
   };
   const restarted = async (server, previous) => {

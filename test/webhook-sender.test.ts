@@ -21,7 +21,7 @@ import { database } from "../src/db/client";
 import type { Env } from "../src/env";
 import worker from "../src/index";
 import { KICK_DELAY_SECONDS, KICK_EVERY_MS } from "../src/resources/webhooks/kick";
-import { claimAll, LEASE_MS, owedAmong, owedCondition, releaseAll } from "../src/resources/webhooks/lease";
+import { claimAll, LEASE_MS, owedAmong, owedCondition, recordAll, releaseAll } from "../src/resources/webhooks/lease";
 import { newSigningSecret } from "../src/resources/webhooks/secrets";
 import { type SendJob, SEALED_SECRET_UNREADABLE, webhookSender } from "../src/resources/webhooks/send";
 import { DEFAULT_DNS_RESOLVER } from "../src/resources/webhooks/target";
@@ -300,6 +300,81 @@ describe("a delivery pass hands a webhook's events to the sender in commit order
     const event = ok(await call("GET", `/v1/events/${deliveries[0].event}`), 200);
     expect(event).toMatchObject({ type: "contact", operation: "create", resource: written[0].id });
     expect(await row(id)).toMatchObject({ lease_id: null, turned_away: 0 });
+  });
+});
+
+describe("recordAll writes a pass's attempts (tuples, lease.ts) only for the webhooks its lease still holds", () => {
+  it("each record's attempts are listed newest first with every field, the state moves, and a record whose lease is gone writes nothing", async () => {
+    const [held, lost] = [await webhook(), await webhook()];
+    const db = database(env.DB);
+    await claimAll(db, [held, lost], "lease-R1");
+    // Another pass took `lost` over (its lease ran out meanwhile).
+    await env.DB.prepare("update webhooks set lease_id = 'lease-R2' where id = ?").bind(lost).run();
+    const at = "2026-11-26T04:00:00.000Z";
+    const retryAt = "2026-11-26T04:00:05.000Z";
+    const state = (cursorSeq: number) => ({ cursorSeq, attempts: 1, nextAttemptAt: retryAt, failingSince: at });
+    const answers = await recordAll(db, "lease-R1", [
+      {
+        webhookId: held,
+        at,
+        attempts: [
+          ["evt_01M8B000000000000000000001", 1, 204, 12, null, "succeeded", null],
+          ["evt_01M8B000000000000000000002", 1, 503, 40, "HTTP 503: busy", "retrying", retryAt],
+        ],
+        state: state(41),
+      },
+      { webhookId: lost, at, attempts: [["evt_01M8B000000000000000000001", 1, 204, 9, null, "succeeded", null]], state: state(41) },
+    ]);
+    expect(answers).toEqual([true, false]);
+    const listed = ok(await call("GET", `/v1/webhooks/${held}/deliveries`), 200).data;
+    expect(listed).toEqual([
+      {
+        id: expect.stringMatching(DELIVERY_ID),
+        kind: "event",
+        event: "evt_01M8B000000000000000000002",
+        message_id: "evt_01M8B000000000000000000002",
+        attempt: 1,
+        at,
+        status_code: 503,
+        duration_ms: 40,
+        error: "HTTP 503: busy",
+        outcome: "retrying",
+        next_attempt_at: retryAt,
+      },
+      {
+        id: expect.stringMatching(DELIVERY_ID),
+        kind: "event",
+        event: "evt_01M8B000000000000000000001",
+        message_id: "evt_01M8B000000000000000000001",
+        attempt: 1,
+        at,
+        status_code: 204,
+        duration_ms: 12,
+        error: null,
+        outcome: "succeeded",
+        next_attempt_at: null,
+      },
+    ]);
+    expect(listed[1].id < listed[0].id).toBe(true);
+    expect(await row(held)).toMatchObject({ lease_id: "lease-R1", cursor_seq: 41 });
+    expect(ok(await call("GET", `/v1/webhooks/${lost}/deliveries`), 200).data).toEqual([]);
+    expect(await row(lost)).toMatchObject({ lease_id: "lease-R2" });
+    await releaseAll(db, [held], "lease-R1", new Date());
+    await releaseAll(db, [lost], "lease-R2", new Date());
+  });
+
+  it("a record with no attempts moves the state alone (no delivery row)", async () => {
+    const id = await webhook();
+    const db = database(env.DB);
+    await claimAll(db, [id], "lease-R3");
+    expect(
+      await recordAll(db, "lease-R3", [
+        { webhookId: id, at: "2026-11-26T04:00:00.000Z", attempts: [], state: { cursorSeq: 7, attempts: 0, nextAttemptAt: null, failingSince: null } },
+      ]),
+    ).toEqual([true]);
+    expect(await row(id)).toMatchObject({ cursor_seq: 7 });
+    expect(ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data).toEqual([]);
+    await releaseAll(db, [id], "lease-R3", new Date());
   });
 });
 

@@ -1,7 +1,7 @@
 // Resource ids: a type prefix and a ULID (https://github.com/ulid/spec): 48 bits of
 // milliseconds then 80 random bits, Crockford base32. Ids sort in creation order, which
 // makes `id` the keyset for the default (creation-order) listing.
-import { encodeTime, ulid } from "./ulid.js";
+import { encodeTime, ulid, ulids } from "./ulid.js";
 
 export const ID_PREFIXES = {
   contact: "con_",
@@ -22,6 +22,11 @@ export type IdKind = keyof typeof ID_PREFIXES;
 
 export function newId(kind: IdKind, at: Date): string {
   return ID_PREFIXES[kind] + ulid(at.getTime());
+}
+
+/** `count` ids of one kind made at `at`, in order: newId's, made together for one batch. */
+export function newIds(kind: IdKind, count: number, at: Date): string[] {
+  return ulids(count, at.getTime()).map((id) => ID_PREFIXES[kind] + id);
 }
 
 /**

@@ -45,11 +45,23 @@ function nextRandom(time) {
 
 /** A ULID for the instant `at` (milliseconds; now when omitted), after every ULID this module made before. */
 export function ulid(at = Date.now()) {
+  return ulids(1, at)[0];
+}
+
+/**
+ * `count` ULIDs for the instant `at`, in order, after every ULID this module made before:
+ * one time part and one random draw for all of them (a delivery pass records thousands).
+ */
+export function ulids(count, at = Date.now()) {
   const time = Math.max(at, lastTime);
-  return (
-    encodeTime(time) +
-    nextRandom(time)
-      .map((digit) => CROCKFORD[digit])
-      .join("")
-  );
+  const prefix = encodeTime(time);
+  const out = new Array(count);
+  for (let i = 0; i < count; i++) {
+    out[i] =
+      prefix +
+      nextRandom(time)
+        .map((digit) => CROCKFORD[digit])
+        .join("");
+  }
+  return out;
 }

@@ -10,7 +10,6 @@
 // Per webhook the attempts go in commit order: an event is delivered, or given up after
 // its last retry, before the next one is attempted. Webhooks go side by side.
 import type { Database } from "../../db/client";
-import { newId } from "../../db/ids";
 import type { Env } from "../../env";
 import type { Body, EventHead, HeadsPage } from "./deliver-reads";
 import { selects } from "./event-types";
@@ -80,7 +79,7 @@ export async function deliverHeld(env: Env, tools: PassTools, row: WebhookRow, s
   let ahead = state.cursorSeq;
   const flush = async (next: Partial<DeliveryState> = {}) => {
     Object.assign(state, { cursorSeq: ahead }, next);
-    const held = await tools.record({ webhookId: row.id, attempts: pending, state: { ...state } });
+    const held = await tools.record({ webhookId: row.id, at, attempts: pending, state: { ...state } });
     pending = [];
     return held;
   };
@@ -90,7 +89,7 @@ export async function deliverHeld(env: Env, tools: PassTools, row: WebhookRow, s
   const finish = (end: PassEnd, next: Partial<DeliveryState> = {}): PassEnd => {
     const moved = ahead !== state.cursorSeq || Object.keys(next).length > 0;
     Object.assign(state, { cursorSeq: ahead }, next);
-    if (pending.length > 0 || moved) tools.recordAtEnd({ webhookId: row.id, attempts: pending, state: { ...state } });
+    if (pending.length > 0 || moved) tools.recordAtEnd({ webhookId: row.id, at, attempts: pending, state: { ...state } });
     pending = [];
     return end;
   };
@@ -131,19 +130,9 @@ export async function deliverHeld(env: Env, tools: PassTools, row: WebhookRow, s
       const head = queue.shift()!;
       sent();
       const number = state.attempts + 1;
-      const attempt: Attempt = {
-        id: newId("delivery", new Date()),
-        message_id: events[i]!.id,
-        attempt: number,
-        at,
-        status_code: result.statusCode,
-        duration_ms: result.durationMs,
-        error: result.error,
-        outcome: "succeeded",
-        next_attempt_at: null,
-      };
+      const messageId = events[i]!.id;
       if (result.ok) {
-        pending.push(attempt);
+        pending.push([messageId, number, result.statusCode, result.durationMs, null, "succeeded", null]);
         ahead = head.seq;
         state.attempts = 0;
         state.nextAttemptAt = null;
@@ -153,7 +142,7 @@ export async function deliverHeld(env: Env, tools: PassTools, row: WebhookRow, s
       }
       const retryAt = nextAttemptAt(number, now)?.toISOString() ?? null;
       const failingSince = state.failingSince ?? at;
-      pending.push({ ...attempt, outcome: retryAt === null ? "failed" : "retrying", next_attempt_at: retryAt });
+      pending.push([messageId, number, result.statusCode, result.durationMs, result.error, retryAt === null ? "failed" : "retrying", retryAt]);
       if (retryAt !== null) {
         // The events before it are recorded as delivered; it waits for its retry.
         report.retrying++;

@@ -4,6 +4,7 @@
 // it, or not at all.
 import { and, eq, isNull, lte, not, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import { newIds } from "../../db/ids";
 import type { Database } from "../../db/client";
 import { writeChange } from "../../db/resource-write";
 import { accounts, webhookDeliveries, webhooks } from "../../db/schema";
@@ -108,24 +109,31 @@ export async function disable(db: Database, row: WebhookRow, now: Date): Promise
   }
 }
 
-/** One attempt, as its delivery record keeps it. */
-export interface Attempt {
-  id: string;
-  message_id: string;
-  attempt: number;
-  at: string;
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  outcome: "succeeded" | "retrying" | "failed";
-  next_attempt_at: string | null;
-}
+/**
+ * One attempt, as its delivery record keeps it, by position: the event's id (the
+ * `webhook-id` sent), the attempt's number at that event, the receiver's status (null: no
+ * answer), how long it took, why it failed (null: it did not), its outcome, and when the
+ * event is tried again (outcome `retrying`). Tuples, not objects: a pass with ten webhooks
+ * records thousands of attempts a second under a stream of writes, and what each costs the
+ * API to build, serialize and hand to D1 is what subscribing webhooks takes from its write
+ * rate (docs/webhooks.md, "Delivery"; bench/README.md).
+ */
+export type Attempt = readonly [
+  messageId: string,
+  attempt: number,
+  statusCode: number | null,
+  durationMs: number,
+  error: string | null,
+  outcome: "succeeded" | "retrying" | "failed",
+  nextAttemptAt: string | null,
+];
 
 export type DeliveryState = Pick<WebhookRow, "cursorSeq" | "attempts" | "nextAttemptAt" | "failingSince">;
 
-/** What one webhook of a pass records: its attempts since the last record, and its state now. */
+/** What one webhook of a pass records: its attempts since the last record (all made at `at`, the pass's clock), and its state now. */
 export interface DeliveryRecord {
   webhookId: string;
+  at: string;
   attempts: readonly Attempt[];
   state: DeliveryState;
 }
@@ -136,28 +144,36 @@ export interface DeliveryRecord {
  * webhook is written and its deliverer stops). Answers, for each, whether it held.
  */
 export async function recordAll(db: Database, leaseId: string, records: readonly DeliveryRecord[]): Promise<boolean[]> {
-  const attempts = records.flatMap((r) => r.attempts.map((a) => ({ ...a, webhook_id: r.webhookId })));
-  const field = (name: keyof Attempt | "webhook_id") => sql`json_extract(value, ${`$.${name}`})`;
-  const held = sql`exists (select 1 from ${webhooks} w where w.id = ${field("webhook_id")} and w.lease_id = ${leaseId})`;
-  // INSERT … SELECT from a JSON array, in the table's column order (`seq` null: the next one).
+  const count = records.reduce((total, r) => total + r.attempts.length, 0);
+  const deliveryIds = newIds("delivery", count, new Date());
+  let next = 0;
+  // [webhook id, at, [[delivery id, ...attempt], …]] for each record with attempts.
+  const recorded = records.filter((r) => r.attempts.length > 0).map((r) => [r.webhookId, r.at, r.attempts.map((a) => [deliveryIds[next++], ...a])]);
+  // INSERT … SELECT from the JSON, joined to the webhooks the lease still holds. A record's
+  // attempts go in their order (`seq`, the listing's order, is the insertion's): `a` reads
+  // its record's array, so it is always the inner loop of its record.
+  const attempt = (i: number) => sql`json_extract(a.value, ${`$[${i}]`})`;
   const deliveries = db.insert(webhookDeliveries).select(
     db
       .select({
         seq: sql<number>`null`.as("seq"),
-        id: sql<string>`${field("id")}`.as("id"),
-        webhookId: sql<string>`${field("webhook_id")}`.as("webhook_id"),
+        id: sql<string>`${attempt(0)}`.as("id"),
+        webhookId: sql<string>`w.id`.as("webhook_id"),
         kind: sql<"event">`'event'`.as("kind"),
-        messageId: sql<string>`${field("message_id")}`.as("message_id"),
-        attempt: sql<number>`${field("attempt")}`.as("attempt"),
-        at: sql<string>`${field("at")}`.as("at"),
-        statusCode: sql<number | null>`${field("status_code")}`.as("status_code"),
-        durationMs: sql<number>`${field("duration_ms")}`.as("duration_ms"),
-        error: sql<string | null>`${field("error")}`.as("error"),
-        outcome: sql<Attempt["outcome"]>`${field("outcome")}`.as("outcome"),
-        nextAttemptAt: sql<string | null>`${field("next_attempt_at")}`.as("next_attempt_at"),
+        messageId: sql<string>`${attempt(1)}`.as("message_id"),
+        attempt: sql<number>`${attempt(2)}`.as("attempt"),
+        at: sql<string>`json_extract(r.value, '$[1]')`.as("at"),
+        statusCode: sql<number | null>`${attempt(3)}`.as("status_code"),
+        durationMs: sql<number>`${attempt(4)}`.as("duration_ms"),
+        error: sql<string | null>`${attempt(5)}`.as("error"),
+        outcome: sql<Attempt[5]>`${attempt(6)}`.as("outcome"),
+        nextAttemptAt: sql<string | null>`${attempt(7)}`.as("next_attempt_at"),
       })
-      .from(sql`json_each(${JSON.stringify(attempts)})`)
-      .where(held),
+      .from(
+        sql`json_each(${JSON.stringify(recorded)}) r
+            join ${webhooks} w on w.id = json_extract(r.value, '$[0]') and w.lease_id = ${leaseId}
+            join json_each(r.value, '$[2]') a`,
+      ),
   );
   // Each webhook's new state, where the lease holds (`returning`: those it held).
   const until = Date.now() + LEASE_MS;
@@ -168,7 +184,7 @@ export async function recordAll(db: Database, leaseId: string, records: readonly
       .where(and(eq(webhooks.id, r.webhookId), eq(webhooks.leaseId, leaseId)))
       .returning({ id: webhooks.id }),
   );
-  const moved = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), { alongside: attempts.length > 0 ? [deliveries] : [], last: moves });
+  const moved = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), { alongside: count > 0 ? [deliveries] : [], last: moves });
   const ids = new Set((moved as { id: string }[][]).flat().map((row) => row.id));
   return records.map((r) => ids.has(r.webhookId));
 }
