@@ -286,6 +286,7 @@ export async function webhooksPhase(ctx, { quick, rounds: roundsAsked = null, se
           expected: created.length * subscribed,
           api_cpu_ms: api,
           sender_cpu_ms: cpu.byProcess.sender ?? 0,
+          cpu_by_process: cpu.byProcess,
         });
         ctx.log(
           `webhooks: fixed rate ${FIXED_RATE}/s, ${subscribed} enabled: ${result.requests.total} writes, ${delivered} deliveries in the window; API processes' CPU ${api} ms, the sender's ${cpu.byProcess.sender ?? 0} ms`,
@@ -300,6 +301,14 @@ export async function webhooksPhase(ctx, { quick, rounds: roundsAsked = null, se
       api_cpu_ms_per_delivery: round1((total(fixed[10], "api_cpu_ms") - apiPerWrite * total(fixed[10], "writes")) / total(fixed[10], "deliveries"), 3),
       sender_cpu_ms_per_delivery: round1(total(fixed[10], "sender_cpu_ms") / total(fixed[10], "deliveries"), 3),
       all_delivered: fixed[10].every((run) => run.deliveries >= run.expected),
+      // The same by role (processRole): which of the API's processes the deliveries cost.
+      by_role: Object.fromEntries(
+        ["worker", "wrangler_proxy", "wrangler", "other"].map((role) => {
+          const of = (list) => list.reduce((sum, run) => sum + (run.cpu_by_process?.[role] ?? 0), 0);
+          const perWrite = of(fixed[0]) / total(fixed[0], "writes");
+          return [role, round1((of(fixed[10]) - perWrite * total(fixed[10], "writes")) / total(fixed[10], "deliveries"), 3)];
+        }),
+      ),
       runs: fixed,
     };
     ctx.log(
@@ -438,6 +447,12 @@ export function printWebhooks(out) {
     );
     const windows = (n) => f.runs[n].map((run) => `${run.api_cpu_ms} ms / ${run.writes} writes`).join(", ");
     console.log(`  the API's processes in each window: no webhook ${windows(0)}; ten ${windows(10)}`);
+    if (f.by_role)
+      console.log(
+        `  per delivered event, by process: ${Object.entries(f.by_role)
+          .map(([role, ms]) => `${role} ${ms} ms`)
+          .join(", ")}`,
+      );
   }
   console.log(`\ncommit to delivery (one write at a time, 10 webhooks): p50 ${out.commit_to_delivery.p50_ms} ms, p99 ${out.commit_to_delivery.p99_ms} ms`);
   console.log("\n| ratio | value | target | met |");
