@@ -147,32 +147,34 @@ export async function recordAll(db: Database, leaseId: string, records: readonly
   const count = records.reduce((total, r) => total + r.attempts.length, 0);
   const deliveryIds = newIds("delivery", count, new Date());
   let next = 0;
-  // [webhook id, at, [[delivery id, ...attempt], …]] for each record with attempts.
-  const recorded = records.filter((r) => r.attempts.length > 0).map((r) => [r.webhookId, r.at, r.attempts.map((a) => [deliveryIds[next++], ...a])]);
-  // INSERT … SELECT from the JSON, joined to the webhooks the lease still holds. A record's
-  // attempts go in their order (`seq`, the listing's order, is the insertion's): `a` reads
-  // its record's array, so it is always the inner loop of its record.
-  const attempt = (i: number) => sql`json_extract(a.value, ${`$[${i}]`})`;
+  // One flat array of small tuples, [delivery id, webhook id, at, ...attempt]: SQLite parses
+  // the document once, and each row's fields come from its own short tuple. (Nesting each
+  // webhook's attempts in its record made every row's fields re-read the whole record:
+  // 500 ms for 1 500 attempts in one record, against 10 ms flat.)
+  const rows = records.flatMap((r) => r.attempts.map((a) => [deliveryIds[next++], r.webhookId, r.at, ...a]));
+  const field = (i: number) => sql`${sql.raw("a.value ->> ")}${sql.raw(String(i))}`;
+  // INSERT … SELECT from the JSON, for the webhooks the lease still holds (found once, not
+  // per row), in the order given (`seq`, the listing's order, is the insertion's): the
+  // array's one scan is the only loop.
   const deliveries = db.insert(webhookDeliveries).select(
     db
       .select({
         seq: sql<number>`null`.as("seq"),
-        id: sql<string>`${attempt(0)}`.as("id"),
-        webhookId: sql<string>`w.id`.as("webhook_id"),
+        id: sql<string>`${field(0)}`.as("id"),
+        webhookId: sql<string>`${field(1)}`.as("webhook_id"),
         kind: sql<"event">`'event'`.as("kind"),
-        messageId: sql<string>`${attempt(1)}`.as("message_id"),
-        attempt: sql<number>`${attempt(2)}`.as("attempt"),
-        at: sql<string>`json_extract(r.value, '$[1]')`.as("at"),
-        statusCode: sql<number | null>`${attempt(3)}`.as("status_code"),
-        durationMs: sql<number>`${attempt(4)}`.as("duration_ms"),
-        error: sql<string | null>`${attempt(5)}`.as("error"),
-        outcome: sql<Attempt[5]>`${attempt(6)}`.as("outcome"),
-        nextAttemptAt: sql<string | null>`${attempt(7)}`.as("next_attempt_at"),
+        messageId: sql<string>`${field(3)}`.as("message_id"),
+        attempt: sql<number>`${field(4)}`.as("attempt"),
+        at: sql<string>`${field(2)}`.as("at"),
+        statusCode: sql<number | null>`${field(5)}`.as("status_code"),
+        durationMs: sql<number>`${field(6)}`.as("duration_ms"),
+        error: sql<string | null>`${field(7)}`.as("error"),
+        outcome: sql<Attempt[5]>`${field(8)}`.as("outcome"),
+        nextAttemptAt: sql<string | null>`${field(9)}`.as("next_attempt_at"),
       })
-      .from(
-        sql`json_each(${JSON.stringify(recorded)}) r
-            join ${webhooks} w on w.id = json_extract(r.value, '$[0]') and w.lease_id = ${leaseId}
-            join json_each(r.value, '$[2]') a`,
+      .from(sql`json_each(${JSON.stringify(rows)}) a`)
+      .where(
+        sql`${field(1)} in (select w.id from ${webhooks} w where w.id in (select value from json_each(${JSON.stringify(records.map((r) => r.webhookId))})) and w.lease_id = ${leaseId})`,
       ),
   );
   // Each webhook's new state, where the lease holds (`returning`: those it held).
