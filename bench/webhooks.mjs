@@ -1,7 +1,7 @@
 // The webhook phase of `npm run bench` (alone: `npm run bench -- --webhooks`): what
 // delivering events costs the API, and how fast they arrive.
 //
-// One service (scripts/start.mjs --auth --sender-priority idle on a fresh D1, the rate limit raised) and a
+// One service (scripts/start.mjs --auth --sender-priority idle --no-inspector on a fresh D1, the rate limit raised) and a
 // receiver on loopback in a worker thread of this process (bench/webhook-receiver.mjs)
 // that answers 204 and notes when each delivery arrived. Ten webhooks subscribed to every
 // event are made at the start (the bench token's account, the operator's, sees them all),
@@ -91,7 +91,7 @@ const commandOf = (pid) => {
 
 /**
  * Which part of `npm start` a process is: the webhook sender (scripts/sender.mjs and its
- * workerd), the workerd that runs the API Worker (the one with an inspector address),
+ * workerd), the workerd that runs the API Worker (the one with a debug port),
  * wrangler's own workerd (its proxy and inspector proxy), wrangler (node), or something
  * else (scripts/start.mjs, esbuild).
  */
@@ -100,7 +100,8 @@ function processRole({ pid, name }, processes) {
     if (commandOf(at).includes("scripts/sender.mjs")) return "sender";
   }
   const command = commandOf(pid);
-  if (name === "workerd") return command.includes("--inspector-addr") ? "worker" : "wrangler_proxy";
+  // The Worker's workerd has a debug port (and, under wrangler dev, an inspector); wrangler's own has neither.
+  if (name === "workerd") return command.includes("--inspector-addr") || command.includes("--debug-port") ? "worker" : "wrangler_proxy";
   if (command.includes("wrangler")) return "wrangler";
   return "other";
 }
@@ -133,7 +134,10 @@ export async function webhooksPhase(ctx, { quick, rounds: roundsAsked = null, se
   const receiver = await startReceiver(ctx.freePort);
   // The sender at the idle priority: what webhooks cost the API, apart from the CPU their
   // requests take, which a deployment spends on other machines (scripts/sender.mjs).
-  const service = await ctx.startService(state, port, "webhooks-service", [], ["--sender-priority", "idle"]);
+  // And without wrangler's inspector (scripts/dev-worker.mjs): a deployed Worker has none, and
+  // wrangler's forwards every message of the runtime's to its node process, which cost the
+  // API's processes about as much per delivery as the Worker's own work (README, "Performance").
+  const service = await ctx.startService(state, port, "webhooks-service", [], ["--sender-priority", "idle", "--no-inspector"]);
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   const api = async (method, path, body) => {
     const response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -4,15 +4,17 @@
 // Prints `ok - …` / `not ok - …` per check and `E2E: N passed, M failed`; exits 1 on failure.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processTable } from "./lib/daemons.mjs";
 import { assert, createHarness, expectStatus, httpClient } from "./lib/harness.mjs";
 import { ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
 const REQUEST_TIMEOUT_MS = 10_000;
 
-const { check, startReported, run } = createHarness({ name: "e2e", label: "E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 240_000 });
+const harness = createHarness({ name: "e2e", label: "E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 300_000 });
+const { check, startReported, run } = harness;
 
 async function main() {
   const base = await startReported("npm start");
@@ -130,6 +132,23 @@ async function main() {
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
+  });
+
+  // `npm start -- --no-inspector` (scripts/dev-worker.mjs): the same service (on a fresh
+  // state dir), with no inspector in any of its processes.
+  await harness.stopServer();
+  const lean = await startReported("npm start -- --no-inspector", { args: ["--no-inspector"] });
+  if (!lean) return;
+  const leanRequest = httpClient(lean, { timeoutMs: REQUEST_TIMEOUT_MS });
+  await check("with --no-inspector: GET /v1 is 200 and POST /v1/contacts is 201, and no workerd of the server has an inspector", async () => {
+    expectStatus(await leanRequest("GET", "/v1"), 200);
+    const created = await leanRequest("POST", "/v1/contacts", { name: "E2E Lean", email: `e2e-${tag}-lean@example.org` });
+    expectStatus(created, 201);
+    assert(created.json.id?.startsWith("con_"), `bad id ${created.json.id}`);
+    const workerds = processTable().filter((proc) => proc.pgrp === harness.serverPid && proc.name === "workerd");
+    assert(workerds.length > 0, "no workerd in the server's process group");
+    const inspected = workerds.filter((proc) => readFileSync(`/proc/${proc.pid}/cmdline`, "utf8").includes("--inspector-addr"));
+    assert(inspected.length === 0, `workerd ${inspected.map((proc) => proc.pid).join(", ")} runs with an inspector`);
   });
 }
 

@@ -18,7 +18,9 @@
 // sender (src/sender.ts) starts in a process of its own (scripts/sender.mjs), which the
 // API's WEBHOOK_SENDER binding finds through a wrangler dev registry kept in the state dir;
 // --sender-priority normal|low|idle sets its CPU priority (default normal). It stops with
-// the API, and the API stops if it does.
+// the API, and the API stops if it does. --no-inspector runs the API without wrangler's
+// inspector (no Chrome DevTools; about half the CPU per request: scripts/dev-worker.mjs),
+// taking only --config and --var for the Worker.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -27,7 +29,8 @@ import { forwardLines, withoutDnsBackendPaths } from "./lib/dns-log-filter.mjs";
 import { localStateDir } from "./lib/local-d1.mjs";
 import { applyLocalMigrations, assertWranglerInstalled, exitStatus, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
-const USAGE = "usage: node scripts/start.mjs [--port N] [--persist-to DIR] [--auth] [--sender-priority normal|low|idle] [-- <wrangler dev args>]";
+const USAGE =
+  "usage: node scripts/start.mjs [--port N] [--persist-to DIR] [--auth] [--sender-priority normal|low|idle] [--no-inspector] [-- <wrangler dev args>]";
 /** How the webhook sender's processes share the CPU with the API's (scripts/sender.mjs). */
 const SENDER_PRIORITIES = ["normal", "low", "idle"];
 
@@ -62,17 +65,18 @@ function parseOptions(argv) {
         "persist-to": { type: "string" },
         auth: { type: "boolean" },
         "sender-priority": { type: "string" },
+        "no-inspector": { type: "boolean" },
       },
     });
   } catch (error) {
     fail(error.message);
   }
-  const known = new Set(["help", "port", "persist-to", "auth", "sender-priority"]);
+  const known = new Set(["help", "port", "persist-to", "auth", "sender-priority", "no-inspector"]);
   const ownOptions = {};
   const rest = [];
   for (const token of parsed.tokens) {
     if (token.kind === "option" && known.has(token.name)) {
-      if (token.name !== "help" && token.name !== "auth" && token.value === undefined) fail(`--${token.name} needs a value`);
+      if (!["help", "auth", "no-inspector"].includes(token.name) && token.value === undefined) fail(`--${token.name} needs a value`);
       ownOptions[token.name] = token.value ?? true;
     } else if (token.kind === "option") rest.push(token.rawName + (token.inlineValue ? `=${token.value}` : ""));
     else if (token.kind === "positional") rest.push(token.value);
@@ -95,7 +99,7 @@ function parseOptions(argv) {
     else continue;
     i--;
   }
-  return { port, persistTo: localStateDir(persistTo), auth, senderPriority, passThrough };
+  return { port, persistTo: localStateDir(persistTo), auth, senderPriority, inspector: ownOptions["no-inspector"] !== true, passThrough };
 }
 
 // Fails fast, with a plain message, when something already listens on the port
@@ -108,7 +112,7 @@ function portIsFree(port) {
   });
 }
 
-const { port, persistTo, auth, senderPriority, passThrough } = parseOptions(process.argv.slice(2));
+const { port, persistTo, auth, senderPriority, inspector, passThrough } = parseOptions(process.argv.slice(2));
 assertWranglerInstalled();
 if (!(await portIsFree(port))) {
   console.error(`[start] port ${port} on 127.0.0.1 is already in use: stop the other server or pick another port (--port N or PORT=N).`);
@@ -168,15 +172,15 @@ function startSender() {
   });
 }
 
-function run(args) {
+function run(command, args) {
   return new Promise((resolvePromise) => {
     // wrangler dev logs every request's path, and a DNS backend path carries its token:
     // those lines are never printed (scripts/lib/dns-log-filter.mjs).
-    child = spawn(WRANGLER, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     forwardLines(child.stdout, process.stdout, withoutDnsBackendPaths);
     forwardLines(child.stderr, process.stderr, withoutDnsBackendPaths);
     child.on("error", (error) => {
-      console.error(`[start] could not run ${WRANGLER}: ${error.message}`);
+      console.error(`[start] could not run ${command}: ${error.message}`);
       resolvePromise(1);
     });
     // "close": after its output has been printed in full.
@@ -220,23 +224,29 @@ if (senderProblem || stopSignal) {
   if (running(sender)) sender.kill("SIGTERM");
   process.exit(stopSignal ? exitStatus(null, stopSignal) : 1);
 }
-console.log(`[start] starting wrangler dev on http://127.0.0.1:${port}`);
-const served = await run([
-  "dev",
-  "--local",
-  "--ip",
-  "127.0.0.1",
-  "--port",
-  String(port),
-  "--show-interactive-dev-session=false",
-  // Lets the hourly Cron Trigger be run by hand (curl http://127.0.0.1:PORT/__scheduled)
-  // and keeps wrangler from warning, on every start, that crons do not fire locally.
-  "--test-scheduled",
-  ...persistArgs,
-  ...authArgs,
-  ...clockArgs,
-  ...passThrough,
-]);
+console.log(
+  inspector
+    ? `[start] starting wrangler dev on http://127.0.0.1:${port}`
+    : `[start] starting the Worker on http://127.0.0.1:${port} without wrangler's inspector (scripts/dev-worker.mjs)`,
+);
+const served = inspector
+  ? await run(WRANGLER, [
+      "dev",
+      "--local",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--show-interactive-dev-session=false",
+      // Lets the hourly Cron Trigger be run by hand (curl http://127.0.0.1:PORT/__scheduled)
+      // and keeps wrangler from warning, on every start, that crons do not fire locally.
+      "--test-scheduled",
+      ...persistArgs,
+      ...authArgs,
+      ...clockArgs,
+      ...passThrough,
+    ])
+  : await run(process.execPath, [join(ROOT, "scripts", "dev-worker.mjs"), "--port", String(port), ...persistArgs, ...authArgs, ...clockArgs, ...passThrough]);
 if (running(sender)) {
   // It lets its workerd go first; one that does not stop within 10 s is killed.
   const stopped = new Promise((resolvePromise) => sender.once("exit", resolvePromise));

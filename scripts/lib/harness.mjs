@@ -320,6 +320,10 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs = 12
     startServer,
     stopServer,
     run,
+    /** The running server's pid, the leader of its process group (null when none runs). */
+    get serverPid() {
+      return server?.pid ?? null;
+    },
     /** Everything the servers printed so far (ANSI codes stripped). */
     get serverOutput() {
       return stripAnsi(output);
