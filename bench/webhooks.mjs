@@ -114,6 +114,22 @@ function cpuSince(before, after) {
   return { total: Object.values(byProcess).reduce((a, b) => a + b, 0), byProcess };
 }
 
+/** The sum of a field over runs (NaN when a run lacks it). */
+const sum = (list, field) => list.reduce((total, run) => total + (run[field] ?? Number.NaN), 0);
+
+/** The CPU of one role (processRole) over runs, from each run's by-process figures under `field`. */
+const roleCpu = (field, role) => (list) => list.reduce((total, run) => total + (run[field]?.[role] ?? 0), 0);
+
+/**
+ * CPU per write of the runs without webhooks (`cpuOf` over their writes), and per delivered
+ * event of the runs with: what they used beyond their writes' share at that cost, over
+ * their deliveries.
+ */
+function cpuShares(without, withHooks, cpuOf) {
+  const perWrite = cpuOf(without) / sum(without, "writes");
+  return { perWrite, perDelivery: (cpuOf(withHooks) - perWrite * sum(withHooks, "writes")) / sum(withHooks, "deliveries") };
+}
+
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -239,24 +255,18 @@ export async function webhooksPhase(ctx, { quick, rounds: roundsAsked = null, se
     const roundRatios = (count) => runs[count].map((run, i) => round1(run.write_rps / runs[0][i].write_rps, 3));
     figures.round_ratios = { 1: roundRatios(1), 10: roundRatios(10) };
     figures.round_ratio_medians = { 1: round1(median(figures.round_ratios[1]), 3), 10: round1(median(figures.round_ratios[10]), 3) };
-    // The service's CPU per write (the runs without webhooks), and per delivered event (what
-    // the other runs used beyond their writes' share, over their deliveries).
-    const sum = (list, field) => list.reduce((total, run) => total + (run[field] ?? Number.NaN), 0);
-    const perWrite = sum(runs[0], "service_cpu_ms") / sum(runs[0], "writes");
+    // The service's CPU per write (the runs without webhooks), and per delivered event.
+    const serviceCpu = (list) => sum(list, "service_cpu_ms");
     figures.service_cpu = {
-      ms_per_write: round1(perWrite, 2),
-      ms_per_delivery_1: round1((sum(runs[1], "service_cpu_ms") - perWrite * sum(runs[1], "writes")) / sum(runs[1], "deliveries"), 3),
-      ms_per_delivery_10: round1((sum(runs[10], "service_cpu_ms") - perWrite * sum(runs[10], "writes")) / sum(runs[10], "deliveries"), 3),
+      ms_per_write: round1(cpuShares(runs[0], runs[0], serviceCpu).perWrite, 2),
+      ms_per_delivery_1: round1(cpuShares(runs[0], runs[1], serviceCpu).perDelivery, 3),
+      ms_per_delivery_10: round1(cpuShares(runs[0], runs[10], serviceCpu).perDelivery, 3),
       by_role: {},
     };
     // The same, process by process: the Worker's own workerd, and what wrangler dev adds.
-    const roleSum = (list, role) => list.reduce((total, run) => total + (run.service_cpu_by_process?.[role] ?? 0), 0);
     for (const role of ["worker", "wrangler_proxy", "wrangler", "sender", "other"]) {
-      const write = roleSum(runs[0], role) / sum(runs[0], "writes");
-      figures.service_cpu.by_role[role] = {
-        ms_per_write: round1(write, 2),
-        ms_per_delivery_10: round1((roleSum(runs[10], role) - write * sum(runs[10], "writes")) / sum(runs[10], "deliveries"), 3),
-      };
+      const shares = cpuShares(runs[0], runs[10], roleCpu("service_cpu_by_process", role));
+      figures.service_cpu.by_role[role] = { ms_per_write: round1(shares.perWrite, 2), ms_per_delivery_10: round1(shares.perDelivery, 3) };
     }
     ctx.log(
       `webhooks: service CPU ${figures.service_cpu.ms_per_write} ms per write; per delivered event ${figures.service_cpu.ms_per_delivery_1} ms (1 webhook), ${figures.service_cpu.ms_per_delivery_10} ms (10)`,
@@ -297,21 +307,19 @@ export async function webhooksPhase(ctx, { quick, rounds: roundsAsked = null, se
         );
       }
     }
-    const total = (list, field) => list.reduce((sum, run) => sum + (run[field] ?? Number.NaN), 0);
-    const apiPerWrite = total(fixed[0], "api_cpu_ms") / total(fixed[0], "writes");
+    const apiCpu = cpuShares(fixed[0], fixed[10], (list) => sum(list, "api_cpu_ms"));
     figures.fixed_rate = {
       writes_per_s: FIXED_RATE,
-      api_cpu_ms_per_write: round1(apiPerWrite, 2),
-      api_cpu_ms_per_delivery: round1((total(fixed[10], "api_cpu_ms") - apiPerWrite * total(fixed[10], "writes")) / total(fixed[10], "deliveries"), 3),
-      sender_cpu_ms_per_delivery: round1(total(fixed[10], "sender_cpu_ms") / total(fixed[10], "deliveries"), 3),
+      api_cpu_ms_per_write: round1(apiCpu.perWrite, 2),
+      api_cpu_ms_per_delivery: round1(apiCpu.perDelivery, 3),
+      sender_cpu_ms_per_delivery: round1(sum(fixed[10], "sender_cpu_ms") / sum(fixed[10], "deliveries"), 3),
       all_delivered: fixed[10].every((run) => run.deliveries >= run.expected),
       // The same by role (processRole): which of the API's processes the deliveries cost.
       by_role: Object.fromEntries(
-        ["worker", "wrangler_proxy", "wrangler", "other"].map((role) => {
-          const of = (list) => list.reduce((sum, run) => sum + (run.cpu_by_process?.[role] ?? 0), 0);
-          const perWrite = of(fixed[0]) / total(fixed[0], "writes");
-          return [role, round1((of(fixed[10]) - perWrite * total(fixed[10], "writes")) / total(fixed[10], "deliveries"), 3)];
-        }),
+        ["worker", "wrangler_proxy", "wrangler", "other"].map((role) => [
+          role,
+          round1(cpuShares(fixed[0], fixed[10], roleCpu("cpu_by_process", role)).perDelivery, 3),
+        ]),
       ),
       runs: fixed,
     };

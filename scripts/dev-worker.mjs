@@ -15,7 +15,7 @@
 // and stops on SIGINT/SIGTERM/SIGHUP.
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ROOT } from "./lib/wrangler.mjs";
+import { disposeOnSignals, ROOT } from "./lib/wrangler.mjs";
 
 const USAGE = "usage: node scripts/dev-worker.mjs --port N [--persist-to DIR] [--config FILE] [--var NAME:VALUE]…";
 
@@ -66,12 +66,4 @@ const worker = await unstable_startWorker({
 await worker.ready;
 console.log(`Ready on ${(await worker.url).origin}`);
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    await worker.dispose().catch(() => undefined);
-    process.exit(0);
-  });
-}
+disposeOnSignals(worker);

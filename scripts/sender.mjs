@@ -22,7 +22,7 @@ import { execFileSync } from "node:child_process";
 import { setPriority } from "node:os";
 import { join } from "node:path";
 import { processTable } from "./lib/daemons.mjs";
-import { ROOT } from "./lib/wrangler.mjs";
+import { disposeOnSignals, ROOT } from "./lib/wrangler.mjs";
 
 if (!process.env.WRANGLER_REGISTRY_PATH) {
   console.error("[sender] WRANGLER_REGISTRY_PATH must name the dev registry the API uses (scripts/start.mjs sets it)");
@@ -80,12 +80,4 @@ const worker = await unstable_startWorker({
 await worker.ready;
 console.log(`[sender] ready: the webhook sender (src/sender.ts) runs at ${lowerPriority(wanted)}`);
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    await worker.dispose().catch(() => undefined);
-    process.exit(0);
-  });
-}
+disposeOnSignals(worker);

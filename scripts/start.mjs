@@ -46,6 +46,16 @@ function parsePort(value, source) {
   return Number(value);
 }
 
+/** This script's own options; any other goes to wrangler dev. */
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  port: { type: "string" },
+  "persist-to": { type: "string" },
+  auth: { type: "boolean" },
+  "sender-priority": { type: "string" },
+  "no-inspector": { type: "boolean" },
+};
+
 function parseOptions(argv) {
   // Everything after `--` goes to wrangler dev as it is.
   const cut = argv.indexOf("--");
@@ -59,24 +69,16 @@ function parseOptions(argv) {
       strict: false,
       allowPositionals: true,
       tokens: true,
-      options: {
-        help: { type: "boolean", short: "h" },
-        port: { type: "string" },
-        "persist-to": { type: "string" },
-        auth: { type: "boolean" },
-        "sender-priority": { type: "string" },
-        "no-inspector": { type: "boolean" },
-      },
+      options: OPTIONS,
     });
   } catch (error) {
     fail(error.message);
   }
-  const known = new Set(["help", "port", "persist-to", "auth", "sender-priority", "no-inspector"]);
   const ownOptions = {};
   const rest = [];
   for (const token of parsed.tokens) {
-    if (token.kind === "option" && known.has(token.name)) {
-      if (!["help", "auth", "no-inspector"].includes(token.name) && token.value === undefined) fail(`--${token.name} needs a value`);
+    if (token.kind === "option" && Object.hasOwn(OPTIONS, token.name)) {
+      if (OPTIONS[token.name].type === "string" && token.value === undefined) fail(`--${token.name} needs a value`);
       ownOptions[token.name] = token.value ?? true;
     } else if (token.kind === "option") rest.push(token.rawName + (token.inlineValue ? `=${token.value}` : ""));
     else if (token.kind === "positional") rest.push(token.value);

@@ -37,6 +37,23 @@ export function exitStatus(code, signal) {
 }
 
 // Strips ANSI colour/cursor sequences so output can be matched as plain text.
+/**
+ * Stops a Worker started in this process with wrangler's `unstable_startWorker` (its
+ * workerd with it) on SIGINT, SIGTERM or SIGHUP, then exits 0: scripts/sender.mjs and
+ * scripts/dev-worker.mjs.
+ */
+export function disposeOnSignals(worker) {
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.on(signal, async () => {
+      if (stopping) return;
+      stopping = true;
+      await worker.dispose().catch(() => undefined);
+      process.exit(0);
+    });
+  }
+}
+
 export function stripAnsi(text) {
   // eslint-disable-next-line no-control-regex
   return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*(\x07|\x1b\\)/g, "");

@@ -152,7 +152,7 @@ export async function recordAll(db: Database, leaseId: string, records: readonly
   // webhook's attempts in its record made every row's fields re-read the whole record:
   // 500 ms for 1 500 attempts in one record, against 10 ms flat.)
   const rows = records.flatMap((r) => r.attempts.map((a) => [deliveryIds[next++], r.webhookId, r.at, ...a]));
-  const field = (i: number) => sql`${sql.raw("a.value ->> ")}${sql.raw(String(i))}`;
+  const field = (i: number) => sql.raw(`a.value ->> ${i}`);
   // INSERT … SELECT from the JSON, for the webhooks the lease still holds (found once, not
   // per row), in the order given (`seq`, the listing's order, is the insertion's): the
   // array's one scan is the only loop.
