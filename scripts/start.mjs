@@ -197,7 +197,9 @@ const migrated = await applyLocalMigrations(persistTo, {
   signalChild: (migrating) => {
     child = migrating;
   },
+  stopping: () => stopSignal !== null,
 });
+if (migrated.retried) console.error(`${migrated.retried.trimEnd()}\n[start] wrangler failed applying the migrations (above) and succeeded on a second try`);
 if (!migrated.ok || stopSignal) {
   if (!stopSignal) console.error(`${migrated.output.trimEnd()}\n[start] applying the local D1 migrations in ${stateName} failed (exit ${migrated.code})`);
   process.exit(stopSignal && migrated.ok ? exitStatus(null, stopSignal) : migrated.code);
