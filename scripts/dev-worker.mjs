@@ -60,7 +60,9 @@ const worker = await unstable_startWorker({
     // As start.mjs gives wrangler dev: the cron can be run by hand (/__scheduled).
     testScheduled: true,
     watch: false,
-    logLevel: "info",
+    // wrangler dev's level: "info" would drop the Worker's console.log lines (the cron's
+    // and the queue's reports), which wrangler's logger ranks below it.
+    logLevel: "log",
   },
 });
 await worker.ready;
