@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { processTable } from "./lib/daemons.mjs";
-import { assert, createHarness, expectStatus, httpClient } from "./lib/harness.mjs";
+import { assert, createHarness, expectStatus, httpClient, sleep } from "./lib/harness.mjs";
 import { ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -149,6 +149,13 @@ async function main() {
     assert(workerds.length > 0, "no workerd in the server's process group");
     const inspected = workerds.filter((proc) => readFileSync(`/proc/${proc.pid}/cmdline`, "utf8").includes("--inspector-addr"));
     assert(inspected.length === 0, `workerd ${inspected.map((proc) => proc.pid).join(", ")} runs with an inspector`);
+  });
+  await check("with --no-inspector: the Worker's console.log lines reach the terminal (the hourly cron's sweep report)", async () => {
+    const before = harness.serverOutput.length;
+    expectStatus(await leanRequest("GET", "/__scheduled?cron=17+*+*+*+*"), 200);
+    const reported = () => /"service":"domain-api","sweep":/.test(harness.serverOutput.slice(before));
+    for (let waited = 0; waited < 15_000 && !reported(); waited += 250) await sleep(250);
+    assert(reported(), `no sweep report in the server's output after the cron ran: ${harness.serverOutput.slice(before).slice(-500)}`);
   });
 }
 
