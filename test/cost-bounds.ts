@@ -272,9 +272,9 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   pingWebhook: { round_trips: 2, rows_read: 5, rows_written: 5, why: "the webhook, then the delivery record (the test delivery itself is no D1 work)" },
   dispatchWebhooks: {
     round_trips: 7,
-    rows_read: 121,
+    rows_read: 230,
     rows_written: 8,
-    why: "the owed webhooks (one index probe each into the events of its account), then one pass for all of them (src/resources/webhooks/pass.ts): their lease (and, in the same batch, the mark on those another pass holds: turned_away, drizzle/0029), their accounts' roles (kept by the isolate a minute), the events after their cursors, the bodies of those a filter selects, the attempts recorded with the cursors when the webhook's turn ends (from JSON: each webhook's lease probed once, with its id's row, and a row for each attempt), and the lease let go with one look at the webhooks a pass was turned away from meanwhile (reading the webhook and its account: 2 rows more, and the mark cleared); rows read grow with the events a webhook's filter passes over",
+    why: "the owed webhooks (one index probe each into the events of its account), then one pass for all of them (src/resources/webhooks/pass.ts): their lease (and, in the same batch, the mark on those another pass holds: turned_away, drizzle/0029), their accounts' roles (kept by the isolate a minute), the events after their cursors, the bodies of those a filter selects, the attempts recorded with the cursors when the webhook's turn ends (from JSON: each webhook's lease probed once, with its id's row, and a row for each attempt), and the lease let go with one look at the webhooks a pass was turned away from meanwhile (reading the webhook and its account: 2 rows more, and the mark cleared); rows read grow with the events a webhook's filter passes over, a page of up to 200 at a time (a job's worth, src/resources/webhooks/send.ts: 121 rows read with pages of 100)",
   },
   "dispatchWebhooks 10 webhooks": {
     round_trips: 6,

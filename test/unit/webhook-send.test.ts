@@ -158,7 +158,7 @@ describe("a job carries at most MAX_JOB_EVENTS events", () => {
     const hook = await receiving();
     const all = events(MAX_JOB_EVENTS + 50);
     const results = await sendInOrder(job(hook.url, { events: all }));
-    expect(MAX_JOB_EVENTS).toBe(100);
+    expect(MAX_JOB_EVENTS).toBe(200);
     expect(results).toHaveLength(MAX_JOB_EVENTS);
     expect(results.every((r) => r.ok && r.statusCode === 204)).toBe(true);
     expect(hook.requests.map((r) => r.headers["webhook-id"])).toEqual(all.slice(0, MAX_JOB_EVENTS).map((e) => e.id));

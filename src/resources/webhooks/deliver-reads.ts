@@ -7,10 +7,11 @@ import type { Database } from "../../db/client";
 import { accounts } from "../../db/schema";
 import { presentEvent } from "../events/present";
 import { coalesced } from "./coalesce";
+import { MAX_JOB_EVENTS } from "./send";
 import { eventHeadsAfter, eventsBySeq, inList, type WebhookRow } from "./queries";
 
-/** Events read at once, for all the webhooks asking. */
-const PAGE_SIZE = 100;
+/** Events read at once, for all the webhooks asking: a job's worth (send.ts), so that a webhook's turn is one job. */
+const PAGE_SIZE = MAX_JOB_EVENTS;
 
 /** Accounts' roles as this isolate read them lately: a role never changes once the account is made. */
 const accountRoles = new Map<string, { role: string; until: number }>();

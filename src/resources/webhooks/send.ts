@@ -40,11 +40,14 @@ export function webhookSender(env: { WEBHOOK_SENDER: Service }): WebhookSending 
 }
 
 /**
- * Events one job carries at most. A sender's run makes a request and up to two lookups for
- * each (300 subrequests, of the 1 000 a paid Worker's run may make), and stops starting
- * them at the job's `startBy` however many are left.
+ * Events one job carries at most: as many as a pass may send one webhook (pass.ts,
+ * MAX_DELIVERIES), so that a webhook's turn is one call to the sender and one record, not
+ * a record between jobs (each a round trip to D1, and a call over the binding). A sender's
+ * run makes a request and up to two lookups for each (600 subrequests, of the 1 000 a
+ * paid Worker's run may make), and stops starting them at the job's `startBy` however
+ * many are left.
  */
-export const MAX_JOB_EVENTS = 100;
+export const MAX_JOB_EVENTS = 200;
 
 export interface AttemptResult {
   ok: boolean;
