@@ -33,9 +33,12 @@ export default {
         if (report.webhooks > 0) logReport("webhooks")(report);
       }, logFailure("webhooks")),
     );
+    // Every minute, as deliveries are made: at most 5 000 records a run (7.2 million a day,
+    // one index range each time), where an hourly run kept up with 120 000 a day, fewer
+    // than ten webhooks on a busy account attempt.
+    ctx.waitUntil(forgetOldDeliveries(env, now).then(() => undefined, logFailure("webhook_deliveries")));
     if (controller.cron === WEBHOOKS_CRON) return;
     ctx.waitUntil(deleteExpiredIdempotencyKeys(env).then(() => undefined));
-    ctx.waitUntil(forgetOldDeliveries(env, now).then(() => undefined, logFailure("webhook_deliveries")));
     ctx.waitUntil(cronSweep(env.DB, controller.scheduledTime).then(logReport("sweep"), logFailure("sweep")));
     ctx.waitUntil(cronRenewSignatures(env.DB, controller.scheduledTime).then(logReport("signatures_renewed"), logFailure("signatures_renewed")));
     // What a failed run wrote to R2 and did not delete from D1 is found and completed by the next.

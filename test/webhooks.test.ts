@@ -2,10 +2,12 @@
 // keep deliveries off the service's own network (each refused address class, checked when
 // the URL is set and again at delivery), the signing secret shown once and sealed at rest,
 // rotation, the limit per account, tenancy (another account's webhooks are 404), narrow
-// tokens refused, and the operator's delivery run. Deliveries to a live receiver, the
+// tokens refused, the operator's delivery run, and how long delivery records are kept. Deliveries to a live receiver, the
 // queue, restarts and the retry clock are end to end: scripts/webhooks-e2e.mjs.
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import worker from "../src/index";
+import { FORGET_PER_RUN } from "../src/resources/webhooks/dispatch";
 import { api, type ApiResponse, errorFields, errorFor, expectProblem, RFC3339_MS_UTC } from "./helpers";
 import { bearer } from "./tokens";
 
@@ -409,5 +411,40 @@ describe("POST /v1/webhooks/dispatch: the operator's delivery run", () => {
     // Nothing is due before the retry time: a second run at once does not attempt it again.
     ok(await api("POST", "/v1/webhooks/dispatch"), 200);
     expect(ok(await api("GET", `/v1/webhooks/${webhook.id}/deliveries`), 200).data).toEqual(deliveries.data);
+  });
+});
+
+describe("delivery records are kept 7 days: each minute's cron forgets older ones, oldest first, at most 5 000 a run", () => {
+  it("a run of the minute's cron deletes 5 000 records older than 7 days, the next the rest; younger ones stay and are listed", async () => {
+    const hook = await created();
+    ok(await api("PATCH", `/v1/webhooks/${hook.id}`, { json: { enabled: false } }), 200);
+    const now = Date.now();
+    const day = 24 * 3600 * 1000;
+    const insert = (count: number, at: string, prefix: string) =>
+      env.DB.prepare(
+        `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
+         insert into webhook_deliveries (id, webhook_id, kind, message_id, attempt, at, status_code, duration_ms, error, outcome, next_attempt_at)
+         select ? || i, ?, 'event', 'evt_' || ? || i, 1, ?, 204, 3, null, 'succeeded', null from n`,
+      )
+        .bind(count, `dlv_${prefix}`, hook.id, prefix, at)
+        .run();
+    await insert(FORGET_PER_RUN + 1, new Date(now - 8 * day).toISOString(), "old");
+    await insert(3, new Date(now - 6 * day).toISOString(), "young");
+    const remaining = async () =>
+      (await env.DB.prepare("select count(*) as n, sum(at < ?) as old from webhook_deliveries where webhook_id = ?")
+        .bind(new Date(now - 7 * day).toISOString(), hook.id)
+        .first<{ n: number; old: number }>())!;
+    const minute = async () => {
+      const ctx = createExecutionContext();
+      await worker.scheduled!({ cron: "* * * * *", scheduledTime: now, noRetry() {} } as ScheduledController, env, ctx);
+      await waitOnExecutionContext(ctx);
+    };
+    expect(FORGET_PER_RUN).toBe(5000);
+    await minute();
+    expect(await remaining()).toEqual({ n: 4, old: 1 });
+    await minute();
+    expect(await remaining()).toEqual({ n: 3, old: 0 });
+    const listed = ok(await api("GET", `/v1/webhooks/${hook.id}/deliveries`), 200);
+    expect(listed.data.map((d: { id: string }) => d.id).sort()).toEqual(["dlv_young1", "dlv_young2", "dlv_young3"]);
   });
 });

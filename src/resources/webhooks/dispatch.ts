@@ -121,11 +121,14 @@ export async function consumeWebhookMessages(batch: MessageBatch<WebhookMessage>
   batch.ackAll();
 }
 
-/** Delivery records older than DELIVERY_RETENTION_MS go, a bounded number per run. */
+/** Delivery records one run forgets at most: one index range of a bounded size. */
+export const FORGET_PER_RUN = 5000;
+
+/** Delivery records older than DELIVERY_RETENTION_MS go, the oldest first, FORGET_PER_RUN at most per run (each minute's cron). */
 export async function forgetOldDeliveries(env: Env, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - DELIVERY_RETENTION_MS).toISOString();
   const result = await database(env.DB).run(
-    sql`delete from ${webhookDeliveries} where seq in (select seq from ${webhookDeliveries} where at < ${cutoff} order by at limit 5000)`,
+    sql`delete from ${webhookDeliveries} where seq in (select seq from ${webhookDeliveries} where at < ${cutoff} order by at limit ${FORGET_PER_RUN})`,
   );
   return result.meta.changes;
 }
