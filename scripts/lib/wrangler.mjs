@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants } from "node:os";
+import { onceMoreIfInternal } from "./migrations-retry.mjs";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
@@ -63,21 +64,13 @@ export function stripAnsi(text) {
  * `wrangler d1 migrations apply --local` with its output kept, not printed (it draws a
  * table of every migration, twice): resolves to { ok, code, output, applied } where
  * applied lists the migrations it applied now (none when the database was up to date),
- * tried once more when it failed in wrangler itself rather than in a migration's SQL.
+ * tried once more when it failed in wrangler itself rather than in a migration's SQL
+ * (migrations-retry.mjs).
  * `stateDir` null means wrangler's default state dir; `stopping()` true (the caller was
  * asked to stop) means no second try.
  */
-export async function applyLocalMigrations(stateDir, { signalChild, stopping = () => false } = {}) {
-  const first = await applyLocalMigrationsOnce(stateDir, signalChild);
-  if (first.ok || first.signalled || stopping() || /SQLITE_/.test(first.output)) return first;
-  // A failure that names no SQL error is wrangler's or workerd's own: seen once in a CI
-  // run under load, `✘ [ERROR] false == true` (an internal assertion) before the first
-  // migration. Each migration commits with its row in d1_migrations, so a second run
-  // applies exactly what the first did not; a real fault in a migration fails it again,
-  // and both outputs are shown.
-  const second = await applyLocalMigrationsOnce(stateDir, signalChild);
-  if (second.ok) return { ...second, applied: [...new Set([...first.applied, ...second.applied])], retried: first.output };
-  return { ...second, output: `${first.output.trimEnd()}\n[migrations] tried again after that failure:\n${second.output}` };
+export function applyLocalMigrations(stateDir, { signalChild, stopping = () => false } = {}) {
+  return onceMoreIfInternal(() => applyLocalMigrationsOnce(stateDir, signalChild), stopping);
 }
 
 function applyLocalMigrationsOnce(stateDir, signalChild) {
