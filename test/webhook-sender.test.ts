@@ -363,6 +363,43 @@ describe("recordAll writes a pass's attempts (tuples, lease.ts) only for the web
     await releaseAll(db, [lost], "lease-R2", new Date());
   });
 
+  it("attempts over D1's 1 MB string limit go in several statements, every bound string under it, all recorded in order", async () => {
+    const id = await webhook();
+    // What the batch carries: each statement's SQL and bound values (workerd's D1 statement keeps them).
+    const batches: { statement: string; params: unknown[] }[][] = [];
+    const watched = new Proxy(env.DB, {
+      get(target, property) {
+        if (property === "batch")
+          return (statements: D1PreparedStatement[]) => {
+            batches.push(statements.map((s) => s as unknown as { statement: string; params: unknown[] }));
+            return target.batch(statements);
+          };
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const db = database(watched);
+    await claimAll(db, [id], "lease-R4");
+    const error = `HTTP 500: ${"x".repeat(190)}`;
+    const attempts = Array.from({ length: 6000 }, (_, i) => [`evt_01M8B${String(i).padStart(21, "0")}`, 1, 500, 7, error, "failed", null] as const);
+    expect(JSON.stringify(attempts).length).toBeGreaterThan(1_500_000);
+    batches.length = 0;
+    expect(
+      await recordAll(db, "lease-R4", [
+        { webhookId: id, at: "2026-11-26T04:00:00.000Z", attempts, state: { cursorSeq: 9, attempts: 0, nextAttemptAt: null, failingSince: null } },
+      ]),
+    ).toEqual([true]);
+    const statements = batches.flat();
+    const inserts = statements.filter((s) => /insert into "webhook_deliveries"/i.test(s.statement));
+    expect(inserts.length).toBeGreaterThanOrEqual(2);
+    const strings = statements.flatMap((s) => s.params).filter((p): p is string => typeof p === "string");
+    expect(Math.max(...strings.map((p) => new TextEncoder().encode(p).byteLength))).toBeLessThan(1_000_000);
+    const stored = await env.DB.prepare("select message_id from webhook_deliveries where webhook_id = ? order by seq").bind(id).all<{ message_id: string }>();
+    expect(stored.results.map((r) => r.message_id)).toEqual(attempts.map((a) => a[0]));
+    expect(await row(id)).toMatchObject({ cursor_seq: 9 });
+    await releaseAll(db, [id], "lease-R4", new Date());
+  });
+
   it("a record with no attempts moves the state alone (no delivery row)", async () => {
     const id = await webhook();
     const db = database(env.DB);

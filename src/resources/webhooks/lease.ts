@@ -5,6 +5,7 @@
 import { and, eq, isNull, lte, not, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { newIds } from "../../db/ids";
+import { jsonChunks } from "../../db/json-chunks";
 import type { Database } from "../../db/client";
 import { writeChange } from "../../db/resource-write";
 import { accounts, webhookDeliveries, webhooks } from "../../db/schema";
@@ -153,29 +154,33 @@ export async function recordAll(db: Database, leaseId: string, records: readonly
   // 500 ms for 1 500 attempts in one record, against 10 ms flat.)
   const rows = records.flatMap((r) => r.attempts.map((a) => [deliveryIds[next++], r.webhookId, r.at, ...a]));
   const field = (i: number) => sql.raw(`a.value ->> ${i}`);
+  const heldIds = JSON.stringify(records.map((r) => r.webhookId));
   // INSERT … SELECT from the JSON, for the webhooks the lease still holds (found once, not
   // per row), in the order given (`seq`, the listing's order, is the insertion's): the
-  // array's one scan is the only loop.
-  const deliveries = db.insert(webhookDeliveries).select(
-    db
-      .select({
-        seq: sql<number>`null`.as("seq"),
-        id: sql<string>`${field(0)}`.as("id"),
-        webhookId: sql<string>`${field(1)}`.as("webhook_id"),
-        kind: sql<"event">`'event'`.as("kind"),
-        messageId: sql<string>`${field(3)}`.as("message_id"),
-        attempt: sql<number>`${field(4)}`.as("attempt"),
-        at: sql<string>`${field(2)}`.as("at"),
-        statusCode: sql<number | null>`${field(5)}`.as("status_code"),
-        durationMs: sql<number>`${field(6)}`.as("duration_ms"),
-        error: sql<string | null>`${field(7)}`.as("error"),
-        outcome: sql<Attempt[5]>`${field(8)}`.as("outcome"),
-        nextAttemptAt: sql<string | null>`${field(9)}`.as("next_attempt_at"),
-      })
-      .from(sql`json_each(${JSON.stringify(rows)}) a`)
-      .where(
-        sql`${field(1)} in (select w.id from ${webhooks} w where w.id in (select value from json_each(${JSON.stringify(records.map((r) => r.webhookId))})) and w.lease_id = ${leaseId})`,
-      ),
+  // array's one scan is the only loop. One statement per chunk of under 1 MB (D1's string
+  // limit, src/db/json-chunks.ts): a cron pass holds up to 50 webhooks of 200 attempts,
+  // about 1.6 MB of tuples, and a record refused for its size would leave its deliveries
+  // to be sent again at every pass.
+  const deliveries = jsonChunks(rows, (tuple) => JSON.stringify(tuple)).map((chunk) =>
+    db.insert(webhookDeliveries).select(
+      db
+        .select({
+          seq: sql<number>`null`.as("seq"),
+          id: sql<string>`${field(0)}`.as("id"),
+          webhookId: sql<string>`${field(1)}`.as("webhook_id"),
+          kind: sql<"event">`'event'`.as("kind"),
+          messageId: sql<string>`${field(3)}`.as("message_id"),
+          attempt: sql<number>`${field(4)}`.as("attempt"),
+          at: sql<string>`${field(2)}`.as("at"),
+          statusCode: sql<number | null>`${field(5)}`.as("status_code"),
+          durationMs: sql<number>`${field(6)}`.as("duration_ms"),
+          error: sql<string | null>`${field(7)}`.as("error"),
+          outcome: sql<Attempt[5]>`${field(8)}`.as("outcome"),
+          nextAttemptAt: sql<string | null>`${field(9)}`.as("next_attempt_at"),
+        })
+        .from(sql`json_each(${chunk.json}) a`)
+        .where(sql`${field(1)} in (select w.id from ${webhooks} w where w.id in (select value from json_each(${heldIds})) and w.lease_id = ${leaseId})`),
+    ),
   );
   // Each webhook's new state, where the lease holds (`returning`: those it held).
   const until = Date.now() + LEASE_MS;
@@ -186,7 +191,7 @@ export async function recordAll(db: Database, leaseId: string, records: readonly
       .where(and(eq(webhooks.id, r.webhookId), eq(webhooks.leaseId, leaseId)))
       .returning({ id: webhooks.id }),
   );
-  const moved = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), { alongside: count > 0 ? [deliveries] : [], last: moves });
+  const moved = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), { alongside: deliveries, last: moves });
   const ids = new Set((moved as { id: string }[][]).flat().map((row) => row.id));
   return records.map((r) => ids.has(r.webhookId));
 }
