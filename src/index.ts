@@ -33,9 +33,9 @@ export default {
         if (report.webhooks > 0) logReport("webhooks")(report);
       }, logFailure("webhooks")),
     );
-    // Every minute, as deliveries are made: at most 5 000 records a run (7.2 million a day,
-    // one index range each time), where an hourly run kept up with 120 000 a day, fewer
-    // than ten webhooks on a busy account attempt.
+    // Delivery records past their 7 days, every minute as deliveries are made:
+    // FORGET_PER_RUN (5 000) a run is 7.2 million a day, where an hourly run kept up with
+    // only 120 000, which ten webhooks of one busy account exceed.
     ctx.waitUntil(forgetOldDeliveries(env, now).then(() => undefined, logFailure("webhook_deliveries")));
     if (controller.cron === WEBHOOKS_CRON) return;
     ctx.waitUntil(deleteExpiredIdempotencyKeys(env).then(() => undefined));

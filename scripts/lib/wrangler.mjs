@@ -37,7 +37,6 @@ export function exitStatus(code, signal) {
   return number ? 128 + number : 1;
 }
 
-// Strips ANSI colour/cursor sequences so output can be matched as plain text.
 /**
  * Stops a Worker started in this process with wrangler's `unstable_startWorker` (its
  * workerd with it) on SIGINT, SIGTERM or SIGHUP, then exits 0: scripts/sender.mjs and
@@ -55,6 +54,7 @@ export function disposeOnSignals(worker) {
   }
 }
 
+// Strips ANSI colour/cursor sequences so output can be matched as plain text.
 export function stripAnsi(text) {
   // eslint-disable-next-line no-control-regex
   return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*(\x07|\x1b\\)/g, "");
