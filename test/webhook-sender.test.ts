@@ -15,11 +15,13 @@
 // absent or a recorder, as a deployment without a queue: a message on the real queue makes
 // its consumer run a delivery pass in this runtime a second later, which would take
 // leases and record deliveries under the tests' feet.
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { MAX_STATEMENTS_PER_BATCH } from "../src/db/d1-limits";
 import { database } from "../src/db/client";
 import type { Env } from "../src/env";
 import worker from "../src/index";
+import { PASS_WEBHOOKS, type WebhookMessage } from "../src/resources/webhooks/dispatch";
 import { KICK_DELAY_SECONDS, KICK_EVERY_MS } from "../src/resources/webhooks/kick";
 import { claimAll, LEASE_MS, owedAmong, owedCondition, recordAll, releaseAll } from "../src/resources/webhooks/lease";
 import { newSigningSecret } from "../src/resources/webhooks/secrets";
@@ -45,8 +47,13 @@ interface Sent {
 /** A WEBHOOK_QUEUE that records what it is sent; `fail` makes the next sends reject. */
 function recordingQueue() {
   const sent: Sent[] = [];
+  const batches: unknown[][] = [];
   let failures = 0;
   const queue = {
+    sendBatch(messages: Iterable<MessageSendRequest>): Promise<void> {
+      batches.push([...messages].map((m) => m.body));
+      return Promise.resolve();
+    },
     send(body: unknown, options?: QueueSendOptions): Promise<void> {
       sent.push({ body, options });
       if (failures > 0) {
@@ -56,7 +63,7 @@ function recordingQueue() {
       return Promise.resolve();
     },
   };
-  return { queue: queue as unknown as Queue, sent, failNext: (n = 1) => (failures = n) };
+  return { queue: queue as unknown as Queue, sent, batches, failNext: (n = 1) => (failures = n) };
 }
 
 interface Response<T = any> {
@@ -98,6 +105,31 @@ async function commitEvent(queue?: Queue) {
 /** A webhook of the operator's (which sees every account's events), created with no queue. */
 async function webhook(fields: Record<string, unknown> = {}): Promise<string> {
   return ok(await call("POST", "/v1/webhooks", { json: { url: PUBLIC_URL, ...fields } }), 201).id;
+}
+
+/**
+ * `n` copies of webhook `id` under new ids, by SQL (past the quota of 20 per account).
+ * Their sealed secrets are bound to the original's id and cannot be opened: a pass
+ * records SEALED_SECRET_UNREADABLE for each, with no call to the sender.
+ */
+async function copies(id: string, n: number): Promise<string[]> {
+  const columns = (await env.DB.prepare("select name from pragma_table_info('webhooks')").all<{ name: string }>()).results.map((c) => c.name);
+  const list = columns.join(", ");
+  const ids = Array.from({ length: n }, (_, i) => `${id}_${String(i).padStart(3, "0")}`);
+  await env.DB.batch(
+    ids.map((copy) =>
+      env.DB.prepare(`insert into webhooks (${list}) select ${columns.map((c) => (c === "id" ? "?" : c)).join(", ")} from webhooks where id = ?`).bind(
+        copy,
+        id,
+      ),
+    ),
+  );
+  return ids;
+}
+
+/** Deletes the webhooks (and their delivery records), which the account's quota of 20 counts. */
+async function forget(ids: readonly string[]) {
+  await env.DB.prepare("delete from webhooks where id in (select value from json_each(?))").bind(JSON.stringify(ids)).run();
 }
 
 async function row(id: string) {
@@ -412,6 +444,119 @@ describe("recordAll writes a pass's attempts (tuples, lease.ts) only for the web
     expect(await row(id)).toMatchObject({ cursor_seq: 7 });
     expect(ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data).toEqual([]);
     await releaseAll(db, [id], "lease-R3", new Date());
+  });
+});
+
+describe("a pass's size does not grow its batches: PASS_WEBHOOKS webhooks a pass, their states in one statement", () => {
+  it("recordAll moves 60 webhooks' states in the same statements as one webhook's, under MAX_STATEMENTS_PER_BATCH; only the held ones move", async () => {
+    const original = await webhook();
+    const [first, ...others] = (await copies(original, 61)) as [string, ...string[]];
+    const statements: string[][] = [];
+    const watched = new Proxy(env.DB, {
+      get(target, property) {
+        if (property === "batch")
+          return (batch: D1PreparedStatement[]) => {
+            statements.push(batch.map((s) => (s as unknown as { statement: string }).statement));
+            return target.batch(batch);
+          };
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const db = database(watched);
+    await claimAll(db, [first, ...others], "lease-S1");
+    // One of them taken over by another pass: its state does not move.
+    const lost = others[59]!;
+    await env.DB.prepare("update webhooks set lease_id = 'lease-S2' where id = ?").bind(lost).run();
+    const record = (webhookId: string, cursorSeq: number) => ({
+      webhookId,
+      at: "2026-11-26T04:00:00.000Z",
+      attempts: [[`evt_01M8B000000000000000000${String(cursorSeq % 1000).padStart(3, "0")}`, 1, 204, 3, null, "succeeded", null] as const],
+      state: { cursorSeq, attempts: 2, nextAttemptAt: "2026-11-26T04:00:09.000Z", failingSince: "2026-11-26T03:00:00.000Z" },
+    });
+    statements.length = 0;
+    expect(await recordAll(db, "lease-S1", [record(first, 500)])).toEqual([true]);
+    const forOne = statements.flat();
+    statements.length = 0;
+    const answers = await recordAll(
+      db,
+      "lease-S1",
+      others.map((id, i) => record(id, 600 + i)),
+    );
+    expect(answers).toEqual(others.map((id) => id !== lost));
+    const forSixty = statements.flat();
+    expect(forSixty.length).toBe(forOne.length);
+    expect(forSixty.length).toBeLessThanOrEqual(MAX_STATEMENTS_PER_BATCH);
+    expect(forSixty.filter((s) => /^update "webhooks"/i.test(s))).toHaveLength(1);
+    const states = await env.DB.prepare(
+      `select id, cursor_seq, attempts, next_attempt_at, failing_since from webhooks where id in (select value from json_each(?)) order by id`,
+    )
+      .bind(JSON.stringify(others))
+      .all();
+    expect(states.results).toEqual(
+      others.map((id, i) =>
+        id === lost
+          ? expect.objectContaining({ id, attempts: 0, next_attempt_at: null })
+          : { id, cursor_seq: 600 + i, attempts: 2, next_attempt_at: "2026-11-26T04:00:09.000Z", failing_since: "2026-11-26T03:00:00.000Z" },
+      ),
+    );
+    const recorded = await env.DB.prepare("select count(*) as n from webhook_deliveries where webhook_id in (select value from json_each(?))")
+      .bind(JSON.stringify(others))
+      .first<{ n: number }>();
+    expect(recorded?.n).toBe(59);
+    await releaseAll(db, [first, ...others], "lease-S1", new Date());
+    await forget([original, first, ...others]);
+  });
+
+  it("a webhook recorded twice in one call keeps its last state, and both records' attempts", async () => {
+    const id = await webhook();
+    const db = database(env.DB);
+    await claimAll(db, [id], "lease-S3");
+    const state = (cursorSeq: number) => ({ cursorSeq, attempts: 0, nextAttemptAt: null, failingSince: null });
+    const at = "2026-11-26T04:00:00.000Z";
+    expect(
+      await recordAll(db, "lease-S3", [
+        { webhookId: id, at, attempts: [["evt_01M8B000000000000000000071", 1, 204, 3, null, "succeeded", null]], state: state(71) },
+        { webhookId: id, at, attempts: [["evt_01M8B000000000000000000072", 1, 204, 3, null, "succeeded", null]], state: state(72) },
+      ]),
+    ).toEqual([true, true]);
+    expect(await row(id)).toMatchObject({ cursor_seq: 72 });
+    expect(ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data.map((d: { event: string }) => d.event)).toEqual([
+      "evt_01M8B000000000000000000072",
+      "evt_01M8B000000000000000000071",
+    ]);
+    await releaseAll(db, [id], "lease-S3", new Date());
+    await forget([id]);
+  });
+
+  it("a queue batch naming more than PASS_WEBHOOKS (50) webhooks passes the first 50 and sends each other back to the queue in a message of its own", async () => {
+    expect(PASS_WEBHOOKS).toBe(50);
+    await commitEvent();
+    const original = await webhook();
+    const named = await copies(original, 60);
+    // Each owed the last event there is, once.
+    await env.DB.prepare("update webhooks set cursor_seq = (select max(seq) - 1 from events) where id in (select value from json_each(?))")
+      .bind(JSON.stringify(named))
+      .run();
+    const { queue, sent, batches } = recordingQueue();
+    const batch = createMessageBatch<WebhookMessage>(
+      "domain-api-webhooks",
+      named.map((id, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body: { kind: "webhook", id } })),
+    );
+    const ctx = createExecutionContext();
+    await worker.queue(batch as MessageBatch<never>, { ...env, WEBHOOK_QUEUE: queue } as unknown as Env);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.ackAll).toBe(true);
+    expect(batches).toEqual([named.slice(50).map((id) => ({ kind: "webhook", id }))]);
+    const recorded = await env.DB.prepare(
+      "select webhook_id, count(*) as n from webhook_deliveries where webhook_id in (select value from json_each(?)) group by webhook_id order by webhook_id",
+    )
+      .bind(JSON.stringify(named))
+      .all<{ webhook_id: string; n: number }>();
+    expect(recorded.results).toEqual(named.slice(0, 50).map((id) => ({ webhook_id: id, n: 1 })));
+    // Each passed webhook's failed attempt asks the queue for its retry; none of the others did.
+    expect(new Set(sent.map((m) => (m.body as { id: string }).id))).toEqual(new Set(named.slice(0, 50)));
+    await forget([original, ...named]);
   });
 });
 

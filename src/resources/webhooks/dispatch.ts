@@ -25,8 +25,14 @@ export type WebhookMessage = { kind: "events" } | { kind: "webhook"; id: string 
 
 /** Queues deliver a delayed message at most 12 hours later. */
 const MAX_QUEUE_DELAY_SECONDS = 12 * 3600;
-/** Webhooks one cron run works on; the others follow on the queue or in the next run. */
-const CRON_WEBHOOKS = 50;
+/**
+ * Webhooks one pass works on at most, the cron's or a queue batch's: what a pass holds in
+ * memory and at the sender grows with them. The cron's others follow on the queue or in
+ * its next run; a queue batch's are sent back to the queue, in messages of their own.
+ */
+export const PASS_WEBHOOKS = 50;
+/** Messages one `sendBatch` call carries at most (Cloudflare Queues' limit). */
+const QUEUE_BATCH_MESSAGES = 100;
 
 export interface DispatchReport extends PassReport {
   as_of: string;
@@ -76,13 +82,13 @@ export function owedWebhooks(db: Database, now: Date, limit: number) {
 /** The cron's run (and POST /v1/webhooks/dispatch's): every webhook owed something, from the webhooks' own cursors. */
 export async function dispatchOwed(env: Env, now: Date): Promise<DispatchReport> {
   const db = database(env.DB);
-  const owed = await owedWebhooks(db, now, CRON_WEBHOOKS + 1);
+  const owed = await owedWebhooks(db, now, PASS_WEBHOOKS + 1);
   const report = await runPasses(
     env,
-    owed.slice(0, CRON_WEBHOOKS).map((row) => row.id),
+    owed.slice(0, PASS_WEBHOOKS).map((row) => row.id),
     now,
   );
-  if (owed.length > CRON_WEBHOOKS) report.more = true;
+  if (owed.length > PASS_WEBHOOKS) report.more = true;
   return report;
 }
 
@@ -113,7 +119,15 @@ export async function consumeWebhookMessages(batch: MessageBatch<WebhookMessage>
     for (const id of found.ids) ids.add(id);
     upTo = found.upTo;
   }
-  await runPasses(env, [...ids], new Date());
+  // Past PASS_WEBHOOKS, the others go back to the queue, each a message of its own, before
+  // the pass: if they cannot be sent, the batch fails and is retried whole, the events'
+  // position unmoved.
+  const all = [...ids];
+  const later = all.slice(PASS_WEBHOOKS);
+  for (let i = 0; i < later.length; i += QUEUE_BATCH_MESSAGES) {
+    await env.WEBHOOK_QUEUE?.sendBatch(later.slice(i, i + QUEUE_BATCH_MESSAGES).map((id) => ({ body: { kind: "webhook", id } satisfies WebhookMessage })));
+  }
+  await runPasses(env, all.slice(0, PASS_WEBHOOKS), new Date());
   // Only after the passes: had they not run, the next message or the cron finds the same events again.
   if (upTo !== null) {
     await db.run(sql`update ${webhookDispatch} set seq = max(seq, ${upTo}) where id = 1`);

@@ -182,16 +182,26 @@ export async function recordAll(db: Database, leaseId: string, records: readonly
         .where(sql`${field(1)} in (select w.id from ${webhooks} w where w.id in (select value from json_each(${heldIds})) and w.lease_id = ${leaseId})`),
     ),
   );
-  // Each webhook's new state, where the lease holds (`returning`: those it held).
+  // Each webhook's new state, where the lease holds (`returning`: those it held): one
+  // UPDATE … FROM the states as JSON, whatever the number of webhooks, so that the batch's
+  // statements stay fixed by the operation (src/db/d1-limits.ts). A webhook recorded twice
+  // in one call takes its last state (as successive updates would leave it).
   const until = Date.now() + LEASE_MS;
-  const moves = records.map((r) =>
-    db
-      .update(webhooks)
-      .set({ ...r.state, leaseUntil: until })
-      .where(and(eq(webhooks.id, r.webhookId), eq(webhooks.leaseId, leaseId)))
-      .returning({ id: webhooks.id }),
-  );
-  const moved = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), { alongside: deliveries, last: moves });
+  const states = [...new Map(records.map((r) => [r.webhookId, r.state])).entries()].map(([id, s]) => [
+    id,
+    s.cursorSeq,
+    s.attempts,
+    s.nextAttemptAt,
+    s.failingSince,
+  ]);
+  const state = (i: number) => sql.raw(`s.value ->> ${i}`);
+  const moves = db
+    .update(webhooks)
+    .set({ cursorSeq: sql`${state(1)}`, attempts: sql`${state(2)}`, nextAttemptAt: sql`${state(3)}`, failingSince: sql`${state(4)}`, leaseUntil: until })
+    .from(sql`json_each(${JSON.stringify(states)}) s`)
+    .where(and(eq(webhooks.id, sql`${state(0)}`), eq(webhooks.leaseId, leaseId)))
+    .returning({ id: webhooks.id });
+  const moved = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), { alongside: deliveries, last: [moves] });
   const ids = new Set((moved as { id: string }[][]).flat().map((row) => row.id));
   return records.map((r) => ids.has(r.webhookId));
 }
