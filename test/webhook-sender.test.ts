@@ -422,11 +422,15 @@ describe("recordAll writes a pass's attempts (tuples, lease.ts) only for the web
       ]),
     ).toEqual([true]);
     const statements = batches.flat();
-    const inserts = statements.filter((s) => /insert into "webhook_deliveries"/i.test(s.statement));
+    const inserts = statements.filter((s) => /insert into "webhook_delivery_records"/i.test(s.statement));
     expect(inserts.length).toBeGreaterThanOrEqual(2);
     const strings = statements.flatMap((s) => s.params).filter((p): p is string => typeof p === "string");
     expect(Math.max(...strings.map((p) => new TextEncoder().encode(p).byteLength))).toBeLessThan(1_000_000);
-    const stored = await env.DB.prepare("select message_id from webhook_deliveries where webhook_id = ? order by seq").bind(id).all<{ message_id: string }>();
+    const stored = await env.DB.prepare(
+      "select a.value ->> 1 as message_id from webhook_delivery_records r, json_each(r.attempts) a where r.webhook_id = ? order by r.seq, a.key",
+    )
+      .bind(id)
+      .all<{ message_id: string }>();
     expect(stored.results.map((r) => r.message_id)).toEqual(attempts.map((a) => a[0]));
     expect(await row(id)).toMatchObject({ cursor_seq: 9 });
     await releaseAll(db, [id], "lease-R4", new Date());
@@ -500,7 +504,7 @@ describe("a pass's size does not grow its batches: PASS_WEBHOOKS webhooks a pass
           : { id, cursor_seq: 600 + i, attempts: 2, next_attempt_at: "2026-11-26T04:00:09.000Z", failing_since: "2026-11-26T03:00:00.000Z" },
       ),
     );
-    const recorded = await env.DB.prepare("select count(*) as n from webhook_deliveries where webhook_id in (select value from json_each(?))")
+    const recorded = await env.DB.prepare("select sum(count) as n from webhook_delivery_records where webhook_id in (select value from json_each(?))")
       .bind(JSON.stringify(others))
       .first<{ n: number }>();
     expect(recorded?.n).toBe(59);
@@ -549,7 +553,7 @@ describe("a pass's size does not grow its batches: PASS_WEBHOOKS webhooks a pass
     expect(result.ackAll).toBe(true);
     expect(batches).toEqual([named.slice(50).map((id) => ({ kind: "webhook", id }))]);
     const recorded = await env.DB.prepare(
-      "select webhook_id, count(*) as n from webhook_deliveries where webhook_id in (select value from json_each(?)) group by webhook_id order by webhook_id",
+      "select webhook_id, sum(count) as n from webhook_delivery_records where webhook_id in (select value from json_each(?)) group by webhook_id order by webhook_id",
     )
       .bind(JSON.stringify(named))
       .all<{ webhook_id: string; n: number }>();

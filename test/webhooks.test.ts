@@ -414,7 +414,7 @@ describe("POST /v1/webhooks/dispatch: the operator's delivery run", () => {
   });
 });
 
-describe("delivery records are kept 7 days: each minute's cron forgets older ones, oldest first, at most 5 000 a run", () => {
+describe("delivery records are kept 7 days: each minute's cron forgets older ones, oldest first, at most 5 000 records a run", () => {
   it("a run of the minute's cron deletes 5 000 records older than 7 days, the next the rest; younger ones stay and are listed", async () => {
     const hook = await created();
     ok(await api("PATCH", `/v1/webhooks/${hook.id}`, { json: { enabled: false } }), 200);
@@ -423,15 +423,15 @@ describe("delivery records are kept 7 days: each minute's cron forgets older one
     const insert = (count: number, at: string, prefix: string) =>
       env.DB.prepare(
         `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
-         insert into webhook_deliveries (id, webhook_id, kind, message_id, attempt, at, status_code, duration_ms, error, outcome, next_attempt_at)
-         select ? || i, ?, 'event', 'evt_' || ? || i, 1, ?, 204, 3, null, 'succeeded', null from n`,
+         insert into webhook_delivery_records (webhook_id, kind, at, count, attempts)
+         select ?, 'event', ?, 1, json_array(json_array(? || i, 'evt_' || ? || i, 1, 204, 3, null, 'succeeded', null)) from n`,
       )
-        .bind(count, `dlv_${prefix}`, hook.id, prefix, at)
+        .bind(count, hook.id, at, `dlv_${prefix}`, prefix)
         .run();
     await insert(FORGET_PER_RUN + 1, new Date(now - 8 * day).toISOString(), "old");
     await insert(3, new Date(now - 6 * day).toISOString(), "young");
     const remaining = async () =>
-      (await env.DB.prepare("select count(*) as n, sum(at < ?) as old from webhook_deliveries where webhook_id = ?")
+      (await env.DB.prepare("select count(*) as n, sum(at < ?) as old from webhook_delivery_records where webhook_id = ?")
         .bind(new Date(now - 7 * day).toISOString(), hook.id)
         .first<{ n: number; old: number }>())!;
     const minute = async () => {

@@ -71,7 +71,7 @@ export function visibilityPrefix(v: Visibility): string {
     // TSIG keys: their account's only, and none for a token narrowed to zones or domains.
     owned("tsig_keys", narrow ? " AND 0" : ""),
     owned("webhooks", narrow ? " AND 0" : ""),
-    `"webhook_deliveries" AS NOT MATERIALIZED (SELECT * FROM main."webhook_deliveries" WHERE webhook_id IN (SELECT id FROM "webhooks"))`,
+    `"webhook_delivery_records" AS NOT MATERIALIZED (SELECT * FROM main."webhook_delivery_records" WHERE webhook_id IN (SELECT id FROM "webhooks"))`,
   ];
   return expressions.join(",\n  ");
 }

@@ -718,32 +718,33 @@ export const webhooks = sqliteTable(
   (t) => [index("webhooks_account_idx").on(t.accountId, t.id), index("webhooks_enabled_idx").on(t.enabled, t.id)],
 );
 
-/** One row per delivery attempt (and per ping), kept for WEBHOOK_DELIVERY_DAYS; `seq` orders them newest first. */
-export const webhookDeliveries = sqliteTable(
-  "webhook_deliveries",
+/**
+ * A webhook's delivery attempts, a row per record (drizzle/0030): the attempts one
+ * delivery pass made at one webhook and recorded together (a job's worth, up to
+ * MAX_JOB_EVENTS), or one ping. `attempts` is a JSON array of tuples, oldest first:
+ * [delivery id (`dlv_` + ULID), message id (the event's `evt_…` or the ping's `png_…`),
+ * attempt number, status code, duration in ms, error, outcome, next attempt time]
+ * (src/resources/webhooks/lease.ts, StoredAttempt). A row per attempt made every delivered
+ * event cost D1 a row and three index entries per webhook, which at ten webhooks was most
+ * of what a write's events cost D1 to deliver (docs/webhooks.md, "Delivery"). Kept for
+ * WEBHOOK_DELIVERY_DAYS; `seq`, then the position in `attempts`, orders them (newest first
+ * in the listing).
+ */
+export const webhookDeliveryRecords = sqliteTable(
+  "webhook_delivery_records",
   {
     seq: integer("seq").primaryKey({ autoIncrement: true }),
-    /** `dlv_` + ULID. */
-    id: text("id").notNull(),
     webhookId: text("webhook_id")
       .notNull()
       .references(() => webhooks.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: ["event", "ping"] }).notNull(),
-    /** The event delivered (`evt_…`), or the ping's message id (`png_…`). */
-    messageId: text("message_id").notNull(),
-    attempt: integer("attempt").notNull(),
+    /** When the attempts were made (the pass's clock). */
     at: text("at").notNull(),
-    statusCode: integer("status_code"),
-    durationMs: integer("duration_ms").notNull(),
-    error: text("error"),
-    outcome: text("outcome", { enum: ["succeeded", "retrying", "failed"] }).notNull(),
-    nextAttemptAt: text("next_attempt_at"),
+    /** How many attempts `attempts` holds: the listing reads only the rows a page needs. */
+    count: integer("count").notNull(),
+    attempts: text("attempts").notNull(),
   },
-  (t) => [
-    uniqueIndex("webhook_deliveries_id_unique").on(t.id),
-    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.seq),
-    index("webhook_deliveries_at_idx").on(t.at),
-  ],
+  (t) => [index("webhook_delivery_records_webhook_idx").on(t.webhookId, t.seq), index("webhook_delivery_records_at_idx").on(t.at)],
 );
 
 /**
@@ -793,7 +794,7 @@ export const schema = {
   dnsUpdateTransactions,
   dnsUpdateOperations,
   webhooks,
-  webhookDeliveries,
+  webhookDeliveryRecords,
   webhookDispatch,
   writeAssertions,
 };

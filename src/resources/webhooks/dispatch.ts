@@ -12,7 +12,7 @@
 // them, which a lease keeps to one deliverer at a time per webhook.
 import { sql } from "drizzle-orm";
 import { type Database, database } from "../../db/client";
-import { webhookDeliveries, webhookDispatch } from "../../db/schema";
+import { webhookDeliveryRecords, webhookDispatch } from "../../db/schema";
 import type { Env } from "../../env";
 import { safeErrorSummary } from "../../http/error-log";
 import { emptyReport, type PassEnd, type PassReport } from "./deliver";
@@ -135,14 +135,14 @@ export async function consumeWebhookMessages(batch: MessageBatch<WebhookMessage>
   batch.ackAll();
 }
 
-/** Delivery records one run forgets at most: one index range of a bounded size. */
+/** Delivery records one run forgets at most (each of up to a job's attempts): one index range of a bounded size. */
 export const FORGET_PER_RUN = 5000;
 
-/** Delivery records older than DELIVERY_RETENTION_MS go, the oldest first, FORGET_PER_RUN at most per run (each minute's cron). */
+/** Delivery records older than DELIVERY_RETENTION_MS go, the oldest first, FORGET_PER_RUN records at most per run (each minute's cron). */
 export async function forgetOldDeliveries(env: Env, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - DELIVERY_RETENTION_MS).toISOString();
   const result = await database(env.DB).run(
-    sql`delete from ${webhookDeliveries} where seq in (select seq from ${webhookDeliveries} where at < ${cutoff} order by at limit ${FORGET_PER_RUN})`,
+    sql`delete from ${webhookDeliveryRecords} where seq in (select seq from ${webhookDeliveryRecords} where at < ${cutoff} order by at limit ${FORGET_PER_RUN})`,
   );
   return result.meta.changes;
 }

@@ -8,11 +8,12 @@ import { newIds } from "../../db/ids";
 import { jsonChunks } from "../../db/json-chunks";
 import type { Database } from "../../db/client";
 import { writeChange } from "../../db/resource-write";
-import { accounts, webhookDeliveries, webhooks } from "../../db/schema";
+import { accounts, webhookDeliveryRecords, webhooks } from "../../db/schema";
 import { commitWrite, isLostRace, versionStep, writeContextAt } from "../../db/write";
 import { webhookCollection } from "./collection";
-import { inList, type WebhookRow } from "./queries";
+import { type Attempt, inList, type StoredAttempt, type WebhookRow } from "./queries";
 import { DISABLE_AFTER_MS } from "./schedule";
+import { MAX_JOB_EVENTS } from "./send";
 
 /** How long a deliverer holds a webhook before another may take it over (wall clock). */
 export const LEASE_MS = 60_000;
@@ -110,25 +111,6 @@ export async function disable(db: Database, row: WebhookRow, now: Date): Promise
   }
 }
 
-/**
- * One attempt, as its delivery record keeps it, by position: the event's id (the
- * `webhook-id` sent), the attempt's number at that event, the receiver's status (null: no
- * answer), how long it took, why it failed (null: it did not), its outcome, and when the
- * event is tried again (outcome `retrying`). Tuples, not objects: a pass with ten webhooks
- * records thousands of attempts a second under a stream of writes, and what each costs the
- * API to build, serialize and hand to D1 is what subscribing webhooks takes from its write
- * rate (docs/webhooks.md, "Delivery"; bench/README.md).
- */
-export type Attempt = readonly [
-  messageId: string,
-  attempt: number,
-  statusCode: number | null,
-  durationMs: number,
-  error: string | null,
-  outcome: "succeeded" | "retrying" | "failed",
-  nextAttemptAt: string | null,
-];
-
 export type DeliveryState = Pick<WebhookRow, "cursorSeq" | "attempts" | "nextAttemptAt" | "failingSince">;
 
 /** What one webhook of a pass records: its attempts since the last record (all made at `at`, the pass's clock), and its state now. */
@@ -139,6 +121,9 @@ export interface DeliveryRecord {
   state: DeliveryState;
 }
 
+/** Attempts one stored record holds at most: a job's worth, so that a row stays far under D1's row size limit. */
+export const RECORD_ATTEMPTS = MAX_JOB_EVENTS;
+
 /**
  * Records the attempts and moves the webhooks' state on, for any number of the pass's
  * webhooks in one batch, each only while `leaseId` still holds it (else nothing of that
@@ -148,38 +133,36 @@ export async function recordAll(db: Database, leaseId: string, records: readonly
   const count = records.reduce((total, r) => total + r.attempts.length, 0);
   const deliveryIds = newIds("delivery", count, new Date());
   let next = 0;
-  // One flat array of small tuples, [delivery id, webhook id, at, ...attempt]: SQLite parses
-  // the document once, and each row's fields come from its own short tuple. (Nesting each
-  // webhook's attempts in its record made every row's fields re-read the whole record:
-  // 500 ms for 1 500 attempts in one record, against 10 ms flat.)
-  const rows = records.flatMap((r) => r.attempts.map((a) => [deliveryIds[next++], r.webhookId, r.at, ...a]));
-  const field = (i: number) => sql.raw(`a.value ->> ${i}`);
+  // A stored record per webhook's attempts (RECORD_ATTEMPTS at most each): [webhook id,
+  // at, count, attempts], its attempts one JSON array kept as it is (src/db/schema.ts). A
+  // pass's attempts cost D1 a row per webhook and job, not a row and three index entries
+  // per attempt.
+  const stored: [string, string, number, StoredAttempt[]][] = [];
+  for (const r of records) {
+    for (let from = 0; from < r.attempts.length; from += RECORD_ATTEMPTS) {
+      const attempts = r.attempts.slice(from, from + RECORD_ATTEMPTS).map((a): StoredAttempt => [deliveryIds[next++]!, ...a]);
+      stored.push([r.webhookId, r.at, attempts.length, attempts]);
+    }
+  }
   const heldIds = JSON.stringify(records.map((r) => r.webhookId));
   // INSERT … SELECT from the JSON, for the webhooks the lease still holds (found once, not
-  // per row), in the order given (`seq`, the listing's order, is the insertion's): the
-  // array's one scan is the only loop. One statement per chunk of under 1 MB (D1's string
-  // limit, src/db/json-chunks.ts): a cron pass holds up to 50 webhooks of 200 attempts,
-  // about 1.6 MB of tuples, and a record refused for its size would leave its deliveries
-  // to be sent again at every pass.
-  const deliveries = jsonChunks(rows, (tuple) => JSON.stringify(tuple)).map((chunk) =>
-    db.insert(webhookDeliveries).select(
+  // per row), in the order given (`seq`, the listing's order, is the insertion's). One
+  // statement per chunk of under 1 MB (D1's string limit, src/db/json-chunks.ts): a cron
+  // pass holds up to 50 webhooks of 200 attempts, about 1.6 MB, and a record refused for
+  // its size would leave its deliveries to be sent again at every pass.
+  const deliveries = jsonChunks(stored, (record) => JSON.stringify(record)).map((chunk) =>
+    db.insert(webhookDeliveryRecords).select(
       db
         .select({
           seq: sql<number>`null`.as("seq"),
-          id: sql<string>`${field(0)}`.as("id"),
-          webhookId: sql<string>`${field(1)}`.as("webhook_id"),
+          webhookId: sql<string>`r.value ->> 0`.as("webhook_id"),
           kind: sql<"event">`'event'`.as("kind"),
-          messageId: sql<string>`${field(3)}`.as("message_id"),
-          attempt: sql<number>`${field(4)}`.as("attempt"),
-          at: sql<string>`${field(2)}`.as("at"),
-          statusCode: sql<number | null>`${field(5)}`.as("status_code"),
-          durationMs: sql<number>`${field(6)}`.as("duration_ms"),
-          error: sql<string | null>`${field(7)}`.as("error"),
-          outcome: sql<Attempt[5]>`${field(8)}`.as("outcome"),
-          nextAttemptAt: sql<string | null>`${field(9)}`.as("next_attempt_at"),
+          at: sql<string>`r.value ->> 1`.as("at"),
+          count: sql<number>`r.value ->> 2`.as("count"),
+          attempts: sql<string>`r.value -> 3`.as("attempts"),
         })
-        .from(sql`json_each(${chunk.json}) a`)
-        .where(sql`${field(1)} in (select w.id from ${webhooks} w where w.id in (select value from json_each(${heldIds})) and w.lease_id = ${leaseId})`),
+        .from(sql`json_each(${chunk.json}) r`)
+        .where(sql`r.value ->> 0 in (select w.id from ${webhooks} w where w.id in (select value from json_each(${heldIds})) and w.lease_id = ${leaseId})`),
     ),
   );
   // Each webhook's new state, where the lease holds (`returning`: those it held): one

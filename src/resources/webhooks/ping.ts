@@ -4,12 +4,13 @@
 // can be pinged, to test a receiver before enabling it.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { newId } from "../../db/ids";
-import { webhookDeliveries } from "../../db/schema";
+import { webhookDeliveryRecords } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { findResource } from "../../http/mutate";
 import { webhookCollection } from "./collection";
 import { signingSecrets, storedPolicy } from "./signing-secrets";
 import { presentDelivery } from "./present";
+import type { StoredAttempt } from "./queries";
 import type * as routes from "./routes";
 import { type AttemptResult, SEALED_SECRET_UNREADABLE, webhookSender } from "./send";
 import { dnsResolver } from "./target";
@@ -42,22 +43,21 @@ export const pingWebhook: RouteHandler<typeof routes.pingWebhook, AppEnv> = asyn
         })
       )[0] ?? NOT_STARTED)
     : SEALED_SECRET_UNREADABLE;
+  const attempt: StoredAttempt = [
+    newId("delivery", now),
+    messageId,
+    1,
+    result.statusCode,
+    result.durationMs,
+    result.error,
+    result.ok ? "succeeded" : "failed",
+    null,
+  ];
+  // A record of its own, of one attempt (src/db/schema.ts, webhookDeliveryRecords).
   const [delivery] = await c
     .get("db")
-    .insert(webhookDeliveries)
-    .values({
-      id: newId("delivery", now),
-      webhookId: row.id,
-      kind: "ping",
-      messageId,
-      attempt: 1,
-      at: now.toISOString(),
-      statusCode: result.statusCode,
-      durationMs: result.durationMs,
-      error: result.error,
-      outcome: result.ok ? "succeeded" : "failed",
-      nextAttemptAt: null,
-    })
-    .returning();
-  return c.json(presentDelivery(delivery!), 200);
+    .insert(webhookDeliveryRecords)
+    .values({ webhookId: row.id, kind: "ping", at: now.toISOString(), count: 1, attempts: JSON.stringify([attempt]) })
+    .returning({ seq: webhookDeliveryRecords.seq, kind: webhookDeliveryRecords.kind, at: webhookDeliveryRecords.at });
+  return c.json(presentDelivery({ ...delivery!, attempt }), 200);
 };

@@ -17,18 +17,20 @@ export function presentWebhook(row: WebhookRow): Webhook {
   };
 }
 
-export function presentDelivery(row: DeliveryRow): Delivery {
+/** One attempt of a stored record (queries.ts, DeliveryRow). */
+export function presentDelivery({ kind, at, attempt }: DeliveryRow): Delivery {
+  const [id, messageId, number, statusCode, durationMs, error, outcome, nextAttemptAt] = attempt;
   return {
-    id: row.id,
-    kind: row.kind,
-    event: row.kind === "event" ? row.messageId : null,
-    message_id: row.messageId,
-    attempt: row.attempt,
-    at: row.at,
-    status_code: row.statusCode,
-    duration_ms: row.durationMs,
-    error: row.error,
-    outcome: row.outcome,
-    next_attempt_at: row.nextAttemptAt,
+    id,
+    kind,
+    event: kind === "event" ? messageId : null,
+    message_id: messageId,
+    attempt: number,
+    at,
+    status_code: statusCode,
+    duration_ms: durationMs,
+    error,
+    outcome,
+    next_attempt_at: nextAttemptAt,
   };
 }

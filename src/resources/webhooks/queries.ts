@@ -1,12 +1,11 @@
-import { and, asc, desc, eq, gt, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
-import { accounts, events, webhookDeliveries, webhooks } from "../../db/schema";
+import { accounts, events, webhookDeliveryRecords, webhooks } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
-export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 /** Bound parameters one list may take (D1 allows 100 per statement, and a statement has others). */
 const LISTED_PARAMETERS = 50;
@@ -40,16 +39,88 @@ export function listWebhooks(db: Database, filters: { account?: string | undefin
     .limit(page.limit + 1);
 }
 
-/** A webhook's delivery attempts, newest first (keyset: `seq` descending). */
-export function listDeliveries(db: Database, webhookId: string, page: PageRequest) {
-  const conditions: SQL[] = [eq(webhookDeliveries.webhookId, webhookId)];
-  if (page.after && typeof page.after.key === "number") conditions.push(lt(webhookDeliveries.seq, page.after.key));
-  return db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(...conditions))
-    .orderBy(desc(webhookDeliveries.seq))
-    .limit(page.limit + 1);
+/**
+ * One attempt, as its delivery record keeps it, by position: the event's id (the
+ * `webhook-id` sent), the attempt's number at that event, the receiver's status (null: no
+ * answer), how long it took, why it failed (null: it did not), its outcome, and when the
+ * event is tried again (outcome `retrying`). Tuples, not objects: a pass with ten webhooks
+ * records thousands of attempts a second under a stream of writes, and what each costs the
+ * API to build, serialize and hand to D1 is what subscribing webhooks takes from its write
+ * rate (docs/webhooks.md, "Delivery"; bench/README.md).
+ */
+export type Attempt = readonly [
+  messageId: string,
+  attempt: number,
+  statusCode: number | null,
+  durationMs: number,
+  error: string | null,
+  outcome: "succeeded" | "retrying" | "failed",
+  nextAttemptAt: string | null,
+];
+
+/** An attempt as a delivery record stores it (src/db/schema.ts, webhookDeliveryRecords): its delivery id, then the attempt. */
+export type StoredAttempt = readonly [deliveryId: string, ...attempt: Attempt];
+
+/** One attempt of a stored record (src/db/schema.ts, webhookDeliveryRecords), as the listing shows it. */
+export interface DeliveryRow {
+  seq: number;
+  kind: "event" | "ping";
+  at: string;
+  attempt: StoredAttempt;
+}
+
+/** Where a deliveries page starts: after this attempt (its record's `seq` and its delivery id), or at the newest. */
+function deliveriesAfter(page: PageRequest): { seq: number; id: string } | null {
+  return page.after && typeof page.after.key === "number" ? { seq: page.after.key, id: page.after.id } : null;
+}
+
+/**
+ * The stored records a page of a webhook's deliveries needs, newest first: at most
+ * `limit + 1` (each holds an attempt at least), and only as many as the attempts they hold
+ * take to fill the page (`before`: the attempts of the newer ones read).
+ */
+export function deliveryRecordsPage(db: Database, webhookId: string, page: PageRequest) {
+  const wanted = page.limit + 1;
+  const after = deliveriesAfter(page);
+  const t = webhookDeliveryRecords;
+  const newest = db
+    .select({
+      seq: t.seq,
+      kind: t.kind,
+      at: t.at,
+      attempts: t.attempts,
+      before: sql<number>`coalesce(sum(${t.count}) over (order by ${t.seq} desc rows between unbounded preceding and 1 preceding), 0)`.as("before"),
+    })
+    .from(t)
+    .where(and(eq(t.webhookId, webhookId), after ? lte(t.seq, after.seq) : undefined))
+    .orderBy(desc(t.seq))
+    .limit(wanted)
+    .as("newest");
+  return db.select({ seq: newest.seq, kind: newest.kind, at: newest.at, attempts: newest.attempts }).from(newest).where(lt(newest.before, wanted));
+}
+
+/**
+ * A webhook's delivery attempts, newest first: the records by `seq` descending, each one's
+ * attempts from its last. The cursor is the last attempt shown, by its record's `seq` and
+ * its delivery id (ids grow along a record; an attempt recorded a row each before
+ * drizzle/0030 is a record of one, so its cursor still reads on).
+ */
+export async function listDeliveries(db: Database, webhookId: string, page: PageRequest): Promise<DeliveryRow[]> {
+  const wanted = page.limit + 1;
+  const after = deliveriesAfter(page);
+  const rows: DeliveryRow[] = [];
+  // Newest first, as the subquery read them (sorted here: a subquery's order is not the statement's).
+  const records = (await deliveryRecordsPage(db, webhookId, page)).sort((a, b) => b.seq - a.seq);
+  for (const record of records) {
+    const attempts = JSON.parse(record.attempts) as StoredAttempt[];
+    for (let i = attempts.length - 1; i >= 0 && rows.length < wanted; i--) {
+      const attempt = attempts[i]!;
+      if (after && record.seq === after.seq && attempt[0] >= after.id) continue;
+      rows.push({ seq: record.seq, kind: record.kind, at: record.at, attempt });
+    }
+    if (rows.length >= wanted) break;
+  }
+  return rows;
 }
 
 /** The last event committed so far: a new or re-enabled webhook starts after it. */

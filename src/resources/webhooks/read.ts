@@ -27,5 +27,5 @@ export const listWebhookDeliveries: RouteHandler<typeof routes.listWebhookDelive
   const row = await findResource(c, webhookCollection, c.req.valid("param").webhook);
   const page = await pageRequest(c, c.req.valid("query"));
   const rows = await listDeliveries(c.get("db"), row.id, page);
-  return c.json(await pageResponse(c, page, rows, (r) => ({ key: r.seq, id: r.id }), presentDelivery), 200);
+  return c.json(await pageResponse(c, page, rows, (r) => ({ key: r.seq, id: r.attempt[0] }), presentDelivery), 200);
 };
