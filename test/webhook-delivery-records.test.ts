@@ -108,10 +108,14 @@ describe("a pass's attempts at a webhook are one stored record; the listing show
     // Enabled only for the lease: a disabled webhook is not claimed.
     await env.DB.prepare("update webhooks set enabled = 1 where id = ?").bind(id).run();
     expect((await claimAll(db, [id], "lease-P1")).map((w) => w.id)).toEqual([id]);
-    for (const list of records) {
-      const state = { cursorSeq: 0, attempts: 0, nextAttemptAt: null, failingSince: null };
-      expect(await recordAll(db, "lease-P1", [{ webhookId: id, at: AT, attempts: list, state }])).toEqual([true]);
-    }
+    // One call, a record each (as a pass's coalesced records are).
+    const state = { cursorSeq: 0, attempts: 0, nextAttemptAt: null, failingSince: null };
+    const answers = await recordAll(
+      db,
+      "lease-P1",
+      records.map((list) => ({ webhookId: id, at: AT, attempts: list, state })),
+    );
+    expect(answers).toEqual(records.map(() => true));
     await releaseAll(db, [id], "lease-P1", new Date());
     await env.DB.prepare("update webhooks set enabled = 0 where id = ?").bind(id).run();
     return id;
@@ -151,5 +155,22 @@ describe("a pass's attempts at a webhook are one stored record; the listing show
     expect(page.body.data).toHaveLength(100);
     expect(page.body.data[0].event).toBe(attempts(1400, 200).at(-1)![0]);
     expect(page.body.next_cursor).toEqual(expect.any(String));
+  });
+
+  it("a page's rows read do not grow with the webhook's history: 10 attempts read as many rows among 300 records as among 20", async () => {
+    const rowsRead = async (id: string) => {
+      const { sql, params } = deliveryRecordsPage(database(env.DB), id, { limit: 10, after: null }).toSQL();
+      const result = await env.DB.prepare(sql)
+        .bind(...params)
+        .all();
+      // A page and one to know there is more: 11 records of one attempt.
+      expect(result.results).toHaveLength(11);
+      return result.meta.rows_read;
+    };
+    const short = await webhookWith(Array.from({ length: 20 }, (_, i) => attempts(3000 + i, 1)));
+    const long = await webhookWith(Array.from({ length: 300 }, (_, i) => attempts(4000 + i, 1)));
+    const [few, many] = [await rowsRead(short), await rowsRead(long)];
+    expect(many).toBe(few);
+    expect(many).toBeLessThanOrEqual(4 * 11);
   });
 });
