@@ -11,8 +11,8 @@
 //     delivery passes running meanwhile in the API's workerd and their requests in the
 //     webhook sender's processes, at the idle CPU priority (scripts/sender.mjs), as the
 //     receiver's thread is: what a deployment runs elsewhere takes only idle CPU here;
-//     the three counts run in rounds (quick 2, full 6), each round in another order (0 1 10,
-//     1 10 0, 10 0 1: in full mode each count is first, second and third equally often), and
+//     the three counts run in rounds (quick 2, full 9), each round in another order (0 1 10,
+//     1 10 0, 10 0 1: in full mode each count is first, second and third three times), and
 //     each count's figure is the median of its runs;
 //   - events delivered per second: every delivery the receiver got for those writes,
 //     counted from the first write to the last delivery, once all arrived;
@@ -171,8 +171,10 @@ export async function webhooksPhase(ctx, { quick, rounds: roundsAsked = null, se
   const hooks = [];
   const figures = {};
 
-  // Full: six rounds (each order twice), since single runs spread by ±15 % on a shared machine.
-  const rounds = roundsAsked ?? (quick ? 2 : 6);
+  // Full: nine rounds (each order three times), since single runs spread by ±15 % on a
+  // shared machine: with six, one run's medians of the paired ratios moved by ±0.06 from
+  // the next run's (README, "Performance").
+  const rounds = roundsAsked ?? (quick ? 2 : 9);
   const runs = { 0: [], 1: [], 10: [] };
   try {
     // The ten webhooks, made now and disabled: each run enables as many as it counts
