@@ -138,6 +138,13 @@ describe("a pass's attempts at a webhook are one stored record; the listing show
     expect([...ids].sort().reverse()).toEqual(ids);
   });
 
+  it("a page that starts inside a record of 200 goes on into the older records: pages of 100 over 5 then 200 attempts are 100, 100 and 5", async () => {
+    const id = await webhookWith([attempts(500, 5), attempts(600, 200)]);
+    const listed = await pages(id, 100);
+    expect(listed.map((page) => page.length)).toEqual([100, 100, 5]);
+    expect(listed.flat().map((d) => d.event)).toEqual([...attempts(500, 5), ...attempts(600, 200)].map((a) => a[0]).reverse());
+  });
+
   it(`a record holds RECORD_ATTEMPTS (${RECORD_ATTEMPTS}) attempts at most: more in one call are stored in several`, async () => {
     const id = await webhookWith([attempts(100, RECORD_ATTEMPTS * 2 + 1)]);
     const rows = await env.DB.prepare("select count from webhook_delivery_records where webhook_id = ? order by seq").bind(id).all();

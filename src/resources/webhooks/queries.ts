@@ -77,19 +77,22 @@ function deliveriesAfter(page: PageRequest): { seq: number; id: string } | null 
 /**
  * The stored records a page of a webhook's deliveries needs, newest first: at most
  * `limit + 1` (each holds an attempt at least), and only as many as the attempts they hold
- * take to fill the page (`before`: the attempts of the newer ones read).
+ * take to fill the page (`before`: the attempts of the newer ones read). The record the
+ * cursor stopped in counts for none: how many of its attempts are left is known only once
+ * it is read, and counting them all would leave out the older records the page needs.
  */
 export function deliveryRecordsPage(db: Database, webhookId: string, page: PageRequest) {
   const wanted = page.limit + 1;
   const after = deliveriesAfter(page);
   const t = webhookDeliveryRecords;
+  const counted = after ? sql`case when ${t.seq} = ${after.seq} then 0 else ${t.count} end` : sql`${t.count}`;
   const newest = db
     .select({
       seq: t.seq,
       kind: t.kind,
       at: t.at,
       attempts: t.attempts,
-      before: sql<number>`coalesce(sum(${t.count}) over (order by ${t.seq} desc rows between unbounded preceding and 1 preceding), 0)`.as("before"),
+      before: sql<number>`coalesce(sum(${counted}) over (order by ${t.seq} desc rows between unbounded preceding and 1 preceding), 0)`.as("before"),
     })
     .from(t)
     .where(and(eq(t.webhookId, webhookId), after ? lte(t.seq, after.seq) : undefined))
