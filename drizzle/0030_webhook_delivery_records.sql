@@ -2,7 +2,9 @@
 -- the attempts a JSON array of tuples, instead of a row per attempt: each delivered event
 -- cost D1 a row and three index entries per webhook subscribed (src/db/schema.ts,
 -- webhookDeliveryRecords; docs/webhooks.md, "Delivery"). The attempts recorded so far move
--- over, one record each, in their order; the listing shows them as before.
+-- over, one record each, in their order; the listing shows them as before. A table of a
+-- million attempts (seven days of ten webhooks at 14 000 changes a day) took 5 s here in
+-- SQLite, under D1's 30 s for a statement.
 -- Written by hand: migrations after 0014 are (drizzle/meta journals up to 0014).
 CREATE TABLE `webhook_delivery_records` (
 	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
