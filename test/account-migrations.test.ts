@@ -6,7 +6,7 @@ import { applyD1Migrations, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR_ACCOUNT_ID } from "../src/db/schema";
 import { api } from "./helpers";
-import { emptyDatabase } from "./empty-database";
+import { migratedBefore } from "./empty-database";
 import { insertTestTokens } from "./tokens";
 
 const AT = "2026-01-01T00:00:00.000Z";
@@ -32,11 +32,7 @@ const BEFORE_ACCOUNTS = [
 ];
 
 beforeAll(async () => {
-  await emptyDatabase(env.DB);
-  await applyD1Migrations(
-    env.DB,
-    env.TEST_MIGRATIONS.filter((m) => m.name < "0009"),
-  );
+  await migratedBefore("0009");
   await env.DB.batch(BEFORE_ACCOUNTS.map((sql) => env.DB.prepare(sql)));
   // The test tokens, written as a token was before accounts: no account named.
   await insertTestTokens(env.DB);

@@ -4,7 +4,7 @@
 import { applyD1Migrations, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createContact } from "./helpers";
-import { emptyDatabase } from "./empty-database";
+import { migratedBefore } from "./empty-database";
 import { insertTestTokens } from "./tokens";
 
 const DOMAIN = { id: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B", name: "migrated.com", auto_renew: true, nameservers: ["ns1.example.net"] };
@@ -47,11 +47,7 @@ const OLD_EVENTS = [
 ] as const;
 
 beforeAll(async () => {
-  await emptyDatabase(env.DB);
-  await applyD1Migrations(
-    env.DB,
-    env.TEST_MIGRATIONS.filter((m) => m.name < "0008"),
-  );
+  await migratedBefore("0008");
   await env.DB.batch(
     OLD_EVENTS.map((e) =>
       env.DB.prepare(

@@ -8,7 +8,7 @@ import { database } from "../src/db/client";
 import { OPERATOR_ACCOUNT_ID } from "../src/db/schema";
 import { claimAll, RECORD_ATTEMPTS, recordAll, releaseAll } from "../src/resources/webhooks/lease";
 import { type Attempt, deliveryRecordsPage } from "../src/resources/webhooks/queries";
-import { emptyDatabase } from "./empty-database";
+import { migratedBefore } from "./empty-database";
 import { api, type ApiResponse } from "./helpers";
 import { insertTestTokens } from "./tokens";
 
@@ -23,11 +23,7 @@ const OLD_ATTEMPTS = [
 ] as const;
 
 beforeAll(async () => {
-  await emptyDatabase(env.DB);
-  await applyD1Migrations(
-    env.DB,
-    env.TEST_MIGRATIONS.filter((m) => m.name < "0030"),
-  );
+  await migratedBefore("0030");
   await env.DB.batch([
     env.DB.prepare(
       `INSERT INTO webhooks (id, account_id, url, enabled, secret_sealed, loopback, api_host, cursor_seq, attempts, version, created_at, updated_at)

@@ -127,6 +127,23 @@ async function copies(id: string, n: number): Promise<string[]> {
   return ids;
 }
 
+/** The database as the delivery code uses it, and what each of its batches carried: every statement's SQL and bound values (workerd's D1 statement keeps them). */
+function watchedBatches() {
+  const batches: { statement: string; params: unknown[] }[][] = [];
+  const watched = new Proxy(env.DB, {
+    get(target, property) {
+      if (property === "batch")
+        return (statements: D1PreparedStatement[]) => {
+          batches.push(statements.map((s) => s as unknown as { statement: string; params: unknown[] }));
+          return target.batch(statements);
+        };
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db: database(watched), batches };
+}
+
 /** Deletes the webhooks (and their delivery records), which the account's quota of 20 counts. */
 async function forget(ids: readonly string[]) {
   await env.DB.prepare("delete from webhooks where id in (select value from json_each(?))").bind(JSON.stringify(ids)).run();
@@ -397,20 +414,7 @@ describe("recordAll writes a pass's attempts (tuples, lease.ts) only for the web
 
   it("attempts over D1's 1 MB string limit go in several statements, every bound string under it, all recorded in order", async () => {
     const id = await webhook();
-    // What the batch carries: each statement's SQL and bound values (workerd's D1 statement keeps them).
-    const batches: { statement: string; params: unknown[] }[][] = [];
-    const watched = new Proxy(env.DB, {
-      get(target, property) {
-        if (property === "batch")
-          return (statements: D1PreparedStatement[]) => {
-            batches.push(statements.map((s) => s as unknown as { statement: string; params: unknown[] }));
-            return target.batch(statements);
-          };
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    const db = database(watched);
+    const { db, batches } = watchedBatches();
     await claimAll(db, [id], "lease-R4");
     const error = `HTTP 500: ${"x".repeat(190)}`;
     const attempts = Array.from({ length: 6000 }, (_, i) => [`evt_01M8B${String(i).padStart(21, "0")}`, 1, 500, 7, error, "failed", null] as const);
@@ -455,19 +459,7 @@ describe("a pass's size does not grow its batches: PASS_WEBHOOKS webhooks a pass
   it("recordAll moves 60 webhooks' states in the same statements as one webhook's, under MAX_STATEMENTS_PER_BATCH; only the held ones move", async () => {
     const original = await webhook();
     const [first, ...others] = (await copies(original, 61)) as [string, ...string[]];
-    const statements: string[][] = [];
-    const watched = new Proxy(env.DB, {
-      get(target, property) {
-        if (property === "batch")
-          return (batch: D1PreparedStatement[]) => {
-            statements.push(batch.map((s) => (s as unknown as { statement: string }).statement));
-            return target.batch(batch);
-          };
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    const db = database(watched);
+    const { db, batches } = watchedBatches();
     await claimAll(db, [first, ...others], "lease-S1");
     // One of them taken over by another pass: its state does not move.
     const lost = others[59]!;
@@ -478,17 +470,17 @@ describe("a pass's size does not grow its batches: PASS_WEBHOOKS webhooks a pass
       attempts: [[`evt_01M8B000000000000000000${String(cursorSeq % 1000).padStart(3, "0")}`, 1, 204, 3, null, "succeeded", null] as const],
       state: { cursorSeq, attempts: 2, nextAttemptAt: "2026-11-26T04:00:09.000Z", failingSince: "2026-11-26T03:00:00.000Z" },
     });
-    statements.length = 0;
+    batches.length = 0;
     expect(await recordAll(db, "lease-S1", [record(first, 500)])).toEqual([true]);
-    const forOne = statements.flat();
-    statements.length = 0;
+    const forOne = batches.flat().map((s) => s.statement);
+    batches.length = 0;
     const answers = await recordAll(
       db,
       "lease-S1",
       others.map((id, i) => record(id, 600 + i)),
     );
     expect(answers).toEqual(others.map((id) => id !== lost));
-    const forSixty = statements.flat();
+    const forSixty = batches.flat().map((s) => s.statement);
     expect(forSixty.length).toBe(forOne.length);
     expect(forSixty.length).toBeLessThanOrEqual(MAX_STATEMENTS_PER_BATCH);
     expect(forSixty.filter((s) => /^update "webhooks"/i.test(s))).toHaveLength(1);

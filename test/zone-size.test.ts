@@ -14,7 +14,7 @@ import {
   SIGNED_ZONE_RESERVE,
   zoneTooLargeMessage,
 } from "../src/resources/zones/master-file";
-import { emptyDatabase } from "./empty-database";
+import { migratedBefore } from "./empty-database";
 import { api, createRecord, expectProblem, recordLines } from "./helpers";
 import { insertTestTokens } from "./tokens";
 
@@ -80,11 +80,7 @@ const OLD_ZONE = "zon_01JD3Q6Y4T8N0V4W5X6Y7Z8M04";
 
 beforeAll(async () => {
   // Migration 0028 on a database that has a zone: its size is counted from its records.
-  await emptyDatabase(env.DB);
-  await applyD1Migrations(
-    env.DB,
-    env.TEST_MIGRATIONS.filter((m) => m.name < "0028"),
-  );
+  await migratedBefore("0028");
   await env.DB.batch(
     [
       `INSERT INTO zones (id, account_id, name, reversed_name, default_ttl, soa_mname, soa_rname, soa_serial, soa_refresh, soa_retry, soa_expire, soa_minimum, record_count, version, created_at, updated_at) VALUES ('${OLD_ZONE}', '${OPERATOR_ACCOUNT_ID}', 'before-sizes.test', 'test.before-sizes', 3600, 'ns1.example.org', 'hostmaster.before-sizes.test', 2026010101, 7200, 900, 1209600, 300, 0, 1, '${AT}', '${AT}')`,

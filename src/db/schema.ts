@@ -724,7 +724,7 @@ export const webhooks = sqliteTable(
  * MAX_JOB_EVENTS), or one ping. `attempts` is a JSON array of tuples, oldest first:
  * [delivery id (`dlv_` + ULID), message id (the event's `evt_…` or the ping's `png_…`),
  * attempt number, status code, duration in ms, error, outcome, next attempt time]
- * (src/resources/webhooks/lease.ts, StoredAttempt). A row per attempt made every delivered
+ * (src/resources/webhooks/queries.ts, StoredAttempt). A row per attempt made every delivered
  * event cost D1 a row and three index entries per webhook, which at ten webhooks was most
  * of what a write's events cost D1 to deliver (docs/webhooks.md, "Delivery"). Kept for
  * WEBHOOK_DELIVERY_DAYS; `seq`, then the position in `attempts`, orders them (newest first
