@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// End to end, ACME as a user runs it (README "ACME and DNS clients", docs/dns-update.md):
+// End to end, ACME as a user runs it (docs/acme.md, docs/dns-update.md):
 // `npm start` on a free port with a throwaway D1, the zone example.com made through the
 // API, `npm run dns` (scripts/dns.mjs: the hidden primary, PowerDNS with dnsupdate=yes,
 // and the secondary, Knot DNS) on free ports, and Debian's pebble, a test ACME CA, on
 // loopback, its validation authority asking the tier's secondary (`-dnsserver`). Then:
 //
-// - the README section's bash blocks run as written (scripts/lib/readme-blocks.mjs), with
+// - docs/acme.md's bash blocks run as written (scripts/lib/readme-blocks.mjs), with
 //   BASE, PRIMARY, SECONDARY and ACME pointing at this run's servers: a TSIG key restricted
 //   to `_acme-challenge` and `_acme-challenge.www` TXT minted with curl, nsupdate and
 //   knsupdate with it, then certbot (dns-rfc2136) and lego (--dns rfc2136) each obtaining
@@ -20,7 +20,7 @@
 //   secondary, the serial).
 //
 // Loopback only (lego is kept from the public DNS by --dns.resolvers and
-// --dns.disable-cp, as the README says); every daemon stopped by its PID (process group),
+// --dns.disable-cp, as docs/acme.md says); every daemon stopped by its PID (process group),
 // temp dirs removed. Time limits are hang detectors, generous for a loaded machine.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,7 +33,7 @@ const { check, ok, notOk, assert } = harness;
 const ZONE = "example.com";
 const NAMES = ["example.com", "www.example.com"];
 const KEY_NAME = "acme-writer.example.com";
-const README_SECTION = "## ACME and DNS clients";
+const ACME_PAGE_HEADING = "# ACME and DNS clients"; // docs/acme.md, as a reader follows it
 const BASH_TIMEOUT_MS = 300_000;
 
 // The daemons (the tier: PowerDNS and Knot; pebble) are stopped by the harness's cleanup, pebble first.
@@ -42,7 +42,7 @@ await harness.runWithService(main);
 async function main({ base, stateDir, work }) {
   const must = mustClient(httpClient(base));
 
-  const zoneMade = await check(`zone ${ZONE} is made through the API (the README's section takes the tour's zone)`, async () => {
+  const zoneMade = await check(`zone ${ZONE} is made through the API (docs/acme.md takes the tour's zone)`, async () => {
     await must("POST", "/v1/zones", { name: ZONE, nameservers: ["ns1.example.net", "ns2.example.net"] }, 201);
     await must("POST", "/v1/records", { zone: ZONE, name: "www", type: "A", content: "192.0.2.80" }, 201);
   });
@@ -79,7 +79,7 @@ async function main({ base, stateDir, work }) {
   ok(`npm run dns: the secondary (Knot) on 127.0.0.1:${secondaryPort} serves ${ZONE}; the primary (PowerDNS, dnsupdate=yes) is on 127.0.0.1:${primaryPort}`);
 
   // pebble on loopback: its HTTPS listener uses a self-signed certificate made as the
-  // README makes it (pebble.pem is what REQUESTS_CA_BUNDLE and LEGO_CA_CERTIFICATES trust).
+  // docs/acme.md makes it (pebble.pem is what REQUESTS_CA_BUNDLE and LEGO_CA_CERTIFICATES trust).
   const cert = await runCommand(
     "openssl",
     [
@@ -141,23 +141,23 @@ async function main({ base, stateDir, work }) {
     assert(pebble.output.includes(`Using custom DNS resolver for ACME challenges: 127.0.0.1:${secondaryPort}`), lastLines(pebble.output));
   });
 
-  // The README's section, as written.
+  // docs/acme.md, as written.
   const serialBefore = await apiSerial();
   const assembled = assembleScript({
-    blocks: bashBlocks(README_SECTION),
+    blocks: bashBlocks(ACME_PAGE_HEADING, undefined, "docs/acme.md"),
     checks: String.raw`check "SECRET is the key's secret (base64 of 32 bytes)" '[[ "$SECRET" =~ ^[A-Za-z0-9+/]{43}=$ ]]'`,
   });
   const scriptPath = join(work, "readme-acme.sh");
   writeFileSync(scriptPath, assembled.script);
   const env = { ...process.env, BASE: base, PRIMARY: String(primaryPort), SECONDARY: String(secondaryPort), ACME: acme, FORCE_COLOR: "0" };
   const ran = await runBash(scriptPath, { cwd: work, env, timeoutMs: BASH_TIMEOUT_MS });
-  reportRun(ran, assembled, { ok, notOk, what: `the README's "ACME and DNS clients"` });
+  reportRun(ran, assembled, { ok, notOk, what: `docs/acme.md` });
   if (ran.code !== 0) console.log(`# pebble output (last 20 lines):\n#   ${lastLines(pebble.output, 20).replaceAll(" | ", "\n#   ")}`);
 
   const keys = (await must("GET", "/v1/tsig-keys?limit=100", undefined, 200)).data;
   const key = keys.find((k) => k.name === `${KEY_NAME}.`);
   if (!key) {
-    notOk("the README's key is in /v1/tsig-keys", JSON.stringify(keys).slice(0, 300));
+    notOk("docs/acme.md's key is in /v1/tsig-keys", JSON.stringify(keys).slice(0, 300));
     return;
   }
   const secret = readSecret(work);
@@ -223,7 +223,7 @@ async function main({ base, stateDir, work }) {
 
   // The same key, everything else: refused, nothing stored.
   if (!secret) {
-    notOk("the README's SECRET is known to the test", "no dns_rfc2136_secret in rfc2136.ini");
+    notOk("docs/acme.md's SECRET is known to the test", "no dns_rfc2136_secret in rfc2136.ini");
     return;
   }
   const nsupdate = async (lines, zone = ZONE) => {
@@ -313,7 +313,7 @@ async function main({ base, stateDir, work }) {
   });
 }
 
-/** The key's secret, as the README's block wrote it into rfc2136.ini. */
+/** The key's secret, as docs/acme.md's block wrote it into rfc2136.ini. */
 function readSecret(work) {
   try {
     return /^dns_rfc2136_secret = (\S+)$/m.exec(readFileSync(join(work, "rfc2136.ini"), "utf8"))?.[1] ?? null;

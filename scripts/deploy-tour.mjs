@@ -1,15 +1,15 @@
 #!/usr/bin/env node
-// Runs the README's "Deploying to Cloudflare" commands as written (every ```bash block of
+// Runs docs/deploying.md's commands as written (every ```bash block of
 // that section, scripts/lib/readme-blocks.mjs) on a machine with no route to Cloudflare:
 // against scripts/lib/cloudflare-api.mjs, a local stand-in for the Cloudflare API whose D1
 // databases are real D1 and which runs the uploaded Worker in workerd.
 //
 // The blocks run in a throwaway copy of the project (they edit wrangler.toml), with the
-// shell variables the README asks the reader to set: CLOUDFLARE_API_TOKEN,
+// shell variables docs/deploying.md asks the reader to set: CLOUDFLARE_API_TOKEN,
 // CLOUDFLARE_ACCOUNT_ID and WORKERS_SUBDOMAIN, plus CLOUDFLARE_API_BASE_URL, which points
 // wrangler at the stand-in. curl's https:// requests (api.cloudflare.com and
 // *.workers.dev) go to the stand-in's edge through `--connect-to` and its self-signed CA
-// (TOUR_CURL_ARGS), the README's arguments unchanged.
+// (TOUR_CURL_ARGS), the page's arguments unchanged.
 //
 // Then it checks what the commands should have left behind, from both sides: in bash (the
 // deployed Worker serves the catalog, pages with signed cursors, refuses a request
@@ -41,10 +41,10 @@ const { ok, notOk, check, assert, tempDir, run } = createHarness({
   totalTimeoutMs: 300_000,
 });
 
-// The edge's address and CA for every https:// URL the README's curl calls name.
+// The edge's address and CA for every https:// URL the page's curl calls name.
 const SETUP = String.raw`TOUR_CURL_ARGS=(--connect-to "::127.0.0.1:$EDGE_PORT" --cacert "$EDGE_CA")`;
 
-// After the README's blocks, through the deployed Worker. `api` calls it with the token.
+// After the page's blocks, through the deployed Worker. `api` calls it with the token.
 const CHECKS = String.raw`api() { command curl -s "$\{TOUR_CURL_ARGS[@]}" -H "Authorization: Bearer $TOKEN" "$@"; }
 field() { node -pe "JSON.parse(require('fs').readFileSync(0, 'utf8')).$1"; }
 check "DATABASE_ID is the new database's uuid" '[[ "$DATABASE_ID" =~ ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ ]]'
@@ -89,7 +89,7 @@ function copyProject(into) {
 }
 
 async function main() {
-  const assembled = assembleScript({ blocks: bashBlocks("## Deploying to Cloudflare"), setup: SETUP, checks: CHECKS });
+  const assembled = assembleScript({ blocks: bashBlocks("# Deploying to Cloudflare", undefined, "docs/deploying.md"), setup: SETUP, checks: CHECKS });
   const project = tempDir("domain-api-deploy-tour-project-");
   copyProject(project);
   const log = [];
@@ -120,7 +120,7 @@ async function main() {
     const started = Date.now();
     const result = await runBash(scriptPath, { cwd: project, env: env(), timeoutMs: BASH_TIMEOUT_MS });
     reportRun(result, assembled, { ok, notOk, what: "the deploy tour" });
-    console.log(`# the README's deploy commands took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`# the deploy commands took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     // What Cloudflare's side now holds.
     const databaseId = /^database_id = "(.*)"$/m.exec(readFileSync(join(project, "wrangler.toml"), "utf8"))?.[1];
@@ -139,7 +139,7 @@ async function main() {
       assert(byName.ARCHIVE?.type === "r2_bucket" && api.buckets.has(byName.ARCHIVE.bucket_name), `ARCHIVE: ${JSON.stringify(byName.ARCHIVE)}`);
       assert(byName.RATE_LIMITER?.type === "ratelimit" && byName.RATE_LIMITER.simple?.limit === 600, `RATE_LIMITER: ${JSON.stringify(byName.RATE_LIMITER)}`);
       assert(byName.DEFAULT_NAMESERVERS?.type === "plain_text", "DEFAULT_NAMESERVERS is not a var");
-      // The three keys the README's block puts (32 random bytes, base64: 44 characters).
+      // The three keys the page's block puts (32 random bytes, base64: 44 characters).
       for (const name of ["CURSOR_SECRET", "WEBHOOK_SECRET_KEY", "DNSSEC_KEY_SECRET"]) {
         assert(byName[name]?.type === "secret_text" && byName[name].text.length >= 40, `${name} is not a 32-byte secret`);
       }

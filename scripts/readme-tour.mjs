@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Runs the README's newcomer tour as written (scripts/lib/readme-blocks.mjs): every
-// ```bash block between the headings "## A short tour" and "## The API in brief", then every
-// ```bash block under "## DNS: zones and records", "## Accounts and tokens" and "## Safety" (each up to the next
-// "## " heading), joined in that order into one bash script. Which blocks run is decided by these headings alone: a ```bash block added
-// there is run too, so keep only commands that work against a fresh server in them.
+// ```bash block between the headings "## A short tour" and "## The API in brief", then the
+// guide's walkthroughs (each a "## Walkthrough: …" section up to the next "## " heading):
+// zones and records (docs/dns.md), accounts and tokens (docs/accounts.md), tokens from the
+// command line (docs/safety.md) and a domain's whole life (docs/lifecycle.md), joined in
+// that order into one bash script. Which blocks run is decided by these headings alone: a
+// ```bash block added there is run too, so keep only commands that work against a fresh
+// server in them.
 //
 // The script runs under `set -euo pipefail` (and inherit_errexit), with cwd a throwaway
 // directory (the tour writes zone files), against `node scripts/start.mjs --auth` started
@@ -46,7 +49,7 @@ check "the premium vacation.com was registered (its price confirmed) and now che
 check "the IDN domain reads back as xn--mnchen-3ya.de" '[ "$(get /v1/domains/münchen.de | field name)" = xn--mnchen-3ya.de ]'
 check "example.org.zone has no \$ORIGIN line" '[ -s example.org.zone ] && ! grep -q "^\$ORIGIN" example.org.zone'
 check "the audit trail holds the tour's PATCH of example.co.uk (before auto_renew true, after false)" '[ "$(get "/v1/events?type=domain&operation=update" | node -pe "JSON.parse(require(\"fs\").readFileSync(0, \"utf8\")).data.filter((e) => e.after.name === \"example.co.uk\" && e.before.auto_renew && !e.after.auto_renew).length")" = 1 ]'
-check "the Safety block's token ci is listed as revoked" 'npm run -s token -- list | grep -Eq "^tok_[0-9A-Z]{26}  ci +write  created .* REVOKED "'
+check "the command-line walkthrough's token ci is listed as revoked" 'npm run -s token -- list | grep -Eq "^tok_[0-9A-Z]{26}  ci +write  created .* REVOKED "'
 check "the ACME token wrote its TXT challenge and removed it (a create and a delete event, each by that token)" '[ "$(get "/v1/events?resource=$CHALLENGE" | node -pe "JSON.parse(require(\"fs\").readFileSync(0, \"utf8\")).data.map((e) => e.operation + \" \" + e.token).sort().join()")" = "create $\{ACME%%.*},delete $\{ACME%%.*}" ]'
 check "the ACME token's record at another name was refused: reseller.example holds no TXT record" '[ "$(get "/v1/zones/reseller.example/records?type=TXT" | field data.length)" = 0 ]'
 check "the lifecycle walk renewed lifecycle-tour.eu once by itself and then purged it (the purge event holds it)" '[ "$(get "/v1/events?resource=$LIFE&operation=auto_renew" | field data.length)" = 1 ] && [ "$(get "/v1/events?resource=$LIFE&operation=purge" | field "data[0].before.name")" = lifecycle-tour.eu ] && ! get "/v1/domains/$LIFE" > /dev/null'
@@ -57,11 +60,11 @@ async function main() {
   const assembled = assembleScript({
     blocks: [
       ...bashBlocks("## A short tour", "## The API in brief"),
-      ...bashBlocks("## DNS: zones and records"),
-      ...bashBlocks("## Accounts and tokens"),
-      ...bashBlocks("## Safety"),
+      ...bashBlocks("## Walkthrough: zones and records", undefined, "docs/dns.md"),
+      ...bashBlocks("## Walkthrough: accounts and tokens", undefined, "docs/accounts.md"),
+      ...bashBlocks("## Walkthrough: tokens from the command line", undefined, "docs/safety.md"),
       // Last: the lifecycle walk's sweeps run `as_of` years ahead, for every domain of the server.
-      ...bashBlocks("## A domain's whole life"),
+      ...bashBlocks("## Walkthrough: a domain's whole life", undefined, "docs/lifecycle.md"),
     ],
     setup: SETUP,
     checks: CHECKS,

@@ -8,22 +8,25 @@
 // --fail-with-body, so the README's commands stay as readable as a reader types them.
 // Each curl call, each block, and each check of the epilogue reports `ok - …` or
 // `not ok - …` on file descriptor 3; an error stops the script with `stopped - line N`,
-// which is mapped back to the README line.
+// which is mapped back to the line of the README or guide page the command came from.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCommand } from "./daemons.mjs";
 import { ROOT } from "./wrangler.mjs";
 
-/** The ```bash blocks of the README section starting at `from` and ending at `to` (a heading). */
-export function bashBlocks(from, to) {
-  return fencedBlocks("bash", from, to);
+/**
+ * The ```bash blocks of a section of `file` (the README, or a page of the guide: the
+ * walkthroughs live beside the rules they show) from the heading `from` to `to`.
+ */
+export function bashBlocks(from, to, file = "README.md") {
+  return fencedBlocks("bash", from, to, file);
 }
 
-/** The ```<language> blocks of the README section from the heading `from` to `to` (or the next "## "). */
-export function fencedBlocks(language, from, to) {
-  const lines = readFileSync(join(ROOT, "README.md"), "utf8").split("\n");
+/** The ```<language> blocks of the section of `file` from the heading `from` to `to` (or the next "## "). */
+export function fencedBlocks(language, from, to, file = "README.md") {
+  const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
   const start = lines.findIndex((line) => line.trim() === from);
-  if (start < 0) throw new Error(`README has no "${from}" heading`);
+  if (start < 0) throw new Error(`${file} has no "${from}" heading`);
   let end = to ? lines.findIndex((line, i) => i > start && line.trim() === to) : -1;
   if (end < 0) end = lines.findIndex((line, i) => i > start && /^## /.test(line));
   if (end < 0) end = lines.length;
@@ -31,12 +34,12 @@ export function fencedBlocks(language, from, to) {
   for (let i = start + 1; i < end; i++) {
     if (lines[i].trim() !== "```" + language) continue;
     const body = [];
-    const first = i + 2; // 1-based README line of the block's first command line
+    const first = i + 2; // 1-based line of the block's first command line in its file
     for (i++; i < end && lines[i].trim() !== "```"; i++) body.push(lines[i]);
     blocks.push({ first, body });
   }
-  if (blocks.length === 0) throw new Error(`no \`\`\`${language} block under "${from}"`);
-  return blocks;
+  if (blocks.length === 0) throw new Error(`no \`\`\`${language} block under "${from}" in ${file}`);
+  return blocks.map((block) => ({ ...block, file }));
 }
 
 // Strict mode, reporting on fd 3, and the curl wrapper. Bash's ${…} is written $\{…} here
@@ -93,13 +96,13 @@ check() { if eval "$2"; then report "ok - $1"; else report "not ok - $1"; fi; }
  */
 export function assembleScript({ blocks, setup = "", checks = "" }) {
   const out = [...PRELUDE.split("\n"), ...setup.split("\n"), ...STOP_TRAP.split("\n")];
-  const readmeLine = new Map(); // script line (1-based) → README line
+  const readmeLine = new Map(); // script line (1-based) → "FILE line N"
   for (const [n, block] of blocks.entries()) {
-    const label = `block ${n + 1} (README lines ${block.first}-${block.first + block.body.length - 1})`;
+    const label = `block ${n + 1} (${block.file} lines ${block.first}-${block.first + block.body.length - 1})`;
     out.push(`# ---- ${label}`);
     for (const [k, line] of block.body.entries()) {
       out.push(line);
-      readmeLine.set(out.length, block.first + k);
+      readmeLine.set(out.length, `${block.file} line ${block.first + k}`);
     }
     out.push("", `report "ok - ${label}"`);
   }
@@ -132,7 +135,7 @@ export function reportRun(result, assembled, { ok, notOk, what }) {
       notOk(line.slice(9));
     } else if (line.startsWith("stopped - ")) {
       stopped = true;
-      const text = line.slice(10).replace(/^line (\d+)/, (_, n) => `README line ${readmeLine.get(Number(n)) ?? `?(script line ${n})`}`);
+      const text = line.slice(10).replace(/^line (\d+)/, (_, n) => readmeLine.get(Number(n)) ?? `?(script line ${n})`);
       notOk(`${what} stopped at ${text}`);
     }
   }
