@@ -176,10 +176,59 @@ describe("the URL is https to a public Internet address (server-side request for
     expect(await refusedUrl("https://[2002:a9fe:a9fe::1]/h")).toContain("a link-local address");
   });
 
+  it("a webhook URL at an IPv4-translated IPv6 address (::ffff:0:0:0/96, RFC 2765) answers 422, judged as the IPv4 address it carries", async () => {
+    const message = await refusedUrl("https://[::ffff:0:a9fe:a9fe]/");
+    expect(message).toBe(
+      "The URL names ::ffff:0:a9fe:a9fe, a link-local address (169.254.0.0/16, RFC 3927, carried in ::ffff:0:a9fe:a9fe (IPv4-translated, ::ffff:0:0:0/96, RFC 2765)); webhooks go to public Internet addresses only.",
+    );
+    expect(await refusedUrl("https://[::ffff:0:10.0.0.1]/h")).toContain("a private address (10.0.0.0/8, RFC 1918, carried in");
+  });
+
+  it("a webhook URL at an IPv4-compatible, NAT64 (64:ff9b::/96) or 6to4 address that carries a non-global IPv4 address answers 422", async () => {
+    expect(await refusedUrl("https://[::169.254.169.254]/h")).toContain(
+      "a link-local address (169.254.0.0/16, RFC 3927, carried in ::a9fe:a9fe (IPv4-compatible",
+    );
+    expect(await refusedUrl("https://[64:ff9b::192.168.0.1]/h")).toContain("a private address (192.168.0.0/16, RFC 1918, carried in 64:ff9b::c0a8:1 (NAT64");
+    expect(await refusedUrl("https://[2002:7f00:1::]/h")).toContain("a loopback address (127.0.0.0/8, RFC 1122, carried in 2002:7f00:1:: (6to4");
+    expect(await refusedUrl("https://[2002:a00:1::1]/h")).toContain("a private address");
+  });
+
+  it("a webhook URL at a local-use NAT64 (64:ff9b:1::/48) or Teredo (2001::/32) address answers 422 whatever it carries", async () => {
+    // 64:ff9b:1::808:808 carries 8.8.8.8; the network's own translator could put any address there.
+    expect(await refusedUrl("https://[64:ff9b:1::808:808]/h")).toContain("a private address (64:ff9b:1::/48, RFC 8215 local-use NAT64)");
+    expect(await refusedUrl("https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/h")).toContain("a reserved address (2001::/32, RFC 4380 Teredo)");
+  });
+
+  it("a webhook URL at an IPv6 address outside global unicast (2000::/3) answers 422", async () => {
+    expect(await refusedUrl("https://[fbff::1]/h")).toContain("a reserved address (2000::/3, RFC 4291 §2.4: outside global unicast 2000::/3)");
+    expect(await refusedUrl("https://[5f00::1]/h")).toContain("a reserved address");
+  });
+
+  it("a public IPv4 address carried in IPv6 is accepted, as the address it carries is (mapped, translated, NAT64, 6to4)", async () => {
+    for (const url of [
+      "https://[::ffff:93.184.215.14]/h",
+      "https://[::ffff:0:93.184.215.14]/h",
+      "https://[64:ff9b::93.184.215.14]/h",
+      "https://[2002:5db8:d70e::1]/h",
+    ]) {
+      const webhook = await created({ url });
+      expect(webhook, url).toMatchObject({ url });
+      // Within the account's 20 webhooks, which this file's other tests use.
+      expect((await api("DELETE", `/v1/webhooks/${webhook.id}`)).status).toBe(204);
+    }
+  });
+
   it("every spelling the URL parser reads as an address is judged as that address (2130706433, 0x7f.1, 127.1)", async () => {
     for (const url of ["https://2130706433/h", "https://0x7f.1/h", "https://127.1/h", "https://017700000001/h"]) {
       expect(await refusedUrl(url), url).toContain("a loopback address");
     }
+  });
+
+  it("a name with a trailing dot is judged as the name (localhost., printer.local., intranet.)", async () => {
+    expect(await refusedUrl("https://localhost./h")).toContain("names localhost, a loopback name");
+    expect(await refusedUrl("https://a.b.localhost../h")).toContain("names a.b.localhost, a loopback name");
+    expect(await refusedUrl("https://printer.local./h")).toContain("names printer.local, under .local, a special-use name");
+    expect(await refusedUrl("https://intranet./h")).toContain("names intranet, a single-label name");
   });
 
   it("localhost, single-label names and special-use names (.local, .internal, .home.arpa) are refused without a lookup", async () => {
@@ -193,6 +242,47 @@ describe("the URL is https to a public Internet address (server-side request for
 
   it("the service itself is refused (the host the API is called at)", async () => {
     expect(await refusedUrl("https://api.test/v1/contacts")).toContain("this service itself");
+  });
+
+  it("the service itself is refused under any spelling: case, a trailing dot, a port (a proxied hostname answers on several)", async () => {
+    for (const url of ["https://API.Test/h", "https://api.test./h", "https://api.test..:443/h", "https://api.test:8443/h", "https://api.%74est/h"]) {
+      expect(await refusedUrl(url), url).toBe(`The URL names this service itself (${new URL(url).host}).`);
+    }
+  });
+
+  it("on a loopback deployment, every loopback host at the API's port is the service itself (localhost:PORT, *.localhost, ::1, 2130706433)", async () => {
+    const local = async (url: string) => {
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(
+        new Request("http://127.0.0.1:8787/v1/webhooks", {
+          method: "POST",
+          headers: { authorization: bearer("write"), "content-type": "application/json" },
+          body: JSON.stringify({ url }),
+        }),
+        env,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return { status: response.status, headers: response.headers, text: await response.clone().text(), body: await response.json<any>() };
+    };
+    for (const url of [
+      "http://localhost:8787/h",
+      "http://LOCALHOST.:8787/h",
+      "http://api.localhost:8787/h",
+      "http://[::1]:8787/h",
+      "http://127.0.0.2:8787/h",
+      "http://2130706433:8787/h",
+      "http://0x7f.1:8787/h",
+      "https://[::ffff:127.0.0.1]:8787/h",
+    ]) {
+      const problem = expectProblem(await local(url), 422, "validation_failed");
+      expect(errorFor(problem, "url").message, url).toBe(`The URL names this service itself (${new URL(url).host}).`);
+    }
+    // A receiver on loopback at a port of its own is what tests and `npm start` use.
+    const receiver = await local("http://localhost:9999/h");
+    expect(receiver.status, receiver.text).toBe(201);
+    expect(receiver.body).toMatchObject({ url: "http://localhost:9999/h", enabled: true });
+    expect((await api("DELETE", `/v1/webhooks/${receiver.body.id}`)).status).toBe(204);
   });
 
   it("a public address is accepted, with any port and path", async () => {

@@ -121,34 +121,6 @@ export function unusableGlueReason(ip: ParsedIp): string | null {
   return null;
 }
 
-/**
- * Why an address is not global unicast, or null when it is: everything glue refuses, and
- * the private (RFC 1918, RFC 4193), shared (CGNAT, RFC 6598), benchmarking (RFC 2544) and
- * documentation ranges (RFC 5737, RFC 3849), which no server on the Internet answers from.
- * A declared secondary of a zone must be global (docs/serving.md).
- */
-export function nonGlobalReason(ip: ParsedIp): string | null {
-  const glue = unusableGlueReason(ip);
-  if (glue) return glue;
-  const b = ip.bytes;
-  if (ip.version === 4) {
-    if (b[0] === 10 || (b[0] === 172 && (b[1]! & 0xf0) === 16) || (b[0] === 192 && b[1] === 168)) return "is a private address (RFC 1918)";
-    if (b[0] === 100 && (b[1]! & 0xc0) === 64) return "is a shared (CGNAT) address (RFC 6598)";
-    if (b[0] === 198 && (b[1]! & 0xfe) === 18) return "is a benchmarking address (RFC 2544)";
-    if ((b[0] === 192 && b[1] === 0 && b[2] === 2) || (b[0] === 198 && b[1] === 51 && b[2] === 100) || (b[0] === 203 && b[1] === 0 && b[2] === 113)) {
-      return "is a documentation address (RFC 5737)";
-    }
-    if (b[0] === 192 && b[1] === 0 && b[2] === 0) return "is an IETF protocol assignment (RFC 6890)";
-    return null;
-  }
-  if ((b[0]! & 0xfe) === 0xfc) return "is a unique local address (RFC 4193)";
-  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x0d && b[3] === 0xb8) return "is a documentation address (RFC 3849)";
-  if (b[0] === 0x01 && b.slice(1, 8).every((x) => x === 0)) return "is a discard-only address (RFC 6666)";
-  // Global unicast is 2000::/3 (RFC 4291 §2.4); the rest is reserved.
-  if ((b[0]! & 0xe0) !== 0x20) return "is not a global unicast address (2000::/3)";
-  return null;
-}
-
 /** Whether an address is loopback (127.0.0.0/8, ::1). */
 export function isLoopback(ip: ParsedIp): boolean {
   return ip.version === 4 ? ip.bytes[0] === 127 : ip.bytes.slice(0, 15).every((x) => x === 0) && ip.bytes[15] === 1;

@@ -1,7 +1,8 @@
 // The IANA special-purpose address registries (RFC 6890, and the ranges they list since):
 // which addresses are not a host on the public Internet. A webhook may not be sent to any
 // of them (loopback only from a loopback deployment), since the service would otherwise be
-// a way into the network it runs in (server-side request forgery).
+// a way into the network it runs in (server-side request forgery); nor may a zone's
+// declared secondary be one (NOTIFY and transfers go to it). One rule for both.
 import { type ParsedIp, parseIp } from "./ip";
 
 /** Why an address is not a public Internet host: the class of range it is in. */
@@ -49,8 +50,13 @@ const IPV4_RANGES: Range[] = [
 const IPV6_RANGES: Range[] = [
   v6("::", 128, "unspecified", "RFC 4291"),
   v6("::1", 128, "loopback", "RFC 4291"),
+  // RFC 8215: a network's own NAT64 translator, with the IPv4 address wherever its prefix
+  // length puts it (RFC 6052 §2.2): refused whatever it carries.
   v6("64:ff9b:1::", 48, "private", "RFC 8215 local-use NAT64"),
   v6("100::", 64, "reserved", "RFC 6666 discard-only"),
+  // RFC 4380: a Teredo relay reaches a host behind a NAT, the client's IPv4 address
+  // obfuscated in the last 32 bits; not globally reachable (IANA), refused as a whole.
+  v6("2001::", 32, "reserved", "RFC 4380 Teredo"),
   v6("2001::", 23, "reserved", "RFC 2928 IETF protocol assignments"),
   v6("2001:db8::", 32, "documentation", "RFC 3849"),
   v6("3fff::", 20, "documentation", "RFC 9637"),
@@ -59,6 +65,9 @@ const IPV6_RANGES: Range[] = [
   v6("fec0::", 10, "private", "RFC 3879 site-local"),
   v6("ff00::", 8, "multicast", "RFC 4291"),
 ];
+
+/** Global unicast (RFC 4291 §2.4): everything outside it is unassigned or reserved by the IETF. */
+const GLOBAL_UNICAST = v6("2000::", 3, "reserved", "RFC 4291 §2.4: outside global unicast 2000::/3");
 
 function inRange(bytes: number[], range: Range): boolean {
   for (let bit = 0; bit < range.bits; bit += 8) {
@@ -69,19 +78,42 @@ function inRange(bytes: number[], range: Range): boolean {
   return true;
 }
 
-/**
- * The IPv4 address an IPv6 address carries and routes to, when it is one of the forms
- * that do: IPv4-mapped (::ffff:0:0/96, RFC 4291), IPv4-compatible (::/96, deprecated),
- * NAT64 (64:ff9b::/96, RFC 6052), 6to4 (2002::/16, RFC 3056).
- */
-function embeddedIPv4(b: number[]): number[] | null {
-  const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return b.slice(12, 16);
-  if (zeros(0, 12) && !(zeros(12, 15) && (b[15] === 0 || b[15] === 1))) return b.slice(12, 16);
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return b.slice(12, 16);
-  if (b[0] === 0x20 && b[1] === 0x02) return b.slice(2, 6);
-  return null;
+/** An IPv6 form that carries an IPv4 address and reaches it: where the address is, and the form's name for messages. */
+interface Carrier {
+  matches(b: number[]): boolean;
+  at: number;
+  form: string;
 }
+
+const zeros = (b: number[], from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+
+/**
+ * The IPv6 forms that carry an IPv4 address and lead to it, judged as that address
+ * (a form that can reach a private, loopback or link-local IPv4 address is refused as
+ * that address is; one that carries a public address is as public as it):
+ *
+ * - IPv4-mapped `::ffff:0:0/96` (RFC 4291 §2.5.5.2): a dual-stack socket connects to the IPv4 address;
+ * - IPv4-translated `::ffff:0:0:0/96` (RFC 2765 §2.1, SIIT): a stateless translator forwards to it;
+ * - IPv4-compatible `::/96` (RFC 4291 §2.5.5.1, deprecated), but `::` and `::1`, which are their own;
+ * - NAT64 well-known `64:ff9b::/96` (RFC 6052 §2.1): a translator forwards to it (RFC 6052 §3.1
+ *   forbids private addresses behind this prefix, which a misconfigured translator would not check);
+ * - 6to4 `2002::/16` (RFC 3056): the IPv4 address of the site's 6to4 router, bits 16–47.
+ *
+ * Not here, refused as a whole (IPV6_RANGES): local-use NAT64 `64:ff9b:1::/48` and Teredo
+ * `2001::/32`. A NAT64 translator under a network-specific prefix (RFC 6052 §2.2) looks like
+ * any global address, and only the network that runs it knows it is one.
+ */
+const CARRIERS: Carrier[] = [
+  { matches: (b) => zeros(b, 0, 10) && b[10] === 0xff && b[11] === 0xff, at: 12, form: "IPv4-mapped, ::ffff:0:0/96, RFC 4291" },
+  {
+    matches: (b) => zeros(b, 0, 8) && b[8] === 0xff && b[9] === 0xff && zeros(b, 10, 12),
+    at: 12,
+    form: "IPv4-translated, ::ffff:0:0:0/96, RFC 2765",
+  },
+  { matches: (b) => zeros(b, 0, 12) && !(zeros(b, 12, 15) && (b[15] === 0 || b[15] === 1)), at: 12, form: "IPv4-compatible, ::/96, RFC 4291" },
+  { matches: (b) => b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(b, 4, 12), at: 12, form: "NAT64, 64:ff9b::/96, RFC 6052" },
+  { matches: (b) => b[0] === 0x20 && b[1] === 0x02, at: 2, form: "6to4, 2002::/16, RFC 3056" },
+];
 
 /** The special-purpose range an address is in, or null for a public Internet address. */
 export function specialAddress(ip: ParsedIp): SpecialAddress | null {
@@ -89,11 +121,26 @@ export function specialAddress(ip: ParsedIp): SpecialAddress | null {
     const range = IPV4_RANGES.find((r) => inRange(ip.bytes, r));
     return range ? { class: range.class, range: range.range } : null;
   }
-  const carried = embeddedIPv4(ip.bytes);
-  if (carried) {
+  const carrier = CARRIERS.find((c) => c.matches(ip.bytes));
+  if (carrier) {
+    const carried = ip.bytes.slice(carrier.at, carrier.at + 4);
     const inner = specialAddress({ version: 4, text: carried.join("."), bytes: carried });
-    return inner ? { class: inner.class, range: `${inner.range}, carried in ${ip.text}` } : null;
+    return inner ? { class: inner.class, range: `${inner.range}, carried in ${ip.text} (${carrier.form})` } : null;
   }
-  const range = IPV6_RANGES.find((r) => inRange(ip.bytes, r));
+  const range = IPV6_RANGES.find((r) => inRange(ip.bytes, r)) ?? (inRange(ip.bytes, GLOBAL_UNICAST) ? undefined : GLOBAL_UNICAST);
   return range ? { class: range.class, range: range.range } : null;
+}
+
+/**
+ * Why an address is not a public Internet host, or null when it is: the one rule for every
+ * address the service sends to that a customer names (webhooks' targets, src/resources/
+ * webhooks/target.ts; a zone's declared secondaries, docs/serving.md), as a phrase after
+ * the address (`10.1.2.3 is a private address (10.0.0.0/8, RFC 1918)`).
+ */
+export function nonGlobalReason(ip: ParsedIp): string | null {
+  const special = specialAddress(ip);
+  if (special) return `is a${/^[aeiou]/.test(special.class) ? "n" : ""} ${special.class} address (${special.range})`;
+  // A public IPv4 address written as IPv6 is reached as that IPv4 address; it is named so.
+  if (ip.version === 6 && CARRIERS[0]!.matches(ip.bytes)) return "is an IPv4-mapped address; give the IPv4 address instead";
+  return null;
 }

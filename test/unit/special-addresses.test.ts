@@ -2,7 +2,7 @@
 // each class at the edges of its ranges, and the public addresses just outside them.
 import { describe, expect, it } from "vitest";
 import { parseIp } from "../../src/dns/ip";
-import { specialAddress } from "../../src/dns/special-addresses";
+import { nonGlobalReason, specialAddress } from "../../src/dns/special-addresses";
 
 const classOf = (text: string) => specialAddress(parseIp(text)!)?.class ?? "public";
 
@@ -70,7 +70,23 @@ describe("each special-purpose range is recognised up to its edges, and no furth
     ["2002:5db8:d70e::1", "public"],
     ["3fff:fff::1", "documentation"],
     ["3fff:1000::1", "public"],
-    ["fbff::1", "public"],
+    ["fbff::1", "reserved"],
+    ["1fff:ffff::1", "reserved"],
+    ["4000::1", "reserved"],
+    ["5f00::1", "reserved"],
+    ["::ffff:0:a9fe:a9fe", "link-local"],
+    ["::ffff:0:808:808", "public"],
+    ["::ffff:1:a00:1", "reserved"],
+    ["::a9fe:a9fe", "link-local"],
+    ["::808:808", "public"],
+    ["::2", "unspecified"],
+    ["64:ff9b::7f00:1", "loopback"],
+    ["64:ff9b:0:1::a00:1", "reserved"],
+    ["64:ff9b:1::808:808", "private"],
+    ["64:ff9b:1:ffff::1", "private"],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "reserved"],
+    ["2002:a9fe:a9fe::1", "link-local"],
+    ["2002:6440:1::1", "cgnat"],
     ["fc00::1", "private"],
     ["fdff:ffff::1", "private"],
     ["fe80::1", "link-local"],
@@ -83,6 +99,25 @@ describe("each special-purpose range is recognised up to its edges, and no furth
   });
 
   it("an IPv4 address carried in IPv6 names the range of the address it carries", () => {
-    expect(specialAddress(parseIp("::ffff:10.1.2.3")!)?.range).toBe("10.0.0.0/8, RFC 1918, carried in ::ffff:10.1.2.3");
+    expect(specialAddress(parseIp("::ffff:10.1.2.3")!)?.range).toBe("10.0.0.0/8, RFC 1918, carried in ::ffff:10.1.2.3 (IPv4-mapped, ::ffff:0:0/96, RFC 4291)");
+    expect(specialAddress(parseIp("::ffff:0:a9fe:a9fe")!)).toEqual({
+      class: "link-local",
+      range: "169.254.0.0/16, RFC 3927, carried in ::ffff:0:a9fe:a9fe (IPv4-translated, ::ffff:0:0:0/96, RFC 2765)",
+    });
+    expect(specialAddress(parseIp("2002:c0a8:101::1")!)?.range).toBe("192.168.0.0/16, RFC 1918, carried in 2002:c0a8:101::1 (6to4, 2002::/16, RFC 3056)");
+  });
+});
+
+describe("nonGlobalReason: the same ranges, as the reason a declared secondary is refused", () => {
+  it.each([
+    ["10.1.2.3", "is a private address (10.0.0.0/8, RFC 1918)"],
+    ["::ffff:0:a9fe:a9fe", "is a link-local address (169.254.0.0/16, RFC 3927, carried in ::ffff:0:a9fe:a9fe (IPv4-translated, ::ffff:0:0:0/96, RFC 2765))"],
+    ["0.1.2.3", 'is an unspecified address (0.0.0.0/8, RFC 791 "this network")'],
+    ["2001:db8::53", "is a documentation address (2001:db8::/32, RFC 3849)"],
+    ["::ffff:9.9.9.9", "is an IPv4-mapped address; give the IPv4 address instead"],
+    ["9.9.9.9", null],
+    ["2a00:1450:4001::53", null],
+  ])("%s: %s", (address, reason) => {
+    expect(nonGlobalReason(parseIp(address)!)).toBe(reason);
   });
 });

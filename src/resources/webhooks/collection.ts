@@ -8,7 +8,7 @@ import { ApiError } from "../../http/problem";
 import { presentWebhook } from "./present";
 import { findWebhook, type WebhookRow } from "./queries";
 import type { Webhook } from "./schemas";
-import { checkUrl, dnsResolver, resolvedProblem, resolveName, type TargetPolicy } from "./target";
+import { dnsResolver, type TargetPolicy, targetProblem } from "./target";
 
 export const webhookCollection: Collection<WebhookRow, Webhook> = {
   type: "webhook",
@@ -25,16 +25,10 @@ export function requestPolicy(c: Context<AppEnv>): TargetPolicy {
 }
 
 /**
- * The URL's problems when it is set: the checks of target.ts, with its name resolved
- * (a name the resolver cannot answer for passes here, and is checked at each delivery).
+ * The URL's problem when it is set (422): target.ts's check, the one the sender makes before
+ * every attempt, with a name the resolver cannot vouch for passing here.
  */
 export async function requireDeliverableUrl(c: Context<AppEnv>, url: string, policy: TargetPolicy): Promise<void> {
-  const refuse = (message: string) => {
-    throw new ApiError("validation_failed", `url: ${message}`, { errors: [{ field: "url", message }] });
-  };
-  const check = checkUrl(url, policy);
-  if (!check.ok) return refuse(check.problem);
-  if (check.resolve === null) return;
-  const problem = resolvedProblem(check.resolve, await resolveName(dnsResolver(c.env), check.resolve), policy);
-  if (problem) refuse(problem);
+  const problem = await targetProblem(dnsResolver(c.env), url, policy, "set");
+  if (problem) throw new ApiError("validation_failed", `url: ${problem}.`, { errors: [{ field: "url", message: `${problem}.` }] });
 }

@@ -5,7 +5,7 @@
 // time; anything else is a failure with a reason a person can act on. A job is one
 // webhook's events in commit order: each is attempted only once the one before succeeded.
 import { signedHeaders } from "./signing";
-import { checkUrl, resolvedProblem, resolveName, type TargetPolicy } from "./target";
+import { type TargetPolicy, targetProblem } from "./target";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const MAX_ANSWER_BYTES = 4096;
@@ -89,19 +89,6 @@ async function readSome(body: ReadableStream<Uint8Array> | null, limit: number):
   return out;
 }
 
-/** Whether the URL may be sent to now, resolving its name; the problem when not. */
-export async function targetRefusal(resolver: string, url: string, policy: TargetPolicy): Promise<string | null> {
-  const check = checkUrl(url, policy);
-  if (!check.ok) return `The URL ${check.problem}.`;
-  if (check.resolve === null) return null;
-  const resolution = await resolveName(resolver, check.resolve);
-  if (resolution.kind === "nxdomain") return `${check.resolve} does not exist in the DNS (NXDOMAIN).`;
-  if (resolution.kind === "unavailable") return `${check.resolve} could not be resolved to check its addresses: ${resolution.reason}.`;
-  if (resolution.addresses.length === 0) return `${check.resolve} has no A or AAAA record.`;
-  const problem = resolvedProblem(check.resolve, resolution, policy);
-  return problem ? `The URL's host ${problem}.` : null;
-}
-
 /**
  * Sends the job's events one after the other, each signed as it goes, until one fails
  * (its result is the last one) or `startBy` passes (the results end there, maybe empty).
@@ -120,8 +107,9 @@ export async function sendInOrder(job: SendJob): Promise<AttemptResult[]> {
 
 async function post(resolver: string, url: string, policy: TargetPolicy, headers: Record<string, string>, body: string): Promise<AttemptResult> {
   const started = Date.now();
-  const refusal = await targetRefusal(resolver, url, policy);
-  if (refusal) return { ok: false, statusCode: null, durationMs: Date.now() - started, error: `Not sent: ${refusal}` };
+  // The check the URL passed when it was set, again now (target.ts): a name's addresses change.
+  const refusal = await targetProblem(resolver, url, policy, "send");
+  if (refusal) return { ok: false, statusCode: null, durationMs: Date.now() - started, error: `Not sent: ${refusal}.` };
   try {
     const response = await fetch(url, {
       method: "POST",
