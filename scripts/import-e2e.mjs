@@ -19,7 +19,7 @@
 // Prints `ok - …` / `not ok - …` and `IMPORT-E2E: N passed, M failed`; exits 1 on failure.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { masterFileOf } from "../bench/memory.mjs";
+import { masterFileOf } from "./lib/master-files.mjs";
 import { assert, createHarness, httpClient } from "./lib/harness.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 

@@ -16,7 +16,7 @@
 //   4. imports every file of the corpus test/zones/ (scripts/lib/zone-corpus.mjs says how
 //      each names its expectations) and checks each against BIND in the same run: no file
 //      BIND refuses is accepted; a file BIND accepts is accepted, its export passes BIND and
-//      holds the same zone, or it is refused by a choice the README's DNS section states;
+//      holds the same zone, or it is refused by a choice docs/dns.md states;
 //   5. property test (fast-check): random sequences of API writes, valid or not, on fresh
 //      zones; whatever the API accepted, the export passes
 //      `named-checkzone -k fail -M fail -S fail -n fail -i local`.
@@ -32,7 +32,7 @@ import {
   comparableDump,
   corpusExpectation,
   readCorpus,
-  readmeDnsSection,
+  dnsChapter,
   runCheckzone as checkzoneWith,
   STRICT_ARGS,
   writeArbitrary,
@@ -677,7 +677,7 @@ async function main() {
 
   // --- 4. The corpus: zone files of every case, each checked against BIND in this run -----
   const corpus = readCorpus(join(ROOT, "test", "zones"));
-  const readme = readmeDnsSection(ROOT);
+  const readme = dnsChapter(ROOT);
   let accepts = 0;
   let choices = 0;
   for (const entry of corpus) {

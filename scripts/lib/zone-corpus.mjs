@@ -6,7 +6,7 @@
 //   ; bind: accept | reject        what named-checkzone answers (checked every run)
 //   ; service: accept | refuse     what POST /v1/zones (text/dns) answers
 //   ; documented: <phrase>         when BIND accepts and the service refuses: the phrase of
-//                                  the README's DNS section that states the choice
+//                                  docs/dns.md that states the choice
 //   ; zone: <name>                 the zone's name (default: <file name>.example)
 //   ; warns: <text>                a warning the 201 answer must list
 import { spawnSync } from "node:child_process";
@@ -45,13 +45,10 @@ export function runCheckzone(checkzone, args, zone, file, dumpFile) {
   return { status: result.status, output: `${result.stdout ?? ""}${result.stderr ?? ""}`.trim(), command: `${checkzone} ${all.join(" ")}` };
 }
 
-/** The README's DNS section, where every deliberate difference from BIND is written down. */
-export function readmeDnsSection(root) {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const start = readme.indexOf("## DNS: zones and records");
-  const end = readme.indexOf("\n## ", start + 1);
-  // Compared with white space collapsed: the README wraps its lines.
-  return readme.slice(start, end === -1 ? undefined : end).replace(/\s+/g, " ");
+/** The guide's DNS chapter (docs/dns.md), where every deliberate difference from BIND is written down. */
+export function dnsChapter(root) {
+  // Compared with white space collapsed: the page wraps its lines.
+  return readFileSync(join(root, "docs", "dns.md"), "utf8").replace(/\s+/g, " ");
 }
 
 /**
@@ -140,12 +137,12 @@ export async function writesThenCheck({ request, zone, writes, checkzone, dir, t
   return `named-checkzone refused the export after these writes:\n${log.join("\n")}\nBIND: ${result.output}\nexport:\n${exported.text}`;
 }
 
-export function corpusExpectation(entry, readmeSection) {
+export function corpusExpectation(entry, dnsChapterText) {
   assert(entry.bind === "accept" || entry.bind === "reject", `${entry.file}: its "; bind:" line says ${entry.bind}`);
   assert(entry.service === "accept" || entry.service === "refuse", `${entry.file}: its "; service:" line says ${entry.service}`);
   assert(!(entry.bind === "reject" && entry.service === "accept"), `${entry.file}: a file BIND refuses must not be accepted`);
   if (entry.bind === "accept" && entry.service === "refuse") {
-    assert(entry.documented, `${entry.file}: BIND accepts it and the service refuses it, so it must name the README's choice ("; documented:")`);
-    assert(readmeSection.includes(entry.documented.replace(/\s+/g, " ")), `${entry.file}: the README's DNS section does not say "${entry.documented}"`);
+    assert(entry.documented, `${entry.file}: BIND accepts it and the service refuses it, so it must name the choice docs/dns.md states ("; documented:")`);
+    assert(dnsChapterText.includes(entry.documented.replace(/\s+/g, " ")), `${entry.file}: docs/dns.md does not say "${entry.documented}"`);
   }
 }
