@@ -15,7 +15,8 @@
 //      row `/v1/x/{a}/…` stands for every route under it), with its methods and query
 //      parameters, and nothing the service does not serve;
 //   5. the problem-code table of docs/conventions.md is the service's own (GET /v1/problems);
-//   6. worker-configuration.d.ts, the Env types `wrangler types` generates from
+//   6. nothing under scripts/ imports bench/ (bench/ builds on scripts/lib/);
+//   7. worker-configuration.d.ts, the Env types `wrangler types` generates from
 //      wrangler.toml (`npm run types`), is up to date.
 //
 // Prints `ok - …` / `not ok - …` per check and `REPO-CHECK: N passed, M failed`; exits 1
@@ -357,6 +358,19 @@ check(
   }
   check(`no circle of imports between the parts of src/ (${firstImport.size} arrows between ${Object.keys(MAY_IMPORT).length} parts)`, problems);
 }
+
+// The tools import one way too: bench/ builds on scripts/lib/ (daemons, the harness), and
+// nothing under scripts/ imports bench/ (a script that needs a bench helper moves it down
+// into scripts/lib/).
+const toolArrows = [];
+for (const [file, text] of texts) {
+  if (!file.startsWith("scripts/") || !/\.(mjs|js|ts)$/.test(file)) continue;
+  for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]));
+    if (match[1].startsWith(".") && target.startsWith("bench/")) toolArrows.push(`${file} imports ${match[1]} (bench/ may import scripts/lib/, not the other way)`);
+  }
+}
+check("scripts/ imports nothing of bench/ (the tools' arrow runs bench -> scripts)", toolArrows);
 
 // Collection folders import each other one way: what two collections both need moves down
 // a layer (the host's representation, which hosts and the domains' writes both record in
