@@ -47,7 +47,7 @@ export const SYSTEM_PACKAGES = [
   { name: "chromium", tools: ["/usr/bin/chromium"], usedBy: "scripts/docs-e2e.mjs: the /v1/docs page in a headless browser" },
   { name: "openssl", tools: ["openssl"], usedBy: "scripts/deploy-tour.mjs and acme-e2e.mjs: the README's commands (a deploy; pebble's certificate)" },
   { name: "curl", tools: ["curl"], usedBy: "scripts/readme-tour.mjs and deploy-tour.mjs: the README's commands as written" },
-  { name: "libxml2-utils", tools: ["xmllint"], usedBy: "the EPP schema tests (test/unit/epp-*.test.ts): every EPP message built is validated by xmllint --schema" },
+  { name: "libxml2-utils", tools: ["xmllint"], usedBy: "the EPP schema tests (test/unit/epp-*.test.ts) and the local registry (npm run registry), which checks every frame it receives with xmllint --schema" },
 ];
 
 // sbin directories are searched too: a non-root PATH often lacks them, and named and

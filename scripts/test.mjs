@@ -47,6 +47,8 @@ const bin = (tool) => join(ROOT, "node_modules", ".bin", tool);
 
 const CHECKS = [
   { name: "tsc", command: [bin("tsc"), "--noEmit"] },
+  // The Node programs (the local registry) and their tests, with Node's types.
+  { name: "tsc node", command: [bin("tsc"), "--noEmit", "-p", "tsconfig.node.json"] },
   { name: "biome", command: [bin("biome"), "check", "."] },
   { name: "repo-check", command: [process.execPath, "scripts/repo-check.mjs"] },
   { name: "openapi-lint", command: [process.execPath, "scripts/openapi-lint.mjs"] },
