@@ -40,6 +40,9 @@ function workersProject(
             CURSOR_SECRET: "test-cursor-secret-0123456789abcdef",
             DNSSEC_KEY_SECRET: "test-dnssec-key-secret-0123456789abcdef",
             WEBHOOK_SECRET_KEY: "test-webhook-secret-key-0123456789abcdef",
+            // Customers' zones under `test` (RFC 6761 §6.2), which the suite's names use:
+            // allowed only in a runtime no network reaches (src/http/test-zones.ts).
+            TEST_ZONES_ALLOWED: "true",
             // test/cost.test.ts logs its table when npm run bench -- --cost asks for it.
             PRINT_COST_TABLE: process.env.PRINT_COST_TABLE ?? "",
           },

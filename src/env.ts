@@ -21,6 +21,8 @@ export interface Env extends Cloudflare.Env {
   AUTH_DISABLED?: string;
   /** "true" lets POST /v1/lifecycle/sweep and POST /v1/webhooks/dispatch act at the body's `as_of`, for requests to a loopback host (npm start). */
   CLOCK_OVERRIDE?: string;
+  /** "true" lets customers create zones under `test`, in a runtime no network reaches (vitest.config.ts); see src/http/test-zones.ts. */
+  TEST_ZONES_ALLOWED?: string;
 }
 
 /** Per-request values that middleware hands to handlers. */

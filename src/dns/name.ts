@@ -13,6 +13,8 @@ export interface NameRules {
   wildcard?: boolean;
   /** Fewest labels the name must have (a host name has at least 2). */
   minLabels?: number;
+  /** The name is relative to a zone: its last label is no top-level label (`1.2` in `0.10.in-addr.arpa`). */
+  relative?: boolean;
 }
 
 export type NameResult = { ok: true; name: string } | { ok: false; error: string };
@@ -84,7 +86,7 @@ export function normalizeName(input: string, rules: NameRules = {}): NameResult 
   if (rules.minLabels && labels.length < rules.minLabels) {
     return fail(`must have at least ${rules.minLabels} labels`);
   }
-  if (/^[0-9]+$/.test(labels[labels.length - 1]!) && labels.length > 1) {
+  if (!rules.relative && /^[0-9]+$/.test(labels[labels.length - 1]!) && labels.length > 1) {
     // RFC 3696 §2: a top-level label is never all-numeric (it would read as an address).
     return fail(`top-level label "${labels[labels.length - 1]}" is all-numeric`);
   }
@@ -148,7 +150,9 @@ export type OwnerResult = { ok: true; relative: string; fqdn: string } | { ok: f
 export function resolveOwnerName(input: string | undefined, zone: string): OwnerResult {
   if (input === undefined || input === "@" || input === "") return { ok: true, relative: "@", fqdn: zone };
   const absolute = input.endsWith(".");
-  const normalized = normalizeName(input, { underscore: true, wildcard: true });
+  // A relative name's last label is not the top-level one (`1.2` in a reverse zone): its
+  // absolute form, checked below, is.
+  const normalized = normalizeName(input, { underscore: true, wildcard: true, relative: !absolute });
   if (!normalized.ok) return normalized;
   const name = normalized.name;
   if (absolute || isWithin(name, zone)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ancestorNames, normalizeName, toUnicodeName } from "../../src/dns/name";
+import { ancestorNames, normalizeName, resolveOwnerName, toUnicodeName } from "../../src/dns/name";
 
 describe("name normalisation", () => {
   it("lowercases and drops one trailing dot", () => {
@@ -17,6 +17,16 @@ describe("name normalisation", () => {
   });
   it("lists ancestors nearest first", () => {
     expect(ancestorNames("a.b.example.com")).toEqual(["b.example.com", "example.com", "com"]);
+  });
+});
+
+describe("an all-numeric last label is refused only where it is the top-level one (RFC 3696 §2)", () => {
+  it("a record owner relative to a reverse zone may end in a number; its absolute form is checked whole", () => {
+    expect(resolveOwnerName("1.2", "0.10.in-addr.arpa")).toEqual({ ok: true, relative: "1.2", fqdn: "1.2.0.10.in-addr.arpa" });
+    expect(resolveOwnerName("1.2.0.10.in-addr.arpa.", "0.10.in-addr.arpa")).toEqual({ ok: true, relative: "1.2", fqdn: "1.2.0.10.in-addr.arpa" });
+    expect(normalizeName("1.2", { relative: true })).toEqual({ ok: true, name: "1.2" });
+    expect(normalizeName("1.2")).toEqual({ ok: false, error: 'top-level label "2" is all-numeric' });
+    expect(resolveOwnerName("www.123.", "example.com")).toEqual({ ok: false, error: 'top-level label "123" is all-numeric' });
   });
 });
 

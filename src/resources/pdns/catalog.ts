@@ -9,21 +9,19 @@
 //   catalog.invalid.                       0 NS  invalid.
 //   version.catalog.invalid.               0 TXT "2"
 //   <unique id>.zones.catalog.invalid.     0 PTR example.com.      (one per member)
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import { catalogZoneFrom } from "../../dns/catalog-zone";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../http/problem";
-import { parseQueryName } from "./names";
 import { SERVED_AND_OWNED } from "./queries";
+import { NO_UPDATE_KEY } from "./zone-access";
 
 /**
  * The catalog's number for PowerDNS (DomainInfo.id): zones use their rowid, which starts at
  * 1 and counts up; the catalog takes the top of the 31-bit range, which no rowid reaches.
  */
 export const CATALOG_DOMAIN_ID = 2_147_483_647;
-
-/** The default name (RFC 6761 reserves `.invalid`: no customer zone can hold it). */
-export const DEFAULT_CATALOG_ZONE = "catalog.invalid";
 
 /**
  * The catalog's SOA timers: NOTIFY drives the secondaries, the refresh (300 s, BIND's
@@ -37,13 +35,32 @@ const CATALOG_TTL = 0;
 
 /** The configured catalog name as stored names are written (lowercase, no trailing dot). */
 export function catalogZoneName(env: AppEnv["Bindings"]): string {
-  const configured = (env.DNS_CATALOG_ZONE ?? "").trim() || DEFAULT_CATALOG_ZONE;
-  const name = parseQueryName(configured);
-  if (!name || name.labels.length === 0) {
-    throw new ApiError("not_configured", "DNS_CATALOG_ZONE is not a domain name: the DNS backend cannot serve its catalog zone.");
-  }
-  return name.key;
+  const name = catalogZoneFrom(env.DNS_CATALOG_ZONE);
+  if (name === null) throw new ApiError("not_configured", "DNS_CATALOG_ZONE is not a domain name: the DNS backend cannot serve its catalog zone.");
+  return name;
 }
+
+/**
+ * Zone `z` lies outside the catalog's names: no stored zone is at or under the catalog's
+ * name, even one a database kept from before zone creation refused those names — the
+ * catalog would list itself, or a name under it, as a member its secondaries retry forever.
+ */
+function outsideCatalog(catalog: string): SQL {
+  return sql`(z.name <> ${catalog} AND substr(z.name, ${-(catalog.length + 1)}) <> ${`.${catalog}`})`;
+}
+
+/**
+ * The catalog's zone metadata, whatever the zones table holds (a zone row of its name,
+ * kept from before creation refused it, must not lend it a customer's secondaries or
+ * keys): none of the transfer kinds, as PowerDNS's own settings decide who transfers it
+ * (the tier's `allow-axfr-ips` and `also-notify`); no update key, so no DNS UPDATE.
+ */
+export function catalogMetadata(kind: string): string[] {
+  return kind === "TSIG-ALLOW-DNSUPDATE" ? [NO_UPDATE_KEY] : [];
+}
+
+/** getAllDomainMetadata of the catalog: no transfer kind (getAllDomainMetadata carries only those and a signed zone's). */
+export const ALL_CATALOG_METADATA: Record<string, string[]> = {};
 
 /** Where a name lies relative to the catalog: null outside it, else its labels below the apex (leftmost first). */
 export function belowCatalog(nameKey: string, catalog: string): string[] | null {
@@ -96,7 +113,7 @@ export async function listCatalog(db: Database, catalog: string): Promise<Catalo
   const rows = await db.all<{ serial: number; zone_id: string | null; zone: string | null }>(sql`
     SELECT c.serial, z.id AS zone_id, z.name AS zone
       FROM dns_catalog c
-      LEFT JOIN zones z ON ${SERVED_AND_OWNED}
+      LEFT JOIN zones z ON ${SERVED_AND_OWNED} AND ${outsideCatalog(catalog)}
      WHERE c.id = 1
      ORDER BY z.name`);
   const first = rows[0];
@@ -114,7 +131,7 @@ export async function listCatalog(db: Database, catalog: string): Promise<Catalo
  * them), echoed as asked. The apex holds SOA and NS, `version` TXT, `zones` is an empty
  * non-terminal while there is a member, `<id>.zones` a member's PTR. Null: no such name.
  */
-export async function lookupCatalog(db: Database, labels: string[], qname: string, type: string): Promise<CatalogRecord[] | null> {
+export async function lookupCatalog(db: Database, catalog: string, labels: string[], qname: string, type: string): Promise<CatalogRecord[] | null> {
   const wants = (t: string) => type === "ANY" || type === t;
   if (labels.length === 0) {
     const [state] = await db.all<CatalogState>(catalogStateQuery());
@@ -126,13 +143,15 @@ export async function lookupCatalog(db: Database, labels: string[], qname: strin
   }
   if (labels.length === 1 && labels[0] === "version") return wants("TXT") ? [record("TXT", qname, '"2"')] : [];
   if (labels.length === 1 && labels[0] === "zones") {
-    const [member] = await db.all<{ id: string }>(sql`SELECT z.id FROM zones z WHERE ${SERVED_AND_OWNED} LIMIT 1`);
+    const [member] = await db.all<{ id: string }>(sql`SELECT z.id FROM zones z WHERE ${SERVED_AND_OWNED} AND ${outsideCatalog(catalog)} LIMIT 1`);
     // An empty non-terminal (PowerDNS's record of no type) while the catalog has members.
     return member ? (type === "ANY" ? [{ ...record("", qname, ""), qtype: "" }] : []) : null;
   }
   const zoneId = labels.length === 2 && labels[1] === "zones" ? zoneIdOfMember(labels[0]!) : null;
   if (!zoneId) return null;
-  const [member] = await db.all<{ name: string }>(sql`SELECT z.name FROM zones z WHERE z.id = ${zoneId} AND ${SERVED_AND_OWNED}`);
+  const [member] = await db.all<{ name: string }>(
+    sql`SELECT z.name FROM zones z WHERE z.id = ${zoneId} AND ${SERVED_AND_OWNED} AND ${outsideCatalog(catalog)}`,
+  );
   if (!member) return null;
   return wants("PTR") ? [record("PTR", qname, `${member.name}.`)] : [];
 }

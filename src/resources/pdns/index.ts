@@ -9,7 +9,16 @@ import { ApiError } from "../../http/problem";
 import { createRouter } from "../../http/router";
 import { beforeAndAfter, domainKeys, SIGNED_ZONE_METADATA, zoneKeysByName } from "./dnssec";
 import { absolute, enclosingNames, parseQueryName } from "./names";
-import { belowCatalog, type CatalogState, catalogStateQuery, catalogZoneName, listCatalog, lookupCatalog } from "./catalog";
+import {
+  ALL_CATALOG_METADATA,
+  belowCatalog,
+  type CatalogState,
+  catalogMetadata,
+  catalogStateQuery,
+  catalogZoneName,
+  listCatalog,
+  lookupCatalog,
+} from "./catalog";
 import { domainInfo, listZone, lookup, type ZoneSoaRow } from "./queries";
 import * as routes from "./routes";
 import * as updateHandlers from "./update-handlers";
@@ -94,7 +103,7 @@ export const pdnsRouter = createRouter()
     if (staged) return c.json({ result: staged.result }, 200);
     const inCatalog = belowCatalog(name.key, catalogZoneName(c.env));
     if (inCatalog) {
-      const records = await lookupCatalog(c.get("db"), inCatalog, qname, type);
+      const records = await lookupCatalog(c.get("db"), catalogZoneName(c.env), inCatalog, qname, type);
       return c.json(records && records.length > 0 ? { result: records } : NOTHING, 200);
     }
     const rows = await lookup(c.get("db"), enclosingNames(name), name.key, type);
@@ -123,7 +132,10 @@ export const pdnsRouter = createRouter()
   .openapi(routes.list, async (c) => {
     const { zonename } = c.req.valid("param");
     const key = zoneKey("zonename", zonename);
-    if (key === catalogZoneName(c.env)) return c.json({ result: await listCatalog(c.get("db"), key) }, 200);
+    const catalog = catalogZoneName(c.env);
+    if (key === catalog) return c.json({ result: await listCatalog(c.get("db"), key) }, 200);
+    // A name under the catalog is the catalog's, never a stored zone (catalog.ts, outsideCatalog).
+    if (belowCatalog(key, catalog)) return c.json(NOTHING, 200);
     const rows = await listZone(c.get("db"), key);
     const zone = rows[0];
     if (!zone) return c.json(NOTHING, 200);
@@ -149,6 +161,7 @@ export const pdnsRouter = createRouter()
       const [state] = await c.get("db").all<CatalogState>(catalogStateQuery());
       return c.json(state ? { result: catalogDomainInfo(catalog, state) } : NOTHING, 200);
     }
+    if (belowCatalog(key, catalog)) return c.json(NOTHING, 200);
     const [row] = await domainInfo(c.get("db"), key);
     return c.json(row ? { result: presentDomainInfo(row) } : NOTHING, 200);
   })
@@ -160,6 +173,8 @@ export const pdnsRouter = createRouter()
   .openapi(routes.setNotified, async (c) => c.json({ result: await setNotified(c, c.req.valid("param").id) }, 200))
   .openapi(routes.getAllDomainMetadata, async (c) => {
     const zone = zoneKey("name", c.req.valid("param").name);
+    // The catalog's metadata is the catalog's own, whatever zone row of its name D1 may hold.
+    if (belowCatalog(zone, catalogZoneName(c.env))) return c.json({ result: ALL_CATALOG_METADATA }, 200);
     const signed = (await zoneKeysByName(c.get("db"), zone)).length > 0;
     // Who may transfer and update the zone (zone-access.ts): PowerDNS fills its metadata cache from this.
     const access = await allZoneAccessMetadata(c.get("db"), zone);
@@ -167,6 +182,7 @@ export const pdnsRouter = createRouter()
   })
   .openapi(routes.getDomainMetadata, async (c) => {
     const { name, kind } = c.req.valid("param");
+    if (belowCatalog(zoneKey("name", name), catalogZoneName(c.env))) return c.json({ result: catalogMetadata(kind) }, 200);
     if (isZoneAccessKind(kind)) return c.json({ result: await zoneAccessMetadata(c.get("db"), zoneKey("name", name), kind) }, 200);
     const values = SIGNED_ZONE_METADATA[kind];
     if (!values) {
@@ -182,8 +198,11 @@ export const pdnsRouter = createRouter()
   })
   .openapi(routes.getDomainKeys, async (c) => {
     const { name } = c.req.valid("param");
+    const zone = zoneKey("name", name);
+    // The catalog is unsigned: no zone row of its name lends it keys.
+    if (belowCatalog(zone, catalogZoneName(c.env))) return c.json(NOTHING, 200);
     // An unsigned zone: "not applicable", as PowerDNS reads a zone without keys.
-    const keys = await domainKeys(c, zoneKey("name", name));
+    const keys = await domainKeys(c, zone);
     return c.json(keys.length > 0 ? { result: keys } : NOTHING, 200);
   })
   .openapi(updateRoutes.getTSIGKey, updateHandlers.getTSIGKey)

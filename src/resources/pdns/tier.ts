@@ -11,7 +11,7 @@ import type { Database } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { requestText } from "../../http/body";
 import { ApiError } from "../../http/problem";
-import { CATALOG_DOMAIN_ID, type CatalogState } from "./catalog";
+import { belowCatalog, CATALOG_DOMAIN_ID, type CatalogState } from "./catalog";
 import { allDomainsQuery, type DomainInfoRow, SERVED } from "./queries";
 
 /** Zones handed to one poll at most; the rest come in the next polls (a second apart). */
@@ -71,10 +71,14 @@ export function allDomainsWithCatalogQuery(): SQL {
   return sql`SELECT * FROM (${allDomainsQuery()}) UNION ALL ${catalogRow(false)}`;
 }
 
-/** Runs one of the two queries above: each row as PowerDNS reads it, the catalog under its configured name. */
+/**
+ * Runs one of the two queries above: each row as PowerDNS reads it, the catalog under its
+ * configured name. A stored zone at or under the catalog's name (kept from before zone
+ * creation refused those names) is left out: those names are the catalog's alone.
+ */
 export async function domainInfos(db: Database, query: SQL, catalog: string): Promise<DomainInfo[]> {
   const rows = await db.all<DomainInfoRow & { zone: string | null }>(query);
-  return rows.map((row) => presentDomainInfo({ ...row, zone: row.zone ?? catalog }));
+  return rows.flatMap((row) => (row.zone !== null && belowCatalog(row.zone, catalog) ? [] : [presentDomainInfo({ ...row, zone: row.zone ?? catalog })]));
 }
 
 /** A zone number as PowerDNS sends it in the path. */

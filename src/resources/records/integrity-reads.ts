@@ -55,7 +55,7 @@ export const currentOwner = sql`case when c.name = '@' then z.name else c.name |
  */
 export function ownerSeed(input: string | undefined): SQL {
   if (input === undefined || input === "@" || input === "") return sql`z.name`;
-  const normalized = normalizeName(input, { underscore: true, wildcard: true });
+  const normalized = normalizeName(input, { underscore: true, wildcard: true, relative: !input.endsWith(".") });
   if (!normalized.ok) return sql`null`;
   const name = normalized.name;
   if (input.endsWith(".")) return sql`${name}`;

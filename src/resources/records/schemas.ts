@@ -41,7 +41,8 @@ const ownerName = z
   .max(1024)
   .superRefine((input, ctx) => {
     if (input === "@" || input === "") return;
-    const name = normalizeName(input, { underscore: true, wildcard: true });
+    // Relative unless it ends in a dot: its last label is then no top-level label (`1.2` in a reverse zone).
+    const name = normalizeName(input, { underscore: true, wildcard: true, relative: !input.endsWith(".") });
     if (!name.ok) ctx.addIssue({ code: "custom", message: `"${input}" ${name.error}` });
   });
 

@@ -39,6 +39,11 @@ export function reservedName(reason: string): ApiError {
   });
 }
 
+/** A name no customer may hold, or nobody (src/registry/reserved-zone-names.ts): the reason, naming the rule. */
+export function refusedName(reason: string): ApiError {
+  return new ApiError("policy_violation", `name: ${reason}.`, { errors: [{ field: "name", message: reason }] });
+}
+
 /** SOA fields given in a body merged onto `base` (JSON Merge Patch); `serial` is the service's, never the client's. */
 export function mergeSoa(base: Omit<SoaFields, "serial">, input: SoaInput | undefined): Omit<SoaFields, "serial"> {
   if (input?.serial !== undefined) {

@@ -17,12 +17,15 @@ import type { AppEnv } from "../../env";
 import { mediaTypeOf, requestBytes } from "../../http/body";
 import { newFindings, throwFindings, validName } from "../../http/findings";
 import { createResource } from "../../http/mutate";
-import { callerAccount, sponsorFor } from "../../http/caller";
+import { callerAccount, isOperator, sponsorFor } from "../../http/caller";
+import { catalogZoneFrom } from "../../dns/catalog-zone";
+import { testZonesAllowed } from "../../http/test-zones";
+import { reservedNameRefusal } from "../../registry/reserved-zone-names";
 import { ApiError } from "../../http/problem";
 import { LostRace } from "../../db/write";
 import { normalizeHostName } from "../../registry/hosts";
-import { zoneClaimRefusal } from "../../registry/zone-ownership";
-import { mergeSoa, nameHeld, reservedName, zoneCollection, zoneExists } from "./collection";
+import { nameAndAncestors, zoneClaimRefusal } from "../../registry/zone-ownership";
+import { mergeSoa, nameHeld, refusedName, reservedName, zoneCollection, zoneExists } from "./collection";
 import { MASTER_FILE_MEDIA_TYPE } from "./master-file";
 import { planImport } from "./master-file-import";
 import { DEFAULT_SOA_TIMERS, DEFAULT_TTL, type RecordChunk, recordChunks, recordInserts, zoneRow } from "./new-zone";
@@ -31,6 +34,12 @@ import { checkedSecondaries } from "./secondaries";
 import type * as routes from "./routes";
 import type { ZoneCreate } from "./schemas";
 import { readTogether } from "../../db/write";
+
+/** Guard condition: a zone of the account at a name above `name` (src/registry/reserved-zone-names.ts: a delegation). */
+function ownZoneAbove(name: string, accountId: string) {
+  const above = nameAndAncestors(name).slice(1);
+  return sql`exists (select 1 from zones z where z.name in (select value from json_each(${JSON.stringify(above)})) and z.account_id = ${accountId})`;
+}
 
 /** What a creation writes, however the zone was given. */
 interface ZonePlan {
@@ -111,6 +120,9 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
     });
   }
   const plan = isMasterFile ? planFromMasterFile(c, nameParam) : await planFromJson(c, c.req.valid("json") as ZoneCreate);
+  const catalogZone = catalogZoneFrom(c.env.DNS_CATALOG_ZONE);
+  if (catalogZone === null)
+    throw new ApiError("not_configured", "DNS_CATALOG_ZONE is not a domain name: no zone can be checked against the catalog zone's names.");
 
   return createResource(c, zoneCollection, {
     async create({ db, allAccounts, now }) {
@@ -124,16 +136,23 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
         ]),
         catalog(db),
       ]);
+      const zonesAbove = zonesAround.filter((zone) => zone.name !== name);
       const refusal = zoneClaimRefusal({
         name,
         accountId,
         operatorAccount: holder[0]?.role === "operator",
         extensions,
-        zonesAbove: zonesAround.filter((zone) => zone.name !== name),
+        zonesAbove,
         zonesBelow: zoneBelow,
         domainsAtOrAbove: domainsAround,
       });
       if (refusal?.kind === "reserved") throw reservedName(refusal.message);
+      // Names no customer may hold, or nobody (src/registry/reserved-zone-names.ts).
+      const special = { name, accountId, byOperator: isOperator(c), catalogZone, testNamesAllowed: testZonesAllowed(c.env, c.req.raw), zonesAbove };
+      const reserved = reservedNameRefusal(special);
+      if (reserved) throw refusedName(reserved);
+      // Allowed only as a name inside a zone of the account's own (a delegation): still so at commit.
+      const delegated = reservedNameRefusal({ ...special, zonesAbove: [] }) !== null;
       // The caller's own zone of that name is named, with its id; another account's is held.
       if (existing[0]?.accountId === accountId) throw zoneExists(name, existing[0].id);
       if (existing[0] || refusal) throw nameHeld(name);
@@ -155,6 +174,7 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
           // Names are owned: still nobody else's at commit (src/registry/zone-ownership.ts).
           guard(db, "nobody else holds the name", noOtherHolder(name, accountId)),
           ...quotaGuards(c, db, accountId, "zones", "records"),
+          ...(delegated ? [guard(db, "a zone of the account above the name still delegates it", ownZoneAbove(name, accountId))] : []),
         ],
       };
     },
