@@ -66,7 +66,8 @@ export const createZone = defineRoute({
   description:
     "JSON: `name` and optional `default_ttl`, `nameservers` (apex NS records; default from the configuration) and `soa` overrides (not `serial`). " +
     `\`text/dns\` (up to ${MAX_MASTER_FILE_BYTES / 1024 / 1024} MiB and ${MAX_MASTER_FILE_RECORDS} records, else 413 \`payload_too_large\`: an import is one all-or-nothing batch that passes through one isolate, and these limits keep it far under the isolate's 128 MB; the measured figures are in the README): ` +
-    "the zone is read from the master file — `$ORIGIN` or `?name=`, `$TTL`, `@`, relative names, omitted owner/TTL/class, parentheses, comments and quoted strings are understood; the file's SOA sets `soa`. All or nothing: any bad line answers 422 listing every bad line with its number, and nothing is written. A domain of the same name is linked.",
+    "the zone is read from the master file — `$ORIGIN` or `?name=`, `$TTL`, `@`, relative names, omitted owner/TTL/class, parentheses, comments and quoted strings are understood; the file's SOA sets `soa`. All or nothing: any bad line answers 422 listing every bad line with its number, and nothing is written. A domain of the same name is linked. " +
+    "Names are owned (409 `already_exists` for a name another account holds), and some are no customer's: a zone at a public suffix (`ac.uk`, `github.io`), under `arpa` (reverse zones), or at or under a special-use name (`localhost`, `invalid`, `local`, `onion`, `home.arpa`; `test` only on a deployment made for tests) answers 422 `policy_violation` naming the reason, unless an operator creates it, for its account or a customer's (`account`: the delegation, which the customer then manages). Nobody's zone is at or under the catalog zone's name (`DNS_CATALOG_ZONE`).",
   readOnly: ZONE_READ_ONLY,
   bodyLimits: { [MASTER_FILE_MEDIA_TYPE]: MAX_MASTER_FILE_BYTES },
   request: {
