@@ -161,14 +161,24 @@ export const COST_BOUNDS: Record<string, CostBound> = {
     rows_written: 26,
     why: "4 round trips: the transfer, the gaining account's contacts, the domain (read batch), the write; not merged (a write path); one row of it the transfers' version trigger (as rejectTransfer)",
   },
-  createHost: { round_trips: 2, rows_read: 7, rows_written: 21 },
+  createHost: {
+    round_trips: 2,
+    rows_read: 8,
+    rows_written: 21,
+    why: "a guard in the write's batch reads its superordinate domain again, for the registry lock (src/registry/host-lock.ts): 1 row",
+  },
   updateHost: {
     round_trips: 2,
-    rows_read: 10,
+    rows_read: 12,
     rows_written: 19,
-    why: "a host no domain uses (one that domains use reads them, in a third round trip: their delegation changes with it, src/resources/hosts/delegation.ts)",
+    why: "a host no domain uses (one that domains use reads them, in a third round trip: their delegation changes with it, src/resources/hosts/delegation.ts). Its superordinate domain is read with it and its lock checked again by a guard in the write's batch (src/registry/host-lock.ts): 2 rows",
   },
-  deleteHost: { round_trips: 2, rows_read: 6, rows_written: 13 },
+  deleteHost: {
+    round_trips: 2,
+    rows_read: 7,
+    rows_written: 13,
+    why: "the host's superordinate domain is read with it, for the registry lock (src/registry/host-lock.ts): 1 row (the host's index probe; an external host has none)",
+  },
   createZone: {
     round_trips: 2,
     rows_read: 31,

@@ -48,3 +48,19 @@ export function domainStatusCondition(status: string): SQL {
   if (isLockStatus(status)) return sql`exists (select 1 from json_each("domains"."server_statuses") where value = ${status})`;
   return sql`exists (select 1 from json_each("domains"."statuses") where value = ${status})`;
 }
+
+/** lockedAgainstUpdate (src/registry/statuses.ts) of a domains row: it has serverUpdateProhibited. */
+export const domainLockedAgainstUpdate = domainStatusCondition("serverUpdateProhibited");
+
+/**
+ * Guard condition: none of these domains is lockedAgainstUpdate (the registry lock as it
+ * binds hosts, src/registry/host-lock.ts), so a lock the operator sets between a host
+ * write's read and its batch still refuses the write.
+ */
+export function noneLockedAgainstUpdate(domainIds: readonly string[]): SQL {
+  const ids = sql.join(
+    domainIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  return sql`not exists (select 1 from main.domains where "domains"."id" in (${ids}) and ${domainLockedAgainstUpdate})`;
+}

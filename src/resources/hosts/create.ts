@@ -10,6 +10,10 @@ import { newFindings, throwFindings, validName } from "../../http/findings";
 import { createResource } from "../../http/mutate";
 import { sponsorFor } from "../../http/caller";
 import { glueAddresses, glueErrors, normalizeHostName, superordinateSponsorErrors } from "../../registry/hosts";
+import { hostLockProblem } from "../../registry/host-lock";
+import { ApiError } from "../../http/problem";
+import { guard } from "../../db/guards";
+import { noneLockedAgainstUpdate } from "../../db/domain-rules";
 import { hostCollection, hostExists } from "./collection";
 import type { HostWithLinks } from "../../db/hosts";
 import { addressWrites, placeHost } from "./queries";
@@ -37,6 +41,17 @@ export const createHost: RouteHandler<typeof routes.createHost, AppEnv> = (c) =>
       });
       // Another account's host of that name is not named by its id (docs/accounts.md).
       if (taken) throw hostExists(name, taken.accountId === accountId ? taken.id : undefined);
+      // The registry lock of the domain it would be under (src/registry/host-lock.ts).
+      const locked = hostLockProblem({
+        operation: "create",
+        name,
+        nextName: name,
+        addressesChanged: true,
+        superordinate: null,
+        nextSuperordinate: superordinate,
+        users: [],
+      });
+      if (locked) throw new ApiError("status_prohibits", locked);
 
       const next: HostWithLinks = {
         id: newId("host", now),
@@ -51,7 +66,14 @@ export const createHost: RouteHandler<typeof routes.createHost, AppEnv> = (c) =>
         linked: false,
       };
       const { linked: _linked, ...row } = next;
-      return { next, write: db.insert(hosts).values(row), alongside: addressWrites(db, next.id, addresses), guards: quotaGuards(c, db, accountId, "hosts") };
+      return {
+        next,
+        // A lock set on the superordinate domain after the read refuses the host at commit too.
+        beforeWrite: superordinate ? [guard(db, "the superordinate domain is not locked against update", noneLockedAgainstUpdate([superordinate.id]))] : [],
+        write: db.insert(hosts).values(row),
+        alongside: addressWrites(db, next.id, addresses),
+        guards: quotaGuards(c, db, accountId, "hosts"),
+      };
     },
     failure: (kind) => (kind === "unique" ? hostExists(name) : undefined),
   });

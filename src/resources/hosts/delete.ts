@@ -10,7 +10,11 @@ import { ApiError } from "../../http/problem";
 import { nameList } from "../../http/text";
 import { hostCollection } from "./collection";
 import type { HostWithLinks } from "../../db/hosts";
-import { domainsUsingHost } from "./queries";
+import { domainsUsingHost, superordinateOfHost } from "./queries";
+import { hostLockProblem } from "../../registry/host-lock";
+import { resourceRef } from "../../http/lookup";
+import { guard } from "../../db/guards";
+import { noneLockedAgainstUpdate } from "../../db/domain-rules";
 import type * as routes from "./routes";
 
 /** Whether a domain the caller does not see uses the host: read through the caller's view (src/access/visibility.ts). */
@@ -36,11 +40,30 @@ async function hostLinked(db: Database, host: HostWithLinks): Promise<ApiError> 
   );
 }
 
-export const deleteHost: RouteHandler<typeof routes.deleteHost, AppEnv> = (c) =>
-  deleteResource(c, hostCollection, c.req.valid("param").host, {
-    async remove({ db }, current) {
+export const deleteHost: RouteHandler<typeof routes.deleteHost, AppEnv> = (c) => {
+  const segment = c.req.valid("param").host;
+  return deleteResource(c, hostCollection, segment, {
+    // The domain the host is under: its registry lock holds its hosts (src/registry/host-lock.ts).
+    reads: (db) => [superordinateOfHost(c.get("dbAllAccounts") ?? db, resourceRef(segment, "host"))] as const,
+    async remove({ db }, current, [superordinateRows]) {
+      const superordinate = superordinateRows.find((domain) => domain.id === current.domainId) ?? null;
+      const locked = hostLockProblem({
+        operation: "delete",
+        name: current.name,
+        nextName: current.name,
+        addressesChanged: false,
+        superordinate,
+        nextSuperordinate: null,
+        users: [],
+      });
+      if (locked) throw new ApiError("status_prohibits", locked);
       if (current.linked) throw await hostLinked(db, current);
-      return { write: db.delete(hosts).where(and(eq(hosts.id, current.id), eq(hosts.version, current.version))) };
+      return {
+        // A lock set on the superordinate domain after the read refuses the delete at commit too.
+        beforeWrite: current.domainId ? [guard(db, "the superordinate domain is not locked against update", noneLockedAgainstUpdate([current.domainId]))] : [],
+        write: db.delete(hosts).where(and(eq(hosts.id, current.id), eq(hosts.version, current.version))),
+      };
     },
     failure: async (kind, current) => (kind === "foreign_key" ? hostLinked(c.get("db"), current) : undefined),
   });
+};

@@ -3,7 +3,7 @@ import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
 import { catalog } from "../../db/catalog";
 import { hostColumns } from "../../db/hosts";
-import { domainsNamed, hostsNamed } from "../../db/links";
+import { hostsNamed } from "../../db/links";
 import { nameContaining } from "../../db/sql";
 import { domains, hostAddresses, hosts } from "../../db/schema";
 import type { Statement } from "../../http/mutate";
@@ -78,9 +78,27 @@ export function addressWrites(db: Database, hostId: string, addresses: readonly 
   return addresses.length === 0 ? [] : [db.insert(hostAddresses).values(addresses.map((address) => ({ hostId, address })))];
 }
 
+/** A superordinate domain as host writes read it: who sponsors it, and its lock (src/registry/host-lock.ts). */
+const superordinateColumns = { id: domains.id, name: domains.name, accountId: domains.accountId, serverStatuses: domains.serverStatuses };
+
 /** Where a host of this name would stand: its superordinate domain here, if any (RFC 5732 §1.1), and whether the name is taken. */
 export async function placeHost(db: Database, name: string) {
   const candidate = registrableDomainOf(name, (await catalog(db)).extensions);
-  const [taken, superordinate] = await readTogether(db, [hostsNamed(db, [name]), domainsNamed(db, candidate ? [candidate] : [])]);
+  const [taken, superordinate] = await readTogether(db, [
+    hostsNamed(db, [name]),
+    db
+      .select(superordinateColumns)
+      .from(domains)
+      .where(candidate ? eq(domains.name, candidate) : sql`0`),
+  ]);
   return { taken: taken[0] ?? null, superordinate: superordinate[0] ?? null };
+}
+
+/**
+ * The superordinate domain of the host `ref` names, read with the host (the write
+ * routine's `reads`): what the registry lock of that domain says of the host's write.
+ */
+export function superordinateOfHost(db: Database, ref: ResourceRef) {
+  const host = ref.kind === "id" ? sql`h.id = ${ref.id}` : sql`h.name = ${ref.name}`;
+  return db.select(superordinateColumns).from(domains).where(sql`"domains"."id" = (select h.domain_id from main.hosts h where ${host})`);
 }

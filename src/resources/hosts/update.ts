@@ -14,14 +14,22 @@ import { glueAddresses, glueErrors, normalizeHostName, superordinateSponsorError
 import { hostCollection, hostExists } from "./collection";
 import { domainsUsingNameserver } from "../domains/queries";
 import { delegationWrites, usedByOtherAccounts } from "./delegation";
-import { addressWrites, placeHost } from "./queries";
+import { addressWrites, placeHost, superordinateOfHost } from "./queries";
+import { hostLockProblem } from "../../registry/host-lock";
+import { ApiError } from "../../http/problem";
+import { resourceRef } from "../../http/lookup";
+import { guard } from "../../db/guards";
+import { noneLockedAgainstUpdate } from "../../db/domain-rules";
 import type * as routes from "./routes";
 import { versionStep } from "../../db/write";
 
 export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) => {
   const patch = c.req.valid("json");
-  return updateResource(c, hostCollection, c.req.valid("param").host, {
-    async update(ctx, current) {
+  const segment = c.req.valid("param").host;
+  return updateResource(c, hostCollection, segment, {
+    // The domain the host is under, whoever sponsors it: its registry lock holds the host.
+    reads: (db) => [superordinateOfHost(c.get("dbAllAccounts") ?? db, resourceRef(segment, "host"))] as const,
+    async update(ctx, current, [superordinateRows]) {
       const { db, allAccounts, at } = ctx;
       const findings = newFindings();
       const name = patch.name === undefined ? current.name : (validName(normalizeHostName(patch.name), patch.name, "name", findings) ?? current.name);
@@ -33,12 +41,15 @@ export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) =>
       }
       throwFindings(findings);
 
+      const superordinate = superordinateRows.find((domain) => domain.id === current.domainId) ?? null;
+      let nextSuperordinate = superordinate;
       let domainId = current.domainId;
       let superordinateName: string | null = null;
       if (name !== current.name) {
         const placement = await placeHost(allAccounts, name);
         findings.policy.push(...superordinateSponsorErrors(name, placement.superordinate, current.accountId));
         if (placement.taken) throw hostExists(name, placement.taken.accountId === current.accountId ? placement.taken.id : undefined);
+        nextSuperordinate = placement.superordinate;
         domainId = placement.superordinate?.id ?? null;
         superordinateName = placement.superordinate?.name ?? null;
       } else if (domainId) {
@@ -52,11 +63,21 @@ export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) =>
       // The domains that name the host: their delegation changes with it (./delegation.ts).
       const users = current.linked ? await domainsUsingNameserver(allAccounts, current.id) : [];
       if (users.some((domain) => domain.accountId !== current.accountId)) throw usedByOtherAccounts(current.name);
+      // The registry lock of the domains around the host: the one it is under, the one it
+      // moves under, those that name it (src/registry/host-lock.ts); after the refusal
+      // above, so that it never names another account's domain.
+      const locked = hostLockProblem({ operation: "update", name: current.name, nextName: name, addressesChanged, superordinate, nextSuperordinate, users });
+      if (locked) throw new ApiError("status_prohibits", locked);
       const delegation = delegationWrites(ctx, current, name, users);
+      const bound = [...new Set([current.domainId, domainId, ...users.map((domain) => domain.id)].filter((id): id is string => id !== null))];
       const next = { ...current, name, reversedName: reversedName(name), domainId, addresses, version: current.version + 1, updatedAt: at };
       return {
         next,
-        beforeWrite: delegation.beforeWrite,
+        beforeWrite: [
+          ...delegation.beforeWrite,
+          // A lock set on one of them after the read refuses the change at commit too.
+          ...(bound.length > 0 ? [guard(db, "no domain the host's change binds is locked against update", noneLockedAgainstUpdate(bound))] : []),
+        ],
         write: versionStep(db, hosts, current, next),
         alongside: [
           ...(addressesChanged ? [db.delete(hostAddresses).where(eq(hostAddresses.hostId, current.id)), ...addressWrites(db, current.id, addresses)] : []),
