@@ -218,6 +218,8 @@ const MAY_IMPORT = {
   registry: ["dns"],
   dns: [],
   rdap: [],
+  epp: [], // EPP as pure knowledge: the Worker, the gateway and the local registry use it
+  gateway: ["epp"], // the registry gateway, a Node program of its own (docs/registries.md)
 };
 const layerOf = (file) => file.split("/")[1].replace(/\.ts$/, "");
 const sourceFiles = new Set([...texts.keys()].filter((file) => file.startsWith("src/") && file.endsWith(".ts")));

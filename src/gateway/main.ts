@@ -1,0 +1,95 @@
+// The registry gateway (docs/registries.md): a long-running Node process that holds the
+// EPP sessions of every connected registry and answers the API Worker over HTTP.
+//
+//   REGISTRY_GATEWAY_SECRET=… node scripts/gateway.mjs [--registries FILE] [--port 8700]
+//                                                      [--messages-url URL]
+//
+// The connectors come from --registries FILE or the REGISTRY_CONNECTORS environment
+// variable (the same JSON); the secret, which the Worker sends as a bearer token, from
+// REGISTRY_GATEWAY_SECRET (32 characters or more). With --messages-url, each registry's
+// poll messages are POSTed there (the API's registry-messages route, REGISTRY_MESSAGES_TOKEN
+// as its bearer token) and acked once it answered 2xx. It listens on 127.0.0.1 only: a
+// deployment publishes it through a tunnel (cloudflared) beside it. Prints `registry
+// gateway ready on http://127.0.0.1:PORT (N registries)` and stops on SIGTERM or SIGINT,
+// logging out of every session.
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import type { EppResponse } from "../epp/types";
+import { parseConnectors } from "./config";
+import { gatewayServer } from "./http";
+import { DEFAULT_POOL_OPTIONS, type MessageHandler, RegistryPool } from "./registry-pool";
+
+const USAGE = "usage: REGISTRY_GATEWAY_SECRET=… node scripts/gateway.mjs [--registries FILE] [--port N] [--messages-url URL] [--poll-seconds N]";
+
+function fail(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+/** Hands a poll message to the API; true once it answered 2xx (then the message is acked). */
+function messageHandler(url: string, token: string): MessageHandler {
+  return async (repository: string, message: EppResponse) => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ repository, message }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return response.ok;
+  };
+}
+
+export async function main(argv: string[]): Promise<void> {
+  let values: { registries?: string; port?: string; "messages-url"?: string; "poll-seconds"?: string };
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        registries: { type: "string" },
+        port: { type: "string", default: "8700" },
+        "messages-url": { type: "string" },
+        "poll-seconds": { type: "string", default: "30" },
+      },
+    }).values;
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const text = values.registries ? readFileSync(values.registries, "utf8") : process.env.REGISTRY_CONNECTORS;
+  if (!text) fail("no connectors: give --registries FILE or REGISTRY_CONNECTORS");
+  const parsed = parseConnectors(text);
+  if (!parsed.ok) fail(parsed.problems.join("\n"));
+  const secret = process.env.REGISTRY_GATEWAY_SECRET ?? "";
+  if (secret.length < 32) fail("REGISTRY_GATEWAY_SECRET must be set, 32 characters or more");
+  const port = Number(values.port);
+  const pollSeconds = Number(values["poll-seconds"]);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail("--port is a port number");
+  if (!Number.isFinite(pollSeconds) || pollSeconds <= 0) fail("--poll-seconds is a positive number");
+  const messagesUrl = values["messages-url"];
+  const messagesToken = process.env.REGISTRY_MESSAGES_TOKEN ?? "";
+  if (messagesUrl && !messagesToken) fail("--messages-url needs REGISTRY_MESSAGES_TOKEN");
+  const onMessage = messagesUrl ? messageHandler(messagesUrl, messagesToken) : null;
+
+  const pools = new Map<string, RegistryPool>();
+  for (const [id, config] of parsed.connectors) {
+    const pool = new RegistryPool(id, config, { ...DEFAULT_POOL_OPTIONS, pollIntervalMs: pollSeconds * 1000 }, onMessage);
+    pools.set(id, pool);
+    pool.start();
+  }
+  const server = gatewayServer(pools, secret);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  const address = server.address();
+  const bound = typeof address === "object" && address ? address.port : port;
+  console.log(
+    `registry gateway ready on http://127.0.0.1:${bound} (${pools.size} ${pools.size === 1 ? "registry" : "registries"}: ${[...pools.keys()].join(", ")})`,
+  );
+  const stop = async () => {
+    server.close();
+    await Promise.all([...pools.values()].map((pool) => pool.stop()));
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}

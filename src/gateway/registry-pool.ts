@@ -1,0 +1,304 @@
+// One registry's sessions (docs/registries.md, "The gateway"): a small pool of EPP
+// sessions, each taking one command at a time; reconnection with exponential backoff; a
+// <hello> on idle sessions before the server's idle limit; the registry's message queue
+// read continuously and each message handed over before it is acked; and the rule for a
+// command whose answer was lost: ask the registry, never send it again blindly.
+import { outcomeFromQuery, recoveredResponse } from "../epp/outcome";
+import { closesSession, commandRetry, outcomeQuery } from "../epp/result-codes";
+import { EppInputError } from "../epp/values";
+import type { EppCommand, EppResponse, Greeting } from "../epp/types";
+import type { ConnectorConfig } from "./config";
+import { EppSession, LoginRefused, SessionFailure } from "./session";
+
+export interface PoolOptions {
+  connectTimeoutMs: number;
+  /** The whole time a command may take in the gateway, retries and asking included: under the Worker's 10 s. */
+  commandBudgetMs: number;
+  /** A <hello> on a session idle this long (registries close sessions idle for about 10 minutes). */
+  keepAliveMs: number;
+  /** How often the message queue is asked when it was last found empty. */
+  pollIntervalMs: number;
+  backoffMinMs: number;
+  backoffMaxMs: number;
+}
+
+export const DEFAULT_POOL_OPTIONS: PoolOptions = {
+  connectTimeoutMs: 5_000,
+  commandBudgetMs: 8_000,
+  keepAliveMs: 240_000,
+  pollIntervalMs: 30_000,
+  backoffMinMs: 1_000,
+  backoffMaxMs: 60_000,
+};
+
+export type ConnectorState = "connecting" | "up" | "down";
+
+export type GatewayAnswer =
+  | { outcome: "answered"; response: EppResponse; recovered?: boolean; retried?: boolean }
+  | { outcome: "unavailable"; retry_after: number; reason: string };
+
+/** A poll message handed to the API: true once it was applied (then it is acked). */
+export type MessageHandler = (repository: string, message: EppResponse) => Promise<boolean>;
+
+class Unavailable extends Error {}
+
+export class RegistryPool {
+  state: ConnectorState = "connecting";
+  since = new Date().toISOString();
+  lastError: string | null = null;
+  greeting: Greeting | null = null;
+  #sessions: EppSession[] = [];
+  #opening = 0;
+  #waiters: ((session: EppSession | null) => void)[] = [];
+  #backoffMs: number;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #ticker: NodeJS.Timeout | undefined;
+  #pollTimer: NodeJS.Timeout | undefined;
+  #polling = false;
+  #stopped = false;
+
+  constructor(
+    readonly repository: string,
+    readonly config: ConnectorConfig,
+    readonly options: PoolOptions = DEFAULT_POOL_OPTIONS,
+    readonly onMessage: MessageHandler | null = null,
+  ) {
+    this.#backoffMs = options.backoffMinMs;
+  }
+
+  get size(): number {
+    return this.config.sessions ?? 2;
+  }
+
+  start(): void {
+    this.#fill();
+    this.#ticker = setInterval(() => this.#keepAlive(), Math.min(30_000, this.options.keepAliveMs / 2));
+    this.#ticker.unref();
+    if (this.onMessage) this.#schedulePoll(0);
+  }
+
+  status() {
+    return {
+      state: this.state,
+      since: this.since,
+      last_error: this.lastError,
+      objects: this.greeting?.objURIs ?? [],
+      extensions: this.greeting?.extURIs ?? [],
+      sessions: { open: this.#sessions.length, configured: this.size },
+    };
+  }
+
+  #setState(state: ConnectorState, error?: string): void {
+    if (error !== undefined) this.lastError = error;
+    if (state === this.state) return;
+    this.state = state;
+    this.since = new Date().toISOString();
+  }
+
+  #fill(): void {
+    if (this.#stopped) return;
+    while (this.#sessions.length + this.#opening < this.size) void this.#open();
+  }
+
+  async #open(): Promise<void> {
+    this.#opening += 1;
+    try {
+      const session = await EppSession.open(this.config, { connectTimeoutMs: this.options.connectTimeoutMs, commandTimeoutMs: this.options.commandBudgetMs });
+      if (this.#stopped) {
+        session.close();
+        return;
+      }
+      this.greeting = session.greeting;
+      this.#sessions.push(session);
+      this.#backoffMs = this.options.backoffMinMs;
+      this.#setState("up");
+      session.onClose(() => {
+        this.#sessions = this.#sessions.filter((s) => s !== session);
+        if (this.#sessions.length === 0 && !this.#stopped) this.#setState("connecting");
+        this.#scheduleFill();
+      });
+      this.#release(session);
+    } catch (error) {
+      const message = error instanceof LoginRefused || error instanceof SessionFailure ? error.message : `connecting: ${(error as Error).message}`;
+      if (this.#sessions.length === 0) this.#setState("down", message);
+      else this.lastError = message;
+      // Nobody waits for a session that will not come: waiters give up now, not at their deadline.
+      if (this.#sessions.length === 0) for (const waiter of this.#waiters.splice(0)) waiter(null);
+      this.#scheduleFill();
+    } finally {
+      this.#opening -= 1;
+    }
+  }
+
+  /** Opens the missing sessions after the backoff (doubling to its maximum, with jitter). */
+  #scheduleFill(): void {
+    if (this.#stopped || this.#retryTimer) return;
+    const delay = this.#backoffMs * (0.75 + Math.random() * 0.5);
+    this.#backoffMs = Math.min(this.options.backoffMaxMs, this.#backoffMs * 2);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.#fill();
+    }, delay);
+    this.#retryTimer.unref();
+  }
+
+  /** Seconds a client should wait before trying again, as Retry-After. */
+  retryAfter(): number {
+    return this.state === "up" ? 1 : Math.max(1, Math.min(30, Math.ceil(this.#backoffMs / 1000)));
+  }
+
+  #release(session: EppSession): void {
+    session.busy = false;
+    if (session.closed) return;
+    const waiter = this.#waiters.shift();
+    if (waiter) {
+      session.busy = true;
+      waiter(session);
+    }
+  }
+
+  #acquire(deadline: number): Promise<EppSession> {
+    const free = this.#sessions.find((s) => !s.busy && !s.closed);
+    if (free) {
+      free.busy = true;
+      return Promise.resolve(free);
+    }
+    if (this.#sessions.length === 0 && this.state === "down") return Promise.reject(new Unavailable(`the registry is down: ${this.lastError ?? "no session"}`));
+    return new Promise((resolve, reject) => {
+      const waiter = (session: EppSession | null) => {
+        clearTimeout(timer);
+        if (session) resolve(session);
+        else reject(new Unavailable(`the registry is down: ${this.lastError ?? "no session"}`));
+      };
+      const timer = setTimeout(
+        () => {
+          this.#waiters = this.#waiters.filter((w) => w !== waiter);
+          reject(new Unavailable("no session of the registry was free in time"));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      this.#waiters.push(waiter);
+    });
+  }
+
+  /** One command on one session, within the deadline. */
+  async #once(command: EppCommand, clTRID: string, deadline: number): Promise<EppResponse> {
+    const session = await this.#acquire(deadline);
+    try {
+      const response = await session.command(command, clTRID, Math.max(1, deadline - Date.now()));
+      if (response.msgQ && response.msgQ.count > 0 && this.onMessage) this.#schedulePoll(0);
+      if (closesSession(response.code)) session.close();
+      return response;
+    } finally {
+      this.#release(session);
+    }
+  }
+
+  /**
+   * Sends a command and answers within the budget. A command the registry says failed
+   * without effect (2400, 25xx) or that was not sent is tried once more on a fresh session;
+   * a query whose answer was lost likewise; a transform whose answer was lost is never
+   * sent again blindly: the registry is asked whether it took effect (same clTRID).
+   */
+  async run(command: EppCommand, clTRID: string): Promise<GatewayAnswer> {
+    const deadline = Date.now() + this.options.commandBudgetMs;
+    const unavailable = (reason: string): GatewayAnswer => ({ outcome: "unavailable", retry_after: this.retryAfter(), reason });
+    let retried = false;
+    for (;;) {
+      try {
+        const response = await this.#once(command, clTRID, deadline);
+        const failedWithoutEffect = response.code === 2400 || closesSession(response.code);
+        if (failedWithoutEffect && !retried && Date.now() < deadline) {
+          retried = true;
+          continue;
+        }
+        if (failedWithoutEffect) return unavailable(`the registry answered ${response.code} ${response.results[0]?.msg ?? ""}`.trim());
+        return { outcome: "answered", response, ...(retried ? { retried } : {}) };
+      } catch (error) {
+        // A value the schemas forbid: nothing was sent, and sending it again would not help.
+        if (error instanceof EppInputError) throw error;
+        if (error instanceof Unavailable) return unavailable(error.message);
+        const failure = error instanceof SessionFailure ? error : new SessionFailure(String(error), true);
+        if ((!failure.sent || commandRetry(command) === "safe") && !retried && Date.now() < deadline) {
+          retried = true;
+          continue;
+        }
+        if (!failure.sent || commandRetry(command) === "safe") return unavailable(failure.message);
+        return this.#recover(command, clTRID, deadline, failure.message);
+      }
+    }
+  }
+
+  /** The answer of a transform was lost: ask, then answer for it or send it once more. */
+  async #recover(command: EppCommand, clTRID: string, deadline: number, why: string): Promise<GatewayAnswer> {
+    const unavailable = (reason: string): GatewayAnswer => ({ outcome: "unavailable", retry_after: this.retryAfter(), reason });
+    const query = outcomeQuery(command);
+    if (!query) return unavailable(`${why}; the outcome is unknown`);
+    let answer: EppResponse;
+    try {
+      answer = await this.#once(query, clTRID, deadline);
+    } catch (error) {
+      return unavailable(`${why}; asking the registry whether it took effect failed too: ${(error as Error).message}`);
+    }
+    const outcome = outcomeFromQuery(command, answer, this.config.client_id);
+    if (outcome === "applied") return { outcome: "answered", response: recoveredResponse(command, answer), recovered: true };
+    if (outcome === "unknown") return unavailable(`${why}; the registry's answer does not tell whether the command took effect`);
+    try {
+      const response = await this.#once(command, clTRID, deadline);
+      return { outcome: "answered", response, retried: true };
+    } catch (error) {
+      return unavailable(`${why}; sent again after the registry showed it had not taken effect, and that failed too: ${(error as Error).message}`);
+    }
+  }
+
+  #keepAlive(): void {
+    const now = Date.now();
+    for (const session of this.#sessions) {
+      if (session.busy || now - session.lastUsed < this.options.keepAliveMs) continue;
+      session.busy = true;
+      session
+        .hello(this.options.connectTimeoutMs)
+        .catch(() => session.close())
+        .finally(() => this.#release(session));
+    }
+  }
+
+  #schedulePoll(delayMs: number): void {
+    if (this.#stopped || !this.onMessage) return;
+    clearTimeout(this.#pollTimer);
+    this.#pollTimer = setTimeout(() => void this.#poll(), delayMs);
+    this.#pollTimer.unref();
+  }
+
+  /** Reads the message queue until it is empty: each message handed over, then acked. */
+  async #poll(): Promise<void> {
+    if (this.#polling || this.#stopped || !this.onMessage) return;
+    this.#polling = true;
+    let next = this.options.pollIntervalMs;
+    try {
+      for (let i = 0; i < 100 && this.state === "up"; i++) {
+        const answer = await this.run({ kind: "poll", op: "req" }, `poll-${Date.now().toString(36)}`);
+        if (answer.outcome !== "answered" || answer.response.code !== 1301 || !answer.response.msgQ) break;
+        const applied = await this.onMessage(this.repository, answer.response).catch(() => false);
+        if (!applied) {
+          // Kept at the registry; asked again later (a message the API cannot take now is not lost).
+          next = Math.min(next, 5_000);
+          break;
+        }
+        await this.run({ kind: "poll", op: "ack", msgID: answer.response.msgQ.id }, `ack-${Date.now().toString(36)}`);
+      }
+    } finally {
+      this.#polling = false;
+      this.#schedulePoll(this.state === "up" ? next : 1_000);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#retryTimer);
+    clearInterval(this.#ticker);
+    clearTimeout(this.#pollTimer);
+    for (const waiter of this.#waiters.splice(0)) waiter(null);
+    await Promise.all(this.#sessions.map((s) => s.logout(2_000)));
+  }
+}
