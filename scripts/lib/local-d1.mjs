@@ -1,8 +1,10 @@
 // The local D1 database that `npm start` (wrangler dev) serves, for the scripts that read
-// or write it: where it lives (one rule for every script), and a direct connection to it.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+// or write it: where it lives (one rule for every script), how it gets its migrations,
+// and a direct connection to it.
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { DB_NAME, ROOT } from "./wrangler.mjs";
+import { applyLocalMigrations, DB_NAME, ROOT } from "./wrangler.mjs";
 
 /**
  * The local state dir (wrangler's --persist-to): the `--persist-to` option when given,
@@ -55,6 +57,89 @@ export function migrationNames(migrationsDir) {
   return readdirSync(migrationsDir)
     .filter((name) => name.endsWith(".sql"))
     .sort();
+}
+
+/** Where the migrated databases are kept (migratedTemplate): node_modules, so a clean install has none. */
+export const TEMPLATE_CACHE = join(ROOT, "node_modules", ".cache", "domain-api-d1");
+
+/**
+ * What a migrated database depends on: the migration files (names and bytes), the
+ * database's id (it names the SQLite file) and the versions of wrangler and miniflare
+ * (which write the files).
+ */
+function templateKey() {
+  const { id, migrationsDir } = d1Config();
+  const hash = createHash("sha256");
+  const version = (pkg) => JSON.parse(readFileSync(join(ROOT, "node_modules", pkg, "package.json"), "utf8")).version;
+  hash.update(`wrangler ${version("wrangler")} miniflare ${version("miniflare")} ${DB_NAME} ${id}\n`);
+  for (const name of migrationNames(migrationsDir))
+    hash.update(
+      `${name} ${createHash("sha256")
+        .update(readFileSync(join(migrationsDir, name)))
+        .digest("hex")}\n`,
+    );
+  return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * A state dir holding a D1 database migrated by `wrangler d1 migrations apply` from
+ * nothing, for exactly the migration files of the checkout, made once and kept in
+ * TEMPLATE_CACHE: { dir, applied, built } (built: made now), or { error } when wrangler
+ * failed (its output). Each migration is a Miniflare of its own in wrangler (about 10 s
+ * of CPU for all of them), while copying the result takes milliseconds, so every fresh
+ * state dir (each end-to-end suite's) starts from a copy. Runs side by side that find
+ * none build their own; the first one finished is kept (renamed into place whole).
+ */
+export async function migratedTemplate() {
+  const { migrationsDir } = d1Config();
+  const names = migrationNames(migrationsDir);
+  const dir = join(TEMPLATE_CACHE, templateKey());
+  if (existsSync(join(dir, "v3", "d1"))) return { dir, applied: names, built: false };
+  mkdirSync(TEMPLATE_CACHE, { recursive: true });
+  // What a run stopped mid-build left (an hour is far beyond a build).
+  for (const entry of readdirSync(TEMPLATE_CACHE)) {
+    const path = join(TEMPLATE_CACHE, entry);
+    if (entry.startsWith("building-") && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+  }
+  const building = mkdtempSync(join(TEMPLATE_CACHE, "building-"));
+  try {
+    const migrated = await applyLocalMigrations(building);
+    if (!migrated.ok) return { error: migrated.output, code: migrated.code };
+    try {
+      renameSync(building, dir);
+    } catch (error) {
+      // Another run put its own there first: the same files made it, so it is as good.
+      if (!existsSync(join(dir, "v3", "d1"))) throw error;
+    }
+    return { dir, applied: names, built: true };
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Gives a state dir that has no D1 database yet a copy of the migrated one
+ * (migratedTemplate), and returns the template's { dir, applied, built }; null when the
+ * state dir has a database already (wrangler applies what is pending) or no template
+ * could be made (then wrangler migrates the state dir itself, as without this).
+ * The copy leaves out SQLite's shared-memory index (-shm), which the first connection
+ * rebuilds from the database and its log.
+ */
+export async function seedFromTemplate(stateDir) {
+  if (!noLocalD1Yet(stateDir)) return null;
+  const template = await migratedTemplate().catch((error) => ({ error: error.message }));
+  if (template.error) return null;
+  // Copied beside its place and renamed into it: a copy cut short is never taken for a database.
+  const target = d1PersistDir(stateDir);
+  mkdirSync(join(target, ".."), { recursive: true });
+  const copying = mkdtempSync(`${target}-copying-`);
+  try {
+    cpSync(join(template.dir, "v3", "d1"), copying, { recursive: true, filter: (source) => !source.endsWith("-shm") });
+    renameSync(copying, target);
+  } finally {
+    rmSync(copying, { recursive: true, force: true });
+  }
+  return template;
 }
 
 // SQLite allows one writer per file. `wrangler dev` holds the same file, so a statement
