@@ -199,9 +199,9 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   },
   deleteZone: {
     round_trips: 3,
-    rows_read: 19,
+    rows_read: 20,
     rows_written: 16,
-    why: "the catalog zone's serial moves with it (a trigger of drizzle/0017). 3 round trips: the routine's read, then the records (the delete event keeps the file when an import could take it back: the zone row knows the file's size, zones.record_bytes of drizzle/0028), then the write",
+    why: "the catalog zone's serial moves with it (a trigger of drizzle/0017). 3 round trips: the routine's read, then the records (the delete event keeps the file when an import could take it back: the zone row knows the file's size, zones.record_bytes of drizzle/0028), then the write. The routine's read also reads the zone's DNSSEC keys and the domain of its name (a DS of the keys refuses the delete: src/registry/zone-ds.ts): 1 row here",
   },
   createRecord: {
     round_trips: 2,

@@ -230,7 +230,9 @@ export function collectionRoutes<const P extends string, const K extends string,
       });
     },
 
-    delete<const E extends readonly number[] = typeof DELETE_ERRORS>(op: Operation<E>) {
+    /** `query`: the parameters a delete takes (a zone's `force`); none unless given. */
+    delete<const E extends readonly number[] = typeof DELETE_ERRORS, Q extends z.ZodObject | undefined = undefined>(op: Operation<E> & { query?: Q }) {
+      type Request = Q extends z.ZodObject ? { params: typeof params; query: Q } : { params: typeof params };
       return defineRoute({
         operationId: `delete${spec.operationIds.one}`,
         access: op.access,
@@ -239,7 +241,7 @@ export function collectionRoutes<const P extends string, const K extends string,
         tags: spec.tags,
         summary: op.summary ?? `Delete ${article(one)}`,
         description: op.description,
-        request: { params },
+        request: (op.query ? { params, query: op.query } : { params }) as Request,
         responses: { 204: noContentResponse, ...errorResponses(...((op.errors ?? DELETE_ERRORS) as unknown as E)) },
       });
     },

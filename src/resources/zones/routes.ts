@@ -4,7 +4,17 @@ import { collectionRoutes } from "../../http/collection-routes";
 import { createdResponse, errorResponses, IF_MATCH_HEADER_DOC, mergePatchBody, notModifiedResponse } from "../../http/openapi";
 import { defineRoute } from "../../http/route";
 import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES, MAX_MASTER_FILE_RECORDS } from "./master-file";
-import { ImportQuery, ZONE_READ_ONLY, ZoneCreatedSchema, ZoneCreateSchema, ZoneListQuery, ZoneListSchema, ZonePatchSchema, ZoneSchema } from "./schemas";
+import {
+  ImportQuery,
+  ZONE_READ_ONLY,
+  ZoneDeleteQuery,
+  ZoneCreatedSchema,
+  ZoneCreateSchema,
+  ZoneListQuery,
+  ZoneListSchema,
+  ZonePatchSchema,
+  ZoneSchema,
+} from "./schemas";
 import { MASTER_FILE_EXAMPLE, ZONE_CREATE_EXAMPLE, ZONE_EXAMPLE, ZONE_PATCH_EXAMPLE } from "./examples";
 
 const tags = ["Zones"];
@@ -103,5 +113,7 @@ export const updateZone = defineRoute({
 export const deleteZone = zones.delete({
   access: { scope: "write", narrow: "visible" },
   summary: "Delete a zone and all its records",
-  description: `Atomic: the zone and every record go together. A domain of the same name stays. ${IF_MATCH_HEADER_DOC}`,
+  description: `Atomic: the zone and every record go together. A domain of the same name stays. Refused with 409 \`status_prohibits\` while a domain managed here (whatever its account) publishes a DS of one of the zone's DNSSEC keys, as turning DNSSEC off is: the DS would stay in the parent for a key that no longer exists, and validating resolvers would find the zone bogus. Remove the DS from the domain first (\`DELETE /zones/{zone}/dnssec?force=true\` turns signing off and removes the DS from a domain of the zone's account). \`?force=true\` deletes the zone anyway and leaves the DS to the domain; operators only (a customer's \`force=true\` → 403 \`forbidden\`). ${IF_MATCH_HEADER_DOC}`,
+  query: ZoneDeleteQuery,
+  errors: [400, 404, 409, 412],
 });

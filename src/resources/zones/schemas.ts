@@ -147,6 +147,13 @@ export const ImportQuery = z.object({
   name: z.string().max(1024).optional().openapi({ description: "Zone name when the file has no `$ORIGIN` before its first record." }),
 });
 
+export const ZoneDeleteQuery = z.object({
+  force: z.enum(["true", "false"]).optional().openapi({
+    description:
+      "Operators only (a customer's `true` → 403): `true` deletes the zone even while a domain here publishes a DS of its keys, and leaves that DS to the domain.",
+  }),
+});
+
 export const ZoneListSchema = listSchema(ZoneSchema, "ZoneList");
 
 export type Zone = z.infer<typeof ZoneSchema>;
