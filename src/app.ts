@@ -1,6 +1,6 @@
 // The app: conventions first (request id, charset, errors), then every resource under /v1.
 import { HTTPException } from "hono/http-exception";
-import { writeFailure, zoneTooLarge } from "./db/errors";
+import { databaseBusy, writeFailure, zoneTooLarge } from "./db/errors";
 import { WriteContention } from "./db/write";
 import { exceededQuota } from "./db/quotas";
 import { quotaProblem } from "./http/quotas";
@@ -15,7 +15,7 @@ import { rateLimit } from "./http/rate-limit";
 import { rdapNegotiation } from "./http/rdap";
 import { corsPolicy, securityHeaders } from "./http/security";
 import { ApiError, problemResponse, type ProblemCode } from "./http/problem";
-import { writeConflict } from "./http/writes";
+import { databaseBusyProblem, writeConflict } from "./http/writes";
 import { jsonCharset, requestId } from "./http/request-id";
 import { createRouter } from "./http/router";
 import { accountsRouter } from "./resources/accounts";
@@ -51,6 +51,8 @@ function asApiError(error: unknown): ApiError {
   }
   // Other writes kept committing first through every attempt of the write routine.
   if (error instanceof WriteContention) return writeConflict();
+  // Another program kept the database locked through every retry (src/db/client.ts).
+  if (databaseBusy(error)) return databaseBusyProblem();
   // Last line of defence for races the handlers did not foresee: a constraint that fired
   // is the client's conflict, not our crash.
   switch (writeFailure(error)) {
@@ -168,6 +170,8 @@ export const app = createApp();
 export { cronSweep } from "./resources/lifecycle/sweep";
 export { cronRenewSignatures } from "./resources/dnssec/renewal";
 export { cronArchive } from "./resources/events/archive";
+/** Every D1 call tried again while another program holds the database locked, for the Worker's handlers (src/db/client.ts). */
+export { withBusyRetry } from "./db/client";
 /** Webhook deliveries, for the Worker's queue consumer and cron trigger (docs/webhooks.md). */
 export { consumeWebhookMessages, dispatchOwed, forgetOldDeliveries } from "./resources/webhooks/dispatch";
 /** The app's type, for a typed client: `hc<AppType>(baseUrl)` from `hono/client`. */

@@ -5,7 +5,7 @@
 // (src/resources/dnssec/renewal.ts) and move events older than the hot window to the
 // archive (docs/capacity.md). Every minute, and with the hourly run: deliver what webhooks
 // are owed (the safety net under the queue, docs/webhooks.md). The queue: webhook deliveries.
-import { app, consumeWebhookMessages, cronArchive, cronRenewSignatures, cronSweep, dispatchOwed, forgetOldDeliveries } from "./app";
+import { app, consumeWebhookMessages, cronArchive, cronRenewSignatures, cronSweep, dispatchOwed, forgetOldDeliveries, withBusyRetry } from "./app";
 import type { Env } from "./env";
 import { safeErrorSummary } from "./http/error-log";
 import { deleteExpiredIdempotencyKeys } from "./http/idempotency";
@@ -21,9 +21,25 @@ function logReport(what: string) {
   return (report: unknown) => console.log(JSON.stringify({ level: "info", service: "domain-api", [what]: report }));
 }
 
+const retryingEnvs = new WeakMap<Env, Env>();
+
+/**
+ * The bindings as every handler sees them: D1 calls that meet a database another program
+ * has locked are tried again (src/db/client.ts, withBusyRetry), whoever makes them.
+ */
+function withRetryingDatabase(env: Env): Env {
+  let retrying = retryingEnvs.get(env);
+  if (!retrying) {
+    retrying = { ...env, DB: withBusyRetry(env.DB) };
+    retryingEnvs.set(env, retrying);
+  }
+  return retrying;
+}
+
 export default {
-  fetch: app.fetch,
-  async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, withRetryingDatabase(env), ctx),
+  async scheduled(controller: ScheduledController, plainEnv: Env, ctx: ExecutionContext) {
+    const env = withRetryingDatabase(plainEnv);
     const now = new Date(controller.scheduledTime);
     // Each on its own: one failing keeps none of the others from running. A failure's log
     // is a summary that carries no SQL text or bound values; the next run resumes from the
@@ -45,6 +61,6 @@ export default {
     ctx.waitUntil(cronArchive(env.DB, env.ARCHIVE, env.EVENT_HOT_DAYS, controller.scheduledTime).then(logReport("archive"), logFailure("archive")));
   },
   async queue(batch: MessageBatch, env: Env) {
-    await consumeWebhookMessages(batch as MessageBatch<never>, env);
+    await consumeWebhookMessages(batch as MessageBatch<never>, withRetryingDatabase(env));
   },
 } satisfies ExportedHandler<Env>;

@@ -56,6 +56,12 @@ export const PROBLEMS = {
   },
   rate_limited: { status: 429, title: "Too many requests", about: "Slow down; `Retry-After` says when to try again." },
   internal: { status: 500, title: "Internal error", about: "A bug on our side; report the `request_id`." },
+  database_busy: {
+    status: 503,
+    title: "Database busy",
+    about:
+      "Another program held the database's write lock through every retry of this request (a local server's SQLite file opened by another process); nothing was written. `Retry-After` says when to try again.",
+  },
   not_configured: {
     status: 503,
     title: "Service not configured",

@@ -25,3 +25,17 @@ export function writeConflict(): ApiError {
     headers: { "Retry-After": WRITE_CONFLICT_RETRY_AFTER_SECONDS },
   });
 }
+
+/** Seconds before a request refused 503 database_busy is tried again: the other program's write is done by then, as a rule. */
+const DATABASE_BUSY_RETRY_AFTER_SECONDS = "1";
+
+/** Another program kept the database locked through every retry; nothing was written. */
+export function databaseBusyProblem(): ApiError {
+  return new ApiError(
+    "database_busy",
+    "The database was locked by another program through every retry of this request; nothing was written. Try again shortly.",
+    {
+      headers: { "Retry-After": DATABASE_BUSY_RETRY_AFTER_SECONDS },
+    },
+  );
+}
