@@ -4,7 +4,7 @@
 // (a server answers 2000, 2307 or 2103); every failure is a typed error, never a throw.
 import { NS } from "./namespaces";
 import { all, booleanValue, malformed, optionalChild, optionalToken, periodOf, requiredChild, requiredToken, statusesOf, text, token } from "./read";
-import { discloseOf, dsDataOf, type EppParsed, eppRoot, feeOf, phoneOf, postalInfoOf, reading } from "./responses";
+import { discloseOf, dsDataOf, type EppParsed, eppRoot, feeOf, phoneOf, postalInfoOf, readFailure } from "./responses";
 import type {
   ContactClientStatus,
   DomainClientStatus,
@@ -37,10 +37,10 @@ export function parseCommand(input: string | Uint8Array, limits: XmlLimits = DEF
   const root = eppRoot(input, limits);
   if (!root.ok) return root;
   try {
-    return reading(() => readClientMessage(root.value));
+    return { ok: true, value: readClientMessage(root.value) };
   } catch (error) {
     if (error instanceof Unimplemented) return { ok: false, error: { code: error.code, message: error.message } };
-    throw error;
+    return readFailure(error);
   }
 }
 

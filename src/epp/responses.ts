@@ -70,14 +70,19 @@ export function eppRoot(input: string | Uint8Array, limits: XmlLimits): EppParse
   return { ok: true, value: root };
 }
 
-/** Runs a reader; a Malformed it throws is the typed error. */
+/** Runs a reader; what it throws (Malformed: the message is not as its schema has it) is the typed error. */
 export function reading<T>(read: () => T): EppParsed<T> {
   try {
     return { ok: true, value: read() };
   } catch (error) {
-    if (error instanceof Malformed) return { ok: false, error: { code: "malformed", message: error.message } };
-    return { ok: false, error: { code: "malformed", message: error instanceof Error ? error.message : String(error) } };
+    return readFailure(error);
   }
+}
+
+/** A reader's failure as the typed error: a Malformed's message; anything else (a bug in a reader) still an error, never a throw. */
+export function readFailure(error: unknown): { ok: false; error: EppParseError } {
+  if (error instanceof Malformed) return { ok: false, error: { code: "malformed", message: error.message } };
+  return { ok: false, error: { code: "malformed", message: `unreadable: ${error instanceof Error ? error.message : String(error)}` } };
 }
 
 /** A greeting or a response. Never throws. */
