@@ -211,7 +211,7 @@ const MAY_IMPORT = {
   sender: ["resources"], // the webhook sender's Worker: the sending code of the webhooks collection, nothing else
   app: ["db", "dns", "env", "http", "rdap", "registry", "resources"],
   env: ["access", "db"], // types only: the principal, the request's database
-  resources: ["access", "db", "dns", "env", "http", "rdap", "registry"],
+  resources: ["access", "connector", "db", "dns", "env", "http", "rdap", "registry"],
   http: ["access", "db", "dns", "env", "rdap", "registry"], // registry: pure rules, e.g. the quotas an account has
   access: ["dns", "registry"], // who may do what: pure rules over a caller's rights, and what each viewer sees
   db: ["dns", "registry"], // the stored JSON shapes registry rules define, and the SQL mirrors of its rules
@@ -220,6 +220,7 @@ const MAY_IMPORT = {
   rdap: [],
   epp: [], // EPP as pure knowledge: the Worker, the gateway and the local registry use it
   gateway: ["epp"], // the registry gateway, a Node program of its own (docs/registries.md)
+  connector: ["epp", "http", "registry", "dns"], // the Worker's side of connected registries: resources call it, it never imports them
 };
 const layerOf = (file) => file.split("/")[1].replace(/\.ts$/, "");
 const sourceFiles = new Set([...texts.keys()].filter((file) => file.startsWith("src/") && file.endsWith(".ts")));
@@ -369,7 +370,8 @@ for (const [file, text] of texts) {
   if (!file.startsWith("scripts/") || !/\.(mjs|js|ts)$/.test(file)) continue;
   for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]));
-    if (match[1].startsWith(".") && target.startsWith("bench/")) toolArrows.push(`${file} imports ${match[1]} (bench/ may import scripts/lib/, not the other way)`);
+    if (match[1].startsWith(".") && target.startsWith("bench/"))
+      toolArrows.push(`${file} imports ${match[1]} (bench/ may import scripts/lib/, not the other way)`);
   }
 }
 check("scripts/ imports nothing of bench/ (the tools' arrow runs bench -> scripts)", toolArrows);

@@ -15,10 +15,20 @@ export interface Env extends Cloudflare.Env {
   DNSSEC_KEY_SECRET?: string;
   /** Seals webhooks' signing secrets (AES-256-GCM); set with `wrangler secret put WEBHOOK_SECRET_KEY`. */
   WEBHOOK_SECRET_KEY?: string;
+  /**
+   * The registry connectors, JSON keyed by repository id (docs/registries.md): the gateway's
+   * secret, of which the Worker reads only which repositories have one; set with
+   * `wrangler secret put REGISTRY_CONNECTORS`.
+   */
+  REGISTRY_CONNECTORS?: string;
+  /** The bearer secret the registry gateway takes (REGISTRY_GATEWAY_URL); set with `wrangler secret put REGISTRY_GATEWAY_SECRET`. */
+  REGISTRY_GATEWAY_SECRET?: string;
   /** The DNS-over-HTTPS resolver (JSON API) that webhook host names are checked with; default Cloudflare's. */
   WEBHOOK_DNS_RESOLVER?: string;
   /** "true" switches authentication off for requests to a loopback host (npm start). */
   AUTH_DISABLED?: string;
+  /** SHA-256 (hex) of `npm start`'s local credential, which `npm run token` presents over loopback (src/http/auth.ts); npm start passes it. */
+  LOCAL_CREDENTIAL_SHA256?: string;
   /** "true" lets POST /v1/lifecycle/sweep and POST /v1/webhooks/dispatch act at the body's `as_of`, for requests to a loopback host (npm start). */
   CLOCK_OVERRIDE?: string;
   /** "true" lets customers create zones under `test`, in a runtime no network reaches (vitest.config.ts); see src/http/test-zones.ts. */

@@ -122,6 +122,7 @@ describe("the OpenAPI document", () => {
       examples: Record<string, { value: { code: string; status: number } }>;
     };
     expect(Object.keys(response.examples).sort()).toEqual([
+      "invalid_auth_info",
       "policy_violation",
       "price_mismatch",
       "quota_exceeded",

@@ -21,6 +21,16 @@ export const PROBLEMS = {
   already_exists: { status: 409, title: "Already exists", about: "The name is taken (domain, host, zone) or the record already exists." },
   object_linked: { status: 409, title: "Object is linked", about: "Other objects use this one (EPP 2305); `detail` names them." },
   status_prohibits: { status: 409, title: "Status prohibits the operation", about: "A status on the domain forbids this change (EPP 2304)." },
+  unavailable: {
+    status: 409,
+    title: "Not available at the registry",
+    about: "The connected registry holds this object already (EPP 2302): the name is registered there, whatever this service holds. `detail` has the registry's words.",
+  },
+  registry_mismatch: {
+    status: 409,
+    title: "Registry does not hold the object",
+    about: "The connected registry has no such object (EPP 2303) though this service holds it: the two differ, and reconciliation will bring ours in line. `detail` has the registry's words.",
+  },
   request_in_progress: { status: 409, title: "Request in progress", about: "A request with the same Idempotency-Key is still being processed; retry shortly." },
   rrset_conflict: { status: 409, title: "DNS record set conflict", about: "The change breaks a DNS coexistence rule (RFC 1034 §3.6.2, RFC 2181 §10.1)." },
   write_conflict: {
@@ -41,6 +51,11 @@ export const PROBLEMS = {
   validation_failed: { status: 422, title: "Validation failed", about: "One or more fields are invalid; `errors` lists every one." },
   unknown_field: { status: 422, title: "Unknown field", about: "The body has fields the resource does not have; `errors` names them." },
   read_only_field: { status: 422, title: "Read-only field", about: "The body sets fields the server manages; `errors` names them." },
+  invalid_auth_info: {
+    status: 422,
+    title: "Invalid authorization information",
+    about: "The registry refused the `auth_info` given (EPP 2202): it is not the object's transfer password.",
+  },
   policy_violation: { status: 422, title: "Registry policy violation", about: "The values are well-formed but the registry's policy refuses them." },
   quota_exceeded: {
     status: 422,
@@ -61,6 +76,12 @@ export const PROBLEMS = {
     title: "Database busy",
     about:
       "Another program held the database's write lock through every retry of this request (a local server's SQLite file opened by another process); nothing was written. `Retry-After` says when to try again.",
+  },
+  registry_unavailable: {
+    status: 503,
+    title: "Registry unavailable",
+    about:
+      "The repository's registry, or the gateway that holds its EPP sessions, did not answer in time or could not take the command; nothing was changed. `Retry-After` says when to try again; reads go on from what this service holds.",
   },
   not_configured: {
     status: 503,

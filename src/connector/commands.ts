@@ -1,0 +1,261 @@
+// Our objects as EPP commands, and the registry's check answers as ours (docs/registries.md,
+// "What goes to the registry"). Pure: the ids the registry knows our contacts by come from
+// registryContactId (src/epp/ids.ts); the caller sends what these build through the gateway.
+import type {
+  ContactCreateCommand,
+  DomainCheckCommand,
+  DomainContact,
+  DomainCreateCommand,
+  DomainUpdateCommand,
+  DsData,
+  EppResponse,
+  FeeCheckItem,
+  HostCreateCommand,
+  PostalInfo,
+} from "../epp/types";
+import { priceOf, type PriceTable, priceTable, type YearlyPrices } from "../registry/prices";
+
+/** The fee:check commands a domain check asks (RFC 8748 §5.1.1): one year's create, renew and transfer, and the restore. */
+export const FEE_CHECK_COMMANDS: DomainCheckCommand["fee"] = {
+  commands: [
+    { name: "create", period: { value: 1, unit: "y" } },
+    { name: "renew", period: { value: 1, unit: "y" } },
+    { name: "transfer", period: { value: 1, unit: "y" } },
+    { name: "restore" },
+  ],
+};
+
+/** One `<domain:check>` with `<fee:check>` for up to 50 names (the API's bound, and the local registry's). */
+export function domainCheckCommand(names: readonly string[]): DomainCheckCommand {
+  return { kind: "domain:check", names: [...names], fee: FEE_CHECK_COMMANDS };
+}
+
+/** A name as the API's check answers it, from the registry's answer. */
+export interface RegistryCheck {
+  available: boolean;
+  reason: "registered" | "reserved" | "invalid" | "unsupported_extension" | null;
+  premium: boolean;
+  /** One year's prices from the fee answer; null when the registry gave none (then the catalog's stand). */
+  yearly: YearlyPrices | null;
+}
+
+/**
+ * The registry's reason text as the API's `reason`: the registry says why in its own words
+ * (RFC 5731 §3.1.1 `reason`), the API's field is one of four; a name the registry holds
+ * is `registered` unless its words say reserved.
+ */
+export function checkReason(avail: boolean, reason: string | undefined): RegistryCheck["reason"] {
+  if (avail) return null;
+  if (reason && /reserv|block|restrict/i.test(reason)) return "reserved";
+  if (reason && /not served|not a registrable|syntax|invalid/i.test(reason)) return "invalid";
+  return "registered";
+}
+
+function feeYearly(item: FeeCheckItem | undefined, currency: string): YearlyPrices | null {
+  if (!item) return null;
+  const amount = (name: string) => {
+    const command = item.commands.find((c) => c.name === name && (c.period === undefined || (c.period.unit === "y" && c.period.value === 1)));
+    if (!command || command.fees.length === 0) return null;
+    const cents = command.fees.reduce((sum, fee) => sum + Math.round(Number(fee.amount) * 100), 0);
+    return Number.isFinite(cents) ? (cents / 100).toFixed(2) : null;
+  };
+  const register = amount("create");
+  const renew = amount("renew");
+  const transfer = amount("transfer");
+  const restore = amount("restore");
+  if (register === null || renew === null || transfer === null || restore === null) return null;
+  return { currency, register, renew, transfer, restore };
+}
+
+/** Each name's answer in a `<domain:check>` response (names as sent, compared without case). */
+export function registryChecks(response: EppResponse, names: readonly string[]): Map<string, RegistryCheck> {
+  const chk = response.resData.find((d) => d.kind === "domain:chkData");
+  const fee = response.extensions.find((e) => e.kind === "fee:chkData");
+  const out = new Map<string, RegistryCheck>();
+  for (const name of names) {
+    const key = name.toLowerCase();
+    const item = chk?.kind === "domain:chkData" ? chk.items.find((i) => i.name.toLowerCase() === key) : undefined;
+    const feeItem = fee?.kind === "fee:chkData" ? fee.items.find((i) => i.objID.toLowerCase() === key) : undefined;
+    if (!item) continue;
+    const premium = feeItem ? feeItem.class === "premium" || feeItem.commands.some((c) => !c.standard) : false;
+    out.set(name, {
+      available: item.avail,
+      reason: checkReason(item.avail, item.reason),
+      premium,
+      yearly: item.avail && fee?.kind === "fee:chkData" ? feeYearly(feeItem, fee.currency) : null,
+    });
+  }
+  return out;
+}
+
+/** The price table of a check answer: the registry's yearly prices over the extension's periods. */
+export function registryPriceTable(yearly: YearlyPrices, periods: { min: number; max: number }): PriceTable {
+  return priceTable(yearly, periods);
+}
+
+/** What a contact create needs of our contact (its row, as src/db/schema.ts stores it). */
+export interface ContactFields {
+  name: string;
+  organization: string | null;
+  email: string;
+  phone: string | null;
+  fax: string | null;
+  street: string[];
+  city: string | null;
+  state: string | null;
+  postalCode: string | null;
+  countryCode: string | null;
+  privacy: boolean;
+}
+
+const ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * `<contact:create>` (RFC 5733 §3.2.1) of our contact under the registry's id for it. The
+ * postal address is `int` when it is all ASCII, else `loc` (§2.3: `int` is 7-bit). A
+ * contact with privacy asks the registry not to disclose its name, address, phone and
+ * email (§2.9, `flag="0"`). `authInfo` is the contact's transfer password at the registry.
+ */
+export function contactCreateCommand(contact: ContactFields, registryId: string, authInfo: string): ContactCreateCommand {
+  const texts = [contact.name, contact.organization ?? "", ...contact.street, contact.city ?? "", contact.state ?? "", contact.postalCode ?? ""];
+  const type = texts.every((t) => ASCII.test(t)) ? "int" : "loc";
+  const postalInfo: PostalInfo = {
+    type,
+    name: contact.name,
+    ...(contact.organization ? { org: contact.organization } : {}),
+    ...(contact.street.length > 0 ? { street: contact.street } : {}),
+    city: contact.city ?? "",
+    ...(contact.state ? { sp: contact.state } : {}),
+    ...(contact.postalCode ? { pc: contact.postalCode } : {}),
+    cc: contact.countryCode ?? "",
+  };
+  return {
+    kind: "contact:create",
+    id: registryId,
+    postalInfo: [postalInfo],
+    ...(contact.phone ? { voice: { number: contact.phone } } : {}),
+    ...(contact.fax ? { fax: { number: contact.fax } } : {}),
+    email: contact.email,
+    authInfo,
+    ...(contact.privacy ? { disclose: { flag: false, name: [type], addr: [type], voice: true, email: true } } : {}),
+  };
+}
+
+/** `<host:create>` (RFC 5732 §3.2.1): an external host without addresses, a subordinate one with its glue. */
+export function hostCreateCommand(name: string, addresses: readonly string[]): HostCreateCommand {
+  return { kind: "host:create", name, ...(addresses.length > 0 ? { addresses: [...addresses] } : {}) };
+}
+
+/** The contacts of a domain by role, as the registry's ids. */
+export interface RegistryContacts {
+  registrant: string | null;
+  admin: string | null;
+  tech: string | null;
+  billing: string | null;
+}
+
+function domainContacts(contacts: RegistryContacts): DomainContact[] {
+  return (["admin", "billing", "tech"] as const).flatMap((type) => (contacts[type] ? [{ type, id: contacts[type]! }] : []));
+}
+
+/** Our DS records (`{key_tag, algorithm, digest_type, digest}`) as secDNS dsData (RFC 5910 §4). */
+export function dsData(ds: readonly { key_tag: number; algorithm: number; digest_type: number; digest: string }[]): DsData[] {
+  return ds.map((d) => ({ keyTag: d.key_tag, alg: d.algorithm, digestType: d.digest_type, digest: d.digest.toUpperCase() }));
+}
+
+/**
+ * `<domain:create>` (RFC 5731 §3.2.1) with its period, host objects, contacts, authInfo,
+ * DS records (secDNS, RFC 5910) and, when a price was confirmed, the fee agreed to (RFC
+ * 8748 §5.2.1: a premium name's fee must be; any fee given must be the registry's).
+ */
+export function domainCreateCommand(input: {
+  name: string;
+  years: number;
+  nameservers: readonly string[];
+  contacts: RegistryContacts;
+  authInfo: string;
+  ds: DsData[];
+  fee: { amount: string; currency: string } | null;
+}): DomainCreateCommand {
+  return {
+    kind: "domain:create",
+    name: input.name,
+    period: { value: input.years, unit: "y" },
+    ...(input.nameservers.length > 0 ? { nameservers: [...input.nameservers] } : {}),
+    ...(input.contacts.registrant ? { registrant: input.contacts.registrant } : {}),
+    contacts: domainContacts(input.contacts),
+    authInfo: input.authInfo,
+    ...(input.ds.length > 0 ? { ds: input.ds } : {}),
+    ...(input.fee ? { fee: { currency: input.fee.currency, fees: [{ amount: input.fee.amount }] } } : {}),
+  };
+}
+
+/** What a renewal costs at the registry when the catalog decides the price (the fee agreed to is the price confirmed). */
+export function feeOf(yearly: YearlyPrices, operation: "register" | "renew" | "transfer" | "restore", years: number) {
+  return priceOf(yearly, operation, years);
+}
+
+const dsKey = (d: DsData) => `${d.keyTag}/${d.alg}/${d.digestType}/${d.digest.toUpperCase()}`;
+
+/** The domain as the registry should hold it, for an update's difference. */
+export interface DomainAtRegistry {
+  nameservers: readonly string[];
+  contacts: RegistryContacts;
+  statuses: readonly string[];
+  authInfo: string;
+  ds: readonly DsData[];
+}
+
+/**
+ * `<domain:update>` (RFC 5731 §3.2.5) taking the registry's copy from `before` to `after`:
+ * host objects, contacts and client statuses added and removed, the registrant and
+ * authInfo changed, DS records removed and added (secDNS:update, RFC 5910 §5.2.5). Null
+ * when nothing differs.
+ */
+export function domainUpdateCommand(name: string, before: DomainAtRegistry, after: DomainAtRegistry): DomainUpdateCommand | null {
+  const lower = (names: readonly string[]) => names.map((n) => n.toLowerCase());
+  const nsBefore = new Set(lower(before.nameservers));
+  const nsAfter = new Set(lower(after.nameservers));
+  const addNs = [...nsAfter].filter((n) => !nsBefore.has(n));
+  const remNs = [...nsBefore].filter((n) => !nsAfter.has(n));
+  const client = (s: readonly string[]) => new Set(s.filter((x) => x.startsWith("client")));
+  const stBefore = client(before.statuses);
+  const stAfter = client(after.statuses);
+  const addSt = [...stAfter].filter((s) => !stBefore.has(s)).map((s) => ({ s: s as never }));
+  const remSt = [...stBefore].filter((s) => !stAfter.has(s)).map((s) => ({ s: s as never }));
+  const cBefore = domainContacts(before.contacts);
+  const cAfter = domainContacts(after.contacts);
+  const same = (a: DomainContact, b: DomainContact) => a.type === b.type && a.id === b.id;
+  const addC = cAfter.filter((c) => !cBefore.some((b) => same(b, c)));
+  const remC = cBefore.filter((c) => !cAfter.some((a) => same(a, c)));
+  const dsBefore = new Map(before.ds.map((d) => [dsKey(d), d]));
+  const dsAfter = new Map(after.ds.map((d) => [dsKey(d), d]));
+  const addDs = [...dsAfter].filter(([k]) => !dsBefore.has(k)).map(([, d]) => d);
+  const remDs = [...dsBefore].filter(([k]) => !dsAfter.has(k)).map(([, d]) => d);
+  const registrantChanged = (before.contacts.registrant ?? "") !== (after.contacts.registrant ?? "") && after.contacts.registrant !== null;
+  const authChanged = before.authInfo !== after.authInfo;
+  const add = {
+    ...(addNs.length > 0 ? { nameservers: addNs } : {}),
+    ...(addC.length > 0 ? { contacts: addC } : {}),
+    ...(addSt.length > 0 ? { statuses: addSt } : {}),
+  };
+  const rem = {
+    ...(remNs.length > 0 ? { nameservers: remNs } : {}),
+    ...(remC.length > 0 ? { contacts: remC } : {}),
+    ...(remSt.length > 0 ? { statuses: remSt } : {}),
+  };
+  const chg = {
+    ...(registrantChanged ? { registrant: after.contacts.registrant! } : {}),
+    ...(authChanged ? { authInfo: after.authInfo } : {}),
+  };
+  const ds = { ...(remDs.length > 0 ? { rem: remDs } : {}), ...(addDs.length > 0 ? { add: addDs } : {}) };
+  const command: DomainUpdateCommand = {
+    kind: "domain:update",
+    name,
+    ...(Object.keys(add).length > 0 ? { add } : {}),
+    ...(Object.keys(rem).length > 0 ? { rem } : {}),
+    ...(Object.keys(chg).length > 0 ? { chg } : {}),
+    ...(Object.keys(ds).length > 0 ? { ds } : {}),
+  };
+  return command.add || command.rem || command.chg || command.ds ? command : null;
+}
