@@ -14,10 +14,3 @@ export function sendResource<T>(c: Context, body: T, version: number) {
   }
   return c.json(body, 200);
 }
-
-/** A resource written: 200 (update) or 201 (creation, with Location), with its ETag. */
-export function sendWritten<T, S extends 200 | 201>(c: Context, body: T, version: number, status: S, location?: string) {
-  c.header("ETag", entityTag(version, body));
-  if (location) c.header("Location", location);
-  return c.json(body, status);
-}

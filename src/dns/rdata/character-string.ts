@@ -28,12 +28,6 @@ export function bytesToOctets(bytes: Uint8Array): Octets {
   return out;
 }
 
-export function octetsToBytes(octets: Octets): Uint8Array {
-  const out = new Uint8Array(octets.length);
-  for (let i = 0; i < octets.length; i++) out[i] = octets.charCodeAt(i);
-  return out;
-}
-
 function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
 }

@@ -205,7 +205,3 @@ export function domainInfo(db: Database, zone: string): Promise<DomainInfoRow[]>
 export function allDomainsQuery(): SQL {
   return sql`SELECT z.rowid AS domain_id, z.name AS zone, z.soa_serial, z.notified_serial FROM zones z WHERE ${SERVED_AND_OWNED} ORDER BY z.name`;
 }
-
-export function allDomains(db: Database): Promise<DomainInfoRow[]> {
-  return db.all<DomainInfoRow>(allDomainsQuery());
-}

@@ -5,9 +5,6 @@
 /** The delay after the n-th failed attempt at an event (n = 1 … 10); after the 11th the event is given up. */
 export const RETRY_DELAYS_SECONDS = [5, 60, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 14 * 3600, 20 * 3600, 24 * 3600] as const;
 
-/** Attempts at one event: the first and one per delay. */
-export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
-
 /** A webhook whose deliveries have all failed for this long is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 
