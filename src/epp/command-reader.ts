@@ -23,6 +23,8 @@ import { childElements, DEFAULT_XML_LIMITS, textOf, type XmlElement, type XmlLim
 /** What a client sends: a hello, or a command (with its clTRID, when it gave one). */
 export type ClientMessage = { type: "hello" } | { type: "command"; command: EppCommand; clTRID?: string };
 
+const FEE_COMMANDS: readonly string[] = ["create", "delete", "renew", "update", "transfer", "restore", "custom"];
+
 class Unimplemented extends Error {
   constructor(
     readonly code: "unimplemented_command" | "unimplemented_object" | "unimplemented_extension",
@@ -178,9 +180,9 @@ function readDomain(verb: XmlElement, object: XmlElement, ext: Ext): EppCommand 
       if (feeCheck !== undefined) {
         const fee: NonNullable<typeof command.fee> = {
           commands: all(feeCheck, NS.fee, "command").map((element) => {
-            const item: NonNullable<typeof command.fee>["commands"][number] = {
-              name: (element.attrs.name ?? malformed("a fee command has no name")) as FeeCommandName,
-            };
+            const name = element.attrs.name;
+            if (name === undefined || !FEE_COMMANDS.includes(name)) return malformed(`a fee command is named ${JSON.stringify(name)}`);
+            const item: NonNullable<typeof command.fee>["commands"][number] = { name: name as FeeCommandName };
             const period = periodOf(optionalChild(element, NS.fee, "period"));
             if (period !== undefined) item.period = period;
             if (element.attrs.phase !== undefined) item.phase = element.attrs.phase;

@@ -101,6 +101,7 @@ function commandParts(command: EppCommand): { verb: XmlElement; extension: XmlEl
       return domainCheck(command);
     case "domain:info":
       check("name", labelProblem(command.name));
+      if (command.hosts !== undefined) check("hosts", ["all", "del", "sub", "none"].includes(command.hosts) ? null : "must be all, del, sub or none");
       if (command.authInfo !== undefined) check("authInfo", authInfoProblem(command.authInfo));
       return {
         verb: epp(

@@ -140,9 +140,10 @@ export function commandRetry(command: EppCommand): "safe" | "ask_first" {
 
 /**
  * The query that tells whether a transform took effect, for a command whose answer never
- * came: an `<info>` of its object (or a transfer `query`). The gateway sends it with the
- * same clTRID's request on a fresh session and compares what it reads with what the
- * command would have done. Null for a command that needs no asking (commandRetry "safe").
+ * came: an `<info>` of its object (or a transfer `query`). The gateway sends it on a fresh
+ * session and compares what it reads with what the command would have done (a created
+ * domain exists with our clID, a renewed one's exDate moved, …). Null for a command that
+ * needs no asking (commandRetry "safe").
  */
 export function outcomeQuery(command: EppCommand): EppCommand | null {
   if (commandRetry(command) === "safe") return null;
