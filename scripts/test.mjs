@@ -1,29 +1,35 @@
 #!/usr/bin/env node
-// `npm test`: every check there is, in three stages, each printed as a block when it ends.
+// `npm test`: every check there is, each step printed as a block when it ends.
 //
 //   node scripts/test.mjs [--lanes N]
 //
 // 1. The Debian packages the tests use (scripts/ensure-system-packages.mjs): a machine
 //    without them stops here, in the first seconds.
-// 2. The fast checks and the vitest suite, side by side: tsc, Biome, repo-check,
-//    openapi-lint and `vitest run`. A failure here stops the run before the end-to-end
-//    suites (they would mostly repeat it, minutes later).
-// 3. The end-to-end suites, N at a time (default 3, or TEST_LANES): each starts its own
-//    `npm start` (and PowerDNS, BIND, Chromium…) on free loopback ports with throwaway
-//    state, so they do not meet. The longest start first. Every suite runs to its end, and
-//    the run fails if any failed.
+// 2. The checks, side by side: tsc, Biome, repo-check, openapi-lint and `vitest run`, and
+//    d1-migrations (wrangler applies every migration to an empty local D1, once: each
+//    end-to-end suite's `npm start` copies that database, scripts/lib/local-d1.mjs).
+// 3. The end-to-end suites, longest first: each starts its own `npm start` (and PowerDNS,
+//    BIND, Chromium…) on free loopback ports with throwaway state, so they do not meet.
+//    They start once d1-migrations has passed, beside the checks: N - 1 at a time (at
+//    least 1) while the checks run, N once they have all passed (default 3, or
+//    TEST_LANES). A failed check stops them (they tear down what they started) and
+//    starts no more: the suites would mostly repeat the failure, minutes later. Otherwise
+//    every suite runs to its end, and the run fails if any failed.
 //
 // Why side by side: these steps wait far more than they compute (a workerd or wrangler
-// dev starting, a D1 migrating, dig waiting on a cache), so on 2 cores the whole run is
-// about half as long as one step after the other (CONTRIBUTING.md has the figures). Each
-// step is also a script of its own (`npm run e2e`, `npm run dns-e2e`, …) for running alone.
+// dev starting, vitest's runtimes fetching their modules, dig waiting on a cache), so on
+// 2 cores one step leaves much of the CPU idle; the suites take it while the checks run
+// (CONTRIBUTING.md has the figures). Each step is also a script of its own (`npm run
+// e2e`, `npm run dns-e2e`, …) for running alone.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { runInLanes, seconds } from "./lib/steps.mjs";
+import { migratedTemplate } from "./lib/local-d1.mjs";
+import { startQueue, seconds } from "./lib/steps.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
-const USAGE = "usage: node scripts/test.mjs [--lanes N]   (N end-to-end suites at a time, 1–8; default 3 or TEST_LANES)";
+const USAGE =
+  "usage: node scripts/test.mjs [--lanes N]   (N end-to-end suites at a time once the checks have passed, N - 1 beside them; 1–8; default 3 or TEST_LANES)";
 
 /** The end-to-end suites, longest first (measured, CONTRIBUTING.md), so the lanes end together. */
 const END_TO_END = [
@@ -55,6 +61,20 @@ const CHECKS = [
   { name: "vitest", command: [bin("vitest"), "run"] },
 ];
 
+/** The migrated D1 every suite's `npm start` copies (scripts/lib/local-d1.mjs); a failure is wrangler's output. */
+const MIGRATIONS = {
+  name: "d1-migrations",
+  run: async () => {
+    const template = await migratedTemplate();
+    if (template.error) return { ok: false, output: `${template.error}\nwrangler d1 migrations apply failed on an empty database (exit ${template.code})` };
+    const what = `${template.applied.length} migrations, ${template.applied[0]} to ${template.applied.at(-1)}`;
+    return {
+      ok: true,
+      output: template.built ? `wrangler applied ${what} to an empty database` : `${what}: already applied to an empty database by an earlier run`,
+    };
+  },
+};
+
 function parseLanes() {
   try {
     const { values } = parseArgs({ options: { lanes: { type: "string" } } });
@@ -68,16 +88,18 @@ function parseLanes() {
   }
 }
 
-function summary(results, started) {
+function summary(results, notRun, started) {
   console.log("Summary:");
-  for (const { name, ok, ms } of results) console.log(`  ${ok ? "ok    " : "FAILED"}  ${name.padEnd(14)} ${seconds(ms)}`);
-  const failed = results.filter((result) => !result.ok);
+  for (const { name, ok, ms, stopped } of results) console.log(`  ${stopped ? "stopped" : ok ? "ok     " : "FAILED "}  ${name.padEnd(14)} ${seconds(ms)}`);
+  if (notRun.length > 0) console.log(`  not run: ${notRun.join(", ")}`);
+  const failed = results.filter((result) => !result.ok && !result.stopped);
+  const passed = failed.length === 0 && notRun.length === 0 && results.every((result) => result.ok);
   console.log(
-    failed.length === 0
+    passed
       ? `npm test passed in ${seconds(Date.now() - started)}`
       : `npm test FAILED (${failed.map((result) => result.name).join(", ")}) after ${seconds(Date.now() - started)}`,
   );
-  return failed.length === 0;
+  return passed;
 }
 
 const lanes = parseLanes();
@@ -88,15 +110,27 @@ const packages = spawn(process.execPath, ["scripts/ensure-system-packages.mjs"],
 const packagesCode = await new Promise((resolve) => packages.on("close", (code) => resolve(code ?? 1)));
 if (packagesCode !== 0) process.exit(packagesCode);
 
-const checks = await runInLanes(CHECKS, CHECKS.length);
-if (!checks.every((result) => result.ok)) {
-  console.log("The end-to-end suites did not run: mend the failures above first.\n");
-  summary(checks, started);
-  process.exit(1);
-}
-
-const suites = await runInLanes(
+// Held (0 lanes) until d1-migrations has passed.
+const suites = startQueue(
   END_TO_END.map((name) => ({ name, command: [process.execPath, `scripts/${name}.mjs`] })),
-  lanes,
+  0,
 );
-process.exit(summary([...checks, ...suites], started) ? 0 : 1);
+const checkSteps = [...CHECKS, MIGRATIONS];
+let checksLeft = checkSteps.length;
+let checksFailed = false;
+const checks = await startQueue(checkSteps, checkSteps.length, {
+  onResult(result) {
+    checksLeft--;
+    if (checksFailed) return;
+    if (!result.ok) {
+      checksFailed = true;
+      console.log(`${result.name} failed: the end-to-end suites stop, and no more start (mend the failure first).\n`);
+      suites.stop();
+    } else if (checksLeft === 0) suites.setLanes(lanes);
+    else if (result.name === MIGRATIONS.name) suites.setLanes(Math.max(1, lanes - 1));
+  },
+}).done;
+// All checks passed before d1-migrations ended, or with it: the suites start now.
+if (!checksFailed) suites.setLanes(lanes);
+const e2e = await suites.done;
+process.exit(summary([...checks.results, ...e2e.results], e2e.notRun, started) ? 0 : 1);
