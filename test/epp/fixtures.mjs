@@ -15,3 +15,12 @@ export function fixtureNames() {
     .filter((name) => name.endsWith(".xml"))
     .sort();
 }
+
+/** The codec's own modules (src/epp/*.ts): their names and text. */
+export function eppSources() {
+  const dir = new URL("../../src/epp/", import.meta.url);
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".ts"))
+    .sort()
+    .map((name) => ({ name, text: readFileSync(new URL(name, dir), "utf8") }));
+}

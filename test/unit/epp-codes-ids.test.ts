@@ -19,7 +19,7 @@ import {
   resultCode,
   sha256,
 } from "../../src/epp";
-import { fixture } from "../epp/fixtures.mjs";
+import { eppSources, fixture } from "../epp/fixtures.mjs";
 
 describe("result codes map to the API's answers as contract section 21 says", () => {
   const answer = (code: number) => resultCode(code).answer;
@@ -197,5 +197,13 @@ describe("registryContactId: our ids as 3–16 character clIDType ids, the same 
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("the codec runs in the Worker as it is", () => {
+  it("src/epp imports nothing but its own modules and saxes: no node:, no HTTP, no database", () => {
+    const imports = eppSources().flatMap(({ name, text }) => [...text.matchAll(/\bfrom\s+"([^"]+)"/g)].map((match) => `${name}: ${match[1]}`));
+    expect(imports.length).toBeGreaterThan(20);
+    expect(imports.filter((line) => !/: (\.\/[\w-]+|saxes)$/.test(line))).toEqual([]);
   });
 });
