@@ -5,15 +5,19 @@
 //   1. restart durability: acknowledged writes (and idempotency keys) survive a SIGTERM of
 //      the whole server, with the same representations; writes work after the restart;
 //   2. auth on a real server with tokens minted/revoked by `scripts/token.mjs`, and
-//      fail-closed with no token configured;
+//      fail-closed with no token configured; the token tool goes through the running
+//      server (its local credential file, mode 0600, in the state dir) and opens the
+//      database file only when no server runs on it (none, or one that died);
 //   3. rate limiting (the [[ratelimits]] binding): 429 problem+json with Retry-After;
 //   4. idempotent POST retries (replay, 422 on another body).
 // Prints `ok - …` / `not ok - …` per check and `SAFETY-E2E: N passed, M failed`; exits 1
 // on failure.
 import { randomBytes } from "node:crypto";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { assert, createHarness, expectStatus, freePort, httpClient, runCommand, sleep } from "./lib/harness.mjs";
+import { localServerFile, readLocalServer } from "./lib/local-server.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -453,6 +457,34 @@ async function auth() {
   const tag = randomBytes(4).toString("hex");
   const contact = (n) => ({ name: `Auth Contact ${n}`, email: `auth-${tag}-${n}@example.org` });
 
+  // The token tool beside the running server: through its API, never its database file.
+  await check("while the server runs, its state dir holds its local credential file: mode 0600, naming its port", async () => {
+    const file = localServerFile(stateDir);
+    const mode = statSync(file).mode & 0o777;
+    assert(mode === 0o600, `${file} has mode ${mode.toString(8)}`);
+    assert(readLocalServer(stateDir)?.url === base, `it names ${readLocalServer(stateDir)?.url}, not ${base}`);
+  });
+  await check(
+    "token.mjs create while the server runs goes through it: the API records the token's creation (the database path records none), and the token works",
+    async () => {
+      const result = await tokenCli(["create", "--name", "e2e-live", "--scope", "write", "--persist-to", stateDir]);
+      assert(result.code === 0, cliFailure("token.mjs create", result));
+      const token = TOKEN_LINE.exec(result.stdout)?.[0];
+      assert(token, `no tok_… line in: ${result.stdout.slice(0, 300)}`);
+      tokens.live = token;
+      const history = (id) => request("GET", `/v1/events?resource=${id}`, undefined, bearer(tokens.write));
+      const live = await history(token.split(".")[0]);
+      expectStatus(live, 200);
+      assert(
+        live.json.data.some((event) => event.operation === "create" && event.token === "local"),
+        `no create event of ${token.split(".")[0]}: ${live.text.slice(0, 300)}`,
+      );
+      const fromFile = await history(tokens.write.split(".")[0]);
+      assert(fromFile.json.data.length === 0, `the token minted from the file has events: ${fromFile.text.slice(0, 300)}`);
+      expectStatus(await request("POST", "/v1/contacts", contact(9), bearer(token)), 201);
+    },
+  );
+
   await check("auth: GET /v1 without a token is 200 (public)", async () => {
     expectStatus(await request("GET", "/v1"), 200);
     expectStatus(await request("GET", "/v1/openapi.json"), 200);
@@ -542,6 +574,30 @@ async function auth() {
     assert(!result.stdout.includes(tokens.write.split(".")[1]), "list prints a secret");
   });
   await stopAndCheck("the --auth server stops on SIGTERM");
+
+  // No server: the tool opens the database file, as before.
+  await check("the local credential file goes with the server", async () => {
+    assert(!existsSync(localServerFile(stateDir)), `${localServerFile(stateDir)} is still there`);
+  });
+  const listsFromTheFile = async () => {
+    const result = await tokenCli(["list", "--persist-to", stateDir]);
+    assert(result.code === 0, cliFailure("token.mjs list", result));
+    for (const name of ["e2e", "e2e-read", "e2e-live"])
+      assert(new RegExp(`^tok_\\S+\\s+${name}\\s`, "m").test(result.stdout), `no ${name} line: ${result.stdout.slice(0, 400)}`);
+  };
+  await check("with the server stopped, token.mjs list works from the database file, the token minted through the server included", listsFromTheFile);
+  await check("a credential file left by a server that died (its npm start gone) is passed over: token.mjs list works from the database file", async () => {
+    const gone = await runCommand(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { timeoutMs: 30_000 });
+    const port = await freePort();
+    writeFileSync(
+      localServerFile(stateDir),
+      `${JSON.stringify({ url: `http://127.0.0.1:${port}`, credential: `local_${"x".repeat(43)}`, pid: Number(gone.stdout) })}\n`,
+      {
+        mode: 0o600,
+      },
+    );
+    await listsFromTheFile();
+  });
 }
 
 // Fail closed: --auth with no token at all refuses every non-public request.

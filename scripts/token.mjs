@@ -17,10 +17,14 @@
 // the SHA-256 hash of the secret, so a lost token cannot be recovered: revoke it and mint
 // another.
 //
-// The local database is opened directly (scripts/lib/cli-database.mjs: Miniflare on the
-// same SQLite file wrangler uses, about a second), also while `npm start` serves it; a
-// database that lacks migrations gets them from `wrangler d1 migrations apply` first, as
-// `npm start` does. --remote goes through `wrangler d1 execute --remote`.
+// While `npm start` serves the local database, the command goes through that server's
+// API over loopback, with the credential the run keeps in its state dir
+// (scripts/lib/local-server.mjs): SQLite lets one writer at a time hold the file, and a
+// second program writing it made the server's D1 answer SQLITE_BUSY. Otherwise the local
+// database is opened directly (scripts/lib/cli-database.mjs: Miniflare on the same SQLite
+// file wrangler uses, about a second); a database that lacks migrations gets them from
+// `wrangler d1 migrations apply` first, as `npm start` does. --remote goes through
+// `wrangler d1 execute --remote`. The output is the same either way.
 //
 // The state dir follows the rule `npm start` follows: --persist-to DIR, else the
 // PERSIST_TO environment variable, else .wrangler/state (scripts/readme-tour.mjs runs the
@@ -29,6 +33,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { cliDatabase } from "./lib/cli-database.mjs";
 import { localStateDir } from "./lib/local-d1.mjs";
+import { localServerClient } from "./lib/local-server.mjs";
 import { ulid } from "../src/db/ulid.js";
 
 const USAGE = `usage:
@@ -85,28 +90,117 @@ function parseOptions(argv) {
 /** The operator account of migration 0009 (src/db/schema.ts OPERATOR_ACCOUNT_ID). */
 const OPERATOR_ACCOUNT_ID = "acc_00000000000000000000000000";
 
-// Runs the command; resolves to an error message for the user, or null when it is done.
-async function runCommand(options, execute) {
+/** A refusal for the user (the command changed nothing): printed with the usage, exit 2. */
+class Refusal extends Error {}
+
+/**
+ * The tokens in the database itself, by SQL (`execute`: the local file, or --remote through
+ * wrangler): what `npm run token` does when no server serves the database.
+ */
+function databaseStore(execute) {
+  return {
+    async account(id) {
+      const [row] = await execute(`SELECT name, role FROM accounts WHERE id = '${id}'`);
+      return row ?? null;
+    },
+    async tokenNamed(account, name) {
+      const [row] = await execute(`SELECT id, revoked_at FROM api_tokens WHERE account_id = '${account}' AND name = '${name}'`);
+      return row ?? null;
+    },
+    async create({ account, name, scope }) {
+      const id = `tok_${ulid()}`;
+      const secret = randomBytes(32).toString("base64url");
+      const hash = createHash("sha256").update(secret).digest("hex");
+      await execute(
+        `INSERT INTO api_tokens (id, account_id, name, scope, secret_hash, created_at) VALUES ('${id}', '${account}', '${name}', '${scope}', '${hash}', '${new Date().toISOString()}')`,
+      );
+      return `${id}.${secret}`;
+    },
+    list(account) {
+      const where = account ? ` WHERE account_id = '${account}'` : "";
+      return execute(`SELECT id, account_id, name, scope, created_at, revoked_at FROM api_tokens${where} ORDER BY created_at`);
+    },
+    async revoke(id) {
+      // The token and every token minted from it, transitively (docs/accounts.md).
+      await execute(
+        `WITH RECURSIVE revoked(id) AS (SELECT '${id}' UNION SELECT t.id FROM api_tokens t JOIN revoked r ON t.parent_id = r.id) UPDATE api_tokens SET revoked_at = '${new Date().toISOString()}' WHERE id IN (SELECT id FROM revoked) AND revoked_at IS NULL`,
+      );
+    },
+  };
+}
+
+/**
+ * The tokens through the API of the `npm start` that serves the database (`request`, with
+ * its local credential: scripts/lib/local-server.mjs), so that nothing else writes the
+ * server's database file while it runs. The same commands: POST /v1/tokens mints (with no
+ * parent, as here), DELETE /v1/tokens/{token} revokes the token and its descendants; the
+ * API records an event for each, as for any token.
+ */
+function serverStore(request) {
+  const must = async (method, path, body, statuses) => {
+    const response = await request(method, path, body);
+    if (!statuses.includes(response.status)) throw new Error(`${method} ${path} answered ${response.status}: ${response.text.slice(0, 400)}`);
+    return response;
+  };
+  const pages = async function* (account) {
+    const filter = account ? `&account=${account}` : "";
+    let cursor = null;
+    do {
+      const page = (await must("GET", `/v1/tokens?limit=200${filter}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, undefined, [200])).json;
+      for (const token of page.data) yield token;
+      cursor = page.next_cursor;
+    } while (cursor);
+  };
+  const asRow = (token) => ({
+    id: token.id,
+    account_id: token.account,
+    name: token.name,
+    scope: token.scope,
+    created_at: token.created_at,
+    revoked_at: token.revoked_at,
+  });
+  return {
+    async account(id) {
+      const found = await must("GET", `/v1/accounts/${id}`, undefined, [200, 404]);
+      return found.status === 200 ? { name: found.json.name, role: found.json.role } : null;
+    },
+    async tokenNamed(account, name) {
+      for await (const token of pages(account)) if (token.name === name) return asRow(token);
+      return null;
+    },
+    async create({ account, name, scope }) {
+      const minted = await must("POST", "/v1/tokens", { name, scope, account }, [201, 409, 422]);
+      // Refused by the API's rules (a dns token is the operator's, unrestricted): its words.
+      if (minted.status !== 201) throw new Refusal(minted.json?.detail ?? minted.text);
+      return minted.json.secret;
+    },
+    async list(account) {
+      const rows = [];
+      for await (const token of pages(account)) rows.push(asRow(token));
+      return rows;
+    },
+    async revoke(id) {
+      await must("DELETE", `/v1/tokens/${id}`, undefined, [204]);
+    },
+  };
+}
+
+// Runs the command on `store`; resolves to an error message for the user, or null when it is done.
+async function runCommand(options, store) {
   const account = options.account ?? OPERATOR_ACCOUNT_ID;
   if (options.command === "create") {
-    const id = `tok_${ulid()}`;
-    const secret = randomBytes(32).toString("base64url");
-    const hash = createHash("sha256").update(secret).digest("hex");
-    const [owner] = await execute(`SELECT name, role FROM accounts WHERE id = '${account}'`);
+    const owner = await store.account(account);
     if (!owner) return `no account has the id ${account} (GET /v1/accounts lists them)`;
-    const existing = await execute(`SELECT id FROM api_tokens WHERE account_id = '${account}' AND name = '${options.name}'`);
-    if (existing.length > 0) return `the account ${account} has a token named ${options.name} already (names are never reused, even revoked ones)`;
-    await execute(
-      `INSERT INTO api_tokens (id, account_id, name, scope, secret_hash, created_at) VALUES ('${id}', '${account}', '${options.name}', '${options.scope}', '${hash}', '${new Date().toISOString()}')`,
-    );
+    if (await store.tokenNamed(account, options.name))
+      return `the account ${account} has a token named ${options.name} already (names are never reused, even revoked ones)`;
+    const token = await store.create({ account, name: options.name, scope: options.scope });
     console.log(
       `Created ${options.scope} token "${options.name}" of the ${owner.role} account "${owner.name}" (${account}) in the ${options.remote ? "remote" : "local"} database. It is shown only this once:\n`,
     );
-    console.log(`${id}.${secret}\n`);
+    console.log(`${token}\n`);
     console.log("Use it as: Authorization: Bearer <token>");
   } else if (options.command === "list") {
-    const where = options.account ? ` WHERE account_id = '${options.account}'` : "";
-    const rows = await execute(`SELECT id, account_id, name, scope, created_at, revoked_at FROM api_tokens${where} ORDER BY created_at`);
+    const rows = await store.list(options.account);
     if (rows.length === 0)
       console.log(options.account ? `No tokens in the account ${options.account}.` : "No tokens: the deployed service refuses every request until one exists.");
     for (const row of rows)
@@ -114,15 +208,12 @@ async function runCommand(options, execute) {
         `${row.id}  ${row.name.padEnd(24)} ${row.scope.padEnd(5)}  created ${row.created_at}  ${row.account_id}  ${row.revoked_at ? `REVOKED ${row.revoked_at}` : "active"}`,
       );
   } else {
-    const rows = await execute(`SELECT id, revoked_at FROM api_tokens WHERE account_id = '${account}' AND name = '${options.name}'`);
-    if (rows.length === 0) return `the account ${account} has no token named ${options.name}`;
-    if (rows[0].revoked_at) {
-      console.log(`Token "${options.name}" was already revoked at ${rows[0].revoked_at}.`);
+    const token = await store.tokenNamed(account, options.name);
+    if (!token) return `the account ${account} has no token named ${options.name}`;
+    if (token.revoked_at) {
+      console.log(`Token "${options.name}" was already revoked at ${token.revoked_at}.`);
     } else {
-      // The token and every token minted from it, transitively (docs/accounts.md).
-      await execute(
-        `WITH RECURSIVE revoked(id) AS (SELECT '${rows[0].id}' UNION SELECT t.id FROM api_tokens t JOIN revoked r ON t.parent_id = r.id) UPDATE api_tokens SET revoked_at = '${new Date().toISOString()}' WHERE id IN (SELECT id FROM revoked) AND revoked_at IS NULL`,
-      );
+      await store.revoke(token.id);
       console.log(`Revoked token "${options.name}" and every token minted from it. Running Workers stop accepting them within 10 seconds.`);
     }
   }
@@ -137,11 +228,18 @@ process.stdout.on("error", (error) => {
 });
 
 const options = parseOptions(process.argv.slice(2));
-const db = await cliDatabase({ label: "token", remote: options.remote, persistTo: options.persistTo });
+// The local database while `npm start` serves it: through that server, never its file.
+const server = options.remote
+  ? null
+  : await localServerClient(options.persistTo, { onWait: (url) => console.error(`[token] waiting for npm start to answer on ${url}`) });
+const db = server ? null : await cliDatabase({ label: "token", remote: options.remote, persistTo: options.persistTo });
 let refusal;
 try {
-  refusal = await runCommand(options, db.execute);
+  refusal = await runCommand(options, server ? serverStore(server) : databaseStore(db.execute));
+} catch (error) {
+  if (!(error instanceof Refusal)) throw error;
+  refusal = error.message;
 } finally {
-  await db.close();
+  await db?.close();
 }
 if (refusal) fail(refusal);

@@ -1,8 +1,10 @@
 // The database an operator's command-line tool acts on (`npm run token`, `npm run
 // zone-conflicts`): the local D1 that `npm start` serves, opened directly
-// (./local-d1.mjs, about a second, also while the server runs; migrations still pending
-// are applied first, as `npm start` would), or with --remote the deployed one through
-// `wrangler d1 execute --remote`. Either way { execute(sql) → rows, close() }.
+// (./local-d1.mjs, about a second; migrations still pending are applied first, as `npm
+// start` would), or with --remote the deployed one through `wrangler d1 execute
+// --remote`. Either way { execute(sql) → rows, close() }. `npm run token` comes here only
+// when no server runs on the state dir; while one does, it goes through that server
+// (./local-server.mjs).
 import { spawnSync } from "node:child_process";
 import { noLocalD1Yet, openLocalD1 } from "./local-d1.mjs";
 import { applyLocalMigrations, assertWranglerInstalled, DB_NAME, ROOT, WRANGLER, wranglerEnv } from "./wrangler.mjs";

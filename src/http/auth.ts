@@ -354,6 +354,29 @@ export const LOCAL_PRINCIPAL: Principal = {
 };
 const PUBLIC_PRINCIPAL: Principal = { kind: "public", tokenId: null, name: "public", scope: "read", rights: null };
 
+/**
+ * `npm start`'s local credential (`local_` and 43 base64url characters): made afresh by
+ * each run and written to a file of its state directory only its user can read
+ * (scripts/lib/local-server.mjs), so that `npm run token` reaches the running server
+ * instead of opening its database file; the Worker gets only its SHA-256.
+ */
+const LOCAL_CREDENTIAL_SHAPE = /^local_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * A presented local credential is the local principal's when it is this run's (its hash is
+ * LOCAL_CREDENTIAL_SHA256) and the request is local development, as AUTH_DISABLED is
+ * honoured: a deployed Worker never takes one. Checked before AUTH_DISABLED, so that a
+ * server of another state directory, authentication off or not, answers it 401 and the
+ * tool knows the server is not its own.
+ */
+async function localCredential(c: Context<AppEnv>, presented: string): Promise<Principal> {
+  const expected = c.env.LOCAL_CREDENTIAL_SHA256;
+  const honoured = typeof expected === "string" && /^[0-9a-f]{64}$/.test(expected) && isLocalDevelopment(c.req.raw);
+  const matches = crypto.subtle.timingSafeEqual(await sha256(presented), honoured ? fromHex(expected ?? "") : NO_SUCH_HASH) && honoured;
+  if (!matches) throw await spendFailure(c, unauthorized("The bearer token is unknown.", "invalid_token"));
+  return LOCAL_PRINCIPAL;
+}
+
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const path = c.req.path;
   const backend = dnsBackendPath(new URL(c.req.url).pathname);
@@ -363,6 +386,11 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
     const principal = await verifyToken(c, backend.token, { dnsBackend: true });
     if (principal.scope !== "dns") throw unauthorized("The DNS backend needs a token of scope dns.", "invalid_token");
     c.set("principal", principal);
+    return next();
+  }
+  const presented = /^Bearer +(\S+) *$/i.exec(c.req.header("authorization") ?? "")?.[1];
+  if (presented !== undefined && LOCAL_CREDENTIAL_SHAPE.test(presented)) {
+    c.set("principal", await localCredential(c, presented));
     return next();
   }
   if (authDisabled(c.env, c.req.raw)) {
