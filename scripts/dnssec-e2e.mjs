@@ -16,12 +16,19 @@
 //   primary passes `dnssec-verify` and `named-checkzone` with the checks zone-check.mjs
 //   uses; every signature the secondary holds has begun and is good for 7 days more;
 // - no private key material in any API answer the test sees, nor in any log line of the
-//   service or of PowerDNS.
+//   service or of PowerDNS;
+// - freshness of signing on a busy tier: while questions stream to the secondary and other
+//   zones change every quarter second, a record changed and signing turned on a moment
+//   after are validated by `delv` at the secondary within 5 s of the answer to `POST
+//   …/dnssec` (polled; the time measured is printed), for a zone and for a zone that also
+//   has a declared secondary with a TSIG key (BIND's `named`, transferring with the key
+//   from another loopback address), which gets the signed zone too.
 //
 // Loopback only, bounded loops; every daemon stopped by its PID, temp dirs removed.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { assertEqual, createHarness, freePort, httpClient, lastLines, runCommand, startDnsTier, waitFor } from "./lib/harness.mjs";
+import { udpQuery } from "./lib/dns-wire.mjs";
+import { assertEqual, createHarness, freePort, httpClient, lastLines, runCommand, startDaemon, startDnsTier, waitFor } from "./lib/harness.mjs";
 
 const harness = createHarness({ name: "dnssec-e2e", label: "DNSSEC-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 420_000 });
 const { check, ok, notOk, assert } = harness;
@@ -102,6 +109,18 @@ const NODATA = [
 
 const PRIVATE_MARKERS = [/Private-key-format/i, /PrivateKey:/, /private_key/i];
 
+/** A change through the API is answered so by the secondary within this (docs/serving.md, "Freshness"). */
+const FRESHNESS_BOUND_MS = 5_000;
+/** What a readiness poll adds to what it measures: one `delv` run and one pause. */
+const POLL_SLACK_MS = 1_000;
+/** Zones signed on a busy tier: one plain, one with a declared secondary that transfers with a TSIG key. */
+const FRESH_ZONE = "fresh-plain.test";
+const FRESH_TSIG_ZONE = "fresh-tsig.test";
+/** Zones changed all along while those are signed, to keep the primary and the secondary busy. */
+const TRAFFIC_ZONES = ["traffic-1.test", "traffic-2.test", "traffic-3.test"];
+/** The declared secondary (BIND) takes NOTIFY on 127.0.0.1 and transfers from 127.0.0.2, which the tier allows only with the key. */
+const TRANSFER_SOURCE = "127.0.0.2";
+
 const absolute = (owner) => (owner === "@" ? `${ZONE}.` : `${owner}.${ZONE}.`);
 
 // The tier (`npm run dns`) is stopped by the harness's cleanup, whatever ends the run.
@@ -132,6 +151,11 @@ async function main({ base, stateDir, work }) {
   const [key] = state.keys;
   for (const path of [`/v1/zones/${ZONE}`, `/v1/zones/${ZONE}/dnssec`, "/v1/events?limit=200"]) seen.push((await api("GET", path)).text);
   seen.push((await api("GET", `/v1/zones/${ZONE}`, undefined, { accept: "text/dns" })).text);
+
+  // The zones of the busy-tier checks, made before the tier starts: the declared
+  // secondary and its key are zone metadata, which PowerDNS caches for a minute.
+  const bindPort = await freePort();
+  const transferKey = await freshnessZones(api, bindPort);
 
   // The trust anchor: the API's SHA-256 DS, as the parent would publish it.
   const [tag, algorithm, digestType, digest] = key.ds[0].split(" ");
@@ -300,6 +324,8 @@ async function main({ base, stateDir, work }) {
     }
   });
 
+  if (transferKey) await signingOnABusyTier({ api, work, pdnsPort, primaryPort, bindPort, transferKey, seen });
+
   await check("with no domain here publishing its DS, turning signing off answers 204", async () => {
     const response = await api("DELETE", `/v1/zones/${ZONE}/dnssec`);
     seen.push(response.text);
@@ -312,4 +338,173 @@ async function main({ base, stateDir, work }) {
       for (const marker of PRIVATE_MARKERS) assert(!marker.test(text), `${where} matches ${marker}`);
     }
   });
+}
+
+/**
+ * The zones the busy-tier checks sign, each with a record `www`, and the traffic zones;
+ * FRESH_TSIG_ZONE declares BIND on 127.0.0.1:`bindPort` as its secondary with a transfer
+ * key. Resolves to that key (with its secret), or null when a step failed (reported).
+ */
+async function freshnessZones(api, bindPort) {
+  let key = null;
+  await check(
+    `zones ${FRESH_ZONE}, ${FRESH_TSIG_ZONE} (a declared secondary with a TSIG key) and ${TRAFFIC_ZONES.length} traffic zones are made through the API`,
+    async () => {
+      for (const zone of [FRESH_ZONE, FRESH_TSIG_ZONE, ...TRAFFIC_ZONES]) {
+        const created = await api("POST", "/v1/zones", { name: zone, nameservers: ["ns1.example.net"] });
+        assert(created.status === 201, `POST /v1/zones ${zone}: ${created.status} ${created.text.slice(0, 300)}`);
+        const www = await api("POST", "/v1/records", { zone, name: "www", type: "A", content: "192.0.2.1" });
+        assert(www.status === 201, `POST /v1/records in ${zone}: ${www.status} ${www.text.slice(0, 300)}`);
+      }
+      const minted = await api("POST", "/v1/tsig-keys", { name: `xfr.${FRESH_TSIG_ZONE}`, allow: ["transfer"], zones: [FRESH_TSIG_ZONE] });
+      assert(minted.status === 201, `POST /v1/tsig-keys: ${minted.status} ${minted.text.slice(0, 300)}`);
+      const declared = await api("PATCH", `/v1/zones/${FRESH_TSIG_ZONE}`, {
+        secondaries: [{ address: "127.0.0.1", port: bindPort, tsig_key: minted.json.id }],
+      });
+      assert(declared.status === 200, `PATCH secondaries: ${declared.status} ${declared.text.slice(0, 300)}`);
+      key = minted.json;
+    },
+  );
+  return key;
+}
+
+/**
+ * Traffic on the tier until `stop()`: questions streaming to the secondary (names that
+ * exist and names that do not, four at a time) and a record created in one of the traffic
+ * zones every quarter second (each a NOTIFY, an SOA check and a transfer). Resolves, once
+ * stopped, to what it did and the changes the API refused.
+ */
+function busyTier(api, secondaryPort) {
+  let running = true;
+  const done = { questions: 0, unanswered: 0, changes: 0, refused: [] };
+  const askers = Array.from({ length: 4 }, async (_, asker) => {
+    for (let i = 0; running; i++) {
+      const zone = TRAFFIC_ZONES[i % TRAFFIC_ZONES.length];
+      const answer = await udpQuery(secondaryPort, i % 2 ? `www.${zone}` : `q${asker}-${i}.${zone}`, "A", { timeoutMs: 1_000 });
+      done.questions++;
+      if (!answer) done.unanswered++;
+    }
+  });
+  const writer = (async () => {
+    for (let i = 0; running; i++) {
+      const started = Date.now();
+      const created = await api("POST", "/v1/records", { zone: TRAFFIC_ZONES[i % TRAFFIC_ZONES.length], name: `n${i}`, type: "A", content: "192.0.2.9" });
+      done.changes++;
+      if (created.status !== 201) done.refused.push(`${created.status} ${created.text.slice(0, 200)}`);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 250 - (Date.now() - started))));
+    }
+  })();
+  return async () => {
+    running = false;
+    await Promise.all([...askers, writer]);
+    return done;
+  };
+}
+
+/**
+ * Signing turned on reaches the secondary within FRESHNESS_BOUND_MS on a busy tier, a
+ * record of the zone changed a moment before: for FRESH_ZONE, and for FRESH_TSIG_ZONE,
+ * whose declared secondary (BIND) gets the signed zone too.
+ */
+async function signingOnABusyTier({ api, work, pdnsPort, primaryPort, bindPort, transferKey, seen }) {
+  const keyName = transferKey.name.replace(/\.$/, "");
+  writeFileSync(
+    join(work, "named.conf"),
+    `options { directory "${work}"; listen-on port ${bindPort} { 127.0.0.1; }; listen-on-v6 { none; }; pid-file none; recursion no; dnssec-validation no;
+  transfer-source ${TRANSFER_SOURCE}; notify no; request-ixfr no; };
+controls { };
+key "${keyName}" { algorithm ${transferKey.algorithm}; secret "${transferKey.secret}"; };
+zone "${FRESH_TSIG_ZONE}" { type secondary; primaries port ${primaryPort} { 127.0.0.1 key "${keyName}"; }; file "${join(work, `${FRESH_TSIG_ZONE}.db`)}"; };
+`,
+  );
+  const bind = await startDaemon("/usr/sbin/named", ["-g", "-c", join(work, "named.conf")], { ready: /running/, timeoutMs: 30_000 });
+  if (bind.notReady) {
+    notOk("BIND starts as the declared secondary of the TSIG zone", bind.notReady);
+    return;
+  }
+  const dig = async (port, name, type, ...flags) =>
+    (
+      await runCommand("dig", ["@127.0.0.1", "-p", String(port), "+short", "+norec", "+time=2", "+tries=1", ...flags, name, type], { timeoutMs: 10_000 })
+    ).output.trim();
+  const serialAt = async (port, zone) => Number((await dig(port, zone, "SOA")).split(" ")[2]);
+  const apiSerial = async (zone) => (await api("GET", `/v1/zones/${zone}`)).json?.soa?.serial;
+
+  const ready = await check(
+    `the secondary serves ${FRESH_ZONE}, ${FRESH_TSIG_ZONE} and the traffic zones, and the declared secondary (BIND) has transferred ${FRESH_TSIG_ZONE} with its key`,
+    async () => {
+      for (const zone of [FRESH_ZONE, FRESH_TSIG_ZONE, ...TRAFFIC_ZONES]) {
+        const serial = await apiSerial(zone);
+        const took = await waitFor(async () => (await serialAt(pdnsPort, zone)) === serial, { timeoutMs: 60_000, stop: () => harness.aborting });
+        assert(took !== null, `the secondary holds ${zone} at ${await serialAt(pdnsPort, zone)}, the API at ${serial}`);
+      }
+      const serial = await apiSerial(FRESH_TSIG_ZONE);
+      const took = await waitFor(async () => (await serialAt(bindPort, FRESH_TSIG_ZONE)) === serial, { timeoutMs: 60_000, stop: () => harness.aborting });
+      assert(
+        took !== null,
+        `BIND holds ${FRESH_TSIG_ZONE} at ${await serialAt(bindPort, FRESH_TSIG_ZONE)}, the API at ${serial}: ${lastLines(bind.output, 8)}`,
+      );
+    },
+  );
+  if (!ready) return;
+
+  const stopTraffic = busyTier(api, pdnsPort);
+  try {
+    // The tier busy first: transfers of the traffic zones under way, questions streaming.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    for (const zone of [FRESH_ZONE, FRESH_TSIG_ZONE]) {
+      const declared = zone === FRESH_TSIG_ZONE ? ", a zone with a TSIG declared secondary," : "";
+      await check(
+        `on a busy tier, ${zone}${declared} with a record changed a moment before: signing turned on is validated by delv at the secondary within ${FRESHNESS_BOUND_MS / 1000} s`,
+        async () => {
+          const records = await api("GET", `/v1/zones/${zone}/records?limit=10`);
+          const www = records.json.data.find((record) => record.name === "www" && record.type === "A");
+          const changed = await api("PATCH", `/v1/records/${www.id}`, { content: "192.0.2.2" });
+          assert(changed.status === 200, `PATCH the record: ${changed.status} ${changed.text.slice(0, 300)}`);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          const enabled = await api("POST", `/v1/zones/${zone}/dnssec`);
+          const signedAt = Date.now();
+          seen.push(enabled.text);
+          assert(enabled.status === 201, `POST dnssec: ${enabled.status} ${enabled.text.slice(0, 300)}`);
+          const [tag, algorithm, digestType, digest] = enabled.json.keys[0].ds[0].split(" ");
+          const anchors = join(work, `trust-anchors-${zone}.conf`);
+          writeFileSync(anchors, `trust-anchors {\n  "${zone}." static-ds ${tag} ${algorithm} ${digestType} "${digest}";\n};\n`);
+          let last = "";
+          const validated = async () => {
+            const result = await runCommand(
+              "delv",
+              ["@127.0.0.1", "-p", String(pdnsPort), `+root=${zone}`, "-a", anchors, "+tcp", "+nocomments", `www.${zone}.`, "A"],
+              {
+                timeoutMs: 10_000,
+              },
+            );
+            last = result.output;
+            return /^; fully validated$/m.test(last) && /\sA\s+192\.0\.2\.2$/m.test(last);
+          };
+          const took = await waitFor(validated, { timeoutMs: FRESHNESS_BOUND_MS + POLL_SLACK_MS, intervalMs: 100, stop: () => harness.aborting });
+          console.log(`#   ${zone}: validated at the secondary ${took === null ? "not at all" : `${Date.now() - signedAt} ms`} after POST …/dnssec answered`);
+          assert(took !== null, `not validated within ${(FRESHNESS_BOUND_MS + POLL_SLACK_MS) / 1000} s: ${last.trim().split("\n").slice(0, 6).join(" | ")}`);
+        },
+      );
+    }
+    await check(`the declared secondary (BIND) gets the signed ${FRESH_TSIG_ZONE}: NOTIFY reaches it unsigned, and it transfers with its key`, async () => {
+      const serial = await apiSerial(FRESH_TSIG_ZONE);
+      const started = Date.now();
+      const took = await waitFor(async () => (await serialAt(bindPort, FRESH_TSIG_ZONE)) === serial, { timeoutMs: 30_000, stop: () => harness.aborting });
+      assert(
+        took !== null,
+        `BIND holds ${FRESH_TSIG_ZONE} at ${await serialAt(bindPort, FRESH_TSIG_ZONE)}, the API at ${serial}: ${lastLines(bind.output, 8)}`,
+      );
+      console.log(`#   BIND at the API's serial ${Date.now() - started} ms after the check began`);
+      const signed = await dig(bindPort, `www.${FRESH_TSIG_ZONE}`, "A", "+dnssec");
+      assert(/^A 13 /m.test(signed), `no RRSIG of www.${FRESH_TSIG_ZONE} A at BIND: ${signed}`);
+    });
+  } finally {
+    const traffic = await stopTraffic();
+    await check("the traffic went on meanwhile: questions answered by the secondary, every change written", async () => {
+      console.log(`#   traffic: ${traffic.questions} questions (${traffic.unanswered} unanswered), ${traffic.changes} changes`);
+      assert(traffic.changes > 0 && traffic.questions > traffic.changes, JSON.stringify(traffic));
+      assert(traffic.refused.length === 0, `changes refused: ${traffic.refused.slice(0, 3).join(" | ")}`);
+      assert(traffic.unanswered <= traffic.questions / 100, `${traffic.unanswered} of ${traffic.questions} questions unanswered`);
+    });
+  }
 }

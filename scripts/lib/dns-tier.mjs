@@ -35,6 +35,13 @@ export function primarySettings({ secondaries, axfrFrom }) {
     `allow-axfr-ips=${axfrFrom.join(",")}`,
     // NOTIFYs leave from loopback, the address the secondaries take them from.
     "query-local-address=127.0.0.1",
+    // NOTIFYs unsigned. PowerDNS signs every NOTIFY of a zone with the first key of its
+    // TSIG-ALLOW-AXFR (a declared secondary's key), whoever it goes to, and the tier's
+    // secondaries, which hold no customer's key, refuse it (NOTAUTH, BADKEY): every change
+    // to such a zone reached them only at its SOA refresh, 2 hours later. A NOTIFY only
+    // makes a secondary ask its primary for the SOA (RFC 1996 §5); the declared secondary's
+    // SOA query and transfer are still signed with its key (docs/decisions.md).
+    "send-signed-notify=no",
   ];
 }
 
