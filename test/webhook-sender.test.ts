@@ -21,11 +21,13 @@ import { MAX_STATEMENTS_PER_BATCH } from "../src/db/d1-limits";
 import { database } from "../src/db/client";
 import type { Env } from "../src/env";
 import worker from "../src/index";
-import { PASS_WEBHOOKS, type WebhookMessage } from "../src/resources/webhooks/dispatch";
+import { emptyReport } from "../src/resources/webhooks/deliver";
+import { dispatchOwed, PASS_WEBHOOKS, type WebhookMessage } from "../src/resources/webhooks/dispatch";
+import { deliverPass } from "../src/resources/webhooks/pass";
 import { KICK_DELAY_SECONDS, KICK_EVERY_MS } from "../src/resources/webhooks/kick";
 import { claimAll, LEASE_MS, owedAmong, owedCondition, recordAll, releaseAll } from "../src/resources/webhooks/lease";
-import { newSigningSecret } from "../src/resources/webhooks/secrets";
-import { type SendJob, SEALED_SECRET_UNREADABLE, webhookSender } from "../src/resources/webhooks/send";
+import { newSigningSecret, sealSecret } from "../src/resources/webhooks/secrets";
+import { MAX_JOB_BYTES, type SendJob, SEALED_SECRET_UNREADABLE, webhookSender } from "../src/resources/webhooks/send";
 import { DEFAULT_DNS_RESOLVER } from "../src/resources/webhooks/target";
 import { api, RFC3339_MS_UTC } from "./helpers";
 import { bearer } from "./tokens";
@@ -594,6 +596,250 @@ describe("POST /v1/webhooks/{webhook}/ping is sent by the webhook sender", () =>
     await env.DB.prepare("update webhooks set secret_sealed = 'v1.not-a-sealed-secret' where id = ?").bind(id).run();
     const ping = ok(await call("POST", `/v1/webhooks/${id}/ping`), 200);
     expect(ping).toMatchObject({ kind: "ping", status_code: null, duration_ms: 0, outcome: "failed", error: SEALED_SECRET_UNREADABLE.error });
+  });
+});
+
+/** The real sender (this runtime's WEBHOOK_SENDER), behind a wrapper that keeps every job handed to it. */
+function watchedSender() {
+  const jobs: SendJob[] = [];
+  const sender = {
+    deliver(job: SendJob) {
+      jobs.push(job);
+      return webhookSender(env as unknown as Env).deliver(job);
+    },
+  };
+  return { bindings: { ...env, WEBHOOK_QUEUE: undefined, WEBHOOK_SENDER: sender } as unknown as Env, jobs };
+}
+
+/** A customer account (made by the operator), with a webhook of its own at `url` for its contacts' creation, owed nothing yet. */
+async function accountWithWebhook(url: string) {
+  const account = ok(await call("POST", "/v1/accounts", { json: { name: `Paused ${++contacts}` } }), 201).id as string;
+  const id = ok(await call("POST", "/v1/webhooks", { json: { url, account, event_types: ["contact.create"] } }), 201).id as string;
+  await caughtUp(id);
+  return { account, id };
+}
+
+/** A contact of the account: one contact.create event its webhook selects. */
+async function contactOf(account: string) {
+  const n = ++contacts;
+  return ok(await call("POST", "/v1/contacts", { json: { name: `Paused Contact ${n}`, email: `paused${n}@example.org`, account } }), 201);
+}
+
+async function setStatus(account: string, status: "active" | "suspended") {
+  expect(ok(await call("PATCH", `/v1/accounts/${account}`, { json: { status } }), 200)).toMatchObject({ id: account, status });
+}
+
+describe("a suspended account's webhooks pause: nothing sent, nothing lost, resumed in order when it is active again", () => {
+  it("a suspended account's webhooks send nothing and keep their deliveries owed", async () => {
+    const url = "https://93.184.215.14/paused/one";
+    const { account, id } = await accountWithWebhook(url);
+    const cursor = (await row(id)).cursor_seq;
+    for (let i = 0; i < 3; i++) await contactOf(account);
+    expect(await isOwed(id)).toBe(true);
+    await setStatus(account, "suspended");
+    // The cron's and the queue's question finds nothing owed, and a pass that names it (a
+    // queue message, a retry) takes no lease on it: no job reaches the sender.
+    expect(await isOwed(id)).toBe(false);
+    const { bindings, jobs } = watchedSender();
+    const report = await dispatchOwed(bindings, new Date());
+    expect(report.as_of).toMatch(RFC3339_MS_UTC);
+    const ends = await deliverPass(bindings, [id], new Date(), emptyReport());
+    expect(ends.get(id)).toEqual({ kind: "skipped" });
+    expect(jobs.filter((job) => job.url === url)).toEqual([]);
+    expect(await row(id)).toMatchObject({ lease_id: null, cursor_seq: cursor });
+    expect(ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data).toEqual([]);
+    // A ping sends nothing either: it records why.
+    const ping = ok(await call("POST", `/v1/webhooks/${id}/ping`), 200);
+    expect(ping).toMatchObject({
+      kind: "ping",
+      status_code: null,
+      duration_ms: 0,
+      outcome: "failed",
+      error: `Not sent: the account ${account} is suspended, and its webhooks send nothing until it is active again.`,
+    });
+    // Still owed: active again, it is owed the same events from the same cursor.
+    await setStatus(account, "active");
+    expect(await isOwed(id)).toBe(true);
+    expect((await row(id)).cursor_seq).toBe(cursor);
+    ok(await call("PATCH", `/v1/webhooks/${id}`, { json: { enabled: false } }), 200);
+  });
+
+  it("an account suspended while a pass holds its webhook is sent nothing more by that pass: the lease is checked in SQL before the job", async () => {
+    const url = "https://93.184.215.14/paused/in-flight";
+    const { account, id } = await accountWithWebhook(url);
+    const cursor = (await row(id)).cursor_seq;
+    await contactOf(account);
+    const { bindings, jobs } = watchedSender();
+    // The suspension commits right after the pass's lease, as a PATCH on another isolate
+    // would while this pass reads the events.
+    let leased = false;
+    const db = new Proxy(env.DB, {
+      get(target, property) {
+        if (property === "batch")
+          return async (statements: D1PreparedStatement[]) => {
+            const results = await target.batch(statements);
+            if (!leased && statements.some((s) => /set "lease_id"/.test((s as unknown as { statement: string }).statement))) {
+              leased = true;
+              await target.prepare("update accounts set status = 'suspended' where id = ?").bind(account).run();
+            }
+            return results;
+          };
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const ends = await deliverPass({ ...bindings, DB: db } as Env, [id], new Date(), emptyReport());
+    expect(leased).toBe(true);
+    expect(ends.get(id)).toEqual({ kind: "skipped" });
+    expect(jobs.filter((job) => job.url === url)).toEqual([]);
+    expect(await row(id)).toMatchObject({ lease_id: null, cursor_seq: cursor });
+    expect(ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data).toEqual([]);
+    await setStatus(account, "active");
+    ok(await call("PATCH", `/v1/webhooks/${id}`, { json: { enabled: false } }), 200);
+  });
+
+  it("they resume in order when the account is active again: the first job holds the owed events in commit order", async () => {
+    const url = "https://93.184.215.14/paused/resumed";
+    const { account, id } = await accountWithWebhook(url);
+    const written = [await contactOf(account)];
+    await setStatus(account, "suspended");
+    // Owed events keep coming while it is paused (an operator's writes for the account).
+    written.push(await contactOf(account), await contactOf(account));
+    const { bindings, jobs } = watchedSender();
+    await deliverPass(bindings, [id], new Date(), emptyReport());
+    expect(jobs.filter((job) => job.url === url)).toEqual([]);
+    await setStatus(account, "active");
+    expect(await isOwed(id)).toBe(true);
+    const report = emptyReport();
+    await deliverPass(bindings, [id], new Date(), report);
+    const sent = jobs.filter((job) => job.url === url);
+    expect(sent).toHaveLength(1);
+    const events = await Promise.all(sent[0]!.events.map(async (event) => ok(await call("GET", `/v1/events/${event.id}`), 200)));
+    expect(events.map((event) => [event.type, event.operation, event.resource])).toEqual(written.map((contact) => ["contact", "create", contact.id]));
+    expect(sent[0]!.events.map((event) => event.id)).toEqual([...events].sort((a, b) => (a.at < b.at ? -1 : 1)).map((event) => event.id));
+    // The first was attempted (the runtime's outbound answers 500 here): in commit order, nothing skipped.
+    const deliveries = ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data;
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({ kind: "event", event: events[0].id, attempt: 1, status_code: 500, outcome: "retrying" });
+    ok(await call("PATCH", `/v1/webhooks/${id}`, { json: { enabled: false } }), 200);
+  });
+
+  it("a failing webhook paused past its 5 days is not disabled when its account resumes: the days count from the resumption", async () => {
+    const url = "https://93.184.215.14/paused/failing";
+    const { account, id } = await accountWithWebhook(url);
+    await contactOf(account);
+    const sixDaysAgo = new Date(Date.now() - 6 * 24 * 3600 * 1000).toISOString();
+    await env.DB.prepare("update webhooks set failing_since = ? where id = ?").bind(sixDaysAgo, id).run();
+    await setStatus(account, "suspended");
+    const before = new Date().toISOString();
+    await setStatus(account, "active");
+    const stored = (await env.DB.prepare("select failing_since, enabled from webhooks where id = ?")
+      .bind(id)
+      .first<{ failing_since: string; enabled: number }>())!;
+    expect(stored.enabled).toBe(1);
+    expect(stored.failing_since >= before).toBe(true);
+    const report = emptyReport();
+    await deliverPass(watchedSender().bindings, [id], new Date(), report);
+    expect(report).toMatchObject({ disabled: 0, retrying: 1 });
+    expect(ok(await call("GET", `/v1/webhooks/${id}`), 200)).toMatchObject({ enabled: true, disabled_reason: null });
+    ok(await call("PATCH", `/v1/webhooks/${id}`, { json: { enabled: false } }), 200);
+  });
+});
+
+describe("a sender that fails is a failed attempt, recorded: a ping never answers 5xx, and the next call reaches the sender", () => {
+  /** Seals a secret the sender cannot sign with (not base64): its signing throws inside the sender, which the binding's call rejects with. */
+  async function unsignable(id: string) {
+    await env.DB.prepare("update webhooks set secret_sealed = ? where id = ?")
+      .bind(await sealSecret(env as unknown as Env, false, id, "whsec_%%%not-base64%%%"), id)
+      .run();
+  }
+  const SENDER_FAILED = /^Not sent, or not known to be: the webhook sender failed \(.+\)\.$/;
+
+  it("a ping whose call to the sender throws answers 200 with the failed delivery, recorded; the next ping reaches the sender", async () => {
+    const id = await webhook();
+    await unsignable(id);
+    const failed = await call("POST", `/v1/webhooks/${id}/ping`);
+    expect(failed.status, failed.text).toBe(200);
+    expect(failed.body).toMatchObject({
+      kind: "ping",
+      status_code: null,
+      outcome: "failed",
+      next_attempt_at: null,
+      error: expect.stringMatching(SENDER_FAILED),
+    });
+    expect(ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data).toEqual([failed.body]);
+    // Nothing of that call stays behind: with a secret it can sign with, the sender sends.
+    await env.DB.prepare("update webhooks set secret_sealed = ? where id = ?")
+      .bind(await sealSecret(env as unknown as Env, false, id, newSigningSecret()), id)
+      .run();
+    const next = ok(await call("POST", `/v1/webhooks/${id}/ping`), 200);
+    expect(next).toMatchObject({ kind: "ping", status_code: 500, outcome: "failed", error: expect.stringMatching(NO_NETWORK) });
+    await forget([id]);
+  });
+
+  it("a delivery pass whose call to the sender throws records a failed attempt, retried on the schedule (not a turn left unrecorded)", async () => {
+    const id = await webhook({ event_types: ["contact.create"] });
+    await caughtUp(id);
+    await commitEvent();
+    await unsignable(id);
+    const report = ok(await call("POST", "/v1/webhooks/dispatch"), 200);
+    const deliveries = ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data;
+    expect(deliveries).toEqual([
+      expect.objectContaining({
+        kind: "event",
+        attempt: 1,
+        status_code: null,
+        outcome: "retrying",
+        error: expect.stringMatching(SENDER_FAILED),
+        next_attempt_at: new Date(Date.parse(report.as_of) + 5000).toISOString(),
+      }),
+    ]);
+    await forget([id]);
+  });
+
+  it("a job's events are bounded in bytes under the binding's 32 MiB: twenty events of 1.8 MB reach the sender in jobs of MAX_JOB_BYTES at most", async () => {
+    const url = "https://93.184.215.14/large-events";
+    const id = await webhook({ url, event_types: ["contact.update"] });
+    await caughtUp(id);
+    const template = (await env.DB.prepare("select * from events order by seq desc limit 1").first<Record<string, unknown>>())!;
+    const big = JSON.stringify({ note: "x".repeat(1_800_000) });
+    await env.DB.batch(
+      Array.from({ length: 20 }, (_, i) =>
+        env.DB.prepare(
+          "insert into events (id, account_id, at, actor, resource_type, resource_id, operation, before, after) values (?, ?, ?, ?, 'contact', ?, 'update', null, ?)",
+        ).bind(`evt_01M8LARGE0000000000000${String(i).padStart(3, "0")}`, template.account_id, template.at, template.actor, template.resource_id, big),
+      ),
+    );
+    const { bindings, jobs } = watchedSender();
+    await deliverPass(bindings, [id], new Date(), emptyReport());
+    const sent = jobs.filter((job) => job.url === url);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.events.length).toBeGreaterThanOrEqual(1);
+    expect(sent[0]!.events.reduce((bytes, event) => bytes + event.body.length * 2, 0)).toBeLessThanOrEqual(MAX_JOB_BYTES);
+    // It reached the sender, which attempted its first event (the outbound answers 500 here).
+    const deliveries = ok(await call("GET", `/v1/webhooks/${id}/deliveries`), 200).data;
+    expect(deliveries).toEqual([
+      expect.objectContaining({ kind: "event", event: "evt_01M8LARGE0000000000000000", attempt: 1, status_code: 500, outcome: "retrying" }),
+    ]);
+    await env.DB.prepare("delete from events where id like 'evt_01M8LARGE%'").run();
+    await forget([id]);
+  });
+
+  it("POST /v1/webhooks/dispatch with an empty body and no Content-Type (Content-Length: 0) answers 200, not 500", async () => {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(
+      new Request("http://api.test/v1/webhooks/dispatch", {
+        method: "POST",
+        headers: { authorization: bearer("write"), "content-length": "0" },
+        body: new Uint8Array(0),
+      }),
+      { ...env, WEBHOOK_QUEUE: undefined } as unknown as Env,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    expect(JSON.parse(text)).toMatchObject({ as_of: expect.stringMatching(RFC3339_MS_UTC), webhooks: expect.any(Number), more: expect.any(Boolean) });
   });
 });
 

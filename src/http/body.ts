@@ -93,7 +93,14 @@ const EMPTY = new Uint8Array(0);
  */
 export function boundedBody(limits: BodyLimits): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    c.set("requestBody", await readBoundedBytes(c.req.raw, limitFor(limits, c.req.header("content-type"))));
+    const bytes = await readBoundedBytes(c.req.raw, limitFor(limits, c.req.header("content-type")));
+    c.set("requestBody", bytes);
+    // Hono's own readers find these bytes instead of the stream, which is read: the OpenAPI
+    // validator reads the body of a request without a Content-Type, to see whether it has
+    // one (an empty body sent as `Content-Length: 0`, as `curl -X POST` and Node's fetch
+    // send it, answered 500 "Body has already been used" before).
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    (c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer = Promise.resolve((whole ? bytes : bytes.slice()).buffer as ArrayBuffer);
     return next();
   };
 }

@@ -52,7 +52,7 @@ export const createAccount = accounts.create({
 export const updateAccount = accounts.update({
   access: { scope: "write", operator: true },
   summary: "Rename, suspend or reactivate an account",
-  description: `\`name\` and \`status\` change; \`role\` is read-only (422 \`read_only_field\`). Suspending an account makes every token of it answer 403 \`forbidden\` within 10 seconds (the token cache time); its objects are kept. The built-in operator account (\`acc_00000000000000000000000000\`) cannot be suspended (422 \`policy_violation\`). ${OPERATORS_ONLY} ${IF_MATCH_HEADER_DOC}`,
+  description: `\`name\` and \`status\` change; \`role\` is read-only (422 \`read_only_field\`). Suspending an account makes every token of it answer 403 \`forbidden\` within 10 seconds (the token cache time); its objects are kept, and its webhooks pause (nothing sent, nothing lost) until it is active again, when they resume in commit order. The built-in operator account (\`acc_00000000000000000000000000\`) cannot be suspended (422 \`policy_violation\`). ${OPERATORS_ONLY} ${IF_MATCH_HEADER_DOC}`,
   readOnly: ACCOUNT_PATCH_READ_ONLY,
   body: AccountPatchSchema,
   example: ACCOUNT_PATCH_EXAMPLE,

@@ -1,8 +1,10 @@
 // PATCH /v1/accounts/{account}: rename, suspend or reactivate. Suspension takes effect
 // for every token of the account within the token cache time (src/http/auth.ts reads the
-// account's status with the token): its objects are kept, untouched.
+// account's status with the token): its objects are kept, untouched, and its webhooks
+// pause until it is active again (docs/webhooks.md).
 import type { RouteHandler } from "@hono/zod-openapi";
-import { accounts } from "../../db/schema";
+import { and, eq, isNotNull } from "drizzle-orm";
+import { accounts, webhooks } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
@@ -31,6 +33,17 @@ export const updateAccount: RouteHandler<typeof routes.updateAccount, AppEnv> = 
       return {
         next,
         write: versionStep(db, accounts, current, next),
+        // Its webhooks paused while it was suspended (docs/webhooks.md): resumed, a failing
+        // one counts its 5 days to disabling from now, not across the pause.
+        alongside:
+          current.status === "suspended" && status === "active"
+            ? [
+                db
+                  .update(webhooks)
+                  .set({ failingSince: at })
+                  .where(and(eq(webhooks.accountId, current.id), isNotNull(webhooks.failingSince))),
+              ]
+            : undefined,
       };
     },
     failure: (kind, next) => (kind === "unique" ? accountNameTaken(next.name) : undefined),

@@ -16,7 +16,7 @@ import { selects } from "./event-types";
 import { type DeliveryRecord, type DeliveryState, disable } from "./lease";
 import type { Attempt, WebhookRow } from "./queries";
 import { failedTooLong, nextAttemptAt } from "./schedule";
-import { type AttemptResult, MAX_JOB_EVENTS, SEALED_SECRET_UNREADABLE, type SendJob } from "./send";
+import { type AttemptResult, jobEvents, MAX_JOB_EVENTS, SEALED_SECRET_UNREADABLE, type SendJob } from "./send";
 import { signingSecrets, storedPolicy } from "./signing-secrets";
 
 export interface PassReport {
@@ -47,6 +47,11 @@ export interface PassTools {
   record(entry: DeliveryRecord): Promise<boolean>;
   /** The record of a turn's end: written with the other webhooks' before the pass lets go (a lost lease then skips it). */
   recordAtEnd(entry: DeliveryRecord): void;
+  /**
+   * Whether the pass may still hand the webhook a job (lease.ts, stillSending): its lease
+   * holds, it is enabled, its account active. Asked in SQL before every job.
+   */
+  stillSending(webhookId: string): Promise<boolean>;
   /**
    * Hands events to the webhook sender (src/sender.ts), which sends them in order until one
    * fails or the pass's time is up: their results, in order, maybe fewer than the events.
@@ -115,13 +120,18 @@ export async function deliverHeld(env: Env, tools: PassTools, row: WebhookRow, s
     // (a failure at once), so a crash before the record sends at most one job's again,
     // which receivers deduplicate on webhook-id.
     const chunk = queue.slice(0, Math.min(MAX_JOB_EVENTS, tools.room(row.id)));
-    const bodies = await tools.bodies(chunk.map((event) => event.seq));
-    const events: { id: string; body: string }[] = [];
+    // A webhook whose account was suspended (or that was disabled or changed) since the
+    // pass took it is sent nothing more: what it is owed stays owed (docs/webhooks.md).
+    const [bodies, sending] = await Promise.all([tools.bodies(chunk.map((event) => event.seq)), tools.stillSending(row.id)]);
+    if (!sending) return finish({ kind: "skipped" });
+    const read: { id: string; body: string }[] = [];
     for (const head of chunk) {
       const event = bodies.get(head.seq);
       if (!event) break;
-      events.push({ id: event.id, body: event.body });
+      read.push({ id: event.id, body: event.body });
     }
+    // Within a job's size (send.ts, MAX_JOB_BYTES); the events after it are the next job's.
+    const events = jobEvents(read);
     if (events.length === 0) return finish({ kind: "more" });
     const results = secrets ? await tools.send({ url: row.url, policy, secrets, events }) : [SEALED_SECRET_UNREADABLE];
     if (results.length === 0) return finish({ kind: "more" });

@@ -21,10 +21,18 @@ export const LEASE_MS = 60_000;
 export const WEBHOOK_ACTOR = "webhooks";
 
 /**
- * Takes the webhooks for this pass, those of them enabled that no one else holds: one
- * lease id for all of them. Those another pass holds are marked `turned_away` in the same
- * batch, so that their holder looks at what they are owed once more when it lets go
- * (releaseAll): what this pass would have delivered is not left for the cron.
+ * Whether the webhook's account is active: a suspended account's webhooks pause (docs/
+ * webhooks.md, "A suspended account"), nothing sent and nothing lost, asked of the
+ * database at every step that could send (claimAll, owedCondition, stillSending), not only
+ * of the tokens at the HTTP layer.
+ */
+const accountActive = sql`exists (select 1 from ${accounts} where ${accounts.id} = ${webhooks.accountId} and ${accounts.status} = 'active')`;
+
+/**
+ * Takes the webhooks for this pass, those of them enabled, of an active account, that no
+ * one else holds: one lease id for all of them. Those another pass holds are marked
+ * `turned_away` in the same batch, so that their holder looks at what they are owed once
+ * more when it lets go (releaseAll): what this pass would have delivered is not left for the cron.
  */
 export async function claimAll(db: Database, ids: readonly string[], leaseId: string): Promise<WebhookRow[]> {
   const wall = Date.now();
@@ -40,11 +48,26 @@ export async function claimAll(db: Database, ids: readonly string[], leaseId: st
       db
         .update(webhooks)
         .set({ leaseId, leaseUntil: wall + LEASE_MS })
-        .where(and(inList(webhooks.id, ids), eq(webhooks.enabled, true), free))
+        .where(and(inList(webhooks.id, ids), eq(webhooks.enabled, true), free, accountActive))
         .returning(),
     ],
   });
   return claimed as WebhookRow[];
+}
+
+/**
+ * Of the pass's webhooks, those it may still hand a job to the sender for: its lease still
+ * holds them, they are enabled, and their account is active. Asked before every job, so
+ * that a webhook disabled, changed or whose account was suspended after the pass took it
+ * is sent nothing more (a job already at the sender finishes: at most MAX_JOB_EVENTS
+ * events or MAX_JOB_BYTES, within the pass's 30 seconds).
+ */
+export async function stillSending(db: Database, leaseId: string, ids: readonly string[]): Promise<Set<string>> {
+  const rows = await db
+    .select({ id: webhooks.id })
+    .from(webhooks)
+    .where(and(inList(webhooks.id, ids), eq(webhooks.leaseId, leaseId), eq(webhooks.enabled, true), accountActive));
+  return new Set(rows.map((row) => row.id));
 }
 
 const owedWebhook = alias(webhooks, "w");
@@ -56,13 +79,15 @@ export function owedAmong(db: Database) {
 }
 
 /**
- * Enabled webhooks owed something at `now`: an event after their cursor in what their
- * account sees, with no retry time in the future; or failing for 5 days (to be disabled).
+ * Enabled webhooks of active accounts owed something at `now`: an event after their cursor
+ * in what their account sees, with no retry time in the future; or failing for 5 days (to
+ * be disabled). A suspended account's webhooks are owed nothing until it is active again:
+ * their cursors stay where they are, and what they are owed waits.
  */
 export function owedCondition(now: Date): SQL {
   const at = now.toISOString();
   const cutoff = new Date(now.getTime() - DISABLE_AFTER_MS).toISOString();
-  return sql`w.enabled = 1 and (
+  return sql`w.enabled = 1 and a.status = 'active' and (
       w.failing_since <= ${cutoff}
       or ((w.next_attempt_at is null or w.next_attempt_at <= ${at}) and case
         when a.role = 'operator' then exists (select 1 from events e where e.seq > w.cursor_seq)

@@ -16,8 +16,8 @@ import { safeErrorSummary } from "../../http/error-log";
 import { coalesced, limited } from "./coalesce";
 import { deliverHeld, type PassEnd, type PassReport, type PassTools } from "./deliver";
 import { bodiesReader, headsReader, scopesOf } from "./deliver-reads";
-import { claimAll, type DeliveryRecord, recordAll, releaseAll } from "./lease";
-import { MAX_JOB_EVENTS, webhookSender } from "./send";
+import { claimAll, type DeliveryRecord, recordAll, releaseAll, stillSending } from "./lease";
+import { MAX_JOB_EVENTS, sendThrough, webhookSender } from "./send";
 import { dnsResolver } from "./target";
 
 /** A pass starts no attempt after this long, so that it ends (an attempt takes at most ~16 s) well inside its lease. */
@@ -39,9 +39,11 @@ export async function deliverPass(env: Env, ids: readonly string[], now: Date, r
   const resolver = dnsResolver(env);
   const room = (id: string) => MAX_DELIVERIES - (sent.get(id) ?? 0);
   let owed = [...new Set(ids)];
+  const claimed = new Set<string>();
   for (let round = 0; round < ROUNDS && owed.length > 0; round++) {
     const leaseId = crypto.randomUUID();
     const rows = await claimAll(db, owed, leaseId);
+    for (const row of rows) claimed.add(row.id);
     if (rows.length === 0) break;
     const held = rows.map((row) => row.id);
     const roundEnds = new Map<string, PassEnd>();
@@ -54,7 +56,13 @@ export async function deliverPass(env: Env, ids: readonly string[], now: Date, r
         bodies: bodiesReader(db),
         record: coalesced<DeliveryRecord, boolean>((entries) => recordAll(db, leaseId, entries)),
         recordAtEnd: (entry) => atEnd.push(entry),
-        send: (job) => send(() => webhookSender(env).deliver({ ...job, resolver, startBy: started + PASS_MS })),
+        // The webhooks about to hand the sender a job at the same moment are asked about together.
+        stillSending: coalesced<string, boolean>(async (webhookIds) => {
+          const sending = await stillSending(db, leaseId, [...new Set(webhookIds)]);
+          return webhookIds.map((id) => sending.has(id));
+        }),
+        // A sender that fails is a failed attempt (send.ts, sendThrough), recorded and retried.
+        send: (job) => send(() => sendThrough(webhookSender(env), { ...job, resolver, startBy: started + PASS_MS })),
         room,
         outOfTime: (id) => Date.now() - started > PASS_MS || room(id) <= 0,
         report,
@@ -84,7 +92,10 @@ export async function deliverPass(env: Env, ids: readonly string[], now: Date, r
     }
     for (const [id, end] of roundEnds) ends.set(id, end);
   }
-  // Owed still after the last round: the queue takes it from here.
-  for (const id of owed) ends.set(id, { kind: "more" });
+  // Owed still after the last round: the queue takes it from here. A webhook the pass never
+  // took is `skipped`, not more: another pass holds it (and looks again when it lets go,
+  // lease.ts), or it is disabled, gone, or its account suspended, owed nothing until that
+  // changes. Sent back to the queue, it came back at once, again and again.
+  for (const id of owed) if (claimed.has(id)) ends.set(id, { kind: "more" });
   return ends;
 }

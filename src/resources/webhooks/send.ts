@@ -49,6 +49,29 @@ export function webhookSender(env: { WEBHOOK_SENDER: Service }): WebhookSending 
  */
 export const MAX_JOB_EVENTS = 200;
 
+/**
+ * Bytes of event bodies one job carries at most (the first event always goes, whatever
+ * its size: an event is at most 1.9 MB, src/db/events.ts). A call over a service binding
+ * refuses arguments over 32 MiB ("Serialized RPC arguments … are limited to 32MiB"), and
+ * 200 events of a few hundred kB each pass that: such a job never reached the sender, and
+ * the pass tried the same job again and again. A quarter of that, so that the jobs at the
+ * sender at once (pass.ts, SENDS_AT_ONCE) stay far inside an isolate's 128 MB.
+ */
+export const MAX_JOB_BYTES = 8 * 1024 * 1024;
+
+/** The events of `events` that one job carries: in order, up to MAX_JOB_EVENTS and MAX_JOB_BYTES, at least one. */
+export function jobEvents<E extends { body: string }>(events: readonly E[]): E[] {
+  const taken: E[] = [];
+  let bytes = 0;
+  for (const event of events.slice(0, MAX_JOB_EVENTS)) {
+    // A string's length counts UTF-16 units; serialized for the call, each takes one or two bytes.
+    bytes += event.body.length * 2;
+    if (taken.length > 0 && bytes > MAX_JOB_BYTES) break;
+    taken.push(event);
+  }
+  return taken;
+}
+
 export interface AttemptResult {
   ok: boolean;
   statusCode: number | null;
@@ -63,6 +86,28 @@ export const SEALED_SECRET_UNREADABLE: AttemptResult = {
   durationMs: 0,
   error: "Not sent: the signing secret cannot be opened (WEBHOOK_SECRET_KEY changed?); rotate the secret.",
 };
+
+/**
+ * Hands a job to the sender and answers its results, never a throw. The call over the
+ * service binding can fail where the sender's own code cannot (each of its attempts is a
+ * result, whatever the receiver did): the sender's isolate cut off mid-job ("Network
+ * connection lost."), out of memory or CPU, restarted by a deploy, not deployed at all.
+ * Such a failure is a failed attempt at the job's first event, saying so: the delivery
+ * pass records it and retries it on the schedule, as it does a receiver's failure, and a
+ * ping records it and answers it (200), never a 5xx. Its events may have been sent before
+ * the sender failed; they are sent again (receivers deduplicate on webhook-id). Each call
+ * is a request of its own to the sender, so a failed one leaves nothing behind for the next.
+ */
+export async function sendThrough(sender: WebhookSending, job: SendJob): Promise<AttemptResult[]> {
+  if (job.events.length === 0) return [];
+  const started = Date.now();
+  try {
+    return await sender.deliver(job);
+  } catch (error) {
+    const message = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, ANSWER_EXCERPT_CHARS);
+    return [{ ok: false, statusCode: null, durationMs: Date.now() - started, error: `Not sent, or not known to be: the webhook sender failed (${message}).` }];
+  }
+}
 
 /** Reads at most `limit` bytes of a body, then lets the rest go. */
 async function readSome(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
