@@ -146,7 +146,7 @@ export function createApp() {
   // A DNS backend path holds a token: never echoed (src/http/dns-backend-path.ts).
   app.notFound((c) => problemResponse(c, new ApiError("not_found", `No route matches ${c.req.method} ${shownPath(new URL(c.req.url).pathname)}.`)));
   app.onError(async (error, c) => {
-    // A quota guard aborted the batch: say which limit, its value and the usage (read now).
+    // The write routine's quota check refused the batch: say which limit, its value and the usage (read now).
     const quota = exceededQuota(error);
     if (quota) return problemResponse(c, await quotaProblem(c, quota));
     // The zone size limit refused the batch (drizzle/0028): the body's records would not fit.

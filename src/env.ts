@@ -56,8 +56,6 @@ export interface RequestVariables {
    * a write can record its answer in the same batch as the change.
    */
   idempotencyKeyId?: string;
-  /** The account a write's quota guards hold to (src/http/quotas.ts), for the 422 if one fires. */
-  quotaAccount?: string;
 }
 
 export interface AppEnv {

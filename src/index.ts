@@ -55,7 +55,7 @@ export default {
     ctx.waitUntil(forgetOldDeliveries(env, now).then(() => undefined, logFailure("webhook_deliveries")));
     if (controller.cron === WEBHOOKS_CRON) return;
     ctx.waitUntil(deleteExpiredIdempotencyKeys(env).then(() => undefined));
-    ctx.waitUntil(cronSweep(env.DB, controller.scheduledTime).then(logReport("sweep"), logFailure("sweep")));
+    ctx.waitUntil(cronSweep(env.DB, controller.scheduledTime, env).then(logReport("sweep"), logFailure("sweep")));
     ctx.waitUntil(cronRenewSignatures(env.DB, controller.scheduledTime).then(logReport("signatures_renewed"), logFailure("signatures_renewed")));
     // What a failed run wrote to R2 and did not delete from D1 is found and completed by the next.
     ctx.waitUntil(cronArchive(env.DB, env.ARCHIVE, env.EVENT_HOT_DAYS, controller.scheduledTime).then(logReport("archive"), logFailure("archive")));

@@ -6,7 +6,14 @@
 // where an operation is not at its floor (and a few that are, but not obviously).
 // Raise a bound only with a reason in `why`: a new round trip is a network trip on the edge.
 // Every object created or deleted also moves its account's usage row (quotas, migration 0024:
-// one row written by the trigger, one read by the batch's quota guard); a zone's creation
+// one row written by the trigger), and every write's batch ends with the write routine's
+// quota check (src/db/quotas.ts, migration 0033), one statement: 2 rows read when the batch
+// moved no count (the partial index of the accounts noted in this batch, empty); when it
+// moved one, the account's note written and cleared (3 rows written) and 4 rows read (the
+// noted usage row, its index entry, the account's overrides when a count grew), where a
+// create's own quota guard read 1 and a delete's nothing. A transfer's approval notes both
+// accounts and reads the gaining account's overrides: 11 rows read and 5 written more. A
+// zone's creation
 // reads the names above and below it (ownership, migration 0015), and the DNS backend's
 // lookups read them too. Every event written costs three index rows more than before
 // migration 0023, which added the
@@ -118,29 +125,29 @@ export const COST_BOUNDS: Record<string, CostBound> = {
     why: "one statement: the zones due a NOTIFY from a partial index that holds only them (none here), and the catalog's one row",
   },
   pdnsSetNotified: { round_trips: 1, rows_read: 1, rows_written: 1, why: "one UPDATE of the zone by rowid: its notified serial" },
-  createContact: { round_trips: 1, rows_read: 6, rows_written: 16 },
-  updateContact: { round_trips: 2, rows_read: 7, rows_written: 13 },
-  deleteContact: { round_trips: 2, rows_read: 6, rows_written: 13 },
+  createContact: { round_trips: 1, rows_read: 9, rows_written: 17 },
+  updateContact: { round_trips: 2, rows_read: 9, rows_written: 13 },
+  deleteContact: { round_trips: 2, rows_read: 11, rows_written: 16 },
   createDomain: {
     round_trips: 2,
     rows_read: 69,
-    rows_written: 32,
+    rows_written: 35,
     why: "1 read batch (registrant, contacts, name-server hosts, the name's holder, catalog rules) and 1 write batch; rows read are the guards' index probes",
   },
-  updateDomain: { round_trips: 2, rows_read: 14, rows_written: 16 },
-  renewDomain: { round_trips: 2, rows_read: 14, rows_written: 15 },
+  updateDomain: { round_trips: 2, rows_read: 16, rows_written: 16 },
+  renewDomain: { round_trips: 2, rows_read: 16, rows_written: 15 },
   deleteDomain: {
     round_trips: 4,
-    rows_read: 22,
+    rows_read: 24,
     rows_written: 13,
     why: "4 round trips: the domain and its subordinate hosts are read on their own before the routine's read batch; not merged (a write path)",
   },
-  restoreDomain: { round_trips: 2, rows_read: 13, rows_written: 15 },
+  restoreDomain: { round_trips: 2, rows_read: 15, rows_written: 15 },
   requestTransfer: {
     round_trips: 2,
-    rows_read: 21,
+    rows_read: 24,
     rows_written: 18,
-    why: "the failed-request counts of the domain and the account are read with the domain (one round trip) and checked again by a guard in the write's batch (docs/safety.md § Transfers and auth_info): 6 rows of index probes. The transfer enters two indexes by account (gaining, losing: drizzle/0028), which an account's delete reads instead of every transfer: 2 rows written.",
+    why: "the failed-request counts of the domain and the account are read with the domain (one round trip) and checked again by a guard in the write's batch (docs/safety.md § Transfers and auth_info): 6 rows of index probes. The transfer enters two indexes by account (gaining, losing: drizzle/0028), which an account's delete reads instead of every transfer: 2 rows written. The gaining account's room for what the approval will bring it (the domain, its subordinate hosts, copies of its contacts: src/db/quotas.ts promisedQuotaGuard) reads its usage row, its overrides and the domain's hosts.",
   },
   getTransfer: {
     round_trips: 1,
@@ -150,100 +157,100 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   },
   rejectTransfer: {
     round_trips: 3,
-    rows_read: 18,
+    rows_read: 20,
     rows_written: 14,
     why: "3 round trips: the transfer, then the domain in the routine's read batch, then the write; not merged (a write path). The transfer's version step reads its row once more, in the version trigger transfers have like every versioned table (drizzle/0027)",
   },
-  cancelTransfer: { round_trips: 3, rows_read: 19, rows_written: 14, why: "as rejectTransfer" },
+  cancelTransfer: { round_trips: 3, rows_read: 21, rows_written: 14, why: "as rejectTransfer" },
   approveTransfer: {
     round_trips: 4,
-    rows_read: 23,
-    rows_written: 26,
-    why: "4 round trips: the transfer, the gaining account's contacts, the domain (read batch), the write; not merged (a write path); one row of it the transfers' version trigger (as rejectTransfer)",
+    rows_read: 34,
+    rows_written: 31,
+    why: "4 round trips: the transfer, the gaining account's contacts, the domain (read batch), the write; not merged (a write path); one row of it the transfers' version trigger (as rejectTransfer). The write moves counts of both accounts, so the quota check reads both notes and the gaining account's overrides (its limits hold at the approval too)",
   },
   createHost: {
     round_trips: 2,
-    rows_read: 8,
-    rows_written: 21,
+    rows_read: 12,
+    rows_written: 24,
     why: "a guard in the write's batch reads its superordinate domain again, for the registry lock (src/registry/host-lock.ts): 1 row",
   },
   updateHost: {
     round_trips: 2,
-    rows_read: 12,
+    rows_read: 14,
     rows_written: 19,
     why: "a host no domain uses (one that domains use reads them, in a third round trip: their delegation changes with it, src/resources/hosts/delegation.ts). Its superordinate domain is read with it and its lock checked again by a guard in the write's batch (src/registry/host-lock.ts): 2 rows",
   },
   deleteHost: {
     round_trips: 2,
-    rows_read: 7,
-    rows_written: 13,
+    rows_read: 12,
+    rows_written: 16,
     why: "the host's superordinate domain is read with it, for the registry lock (src/registry/host-lock.ts): 1 row (the host's index probe; an external host has none)",
   },
   createZone: {
     round_trips: 2,
     rows_read: 31,
-    rows_written: 37,
+    rows_written: 40,
     why: "the catalog zone's serial moves with it (a trigger of drizzle/0017 updates dns_catalog's one row), and the new zone enters zones_unnotified_idx (due a NOTIFY)",
   },
   "createZone text/dns": {
     round_trips: 2,
     rows_read: 427,
-    rows_written: 928,
+    rows_written: 931,
     why: "2 round trips whatever the size (100 records here): records travel as JSON into json_each; rows grow with the records (index probes of the record rules); the catalog zone's serial and zones_unnotified_idx as for createZone",
   },
   updateZone: {
     round_trips: 2,
-    rows_read: 10,
+    rows_read: 12,
     rows_written: 13,
     why: "A serial that moves also moves the zone's entry in zones_unnotified_idx (due a NOTIFY to the DNS secondaries): one more row written.",
   },
   deleteZone: {
     round_trips: 3,
-    rows_read: 20,
-    rows_written: 16,
+    rows_read: 25,
+    rows_written: 19,
     why: "the catalog zone's serial moves with it (a trigger of drizzle/0017). 3 round trips: the routine's read, then the records (the delete event keeps the file when an import could take it back: the zone row knows the file's size, zones.record_bytes of drizzle/0028), then the write. The routine's read also reads the zone's DNSSEC keys and the domain of its name (a DS of the keys refuses the delete: src/registry/zone-ds.ts): 1 row here",
   },
   createRecord: {
     round_trips: 2,
-    rows_read: 54,
-    rows_written: 22,
+    rows_read: 58,
+    rows_written: 25,
     why: "2 round trips: one read batch (the zone, and one statement with the records at the owner and the integrity check's neighbourhood: src/resources/records/integrity-reads.ts) and one write batch (the record, its events, the integrity, room and quota guards, the idempotency record). The names the integrity check's lookups pass through (the owner, its ancestors to the apex and the wildcard beside each, the same for the in-zone targets of the record and of the apex NS) are worked out in SQL by one recursive expression from what the statement reads (the zone by its reference, the record by its id): D1 counts that expression's own working rows as read, about 19 of the rows here (17 more than the 4 round trips read); the table rows read are what the check read before (the zone or the record, the apex NS, the records at the names). The write batch reads the neighbourhood again first (its integrity guard: a write committed meanwhile fails the batch, and the write reads and decides again — a retry is a new read batch and write batch; the bound counts the uncontended path). A serial that moves also moves the zone's entry in zones_unnotified_idx (due a NOTIFY to the DNS secondaries): one more row written.",
   },
   updateRecord: {
     round_trips: 2,
-    rows_read: 61,
+    rows_read: 63,
     rows_written: 19,
     why: "2 round trips: the record and, in the same read batch, the records at its owner (and at its new owner when it moves) with the integrity check's neighbourhood, then the write batch. The names the integrity check's lookups pass through (the owner, its ancestors to the apex and the wildcard beside each, the same for the in-zone targets of the record and of the apex NS) are worked out in SQL by one recursive expression from what the statement reads (the zone by its reference, the record by its id): D1 counts that expression's own working rows as read, about 20 of the rows here (18 more than the 4 round trips read); the table rows read are what the check read before (the zone or the record, the apex NS, the records at the names). The write batch reads the neighbourhood again first (its integrity guard: a write committed meanwhile fails the batch, and the write reads and decides again — a retry is a new read batch and write batch; the bound counts the uncontended path). A serial that moves also moves the zone's entry in zones_unnotified_idx (due a NOTIFY to the DNS secondaries): one more row written. A record whose line changes length moves the zone's size (zones.record_bytes, drizzle/0028): one more row written, whatever the zone's size.",
   },
   deleteRecord: {
     round_trips: 2,
-    rows_read: 62,
-    rows_written: 16,
+    rows_read: 67,
+    rows_written: 19,
     why: "2 round trips: the record and, in the same read batch, its neighbourhood for the integrity check, then the write batch. The statement also decides in SQL whether the check needs the zone whole (a DNAME or a delegation removed, or a name left empty near a wildcard alias: src/dns/zone-integrity.ts), reading it only then. The names the integrity check's lookups pass through (the owner, its ancestors to the apex and the wildcard beside each, the same for the in-zone targets of the record and of the apex NS) are worked out in SQL by one recursive expression from what the statement reads (the zone by its reference, the record by its id): D1 counts that expression's own working rows as read, about 30 of the rows here (29 more than the 3 round trips read); the table rows read are what the check read before (the zone or the record, the apex NS, the records at the names). The write batch reads the neighbourhood again first (its integrity guard: a write committed meanwhile fails the batch, and the write reads and decides again — a retry is a new read batch and write batch; the bound counts the uncontended path). A serial that moves also moves the zone's entry in zones_unnotified_idx (due a NOTIFY to the DNS secondaries): one more row written.",
   },
   applyZoneChanges: {
     round_trips: 2,
-    rows_read: 87,
-    rows_written: 104,
+    rows_read: 92,
+    rows_written: 107,
     why: "4 changes (an add, a replace, a remove, a delete) on a zone of 31 records: 1 read batch (the zone and all its records: the rules are checked on the whole zone as the changes leave it) and 1 write batch, whose first statement moves the zone's version from the one read (the guard: no row scan at commit). Rows read grow with the zone, not with the changes",
   },
   "applyZoneChanges 1000 changes": {
     round_trips: 2,
-    rows_read: 7041,
-    rows_written: 20002,
+    rows_read: 7046,
+    rows_written: 20005,
     why: "2 round trips whatever the number of changes: records, TTLs and events travel as JSON chunks into a few set-based statements. Rows grow with the records written (≈ 19 per new record: its row, its indexes, its event and the event's indexes, the count trigger)",
   },
   enableDnssec: {
     round_trips: 4,
-    rows_read: 8,
+    rows_read: 9,
     rows_written: 17,
     why: "4 round trips: the zone, its active keys, the same-named domain (one-click DS), then the write; the reads could be one batch. A serial that moves also moves the zone's entry in zones_unnotified_idx (due a NOTIFY to the DNS secondaries): one more row written. The write batch's guard reads the zone row twice (2 rows): still room for the DNSKEY, CDS and CDNSKEY signing adds to the export (the zone size limit, drizzle/0028).",
   },
-  disableDnssec: { round_trips: 4, rows_read: 9, rows_written: 14, why: "as enableDnssec, without its room guard" },
-  createAccount: { round_trips: 1, rows_read: 3, rows_written: 16 },
-  updateAccount: { round_trips: 2, rows_read: 5, rows_written: 13 },
-  createToken: { round_trips: 2, rows_read: 9, rows_written: 17 },
-  deleteToken: { round_trips: 2, rows_read: 13, rows_written: 13 },
+  disableDnssec: { round_trips: 4, rows_read: 11, rows_written: 14, why: "as enableDnssec, without its room guard" },
+  createAccount: { round_trips: 1, rows_read: 5, rows_written: 16 },
+  updateAccount: { round_trips: 2, rows_read: 7, rows_written: 13 },
+  createToken: { round_trips: 2, rows_read: 13, rows_written: 20 },
+  deleteToken: { round_trips: 2, rows_read: 18, rows_written: 16 },
   runSweep: {
     round_trips: 3,
     rows_read: 3,
@@ -260,13 +267,13 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   getWebhook: { round_trips: 1, rows_read: 1, rows_written: 0 },
   createWebhook: {
     round_trips: 2,
-    rows_read: 8,
-    rows_written: 16,
+    rows_read: 12,
+    rows_written: 19,
     why: "the account's webhook count (the quota), then the write batch, whose insert counts again so that racing creates cannot pass the limit",
   },
-  updateWebhook: { round_trips: 2, rows_read: 6, rows_written: 13 },
-  deleteWebhook: { round_trips: 2, rows_read: 12, rows_written: 15, why: "its delivery records go with it (a cascade)" },
-  rotateWebhookSecret: { round_trips: 2, rows_read: 6, rows_written: 12 },
+  updateWebhook: { round_trips: 2, rows_read: 8, rows_written: 13 },
+  deleteWebhook: { round_trips: 2, rows_read: 17, rows_written: 18, why: "its delivery records go with it (a cascade)" },
+  rotateWebhookSecret: { round_trips: 2, rows_read: 8, rows_written: 12 },
   listWebhookDeliveries: {
     round_trips: 2,
     rows_read: 5,
@@ -293,14 +300,14 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   },
   "dispatchWebhooks 10 webhooks": {
     round_trips: 7,
-    rows_read: 371,
+    rows_read: 377,
     rows_written: 61,
     why: "ten webhooks owed new events cost about one's round trips (45 round trips and 255 rows read when each had its pass): the webhooks' reads asked at about the same time go together in one round trip (src/resources/webhooks/coalesce.ts), and each turn's last record waits for the others', one batch before the release, whenever the sender's jobs came back: 6 here. The lease's mark and the release's look at marked webhooks read each webhook's row (and its account's) once more, and the record reads each webhook's id from its JSON and probes its lease once, beside its attempts' rows (one attempt each here; with a hundred, a record reads 102 rows where a probe per attempt read 200): 293 rows read; and the webhooks' states move in one UPDATE … FROM their JSON (src/resources/webhooks/lease.ts), each state's tuple, a probe of the webhook by its key and the join's row read, about 3 a webhook: 323 rows read, where ten updates of one row each read 293 but made the batch's statements grow with the webhooks. Each webhook's attempts are one stored record (drizzle/0030: a row and two index entries, where each attempt was a row and three): 61 rows written, 71 before, and with a job of 200 attempts a webhook writes 3 rows where it wrote 800. A suspended account's webhooks pause (lease.ts): the lease reads each webhook's account (1 row each), and before the jobs one look for all ten, beside the bodies' read, that the lease still holds them, enabled, their accounts active (the webhook, its account and the JSON's value: 3 rows each, about 5 a webhook in all): 7 round trips and 371 rows read, where 6 and 323 let a pass send after a suspension",
   },
-  createTsigKey: { round_trips: 3, rows_read: 8, rows_written: 19 },
+  createTsigKey: { round_trips: 3, rows_read: 12, rows_written: 22 },
   getTsigKey: { round_trips: 1, rows_read: 1, rows_written: 0 },
   listTsigKeys: { round_trips: 1, rows_read: 1, rows_written: 0 },
-  updateTsigKey: { round_trips: 4, rows_read: 11, rows_written: 16 },
+  updateTsigKey: { round_trips: 4, rows_read: 13, rows_written: 16 },
   pdnsGetTSIGKey: { round_trips: 1, rows_read: 1, rows_written: 0 },
   pdnsStartTransaction: { round_trips: 2, rows_read: 7, rows_written: 2 },
   pdnsReplaceRRSet: {

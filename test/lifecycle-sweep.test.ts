@@ -8,6 +8,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { afterEach, describe, expect, it } from "vitest";
 import { database } from "../src/db/client";
 import worker from "../src/index";
+import { BUILT_IN_LIMITS } from "../src/registry/quotas";
 import { sweep } from "../src/resources/lifecycle/sweep";
 import { costOf } from "./d1-cost";
 import { api, createContact, createDomain, createZone, expectProblem } from "./helpers";
@@ -318,9 +319,9 @@ describe("the sweep works in bounded batches and a run resumes where the last st
       await setDomain(`batch-${i}.com`, { expires_at: expiry, rgp: [] });
     }
     const db = database(env.DB);
-    const first = await sweep(db, { now: new Date(expiry), actor: "test", pageSize: 2, maxRows: 3 });
+    const first = await sweep(db, { now: new Date(expiry), actor: "test", limits: BUILT_IN_LIMITS, pageSize: 2, maxRows: 3 });
     expect(first).toMatchObject({ auto_renewed: 3, more: true });
-    const second = await sweep(db, { now: new Date(expiry), actor: "test", pageSize: 2, maxRows: 3 });
+    const second = await sweep(db, { now: new Date(expiry), actor: "test", limits: BUILT_IN_LIMITS, pageSize: 2, maxRows: 3 });
     expect(second).toMatchObject({ auto_renewed: 2, more: false });
   });
 });
@@ -347,9 +348,9 @@ describe("a domain years overdue with auto_renew renews as often as needed in on
     await setDomain("years-overdue-bounded.com", { expires_at: "2022-04-01T00:00:00.000Z", rgp: [] });
     const db = database(env.DB);
     const now = new Date("2025-04-02T00:00:00.000Z");
-    expect(await sweep(db, { now, actor: "test", maxRows: 2 })).toMatchObject({ auto_renewed: 2, skipped: 0, more: true });
+    expect(await sweep(db, { now, actor: "test", limits: BUILT_IN_LIMITS, maxRows: 2 })).toMatchObject({ auto_renewed: 2, skipped: 0, more: true });
     expect((await read("years-overdue-bounded.com")).expires_at).toBe("2024-04-01T00:00:00.000Z");
-    expect(await sweep(db, { now, actor: "test", maxRows: 2 })).toMatchObject({ auto_renewed: 2, skipped: 0, more: false });
+    expect(await sweep(db, { now, actor: "test", limits: BUILT_IN_LIMITS, maxRows: 2 })).toMatchObject({ auto_renewed: 2, skipped: 0, more: false });
     expect((await read("years-overdue-bounded.com")).expires_at).toBe("2026-04-01T00:00:00.000Z");
   });
 });

@@ -4,6 +4,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { database } from "../src/db/client";
+import { notesLeft, quotaCheck } from "../src/db/quotas";
+import { BUILT_IN_LIMITS } from "../src/registry/quotas";
 import { listContacts } from "../src/resources/contacts/queries";
 import { listDomains } from "../src/resources/domains/queries";
 import { oldestDue, passEvents, passSizes } from "../src/resources/events/archive";
@@ -176,5 +178,16 @@ describe("every rule the database keeps on records is an index lookup (drizzle/0
     }
     // The two CNAME rules and the two apex-NS rules, each on insert or delete and on update.
     expect(lookups.length).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe("the write routine's quota check reads only the accounts its batch touched (src/db/quotas.ts)", () => {
+  it.each([
+    ["the check that ends every batch", quotaCheck(db, BUILT_IN_LIMITS)],
+    ["the clearing of notes a write outside the routine left", notesLeft(db)],
+  ] as const)("%s walks the partial index of the accounts noted in this batch, never all accounts", async (_name, statement) => {
+    const details = await plan(statement);
+    expect(details.join("\n")).toContain("account_usage_in_batch");
+    expect(fullScans(details), details.join("\n")).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { and, asc, type SQL, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "../src/db/client";
 import { domains, transfers } from "../src/db/schema";
+import { BUILT_IN_LIMITS } from "../src/registry/quotas";
 import { autoRenewAllowed, DOMAIN_STATUS_FILTERS, domainStatus, LOCK_STATUSES, prohibitingStatus, sweepDeleteAllowed } from "../src/registry/statuses";
 import { domainStatusCondition as statusCondition } from "../src/db/domain-rules";
 import { AUTO_RENEW_ALLOWED, SWEEP_DELETE_ALLOWED, sweep, TRANSFER_APPROVAL_ALLOWED } from "../src/resources/lifecycle/sweep";
@@ -32,7 +33,7 @@ function lock(name: string, status: string[]) {
 }
 
 async function runSweep(asOf: string) {
-  return sweep(database(env.DB), { now: new Date(asOf), actor: "test" });
+  return sweep(database(env.DB), { now: new Date(asOf), actor: "test", limits: BUILT_IN_LIMITS });
 }
 
 describe("operator tokens set and clear the lock; customers cannot", () => {

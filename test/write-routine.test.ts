@@ -10,10 +10,11 @@ import { writeFailure } from "../src/db/errors";
 import { guard } from "../src/db/guards";
 import { contacts, events, writeAssertions } from "../src/db/schema";
 import { commitWrite, LostRace, retryLostRaces, versionStep, WriteContention, writeContextAt } from "../src/db/write";
+import { BUILT_IN_LIMITS } from "../src/registry/quotas";
 import { createContact } from "./helpers";
 
 const db = database(env.DB);
-const ctx = () => writeContextAt(db, new Date(), "test");
+const ctx = () => writeContextAt(db, new Date(), "test", BUILT_IN_LIMITS);
 
 async function contactRow(id: string) {
   const [row] = await db.select().from(contacts).where(eq(contacts.id, id));

@@ -100,21 +100,30 @@ export const accounts = sqliteTable(
  * What each account holds, kept by triggers in the same transaction as every write
  * (drizzle/0024_account_quotas.sql), so a quota check reads one row.
  */
-export const accountUsage = sqliteTable("account_usage", {
-  accountId: text("account_id")
-    .primaryKey()
-    .references(() => accounts.id, { onDelete: "cascade", onUpdate: "cascade" }),
-  zones: integer("zones").notNull().default(0),
-  records: integer("records").notNull().default(0),
-  domains: integer("domains").notNull().default(0),
-  contacts: integer("contacts").notNull().default(0),
-  hosts: integer("hosts").notNull().default(0),
-  tokens: integer("tokens").notNull().default(0),
-  tsigKeys: integer("tsig_keys").notNull().default(0),
-  webhooks: integer("webhooks").notNull().default(0),
-  /** Set by a quota guard when a count passes its limit: a trigger aborts the batch. */
-  overQuota: text("over_quota"),
-});
+export const accountUsage = sqliteTable(
+  "account_usage",
+  {
+    accountId: text("account_id")
+      .primaryKey()
+      .references(() => accounts.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    zones: integer("zones").notNull().default(0),
+    records: integer("records").notNull().default(0),
+    domains: integer("domains").notNull().default(0),
+    contacts: integer("contacts").notNull().default(0),
+    hosts: integer("hosts").notNull().default(0),
+    tokens: integer("tokens").notNull().default(0),
+    tsigKeys: integer("tsig_keys").notNull().default(0),
+    webhooks: integer("webhooks").notNull().default(0),
+    /** Set by the write routine's quota check when a count passes its limit: a trigger aborts the batch (src/db/quotas.ts). */
+    overQuota: text("over_quota"),
+    /**
+     * During a batch that changed a count: what the account held before it, a JSON array in
+     * the order of QUOTA_KINDS (drizzle/0033). Cleared by the batch's quota check.
+     */
+    countsBefore: text("counts_before"),
+  },
+  (t) => [index("account_usage_in_batch").on(t.accountId).where(sql`counts_before IS NOT NULL`)],
+);
 
 /**
  * The sponsoring account of an owned row. The default exists for the migration of rows

@@ -18,6 +18,11 @@
 //     whole; the writer reads again and decides again (`retryLostRaces`), and contention
 //     that outlasts the attempts is `WriteContention`.
 //
+// Every batch also ends with the quota check (src/db/quotas.ts, docs/safety.md "Quotas"):
+// an account whose count the batch raised past its limit makes the batch roll back with
+// `QuotaExceeded`. The writer does nothing for it but give the configured limits in its
+// `WriteContext`, which it cannot be built without.
+//
 // Assertions are INSERT … SELECT into `write_assertions` (drizzle/0027) of a row that exists
 // only when the assertion fails, and a CHECK refuses it: the batch rolls back.
 import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
@@ -26,7 +31,10 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 import { type WriteFailure, writeFailure } from "./errors";
 import { type EventInput, eventInsert, previousStatementChanged } from "./events";
+import { exceededQuota, forgetNotesLeftOutside, type QuotaDefaults, quotaCheck } from "./quotas";
 import { writeAssertions } from "./schema";
+
+export { QuotaExceeded, RAISES_NO_COUNT, type QuotaDefaults } from "./quotas";
 
 /** One statement of a write's batch. */
 export type Statement = BatchItem<"sqlite">;
@@ -54,11 +62,20 @@ export interface WriteContext {
   at: string;
   /** Who makes the write, as its events name them (a token's id, `cron`, `webhooks`). */
   actor: string;
+  /**
+   * The limits the write's batch is held to: the configured defaults (wrangler.toml
+   * LIMIT_*: `configuredLimits(env)`), which each account's overrides in accounts.limits
+   * replace; or RAISES_NO_COUNT for a writer that never raises a count.
+   */
+  limits: QuotaDefaults;
 }
 
-/** The time and author of a write (`actor`: what the audit trail names). */
-export function writeContextAt(db: Database, now: Date, actor: string, allAccounts: Database = db): WriteContext {
-  return { db, allAccounts, now, at: now.toISOString(), actor };
+/**
+ * The time and author of a write (`actor`: what the audit trail names), and the limits it
+ * is held to (`configuredLimits(env)`, or RAISES_NO_COUNT).
+ */
+export function writeContextAt(db: Database, now: Date, actor: string, limits: QuotaDefaults, allAccounts: Database = db): WriteContext {
+  return { db, allAccounts, now, at: now.toISOString(), actor, limits };
 }
 
 /** An event of a write: its time and actor are the write's (src/db/events.ts). */
@@ -149,6 +166,12 @@ function statementsOf(ctx: WriteContext, write: Write): Statement[] {
   return [...(write.first ?? []), ...rows, ...(write.alongside ?? []), ...(write.guards ?? []), ...(write.last ?? [])];
 }
 
+/** The batch of a write: its statements, then the quota check every batch ends with (src/db/quotas.ts). */
+function batchOf(ctx: WriteContext, statements: readonly Statement[]): [Statement, ...Statement[]] {
+  const batch: Statement[] = [...statements, quotaCheck(ctx.db, ctx.limits)];
+  return batch as [Statement, ...Statement[]];
+}
+
 /** Whether an error is a lost race: the writer reads again and decides again. */
 export function isLostRace(error: unknown): boolean {
   if (error instanceof LostRace) return true;
@@ -158,16 +181,22 @@ export function isLostRace(error: unknown): boolean {
 
 /**
  * Commits a write in one batch. Returns the results of its `last` statements. Throws
- * `LostRace` when the batch lost a race, the writer's problem for a failure it names,
- * or the error as it came.
+ * `QuotaExceeded` when the batch would take an account past a limit, `LostRace` when the
+ * batch lost a race, the writer's problem for a failure it names, or the error as it came.
  */
 export async function commitWrite(ctx: WriteContext, write: Write, failure?: FailureProblem): Promise<unknown[]> {
   const statements = statementsOf(ctx, write);
   if (statements.length === 0) return [];
   let results: unknown[];
   try {
-    results = await ctx.db.batch(statements as [Statement, ...Statement[]]);
+    results = await ctx.db.batch(batchOf(ctx, statements));
   } catch (error) {
+    // Not a race and not the writer's to name: the limit holds whoever wrote. Unless the
+    // check judged notes a write outside the routine left (src/db/quotas.ts): then once
+    // more without them.
+    const quota = exceededQuota(error);
+    if (quota && (await forgetNotesLeftOutside(ctx.db))) return commitWrite(ctx, write, failure);
+    if (quota) throw quota;
     const kind = writeFailure(error);
     if (kind === null) throw error;
     const problem = await failure?.(kind);
@@ -176,7 +205,9 @@ export async function commitWrite(ctx: WriteContext, write: Write, failure?: Fai
     if (kind === "version_conflict" || kind === "assertion_failed" || kind === "foreign_key") throw new LostRace();
     throw error;
   }
-  return results.slice(results.length - (write.last?.length ?? 0));
+  // The check is the batch's last statement; the `last` ones come just before it.
+  const end = results.length - 1;
+  return results.slice(end - (write.last?.length ?? 0), end);
 }
 
 /**

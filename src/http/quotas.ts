@@ -1,14 +1,16 @@
-// The quota guards a create adds to its batch, and the problem a batch that passed a limit
-// answers (docs/safety.md, "Quotas"): 422 quota_exceeded naming the limit, its value and
-// what the account holds.
+// Quotas over HTTP (docs/safety.md, "Quotas"): the configured defaults every request's
+// writes are held to, an account's limits and usage as the API shows them, and the problem
+// a batch the write routine refused for a quota answers: 422 quota_exceeded naming the
+// limit, its value and what the account holds. The check itself is the routine's
+// (src/db/quotas.ts): no operation adds one.
 import type { Context } from "hono";
+import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { quotaGuard, usageOf } from "../db/quotas";
+import { type QuotaExceeded, usageOf } from "../db/quotas";
 import { accounts } from "../db/schema";
 import type { AppEnv } from "../env";
-import { configuredLimits, effectiveLimits, type Limits, type QuotaKind, quotaExceededMessage } from "../registry/quotas";
-import { eq } from "drizzle-orm";
-import type { Statement } from "./mutate";
+import { accountOf, isOperatorRights } from "../access/ownership";
+import { configuredLimits, effectiveLimits, type Limits, quotaExceededElsewhereMessage, quotaExceededMessage } from "../registry/quotas";
 import { ApiError } from "./problem";
 
 /** The configured defaults (wrangler.toml LIMIT_* variables). */
@@ -16,34 +18,28 @@ export function defaultLimits(c: Context<AppEnv>): Limits {
   return configuredLimits(c.env as unknown as Record<string, unknown>);
 }
 
-/**
- * The guards that keep `accountId` within its limits of `kinds`: last in the batch, after
- * the rows they count.
- */
-export function quotaGuards(c: Context<AppEnv>, db: Database, accountId: string, ...kinds: QuotaKind[]): Statement[] {
-  c.set("quotaAccount", accountId);
-  const defaults = defaultLimits(c);
-  return kinds.map((kind) => quotaGuard(db, accountId, kind, defaults));
-}
-
-/** A guard for one object of `kind` the account is promised but does not hold yet (a transfer requested). */
-export function quotaGuardForComing(c: Context<AppEnv>, db: Database, accountId: string, kind: QuotaKind): Statement {
-  c.set("quotaAccount", accountId);
-  return quotaGuard(db, accountId, kind, defaultLimits(c), 1);
-}
-
 /** An account's limits and usage, as `GET /v1/accounts/{id}` and `/v1/me` show them. */
 export async function limitsAndUsage(c: Context<AppEnv>, db: Database, account: { id: string; limits: Partial<Record<string, number>> | null }) {
   return { limits: effectiveLimits(defaultLimits(c), account.limits), usage: await usageOf(db, account.id) };
 }
 
-/** The 422 a batch that passed the `kind` limit answers, read after it rolled back. */
-export async function quotaProblem(c: Context<AppEnv>, kind: QuotaKind): Promise<ApiError> {
-  const accountId = c.get("quotaAccount") ?? c.get("principal").rights?.accountId ?? "";
-  const db = c.get("dbAllAccounts") ?? c.get("db");
-  const [row] = await db.select({ limits: accounts.limits }).from(accounts).where(eq(accounts.id, accountId));
-  const limit = effectiveLimits(defaultLimits(c), row?.limits ?? null)[kind];
-  const usage = (await usageOf(db, accountId))[kind];
-  const message = quotaExceededMessage(kind, limit, usage);
+/**
+ * The 422 of a batch that would have taken an account past a limit, read after it rolled
+ * back. The figures are shown to the account itself and to the operator; a caller whose
+ * write would have filled another account (the losing account approving a transfer) is
+ * told which limit, not that account's figures.
+ */
+export async function quotaProblem(c: Context<AppEnv>, exceeded: QuotaExceeded): Promise<ApiError> {
+  const { kind, accountId } = exceeded;
+  const rights = c.get("principal").rights;
+  let message: string;
+  if (accountOf(rights) === accountId || isOperatorRights(rights)) {
+    const db = c.get("dbAllAccounts") ?? c.get("db");
+    const [row] = await db.select({ limits: accounts.limits }).from(accounts).where(eq(accounts.id, accountId));
+    const limit = effectiveLimits(defaultLimits(c), row?.limits ?? null)[kind];
+    message = quotaExceededMessage(kind, limit, (await usageOf(db, accountId))[kind]);
+  } else {
+    message = quotaExceededElsewhereMessage(kind);
+  }
   return new ApiError("quota_exceeded", `${message}.`, { errors: [{ field: kind, message }] });
 }

@@ -57,3 +57,8 @@ export function effectiveLimits(defaults: Limits, overrides: Partial<Record<stri
 export function quotaExceededMessage(kind: QuotaKind, limit: number, usage: number): string {
   return `the account may hold at most ${limit} ${kind.replace("_", " ")} (limit ${kind}), and holds ${usage}; delete some, or ask the operator for a higher limit`;
 }
+
+/** What the quota error says to a caller whose write would have filled another account (a transfer's approval). */
+export function quotaExceededElsewhereMessage(kind: QuotaKind): string {
+  return `the account that would hold the ${kind.replace("_", " ")} has reached its limit (limit ${kind}); nothing was written`;
+}

@@ -1,6 +1,5 @@
 // POST /v1/contacts (RFC 5733 §3.2.1). Any contact may be created without an address; the
 // address a registrant, admin or tech contact needs is checked when a domain uses it.
-import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { newId } from "../../db/ids";
 import { contacts } from "../../db/schema";
@@ -16,7 +15,7 @@ export const createContact: RouteHandler<typeof routes.createContact, AppEnv> = 
   return createResource(c, contactCollection, {
     async create({ db, now, at }) {
       const row = { id: newId("contact", now), accountId: await sponsorFor(c, account), ...fields, version: 1, createdAt: at, updatedAt: at };
-      return { next: { ...row, linked: false }, write: db.insert(contacts).values(row), guards: quotaGuards(c, db, row.accountId, "contacts") };
+      return { next: { ...row, linked: false }, write: db.insert(contacts).values(row) };
     },
   });
 };

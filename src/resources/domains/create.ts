@@ -1,6 +1,5 @@
 // POST /v1/domains (RFC 5731 §3.2.1): register a name under an extension of the catalog,
 // with its contacts, name servers and client statuses.
-import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { catalog } from "../../db/catalog";
 import { newId } from "../../db/ids";
@@ -129,7 +128,7 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
         write: db.insert(domains).values(row),
         alongside: [...links.alongside, ...adoptionWrites(ctx, next, adopted, nameservers)],
         // External name servers the registration creates count as the account's hosts.
-        guards: [...contactAddressGuards(db, next.id, assigned), ...links.guards, ...quotaGuards(c, db, accountId, "domains", "hosts")],
+        guards: [...contactAddressGuards(db, next.id, assigned), ...links.guards],
         answerExtras: { price },
       };
     },

@@ -14,7 +14,9 @@
 //      the 422 is answered; a right one writes the transfer, guarded against a failure
 //      that locked a count meanwhile.
 import type { RouteHandler } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
+import { promisedQuotaGuard } from "../../db/quotas";
 import { domains, transfers } from "../../db/schema";
 import { commitWrite, versionStep } from "../../db/write";
 import type { AppEnv } from "../../env";
@@ -22,7 +24,6 @@ import { newFindings, throwFindings, throwPriceErrors } from "../../http/finding
 import { changeResource } from "../../http/mutate";
 import { resourceRef } from "../../http/lookup";
 import { callerAccount } from "../../http/caller";
-import { quotaGuardForComing } from "../../http/quotas";
 import { ApiError } from "../../http/problem";
 import { addDays, transferLockHolds } from "../../registry/lifecycle";
 import { periodErrors, wholeYearsErrors } from "../../registry/periods";
@@ -108,14 +109,18 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
         version: 1,
       };
       const next = { ...current, pendingTransfer: true, version: current.version + 1, updatedAt: ctx.at };
+      // What the approval will bring the gaining account (transfers.ts, approvalChange): the
+      // domain, its subordinate hosts, a copy of each contact it uses.
+      const contactIds = new Set([current.registrantId, current.adminId, current.techId, current.billingId].filter((id) => id !== null));
+      const promised = { domains: 1, hosts: sql`(select count(*) from hosts h where h.domain_id = ${current.id})`, contacts: contactIds.size };
       return {
         next,
         // The domain's version step makes concurrent requests (and any other write) collide.
         write: versionStep(ctx.db, domains, current, next),
         alongside: [ctx.db.insert(transfers).values(transfer)],
-        // The gaining account must have room for the domain: checked at the request, since
-        // approval (by the losing account, or the sweep at act_by) always completes.
-        guards: [notLockedGuard(ctx.db, current.id, keys, ctx.now.getTime()), quotaGuardForComing(c, ctx.db, gaining, "domains")],
+        // The gaining account must have room for what the transfer brings it now, when it asks;
+        // the approval's own batch is held to the limits again (src/db/quotas.ts).
+        guards: [notLockedGuard(ctx.db, current.id, keys, ctx.now.getTime()), promisedQuotaGuard(ctx.db, gaining, promised, ctx.limits)],
         answer: transfer,
       };
     },

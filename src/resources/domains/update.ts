@@ -8,7 +8,6 @@ import { domains } from "../../db/schema";
 import { versionStep } from "../../db/write";
 import type { AppEnv } from "../../env";
 import { copyFindings, newFindings, throwFindings } from "../../http/findings";
-import { quotaGuards } from "../../http/quotas";
 import { updateResource } from "../../http/mutate";
 import { isOperator } from "../../http/caller";
 import { mergePatch } from "../../http/patch";
@@ -136,12 +135,8 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
         write: versionStep(ctx.db, domains, current, written),
         // A new auth_info starts the domain's count of failed transfer requests again.
         alongside: written.authInfo === current.authInfo ? links.alongside : [...links.alongside, forgetDomainFailures(ctx.db, current.id)],
-        // External name servers the change creates count as the account's hosts.
-        guards: [
-          ...contactAddressGuards(ctx.db, current.id, assigned),
-          ...links.guards,
-          ...(external.length > 0 ? quotaGuards(c, ctx.db, current.accountId, "hosts") : []),
-        ],
+        // External name servers the change creates count as the account's hosts (the write routine's quota check).
+        guards: [...contactAddressGuards(ctx.db, current.id, assigned), ...links.guards],
       };
     },
   });

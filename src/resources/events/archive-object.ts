@@ -4,7 +4,7 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { eventArchives, events } from "../../db/schema";
-import { commitWrite, writeContextAt } from "../../db/write";
+import { commitWrite, RAISES_NO_COUNT, writeContextAt } from "../../db/write";
 import { ARCHIVE_MEDIA_TYPE, archiveId, archiveKey } from "./archive-names";
 import { presentEvent } from "./present";
 import type { EventRow } from "./queries";
@@ -78,7 +78,7 @@ export async function archiveDay(db: Database, bucket: R2Bucket, accountId: stri
   if (written !== null && storedText !== text) throw new Error(`archive object ${key} reads back other than it was written`);
   const held = stored.customMetadata ?? {};
   const ids = heldIds(storedText, held, key);
-  const [deleted] = await commitWrite(writeContextAt(db, now, "archive"), {
+  const [deleted] = await commitWrite(writeContextAt(db, now, "archive", RAISES_NO_COUNT), {
     alongside: [
       db
         .insert(eventArchives)

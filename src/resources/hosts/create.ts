@@ -1,6 +1,5 @@
 // POST /v1/hosts (RFC 5732 §3.2.1). A host whose name is under a domain managed here is
 // subordinate to it and needs glue addresses; any other host is external and takes none.
-import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { newId } from "../../db/ids";
 import { hosts } from "../../db/schema";
@@ -72,7 +71,6 @@ export const createHost: RouteHandler<typeof routes.createHost, AppEnv> = (c) =>
         beforeWrite: superordinate ? [guard(db, "the superordinate domain is not locked against update", noneLockedAgainstUpdate([superordinate.id]))] : [],
         write: db.insert(hosts).values(row),
         alongside: addressWrites(db, next.id, addresses),
-        guards: quotaGuards(c, db, accountId, "hosts"),
       };
     },
     failure: (kind) => (kind === "unique" ? hostExists(name) : undefined),

@@ -4,12 +4,13 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { actorOf } from "../../http/actor";
 import { runTime } from "../../http/clock";
+import { defaultLimits } from "../../http/quotas";
 import type * as routes from "./routes";
 import { sweep } from "./sweep";
 
 export const runSweep: RouteHandler<typeof routes.runSweep, AppEnv> = async (c) => {
   const body = (c.req.valid("json") ?? {}) as { as_of?: string };
   const now = runTime(c, body.as_of, "the sweep runs at the present time");
-  const report = await sweep(c.get("dbAllAccounts") ?? c.get("db"), { now, actor: actorOf(c) });
+  const report = await sweep(c.get("dbAllAccounts") ?? c.get("db"), { now, actor: actorOf(c), limits: defaultLimits(c) });
   return c.json(report, 200);
 };

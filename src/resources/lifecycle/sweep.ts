@@ -10,6 +10,7 @@
 import { catalog } from "../../db/catalog";
 import { type Database, database } from "../../db/client";
 import { writeContextAt } from "../../db/write";
+import { configuredLimits, type Limits } from "../../registry/quotas";
 import type { Position } from "./sweep-due";
 import { expiryStepOfSweep } from "./sweep-expiries";
 import { graceEndStep } from "./sweep-grace";
@@ -24,6 +25,8 @@ export interface SweepOptions {
   now: Date;
   /** Who the events name: the token that asked for the run, or `cron`. */
   actor: string;
+  /** The configured limits its writes are held to (an approval moves a domain into the gaining account). */
+  limits: Limits;
   /** Due rows read per page (default 50). */
   pageSize?: number;
   /**
@@ -44,7 +47,7 @@ export interface SweepOptions {
 export async function sweep(db: Database, options: SweepOptions): Promise<SweepReport> {
   const pageSize = options.pageSize ?? 50;
   let budget = options.maxRows ?? 300;
-  const ctx = writeContextAt(db, options.now, options.actor);
+  const ctx = writeContextAt(db, options.now, options.actor, options.limits);
   const cat = await catalog(db);
   const report: SweepReport = {
     as_of: ctx.at,
@@ -89,7 +92,10 @@ export async function sweep(db: Database, options: SweepOptions): Promise<SweepR
   return report;
 }
 
-/** The cron trigger's run: at the scheduled time, with every account in view, named `cron` in the audit trail. */
-export async function cronSweep(d1: D1Database, scheduledTime: number): Promise<SweepReport> {
-  return sweep(database(d1), { now: new Date(scheduledTime), actor: "cron" });
+/**
+ * The cron trigger's run: at the scheduled time, with every account in view, named `cron`
+ * in the audit trail, held to the configured limits (`vars`: the Worker's LIMIT_* variables).
+ */
+export async function cronSweep(d1: D1Database, scheduledTime: number, vars: object): Promise<SweepReport> {
+  return sweep(database(d1), { now: new Date(scheduledTime), actor: "cron", limits: configuredLimits(vars as Record<string, unknown>) });
 }

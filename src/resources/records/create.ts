@@ -1,9 +1,8 @@
 // POST /v1/records: a record in a zone (docs/dns.md#records), its RRset's TTL aligned with it
 // (RFC 2181 §5.2), the zone's serial raised in the same batch. Two round trips: one read
 // batch (the zone, the records at the owner and what the integrity check looks at:
-// integrity-reads.ts) and the write batch (the record, its events, the integrity, room and
-// quota guards, the idempotency record).
-import { quotaGuards } from "../../http/quotas";
+// integrity-reads.ts) and the write batch (the record, its events, the integrity and room
+// guards, the idempotency record; the account's records quota is the write routine's).
 import type { RouteHandler } from "@hono/zod-openapi";
 import { guard } from "../../db/guards";
 import { newId } from "../../db/ids";
@@ -63,12 +62,7 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
         beforeWrite: integrityGuards(db, zone.id, integrity),
         write: db.insert(records).values(row),
         // The zone's serial rises with every record write; the record's event implies it.
-        alongside: [
-          ...rrsetTtlWrites(ctx, next),
-          touchZone(db, zone.id, now),
-          guard(db, "the zone has room for the record", zoneHoldsRoom(zone.id)),
-          ...quotaGuards(c, db, zone.accountId, "records"),
-        ],
+        alongside: [...rrsetTtlWrites(ctx, next), touchZone(db, zone.id, now), guard(db, "the zone has room for the record", zoneHoldsRoom(zone.id))],
         answerExtras: recordWarnings(record),
       };
     },

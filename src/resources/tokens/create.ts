@@ -8,7 +8,6 @@
 // shown once (docs/accounts.md). A client that lost the first answer revokes that
 // token and mints another. (Keys are per calling token besides: another token's same key
 // is a request of its own.)
-import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { sponsorChoiceRefusal } from "../../access/ownership";
@@ -97,7 +96,6 @@ export const createToken: RouteHandler<typeof routes.createToken, AppEnv> = asyn
         // Written only while the account exists: if it was deleted since it was read, the
         // insert adds no row and the routine reads again (then 422 above).
         write: db.insert(apiTokens).select(sql`select ${storedValues(row)} where exists (select 1 from accounts where id = ${accountId})`),
-        guards: quotaGuards(c, db, accountId, "tokens"),
       };
     },
     failure: (kind) => (kind === "unique" ? tokenNameTaken(input.name, accountId) : undefined),

@@ -1,6 +1,6 @@
 // POST /v1/tsig-keys: a key for the caller's account (an operator's token may name
 // another), its secret generated here and answered once. In one batch: the key, its
-// update zones, its event, and the account's tsig_keys quota guard (docs/safety.md, "Quotas"). As a token's secret, the secret is never stored in the idempotency record: a
+// update zones and its event (the tsig_keys quota is the write routine's: docs/safety.md, "Quotas"). As a token's secret, the secret is never stored in the idempotency record: a
 // replay answers without it.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
@@ -9,7 +9,6 @@ import { tsigKeys, tsigUpdateZones } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
 import { sponsorFor } from "../../http/caller";
-import { quotaGuards } from "../../http/quotas";
 import { dnssecSecret } from "../dnssec/state";
 import { keyNameTaken, requireAccountZones, requireFreeUpdateZones, tsigKeyCollection } from "./collection";
 import { presentTsigKey } from "./present";
@@ -59,7 +58,6 @@ export const createTsigKey: RouteHandler<typeof routes.createTsigKey, AppEnv> = 
         next: row,
         write: db.insert(tsigKeys).select(sql`select ${storedValues(row)}`),
         alongside: input.allow.includes("update") ? [db.insert(tsigUpdateZones).values(input.zones.map((zone) => ({ accountId, zone, keyId: id })))] : [],
-        guards: quotaGuards(c, db, accountId, "tsig_keys"),
       };
     },
     failure: (kind) => (kind === "unique" ? keyNameTaken(input.name) : undefined),

@@ -1,8 +1,8 @@
 // POST /v1/webhooks: a webhook for the caller's account (an operator may name another),
 // with a new signing secret, shown in this answer only. Deliveries start with the events
 // committed after it (its own creation's event among them). The account's webhooks quota
-// is a guard in the batch (src/db/quotas.ts): two creates racing for the last place
-// cannot both win.
+// is checked by the write routine at the end of the batch (src/db/quotas.ts): two creates
+// racing for the last place cannot both win.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { newId } from "../../db/ids";
@@ -10,7 +10,6 @@ import { webhooks } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
 import { sponsorFor } from "../../http/caller";
-import { quotaGuards } from "../../http/quotas";
 import { requestPolicy, requireDeliverableUrl, webhookCollection } from "./collection";
 import { distinctPatterns } from "./event-types";
 import { presentWebhook } from "./present";
@@ -74,8 +73,6 @@ export const createWebhook: RouteHandler<typeof routes.createWebhook, AppEnv> = 
       return {
         next: row,
         write: db.insert(webhooks).select(sql`select ${storedValues({ ...row, cursorSeq: LAST_EVENT_SEQ })}`),
-        // The account's webhooks quota (docs/safety.md, "Quotas"): past it the batch aborts.
-        guards: quotaGuards(c, db, accountId, "webhooks"),
       };
     },
   });

@@ -9,7 +9,7 @@ import { jsonChunks } from "../../db/json-chunks";
 import type { Database } from "../../db/client";
 import { writeChange } from "../../db/resource-write";
 import { accounts, webhookDeliveryRecords, webhooks } from "../../db/schema";
-import { commitWrite, isLostRace, versionStep, writeContextAt } from "../../db/write";
+import { commitWrite, isLostRace, RAISES_NO_COUNT, versionStep, writeContextAt } from "../../db/write";
 import { webhookCollection } from "./collection";
 import { type Attempt, inList, type StoredAttempt, type WebhookRow } from "./queries";
 import { DISABLE_AFTER_MS } from "./schedule";
@@ -37,7 +37,7 @@ const accountActive = sql`exists (select 1 from ${accounts} where ${accounts.id}
 export async function claimAll(db: Database, ids: readonly string[], leaseId: string): Promise<WebhookRow[]> {
   const wall = Date.now();
   const free = or(isNull(webhooks.leaseUntil), lte(webhooks.leaseUntil, wall));
-  const [claimed] = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), {
+  const [claimed] = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR, RAISES_NO_COUNT), {
     alongside: [
       db
         .update(webhooks)
@@ -104,7 +104,7 @@ export function owedCondition(now: Date): SQL {
 export async function releaseAll(db: Database, ids: readonly string[], leaseId: string, now: Date): Promise<Set<string>> {
   // Let go, then (the same transaction: no pass can claim in between) read and clear the marks of the webhooks let go.
   const letGo = and(inList(webhooks.id, ids), isNull(webhooks.leaseId));
-  const [owed] = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), {
+  const [owed] = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR, RAISES_NO_COUNT), {
     alongside: [
       db
         .update(webhooks)
@@ -128,7 +128,10 @@ export async function disable(db: Database, row: WebhookRow, now: Date): Promise
   const disabledReason = `failing: every delivery since ${row.failingSince} failed, for 5 days; fix the receiver, then enable the webhook again (PATCH enabled: true) and replay what it missed`;
   const next: WebhookRow = { ...row, enabled: false, disabledReason, leaseId: null, leaseUntil: null, version: row.version + 1, updatedAt: at };
   try {
-    await writeChange(writeContextAt(db, now, WEBHOOK_ACTOR), webhookCollection, "update", row, { next, write: versionStep(db, webhooks, row, next) });
+    await writeChange(writeContextAt(db, now, WEBHOOK_ACTOR, RAISES_NO_COUNT), webhookCollection, "update", row, {
+      next,
+      write: versionStep(db, webhooks, row, next),
+    });
     return true;
   } catch (error) {
     if (isLostRace(error)) return false;
@@ -209,7 +212,7 @@ export async function recordAll(db: Database, leaseId: string, records: readonly
     .from(sql`json_each(${JSON.stringify(states)}) s`)
     .where(and(eq(webhooks.id, sql`${state(0)}`), eq(webhooks.leaseId, leaseId)))
     .returning({ id: webhooks.id });
-  const moved = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR), { alongside: deliveries, last: [moves] });
+  const moved = await commitWrite(writeContextAt(db, new Date(), WEBHOOK_ACTOR, RAISES_NO_COUNT), { alongside: deliveries, last: [moves] });
   const ids = new Set((moved as { id: string }[][]).flat().map((row) => row.id));
   return records.map((r) => ids.has(r.webhookId));
 }

@@ -1,7 +1,6 @@
 // POST /v1/zones: a zone from JSON (its apex NS from `nameservers` or DEFAULT_NAMESERVERS),
 // or imported from a master file (text/dns). Either way one batch writes the zone, its
 // records and one `create` event standing for them all.
-import { quotaGuards } from "../../http/quotas";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
@@ -173,7 +172,6 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
           guard(db, "the zone links the domain it read", sql`coalesce((${linkedDomainId(name, accountId)}), '') = ${next.domainId ?? ""}`),
           // Names are owned: still nobody else's at commit (src/registry/zone-ownership.ts).
           guard(db, "nobody else holds the name", noOtherHolder(name, accountId)),
-          ...quotaGuards(c, db, accountId, "zones", "records"),
           ...(delegated ? [guard(db, "a zone of the account above the name still delegates it", ownZoneAbove(name, accountId))] : []),
         ],
       };
