@@ -170,14 +170,25 @@ export class World {
       this.pendingObservations = this.pendingObservations.filter((t) => t !== next);
       this.apply(dsSeen(this.zoneAt(next), { keys: this.parentShows() }, new Date(next)));
     }
-    this.apply(nextSteps(this.zoneAt(next), this.setup.autoRoll ? { newKeyId: this.newKeyId } : {}));
+    this.steps();
     return true;
+  }
+
+  /** The engine's steps due now. */
+  steps() {
+    this.apply(nextSteps(this.zoneAt(this.now), this.setup.autoRoll ? { newKeyId: this.newKeyId } : {}));
+  }
+
+  /** The parent publishes `ds` now (whatever was submitted) and the engine is told at once. */
+  parentPublishes(ds: string[]) {
+    this.parentSets.push({ at: this.now, ds: [...ds].sort() });
+    this.apply(dsSeen(this.zoneAt(this.now), { keys: ds }, new Date(this.now)));
   }
 
   /** Runs until the keys are at rest and the parent has nothing pending (or `limitSeconds` passed). */
   settle(limitSeconds = 60 * 86_400) {
     const limit = this.now + limitSeconds * SECOND;
-    this.apply(nextSteps(this.zoneAt(this.now)));
+    this.steps();
     while (this.rollover !== null || this.pendingPublications.length > 0 || this.pendingObservations.length > 0) {
       if (!this.tick(limit)) break;
     }

@@ -42,10 +42,14 @@ export interface ParentTiming {
   propagationDelay?: number;
   /** How long past Dreg a parent may lag before the roll reports `dnssec.rollover.stalled` (7 days). */
   stallAfter?: number;
+  /** How often to look at a parent that is late (next_step_at while it lags; 3600 s). */
+  pollInterval?: number;
 }
 
 /** Seven days: a parent this late is a problem for a person, not for a timer. */
 export const DEFAULT_STALL_AFTER = 7 * 86_400;
+/** An hour between looks at a parent that is late. */
+export const DEFAULT_POLL_INTERVAL = 3600;
 
 /** The intervals of RFC 7583 for one zone and its parent, in seconds. */
 export interface KeyIntervals {

@@ -16,7 +16,7 @@
 // Key states are RFC 7583 §3.1's (published, ready, active, retired, removed) with Knot's
 // two for algorithm rolls: pre-published (signing, not yet in the DNSKEY RRset) and
 // post-active (out of the DNSKEY RRset, still signing).
-import { DEFAULT_STALL_AFTER, type KeyIntervals, keyIntervals, type ParentTiming, type ZoneTiming } from "./key-timing";
+import { DEFAULT_POLL_INTERVAL, DEFAULT_STALL_AFTER, type KeyIntervals, keyIntervals, type ParentTiming, type ZoneTiming } from "./key-timing";
 import { isSigningAlgorithm, type SigningAlgorithm, type SigningPolicy } from "./signing-policy";
 
 /** A combined signing key signs everything; a KSK the DNSKEY RRset (and CDS, CDNSKEY); a ZSK the rest. */
@@ -577,10 +577,11 @@ class Stepper {
       for (const k of waiting.keys) k.next_step_at = iso(waiting.at);
     }
     if (awaiting) {
+      // Look when the parent should have followed, then every poll interval (and at the stall).
       const expected = ms(awaiting.expected_at);
       const stalls = ms(awaiting.stalls_at);
       if (expected > this.now) times.push(expected);
-      else if (stalls > this.now) times.push(stalls);
+      else times.push(this.now + s(this.zone.parent.pollInterval ?? DEFAULT_POLL_INTERVAL), ...(stalls > this.now ? [stalls] : []));
     }
     if (due) {
       times.push(due.at);
