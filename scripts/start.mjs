@@ -29,11 +29,12 @@ import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { forwardLines, withoutDnsBackendPaths } from "./lib/dns-log-filter.mjs";
 import { localStateDir, seedFromTemplate } from "./lib/local-d1.mjs";
+import { redactGatewaySecrets, startRegistryGateway } from "./lib/registry-gateway.mjs";
 import { writeLocalServer } from "./lib/local-server.mjs";
 import { applyLocalMigrations, assertWranglerInstalled, exitStatus, ROOT, WRANGLER, wranglerEnv } from "./lib/wrangler.mjs";
 
 const USAGE =
-  "usage: node scripts/start.mjs [--port N] [--persist-to DIR] [--auth] [--sender-priority normal|low|idle] [--no-inspector] [-- <wrangler dev args>]";
+  "usage: node scripts/start.mjs [--port N] [--persist-to DIR] [--auth] [--sender-priority normal|low|idle] [--no-inspector] [--registries FILE] [-- <wrangler dev args>]";
 /** How the webhook sender's processes share the CPU with the API's (scripts/sender.mjs). */
 const SENDER_PRIORITIES = ["normal", "low", "idle"];
 
@@ -57,6 +58,7 @@ const OPTIONS = {
   auth: { type: "boolean" },
   "sender-priority": { type: "string" },
   "no-inspector": { type: "boolean" },
+  registries: { type: "string" },
 };
 
 function parseOptions(argv) {
@@ -104,7 +106,15 @@ function parseOptions(argv) {
     else continue;
     i--;
   }
-  return { port, persistTo: localStateDir(persistTo), auth, senderPriority, inspector: ownOptions["no-inspector"] !== true, passThrough };
+  return {
+    port,
+    persistTo: localStateDir(persistTo),
+    auth,
+    senderPriority,
+    inspector: ownOptions["no-inspector"] !== true,
+    passThrough,
+    registries: ownOptions.registries ?? null,
+  };
 }
 
 // Fails fast, with a plain message, when something already listens on the port
@@ -117,7 +127,7 @@ function portIsFree(port) {
   });
 }
 
-const { port, persistTo, auth, senderPriority, inspector, passThrough } = parseOptions(process.argv.slice(2));
+const { port, persistTo, auth, senderPriority, inspector, passThrough, registries } = parseOptions(process.argv.slice(2));
 assertWranglerInstalled();
 if (!(await portIsFree(port))) {
   console.error(`[start] port ${port} on 127.0.0.1 is already in use: stop the other server or pick another port (--port N or PORT=N).`);
@@ -131,6 +141,8 @@ const registry = join(persistTo ?? join(ROOT, ".wrangler", "state"), "dev-regist
 const env = wranglerEnv({ WRANGLER_REGISTRY_PATH: registry });
 let child = null;
 let sender = null;
+/** The registry gateway (--registries FILE): scripts/lib/registry-gateway.mjs. */
+let gateway = null;
 let stopSignal = null;
 
 const running = (proc) => proc && proc.exitCode === null && proc.signalCode === null;
@@ -140,6 +152,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.on(signal, () => {
     stopSignal ??= signal;
     if (running(sender)) sender.kill(signal);
+    if (gateway?.running()) void gateway.stop();
     if (running(child)) child.kill(signal);
     else if (!running(sender)) process.exit(exitStatus(null, signal));
   });
@@ -182,8 +195,8 @@ function run(command, args) {
     // wrangler dev logs every request's path, and a DNS backend path carries its token:
     // those lines are never printed (scripts/lib/dns-log-filter.mjs).
     child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    forwardLines(child.stdout, process.stdout, withoutDnsBackendPaths);
-    forwardLines(child.stderr, process.stderr, withoutDnsBackendPaths);
+    forwardLines(child.stdout, process.stdout, (line) => redactGatewaySecrets(withoutDnsBackendPaths(line), gateway?.secrets ?? []));
+    forwardLines(child.stderr, process.stderr, (line) => redactGatewaySecrets(withoutDnsBackendPaths(line), gateway?.secrets ?? []));
     child.on("error", (error) => {
       console.error(`[start] could not run ${command}: ${error.message}`);
       resolvePromise(1);
@@ -229,6 +242,18 @@ console.log(
     ? "[start] authentication is ON: send Authorization: Bearer <token> (npm run token -- create --name dev --scope write)"
     : "[start] authentication is OFF for this local server (AUTH_DISABLED=true, loopback only); use --auth to keep it on",
 );
+// --registries FILE: the registry gateway beside the API, on a loopback port of its own
+// with a secret made for this run; the Worker learns both (and the connectors' ids) as --vars.
+if (registries) {
+  console.log(`[start] starting the registry gateway (src/gateway/) for ${registries}`);
+  try {
+    gateway = await startRegistryGateway(registries);
+  } catch (error) {
+    console.error(`[start] ${error.message}`);
+    process.exit(1);
+  }
+  passThrough.push(...gateway.vars);
+}
 console.log("[start] starting the webhook sender (src/sender.ts)");
 const senderProblem = await startSender();
 if (senderProblem || stopSignal) {
@@ -284,4 +309,5 @@ if (running(sender)) {
   await stopped;
   clearTimeout(late);
 }
+if (gateway) await gateway.stop();
 process.exit(served);

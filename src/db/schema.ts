@@ -779,6 +779,32 @@ export const writeAssertions = sqliteTable(
   (t) => [check("write_assertion_holds", sql`${t.holds} = 1`)],
 );
 
+/**
+ * The ids a connected registry holds our contacts and hosts by (drizzle/0037,
+ * docs/registries.md): a row exists exactly when a create at that registry succeeded, written
+ * in the same batch as the write that needed it.
+ */
+export const registryObjects = sqliteTable(
+  "registry_objects",
+  {
+    repositoryId: text("repository_id")
+      .notNull()
+      .references(() => repositories.id),
+    objectType: text("object_type", { enum: ["contact", "host"] }).notNull(),
+    /** Our id (`con_…`, `hst_…`). */
+    objectId: text("object_id").notNull(),
+    /** The registry's id: a contact's clIDType id (src/epp/ids.ts), a host's name. */
+    registryId: text("registry_id").notNull(),
+    roid: text("roid"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.repositoryId, t.objectType, t.objectId] }),
+    uniqueIndex("registry_objects_registry_id_unique").on(t.repositoryId, t.objectType, t.registryId),
+    index("registry_objects_object_idx").on(t.objectId),
+  ],
+);
+
 export const schema = {
   accounts,
   dnsCatalog,
@@ -806,4 +832,5 @@ export const schema = {
   webhookDeliveryRecords,
   webhookDispatch,
   writeAssertions,
+  registryObjects,
 };

@@ -45,4 +45,5 @@ export const REPOSITORY_DETAIL_EXAMPLE = {
     },
   ],
   reserved_names: ["nic.com", "nic.net", "whois.com", "whois.net"],
+  connector: { kind: "builtin", state: "up", since: REPOSITORY_EXAMPLE.created_at, last_error: null },
 } satisfies z.output<typeof RepositoryDetailSchema>;

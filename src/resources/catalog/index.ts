@@ -1,6 +1,10 @@
 // Extensions and repositories: the read-only catalog, served from the per-isolate copy
 // (src/db/catalog.ts), so these reads cost no D1 round trip once an isolate is warm.
+import type { AppEnv } from "../../env";
 import { defineRoute } from "../../http/route";
+import { connectedRepositories } from "../../connector/config";
+import { connectorStatus } from "../../connector/gateway";
+import { isOperator } from "../../http/caller";
 import { catalog, type ExtensionRow, type RepositoryNameRow, type RepositoryRow } from "../../db/catalog";
 import { normalizeName, toUnicodeName } from "../../dns/name";
 import { priceTable } from "../../registry/prices";
@@ -20,6 +24,7 @@ import {
   type Extension,
   type Repository,
   type RepositoryDetail,
+  type Connector,
 } from "./schemas";
 import { EXTENSION_EXAMPLE, REPOSITORY_DETAIL_EXAMPLE, REPOSITORY_EXAMPLE } from "./examples";
 
@@ -71,7 +76,7 @@ const getRepositoryRoute = defineRoute({
   tags: ["Repositories"],
   summary: "Get a repository",
   description:
-    "One repository (the registry that holds the extensions' objects) by id, with the names it prices on its own (`premium_names`, each with its prices) and the names it keeps from registration (`reserved_names`)." +
+    "One repository (the registry that holds the extensions' objects) by id, with the names it prices on its own (`premium_names`, each with its prices), the names it keeps from registration (`reserved_names`) and its `connector`: `builtin` (the service is the registry) or `epp` (the service is a registrar of the registry and speaks EPP to it; operators also see the greeting's objects and extensions and the sessions). A gateway out of reach is a connector `down`, never an error." +
     CONDITIONAL_GET,
   request: { params: RepositoryParams },
   responses: { 200: resourceResponse(RepositoryDetailSchema, "The repository.", REPOSITORY_DETAIL_EXAMPLE), 304: notModifiedResponse, ...errorResponses(404) },
@@ -114,6 +119,7 @@ function presentRepositoryDetail(
   extensionIds: string[],
   names: readonly RepositoryNameRow[],
   extensions: ReadonlyMap<string, ExtensionRow>,
+  connector: Connector,
 ): RepositoryDetail {
   const premium_names = names.flatMap((n) => {
     const extension = extensions.get(n.extensionId);
@@ -123,7 +129,19 @@ function presentRepositoryDetail(
   });
   const reserved_names = names.filter((n) => n.kind === "reserved").map((n) => n.name);
   const { created_at, updated_at, ...rest } = presentRepository(row, extensionIds);
-  return { ...rest, premium_names, reserved_names, created_at, updated_at };
+  return { ...rest, premium_names, reserved_names, connector, created_at, updated_at };
+}
+
+/**
+ * How the service reaches the repository's registry: `builtin` (always up, since the
+ * repository exists), or `epp` with the gateway's state; operators also see the greeting's
+ * objects and extensions and the sessions (docs/registries.md).
+ */
+async function connectorOf(env: AppEnv["Bindings"], row: RepositoryRow, operator: boolean): Promise<Connector> {
+  if (!connectedRepositories(env).has(row.id)) return { kind: "builtin", state: "up", since: row.createdAt, last_error: null };
+  const status = await connectorStatus(env, row.id);
+  const shown: Connector = { kind: "epp", state: status.state, since: status.since, last_error: status.last_error };
+  return operator ? { ...shown, objects: status.objects, extensions: status.extensions, sessions: status.sessions } : shown;
 }
 
 /** Rows after the cursor's id, in id order, at most limit + 1 (see pageResponse). */
@@ -180,5 +198,6 @@ export const catalogRouter = createRouter()
     const { repositories, extensions, extensionsOf, namesOf } = await catalog(c.get("db"));
     const row = repositories.get(repository);
     if (!row) throw notFound("repository", repository);
-    return sendResource(c, presentRepositoryDetail(row, extensionsOf.get(row.id) ?? [], namesOf.get(row.id) ?? [], extensions), 1);
+    const connector = await connectorOf(c.env, row, isOperator(c));
+    return sendResource(c, presentRepositoryDetail(row, extensionsOf.get(row.id) ?? [], namesOf.get(row.id) ?? [], extensions, connector), 1);
   });

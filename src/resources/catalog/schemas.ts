@@ -79,6 +79,39 @@ export const RepositorySchema = z
   })
   .openapi("Repository");
 
+export const ConnectorSchema = z
+  .object({
+    kind: z.enum(["epp", "builtin"]).openapi({
+      description:
+        "`epp`: the service is a registrar of this registry and speaks EPP to it, and the registry decides; `builtin`: the service acts as the registry itself.",
+    }),
+    state: z.enum(["up", "connecting", "down"]).openapi({
+      description:
+        "`up`: EPP sessions are open; `connecting`: none yet, the gateway is logging in; `down`: the registry or the gateway cannot be reached (writes answer 503 `registry_unavailable`; reads go on). A builtin connector is always `up`.",
+    }),
+    since: z
+      .string()
+      .nullable()
+      .openapi({ example: "2026-01-01T00:00:00.000Z", description: "When the state began, as the gateway saw it (null when the gateway cannot be reached)." }),
+    last_error: z
+      .string()
+      .nullable()
+      .openapi({ example: null, description: "The last failure the gateway met: the registry's message, a refused connection, a gateway out of reach." }),
+    objects: z
+      .array(z.string())
+      .optional()
+      .openapi({ example: ["urn:ietf:params:xml:ns:domain-1.0"], description: "Operators only: the object namespaces the registry's greeting offers." }),
+    extensions: z
+      .array(z.string())
+      .optional()
+      .openapi({ example: ["urn:ietf:params:xml:ns:secDNS-1.1"], description: "Operators only: the extension namespaces the registry's greeting offers." }),
+    sessions: z
+      .object({ open: z.number().int(), configured: z.number().int() })
+      .optional()
+      .openapi({ description: "Operators only: EPP sessions open now, and how many the connector keeps." }),
+  })
+  .openapi("Connector", { description: "How the service reaches this repository's registry (docs/registries.md)." });
+
 export const RepositoryDetailSchema = RepositorySchema.extend({
   premium_names: z
     .array(
@@ -96,6 +129,7 @@ export const RepositoryDetailSchema = RepositorySchema.extend({
   reserved_names: z
     .array(z.string())
     .openapi({ example: ["example.com", "nic.com"], description: "Names the registry keeps from registration (422 `policy_violation`)." }),
+  connector: ConnectorSchema,
 }).openapi("RepositoryDetail");
 
 export const ExtensionListQuery = z.object({
@@ -113,4 +147,5 @@ export const RepositoryListSchema = listSchema(RepositorySchema, "RepositoryList
 export type Extension = z.infer<typeof ExtensionSchema>;
 export type Repository = z.infer<typeof RepositorySchema>;
 export type RepositoryDetail = z.infer<typeof RepositoryDetailSchema>;
+export type Connector = z.infer<typeof ConnectorSchema>;
 export type PriceTable = z.infer<typeof PriceTableSchema>;

@@ -4,8 +4,16 @@
 // names) is the isolate's copy, so the answer costs one D1 round trip whatever the number
 // of names: the one statement that finds which of them any account holds. A registered
 // name says only that: not who holds it, since when, or in what state.
+//
+// Names under a connected repository (docs/registries.md) are the registry's to answer:
+// one <domain:check> with <fee:check> per repository, `available` and `reason` its own,
+// `premium` and `prices` from its fee answer (the catalog's prices where it sends none).
 import type { RouteHandler } from "@hono/zod-openapi";
 import { inArray } from "drizzle-orm";
+import { domainCheckCommand, registryChecks, type RegistryCheck } from "../../connector/commands";
+import { connectedRepositories } from "../../connector/config";
+import { clientTransactionId, registryCommand, registryUnavailable } from "../../connector/gateway";
+import { registryProblem } from "../../connector/answers";
 import { catalog } from "../../db/catalog";
 import { domains } from "../../db/schema";
 import { toUnicodeName } from "../../dns/name";
@@ -30,9 +38,20 @@ export const checkDomains: RouteHandler<typeof routes.checkDomains, AppEnv> = as
   });
 
   // Names are one namespace across accounts: read in every account, nothing but the name.
+  const connected = connectedRepositories(c.env);
   const registrable = [...new Set(checked.flatMap((n) => (n.match?.ok ? [n.name!] : [])))];
+  const repositoryOf = new Map(checked.flatMap((n) => (n.match?.ok ? [[n.name!, n.match.match.extension.repositoryId] as const] : [])));
+  const builtin = registrable.filter((name) => !connected.has(repositoryOf.get(name)!));
+  const atRegistries = new Map<string, string[]>();
+  for (const name of registrable) {
+    const repository = repositoryOf.get(name)!;
+    if (connected.has(repository)) atRegistries.set(repository, [...(atRegistries.get(repository) ?? []), name]);
+  }
   const allAccounts = c.get("dbAllAccounts") ?? c.get("db");
-  const held = registrable.length === 0 ? [] : await allAccounts.select({ name: domains.name }).from(domains).where(inArray(domains.name, registrable));
+  const [held, answers] = await Promise.all([
+    builtin.length === 0 ? [] : allAccounts.select({ name: domains.name }).from(domains).where(inArray(domains.name, builtin)),
+    registryAnswers(c.env, atRegistries, clientTransactionId(c.get("requestId"))),
+  ]);
   const registered = new Set(held.map((row) => row.name));
 
   const data = checked.map(({ input, name, match }) => {
@@ -42,6 +61,18 @@ export const checkDomains: RouteHandler<typeof routes.checkDomains, AppEnv> = as
     }
     const extension = match.match.extension;
     const pricing = namePricing(name, extension, cat.names);
+    const answer = answers.get(name);
+    if (answer) {
+      const periods = { min: extension.periodMin, max: extension.periodMax };
+      return {
+        name,
+        unicode_name: toUnicodeName(name),
+        available: answer.available,
+        reason: answer.reason,
+        premium: answer.premium,
+        prices: answer.available ? priceTable(answer.yearly ?? pricing.yearly, periods) : null,
+      };
+    }
     const reason = unavailability(match, name, { registered: registered.has(name), reserved: pricing.reserved });
     return {
       name,
@@ -54,3 +85,22 @@ export const checkDomains: RouteHandler<typeof routes.checkDomains, AppEnv> = as
   });
   return c.json({ data }, 200);
 };
+
+/** One <domain:check> per connected repository, side by side; each name's answer. */
+async function registryAnswers(env: AppEnv["Bindings"], byRepository: ReadonlyMap<string, string[]>, clTRID: string): Promise<Map<string, RegistryCheck>> {
+  const out = new Map<string, RegistryCheck>();
+  await Promise.all(
+    [...byRepository].map(async ([repository, names]) => {
+      const { response } = await registryCommand(env, repository, domainCheckCommand(names), clTRID);
+      const problem = registryProblem(response, `Checking at the ${repository} registry`);
+      if (problem) throw problem;
+      const checks = registryChecks(response, names);
+      for (const name of names) {
+        const check = checks.get(name);
+        if (!check) throw registryUnavailable(`the ${repository} registry's answer does not name ${name}`);
+        out.set(name, check);
+      }
+    }),
+  );
+  return out;
+}

@@ -1,5 +1,8 @@
 // POST /v1/domains (RFC 5731 §3.2.1): register a name under an extension of the catalog,
-// with its contacts, name servers and client statuses.
+// with its contacts, name servers and client statuses. Under a connected repository the
+// registry decides (docs/registries.md): the contacts and hosts are created there first,
+// then the domain; D1 is written only after its 1000 (201, its dates) or 1001 (202,
+// pendingCreate).
 import type { RouteHandler } from "@hono/zod-openapi";
 import { catalog } from "../../db/catalog";
 import { newId } from "../../db/ids";
@@ -25,9 +28,15 @@ import { adoptionWrites, contactAddressGuards, nameserverLinks } from "./links";
 import { contactsById, type DomainWithLinks, zoneNamed } from "./queries";
 import type * as routes from "./routes";
 import { readTogether } from "../../db/write";
+import { domainCreateCommand, dsData } from "../../connector/commands";
+import { apiTime, resDataOf } from "../../connector/answers";
+import { contactsAtRegistry, type DomainRegistry, domainRegistry, hostsAtRegistry, registryContacts, registryTransaction } from "./registry";
+import type { WriteContext } from "../../db/write";
 
 export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = async (c) => {
   const input = c.req.valid("json");
+  // One auth_info for every retry of the decision: the registry holds the one it was sent.
+  const generatedAuthInfo = generateAuthInfo();
   const cat = await catalog(c.get("db"));
 
   // Parse: the name, its extension and the period, the statuses and name servers.
@@ -61,8 +70,12 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
     billing: input.contacts?.billing ?? null,
   };
 
+  // A connected repository's registry: its commands are sent once for this request, whatever the retries.
+  const registry = extension ? domainRegistry(c, extension.repositoryId) : null;
+  let pending = false;
+
   // The answer is the domain with `price` (the write routine's answer extra: PricedDomainSchema).
-  return (await createResource(c, domainCollection, {
+  const created = (await createResource(c, domainCollection, {
     async create(ctx) {
       const { db, allAccounts, now, at } = ctx;
       const accountId = await sponsorFor(c, input.account);
@@ -90,6 +103,19 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
       if (!extension) throw new ApiError("validation_failed", `${name} has no extension here.`); // reported above; narrows the type
       if (taken.length > 0) throw domainExists(name);
       throwPriceErrors(priceConfirmationErrors(price!, input.price, { name, operation: "register", years: period, premium: pricing!.premium }));
+      const authInfo = input.auth_info ?? generatedAuthInfo;
+      const atRegistry = registry
+        ? await registerAtRegistry(registry, ctx, {
+            name,
+            period,
+            nameservers,
+            assigned,
+            authInfo,
+            ds: input.ds ?? [],
+            price: input.price === undefined ? null : price!,
+          })
+        : null;
+      pending = atRegistry?.pending ?? false;
 
       const next: DomainWithLinks = {
         id: newId("domain", now),
@@ -101,11 +127,12 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
         adminId: assigned.admin,
         techId: assigned.tech,
         billingId: assigned.billing,
-        statuses,
+        // RFC 5731 §3.2.1: a create the registry has yet to act on shows pendingCreate.
+        statuses: atRegistry?.pending ? [...statuses, "pendingCreate" as ClientStatus] : statuses,
         serverStatuses,
-        authInfo: input.auth_info ?? generateAuthInfo(),
+        authInfo,
         autoRenew: input.auto_renew ?? true,
-        expiresAt: expiryAfter(now, period).toISOString(),
+        expiresAt: atRegistry?.expiresAt ?? expiryAfter(now, period).toISOString(),
         lastTransferAt: null,
         // RFC 3915 §3.1: a registration starts its add grace period.
         rgp: withGracePeriod([], now, { status: "addPeriod", days: extension.graceAdd }),
@@ -126,12 +153,76 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
       return {
         next,
         write: db.insert(domains).values(row),
-        alongside: [...links.alongside, ...adoptionWrites(ctx, next, adopted, nameservers)],
+        // With the rows that record the contacts and hosts the registry now holds from us.
+        alongside: [...links.alongside, ...adoptionWrites(ctx, next, adopted, nameservers), ...(atRegistry?.rows ?? [])],
         // External name servers the registration creates count as the account's hosts.
         guards: [...contactAddressGuards(db, next.id, assigned), ...links.guards],
-        answerExtras: { price },
+        answerExtras: { price: atRegistry?.price ?? price },
+        afterFromDatabase: registryTransaction(atRegistry?.svTRID),
       };
     },
     failure: (kind) => (kind === "unique" ? domainExists(name) : undefined),
-  })) as never;
+  })) as Response;
+  // 1001: the registry has yet to act (RFC 5730 §3): 202, the domain in pendingCreate.
+  return (pending ? new Response(created.body, { status: 202, headers: created.headers }) : created) as never;
 };
+
+/**
+ * The registration at the repository's registry: the contacts it uses and its name servers'
+ * hosts created there first when the registry does not hold them from us, then
+ * `<domain:create>` with the period, hosts, contacts, authInfo, DS records and, when a price
+ * was confirmed, that fee; hosts subordinate to the new name once it exists, then added to
+ * it. Throws the registry's refusal as its problem; answers the registry's dates.
+ */
+async function registerAtRegistry(
+  registry: DomainRegistry,
+  ctx: WriteContext,
+  input: {
+    name: string;
+    period: number;
+    nameservers: string[];
+    assigned: { registrant: string | null; admin: string | null; tech: string | null; billing: string | null };
+    authInfo: string;
+    ds: { key_tag: number; algorithm: number; digest_type: number; digest: string }[];
+    price: { amount: string; currency: string } | null;
+  },
+) {
+  const { name } = input;
+  const contacts = await contactsAtRegistry(registry, ctx.db, contactIdsOf(input.assigned), ctx.at);
+  const within = (ns: string) => ns.endsWith(`.${name}`);
+  const outside = input.nameservers.filter((ns) => !within(ns));
+  const inside = input.nameservers.filter(within);
+  const hostRows = await hostsAtRegistry(registry, ctx.db, ctx.allAccounts, outside, ctx.at);
+  const command = domainCreateCommand({
+    name,
+    years: input.period,
+    nameservers: outside,
+    contacts: registryContacts(input.assigned, contacts.registryIds),
+    authInfo: input.authInfo,
+    ds: dsData(input.ds),
+    fee: input.price,
+  });
+  const done = await registry.send("domain:create", command, `Registering ${name} at the ${registry.repository} registry`);
+  const creData = resDataOf(done.response, "domain:creData");
+  const fee = done.response.extensions.find((e) => e.kind === "fee:creData");
+  const charged = fee?.kind === "fee:creData" && fee.fees.length > 0 ? fee.fees.reduce((sum, f) => sum + Math.round(Number(f.amount) * 100), 0) : null;
+  const rows = [...contacts.rows, ...hostRows];
+  if (inside.length > 0 && done.outcome === "done") {
+    rows.push(...(await hostsAtRegistry(registry, ctx.db, ctx.allAccounts, inside, ctx.at)));
+    await registry.send(
+      "domain:update:subordinate-hosts",
+      { kind: "domain:update", name, add: { nameservers: inside } },
+      `Adding ${name}'s own name servers at the registry`,
+    );
+  }
+  return {
+    pending: done.outcome === "pending",
+    svTRID: done.svTRID,
+    expiresAt: apiTime(creData?.exDate) ?? undefined,
+    price:
+      charged !== null && fee?.kind === "fee:creData"
+        ? { currency: fee.currency ?? input.price?.currency ?? "USD", amount: (charged / 100).toFixed(2) }
+        : undefined,
+    rows,
+  };
+}

@@ -1,0 +1,38 @@
+// The ids a connected registry holds our contacts and hosts by (drizzle/0037,
+// docs/registries.md): read before a registry write to learn what the registry already
+// holds from us, written in the same batch as the write that created them there.
+import { and, eq, inArray } from "drizzle-orm";
+import type { Database } from "./client";
+import { registryObjects } from "./schema";
+
+export type RegistryObjectRow = typeof registryObjects.$inferSelect;
+export type RegistryObjectType = RegistryObjectRow["objectType"];
+
+/** The rows of these objects at one repository. */
+export function registryObjectsOf(db: Database, repositoryId: string, type: RegistryObjectType, objectIds: readonly string[]) {
+  return db
+    .select()
+    .from(registryObjects)
+    .where(
+      and(
+        eq(registryObjects.repositoryId, repositoryId),
+        eq(registryObjects.objectType, type),
+        inArray(registryObjects.objectId, objectIds.length > 0 ? [...objectIds] : [""]),
+      ),
+    );
+}
+
+/** Every repository that holds this object from us. */
+export function registriesHolding(db: Database, objectId: string) {
+  return db.select().from(registryObjects).where(eq(registryObjects.objectId, objectId));
+}
+
+/** Records that the registry now holds the object (a create answered 1000, or found ours when asked). */
+export function registryObjectInsert(db: Database, row: RegistryObjectRow) {
+  return db.insert(registryObjects).values(row).onConflictDoNothing();
+}
+
+/** Forgets the object at every registry (its delete, in the same batch). */
+export function registryObjectsDelete(db: Database, objectId: string) {
+  return db.delete(registryObjects).where(eq(registryObjects.objectId, objectId));
+}

@@ -1,0 +1,168 @@
+// A domain's operations at its repository's registry, when the repository has a connector
+// (docs/registries.md, "What goes to the registry"): the contacts and hosts a domain uses
+// created there first when the registry does not hold them from us, then the domain's own
+// command; the registry's answer decides, and D1 is written only after its success, in the
+// write's one batch (with the rows that record what the registry now holds). A request's
+// operation may run again when its batch lost a race (src/http/writes.ts): each command is
+// sent once per request (`once`), so a retried decision reuses the registry's answer and
+// never sends a transform twice.
+import type { Context } from "hono";
+import { type SQL, sql } from "drizzle-orm";
+import { accepted, resDataOf } from "../../connector/answers";
+import { contactCreateCommand, type ContactFields, hostCreateCommand, type RegistryContacts } from "../../connector/commands";
+import { isConnected } from "../../connector/config";
+import { clientTransactionId, registryCommand } from "../../connector/gateway";
+import { registryContactId } from "../../epp/ids";
+import type { EppCommand, EppResponse } from "../../epp/types";
+import type { Database } from "../../db/client";
+import { registryObjectInsert, registryObjectsOf } from "../../db/registry-objects";
+import { contacts as contactsTable, hosts as hostsTable } from "../../db/schema";
+import { inArray } from "drizzle-orm";
+import type { AppEnv } from "../../env";
+import { ApiError } from "../../http/problem";
+import { generateAuthInfo } from "../../registry/auth-info";
+
+/** What the registry answered a command that it accepted. */
+export interface RegistryDone {
+  outcome: "done" | "pending";
+  svTRID: string;
+  response: EppResponse;
+}
+
+/** A connected repository's registry, as one request's operation uses it. */
+export interface DomainRegistry {
+  repository: string;
+  /** Sends the command (once per request and key) and answers its acceptance, or throws its problem. */
+  send(key: string, command: EppCommand, what: string): Promise<RegistryDone>;
+  /** Sends the command and answers the registry's response whatever its code (for answers read as data: 2302 on a create). */
+  ask(key: string, command: EppCommand): Promise<EppResponse>;
+}
+
+/** The registry of a connected repository; null for a builtin one (the service is its registry). */
+export function domainRegistry(c: Context<AppEnv>, repository: string): DomainRegistry | null {
+  if (!isConnected(c.env, repository)) return null;
+  const clTRID = clientTransactionId(c.get("requestId"));
+  const sent = new Map<string, Promise<EppResponse>>();
+  const ask = (key: string, command: EppCommand) => {
+    let answer = sent.get(key);
+    if (!answer) {
+      answer = registryCommand(c.env, repository, command, clTRID).then((reply) => reply.response);
+      // A failure is not kept: a retry of the decision may send again what never reached the registry.
+      answer.catch(() => sent.delete(key));
+      sent.set(key, answer);
+    }
+    return answer;
+  };
+  return {
+    repository,
+    ask,
+    async send(key, command, what) {
+      const response = await ask(key, command);
+      const { outcome, svTRID } = accepted(response, what);
+      return { outcome, svTRID, response };
+    },
+  };
+}
+
+/** The event of a registry write names the registry's transaction (`registry_sv_trid` in its `after`). */
+export function registryTransaction(svTRID: string | undefined): Record<string, SQL> | undefined {
+  return svTRID ? { "$.registry_sv_trid": sql`${svTRID}` } : undefined;
+}
+
+/** How many ids are tried for one contact when the registry holds the first ones from another registrar. */
+const CONTACT_ID_ATTEMPTS = 3;
+
+/**
+ * The registry's ids of our contacts, each created there first when the registry does not
+ * hold it from us (RFC 5733 §3.2.1), with the rows that record what it now holds. An id the
+ * registry already has (2302) is ours when its info shows our contact's email (a create of
+ * ours whose D1 write never committed), else the next derived id is tried.
+ */
+export async function contactsAtRegistry(
+  registry: DomainRegistry,
+  db: Database,
+  ids: readonly string[],
+  at: string,
+): Promise<{ registryIds: Map<string, string>; rows: ReturnType<typeof registryObjectInsert>[] }> {
+  const wanted = [...new Set(ids)];
+  const registryIds = new Map<string, string>();
+  const rows: ReturnType<typeof registryObjectInsert>[] = [];
+  if (wanted.length === 0) return { registryIds, rows };
+  const held = await registryObjectsOf(db, registry.repository, "contact", wanted);
+  for (const row of held) registryIds.set(row.objectId, row.registryId);
+  const missing = wanted.filter((id) => !registryIds.has(id));
+  if (missing.length === 0) return { registryIds, rows };
+  const found = await db.select().from(contactsTable).where(inArray(contactsTable.id, missing));
+  for (const contact of found) {
+    const fields: ContactFields = contact;
+    let registryId: string | null = null;
+    let roid: string | null = null;
+    for (let attempt = 0; attempt < CONTACT_ID_ATTEMPTS && registryId === null; attempt++) {
+      const id = registryContactId(contact.id, { attempt });
+      const response = await registry.ask(`contact:create:${id}`, contactCreateCommand(fields, id, generateAuthInfo()));
+      if (response.code === 2302) {
+        const info = await registry.ask(`contact:info:${id}`, { kind: "contact:info", id });
+        const data = resDataOf(info, "contact:infData");
+        if (info.code === 1000 && data && data.email.toLowerCase() === contact.email.toLowerCase()) {
+          registryId = id;
+          roid = data.roid;
+        }
+        continue;
+      }
+      accepted(response, `Creating contact ${contact.id} at the ${registry.repository} registry`);
+      registryId = id;
+    }
+    if (registryId === null)
+      throw new ApiError(
+        "unavailable",
+        `The ${registry.repository} registry holds every id tried for contact ${contact.id} from another registrar; nothing was changed.`,
+      );
+    registryIds.set(contact.id, registryId);
+    rows.push(registryObjectInsert(db, { repositoryId: registry.repository, objectType: "contact", objectId: contact.id, registryId, roid, createdAt: at }));
+  }
+  return { registryIds, rows };
+}
+
+/** The registry ids of a domain's contacts by role. */
+export function registryContacts(
+  assigned: { registrant: string | null; admin: string | null; tech: string | null; billing: string | null },
+  ids: ReadonlyMap<string, string>,
+): RegistryContacts {
+  const of = (id: string | null) => (id === null ? null : (ids.get(id) ?? null));
+  return { registrant: of(assigned.registrant), admin: of(assigned.admin), tech: of(assigned.tech), billing: of(assigned.billing) };
+}
+
+/**
+ * Host objects for name servers (RFC 5732 §3.2.1), created at the registry first when it
+ * does not hold them from us: an external host without addresses, a subordinate one with
+ * its glue (the addresses we hold for it). A host the registry already has (2302) is used
+ * as it is. The caller leaves out hosts subordinate to a domain the registry does not hold
+ * yet, and creates them once it does.
+ */
+export async function hostsAtRegistry(
+  registry: DomainRegistry,
+  db: Database,
+  allAccounts: Database,
+  names: readonly string[],
+  at: string,
+): Promise<ReturnType<typeof registryObjectInsert>[]> {
+  if (names.length === 0) return [];
+  const [heldRows, hostRows] = await Promise.all([
+    registryObjectsOf(db, registry.repository, "host", names),
+    allAccounts
+      .select({ name: hostsTable.name, addresses: hostsTable.addresses, domainId: hostsTable.domainId })
+      .from(hostsTable)
+      .where(inArray(hostsTable.name, [...names])),
+  ]);
+  const held = new Set(heldRows.map((r) => r.objectId));
+  const glue = new Map(hostRows.filter((h) => h.domainId !== null).map((h) => [h.name, h.addresses]));
+  const rows: ReturnType<typeof registryObjectInsert>[] = [];
+  for (const name of names) {
+    if (held.has(name)) continue;
+    const response = await registry.ask(`host:create:${name}`, hostCreateCommand(name, glue.get(name) ?? []));
+    if (response.code === 2302) continue;
+    accepted(response, `Creating host ${name} at the ${registry.repository} registry`);
+    rows.push(registryObjectInsert(db, { repositoryId: registry.repository, objectType: "host", objectId: name, registryId: name, roid: null, createdAt: at }));
+  }
+  return rows;
+}
