@@ -9,14 +9,18 @@
 //      server (its local credential file, mode 0600, in the state dir) and opens the
 //      database file only when no server runs on it (none, or one that died);
 //   3. rate limiting (the [[ratelimits]] binding): 429 problem+json with Retry-After;
+//   3b. a database another program holds locked (`sqlite3` in BEGIN IMMEDIATE on the file
+//      the server serves): a short lock is waited out, a lasting one is 503 database_busy
+//      with Retry-After, never a 500, and nothing is written;
 //   4. idempotent POST retries (replay, 422 on another body).
 // Prints `ok - …` / `not ok - …` per check and `SAFETY-E2E: N passed, M failed`; exits 1
 // on failure.
 import { randomBytes } from "node:crypto";
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
-import { assert, createHarness, expectStatus, freePort, httpClient, runCommand, sleep } from "./lib/harness.mjs";
+import { assert, createHarness, expectStatus, freePort, httpClient, runCommand, sleep, startDaemon, stopDaemon } from "./lib/harness.mjs";
+import { d1PersistDir } from "./lib/local-d1.mjs";
 import { localServerFile, readLocalServer } from "./lib/local-server.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
@@ -600,6 +604,74 @@ async function auth() {
   });
 }
 
+// ---------------------------------------------------------------------------------------
+// 3b. A database another program holds locked.
+// ---------------------------------------------------------------------------------------
+/**
+ * `sqlite3` holding the write lock of the SQLite file the server's D1 keeps (BEGIN
+ * IMMEDIATE, then a sleep inside the transaction): resolves once it holds it; stopping it
+ * (stopDaemon) ends the transaction and frees the file.
+ */
+async function holdWriteLock(file) {
+  return startDaemon("sqlite3", [file, "BEGIN IMMEDIATE;", ".shell echo holding-the-lock", ".shell sleep 600"], {
+    name: "sqlite3 (a write lock)",
+    ready: /holding-the-lock/,
+    timeoutMs: 30_000,
+    graceMs: 2_000,
+  });
+}
+
+async function lockedDatabase() {
+  const stateDir = harness.tempDir("domain-api-safety-locked-");
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  if (!(await startOrFail(`start.mjs comes up on ${base} for the locked-database checks`, port, { persistTo: stateDir }))) return;
+  const request = httpClient(base, { timeoutMs: 60_000 });
+  const dir = join(d1PersistDir(stateDir), "miniflare-D1DatabaseObject");
+  // The database object's own file is named by a hash; metadata.sqlite is workerd's.
+  const files = readdirSync(dir).filter((name) => /^[0-9a-f]{64}\.sqlite$/.test(name));
+  if (files.length !== 1) {
+    notOk("the server's D1 is one SQLite file", `${dir} holds ${files.join(", ") || "none"}`);
+    return;
+  }
+  const file = join(dir, files[0]);
+  const zone = (name) => ({ name, nameservers: ["ns1.example.net"] });
+
+  await check("a write while sqlite3 holds the database's write lock for 0.4 s is waited out: 201, the zone written once", async () => {
+    const lock = await holdWriteLock(file);
+    assert(!lock.notReady, `sqlite3 did not take the lock: ${lock.notReady}`);
+    const logged = harness.serverOutput.length;
+    const started = Date.now();
+    const answer = request("POST", "/v1/zones", zone("locked-briefly.test"));
+    await sleep(400);
+    await stopDaemon(lock);
+    const created = await answer;
+    // workerd logs each statement that met the lock; on a loaded machine the request may reach D1 after it went.
+    const met = (harness.serverOutput.slice(logged).match(/database is locked/g) ?? []).length;
+    console.log(`# answered in ${seconds(Date.now() - started)}; the server met the lock ${met} time(s)`);
+    expectStatus(created, 201);
+    expectStatus(await request("GET", "/v1/zones/locked-briefly.test"), 200);
+  });
+  await check(
+    "a write while the lock is held through every retry: 503 database_busy with Retry-After 1, never 500, nothing written; once the lock goes, 201",
+    async () => {
+      const lock = await holdWriteLock(file);
+      assert(!lock.notReady, `sqlite3 did not take the lock: ${lock.notReady}`);
+      let refused;
+      try {
+        refused = await request("POST", "/v1/zones", zone("locked-long.test"));
+      } finally {
+        await stopDaemon(lock);
+      }
+      expectProblem(refused, 503, "database_busy");
+      assert(refused.headers.get("retry-after") === "1", `Retry-After: ${refused.headers.get("retry-after")}`);
+      expectStatus(await request("GET", "/v1/zones/locked-long.test"), 404);
+      expectStatus(await request("POST", "/v1/zones", zone("locked-long.test")), 201);
+    },
+  );
+  await stopAndCheck("the locked-database server stops on SIGTERM");
+}
+
 // Fail closed: --auth with no token at all refuses every non-public request.
 async function failClosed() {
   const port = await freePort();
@@ -644,7 +716,7 @@ async function failClosed() {
 async function main() {
   const started = Date.now();
   // Each phase stops its server; stopServer() here only catches one left by an early return.
-  for (const phase of [durability, auth, failClosed]) {
+  for (const phase of [durability, auth, lockedDatabase, failClosed]) {
     await phase();
     await harness.stopServer();
   }
