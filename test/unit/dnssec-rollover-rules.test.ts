@@ -15,7 +15,10 @@ import {
   startSigning,
   startUnsigning,
 } from "../../src/dns/dnssec/rollover";
+import { cdsRecords, dsRecordsOf, parentDsKeys } from "../../src/dns/dnssec/parent-ds";
 import { DEFAULT_SIGNING_POLICY, type SigningPolicy, signingPolicyErrors } from "../../src/dns/dnssec/signing-policy";
+import { parseRdata } from "../../src/dns/rdata";
+import type { DnsKey } from "../../src/dns/rdata/dnskey";
 import { BUILTIN_PARENT, type RealParent, SERVICE_ZONE, World } from "./dnssec-rollover-world";
 
 const SPLIT_8: SigningPolicy = { algorithm: 8, ksk_lifetime_days: null, zsk_lifetime_days: null, single_key: false };
@@ -363,5 +366,39 @@ describe("PowerDNS signs as the keys' states say (getDomainKeys' published and a
     }
     expect(snapshots.length).toBeGreaterThan(40);
     for (const keys of snapshots) expect(powerDnsSigns(keys)).toEqual(signingView(keys));
+  });
+});
+
+describe("key ids to the records the parent and the apex carry", () => {
+  const parsed = parseRdata("DNSKEY", "257 3 13 GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA==", null);
+  if (!parsed.ok) throw new Error(parsed.error);
+  // RFC 6605 §6.1's key of example.net, and its DS.
+  const keys = [{ id: "csk-1", dnskey: parsed.value as DnsKey }];
+  const ds = { key_tag: 55648, algorithm: 13, digest_type: 2, digest: "b4c8c1fe2e7477127b27115656ad6256f424625bf5c1e2770ce6d6e37df61d17" };
+  it("a wanted set becomes its SHA-256 DS records (RFC 6605 §6.1's example)", () => {
+    expect(dsRecordsOf("example.net", ["csk-1", "gone"], keys)).toEqual([{ ...ds, digest: ds.digest.toUpperCase() }]);
+  });
+  it("a DS set at the parent names the keys whose tag, algorithm and digest match, and counts the rest", () => {
+    expect(parentDsKeys("example.net", keys, [ds])).toEqual({ keys: ["csk-1"], unknown: 0 });
+    expect(
+      parentDsKeys("example.net", keys, [
+        { ...ds, digest_type: 1 },
+        { ...ds, key_tag: 1 },
+        { ...ds, digest_type: 3 },
+      ]),
+    ).toEqual({ keys: [], unknown: 3 });
+    expect(parentDsKeys("example.com", keys, [ds])).toEqual({ keys: [], unknown: 1 });
+  });
+  it("a CDS set becomes CDS and CDNSKEY records, or RFC 8078 §4's delete, or nothing", () => {
+    expect(cdsRecords("example.net", { kind: "keys", keys: ["csk-1"] }, keys)).toEqual([
+      { type: "CDS", content: "55648 13 2 B4C8C1FE2E7477127B27115656AD6256F424625BF5C1E2770CE6D6E37DF61D17" },
+      { type: "CDNSKEY", content: "257 3 13 GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA==" },
+    ]);
+    expect(cdsRecords("example.net", { kind: "delete" }, keys)).toEqual([
+      { type: "CDS", content: "0 0 0 00" },
+      { type: "CDNSKEY", content: "0 3 0 AA==" },
+    ]);
+    expect(cdsRecords("example.net", { kind: "none" }, keys)).toEqual([]);
+    for (const record of cdsRecords("example.net", { kind: "delete" }, keys)) expect(parseRdata(record.type, record.content, null).ok).toBe(true);
   });
 });

@@ -168,7 +168,9 @@ const EVENT_OF_STATE: Record<KeyState, DnssecEventType> = {
   removed: "dnssec.key.removed",
 };
 
-const TIME_OF_STATE: Record<KeyState, keyof SigningKey> = {
+type KeyTime = "pre_published_at" | "published_at" | "ready_at" | "active_at" | "retired_at" | "removed_at";
+
+const TIME_OF_STATE: Record<KeyState, KeyTime> = {
   "pre-published": "pre_published_at",
   published: "published_at",
   ready: "ready_at",
@@ -295,10 +297,10 @@ class Stepper {
     return this.keys.filter((k) => k.state !== "removed");
   }
 
-  move(key: SigningKey, to: KeyState) {
-    this.changes.push({ key: key.id, from: key.state, to, at: this.at });
+  move(key: SigningKey, to: KeyState, from: KeyState | null = key.state) {
+    this.changes.push({ key: key.id, from, to, at: this.at });
     key.state = to;
-    (key as unknown as Record<string, string | null>)[TIME_OF_STATE[to]] = this.at;
+    key[TIME_OF_STATE[to]] = this.at;
     this.events.push({ type: EVENT_OF_STATE[to], at: this.at, key: key.id, state: to, ds: null });
   }
 
@@ -306,10 +308,7 @@ class Stepper {
     const key = blankKey(newKeyId(role, algorithm), role, algorithm);
     this.keys.push(key);
     this.created.push(key);
-    this.changes.push({ key: key.id, from: null, to, at: this.at });
-    key.state = to;
-    (key as unknown as Record<string, string | null>)[TIME_OF_STATE[to]] = this.at;
-    this.events.push({ type: EVENT_OF_STATE[to], at: this.at, key: key.id, state: to, ds: null });
+    this.move(key, to, null);
     return key;
   }
 
