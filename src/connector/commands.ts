@@ -12,6 +12,7 @@ import type {
   FeeCheckItem,
   HostCreateCommand,
   PostalInfo,
+  RgpReport,
 } from "../epp/types";
 import { priceOf, type PriceTable, priceTable, type YearlyPrices } from "../registry/prices";
 
@@ -258,4 +259,23 @@ export function domainUpdateCommand(name: string, before: DomainAtRegistry, afte
     ...(Object.keys(ds).length > 0 ? { ds } : {}),
   };
   return command.add || command.rem || command.chg || command.ds ? command : null;
+}
+
+/**
+ * The RGP restore report (RFC 3915 §4.2.5): the registrar's statements that it restores
+ * the name for its registrant, and what the domain held before its delete and after its
+ * restore (here, the same: a restore brings the domain back as it was).
+ */
+export function restoreReport(name: string, deletedAt: string, restoredAt: string): RgpReport {
+  return {
+    preData: `${name} as registered before its delete`,
+    postData: `${name} as restored, unchanged`,
+    delTime: deletedAt,
+    resTime: restoredAt,
+    resReason: "Registrant's request",
+    statements: [
+      "This registrar has not restored the Registered Name in order to assume the rights to use or sell the Registered Name for itself or for any third party.",
+      "The information in this report is true to best of this registrar's knowledge, and this registrar acknowledges that intentionally supplying false information in this report shall constitute an incident of misconduct.",
+    ],
+  };
 }

@@ -2,7 +2,9 @@
 // clientDeleteProhibited, and while hosts subordinate to the domain exist (EPP 2305).
 // Inside addPeriod the domain goes at once (204) and a zone of the same name stays and
 // loses its link; afterwards it enters redemptionPeriod in pendingDelete (202), from
-// which POST …/restore brings it back and after which the sweep purges it.
+// which POST …/restore brings it back and after which the sweep purges it. Under a
+// connected repository the registry deletes first and its answer decides: 1000, purged
+// (204); 1001, pendingDelete in its redemption period (202).
 import type { RouteHandler } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
@@ -15,7 +17,10 @@ import { ApiError } from "../../http/problem";
 import { nameList } from "../../http/text";
 import { earliestEnd, inGracePeriod, withGracePeriod } from "../../registry/lifecycle";
 import { prohibitingStatus, shownStatuses } from "../../registry/statuses";
+import { checkIfMatch } from "../../http/etag";
 import { domainCollection } from "./collection";
+import { presentDomain } from "./present";
+import { domainRegistry, registryTransaction } from "./registry";
 import { type DomainWithLinks, subordinateHostNames } from "./queries";
 import type * as routes from "./routes";
 
@@ -35,7 +40,23 @@ async function checkDeletable(db: Database, current: DomainWithLinks): Promise<v
 export const deleteDomain: RouteHandler<typeof routes.deleteDomain, AppEnv> = async (c) => {
   const segment = c.req.valid("param").domain;
   const found = await findResource(c, domainCollection, segment);
-  if (inGracePeriod(found.rgp, "addPeriod", new Date())) {
+  let purge = inGracePeriod(found.rgp, "addPeriod", new Date());
+  let svTRID: string | undefined;
+  const registry = domainRegistry(c, found.repositoryId);
+  if (registry) {
+    // Our checks first (If-Match, the statuses, subordinate hosts), then the registry's word.
+    checkIfMatch(c, found.version, presentDomain(found));
+    if (found.deletedAt !== null) throw new ApiError("status_prohibits", `${found.name} is already deleted (pendingDelete).`);
+    await checkDeletable(c.get("db"), found);
+    const done = await registry.send(
+      "domain:delete",
+      { kind: "domain:delete", name: found.name },
+      `Deleting ${found.name} at the ${registry.repository} registry`,
+    );
+    purge = done.outcome === "done";
+    svTRID = done.svTRID;
+  }
+  if (purge) {
     return deleteResource(c, domainCollection, segment, {
       async remove({ db }, current) {
         await checkDeletable(db, current);
@@ -58,6 +79,7 @@ export const deleteDomain: RouteHandler<typeof routes.deleteDomain, AppEnv> = as
       return {
         next,
         write: versionStep(ctx.db, domains, current, next),
+        afterFromDatabase: registryTransaction(svTRID),
       };
     },
   });

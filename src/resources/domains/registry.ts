@@ -9,7 +9,15 @@
 import type { Context } from "hono";
 import { type SQL, sql } from "drizzle-orm";
 import { accepted, resDataOf } from "../../connector/answers";
-import { contactCreateCommand, type ContactFields, hostCreateCommand, type RegistryContacts } from "../../connector/commands";
+import {
+  type ContactFields,
+  contactCreateCommand,
+  type DomainAtRegistry,
+  domainUpdateCommand,
+  dsData,
+  hostCreateCommand,
+  type RegistryContacts,
+} from "../../connector/commands";
 import { isConnected } from "../../connector/config";
 import { clientTransactionId, registryCommand } from "../../connector/gateway";
 import { registryContactId } from "../../epp/ids";
@@ -165,4 +173,59 @@ export async function hostsAtRegistry(
     rows.push(registryObjectInsert(db, { repositoryId: registry.repository, objectType: "host", objectId: name, registryId: name, roid: null, createdAt: at }));
   }
   return rows;
+}
+
+/** The part of a domain the registry holds (for an update's difference). */
+export function domainAtRegistry(
+  domain: {
+    registrantId: string | null;
+    adminId: string | null;
+    techId: string | null;
+    billingId: string | null;
+    nameservers: readonly string[];
+    statuses: readonly string[];
+    authInfo: string;
+    ds: readonly { key_tag: number; algorithm: number; digest_type: number; digest: string }[];
+  },
+  ids: ReadonlyMap<string, string>,
+): DomainAtRegistry {
+  return {
+    nameservers: domain.nameservers,
+    contacts: registryContacts({ registrant: domain.registrantId, admin: domain.adminId, tech: domain.techId, billing: domain.billingId }, ids),
+    statuses: domain.statuses,
+    authInfo: domain.authInfo,
+    ds: dsData(domain.ds),
+  };
+}
+
+type DomainState = Parameters<typeof domainAtRegistry>[0] & { name: string };
+
+/**
+ * A domain's change at its registry (RFC 5731 §3.2.5): the contacts and name servers it
+ * newly names created there first, then one `<domain:update>` from what the registry holds
+ * to what the change leaves (none when nothing it holds differs). Answers the rows to write
+ * in the change's batch and the registry's transaction id.
+ */
+export async function updateAtRegistry(
+  registry: DomainRegistry,
+  db: Database,
+  allAccounts: Database,
+  before: DomainState,
+  after: DomainState,
+  at: string,
+): Promise<{ rows: ReturnType<typeof registryObjectInsert>[]; svTRID?: string }> {
+  const contactIds = [before.registrantId, before.adminId, before.techId, before.billingId, after.registrantId, after.adminId, after.techId, after.billingId];
+  const contacts = await contactsAtRegistry(
+    registry,
+    db,
+    contactIds.filter((id): id is string => id !== null),
+    at,
+  );
+  const added = after.nameservers.filter((n) => !before.nameservers.includes(n));
+  const hostRows = await hostsAtRegistry(registry, db, allAccounts, added, at);
+  const command = domainUpdateCommand(before.name, domainAtRegistry(before, contacts.registryIds), domainAtRegistry(after, contacts.registryIds));
+  const rows = [...contacts.rows, ...hostRows];
+  if (!command) return { rows };
+  const done = await registry.send("domain:update", command, `Updating ${before.name} at the ${registry.repository} registry`);
+  return { rows, svTRID: done.svTRID };
 }

@@ -2,7 +2,9 @@
 // `period` years from the stored expiry. `current_expires_at` must be the stored expiry
 // date, so a renew retried after it succeeded is refused instead of renewing twice; the
 // write itself is conditional on that expiry, so of concurrent renews exactly one wins
-// and the others read again and are refused.
+// and the others read again and are refused. Under a connected repository the registry
+// renews first (<domain:renew> with curExpDate, the stored expiry's date), and the expiry
+// stored is the exDate it answers.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
@@ -16,7 +18,9 @@ import { earliestEnd, renewal, withGracePeriod } from "../../registry/lifecycle"
 import { wholeYearsErrors } from "../../registry/periods";
 import { namePricing, priceConfirmationErrors, priceOf } from "../../registry/prices";
 import { prohibitingStatus, shownStatuses } from "../../registry/statuses";
+import { apiTime, resDataOf } from "../../connector/answers";
 import { domainCollection } from "./collection";
+import { domainRegistry, registryTransaction } from "./registry";
 import type * as routes from "./routes";
 
 export const renewDomain: RouteHandler<typeof routes.renewDomain, AppEnv> = async (c) => {
@@ -32,6 +36,7 @@ export const renewDomain: RouteHandler<typeof routes.renewDomain, AppEnv> = asyn
   throwFindings(parsed);
 
   // The answer is the domain with `price` (the write routine's answer extra: PricedDomainSchema).
+  const registries = new Map<string, ReturnType<typeof domainRegistry>>();
   return (await updateResource(c, domainCollection, c.req.valid("param").domain, {
     event: "renew",
     async update(ctx, current) {
@@ -46,14 +51,33 @@ export const renewDomain: RouteHandler<typeof routes.renewDomain, AppEnv> = asyn
       const price = priceOf(pricing.yearly, "renew", period);
       throwPriceErrors(priceConfirmationErrors(price, body.price, { name: current.name, operation: "renew", years: period, premium: pricing.premium }));
 
+      // A connected repository's registry renews first; its exDate is the expiry (RFC 5731 §3.2.3).
+      if (!registries.has(current.repositoryId)) registries.set(current.repositoryId, domainRegistry(c, current.repositoryId));
+      const registry = registries.get(current.repositoryId)!;
+      const renewed = registry
+        ? await registry.send(
+            "domain:renew",
+            {
+              kind: "domain:renew",
+              name: current.name,
+              curExpDate: current.expiresAt.slice(0, 10),
+              period: { value: period, unit: "y" },
+              ...(body.price !== undefined ? { fee: { currency: price.currency, fees: [{ amount: body.price }] } } : {}),
+            },
+            `Renewing ${current.name} at the ${registry.repository} registry`,
+          )
+        : null;
+      const registryExpiry = renewed ? apiTime(resDataOf(renewed.response, "domain:renData")?.exDate) : null;
+
       // RFC 3915 §3.2: a renewal starts the renew grace period.
       const rgp = withGracePeriod(current.rgp, ctx.now, { status: "renewPeriod", days: extension.graceRenew });
-      const next = { ...current, expiresAt: expiresAt!, rgp, rgpEndsAt: earliestEnd(rgp), version: current.version + 1, updatedAt: ctx.at };
+      const next = { ...current, expiresAt: registryExpiry ?? expiresAt!, rgp, rgpEndsAt: earliestEnd(rgp), version: current.version + 1, updatedAt: ctx.at };
       return {
         next,
         // The renewal is conditional on the expiry it renews (RFC 5731 §3.2.3 curExpDate).
         write: versionStep(ctx.db, domains, current, next, { also: eq(domains.expiresAt, current.expiresAt) }),
         answerExtras: { price },
+        afterFromDatabase: registryTransaction(renewed?.svTRID),
       };
     },
   })) as never;

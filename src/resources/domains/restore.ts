@@ -2,6 +2,8 @@
 // redemptionPeriod the deleted domain comes back as it was (the restore report is
 // implied). A domain that had expired is renewed for one year as it comes back (as
 // Nomulus's DomainRestoreRequestFlow does), else the next sweep would expire it again.
+// Under a connected repository the registry restores first: RGP's request, then its
+// report (RFC 3915 §4.2.5), before D1 is written.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { catalog } from "../../db/catalog";
 import { domains } from "../../db/schema";
@@ -13,10 +15,13 @@ import { cappedExpiry, earliestEnd, inGracePeriod } from "../../registry/lifecyc
 import { namePricing, priceOf } from "../../registry/prices";
 import { prohibitingStatus, shownStatuses } from "../../registry/statuses";
 import { domainCollection } from "./collection";
+import { domainRegistry, registryTransaction } from "./registry";
+import { restoreReport } from "../../connector/commands";
 import type * as routes from "./routes";
 
 export const restoreDomain: RouteHandler<typeof routes.restoreDomain, AppEnv> = async (c) => {
   const cat = await catalog(c.get("db"));
+  const registries = new Map<string, ReturnType<typeof domainRegistry>>();
   // The answer is the domain with `price` (the write routine's answer extra: PricedDomainSchema).
   return (await updateResource(c, domainCollection, c.req.valid("param").domain, {
     event: "restore",
@@ -30,7 +35,19 @@ export const restoreDomain: RouteHandler<typeof routes.restoreDomain, AppEnv> = 
         throw new ApiError("status_prohibits", `${current.name} has ${prohibiting}; it cannot be restored until the registry's operator clears it.`);
       const extension = cat.extensions.get(current.extensionId)!;
       // The restore fee (RFC 3915 §4.2); a premium name's own when it has one. Not confirmed: it is no premium operation.
-      const price = priceOf(namePricing(current.name, extension, cat.names).yearly, "restore", 1);
+      const pricing = namePricing(current.name, extension, cat.names);
+      const price = priceOf(pricing.yearly, "restore", 1);
+      // A connected repository's registry restores first: the request, then the report.
+      if (!registries.has(current.repositoryId)) registries.set(current.repositoryId, domainRegistry(c, current.repositoryId));
+      const registry = registries.get(current.repositoryId)!;
+      let svTRID: string | undefined;
+      if (registry) {
+        const fee = pricing.premium ? { currency: price.currency, fees: [{ amount: price.amount }] } : undefined;
+        const what = `Restoring ${current.name} at the ${registry.repository} registry`;
+        await registry.send("rgp:request", { kind: "domain:update", name: current.name, restore: { op: "request" }, ...(fee ? { fee } : {}) }, what);
+        const report = restoreReport(current.name, current.deletedAt, ctx.at);
+        svTRID = (await registry.send("rgp:report", { kind: "domain:update", name: current.name, restore: { op: "report", report } }, what)).svTRID;
+      }
       const expired = Date.parse(current.expiresAt) <= ctx.now.getTime();
       const expiresAt = expired ? cappedExpiry(current.expiresAt, 1, extension.periodMax, ctx.now) : current.expiresAt;
       const rgp = current.rgp.filter((e) => e.status !== "redemptionPeriod");
@@ -39,6 +56,7 @@ export const restoreDomain: RouteHandler<typeof routes.restoreDomain, AppEnv> = 
         next,
         write: versionStep(ctx.db, domains, current, next),
         answerExtras: { price },
+        afterFromDatabase: registryTransaction(svTRID),
       };
     },
   })) as never;

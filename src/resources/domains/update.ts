@@ -1,6 +1,8 @@
 // PATCH /v1/domains/{domain}: JSON Merge Patch of contacts, name servers (replaced whole),
 // client statuses (replaced whole), auth_info and auto_renew. RFC 5731 §2.3: under
-// clientUpdateProhibited, only the patch that removes it is accepted.
+// clientUpdateProhibited, only the patch that removes it is accepted. Under a connected
+// repository the registry changes first (<domain:update>: hosts, contacts, client statuses,
+// authInfo, DS through secDNS), and D1 only after its success.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { catalog } from "../../db/catalog";
 import { domainsNamed, hostsNamed } from "../../db/links";
@@ -30,6 +32,7 @@ import { presentDomain } from "./present";
 import { contactsById, type DomainWithLinks } from "./queries";
 import type * as routes from "./routes";
 import { forgetDomainFailures } from "./transfer-failures";
+import { domainRegistry, registryTransaction, updateAtRegistry } from "./registry";
 
 /** The part of a domain a patch can change, as the API shows it. */
 function writableDomain(row: DomainWithLinks) {
@@ -71,6 +74,7 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
   const assigned = assignedContacts(patch);
   parsed.invalid.push(...dsErrors(patch.ds ?? []));
 
+  const registries = new Map<string, ReturnType<typeof domainRegistry>>();
   return updateResource(c, domainCollection, c.req.valid("param").domain, {
     // Name servers are names: their hosts and superordinate domains are looked up in every account.
     reads: (db) => [
@@ -130,11 +134,19 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
       const written = { ...changed, version: current.version + 1, updatedAt: ctx.at };
       const nameserversChanged = JSON.stringify(written.nameservers) !== JSON.stringify(current.nameservers);
       const links = nameserversChanged ? replaceNameserverLinks(ctx, current, written.nameservers, external) : { alongside: [], guards: [] };
+      // A connected repository's registry changes first (the operator's lock stays ours: no registrar sets server statuses).
+      if (!registries.has(current.repositoryId)) registries.set(current.repositoryId, domainRegistry(c, current.repositoryId));
+      const registry = registries.get(current.repositoryId)!;
+      const atRegistry = registry ? await updateAtRegistry(registry, ctx.db, ctx.allAccounts, current, written, ctx.at) : { rows: [], svTRID: undefined };
       return {
         next: written,
         write: versionStep(ctx.db, domains, current, written),
+        afterFromDatabase: registryTransaction(atRegistry.svTRID),
         // A new auth_info starts the domain's count of failed transfer requests again.
-        alongside: written.authInfo === current.authInfo ? links.alongside : [...links.alongside, forgetDomainFailures(ctx.db, current.id)],
+        alongside: [
+          ...(written.authInfo === current.authInfo ? links.alongside : [...links.alongside, forgetDomainFailures(ctx.db, current.id)]),
+          ...atRegistry.rows,
+        ],
         // External name servers the change creates count as the account's hosts (the write routine's quota check).
         guards: [...contactAddressGuards(ctx.db, current.id, assigned), ...links.guards],
       };
