@@ -1,0 +1,285 @@
+#!/usr/bin/env node
+// End to end through a connected registry (docs/registries.md): the local registry
+// (`npm run registry -- --port 0 --check-responses`, which checks every frame it gets and
+// every answer it gives against the EPP schemas) and `npm start -- --registries FILE` with a
+// connector for `verisign` (com, net), then through the API: check, register (a premium
+// name with the registry's fee too), renew, update (hosts, statuses), DS added and removed,
+// delete and restore — each verified at the registry through its control interface, and
+// every frame it received schema-valid. Then the registry goes down: a write answers 503
+// registry_unavailable with Retry-After within 10 s while reads go on, and the connector
+// comes back up once the registry does.
+// Prints `ok - …` / `not ok - …` per check and `REGISTRY-E2E: N passed, M failed`.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { assert, assertEqual, createHarness, expectStatus, httpClient, startDaemon, waitFor } from "./lib/harness.mjs";
+import { ROOT } from "./lib/wrangler.mjs";
+
+const harness = createHarness({ name: "registry-e2e", label: "REGISTRY-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 600_000 });
+const { check, startReported, run, tempDir } = harness;
+
+const READY = /local registry ready: epp 127\.0\.0\.1:(\d+) control (http:\/\/127\.0\.0\.1:\d+) ca (\S+)/;
+const NAMESERVERS = ["ns1.example.fr", "ns2.example.fr"]; // outside every extension the local registry serves: external hosts
+const ADDRESS = { street: ["12 Example Row"], city: "London", postal_code: "N1 9GU", country_code: "GB" };
+const DS = { key_tag: 12345, algorithm: 13, digest_type: 2, digest: "AB".repeat(32) };
+/** The API answers within 10 s whatever the registry does (contract section 21). */
+const ANSWER_WITHIN_MS = 10_000;
+
+async function main() {
+  const work = tempDir("domain-api-registry-e2e-");
+  const registry = await startDaemon(process.execPath, [join(ROOT, "scripts", "registry.mjs"), "--port", "0", "--check-responses"], {
+    name: "local registry",
+    ready: READY,
+    timeoutMs: 120_000,
+  });
+  if (registry.notReady) {
+    await check("the local registry comes up", () => {
+      throw new Error(registry.notReady);
+    });
+    return;
+  }
+  const [, eppPort, controlUrl, caFile] = READY.exec(registry.output);
+  const { readFileSync } = await import("node:fs");
+  const connectors = join(work, "registries.json");
+  writeFileSync(
+    connectors,
+    JSON.stringify({
+      verisign: { host: "127.0.0.1", port: Number(eppPort), client_id: "domain-api", password: "local-pw-1", ca: readFileSync(caFile, "utf8") },
+    }),
+    { mode: 0o600 },
+  );
+
+  const base = await startReported("npm start -- --registries FILE", { args: ["--registries", connectors] });
+  if (!base) return;
+  const api = httpClient(base, { timeoutMs: 20_000 });
+  const control = httpClient(controlUrl, { timeoutMs: 10_000 });
+  /** The commands the registry received since `from` (its log, GET /commands). */
+  const commandsSince = async (from) => {
+    const res = await control("GET", "/commands");
+    expectStatus(res, 200);
+    const all = Array.isArray(res.json) ? res.json : res.json.commands;
+    return all.slice(from);
+  };
+  const commandCount = async () => (await commandsSince(0)).length;
+  /** The registry received `kind` for `object` since `from` and answered it `code`. */
+  const registryDid = async (from, kind, object, code = 1000) => {
+    const seen = (await commandsSince(from)).filter((c) => c.kind === kind && (object === undefined || c.object === object));
+    assert(seen.length > 0, `the registry received no ${kind}${object ? ` of ${object}` : ""}`);
+    assert(
+      seen.some((c) => c.code === code),
+      `${kind} answered ${seen.map((c) => c.code).join(", ")}, not ${code}`,
+    );
+  };
+
+  await check("GET /v1/repositories/verisign shows connector epp up, with the greeting's objects and extensions", async () => {
+    let last = null;
+    const up = await waitFor(
+      async () => {
+        last = await api("GET", "/v1/repositories/verisign");
+        return last.status === 200 && last.json.connector?.state === "up";
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    assert(up !== null, `not up within 60 s: ${last?.text.slice(0, 300)}`);
+    const { connector } = last.json;
+    assertEqual(connector.kind, "epp", "kind");
+    assert(connector.objects.includes("urn:ietf:params:xml:ns:domain-1.0"), `objects: ${connector.objects}`);
+    assert(connector.extensions.includes("urn:ietf:params:xml:ns:epp:fee-1.0"), `extensions: ${connector.extensions}`);
+    assert(connector.sessions.open >= 1, `sessions: ${JSON.stringify(connector.sessions)}`);
+    assert(!JSON.stringify(last.json).includes("local-pw-1"), "the answer shows the password");
+  });
+
+  // A name another registrar holds: the registry knows it, our D1 does not.
+  const tag = Date.now().toString(36);
+  const theirs = `theirs-${tag}.com`;
+  await check("another registrar registers a name at the registry (control interface)", async () => {
+    const contact = await control("POST", "/as/other-registrar", {
+      command: {
+        kind: "contact:create",
+        id: `oth${tag}`.slice(0, 16),
+        postalInfo: [{ type: "int", name: "Other Registrant", city: "Paris", cc: "FR" }],
+        email: "other@example.org",
+        authInfo: "other-auth-1",
+      },
+    });
+    expectStatus(contact, 200);
+    const domain = await control("POST", "/as/other-registrar", {
+      command: { kind: "domain:create", name: theirs, period: { value: 1, unit: "y" }, registrant: `oth${tag}`.slice(0, 16), authInfo: "other-auth-1" },
+    });
+    expectStatus(domain, 200);
+    assertEqual(domain.json.code ?? domain.json.results?.[0]?.code, 1000, "code");
+  });
+
+  const free = `free-${tag}.com`;
+  await check("check: a free name is available, another registrar's is registered, nic.com reserved, vacation.com premium at the registry's fee", async () => {
+    const from = await commandCount();
+    const res = await api("GET", `/v1/domains/check?name=${free}&name=${theirs}&name=nic.com&name=vacation.com`);
+    expectStatus(res, 200);
+    const [a, b, c, d] = res.json.data;
+    assert(a.available === true && a.reason === null && a.premium === false, `free: ${JSON.stringify(a)}`);
+    assert(b.available === false && b.reason === "registered" && b.prices === null, `theirs: ${JSON.stringify(b)}`);
+    assert(c.available === false && c.reason === "reserved", `nic.com: ${JSON.stringify(c)}`);
+    assert(d.available === true && d.premium === true && d.prices.register["1"] === "2500.00", `vacation.com: ${JSON.stringify(d)}`);
+    const checks = (await commandsSince(from)).filter((x) => x.kind === "domain:check");
+    assertEqual(checks.length, 1, "domain:check commands for four names");
+  });
+
+  let contact = null;
+  await check("POST /v1/contacts (created at the registry with the first domain that uses it)", async () => {
+    const res = await api("POST", "/v1/contacts", {
+      name: "Registry E2E",
+      email: `registry-e2e-${tag}@example.org`,
+      phone: "+44.2071234567",
+      address: ADDRESS,
+    });
+    expectStatus(res, 201);
+    contact = res.json.id;
+  });
+
+  let registered = null;
+  await check(`POST /v1/domains ${free}: 201, the contact, hosts and domain created at the registry, its dates`, async () => {
+    const from = await commandCount();
+    const res = await api("POST", "/v1/domains", { name: free, registrant: contact, contacts: { admin: contact, tech: contact }, nameservers: NAMESERVERS });
+    expectStatus(res, 201);
+    registered = res.json;
+    await registryDid(from, "contact:create");
+    await registryDid(from, "host:create", NAMESERVERS[0]);
+    await registryDid(from, "domain:create", free);
+    const state = await control("GET", "/state");
+    assert(state.json.domains.includes(free), `the registry does not hold ${free}`);
+    const clTRIDs = new Set((await commandsSince(from)).map((x) => x.clTRID));
+    assertEqual(clTRIDs.size, 1, "clTRIDs of one request");
+    assertEqual([...clTRIDs][0], res.headers.get("x-request-id"), "clTRID (the request id)");
+  });
+
+  await check("the domain's create event carries the registry's svTRID", async () => {
+    const res = await api("GET", `/v1/events?resource=${registered.id}`);
+    expectStatus(res, 200);
+    const created = res.json.data.find((e) => e.operation === "create");
+    assert(created && /^LR-/.test(created.after.registry_sv_trid ?? ""), `event: ${JSON.stringify(created)?.slice(0, 300)}`);
+  });
+
+  await check(`POST /v1/domains ${theirs}: 409 unavailable, the registry's word (our D1 never held it)`, async () => {
+    const res = await api("POST", "/v1/domains", { name: theirs, registrant: contact, nameservers: NAMESERVERS });
+    expectStatus(res, 409);
+    assertEqual(res.json.code, "unavailable", "code");
+    assert(/2302/.test(res.json.detail), `detail: ${res.json.detail}`);
+  });
+
+  await check("POST /v1/domains vacation.com without its price: 422 price_mismatch, nothing sent", async () => {
+    const from = await commandCount();
+    const res = await api("POST", "/v1/domains", { name: "vacation.com", registrant: contact, nameservers: NAMESERVERS });
+    expectStatus(res, 422);
+    assertEqual(res.json.code, "price_mismatch", "code");
+    assertEqual((await commandsSince(from)).filter((x) => x.kind === "domain:create").length, 0, "domain:create sent");
+  });
+
+  await check("POST /v1/domains vacation.com with price 2500.00: 201, the fee confirmed at the registry", async () => {
+    const from = await commandCount();
+    const res = await api("POST", "/v1/domains", { name: "vacation.com", registrant: contact, nameservers: NAMESERVERS, price: "2500.00" });
+    expectStatus(res, 201);
+    assertEqual(res.json.price?.amount, "2500.00", "price");
+    await registryDid(from, "domain:create", "vacation.com");
+  });
+
+  await check(`POST /v1/domains/${free}/renew: the registry renews from curExpDate, its exDate stored`, async () => {
+    const from = await commandCount();
+    const res = await api("POST", `/v1/domains/${free}/renew`, { current_expires_at: registered.expires_at, period: 2 });
+    expectStatus(res, 200);
+    await registryDid(from, "domain:renew", free);
+    const years = (Date.parse(res.json.expires_at) - Date.parse(registered.expires_at)) / (365.25 * 86_400_000);
+    assert(Math.abs(years - 2) < 0.01, `expires_at ${registered.expires_at} → ${res.json.expires_at}`);
+  });
+
+  await check(`PATCH /v1/domains/${free}: hosts and statuses change at the registry`, async () => {
+    const from = await commandCount();
+    const res = await api("PATCH", `/v1/domains/${free}`, { nameservers: [NAMESERVERS[0], "ns3.example.fr"], status: ["clientTransferProhibited"] });
+    expectStatus(res, 200);
+    assertEqual(res.json.status, ["clientTransferProhibited"], "status");
+    await registryDid(from, "host:create", "ns3.example.fr");
+    await registryDid(from, "domain:update", free);
+  });
+
+  await check(`PATCH /v1/domains/${free}: a DS record added, then removed, through secDNS`, async () => {
+    let from = await commandCount();
+    const added = await api("PATCH", `/v1/domains/${free}`, { ds: [DS] });
+    expectStatus(added, 200);
+    assertEqual(added.json.ds.length, 1, "DS records");
+    await registryDid(from, "domain:update", free);
+    from = await commandCount();
+    const removed = await api("PATCH", `/v1/domains/${free}`, { ds: [] });
+    expectStatus(removed, 200);
+    assertEqual(removed.json.ds, [], "DS records");
+    await registryDid(from, "domain:update", free);
+  });
+
+  await check(`DELETE /v1/domains/${free}: the registry's answer decides (1001: 202 pendingDelete)`, async () => {
+    const from = await commandCount();
+    const clear = await api("PATCH", `/v1/domains/${free}`, { status: [] });
+    expectStatus(clear, 200);
+    const res = await api("DELETE", `/v1/domains/${free}`);
+    assert(res.status === 202 || res.status === 204, `status ${res.status}: ${res.text.slice(0, 300)}`);
+    const deletes = (await commandsSince(from)).filter((x) => x.kind === "domain:delete" && x.object === free);
+    assertEqual(deletes.length, 1, "domain:delete commands");
+    assertEqual(res.status, deletes[0].code === 1001 ? 202 : 204, "status for the registry's code");
+    if (res.status === 202) assert(res.json.status.includes("pendingDelete"), `status: ${res.json.status}`);
+  });
+
+  await check(`POST /v1/domains/${free}/restore: RGP's request and report at the registry`, async () => {
+    const from = await commandCount();
+    const res = await api("POST", `/v1/domains/${free}/restore`);
+    expectStatus(res, 200);
+    const updates = (await commandsSince(from)).filter((x) => x.kind === "domain:update" && x.object === free);
+    assertEqual(
+      updates.map((x) => x.code),
+      [1000, 1000],
+      "restore request and report",
+    );
+  });
+
+  await check("every frame the registry received was schema-valid (no command invalid, none answered 2001)", async () => {
+    const all = await commandsSince(0);
+    assert(all.length > 10, `only ${all.length} commands logged`);
+    const bad = all.filter((x) => x.kind === "invalid" || x.code === 2001);
+    assert(bad.length === 0, `invalid: ${JSON.stringify(bad).slice(0, 500)}`);
+  });
+
+  // The registry goes down: writes answer 503 within 10 s, reads go on from D1.
+  await check("the registry down: a write answers 503 registry_unavailable with Retry-After within 10 s", async () => {
+    expectStatus(await control("POST", "/down"), 200);
+    const started = Date.now();
+    const res = await api("PATCH", "/v1/domains/vacation.com", { status: ["clientHold"] });
+    const took = Date.now() - started;
+    expectStatus(res, 503);
+    assertEqual(res.json.code, "registry_unavailable", "code");
+    assert(Number(res.headers.get("retry-after")) > 0, `Retry-After: ${res.headers.get("retry-after")}`);
+    assert(took < ANSWER_WITHIN_MS, `answered after ${took} ms`);
+    const unchanged = await api("GET", "/v1/domains/vacation.com");
+    expectStatus(unchanged, 200);
+    assertEqual(unchanged.json.status, ["ok"], "status (nothing written)");
+  });
+
+  await check("the registry down: reads go on, and the connector is not up", async () => {
+    expectStatus(await api("GET", "/v1/domains/vacation.com"), 200);
+    expectStatus(await api("GET", "/v1/domains?limit=5"), 200);
+    const repository = await api("GET", "/v1/repositories/verisign");
+    expectStatus(repository, 200);
+    assert(repository.json.connector.state !== "up", `connector: ${JSON.stringify(repository.json.connector)}`);
+  });
+
+  await check("the registry up again: the connector comes back up and writes go through", async () => {
+    expectStatus(await control("POST", "/up"), 200);
+    let last = null;
+    const up = await waitFor(
+      async () => {
+        last = await api("GET", "/v1/repositories/verisign");
+        return last.json?.connector?.state === "up";
+      },
+      { timeoutMs: 120_000, intervalMs: 1_000 },
+    );
+    assert(up !== null, `connector: ${JSON.stringify(last?.json?.connector)}`);
+    const res = await api("PATCH", "/v1/domains/vacation.com", { status: ["clientHold"] });
+    expectStatus(res, 200);
+  });
+}
+
+run(main);
