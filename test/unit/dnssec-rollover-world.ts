@@ -340,13 +340,15 @@ export class World {
     const label = (id: string) => `${id.split("-")[0]!.toUpperCase()} ${id.split("-")[1]} (${this.alg(id)})`;
     const rows: string[][] = [["", ...instants.map((t) => `+${(t - from) / SECOND} s`)]];
     for (const id of ids) rows.push([label(id), ...instants.map((t) => this.stateAt(id, t) ?? "")]);
+    const names = (ids: string[]) => (ids.length === 0 ? "none" : ids.map((id) => id.toUpperCase().replace("-", " ")).join(" + "));
     rows.push([
-      "DS at parent",
+      "CDS at apex",
       ...instants.map((t) => {
-        const ds = this.parentSets.filter((q) => q.at <= t).at(-1)!.ds;
-        return ds.length === 0 ? "none" : ds.map((id) => id.toUpperCase().replace("-", " ")).join(" + ");
+        const cds = this.versions.filter((v) => v.at <= t).at(-1)!.cds;
+        return cds.kind === "keys" ? names(cds.keys) : cds.kind === "delete" ? "delete" : "none";
       }),
     ]);
+    rows.push(["DS at parent", ...instants.map((t) => names(this.parentSets.filter((q) => q.at <= t).at(-1)!.ds))]);
     const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
     return rows
       .map((r) =>

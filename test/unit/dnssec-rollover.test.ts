@@ -3,6 +3,7 @@
 // instant where anything a resolver may hold changes (and a second and a millisecond either
 // side), every combination of a cached DS set, a cached DNSKEY RRset and a cached RRSIG over
 // zone data must validate (test/unit/dnssec-rollover-world.ts says exactly how).
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { type ParentTiming, rollDuration, type ZoneTiming } from "../../src/dns/dnssec/key-timing";
 import { type RolloverRequest, startRollover, startSigning, startUnsigning } from "../../src/dns/dnssec/rollover";
@@ -205,4 +206,50 @@ describe("each roll takes exactly the time its formula says (docs/dnssec-rollove
       console.log(`roll durations, ${setting.name}:\n${lines.join("\n")}`);
     });
   }
+});
+
+/** The timelines docs/dnssec-rollovers.md shows: each drawn by the simulation, with the service's defaults. */
+function timelines(): Record<string, string> {
+  const drawn: Record<string, string> = {};
+  const setting = SETTINGS[0]!;
+  const signing = new World({ policy: DEFAULT_SIGNING_POLICY, zone: setting.zone, parent: setting.parent, parentKind: setting.parentKind });
+  signing.started(startSigning(signing.zoneAt(signing.now), signing.newKeyId));
+  signing.settle();
+  drawn.sign = signing.timeline(signing.start);
+  for (const [kind, policy, request] of DURATION_KINDS) {
+    const world = signedWorld(policy, setting);
+    drawn[kind] = world.timeline(roll(world, request));
+  }
+  const scheme = new World({ policy: DEFAULT_SIGNING_POLICY, zone: setting.zone, parent: setting.parent, parentKind: setting.parentKind, autoRoll: true });
+  scheme.started(startSigning(scheme.zoneAt(scheme.now), scheme.newKeyId));
+  scheme.settle();
+  const from = scheme.now;
+  scheme.policy = SPLIT_13;
+  scheme.settle();
+  drawn.scheme = scheme.timeline(from);
+  const leaving = signedWorld(DEFAULT_SIGNING_POLICY, setting);
+  const left = leaving.now;
+  leaving.started(startUnsigning(leaving.zoneAt(left)));
+  leaving.settle();
+  drawn.unsign = leaving.timeline(left);
+  return drawn;
+}
+
+describe("docs/dnssec-rollovers.md shows what the simulation does", () => {
+  const doc = readFileSync(new URL("../../docs/dnssec-rollovers.md", import.meta.url), "utf8");
+  for (const [name, drawn] of Object.entries(timelines())) {
+    it(`the ${name} timeline is the one the engine runs`, () => {
+      expect(doc).toContain(`\`\`\`text\n${drawn}\n\`\`\``);
+    });
+  }
+  it("the durations table gives each roll's seconds for the default TTLs", () => {
+    const parent: ParentTiming = { kind: "managed", dsTtl: BUILTIN_PARENT.dsTtl, registrationDelay: 0 };
+    for (const kind of ["sign", "zsk", "ksk", "csk", "algorithm", "unsign"] as const) {
+      const seconds = rollDuration(kind, SERVICE_ZONE, parent);
+      const table = doc.slice(doc.indexOf("## How long each roll takes"));
+      const row = table.split("\n").find((line) => line.startsWith(`| \`${kind}\``));
+      expect(row).toContain(`| ${seconds.toLocaleString("en-US").replace(/,/g, " ")} s`);
+      expect(row).toContain(`| ${(seconds / 86_400).toFixed(3)} |`);
+    }
+  });
 });
