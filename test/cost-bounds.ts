@@ -84,13 +84,8 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   listEventArchive: { round_trips: 1, rows_read: 1, rows_written: 0 },
   getEventArchive: { round_trips: 1, rows_read: 1, rows_written: 0, why: "the object's row (its visibility); the object itself streams from R2" },
   listAccounts: { round_trips: 1, rows_read: 2, rows_written: 0 },
-  getAccount: {
-    round_trips: 2,
-    rows_read: 2,
-    rows_written: 0,
-    why: "the account, then its limits and usage (one account_usage row); the two could be one batch",
-  },
-  getMe: { round_trips: 2, rows_read: 3, rows_written: 0, why: "the account and the token, then the account's usage row (as getAccount)" },
+  getAccount: { round_trips: 1, rows_read: 2, rows_written: 0, why: "the account and its usage row (account_usage) in one batch" },
+  getMe: { round_trips: 1, rows_read: 3, rows_written: 0, why: "the account, the token and the account's usage row in one batch" },
   listTokens: { round_trips: 1, rows_read: 5, rows_written: 0 },
   getToken: { round_trips: 1, rows_read: 1, rows_written: 0 },
   getDnssec: {

@@ -121,9 +121,19 @@ export function exceededQuota(error: unknown): QuotaExceeded | null {
   return null;
 }
 
+/** The statement that reads what an account holds, for a batch of reads (readTogether). */
+export function usageQuery(db: Database, accountId: string) {
+  return db.select().from(accountUsage).where(eq(accountUsage.accountId, accountId));
+}
+
 /** What the account holds, by quota kind (zeros for an account without a row). */
 export async function usageOf(db: Database, accountId: string): Promise<Usage> {
-  const [row] = await db.select().from(accountUsage).where(eq(accountUsage.accountId, accountId));
+  return usageFromRows(await usageQuery(db, accountId));
+}
+
+/** The usage usageQuery's rows show. */
+export function usageFromRows(rows: (typeof accountUsage.$inferSelect)[]): Usage {
+  const [row] = rows;
   return {
     zones: row?.zones ?? 0,
     records: row?.records ?? 0,

@@ -5,12 +5,11 @@
 // (src/db/quotas.ts): no operation adds one.
 import type { Context } from "hono";
 import { eq } from "drizzle-orm";
-import type { Database } from "../db/client";
 import { type QuotaExceeded, usageOf } from "../db/quotas";
 import { accounts } from "../db/schema";
 import type { AppEnv } from "../env";
 import { accountOf, isOperatorRights } from "../access/ownership";
-import { configuredLimits, effectiveLimits, type Limits, quotaExceededElsewhereMessage, quotaExceededMessage } from "../registry/quotas";
+import { configuredLimits, effectiveLimits, type Limits, quotaExceededElsewhereMessage, quotaExceededMessage, type Usage } from "../registry/quotas";
 import { ApiError } from "./problem";
 
 /** The configured defaults (wrangler.toml LIMIT_* variables). */
@@ -18,9 +17,9 @@ export function defaultLimits(c: Context<AppEnv>): Limits {
   return configuredLimits(c.env as unknown as Record<string, unknown>);
 }
 
-/** An account's limits and usage, as `GET /v1/accounts/{id}` and `/v1/me` show them. */
-export async function limitsAndUsage(c: Context<AppEnv>, db: Database, account: { id: string; limits: Partial<Record<string, number>> | null }) {
-  return { limits: effectiveLimits(defaultLimits(c), account.limits), usage: await usageOf(db, account.id) };
+/** An account's limits and usage, as `GET /v1/accounts/{id}` and `/v1/me` show them (usage as usageQuery read it, in the same round trip as the account). */
+export function limitsAndUsage(c: Context<AppEnv>, account: { limits: Partial<Record<string, number>> | null }, usage: Usage) {
+  return { limits: effectiveLimits(defaultLimits(c), account.limits), usage };
 }
 
 /**

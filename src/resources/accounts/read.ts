@@ -3,7 +3,9 @@
 // account's id is 404, like an unknown one.
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { findResource } from "../../http/mutate";
+import { usageFromRows, usageQuery } from "../../db/quotas";
+import { readTogether } from "../../db/write";
+import { notFound } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
 import { limitsAndUsage } from "../../http/quotas";
 import { entityTag } from "../../http/etag";
@@ -20,11 +22,17 @@ export const listAccounts: RouteHandler<typeof routes.listAccounts, AppEnv> = as
 };
 
 export const getAccount: RouteHandler<typeof routes.getAccount, AppEnv> = async (c) => {
-  const row = await findResource(c, accountCollection, c.req.valid("param").account);
+  const id = c.req.valid("param").account;
+  const db = c.get("db");
+  // One round trip: the account as the caller may see it, and what it holds (read for any
+  // id, shown only with an account the caller sees).
+  const [rows, usageRows] = await readTogether(db, [accountCollection.find(db, { kind: "id", id }), usageQuery(c.get("dbAllAccounts") ?? db, id)]);
+  const row = rows[0];
+  if (!row) throw notFound(accountCollection.type, id);
   // The ETag is the account's own (what If-Match on PATCH compares); limits and usage are
   // live beside it, so this read answers 200 whatever If-None-Match says: a 304 would hide
   // a change of usage.
   const account = presentAccount(row);
   c.header("ETag", entityTag(row.version, account));
-  return c.json({ ...account, ...(await limitsAndUsage(c, c.get("dbAllAccounts") ?? c.get("db"), row)) }, 200);
+  return c.json({ ...account, ...limitsAndUsage(c, row, usageFromRows(usageRows)) }, 200);
 };
