@@ -139,7 +139,9 @@ export function chartSvg(chart, runs) {
         `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${mine.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}"/>`,
       );
     for (const [i, v] of mine)
-      out.push(`<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3" fill="${colour}"><title>${escapeXml(`${points[i].date}: ${v}`)}</title></circle>`);
+      out.push(
+        `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3" fill="${colour}"><title>${escapeXml(`${points[i].date}: ${v}`)}</title></circle>`,
+      );
   });
   // legend, under the x labels
   names.forEach((name, k) => {
