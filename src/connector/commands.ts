@@ -207,6 +207,30 @@ export interface DomainAtRegistry {
   ds: readonly DsData[];
 }
 
+/** The part of a domain (its stored row, with its name servers) that the registry holds, with our contact ids as the registry's. */
+export function domainAtRegistry(
+  domain: {
+    registrantId: string | null;
+    adminId: string | null;
+    techId: string | null;
+    billingId: string | null;
+    nameservers: readonly string[];
+    statuses: readonly string[];
+    authInfo: string;
+    ds: readonly { key_tag: number; algorithm: number; digest_type: number; digest: string }[];
+  },
+  ids: ReadonlyMap<string, string>,
+): DomainAtRegistry {
+  const of = (id: string | null) => (id === null ? null : (ids.get(id) ?? null));
+  return {
+    nameservers: domain.nameservers,
+    contacts: { registrant: of(domain.registrantId), admin: of(domain.adminId), tech: of(domain.techId), billing: of(domain.billingId) },
+    statuses: domain.statuses,
+    authInfo: domain.authInfo,
+    ds: dsData(domain.ds),
+  };
+}
+
 /**
  * `<domain:update>` (RFC 5731 §3.2.5) taking the registry's copy from `before` to `after`:
  * host objects, contacts and client statuses added and removed, the registrant and

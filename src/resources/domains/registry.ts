@@ -12,9 +12,8 @@ import { accepted, resDataOf } from "../../connector/answers";
 import {
   type ContactFields,
   contactCreateCommand,
-  type DomainAtRegistry,
+  domainAtRegistry,
   domainUpdateCommand,
-  dsData,
   hostCreateCommand,
   type RegistryContacts,
 } from "../../connector/commands";
@@ -173,29 +172,6 @@ export async function hostsAtRegistry(
     rows.push(registryObjectInsert(db, { repositoryId: registry.repository, objectType: "host", objectId: name, registryId: name, roid: null, createdAt: at }));
   }
   return rows;
-}
-
-/** The part of a domain the registry holds (for an update's difference). */
-export function domainAtRegistry(
-  domain: {
-    registrantId: string | null;
-    adminId: string | null;
-    techId: string | null;
-    billingId: string | null;
-    nameservers: readonly string[];
-    statuses: readonly string[];
-    authInfo: string;
-    ds: readonly { key_tag: number; algorithm: number; digest_type: number; digest: string }[];
-  },
-  ids: ReadonlyMap<string, string>,
-): DomainAtRegistry {
-  return {
-    nameservers: domain.nameservers,
-    contacts: registryContacts({ registrant: domain.registrantId, admin: domain.adminId, tech: domain.techId, billing: domain.billingId }, ids),
-    statuses: domain.statuses,
-    authInfo: domain.authInfo,
-    ds: dsData(domain.ds),
-  };
 }
 
 type DomainState = Parameters<typeof domainAtRegistry>[0] & { name: string };
