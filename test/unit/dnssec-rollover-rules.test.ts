@@ -275,6 +275,10 @@ describe("what the parent shows is recorded key by key", () => {
     expect(seen.events.map((e) => e.type)).toEqual(["dnssec.ds.seen"]);
     expect(seen.dsWanted).toBeNull();
   });
+  it("an observation dated before the submission counts from the submission", () => {
+    const early = dsSeen(zone, { keys: ["ksk-1", "ksk-3"] }, new Date(world.now - 3_600_000));
+    expect(early.keys.find((k) => k.id === "ksk-3")).toMatchObject({ ds: "seen", ds_since: new Date(world.now).toISOString() });
+  });
   it("a DS the parent lost is submitted again, and no ds.seen", () => {
     const lost = dsSeen(zone, { keys: ["ksk-3"] });
     expect(ds(lost.keys)).toEqual(["ksk-1 submitted", "zsk-2 absent", "ksk-3 seen"]);

@@ -753,7 +753,8 @@ export function dsSeen(zone: SigningZone, observed: ParentDs, at: Date = zone.no
               : null;
     if (next === null) continue;
     k.ds = next;
-    k.ds_since = stepper.at;
+    // Never earlier than the change it answers: a wait counted from a stale observation would be short.
+    k.ds_since = k.ds_since !== null && ms(k.ds_since) > stepper.now ? k.ds_since : stepper.at;
     progressed = true;
     // A DS the parent lost, or one it shows unasked, needs sending again.
     if (next === "submitted" || next === "withdrawn") stepper.dsChanged = true;
