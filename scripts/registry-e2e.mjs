@@ -236,6 +236,22 @@ async function main() {
     );
   });
 
+  await check("PATCH /v1/contacts/{id}: every registry holding the contact changes it (contact:update)", async () => {
+    const from = await commandCount();
+    const res = await api("PATCH", `/v1/contacts/${contact}`, { email: `changed-${tag}@example.org`, phone: null });
+    expectStatus(res, 200);
+    await registryDid(from, "contact:update");
+  });
+
+  await check("DELETE /v1/hosts/ns3.example.fr once no domain uses it: deleted at the registry (host:delete)", async () => {
+    const moved = await api("PATCH", `/v1/domains/${free}`, { nameservers: NAMESERVERS });
+    expectStatus(moved, 200);
+    const from = await commandCount();
+    const res = await api("DELETE", "/v1/hosts/ns3.example.fr");
+    expectStatus(res, 204);
+    await registryDid(from, "host:delete", "ns3.example.fr");
+  });
+
   await check("every frame the registry received was schema-valid (no command invalid, none answered 2001)", async () => {
     const all = await commandsSince(0);
     assert(all.length > 10, `only ${all.length} commands logged`);

@@ -3,6 +3,8 @@
 // registryContactId (src/epp/ids.ts); the caller sends what these build through the gateway.
 import type {
   ContactCreateCommand,
+  ContactUpdateCommand,
+  HostUpdateCommand,
   DomainCheckCommand,
   DomainContact,
   DomainCreateCommand,
@@ -140,6 +142,53 @@ export function contactCreateCommand(contact: ContactFields, registryId: string,
     authInfo,
     ...(contact.privacy ? { disclose: { flag: false, name: [type], addr: [type], voice: true, email: true } } : {}),
   };
+}
+
+/**
+ * `<contact:update>` (RFC 5733 §3.2.5) bringing the registry's copy to `after`: the postal
+ * address, phone, fax and email as they now are (a number removed is an empty element),
+ * and the disclosure when privacy changed. Null when nothing the registry holds changed.
+ */
+export function contactUpdateCommand(before: ContactFields, after: ContactFields, registryId: string): ContactUpdateCommand | null {
+  const was = contactCreateCommand(before, registryId, "unused-1");
+  const now = contactCreateCommand(after, registryId, "unused-1");
+  const postal = JSON.stringify(was.postalInfo) !== JSON.stringify(now.postalInfo);
+  const p = now.postalInfo[0]!;
+  const chg = {
+    ...(postal
+      ? {
+          postalInfo: [
+            {
+              type: p.type,
+              name: p.name,
+              ...(p.org ? { org: p.org } : {}),
+              addr: { ...(p.street ? { street: p.street } : {}), city: p.city, ...(p.sp ? { sp: p.sp } : {}), ...(p.pc ? { pc: p.pc } : {}), cc: p.cc },
+            },
+          ],
+        }
+      : {}),
+    ...(JSON.stringify(was.voice) !== JSON.stringify(now.voice) ? { voice: now.voice ?? null } : {}),
+    ...(JSON.stringify(was.fax) !== JSON.stringify(now.fax) ? { fax: now.fax ?? null } : {}),
+    ...(was.email !== now.email ? { email: now.email } : {}),
+    ...(before.privacy !== after.privacy
+      ? { disclose: after.privacy ? now.disclose! : { flag: true, name: [p.type], addr: [p.type], voice: true, email: true } }
+      : {}),
+  };
+  return Object.keys(chg).length > 0 ? { kind: "contact:update", id: registryId, chg } : null;
+}
+
+/** `<host:update>` (RFC 5732 §3.2.5): its addresses added and removed, and a new name. Null when neither changed. */
+export function hostUpdateCommand(name: string, before: readonly string[], after: readonly string[], newName: string): HostUpdateCommand | null {
+  const add = after.filter((a) => !before.includes(a));
+  const rem = before.filter((a) => !after.includes(a));
+  const command: HostUpdateCommand = {
+    kind: "host:update",
+    name,
+    ...(add.length > 0 ? { add: { addresses: add } } : {}),
+    ...(rem.length > 0 ? { rem: { addresses: rem } } : {}),
+    ...(newName !== name ? { newName } : {}),
+  };
+  return command.add || command.rem || command.newName ? command : null;
 }
 
 /** `<host:create>` (RFC 5732 §3.2.1): an external host without addresses, a subordinate one with its glue. */

@@ -1,7 +1,7 @@
 // The ids a connected registry holds our contacts and hosts by (drizzle/0037,
 // docs/registries.md): read before a registry write to learn what the registry already
 // holds from us, written in the same batch as the write that created them there.
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { registryObjects } from "./schema";
 
@@ -35,4 +35,10 @@ export function registryObjectInsert(db: Database, row: RegistryObjectRow) {
 /** Forgets the object at every registry (its delete, in the same batch). */
 export function registryObjectsDelete(db: Database, objectId: string) {
   return db.delete(registryObjects).where(eq(registryObjects.objectId, objectId));
+}
+
+/** An event of a registry write names the registry's transaction: `registry_sv_trid` in its `after` (the last one, when several registries took it). */
+export function registryTransactionAfter(svTRIDs: readonly string[]): Record<string, SQL> | undefined {
+  const last = svTRIDs.at(-1);
+  return last ? { "$.registry_sv_trid": sql`${last}` } : undefined;
 }

@@ -1,6 +1,7 @@
 // PATCH /v1/contacts/{contact}: JSON Merge Patch onto the contact. A registrant, admin or
 // tech contact keeps the postal address its roles need (registry/contacts.ts), checked on
-// what was read and again at commit, when a domain may have started using it.
+// what was read and again at commit, when a domain may have started using it. Every
+// connected registry that holds the contact from us changes it first (<contact:update>).
 import type { RouteHandler } from "@hono/zod-openapi";
 import { guard } from "../../db/guards";
 import { contactNotInAddressedRole } from "../../db/links";
@@ -15,12 +16,18 @@ import { type ContactFields, contactCollection, contactFields, writableContact }
 import { domainsUsingContact } from "./queries";
 import type * as routes from "./routes";
 import { versionStep } from "../../db/write";
+import { anyConnected, atEveryRegistry } from "../../connector/holders";
+import { contactUpdateCommand } from "../../connector/commands";
+import { clientTransactionId } from "../../connector/gateway";
+import { registriesHolding, registryTransactionAfter } from "../../db/registry-objects";
+import type { EppResponse } from "../../epp/types";
 
 const sameFields = (a: ContactFields, b: ContactFields) =>
   (Object.keys(a) as (keyof ContactFields)[]).every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
 
 export const updateContact: RouteHandler<typeof routes.updateContact, AppEnv> = (c) => {
   const patch = c.req.valid("json");
+  const sent = new Map<string, Promise<EppResponse>>();
   return updateResource(c, contactCollection, c.req.valid("param").contact, {
     async update({ db, at }, current) {
       const fields = contactFields(mergePatch(writableContact(current), patch));
@@ -38,9 +45,18 @@ export const updateContact: RouteHandler<typeof routes.updateContact, AppEnv> = 
         }
       }
       const next = { ...current, ...fields, version: current.version + 1, updatedAt: at };
+      const svTRIDs = await atEveryRegistry(
+        c.env,
+        clientTransactionId(c.get("requestId")),
+        anyConnected(c.env) ? await registriesHolding(db, current.id) : [],
+        (registryId) => contactUpdateCommand(current, next, registryId),
+        (repository) => `Updating contact ${current.id} at the ${repository} registry`,
+        sent,
+      );
       return {
         next,
         write: versionStep(db, contacts, current, next),
+        afterFromDatabase: registryTransactionAfter(svTRIDs),
         // A domain may make it a registrant, admin or tech contact before this batch runs.
         guards: missing.length > 0 ? [guard(db, "the contact is in no role that needs an address", contactNotInAddressedRole(current.id))] : [],
       };

@@ -16,6 +16,10 @@ import { resourceRef } from "../../http/lookup";
 import { guard } from "../../db/guards";
 import { noneLockedAgainstUpdate } from "../../db/domain-rules";
 import type * as routes from "./routes";
+import { anyConnected, atEveryRegistry } from "../../connector/holders";
+import { clientTransactionId } from "../../connector/gateway";
+import { registriesHolding, registryObjectsDelete } from "../../db/registry-objects";
+import type { EppResponse } from "../../epp/types";
 
 /** Whether a domain the caller does not see uses the host: read through the caller's view (src/access/visibility.ts). */
 const unseenUser = (hostId: string) =>
@@ -42,6 +46,7 @@ async function hostLinked(db: Database, host: HostWithLinks): Promise<ApiError> 
 
 export const deleteHost: RouteHandler<typeof routes.deleteHost, AppEnv> = (c) => {
   const segment = c.req.valid("param").host;
+  const sent = new Map<string, Promise<EppResponse>>();
   return deleteResource(c, hostCollection, segment, {
     // The domain the host is under: its registry lock holds its hosts (src/registry/host-lock.ts).
     reads: (db) => [superordinateOfHost(c.get("dbAllAccounts") ?? db, resourceRef(segment, "host"))] as const,
@@ -58,7 +63,18 @@ export const deleteHost: RouteHandler<typeof routes.deleteHost, AppEnv> = (c) =>
       });
       if (locked) throw new ApiError("status_prohibits", locked);
       if (current.linked) throw await hostLinked(db, current);
+      // Every connected registry that holds the host from us deletes it first.
+      const holders = anyConnected(c.env) ? await registriesHolding(db, current.name) : [];
+      await atEveryRegistry(
+        c.env,
+        clientTransactionId(c.get("requestId")),
+        holders,
+        (name) => ({ kind: "host:delete", name }),
+        (repository) => `Deleting host ${current.name} at the ${repository} registry`,
+        sent,
+      );
       return {
+        ...(holders.length > 0 ? { alongside: [registryObjectsDelete(db, current.name)] } : {}),
         // A lock set on the superordinate domain after the read refuses the delete at commit too.
         beforeWrite: current.domainId ? [guard(db, "the superordinate domain is not locked against update", noneLockedAgainstUpdate([current.domainId]))] : [],
         write: db.delete(hosts).where(and(eq(hosts.id, current.id), eq(hosts.version, current.version))),

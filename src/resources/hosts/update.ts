@@ -1,5 +1,6 @@
 // PATCH /v1/hosts/{host}: rename or re-address. A rename is a new placement (RFC 5732
-// §3.2.5): subordinate or external is decided again, and the glue rule with it.
+// §3.2.5): subordinate or external is decided again, and the glue rule with it. Every
+// connected registry that holds the host from us changes it first (<host:update>).
 import type { RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
@@ -22,10 +23,16 @@ import { guard } from "../../db/guards";
 import { noneLockedAgainstUpdate } from "../../db/domain-rules";
 import type * as routes from "./routes";
 import { versionStep } from "../../db/write";
+import { anyConnected, atEveryRegistry } from "../../connector/holders";
+import { hostUpdateCommand } from "../../connector/commands";
+import { clientTransactionId } from "../../connector/gateway";
+import { registriesHolding, registryObjectInsert, registryObjectsDelete, registryTransactionAfter } from "../../db/registry-objects";
+import type { EppResponse } from "../../epp/types";
 
 export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) => {
   const patch = c.req.valid("json");
   const segment = c.req.valid("param").host;
+  const sent = new Map<string, Promise<EppResponse>>();
   return updateResource(c, hostCollection, segment, {
     // The domain the host is under, whoever sponsors it: its registry lock holds the host.
     reads: (db) => [superordinateOfHost(c.get("dbAllAccounts") ?? db, resourceRef(segment, "host"))] as const,
@@ -71,8 +78,23 @@ export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) =>
       const delegation = delegationWrites(ctx, current, name, users);
       const bound = [...new Set([current.domainId, domainId, ...users.map((domain) => domain.id)].filter((id): id is string => id !== null))];
       const next = { ...current, name, reversedName: reversedName(name), domainId, addresses, version: current.version + 1, updatedAt: at };
+      // The registries that hold the host from us change it first; a rename moves their rows to the new name.
+      const holders = anyConnected(c.env) ? await registriesHolding(db, current.name) : [];
+      const svTRIDs = await atEveryRegistry(
+        c.env,
+        clientTransactionId(c.get("requestId")),
+        holders,
+        () => hostUpdateCommand(current.name, current.addresses, addresses, name),
+        (repository) => `Updating host ${current.name} at the ${repository} registry`,
+        sent,
+      );
+      const renamedRows =
+        name !== current.name && holders.length > 0
+          ? [registryObjectsDelete(db, current.name), ...holders.map((h) => registryObjectInsert(db, { ...h, objectId: name, registryId: name }))]
+          : [];
       return {
         next,
+        afterFromDatabase: registryTransactionAfter(svTRIDs),
         beforeWrite: [
           ...delegation.beforeWrite,
           // A lock set on one of them after the read refuses the change at commit too.
@@ -82,6 +104,7 @@ export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) =>
         alongside: [
           ...(addressesChanged ? [db.delete(hostAddresses).where(eq(hostAddresses.hostId, current.id)), ...addressWrites(db, current.id, addresses)] : []),
           ...delegation.alongside,
+          ...renamedRows,
         ],
       };
     },
