@@ -69,6 +69,11 @@ if (args.includes("--dns"))
   process.exit(
     await (await import("./dns.mjs")).dnsBench({ quick: args.includes("--quick"), rounds: numberOption("dns-rounds"), seconds: numberOption("dns-seconds") }),
   );
+// --update: DNS UPDATE through the tier's update gateway alone (bench/update.mjs): a 1 000-record
+// update's time and records per second, and another account's one-record update meanwhile.
+// --update-rounds N: its rounds (to explore).
+if (args.includes("--update"))
+  process.exit(await (await import("./update.mjs")).updateBench({ quick: args.includes("--quick"), rounds: numberOption("update-rounds") }));
 // --cost: the D1 cost table of every operation (bench/cost.mjs runs test/cost.test.ts), in seconds.
 if (args.includes("--cost")) process.exit(await (await import("./cost.mjs")).costBench());
 const QUICK = args.includes("--quick");

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // End to end, ACME as a user runs it (docs/acme.md, docs/dns-update.md):
 // `npm start` on a free port with a throwaway D1, the zone example.com made through the
-// API, `npm run dns` (scripts/dns.mjs: the hidden primary, PowerDNS with dnsupdate=yes,
-// and the secondary, Knot DNS) on free ports, and Debian's pebble, a test ACME CA, on
-// loopback, its validation authority asking the tier's secondary (`-dnsserver`). Then:
+// API, `npm run dns` (scripts/dns.mjs: the hidden primary, PowerDNS, the secondary, Knot
+// DNS, and the update gateway that takes DNS UPDATE for the service) on free ports, and
+// Debian's pebble, a test ACME CA, on loopback, its validation authority asking the tier's
+// secondary (`-dnsserver`). Then:
 //
 // - docs/acme.md's bash blocks run as written (scripts/lib/readme-blocks.mjs), with
-//   BASE, PRIMARY, SECONDARY and ACME pointing at this run's servers: a TSIG key restricted
+//   BASE, UPDATES, SECONDARY and ACME pointing at this run's servers: a TSIG key restricted
 //   to `_acme-challenge` and `_acme-challenge.www` TXT minted with curl, nsupdate and
 //   knsupdate with it, then certbot (dns-rfc2136) and lego (--dns rfc2136) each obtaining
 //   a certificate for example.com and www.example.com, their DNS-01 challenges written by
@@ -76,7 +77,9 @@ async function main({ base, stateDir, work }) {
     notOk(`the secondary serves ${ZONE} at the API's serial`, `secondary ${await secondarySerial()}, API ${await apiSerial()}: ${lastLines(dns.output)}`);
     return;
   }
-  ok(`npm run dns: the secondary (Knot) on 127.0.0.1:${secondaryPort} serves ${ZONE}; the primary (PowerDNS, dnsupdate=yes) is on 127.0.0.1:${primaryPort}`);
+  ok(
+    `npm run dns: the secondary (Knot) on 127.0.0.1:${secondaryPort} serves ${ZONE}; the primary (PowerDNS) is on 127.0.0.1:${primaryPort}, the update gateway on 127.0.0.1:${dns.updatePort}`,
+  );
 
   // pebble on loopback: its HTTPS listener uses a self-signed certificate made as the
   // docs/acme.md makes it (pebble.pem is what REQUESTS_CA_BUNDLE and LEGO_CA_CERTIFICATES trust).
@@ -149,7 +152,8 @@ async function main({ base, stateDir, work }) {
   });
   const scriptPath = join(work, "readme-acme.sh");
   writeFileSync(scriptPath, assembled.script);
-  const env = { ...process.env, BASE: base, PRIMARY: String(primaryPort), SECONDARY: String(secondaryPort), ACME: acme, FORCE_COLOR: "0" };
+  // Updates go to the update gateway (UPDATES), questions to the secondary.
+  const env = { ...process.env, BASE: base, UPDATES: String(dns.updatePort), SECONDARY: String(secondaryPort), ACME: acme, FORCE_COLOR: "0" };
   const ran = await runBash(scriptPath, { cwd: work, env, timeoutMs: BASH_TIMEOUT_MS });
   reportRun(ran, assembled, { ok, notOk, what: `docs/acme.md` });
   if (ran.code !== 0) console.log(`# pebble output (last 20 lines):\n#   ${lastLines(pebble.output, 20).replaceAll(" | ", "\n#   ")}`);
@@ -228,7 +232,7 @@ async function main({ base, stateDir, work }) {
   }
   const nsupdate = async (lines, zone = ZONE) => {
     const script = join(work, `refused-${Math.random().toString(36).slice(2)}.txt`);
-    writeFileSync(script, [`server 127.0.0.1 ${primaryPort}`, `zone ${zone}`, ...lines, "send", ""].join("\n"));
+    writeFileSync(script, [`server 127.0.0.1 ${dns.updatePort}`, `zone ${zone}`, ...lines, "send", ""].join("\n"));
     const result = await runCommand("nsupdate", ["-t", "10", "-y", `hmac-sha256:${KEY_NAME}:${secret}`, script], { timeoutMs: 30_000 });
     return { rcode: /update failed: (\w+)/.exec(result.output)?.[1] ?? (result.code === 0 ? "NOERROR" : `exit ${result.code}`), output: result.output.trim() };
   };
@@ -245,14 +249,14 @@ async function main({ base, stateDir, work }) {
   const before = await records();
   const serial = await apiSerial();
 
-  await check("the same key is refused an A record at its own challenge name (SERVFAIL), nothing stored: the API, the serial, the secondary", async () => {
+  await check("the same key is refused an A record at its own challenge name (REFUSED), nothing stored: the API, the serial, the secondary", async () => {
     // nsupdate checks owner names of A records itself unless told not to: the server is what is tested.
     const result = await nsupdate(["check-names no", "update add _acme-challenge.www.example.com. 60 A 192.0.2.66"]);
-    assert(result.rcode === "SERVFAIL", `${result.rcode}: ${result.output.slice(0, 300)}`);
+    assert(result.rcode === "REFUSED", `${result.rcode}: ${result.output.slice(0, 300)}`);
     await unchanged(before, serial, [["_acme-challenge.www.example.com", "A"]]);
   });
 
-  await check("the same key is refused a TXT record at another name, and www's A record (SERVFAIL), nothing stored", async () => {
+  await check("the same key is refused a TXT record at another name, and www's A record (REFUSED), nothing stored", async () => {
     for (const lines of [
       ['update add other.example.com. 60 TXT "nope"'],
       ['update add _acme-challenge.shop.example.com. 60 TXT "nope"'],
@@ -260,7 +264,7 @@ async function main({ base, stateDir, work }) {
       ['update add _acme-challenge.example.com. 60 TXT "in rules"', 'update add mail.example.com. 60 TXT "not in rules"'],
     ]) {
       const result = await nsupdate(lines);
-      assert(result.rcode === "SERVFAIL", `${lines.join("; ")}: ${result.rcode}: ${result.output.slice(0, 300)}`);
+      assert(result.rcode === "REFUSED", `${lines.join("; ")}: ${result.rcode}: ${result.output.slice(0, 300)}`);
     }
     await unchanged(before, serial, [
       ["other.example.com", "TXT"],
@@ -307,7 +311,7 @@ async function main({ base, stateDir, work }) {
       ],
       { cwd: work, env: { ...process.env, REQUESTS_CA_BUNDLE: join(work, "pebble.pem") }, timeoutMs: 120_000 },
     );
-    assert(result.code !== 0 && /Received response from server: SERVFAIL/.test(result.output), `exit ${result.code}: ${lastLines(result.output, 6)}`);
+    assert(result.code !== 0 && /Received response from server: REFUSED/.test(result.output), `exit ${result.code}: ${lastLines(result.output, 6)}`);
     assert(!existsSync(join(work, "certbot", "config", "live", "shop.example.com")), "a certificate was saved");
     await unchanged(before, serial, [["_acme-challenge.shop.example.com", "TXT"]]);
   });

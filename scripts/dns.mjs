@@ -4,15 +4,17 @@
 // with this service as its remote backend; the secondary, the address resolvers ask, is
 // Knot DNS 3.2 (`knotd`, Debian's knot) with its own storage: it learns the zones from the
 // primary's RFC 9432 catalog zone, takes the primary's NOTIFY when a serial moves and
-// transfers each zone (AXFR) into its own files. Start `npm start` first, in another
-// terminal.
+// transfers each zone (AXFR) into its own files. DNS UPDATE (RFC 2136) goes to the update
+// gateway (scripts/update-gateway.mjs), which forwards each message to the service; PowerDNS
+// takes none (`dnsupdate=no`). Start `npm start` first, in another terminal.
 //
-//   node scripts/dns.mjs [--api URL] [--port N] [--primary-port N] [--primary-only]
+//   node scripts/dns.mjs [--api URL] [--port N] [--primary-port N] [--update-port N] [--primary-only]
 //                        [--cache-ttl S] [--threads N] [--persist-to DIR] [--secondary-dir DIR]
 //
 // --api: the service (default http://127.0.0.1:8787, or PORT from the environment);
 // --port: the secondary, on 127.0.0.1, UDP and TCP (default 5300); --primary-port: the
-// primary (default 5301); --primary-only: PowerDNS alone, answering on --port (no
+// primary (default 5301); --update-port: the update gateway, UDP and TCP (default 5302);
+// --primary-only: PowerDNS alone, answering on --port (no
 // secondary: every question then reaches PowerDNS and, past its caches, the service);
 // --cache-ttl: seconds PowerDNS keeps answers, positive and negative (default 2; 0 turns
 // every cache off); --threads: PowerDNS's backend threads, i.e. HTTP requests in flight
@@ -22,13 +24,14 @@
 //
 // It installs the Debian packages when missing (scripts/ensure-system-packages.mjs),
 // mints a fresh token of scope dns in the local database (scripts/token.mjs), writes
-// pdns.conf and knot.conf into a private temporary directory, runs `pdns_server` and
-// `knotd` in the foreground (no system service, no daemon, no guardian, no API, no
-// security polling) and prints when the tier answers. A server that exits by itself is
+// pdns.conf and knot.conf into a private temporary directory, runs `pdns_server`, `knotd`
+// and the update gateway in the foreground (no system service, no daemon, no guardian, no
+// API, no security polling) and prints when the tier answers. A server that exits by itself is
 // started again (same configuration, same storage; PowerDNS exits when the service does
 // not answer it) and said so; Ctrl-C or SIGTERM stops
 // both by their PIDs, revokes the token and removes the directories. The token is never
-// printed: PowerDNS's output passes through scripts/lib/dns-log-filter.mjs.
+// printed: PowerDNS's output passes through scripts/lib/dns-log-filter.mjs, and the gateway
+// takes it from its environment.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -42,7 +45,7 @@ import { pdnsSettings } from "./lib/pdns-settings.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 const USAGE =
-  "usage: node scripts/dns.mjs [--api URL] [--port N] [--primary-port N] [--primary-only] [--cache-ttl S] [--threads N] [--persist-to DIR] [--secondary-dir DIR]";
+  "usage: node scripts/dns.mjs [--api URL] [--port N] [--primary-port N] [--update-port N] [--primary-only] [--cache-ttl S] [--threads N] [--persist-to DIR] [--secondary-dir DIR]";
 const PDNS_SERVER = "/usr/sbin/pdns_server";
 const KNOTD = "/usr/sbin/knotd";
 /**
@@ -69,6 +72,7 @@ function options() {
         api: { type: "string" },
         port: { type: "string", default: "5300" },
         "primary-port": { type: "string", default: "5301" },
+        "update-port": { type: "string", default: "5302" },
         "primary-only": { type: "boolean", default: false },
         "cache-ttl": { type: "string", default: "2" },
         threads: { type: "string", default: "3" },
@@ -103,10 +107,13 @@ function options() {
   const primaryOnly = parsed["primary-only"];
   const primaryPort = primaryOnly ? port : whole("primary-port", 1, 65535);
   if (!primaryOnly && primaryPort === port) fail("--port and --primary-port must differ");
+  const updatePort = whole("update-port", 1, 65535);
+  if (updatePort === port || updatePort === primaryPort) fail("--update-port must differ from --port and --primary-port");
   return {
     api,
     port,
     primaryPort,
+    updatePort,
     primaryOnly,
     cacheTtl: whole("cache-ttl", 0, 3600),
     threads: whole("threads", 1, 64),
@@ -161,8 +168,8 @@ const config = [
   `remote-connection-string=http:url=${opts.api}/v1/pdns/${token},timeout=5000`,
   // Zones with DNSSEC on are signed online with the key getDomainKeys hands over (docs/dnssec.md).
   "remote-dnssec=yes",
-  // DNS UPDATE (RFC 2136) signed with a zone's update key (docs/dns-update.md).
-  "dnsupdate=yes",
+  // DNS UPDATE (RFC 2136) goes to the update gateway, never to PowerDNS (docs/dns-update.md).
+  "dnsupdate=no",
   ...pdnsSettings({ port: opts.primaryPort, cache, threads: opts.threads }),
   // The tier's primary: NOTIFY to the secondaries, zone transfers to them alone (and to
   // each zone's declared secondaries, by the zone's metadata).
@@ -178,13 +185,13 @@ if (!opts.primaryOnly) {
 
 // 5. The servers in the foreground, supervised: one that exits by itself starts again.
 let stopping = null;
-const redact = (prefix) => (line) => `${prefix} ${redactDnsBackend(line, [token])}`;
+const redact = (prefix) => (line) => `${prefix ? `${prefix} ` : ""}${redactDnsBackend(line, [token])}`;
 
-function supervise(label, command, args, prefix, beforeStart = () => {}) {
+function supervise(label, command, args, prefix, beforeStart = () => {}, env = process.env) {
   const server = { label, child: null, exited: null, printed: Promise.resolve(), inARow: 0 };
   const start = () => {
     beforeStart();
-    const child = spawn(command, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], env });
     server.child = child;
     server.printed = Promise.all([forwardLines(child.stdout, process.stdout, redact(prefix)), forwardLines(child.stderr, process.stderr, redact(prefix))]);
     server.exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
@@ -229,9 +236,20 @@ const secondary = opts.primaryOnly
   ? null
   : supervise("knotd", KNOTD, ["-c", join(dir, "knot.conf")], "[knotd]", () => rmSync(join(secondaryDir, "timers"), { recursive: true, force: true }));
 
+// The update gateway (scripts/update-gateway.mjs): DNS UPDATE over UDP and TCP, each
+// message forwarded to the service, which decides; the token reaches it in its environment.
+const gateway = supervise(
+  "the update gateway",
+  process.execPath,
+  [join(ROOT, "scripts", "update-gateway.mjs"), "--api", opts.api, "--port", String(opts.updatePort)],
+  "",
+  () => {},
+  { ...process.env, DNS_BACKEND_TOKEN: token },
+);
+
 async function stop(reason) {
   stopping ??= (async () => {
-    await Promise.all([primary, secondary].filter(Boolean).map(stopServer));
+    await Promise.all([primary, secondary, gateway].filter(Boolean).map(stopServer));
     // The directory holds the token: it goes first, before the slower revocation.
     rmSync(dir, { recursive: true, force: true });
     const revoked = tokenCommand(["revoke"]).status === 0;
@@ -267,6 +285,17 @@ if (
 ) {
   console.log(
     `[dns] PowerDNS (pdns_server pid ${primary.child.pid}) answers on 127.0.0.1:${opts.primaryPort} (UDP and TCP) from ${opts.api}/v1/pdns/<dns token>, caches ${cache} s${opts.primaryOnly ? "" : ": the hidden primary"}`,
+  );
+}
+// The gateway answers through the service: an unsigned UPDATE is REFUSED (the service's answer).
+if (
+  await until(
+    async () => (await tcpQuery(opts.updatePort, ".", "SOA", { timeoutMs: 2000, opcode: 5 }))?.rcode === "REFUSED",
+    `the update gateway did not answer on 127.0.0.1:${opts.updatePort}`,
+  )
+) {
+  console.log(
+    `[dns] the update gateway (pid ${gateway.child.pid}) takes DNS UPDATE on 127.0.0.1:${opts.updatePort} (UDP and TCP), each message decided by ${opts.api}`,
   );
 }
 if (opts.primaryOnly) {

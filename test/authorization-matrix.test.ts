@@ -126,11 +126,7 @@ const EXPECTED: Record<string, string> = {
   pdnsGetUpdatedMasters: "UUUUUUVUUFU",
   pdnsSetNotified: "UUUUUUVUUFU",
   pdnsGetTSIGKey: "UUUUUUVUUFU",
-  pdnsStartTransaction: "UUUUUUVUUFU",
-  pdnsReplaceRRSet: "UUUUUUVUUFU",
-  pdnsFeedRecord: "UUUUUUVUUFU",
-  pdnsCommitTransaction: "UUUUUUVUUFU",
-  pdnsAbortTransaction: "UUUUUUVUUFU",
+  pdnsDnsUpdate: "UUUUUUVUUFU",
 };
 
 const ZONE = "alice-matrix.com";
@@ -228,7 +224,6 @@ beforeAll(async () => {
     kind: "PRESIGNED",
     id: "1",
     key: tsigKey.id,
-    trxid: "1",
   });
 });
 

@@ -117,21 +117,23 @@ export interface CostedResponse {
 
 /** Sends one request through the Worker (write token) and reports what it cost D1. */
 export async function costOf(method: string, path: string, options: { body?: string; headers?: Record<string, string> } = {}): Promise<CostedResponse> {
-  const cost: D1Cost = { batches: [], singles: [], rowsRead: 0, rowsWritten: 0 };
-  const ctx = createExecutionContext();
   const headers = { authorization: bearer("write"), ...options.headers };
-  const response = await worker.fetch(
-    new Request(`http://api.test${path}`, { method, headers, body: options.body }),
-    { ...env, DB: watchedDatabase(cost, env.DB) },
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
+  const { response, cost } = await costOfRequest(new Request(`http://api.test${path}`, { method, headers, body: options.body }));
   // A binary answer (an archive object, application/gzip) is read whole but not as text.
   const binary = response.headers.get("content-type") === "application/gzip";
   const text = binary ? `(${(await response.arrayBuffer()).byteLength} bytes)` : await response.text();
   let body: unknown;
   if (/json/.test(response.headers.get("content-type") ?? "")) body = JSON.parse(text);
   return { status: response.status, text, body, cost };
+}
+
+/** Sends a request as given through the Worker and reports what it cost D1; the response is left unread. */
+export async function costOfRequest(request: Request): Promise<{ response: Response; cost: D1Cost }> {
+  const cost: D1Cost = { batches: [], singles: [], rowsRead: 0, rowsWritten: 0 };
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request, { ...env, DB: watchedDatabase(cost, env.DB) }, ctx);
+  await waitOnExecutionContext(ctx);
+  return { response, cost };
 }
 
 const encoder = new TextEncoder();

@@ -7,6 +7,7 @@
 import { env } from "cloudflare:test";
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { beforeAll, describe, expect, it } from "vitest";
+import { signed, updateMessage } from "./dns-update-messages";
 import { addDnsToken, api, apiRaw, createContact, type ApiResponse } from "./helpers";
 import { bearer } from "./tokens";
 
@@ -472,7 +473,7 @@ describe("responses conform to the OpenAPI document", () => {
     const notifiedForm = { "content-type": "application/x-www-form-urlencoded; charset=utf-8" };
     await call("PATCH", `${base}/setNotified/${info.body.result.id}`, { auth: false, headers: notifiedForm, body: `serial=${info.body.result.serial}.000000` });
     await call("PATCH", `${base}/setNotified/${info.body.result.id}`, { auth: false, headers: notifiedForm, body: "serial=soon" });
-    // TSIG keys and a DNS UPDATE as PowerDNS runs it (docs/dns-update.md).
+    // TSIG keys, and a DNS UPDATE through the update gateway's route (docs/dns-update.md).
     const key = await call("POST", "/v1/tsig-keys", { json: { name: "contract.contract-dns.test", allow: ["update"], zones: ["contract-dns.test"] } });
     await call("POST", "/v1/tsig-keys", { json: { name: "bad..name", allow: [], zones: [] } });
     await call("GET", "/v1/tsig-keys?limit=1");
@@ -481,26 +482,16 @@ describe("responses conform to the OpenAPI document", () => {
     await call("PATCH", `/v1/tsig-keys/${key.body.id}`, { json: { records: [{ name: "www", types: ["A"] }] } });
     await call("GET", `${base}/getTSIGKey/contract%2econtract-dns%2etest%2e`, { auth: false });
     await call("GET", `${base}/getTSIGKey/nothing%2e`, { auth: false });
-    await call("POST", `${base}/startTransaction/-1/${zone}/1700000100`, { auth: false });
-    const form = (body: string) => ({
-      auth: false,
-      body,
-      headers: { "content-type": "application/x-www-form-urlencoded", "x-remotebackend-trxid": "1700000100" },
+    // A DNS UPDATE as the update gateway forwards it (docs/dns-update.md): answered as a DNS message, or 422.
+    const message = await signed(updateMessage("contract-dns.test", [{ add: "u.contract-dns.test", type: "A", content: "192.0.2.13" }]), {
+      name: key.body.name.replace(/\.$/, ""),
+      algorithm: key.body.algorithm,
+      secret: key.body.secret,
     });
-    await call(
-      "PATCH",
-      `${base}/replaceRRSet/${info.body.result.id}/www%2e${zone}/A`,
-      form("1&rrset[0][content]=192.0.2.11&rrset[0][qclass]=1&rrset[0][qname]=www.contract-dns.test.&rrset[0][qtype]=A&rrset[0][ttl]=300"),
-    );
-    await call(
-      "PATCH",
-      `${base}/feedRecord/1700000100`,
-      form("1&rr[content]=192.0.2.12&rr[ordername]=&rr[qclass]=1&rr[qname]=www.contract-dns.test.&rr[qtype]=A&rr[ttl]=300"),
-    );
-    await call("POST", `${base}/commitTransaction/1700000100`, { auth: false });
-    await call("POST", `${base}/startTransaction/-1/${zone}/1700000101`, { auth: false });
-    await call("POST", `${base}/abortTransaction/1700000101`, { auth: false });
-    await call("POST", `${base}/commitTransaction/x`, { auth: false });
+    const updateHeaders = { "content-type": "application/dns-message", "dns-client": "127.0.0.1#53001" };
+    expect((await callRaw("POST", `${base}/update`, { auth: false, body: message, headers: updateHeaders })).status).toBe(200);
+    await callRaw("POST", `${base}/update`, { auth: false, body: Uint8Array.of(1, 2, 3), headers: updateHeaders });
+    await callRaw("POST", `${base}/update`, { auth: false, body: message, headers: { ...updateHeaders, "dns-client": "nowhere" } });
     await call("DELETE", `/v1/tsig-keys/${key.body.id}`);
   });
 

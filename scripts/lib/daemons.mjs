@@ -18,7 +18,8 @@
 // failure, deadline, SIGINT/SIGTERM/SIGHUP) stops the daemons it started.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { createConnection } from "node:net";
+import { createSocket } from "node:dgram";
+import { createConnection, createServer } from "node:net";
 import { join } from "node:path";
 import { udpQuery } from "./dns-wire.mjs";
 import { ROOT, stripAnsi } from "./wrangler.mjs";
@@ -181,6 +182,28 @@ export async function runCommand(file, args, { cwd = ROOT, env = process.env, ti
   };
 }
 
+/** A port free on 127.0.0.1 for TCP and for UDP (DNS servers take both) when asked: not kept. */
+export async function freePort() {
+  for (let attempt = 1; ; attempt++) {
+    const port = await new Promise((resolve, reject) => {
+      const probe = createServer();
+      probe.unref();
+      probe.on("error", reject);
+      probe.listen(0, "127.0.0.1", () => {
+        const { port } = probe.address();
+        probe.close(() => resolve(port));
+      });
+    });
+    const udpFree = await new Promise((resolve) => {
+      const socket = createSocket("udp4");
+      socket.unref();
+      socket.once("error", () => resolve(false));
+      socket.bind(port, "127.0.0.1", () => socket.close(() => resolve(true)));
+    });
+    if (udpFree || attempt >= 5) return port;
+  }
+}
+
 const daemons = []; // started by startDaemon, stopped by stopDaemons (last first)
 
 /**
@@ -250,21 +273,37 @@ export function startPowerDns(dir, options) {
 }
 
 /**
- * `npm run dns` (scripts/dns.mjs: PowerDNS as the hidden primary on `primaryPort`, BIND as
- * the secondary on `port`) for the service at `api`, waited for until it says the tier is
- * ready; `args`: more of its options.
+ * `npm run dns` (scripts/dns.mjs: PowerDNS as the hidden primary on `primaryPort`, Knot as
+ * the secondary on `port`, the update gateway on `updatePort`, a free one when not given)
+ * for the service at `api`, waited for until it says the tier is ready; `args`: more of
+ * its options. The daemon has `updatePort`.
  */
-export function startDnsTier({ api, port, primaryPort, persistTo, args = [], timeoutMs = 120_000, graceMs = 15_000 }) {
-  const argv = ["--api", api, "--port", String(port), "--primary-port", String(primaryPort), ...(persistTo ? ["--persist-to", persistTo] : []), ...args];
-  // Both servers on UDP and TCP: a port freePort() found free may be taken by another suite's server before the bind.
-  const holds = { tcp: [port, primaryPort], udp: [port, primaryPort] };
-  return startDaemon(process.execPath, [join(ROOT, "scripts", "dns.mjs"), ...argv], {
+export async function startDnsTier({ api, port, primaryPort, updatePort, persistTo, args = [], timeoutMs = 120_000, graceMs = 15_000 }) {
+  const gatewayPort = updatePort ?? (await freePort());
+  const argv = [
+    "--api",
+    api,
+    "--port",
+    String(port),
+    "--primary-port",
+    String(primaryPort),
+    "--update-port",
+    String(gatewayPort),
+    ...(persistTo ? ["--persist-to", persistTo] : []),
+    ...args,
+  ];
+  // Every server on UDP and TCP: a port freePort() found free may be taken by another suite's server before the bind.
+  const ports = [port, primaryPort, gatewayPort];
+  const holds = { tcp: ports, udp: ports };
+  const daemon = await startDaemon(process.execPath, [join(ROOT, "scripts", "dns.mjs"), ...argv], {
     name: "npm run dns",
     ready: /\[dns\] tier ready/,
     timeoutMs,
     graceMs,
     holds,
   });
+  daemon.updatePort = gatewayPort;
+  return daemon;
 }
 
 function tcpAnswers(port) {

@@ -34,13 +34,17 @@ const TYPE_CODES = {
 };
 export const RCODES = ["NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED"];
 
-/** A query for `name` (no escapes) of `type`, recursion not desired, with EDNS0 (RFC 6891) for a 1232-byte answer. */
-export function encodeQuery(id, name, type) {
+/**
+ * A query for `name` (no escapes) of `type`, recursion not desired, with EDNS0 (RFC 6891)
+ * for a 1232-byte answer; `opcode` 5 makes it an unsigned DNS UPDATE of zone `name` with
+ * nothing to update (what `npm run dns` asks the update gateway to see it answer).
+ */
+export function encodeQuery(id, name, type, opcode = 0) {
   const labels = name.replace(/\.$/, "").split(".").filter(Boolean);
   const qname = Buffer.concat([...labels.map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l, "ascii")])), Buffer.from([0])]);
   const header = Buffer.alloc(12);
   header.writeUInt16BE(id, 0);
-  header.writeUInt16BE(0x0000, 2); // QUERY, RD=0
+  header.writeUInt16BE((opcode & 0x0f) << 11, 2); // QUERY (or UPDATE), RD=0
   header.writeUInt16BE(1, 4); // QDCOUNT
   header.writeUInt16BE(1, 10); // ARCOUNT: the OPT record
   const question = Buffer.alloc(4);
@@ -68,7 +72,7 @@ export function decodeHeader(message) {
 }
 
 /** One question over UDP to 127.0.0.1:`port`; resolves to the answer's header, or null after `timeoutMs`. */
-export function udpQuery(port, name, type, { timeoutMs = 1000 } = {}) {
+export function udpQuery(port, name, type, { timeoutMs = 1000, opcode = 0 } = {}) {
   return new Promise((resolve) => {
     const socket = createSocket("udp4");
     const id = Math.floor(Math.random() * 0x10000);
@@ -83,7 +87,7 @@ export function udpQuery(port, name, type, { timeoutMs = 1000 } = {}) {
       const header = decodeHeader(message);
       if (header?.id === id) done(header);
     });
-    socket.send(encodeQuery(id, name, type), port, "127.0.0.1");
+    socket.send(encodeQuery(id, name, type, opcode), port, "127.0.0.1");
   });
 }
 
@@ -92,10 +96,10 @@ export function udpQuery(port, name, type, { timeoutMs = 1000 } = {}) {
  * header of the first message of the answer (for AXFR, its first message), or null after
  * `timeoutMs` or when the connection fails.
  */
-export function tcpQuery(port, name, type, { timeoutMs = 1000 } = {}) {
+export function tcpQuery(port, name, type, { timeoutMs = 1000, opcode = 0 } = {}) {
   return new Promise((resolve) => {
     const id = Math.floor(Math.random() * 0x10000);
-    const query = encodeQuery(id, name, type);
+    const query = encodeQuery(id, name, type, opcode);
     const length = Buffer.alloc(2);
     length.writeUInt16BE(query.length, 0);
     let received = Buffer.alloc(0);

@@ -7,37 +7,13 @@
 // assertions the checks use (assert, assertEqual, expectStatus, mustClient) are here too.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createSocket } from "node:dgram";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { groupAlive, killGroup, listeningBeyondLoopback, stopDaemons } from "./daemons.mjs";
+import { freePort, groupAlive, killGroup, listeningBeyondLoopback, stopDaemons } from "./daemons.mjs";
 import { ROOT, stripAnsi } from "./wrangler.mjs";
 
 // The process pieces live in daemons.mjs; these are re-exported for the scripts that took them from here.
-export { groupAlive, killGroup, lastLines, runCommand, sleep, startDaemon, startDnsTier, startPowerDns, stopDaemon, waitFor } from "./daemons.mjs";
-
-/** A port free on 127.0.0.1 for TCP and for UDP (DNS servers take both) when asked: not kept. */
-export async function freePort() {
-  for (let attempt = 1; ; attempt++) {
-    const port = await new Promise((resolve, reject) => {
-      const probe = createServer();
-      probe.unref();
-      probe.on("error", reject);
-      probe.listen(0, "127.0.0.1", () => {
-        const { port } = probe.address();
-        probe.close(() => resolve(port));
-      });
-    });
-    const udpFree = await new Promise((resolve) => {
-      const socket = createSocket("udp4");
-      socket.unref();
-      socket.once("error", () => resolve(false));
-      socket.bind(port, "127.0.0.1", () => socket.close(() => resolve(true)));
-    });
-    if (udpFree || attempt >= 5) return port;
-  }
-}
+export { freePort, groupAlive, killGroup, lastLines, runCommand, sleep, startDaemon, startDnsTier, startPowerDns, stopDaemon, waitFor } from "./daemons.mjs";
 
 // The assertions of the scripts' checks: each throws, and check() reports the message.
 export function assert(condition, message) {

@@ -624,53 +624,22 @@ export const tsigKeys = sqliteTable(
 );
 
 /**
- * The key that may UPDATE a zone, one per zone of an account: PowerDNS 4.7 does not tell
- * its backend which key signed an update, so the zone's one update key is the signer
- * (its `records` rules apply, its id is the events' `token`).
+ * The signed DNS UPDATE messages seen lately (RFC 8945 §5.2.3 accepts a message for its
+ * fudge, 300 s either side): a (key, time signed, MAC) seen before is a replay, answered
+ * BADSIG and applied never (docs/dns-update.md). A row goes in with the update's own batch
+ * (the unique index refuses a second), and rows older than twice the window are pruned by
+ * the next update's batch.
  */
-export const tsigUpdateZones = sqliteTable(
-  "tsig_update_zones",
+export const dnsUpdateSeen = sqliteTable(
+  "dns_update_seen",
   {
-    accountId: text("account_id").notNull(),
-    zone: text("zone").notNull(),
-    keyId: text("key_id")
-      .notNull()
-      .references(() => tsigKeys.id, { onDelete: "cascade" }),
+    keyId: text("key_id").notNull(),
+    /** The TSIG's Time Signed, seconds since the epoch. */
+    signedAt: integer("signed_at").notNull(),
+    /** The request's MAC, base64. */
+    mac: text("mac").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.zone] }), index("tsig_update_zones_key_idx").on(t.keyId)],
-);
-
-/**
- * A DNS UPDATE in progress at the primary (RFC 2136 through the remote backend): PowerDNS
- * calls startTransaction, then replaceRRSet and feedRecord, then commitTransaction or
- * abortTransaction, as separate HTTP requests. D1 has no transaction that spans requests,
- * so the operations are staged here and applied at commit in one batch.
- */
-export const dnsUpdateTransactions = sqliteTable(
-  "dns_update_transactions",
-  {
-    /** PowerDNS's transaction id (the primary's clock in seconds: updates run one at a time there). */
-    trxid: integer("trxid").primaryKey(),
-    zoneId: text("zone_id").notNull(),
-    startedAt: text("started_at").notNull(),
-  },
-  (t) => [index("dns_update_transactions_zone_idx").on(t.zoneId)],
-);
-
-export const dnsUpdateOperations = sqliteTable(
-  "dns_update_operations",
-  {
-    seq: integer("seq").primaryKey({ autoIncrement: true }),
-    trxid: integer("trxid").notNull(),
-    /** `replace`: the RRset becomes `records`; `feed`: `records` (one) joins it. */
-    kind: text("kind", { enum: ["replace", "feed"] }).notNull(),
-    /** Owner relative to the zone (`@` the apex). */
-    owner: text("owner").notNull(),
-    type: text("type").notNull(),
-    /** JSON `[{content, ttl}]`, contents as PowerDNS sends them. */
-    records: text("records", { mode: "json" }).$type<{ content: string; ttl: number }[]>().notNull(),
-  },
-  (t) => [index("dns_update_operations_trx_idx").on(t.trxid, t.seq)],
+  (t) => [uniqueIndex("dns_update_seen_unique").on(t.keyId, t.signedAt, t.mac), index("dns_update_seen_signed_at_idx").on(t.signedAt)],
 );
 
 /**
@@ -825,9 +794,7 @@ export const schema = {
   zoneKeys,
   transferAuthFailures,
   tsigKeys,
-  tsigUpdateZones,
-  dnsUpdateTransactions,
-  dnsUpdateOperations,
+  dnsUpdateSeen,
   webhooks,
   webhookDeliveryRecords,
   webhookDispatch,

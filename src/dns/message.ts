@@ -333,12 +333,26 @@ function u16(value: number): number[] {
 
 /**
  * A response's header and question section, uncompressed (RFC 2136 §3.8: an UPDATE's answer
- * echoes the zone section and carries no records but a TSIG, appended by src/dns/tsig.ts).
+ * echoes the zone section and carries no records but a TSIG, appended by src/dns/tsig.ts),
+ * and, for a question, the records of its answer and authority sections (`aa`: an
+ * authoritative answer).
  */
-export function renderResponse(request: { id: number; opcode: number; rd?: boolean }, rcode: number, questions: readonly MessageQuestion[]): Uint8Array {
-  const flags = 0x8000 | ((request.opcode & 0x0f) << 11) | (request.rd ? 0x0100 : 0) | (rcode & 0x0f);
-  const parts: number[] = [...u16(request.id), ...u16(flags), ...u16(questions.length), 0, 0, 0, 0, 0, 0];
+export function renderResponse(
+  request: { id: number; opcode: number; rd?: boolean },
+  rcode: number,
+  questions: readonly MessageQuestion[],
+  sections: { aa: boolean; answer?: readonly Omit<MessageRecord, "offset">[]; authority?: readonly Omit<MessageRecord, "offset">[] } = { aa: false },
+): Uint8Array {
+  const answer = sections.answer ?? [];
+  const authority = sections.authority ?? [];
+  const flags = 0x8000 | ((request.opcode & 0x0f) << 11) | (sections.aa ? 0x0400 : 0) | (request.rd ? 0x0100 : 0) | (rcode & 0x0f);
+  const parts: number[] = [...u16(request.id), ...u16(flags), ...u16(questions.length), ...u16(answer.length), ...u16(authority.length), 0, 0];
   for (const question of questions) parts.push(...wireNameOctets(question.name), ...u16(question.type), ...u16(question.class));
+  for (const record of [...answer, ...authority]) {
+    parts.push(...wireNameOctets(record.name), ...u16(record.type), ...u16(record.class));
+    parts.push((record.ttl >>> 24) & 0xff, (record.ttl >>> 16) & 0xff, (record.ttl >>> 8) & 0xff, record.ttl & 0xff);
+    parts.push(...u16(record.rdata.length), ...record.rdata);
+  }
   return Uint8Array.from(parts);
 }
 

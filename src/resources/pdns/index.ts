@@ -23,7 +23,6 @@ import { domainInfo, listZone, lookup, type ZoneSoaRow } from "./queries";
 import * as routes from "./routes";
 import * as updateHandlers from "./update-handlers";
 import * as updateRoutes from "./update-routes";
-import { stagedLookup } from "./update-staging";
 import { allZoneAccessMetadata, isZoneAccessKind, zoneAccessMetadata } from "./zone-access";
 import type { DnsRecordSchema } from "./schemas";
 import { allDomainsWithCatalogQuery, catalogDomainInfo, domainInfos, presentDomainInfo, setNotified, updatedMastersQuery } from "./tier";
@@ -98,9 +97,6 @@ export const pdnsRouter = createRouter()
       });
     }
     if (name.labels.length === 0) return c.json(NOTHING, 200); // the root is no zone of ours
-    // Inside a DNS UPDATE, PowerDNS reads what the update staged (update-staging.ts).
-    const staged = await stagedLookup(c, qname, type);
-    if (staged) return c.json({ result: staged.result }, 200);
     const inCatalog = belowCatalog(name.key, catalogZoneName(c.env));
     if (inCatalog) {
       const records = await lookupCatalog(c.get("db"), catalogZoneName(c.env), inCatalog, qname, type);
@@ -206,11 +202,7 @@ export const pdnsRouter = createRouter()
     return c.json(keys.length > 0 ? { result: keys } : NOTHING, 200);
   })
   .openapi(updateRoutes.getTSIGKey, updateHandlers.getTSIGKey)
-  .openapi(updateRoutes.startTransaction, updateHandlers.startTransaction)
-  .openapi(updateRoutes.replaceRRSet, updateHandlers.replaceRRSet)
-  .openapi(updateRoutes.feedRecord, updateHandlers.feedRecord)
-  .openapi(updateRoutes.commitTransaction, updateHandlers.commitTransaction)
-  .openapi(updateRoutes.abortTransaction, updateHandlers.abortTransaction);
+  .openapi(updateRoutes.dnsUpdate, updateHandlers.dnsUpdate);
 
 // The apex's NSEC neighbours: PowerDNS sends the relative name "." as `%2e`, a segment
 // URL parsing removes (WHATWG URL: a single-dot segment), leaving `…/{id}/`.

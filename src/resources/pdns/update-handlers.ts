@@ -1,34 +1,14 @@
-// The handlers of update-routes.ts: PowerDNS reads `{"result": false}` as "no" (a refused
-// commit becomes SERVFAIL for the client), so a refusal is an answer, never an HTTP error.
+// The handlers of update-routes.ts: getTSIGKey for PowerDNS (transfers signed by a declared
+// secondary's key), and the update gateway's one request per DNS UPDATE message.
 import type { RouteHandler } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { zoneTooLarge } from "../../db/errors";
 import type { AppEnv } from "../../env";
-import { readBoundedBytes } from "../../http/body";
+import { requestBytes } from "../../http/body";
 import { ApiError } from "../../http/problem";
+import { answerDnsUpdate } from "./dns-update";
 import { parseQueryName } from "./names";
-import { commitTransaction as commit, UpdateRefused } from "./update-commit";
 import type * as routes from "./update-routes";
-import { dropTransaction, formRecords, stage, startTransaction as start } from "./update-staging";
+import { DNS_MESSAGE_MEDIA_TYPE } from "./update-routes";
 import { tsigKeyByName } from "./zone-access";
-import { commitWrite, writeContextAt } from "../../db/write";
-import { zoneTooLargeMessage } from "../zones/master-file";
-
-/** The most a form body of replaceRRSet or feedRecord may hold (an RRset of a few hundred records). */
-const MAX_FORM_BYTES = 256 * 1024;
-
-function transactionId(value: string | undefined): number {
-  if (value === undefined || !/^-?[0-9]{1,12}$/.test(value)) {
-    throw new ApiError("validation_failed", "trxid is not a transaction id.", {
-      errors: [{ field: "trxid", message: `"${String(value).slice(0, 20)}" is not a whole number` }],
-    });
-  }
-  return Number(value);
-}
-
-async function form(c: Context<AppEnv>): Promise<string> {
-  return new TextDecoder().decode(await readBoundedBytes(c.req.raw, MAX_FORM_BYTES));
-}
 
 export const getTSIGKey: RouteHandler<typeof routes.getTSIGKey, AppEnv> = async (c) => {
   const name = parseQueryName(c.req.valid("param").name);
@@ -36,45 +16,29 @@ export const getTSIGKey: RouteHandler<typeof routes.getTSIGKey, AppEnv> = async 
   return c.json({ result: key ?? (false as const) }, 200);
 };
 
-export const startTransaction: RouteHandler<typeof routes.startTransaction, AppEnv> = async (c) => {
-  const { domain, trxid } = c.req.valid("param");
-  return c.json({ result: await start(c.get("db"), domain, transactionId(trxid)) }, 200);
-};
+/** `DNS-Client` as the gateway writes it: an IPv4 or IPv6 address, `#`, a port. */
+const CLIENT = /^[0-9A-Fa-f:.]{2,45}#[0-9]{1,5}$/;
 
-export const replaceRRSet: RouteHandler<typeof routes.replaceRRSet, AppEnv> = async (c) => {
-  const { qname, qtype } = c.req.valid("param");
-  const trxid = transactionId(c.req.header("x-remotebackend-trxid"));
-  const staged = formRecords(await form(c), "rrset").map((r) => ({ content: r.content, ttl: r.ttl }));
-  return c.json({ result: await stage(c.get("db"), trxid, "replace", qname, qtype.toUpperCase(), staged) }, 200);
-};
+/** Outcome text for a header (visible ASCII; anything else percent-encoded). */
+function headerText(text: string): string {
+  return text.slice(0, 600).replace(/[^\x20-\x7e]|%/gu, (char) => encodeURIComponent(char));
+}
 
-export const feedRecord: RouteHandler<typeof routes.feedRecord, AppEnv> = async (c) => {
-  const trxid = transactionId(c.req.valid("param").trxid);
-  const [record] = formRecords(await form(c), "rr");
-  if (!record) return c.json({ result: false, log: ["feedRecord without a record"] }, 200);
-  return c.json({ result: await stage(c.get("db"), trxid, "feed", record.qname, record.qtype, [{ content: record.content, ttl: record.ttl }]) }, 200);
-};
-
-export const commitTransaction: RouteHandler<typeof routes.commitTransaction, AppEnv> = async (c) => {
-  const trxid = transactionId(c.req.valid("param").trxid);
-  try {
-    await commit(c.get("db"), trxid);
-    return c.json({ result: true }, 200);
-  } catch (error) {
-    if (error instanceof UpdateRefused) return c.json({ result: false, log: [`DNS UPDATE refused: ${error.message}`] }, 200);
-    // The zone size limit (drizzle/0028) refused the batch: a refusal like the others.
-    if (zoneTooLarge(error)) {
-      const db = c.get("db");
-      await commitWrite(writeContextAt(db, new Date(), "pdns"), { alongside: dropTransaction(db, trxid) });
-      return c.json({ result: false, log: [`DNS UPDATE refused: ${zoneTooLargeMessage()}`] }, 200);
-    }
-    throw error;
+export const dnsUpdate: RouteHandler<typeof routes.dnsUpdate, AppEnv> = async (c) => {
+  const client = c.req.header("dns-client");
+  if (client !== undefined && !CLIENT.test(client)) {
+    throw new ApiError("validation_failed", "DNS-Client is not an address and port (`192.0.2.1#53001`).", {
+      errors: [{ field: "DNS-Client", message: `"${client.slice(0, 60)}" is not an address, \`#\` and a port` }],
+    });
   }
-};
-
-export const abortTransaction: RouteHandler<typeof routes.abortTransaction, AppEnv> = async (c) => {
-  const trxid = transactionId(c.req.valid("param").trxid);
-  const db = c.get("db");
-  await commitWrite(writeContextAt(db, new Date(), "pdns"), { alongside: dropTransaction(db, trxid) });
-  return c.json({ result: true }, 200);
+  const answer = await answerDnsUpdate(c, requestBytes(c));
+  if (!answer) {
+    throw new ApiError("validation_failed", "The body is not a DNS request: it is shorter than a DNS header, or a response.", {
+      errors: [{ field: "body", message: "a DNS message with QR 0, at least 12 octets" }],
+    });
+  }
+  return c.body(answer.message as Uint8Array<ArrayBuffer>, 200, {
+    "Content-Type": DNS_MESSAGE_MEDIA_TYPE,
+    "DNS-Update-Outcome": headerText(answer.outcome),
+  }) as never;
 };

@@ -1,12 +1,12 @@
-// The remote backend's TSIG and DNS UPDATE methods (docs/dns-update.md), as PowerDNS 4.7's
-// HTTP connector calls them: getTSIGKey is a GET; startTransaction, commitTransaction and
-// abortTransaction POSTs; replaceRRSet and feedRecord PATCHes with a form body
-// (application/x-www-form-urlencoded, `rrset[i][field]=…` / `rr[field]=…`), read by the
-// handler itself. The transaction id also travels in `X-RemoteBackend-trxid`.
+// The DNS backend's TSIG and DNS UPDATE routes (docs/dns-update.md): getTSIGKey, which
+// PowerDNS calls to verify a declared secondary's signed transfer, and `update`, to which
+// the update gateway (scripts/lib/update-gateway.mjs) forwards each DNS UPDATE message it
+// receives, whole, and sends back the answer the service writes.
 import { z } from "@hono/zod-openapi";
 import { JSON_MEDIA_TYPE } from "../../http/json-body";
 import { errorResponses } from "../../http/openapi";
 import { defineRoute } from "../../http/route";
+import { MAX_MESSAGE_OCTETS } from "../../dns/message";
 
 const tags = ["DNS backend"];
 const security: Record<string, string[]>[] = [];
@@ -16,16 +16,8 @@ const token = z.string().openapi({
   example: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9E.dns-secret-0123456789abcdef",
 });
 const param = (name: string, description: string, example: string) => z.string().openapi({ param: { name, in: "path" }, description, example });
-const trxid = param("trxid", "PowerDNS's transaction id (its clock, in seconds, when the update started).", "1764063000");
 
-const ABOUT = " Part of the PowerDNS remote backend under `/v1/pdns/{token}`; only the `dns` token's business.";
-
-const BoolResult = z.object({ result: z.boolean(), log: z.array(z.string()).optional() }).openapi("PdnsBoolResult", {
-  description: "`true`: done. `false`: refused or not applicable, with the reason in `log` (PowerDNS writes it to its log).",
-});
-
-const ok = (description: string, example: z.output<typeof BoolResult>) =>
-  ({ 200: { description, content: { [JSON_MEDIA_TYPE]: { schema: BoolResult, example } } } }) as const;
+const ABOUT = " Part of the DNS backend under `/v1/pdns/{token}`; only the `dns` token's business.";
 
 export const TsigKeyResult = z
   .object({
@@ -48,7 +40,7 @@ export const getTSIGKey = defineRoute({
   security,
   summary: "PowerDNS: a TSIG key's secret",
   description:
-    "The algorithm and secret of a live TSIG key (not expired, not deleted), by its name, read from D1 on every call (no cache), so that a deleted or expired key verifies nothing from the next message on. The only place a key's secret leaves the service after its creation. No such key: `false`." +
+    "The algorithm and secret of a live TSIG key that allows `transfer` (not expired, not deleted), by its name, read from D1 on every call (no cache), so that a deleted or expired key verifies nothing from the next message on. The only place a key's secret leaves the service after its creation. No such key: `false`." +
     ABOUT,
   request: { params: z.object({ token, name: param("name", "The key's name, absolute, percent-encoded.", "acme-writer.example.com.") }) },
   responses: {
@@ -65,91 +57,53 @@ export const getTSIGKey = defineRoute({
   },
 });
 
-export const startTransaction = defineRoute({
-  operationId: "pdnsStartTransaction",
+/** The media type of a DNS message (RFC 8484 §6). */
+export const DNS_MESSAGE_MEDIA_TYPE = "application/dns-message";
+
+/** An UPDATE of `example.com` adding `_acme-challenge 60 TXT "token"`, unsigned (the octets, in hex: the example body). */
+const UPDATE_EXAMPLE_HEX =
+  "123428000001000000010000076578616d706c6503636f6d00000600010f5f61636d652d6368616c6c656e6765076578616d706c6503636f6d00001000010000003c000605746f6b656e";
+/** Its answer, NOERROR (a signed one carries a TSIG after the zone section). */
+const ANSWER_EXAMPLE_HEX = "1234a8000001000000000000076578616d706c6503636f6d0000060001";
+
+export const dnsUpdate = defineRoute({
+  operationId: "pdnsDnsUpdate",
   access: { scope: "dns" },
   method: "post",
-  path: "/pdns/{token}/startTransaction/{domain_id}/{domain}/{trxid}",
+  path: "/pdns/{token}/update",
   tags,
   security,
-  summary: "PowerDNS: a DNS UPDATE begins",
+  summary: "DNS UPDATE: one message, decided and answered",
+  bodyLimits: { default: MAX_MESSAGE_OCTETS },
   description:
-    "Opens a staging area for an update of the zone: what PowerDNS writes until commitTransaction is kept aside, and its lookups meanwhile see it. An older open update of the zone, or one left for 10 minutes, is dropped. No such zone: `false`." +
+    "The update gateway of the serving tier forwards each DNS UPDATE (RFC 2136) message it receives here, whole, as sent, with the client's address in `DNS-Client`; the answer is the DNS message to send back. The service verifies the TSIG (RFC 8945: hmac-sha256 or hmac-sha512; BADKEY, BADSIG, BADTIME answered as §5.2 says), refuses a message it has seen before (a replay: BADSIG), finds the zone (NOTAUTH), checks that the key may update it (REFUSED), that the message holds at most `DNS_UPDATE_MAX_RECORDS` records (REFUSED), the prerequisites (§3.2: NXDOMAIN, YXDOMAIN, NXRRSET, YXRRSET), the update section (§3.4.1: NOTZONE, FORMERR), the key's `records` rules and the API's own record rules on the zone as the update leaves it (REFUSED), then applies it all in one D1 batch with one serial step and an event per record (`token`: the key's id). Answers are signed with the request's key unless the key or the signature is at fault. A question for an SOA (clients find the zone to update so: RFC 2136 §4) is answered as the zone's authoritative server would (the SOA at its apex, in the authority section below it; REFUSED outside every zone or for another type), signed when it is. A body that is not a DNS request (shorter than a header, or a response) is 422; the gateway then answers nothing." +
     ABOUT,
   request: {
-    params: z.object({
-      token,
-      domain_id: param("domain_id", "`-1` (PowerDNS gives no zone number for an update).", "-1"),
-      domain: param("domain", "The zone, absolute.", "example.com."),
-      trxid,
+    params: z.object({ token }),
+    headers: z.object({
+      "dns-client": z.string().optional().openapi({
+        description: "The client's address and port as the gateway received the message (`192.0.2.1#53001`, `2001:db8::1#53001`): for the log.",
+        example: "127.0.0.1#53001",
+      }),
     }),
+    body: {
+      required: true,
+      description: "The DNS message as the client sent it (at most 65 535 octets: one TCP message).",
+      content: { [DNS_MESSAGE_MEDIA_TYPE]: { schema: { type: "string", format: "binary" }, example: UPDATE_EXAMPLE_HEX } },
+    },
   },
-  responses: { ...ok("Whether the staging area opened.", { result: true }), ...errorResponses(400, 422) },
-});
-
-export const replaceRRSet = defineRoute({
-  operationId: "pdnsReplaceRRSet",
-  access: { scope: "dns" },
-  method: "patch",
-  path: "/pdns/{token}/replaceRRSet/{domain_id}/{qname}/{qtype}",
-  tags,
-  security,
-  summary: "PowerDNS: an RRset replaced in an update",
-  description:
-    "Stages the RRset `qname`/`qtype` as the form body lists it (`rrset[i][content]`, `rrset[i][ttl]`, …; none: the RRset goes) in the open update of `X-RemoteBackend-trxid`. The SOA is ignored: the serial takes one step at commit. No open update: `false`." +
-    ABOUT,
-  request: {
-    params: z.object({
-      token,
-      domain_id: param("domain_id", "The zone's number.", "1"),
-      qname: param("qname", "The owner, absolute.", "www.example.com."),
-      qtype: param("qtype", "The type.", "A"),
-    }),
-  },
-  responses: { ...ok("Whether it was staged.", { result: true }), ...errorResponses(400, 413, 422) },
-});
-
-export const feedRecord = defineRoute({
-  operationId: "pdnsFeedRecord",
-  access: { scope: "dns" },
-  method: "patch",
-  path: "/pdns/{token}/feedRecord/{trxid}",
-  tags,
-  security,
-  summary: "PowerDNS: a record added in an update",
-  description:
-    "Stages one record (form body `rr[qname]`, `rr[qtype]`, `rr[content]`, `rr[ttl]`) joining its RRset in the open update. No open update: `false`." + ABOUT,
-  request: { params: z.object({ token, trxid }) },
-  responses: { ...ok("Whether it was staged.", { result: true }), ...errorResponses(400, 413, 422) },
-});
-
-export const commitTransaction = defineRoute({
-  operationId: "pdnsCommitTransaction",
-  access: { scope: "dns" },
-  method: "post",
-  path: "/pdns/{token}/commitTransaction/{trxid}",
-  tags,
-  security,
-  summary: "PowerDNS: a DNS UPDATE is decided",
-  description:
-    "Applies the staged update to the zone as it is now, all or nothing, in one D1 batch: the records, one serial step, an event per record created, changed or deleted (`token`: the zone's update key). Refused (`false`, the reason in `log`; the client gets SERVFAIL) when a record's RDATA or owner is invalid, a CNAME would share its name, the apex would lose its last NS, the zone would break an integrity rule or exceed the record limit, or the key's `records` rules do not cover a changed name and type. No open update: `false`." +
-    ABOUT,
-  request: { params: z.object({ token, trxid }) },
   responses: {
-    ...ok("Whether the update was applied.", { result: false, log: ["refused: a CNAME cannot share its name with other records (here A)"] }),
-    ...errorResponses(400, 422),
+    200: {
+      description:
+        "The DNS message that answers it (RFC 2136 §3.8: the header and zone section, and the TSIG). `DNS-Update-Outcome` gives its rcode and, for a refusal, the reason, for the gateway's log.",
+      headers: { "DNS-Update-Outcome": { description: "`NOERROR`, or the rcode (and TSIG error) and why.", schema: { type: "string" as const } } },
+      content: {
+        [DNS_MESSAGE_MEDIA_TYPE]: {
+          schema: { type: "string", format: "binary" },
+          example: ANSWER_EXAMPLE_HEX,
+        },
+      },
+    },
+    ...errorResponses(400, 413, 422),
   },
-});
-
-export const abortTransaction = defineRoute({
-  operationId: "pdnsAbortTransaction",
-  access: { scope: "dns" },
-  method: "post",
-  path: "/pdns/{token}/abortTransaction/{trxid}",
-  tags,
-  security,
-  summary: "PowerDNS: a DNS UPDATE is dropped",
-  description: "Drops what the update staged (its prerequisites failed, or it changed nothing); the zone is as it was." + ABOUT,
-  request: { params: z.object({ token, trxid }) },
-  responses: { ...ok("Done.", { result: true }), ...errorResponses(400, 422) },
 });

@@ -1,13 +1,14 @@
 // TSIG keys as the write routine sees them (src/http/mutate.ts), and the rules their
-// create and PATCH share: zones of the key's account, one update key per zone, the
-// account's quota, and no key pulled from under a declared secondary.
+// create and PATCH share: zones of the key's account, the account's quota, and no key
+// pulled from under a declared secondary. A zone takes any number of update keys: the
+// service verifies each update's TSIG itself and knows which key signed it.
 import type { Database } from "../../db/client";
 import type { WriteFailure } from "../../db/errors";
 import type { TsigKeyUse } from "../../db/schema";
 import type { Collection } from "../../http/mutate";
 import { ApiError, validationError } from "../../http/problem";
 import { presentTsigKey } from "./present";
-import { accountZones, findTsigKey, otherUpdateKeys, type TsigKeyRow, zonesUsingKey } from "./queries";
+import { accountZones, findTsigKey, type TsigKeyRow, zonesUsingKey } from "./queries";
 import type { TsigKey } from "./schemas";
 
 export const tsigKeyCollection: Collection<TsigKeyRow, TsigKey> = {
@@ -32,19 +33,6 @@ export async function requireAccountZones(db: Database, accountId: string, names
   if (errors.length > 0) throw validationError(errors);
 }
 
-/** 409 when another key already UPDATEs one of the zones: the backend cannot tell two update keys of a zone apart. */
-export async function requireFreeUpdateZones(db: Database, accountId: string, names: readonly string[], keyId: string): Promise<void> {
-  const [taken] = await otherUpdateKeys(db, accountId, names, keyId);
-  if (taken) throw updateZoneTaken(taken.zone, taken.keyId);
-}
-
-export function updateZoneTaken(zone: string, keyId?: string): ApiError {
-  return new ApiError(
-    "already_exists",
-    `The zone ${zone} already has an update key${keyId ? ` (${keyId})` : ""}: a zone takes one key that allows \`update\`, because PowerDNS does not tell the service which key signed an update (docs/dns-update.md). Use that key, or remove \`update\` from it first.`,
-  );
-}
-
 /** 409 when the key would stop working for a zone whose declared secondary transfers with it. */
 export async function requireNotPulledFromSecondaries(db: Database, key: TsigKeyRow, next: { allow: TsigKeyUse[]; zones: string[] } | null): Promise<void> {
   const using = (await zonesUsingKey(db, key.accountId, key.id)).map((row) => row.name);
@@ -57,7 +45,7 @@ export async function requireNotPulledFromSecondaries(db: Database, key: TsigKey
   }
 }
 
-/** The create's and PATCH's batch failures: a taken name, or an update zone taken meanwhile. */
+/** The create's and PATCH's batch failures: a taken name. */
 export function keyWriteProblem(name: string) {
   return (failure: WriteFailure): ApiError | undefined => {
     if (failure !== "unique") return undefined;

@@ -1,16 +1,16 @@
 // POST /v1/tsig-keys: a key for the caller's account (an operator's token may name
-// another), its secret generated here and answered once. In one batch: the key, its
-// update zones and its event (the tsig_keys quota is the write routine's: docs/safety.md, "Quotas"). As a token's secret, the secret is never stored in the idempotency record: a
+// another), its secret generated here and answered once. In one batch: the key and its
+// event (the tsig_keys quota is the write routine's: docs/safety.md, "Quotas"). As a token's secret, the secret is never stored in the idempotency record: a
 // replay answers without it.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { newId } from "../../db/ids";
-import { tsigKeys, tsigUpdateZones } from "../../db/schema";
+import { tsigKeys } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
 import { sponsorFor } from "../../http/caller";
 import { dnssecSecret } from "../dnssec/state";
-import { keyNameTaken, requireAccountZones, requireFreeUpdateZones, tsigKeyCollection } from "./collection";
+import { keyNameTaken, requireAccountZones, tsigKeyCollection } from "./collection";
 import { presentTsigKey } from "./present";
 import type { TsigKeyRow } from "./queries";
 import type * as routes from "./routes";
@@ -36,7 +36,6 @@ export const createTsigKey: RouteHandler<typeof routes.createTsigKey, AppEnv> = 
     async create({ db, allAccounts, now, at }) {
       await requireAccountZones(allAccounts, accountId, input.zones);
       const id = newId("tsigKey", now);
-      if (input.allow.includes("update")) await requireFreeUpdateZones(allAccounts, accountId, input.zones, id);
       const secret = await newSealedSecret(sealing, id, algorithm);
       const row: TsigKeyRow = {
         id,
@@ -57,7 +56,6 @@ export const createTsigKey: RouteHandler<typeof routes.createTsigKey, AppEnv> = 
       return {
         next: row,
         write: db.insert(tsigKeys).select(sql`select ${storedValues(row)}`),
-        alongside: input.allow.includes("update") ? [db.insert(tsigUpdateZones).values(input.zones.map((zone) => ({ accountId, zone, keyId: id })))] : [],
       };
     },
     failure: (kind) => (kind === "unique" ? keyNameTaken(input.name) : undefined),

@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, inArray, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
-import { tsigKeys, tsigUpdateZones, zones } from "../../db/schema";
+import { tsigKeys, zones } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
 
 export type TsigKeyRow = typeof tsigKeys.$inferSelect;
@@ -33,16 +33,6 @@ export function accountZones(db: Database, accountId: string, names: readonly st
     .select({ name: zones.name })
     .from(zones)
     .where(and(eq(zones.accountId, accountId), inArray(zones.name, names.length > 0 ? [...names] : [""])));
-}
-
-/** The update keys other than `keyId` that already hold one of `names` (one update key per zone). */
-export function otherUpdateKeys(db: Database, accountId: string, names: readonly string[], keyId: string) {
-  return db
-    .select({ zone: tsigUpdateZones.zone, keyId: tsigUpdateZones.keyId })
-    .from(tsigUpdateZones)
-    .where(
-      and(eq(tsigUpdateZones.accountId, accountId), inArray(tsigUpdateZones.zone, names.length > 0 ? [...names] : [""]), ne(tsigUpdateZones.keyId, keyId)),
-    );
 }
 
 /** The zones of the account whose declared secondaries transfer with this key. */

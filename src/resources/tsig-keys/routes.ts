@@ -41,7 +41,7 @@ export const getTsigKey = keys.get({
 
 export const createTsigKey = keys.create({
   access: { scope: "write" },
-  description: `A key for DNS clients: \`update\` signs DNS UPDATE messages (RFC 2136) sent to the primary, \`transfer\` signs zone transfers (a declared secondary's). The service generates the secret (32 random bytes for hmac-sha256, 64 for hmac-sha512) and answers it once as \`secret\` (base64); it is stored encrypted and reaches only the DNS backend. \`zones\` (zones of the key's account, 422 otherwise) is required; \`records\` narrows what an UPDATE may touch, as a token's \`records\` does. A zone takes one key that allows \`update\` (409 \`already_exists\` naming the other key): PowerDNS does not tell the service which key signed an update. Names are DNS names unique in the service (409). At most the account's \`tsig_keys\` limit (422 \`quota_exceeded\`). An operator's token may create a key for another account (\`account\`). ${OWN}`,
+  description: `A key for DNS clients: \`update\` signs DNS UPDATE messages (RFC 2136) sent to the tier's update gateway, \`transfer\` signs zone transfers (a declared secondary's). The service generates the secret (32 random bytes for hmac-sha256, 64 for hmac-sha512) and answers it once as \`secret\` (base64); it is stored encrypted and reaches only the DNS backend. \`zones\` (zones of the key's account, 422 otherwise) is required; \`records\` narrows what an UPDATE may touch, as a token's \`records\` does. A zone takes any number of update keys, each held to its own \`records\`. Names are DNS names unique in the service (409). At most the account's \`tsig_keys\` limit (422 \`quota_exceeded\`). An operator's token may create a key for another account (\`account\`). ${OWN}`,
   readOnly: TSIG_KEY_READ_ONLY,
   body: TsigKeyCreateSchema,
   bodyDescription: "The new key.",
@@ -53,7 +53,7 @@ export const createTsigKey = keys.create({
 export const updateTsigKey = keys.update({
   access: { scope: "write" },
   summary: "Change a TSIG key's rights",
-  description: `\`allow\`, \`zones\`, \`records\` and \`expires_at\` change; \`name\`, \`algorithm\` and the secret never do (422 \`read_only_field\`: a new secret is a new key). The primary sees the change from its next message on. A change that would stop the key working for a zone whose declared secondary transfers with it is 409 \`object_linked\`. ${OWN} ${IF_MATCH_HEADER_DOC}`,
+  description: `\`allow\`, \`zones\`, \`records\` and \`expires_at\` change; \`name\`, \`algorithm\` and the secret never do (422 \`read_only_field\`: a new secret is a new key). The DNS backend sees the change from the next message on. A change that would stop the key working for a zone whose declared secondary transfers with it is 409 \`object_linked\`. ${OWN} ${IF_MATCH_HEADER_DOC}`,
   readOnly: TSIG_KEY_PATCH_READ_ONLY,
   body: TsigKeyPatchSchema,
   example: TSIG_KEY_PATCH_EXAMPLE,

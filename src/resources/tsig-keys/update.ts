@@ -1,12 +1,11 @@
 // PATCH /v1/tsig-keys/{key}: `allow`, `zones`, `records`, `expires_at` (JSON Merge Patch);
 // the name, algorithm and secret never change (a new secret is a new key). In one batch:
-// the key, its update zones afresh, its event.
+// the key and its event.
 import type { RouteHandler } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { tsigKeys, tsigUpdateZones } from "../../db/schema";
+import { tsigKeys } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
-import { requireAccountZones, requireFreeUpdateZones, requireNotPulledFromSecondaries, tsigKeyCollection, updateZoneTaken } from "./collection";
+import { requireAccountZones, requireNotPulledFromSecondaries, tsigKeyCollection } from "./collection";
 import type * as routes from "./routes";
 import { versionStep } from "../../db/write";
 
@@ -24,19 +23,9 @@ export const updateTsigKey: RouteHandler<typeof routes.updateTsigKey, AppEnv> = 
         return null;
       }
       if (patch.zones) await requireAccountZones(allAccounts, current.accountId, fields.zones);
-      const updates = fields.allow.includes("update");
-      if (updates) await requireFreeUpdateZones(allAccounts, current.accountId, fields.zones, current.id);
       await requireNotPulledFromSecondaries(allAccounts, current, fields);
       const next = { ...current, ...fields, version: current.version + 1, updatedAt: at };
-      return {
-        next,
-        write: versionStep(db, tsigKeys, current, next),
-        alongside: [
-          db.delete(tsigUpdateZones).where(eq(tsigUpdateZones.keyId, current.id)),
-          ...(updates ? [db.insert(tsigUpdateZones).values(fields.zones.map((zone) => ({ accountId: current.accountId, zone, keyId: current.id })))] : []),
-        ],
-      };
+      return { next, write: versionStep(db, tsigKeys, current, next) };
     },
-    failure: (kind, next) => (kind === "unique" ? updateZoneTaken(next.zones.join(", ")) : undefined),
   });
 };
