@@ -5,6 +5,8 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { DsData, RgpEntry } from "../registry/lifecycle";
 import type { Price, YearlyPrices } from "../registry/prices";
+import type { DsState, KeyRole, KeyState, SigningProcess } from "../dns/dnssec/rollover";
+import type { SigningPolicy } from "../dns/dnssec/signing-policy";
 
 const timestamps = {
   createdAt: text("created_at").notNull(),
@@ -338,6 +340,12 @@ export const zones = sqliteTable(
      * drizzle/0017). Null or another value than soa_serial: the zone is due a NOTIFY.
      */
     notifiedSerial: integer("notified_serial"),
+    /** The DNSSEC signing policy (docs/dnssec-rollovers.md); null: DEFAULT_SIGNING_POLICY. drizzle/0040. */
+    dnssecPolicy: text("dnssec_policy", { mode: "json" }).$type<SigningPolicy>(),
+    /** The key roll running (one at a time), or the first signing or the way out; null: keys at rest. */
+    dnssecRollover: text("dnssec_rollover", { mode: "json" }).$type<SigningProcess>(),
+    /** When the zone's keys may next have a step to take; the scheduled run reads the due ones by index. */
+    dnssecNextStepAt: text("dnssec_next_step_at"),
     ...timestamps,
   },
   (t) => [
@@ -346,6 +354,8 @@ export const zones = sqliteTable(
     index("zones_reversed_name_idx").on(t.reversedName),
     // Only the zones due a NOTIFY: the primary's poll reads what changed, not every zone.
     index("zones_unnotified_idx").on(t.soaSerial).where(sql`notified_serial IS NOT soa_serial`),
+    // Only the zones whose keys have a step to take: the DNSSEC run reads the due ones.
+    index("zones_dnssec_due_idx").on(t.dnssecNextStepAt).where(sql`dnssec_next_step_at IS NOT NULL`),
   ],
 );
 
@@ -588,6 +598,22 @@ export const zoneKeys = sqliteTable(
     privateKeySealed: text("private_key_sealed").notNull(),
     active: integer("active", { mode: "boolean" }).notNull(),
     createdAt: text("created_at").notNull(),
+    // The key's lifecycle (src/dns/dnssec/rollover.ts SigningKey; drizzle/0040): its role, its
+    // RFC 7583 state and the instants it reached each, where its DS stands at the parent.
+    role: text("role", { enum: ["ksk", "zsk", "csk"] })
+      .$type<KeyRole>()
+      .notNull()
+      .default("csk"),
+    state: text("state").$type<KeyState>().notNull().default("active"),
+    prePublishedAt: text("pre_published_at"),
+    publishedAt: text("published_at"),
+    readyAt: text("ready_at"),
+    activeAt: text("active_at"),
+    retiredAt: text("retired_at"),
+    removedAt: text("removed_at"),
+    dsState: text("ds_state").$type<DsState>().notNull().default("absent"),
+    dsSince: text("ds_since"),
+    nextStepAt: text("next_step_at"),
   },
   // One active key per zone for now (a rollover, later, adds a second one: RFC 7583).
   (t) => [uniqueIndex("zone_keys_active_unique").on(t.zoneId).where(sql`active = 1`), index("zone_keys_zone_idx").on(t.zoneId, t.id)],

@@ -49,8 +49,28 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
     privateKeySealed: await seal(secret, id, material.privateKey),
     active: true,
     createdAt: ctx.at,
+    // One combined key, published and signing at once (RFC 7583 §3.3.5); its DS below.
+    role: "csk",
+    state: "active",
+    prePublishedAt: null,
+    publishedAt: ctx.at,
+    readyAt: ctx.at,
+    activeAt: ctx.at,
+    retiredAt: null,
+    removedAt: null,
+    dsState: "absent",
+    dsSince: null,
+    nextStepAt: null,
   };
   material.privateKey.fill(0);
+  const domain = await linkedDomain(db, zone);
+  // Under the registry lock's serverUpdateProhibited the domain's DS stays as it is: the zone is signed, the DS waits for the operator.
+  const setsDs = domain?.dnssec === true && !lockedAgainstUpdate(domain.row.serverStatuses);
+  if (setsDs) {
+    // The stored DS is the parent's, set in this batch: seen there as the key signs.
+    row.dsState = "seen";
+    row.dsSince = ctx.at;
+  }
   const before = await presentState(zone.name, []);
   const after = await presentState(zone.name, [row]);
   const rows: RowWrite[] = [
@@ -69,9 +89,7 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
       },
     },
   ];
-  const domain = await linkedDomain(db, zone);
-  // Under the registry lock's serverUpdateProhibited the domain's DS stays as it is: the zone is signed, the DS waits for the operator.
-  if (domain?.dnssec && !lockedAgainstUpdate(domain.row.serverStatuses)) {
+  if (domain && setsDs) {
     // RFC 4509 §3: SHA-256 is the digest every validator supports; one DS is what the parent needs.
     rows.push(setDomainDs(ctx, domain.row, [dsData(after.keys[0]!.ds[0]!)]));
   }

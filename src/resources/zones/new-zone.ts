@@ -93,6 +93,10 @@ export function zoneRow(name: string, defaultTtl: number, soa: SoaFields, now: D
     version: 1,
     // Never NOTIFYed: the DNS primary's next poll (getUpdatedMasters) announces it.
     notifiedSerial: null,
+    // Unsigned: the default signing policy, no roll (drizzle/0040).
+    dnssecPolicy: null,
+    dnssecRollover: null,
+    dnssecNextStepAt: null,
     createdAt: at,
     updatedAt: at,
   };
