@@ -16,11 +16,11 @@ import {
   domainUpdateCommand,
   hostCreateCommand,
   type RegistryContacts,
+  registryContactId,
 } from "../../connector/commands";
 import { isConnected } from "../../connector/config";
 import { clientTransactionId, registryCommand } from "../../connector/gateway";
-import { registryContactId } from "../../epp/ids";
-import type { EppCommand, EppResponse } from "../../epp/types";
+import type { EppCommand, EppResponse } from "../../connector/commands";
 import type { Database } from "../../db/client";
 import { registryObjectInsert, registryObjectsOf } from "../../db/registry-objects";
 import { contacts as contactsTable, hosts as hostsTable } from "../../db/schema";
