@@ -56,7 +56,13 @@ function gatewayUrl(settings: ConnectorSettings, path: string): string {
 }
 
 /** One command through the gateway; 503 registry_unavailable when it has no answer. */
-export async function registryCommand(settings: ConnectorSettings, repository: string, command: EppCommand, clTRID: string): Promise<RegistryReply> {
+export async function registryCommand(
+  settings: ConnectorSettings,
+  repository: string,
+  command: EppCommand,
+  clTRID: string,
+  timeoutMs = GATEWAY_COMMAND_TIMEOUT_MS,
+): Promise<RegistryReply> {
   const url = gatewayUrl(settings, `/registries/${encodeURIComponent(repository)}/commands`);
   let response: Response;
   try {
@@ -64,17 +70,18 @@ export async function registryCommand(settings: ConnectorSettings, repository: s
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${settings.REGISTRY_GATEWAY_SECRET}` },
       body: JSON.stringify({ command, cl_trid: clTRID }),
-      signal: AbortSignal.timeout(GATEWAY_COMMAND_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    throw registryUnavailable(timedOut ? `no answer within ${GATEWAY_COMMAND_TIMEOUT_MS / 1000} s` : "the registry gateway could not be reached");
+    throw registryUnavailable(timedOut ? `no answer within ${timeoutMs / 1000} s` : "the registry gateway could not be reached");
   }
   let body: { outcome?: string; response?: EppResponse; recovered?: boolean; retry_after?: number; reason?: string };
   try {
     body = await response.json();
-  } catch {
-    throw registryUnavailable(`the registry gateway answered HTTP ${response.status} without JSON`);
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    throw registryUnavailable(timedOut ? `no answer within ${timeoutMs / 1000} s` : `the registry gateway answered HTTP ${response.status} without JSON`);
   }
   if (response.status === 400 && body.outcome === "invalid") {
     // The codec would not write the command: a value EPP's schemas cannot carry.
@@ -86,7 +93,7 @@ export async function registryCommand(settings: ConnectorSettings, repository: s
 }
 
 /** The connector's state as the gateway sees it; a gateway that cannot be reached is a connector `down`. */
-export async function connectorStatus(settings: ConnectorSettings, repository: string): Promise<ConnectorStatus> {
+export async function connectorStatus(settings: ConnectorSettings, repository: string, timeoutMs = GATEWAY_STATUS_TIMEOUT_MS): Promise<ConnectorStatus> {
   const down = (error: string): ConnectorStatus => ({
     state: "down",
     since: null,
@@ -100,7 +107,7 @@ export async function connectorStatus(settings: ConnectorSettings, repository: s
   try {
     const response = await fetch(gatewayUrl(settings, `/registries/${encodeURIComponent(repository)}`), {
       headers: { authorization: `Bearer ${settings.REGISTRY_GATEWAY_SECRET}` },
-      signal: AbortSignal.timeout(GATEWAY_STATUS_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     if (!response.ok) return down(`the registry gateway answered HTTP ${response.status}`);
     const body = (await response.json()) as Partial<ConnectorStatus>;
@@ -118,6 +125,6 @@ export async function connectorStatus(settings: ConnectorSettings, repository: s
     };
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    return down(timedOut ? `the registry gateway did not answer within ${GATEWAY_STATUS_TIMEOUT_MS / 1000} s` : "the registry gateway could not be reached");
+    return down(timedOut ? `the registry gateway did not answer within ${timeoutMs / 1000} s` : "the registry gateway could not be reached");
   }
 }
