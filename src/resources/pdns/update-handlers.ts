@@ -37,6 +37,8 @@ export const dnsUpdate: RouteHandler<typeof routes.dnsUpdate, AppEnv> = async (c
       errors: [{ field: "body", message: "a DNS message with QR 0, at least 12 octets" }],
     });
   }
+  // One line per message in the Worker's log: who sent it and what became of it (no outcome holds a secret).
+  console.log(JSON.stringify({ level: "info", service: "domain-api", dns_update: { client: client ?? null, outcome: answer.outcome.slice(0, 300) } }));
   return c.body(answer.message as Uint8Array<ArrayBuffer>, 200, {
     "Content-Type": DNS_MESSAGE_MEDIA_TYPE,
     "DNS-Update-Outcome": headerText(answer.outcome),

@@ -82,7 +82,8 @@ export const dnsUpdate = defineRoute({
     params: z.object({ token }),
     headers: z.object({
       "dns-client": z.string().optional().openapi({
-        description: "The client's address and port as the gateway received the message (`192.0.2.1#53001`, `2001:db8::1#53001`): for the log.",
+        description:
+          "The client's address and port as the gateway received the message (`192.0.2.1#53001`, `2001:db8::1#53001`): the Worker's log line of the message names it.",
         example: "127.0.0.1#53001",
       }),
     }),
