@@ -181,17 +181,25 @@ async function main() {
     await registryDid(from, "domain:create", "vacation.com");
   });
 
-  await check("a registration the registry leaves pending (1001): 202 with pendingCreate, stored", async () => {
-    expectStatus(await control("POST", "/knobs", { pending: { "domain:create": 1 } }), 200);
-    const pending = `pending-${tag}.com`;
-    const from = await commandCount();
-    const res = await api("POST", "/v1/domains", { name: pending, registrant: contact, nameservers: NAMESERVERS });
-    expectStatus(res, 202);
-    assert(res.json.status.includes("pendingCreate"), `status: ${res.json.status}`);
-    await registryDid(from, "domain:create", pending, 1001);
-    expectStatus(await api("GET", `/v1/domains/${pending}`), 200);
-    expectStatus(await control("POST", "/knobs", { reset: true }), 200);
-  });
+  await check(
+    "a registration the registry leaves pending (1001): 202 with pendingCreate, stored; its Idempotency-Key replay the same 202, nothing sent",
+    async () => {
+      expectStatus(await control("POST", "/knobs", { pending: { "domain:create": 1 } }), 200);
+      const pending = `pending-${tag}.com`;
+      const from = await commandCount();
+      const body = { name: pending, registrant: contact, nameservers: NAMESERVERS };
+      const res = await api("POST", "/v1/domains", body, { "idempotency-key": `pending-${tag}` });
+      expectStatus(res, 202);
+      assert(res.json.status.includes("pendingCreate"), `status: ${res.json.status}`);
+      await registryDid(from, "domain:create", pending, 1001);
+      const replay = await api("POST", "/v1/domains", body, { "idempotency-key": `pending-${tag}` });
+      expectStatus(replay, 202);
+      assertEqual(replay.json.id, res.json.id, "the replay's domain");
+      assertEqual((await commandsSince(from)).filter((x) => x.kind === "domain:create").length, 1, "domain:create commands (the replay sent none)");
+      expectStatus(await api("GET", `/v1/domains/${pending}`), 200);
+      expectStatus(await control("POST", "/knobs", { reset: true }), 200);
+    },
+  );
 
   await check(`POST /v1/domains/${free}/renew: the registry renews from curExpDate, its exDate stored`, async () => {
     const from = await commandCount();

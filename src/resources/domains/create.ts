@@ -159,6 +159,8 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
         guards: [...contactAddressGuards(db, next.id, assigned), ...links.guards],
         answerExtras: { price: atRegistry?.price ?? price },
         afterFromDatabase: registryTransaction(atRegistry?.svTRID),
+        // A pending registration answers 202: read back last, its Idempotency-Key record is the answer as sent (src/http/idempotency.ts).
+        ...(atRegistry?.pending ? { readBack: domainCollection.find(db, { kind: "id", id: next.id }) } : {}),
       };
     },
     failure: (kind) => (kind === "unique" ? domainExists(name) : undefined),
