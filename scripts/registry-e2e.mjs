@@ -272,6 +272,16 @@ async function main() {
     await registryDid(from, "host:delete", "ns3.example.fr");
   });
 
+  await check(`a host subordinate to ${free} becomes its name server: created at the registry with its glue`, async () => {
+    const host = await api("POST", "/v1/hosts", { name: `ns1.${free}`, addresses: ["192.0.2.53"] });
+    expectStatus(host, 201);
+    const from = await commandCount();
+    const res = await api("PATCH", `/v1/domains/${free}`, { nameservers: [`ns1.${free}`, NAMESERVERS[0]] });
+    expectStatus(res, 200);
+    await registryDid(from, "host:create", `ns1.${free}`);
+    await registryDid(from, "domain:update", free);
+  });
+
   await check("every frame the registry received was schema-valid (no command invalid, none answered 2001)", async () => {
     const all = await commandsSince(0);
     assert(all.length > 10, `only ${all.length} commands logged`);
