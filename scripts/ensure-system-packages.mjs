@@ -48,7 +48,12 @@ export const SYSTEM_PACKAGES = [
   { name: "openssl", tools: ["openssl"], usedBy: "scripts/deploy-tour.mjs and acme-e2e.mjs: the README's commands (a deploy; pebble's certificate)" },
   { name: "curl", tools: ["curl"], usedBy: "scripts/readme-tour.mjs and deploy-tour.mjs: the README's commands as written" },
   { name: "sqlite3", tools: ["sqlite3"], usedBy: "scripts/safety-e2e.mjs: another program holding the write lock of the database npm start serves" },
-  { name: "libxml2-utils", tools: ["xmllint"], usedBy: "the EPP schema tests (test/unit/epp-*.test.ts) and the local registry (npm run registry), which checks every frame it receives with xmllint --schema" },
+  {
+    name: "libxml2-utils",
+    tools: ["xmllint"],
+    usedBy:
+      "the EPP schema tests (test/unit/epp-*.test.ts) and the local registry (npm run registry), which checks every frame it receives with xmllint --schema",
+  },
 ];
 
 // sbin directories are searched too: a non-root PATH often lacks them, and named and

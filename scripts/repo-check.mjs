@@ -16,13 +16,15 @@
 //      parameters, and nothing the service does not serve;
 //   5. the problem-code table of docs/conventions.md is the service's own (GET /v1/problems);
 //   6. nothing under scripts/ imports bench/ (bench/ builds on scripts/lib/);
-//   7. worker-configuration.d.ts, the Env types `wrangler types` generates from
+//   7. drizzle-kit generate writes nothing (drizzle/meta in step with src/db/schema.ts);
+//   8. worker-configuration.d.ts, the Env types `wrangler types` generates from
 //      wrangler.toml (`npm run types`), is up to date.
 //
 // Prints `ok - …` / `not ok - …` per check and `REPO-CHECK: N passed, M failed`; exits 1
 // on any failure.
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { inProcessApp, openApiDocument } from "./lib/in-process-app.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
@@ -391,6 +393,50 @@ check(
   "collection folders of src/resources/ import each other one way (no circle between collections)",
   circles(folderGraph).map((part) => `collections importing each other round a circle: ${wayRound(folderGraph, part)}; move what they share a layer down`),
 );
+
+// ---- drizzle-kit's bookkeeping in step with the schema ------------------------------------
+// CONTRIBUTING's recipe for a schema change is `npm run db:generate`: it diffs
+// src/db/schema.ts against drizzle/meta's last snapshot. If the snapshots lag behind the
+// migrations, it writes a migration that creates what already exists. So on this tree it
+// must write nothing: run in a copy of drizzle/, it may add no file.
+
+{
+  const copy = mkdtempSync(path.join(tmpdir(), "domain-api-drizzle-"));
+  const problems = [];
+  try {
+    cpSync(path.join(ROOT, "drizzle"), path.join(copy, "drizzle"), { recursive: true });
+    const schema = JSON.stringify(path.join(ROOT, "src", "db", "schema.ts"));
+    // drizzle-kit resolves `out` against its working directory, and reads a config of plain data.
+    writeFileSync(path.join(copy, "drizzle.config.ts"), `export default { dialect: "sqlite", schema: ${schema}, out: "./drizzle" };\n`);
+    const before = new Set(readdirSync(path.join(copy, "drizzle"), { recursive: true }).map(String));
+    let output = "";
+    try {
+      output = execFileSync(path.join(ROOT, "node_modules", ".bin", "drizzle-kit"), ["generate", "--config", "drizzle.config.ts"], {
+        cwd: copy,
+        stdio: "pipe",
+        encoding: "utf8",
+      });
+    } catch (error) {
+      problems.push(
+        `drizzle-kit generate failed: ${String(error.stderr ?? error.message)
+          .trim()
+          .split("\n")
+          .slice(-3)
+          .join(" | ")}`,
+      );
+    }
+    const added = readdirSync(path.join(copy, "drizzle"), { recursive: true })
+      .map(String)
+      .filter((file) => !before.has(file));
+    if (added.length > 0)
+      problems.push(
+        `drizzle-kit generate would write ${added.join(", ")}: drizzle/meta lags behind src/db/schema.ts (${output.trim().split("\n").at(-1) ?? ""}); after a migration written by hand, \`npm run db:snapshot\` brings drizzle/meta in step (CONTRIBUTING.md, "Adding a migration")`,
+      );
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+  check("drizzle-kit generate writes nothing: drizzle/meta is in step with src/db/schema.ts", problems);
+}
 
 // ---- 6: the generated Env types ----------------------------------------------------------
 
