@@ -9,7 +9,7 @@
 // registry_unavailable with Retry-After within 10 s while reads go on, and the connector
 // comes back up once the registry does.
 // Prints `ok - …` / `not ok - …` per check and `REGISTRY-E2E: N passed, M failed`.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { assert, assertEqual, createHarness, expectStatus, httpClient, startDaemon, waitFor } from "./lib/harness.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
@@ -38,12 +38,13 @@ async function main() {
     return;
   }
   const [, eppPort, controlUrl, caFile] = READY.exec(registry.output);
-  const { readFileSync } = await import("node:fs");
   const connectors = join(work, "registries.json");
   writeFileSync(
     connectors,
     JSON.stringify({
       verisign: { host: "127.0.0.1", port: Number(eppPort), client_id: "domain-api", password: "local-pw-1", ca: readFileSync(caFile, "utf8") },
+      // Wrong credentials: a connector down with the registry's message, never a 500.
+      pir: { host: "127.0.0.1", port: Number(eppPort), client_id: "domain-api", password: "wrong-pw-9", ca: readFileSync(caFile, "utf8"), sessions: 1 },
     }),
     { mode: 0o600 },
   );
@@ -86,6 +87,23 @@ async function main() {
     assert(connector.extensions.includes("urn:ietf:params:xml:ns:epp:fee-1.0"), `extensions: ${connector.extensions}`);
     assert(connector.sessions.open >= 1, `sessions: ${JSON.stringify(connector.sessions)}`);
     assert(!JSON.stringify(last.json).includes("local-pw-1"), "the answer shows the password");
+  });
+
+  await check("wrong credentials (pir): the connector is down with the registry's message, and its check is 503, not 500", async () => {
+    let last = null;
+    const down = await waitFor(
+      async () => {
+        last = await api("GET", "/v1/repositories/pir");
+        return last.status === 200 && last.json.connector?.state === "down";
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    assert(down !== null, `connector: ${last?.text.slice(0, 300)}`);
+    assert(/2200/.test(last.json.connector.last_error ?? ""), `last_error: ${last.json.connector.last_error}`);
+    assert(!last.text.includes("wrong-pw-9"), "the answer shows the password");
+    const checked = await api("GET", `/v1/domains/check?name=wrong-credentials-${Date.now().toString(36)}.org`);
+    expectStatus(checked, 503);
+    assertEqual(checked.json.code, "registry_unavailable", "code");
   });
 
   // A name another registrar holds: the registry knows it, our D1 does not.
