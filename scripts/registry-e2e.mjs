@@ -141,6 +141,20 @@ async function main() {
     assertEqual(checks.length, 1, "domain:check commands for four names");
   });
 
+  await check("a check of 50 names is one <domain:check> at the registry", async () => {
+    const names = Array.from({ length: 50 }, (_, i) => `bulk-${i}-${tag}.com`);
+    const from = await commandCount();
+    const res = await api("GET", `/v1/domains/check?${names.map((n) => `name=${n}`).join("&")}`);
+    expectStatus(res, 200);
+    assertEqual(res.json.data.length, 50, "answers");
+    assert(
+      res.json.data.every((d) => d.available === true),
+      "every bulk name available",
+    );
+    const checks = (await commandsSince(from)).filter((x) => x.kind === "domain:check");
+    assertEqual(checks.length, 1, "domain:check commands for 50 names");
+  });
+
   let contact = null;
   await check("POST /v1/contacts (created at the registry with the first domain that uses it)", async () => {
     const res = await api("POST", "/v1/contacts", {
