@@ -1,5 +1,5 @@
 // bench/results.json: one file, one key per part of the benchmark (the main run's figures,
-// "scaling", "memory", "cost", "peer", "dns", "webhooks", "dns_update"), each part with its
+// "scaling", "memory", "cost", "peer", "dns", "webhooks", "update"), each part with its
 // own date. A part writes its keys and keeps everything else as the last run of the other
 // parts left it. results.json is the last run (gitignored); each run's ratios are also
 // appended to bench/history.json (committed), from which bench/plot.mjs draws the charts
@@ -30,7 +30,10 @@ export function historyRuns(parts, date = new Date().toISOString()) {
   if (parts.webhooks?.ratios) runs.push(run("webhooks", parts.webhooks.ratios, parts.webhooks.mode));
   if (parts.dns?.ratios) runs.push(run("dns", parts.dns.ratios, parts.dns.mode));
   if (parts.peer_ratios) runs.push(run("peer", parts.peer_ratios, parts.peer?.mode));
-  if (parts.dns_update?.ratios) runs.push(run("dns-update", parts.dns_update.ratios, parts.dns_update.mode));
+  if (parts.update) {
+    const { large_update_ms, concurrent_small_update_ms, records_per_second } = parts.update;
+    runs.push(run("dns-update", { large_update_ms, concurrent_small_update_ms, records_per_second }, parts.update.mode));
+  }
   return runs.filter((r) => Object.keys(r.ratios).length > 0);
 }
 
