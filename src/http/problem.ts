@@ -24,12 +24,14 @@ export const PROBLEMS = {
   unavailable: {
     status: 409,
     title: "Not available at the registry",
-    about: "The connected registry holds this object already (EPP 2302): the name is registered there, whatever this service holds. `detail` has the registry's words.",
+    about:
+      "The connected registry holds this object already (EPP 2302): the name is registered there, whatever this service holds. `detail` has the registry's words.",
   },
   registry_mismatch: {
     status: 409,
     title: "Registry does not hold the object",
-    about: "The connected registry has no such object (EPP 2303) though this service holds it: the two differ, and reconciliation will bring ours in line. `detail` has the registry's words.",
+    about:
+      "The connected registry has no such object (EPP 2303) though this service holds it: the two differ, and reconciliation will bring ours in line. `detail` has the registry's words.",
   },
   request_in_progress: { status: 409, title: "Request in progress", about: "A request with the same Idempotency-Key is still being processed; retry shortly." },
   rrset_conflict: { status: 409, title: "DNS record set conflict", about: "The change breaks a DNS coexistence rule (RFC 1034 §3.6.2, RFC 2181 §10.1)." },
