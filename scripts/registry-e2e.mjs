@@ -314,6 +314,17 @@ async function main() {
     await registryDid(from, "domain:update", free);
   });
 
+  await check("DNSSEC on for the zone of vacation.com: its DS is set at the registry first", async () => {
+    const zone = await api("POST", "/v1/zones", { name: "vacation.com" });
+    expectStatus(zone, 201);
+    const from = await commandCount();
+    const on = await api("POST", "/v1/zones/vacation.com/dnssec");
+    assert(on.status === 200 || on.status === 201, `status ${on.status}: ${on.text.slice(0, 300)}`);
+    await registryDid(from, "domain:update", "vacation.com");
+    const domain = await api("GET", "/v1/domains/vacation.com");
+    assertEqual(domain.json.ds.length, 1, "the domain's DS records");
+  });
+
   await check("every frame the registry received was schema-valid (no command invalid, none answered 2001)", async () => {
     const all = await commandsSince(0);
     assert(all.length > 10, `only ${all.length} commands logged`);

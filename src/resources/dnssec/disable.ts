@@ -16,6 +16,7 @@ import { withVersionRetry } from "../../http/writes";
 import { lockedAgainstUpdate } from "../../registry/statuses";
 import { findDomain } from "../domains/queries";
 import { dsData, publishesDsOf, setDomainDs } from "./registry-link";
+import { replaceDsAtRegistry } from "../domains/registry";
 import { activeKeys, presentState } from "./state";
 import { zoneOf } from "./zone";
 
@@ -71,6 +72,8 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
       );
     }
     const remaining = publishing.ds.filter((ds) => !publishesDsOf({ ...publishing, ds: [ds] }, keyDs));
+    // Under a connected repository the registry drops the DS first (docs/registries.md).
+    await replaceDsAtRegistry(c, publishing, remaining);
     rows.push(setDomainDs(ctx, publishing, remaining));
   }
   await commitWrite(ctx, { rows });

@@ -19,6 +19,7 @@ import { ApiError } from "../../http/problem";
 import { withVersionRetry } from "../../http/writes";
 import { lockedAgainstUpdate } from "../../registry/statuses";
 import { dsData, linkedDomain, setDomainDs } from "./registry-link";
+import { replaceDsAtRegistry } from "../domains/registry";
 import { MAX_MASTER_FILE_RECORDS, MAX_ZONE_RECORD_BYTES, SIGNED_ZONE_RESERVE } from "../zones/master-file";
 import { activeKeys, dnssecSecret, presentState, type ZoneKeyRow } from "./state";
 import { zoneOf } from "./zone";
@@ -91,7 +92,10 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   ];
   if (domain && setsDs) {
     // RFC 4509 §3: SHA-256 is the digest every validator supports; one DS is what the parent needs.
-    rows.push(setDomainDs(ctx, domain.row, [dsData(after.keys[0]!.ds[0]!)]));
+    const ds = [dsData(after.keys[0]!.ds[0]!)];
+    // Under a connected repository the registry takes the DS first (docs/registries.md).
+    await replaceDsAtRegistry(c, domain.row, ds);
+    rows.push(setDomainDs(ctx, domain.row, ds));
   }
   // zone_keys_active_unique: another request turned signing on first.
   // Still room for the apex records signing adds at commit (a record written meanwhile: read again).

@@ -14,6 +14,7 @@ import {
   contactCreateCommand,
   domainAtRegistry,
   domainUpdateCommand,
+  dsData,
   hostCreateCommand,
   type RegistryContacts,
   registryContactId,
@@ -204,4 +205,22 @@ export async function updateAtRegistry(
   if (!command) return { rows };
   const done = await registry.send("domain:update", command, `Updating ${before.name} at the ${registry.repository} registry`);
   return { rows, svTRID: done.svTRID };
+}
+
+/**
+ * A domain's DS set replaced at its registry (secDNS:update with `<secDNS:rem><secDNS:all>`,
+ * then the set: RFC 5910 §5.2.5), for writes that set it whole (DNSSEC's one-click DS,
+ * src/resources/dnssec/): whatever an earlier attempt of the same request left there, the
+ * registry ends with exactly this set. Nothing for a builtin repository; the registry's
+ * transaction id otherwise.
+ */
+export async function replaceDsAtRegistry(
+  c: Context<AppEnv>,
+  domain: { name: string; repositoryId: string },
+  ds: readonly { key_tag: number; algorithm: number; digest_type: number; digest: string }[],
+): Promise<string | undefined> {
+  const registry = domainRegistry(c, domain.repositoryId);
+  if (!registry) return undefined;
+  const command: EppCommand = { kind: "domain:update", name: domain.name, ds: { rem: "all", ...(ds.length > 0 ? { add: dsData(ds) } : {}) } };
+  return (await registry.send("domain:update:ds", command, `Publishing ${domain.name}'s DS at the ${registry.repository} registry`)).svTRID;
 }
