@@ -69,6 +69,7 @@ const EXPECTED: Record<string, string> = {
   deleteZone: "PPFPHFFUUFH",
   enableDnssec: "PPFPHFFUUFH",
   getDnssec: "VVVVHVFUUFH",
+  updateDnssec: "PPFPHFFUUFH",
   disableDnssec: "PPFPHFFUUFH",
 
   listRecords: "VVVVVVFUUFV",

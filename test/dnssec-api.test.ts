@@ -10,6 +10,10 @@ import { bearer } from "./tokens";
 
 const KEY_ID = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;
 
+/** The default signing policy (docs/dnssec-rollovers.md), and a zone unsigned under it. */
+const DEFAULT_POLICY = { algorithm: 13, ksk_lifetime_days: null, zsk_lifetime_days: null, single_key: true };
+const UNSIGNED = { enabled: false, keys: [], policy: DEFAULT_POLICY, rollover: null, next_step_at: null };
+
 async function enable(zone: string) {
   const response = await api("POST", `/v1/zones/${zone}/dnssec`);
   expect(response.status, response.text).toBe(201);
@@ -42,11 +46,18 @@ describe("turning DNSSEC on answers 201 with one ECDSA P-256 combined signing ke
           algorithm: 13,
           flags: 257,
           active: true,
+          role: "csk",
+          state: "active",
+          ds_state: "absent",
+          next_step_at: null,
           dnskey: expect.stringMatching(/^257 3 13 [A-Za-z0-9+/]{86}==$/),
           ds: [expect.stringMatching(/^\d+ 13 2 [0-9A-F]{64}$/), expect.stringMatching(/^\d+ 13 4 [0-9A-F]{96}$/)],
           created_at: expect.any(String),
         },
       ],
+      policy: DEFAULT_POLICY,
+      rollover: null,
+      next_step_at: null,
     });
     const [key] = body.keys;
     const parsed = parseRdata("DNSKEY", key.dnskey, null);
@@ -132,7 +143,7 @@ describe("an unsigned zone reads as off", () => {
     await createZone("unsigned.com");
     const response = await api("GET", "/v1/zones/unsigned.com/dnssec");
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ enabled: false, keys: [] });
+    expect(response.body).toEqual(UNSIGNED);
   });
 });
 
@@ -164,7 +175,7 @@ describe("private keys are sealed and never in an answer or an event", () => {
     const events = await api("GET", "/v1/events?type=zone&limit=200");
     expect(events.status, events.text).toBe(200);
     const event = events.body.data.find((e: any) => e.operation === "update" && e.after?.name === "evented.com");
-    expect(event?.after?.dnssec).toEqual(body);
+    expect(event?.after?.dnssec).toEqual({ enabled: body.enabled, denial: body.denial, keys: body.keys });
     expect(event?.before?.dnssec).toEqual({ enabled: false, keys: [] });
   });
 });
@@ -185,7 +196,7 @@ describe("one-click with the registry: the same-named domain of the account gets
     const forced = await api("DELETE", "/v1/zones/oneclick.com/dnssec?force=true");
     expect(forced.status, forced.text).toBe(204);
     expect(await domainDs("oneclick.com")).toEqual([]);
-    expect((await api("GET", "/v1/zones/oneclick.com/dnssec")).body).toEqual({ enabled: false, keys: [] });
+    expect((await api("GET", "/v1/zones/oneclick.com/dnssec")).body).toEqual(UNSIGNED);
   });
   it("leaves the DS alone under an extension without DNSSEC", async () => {
     const contact = await createContact();
@@ -225,7 +236,7 @@ describe("the domain written meanwhile: the key and the DS commit together or no
       expectProblem(response, 409, "write_conflict");
       expect(response.headers.get("retry-after")).toBe("1");
     });
-    expect((await api("GET", "/v1/zones/race-on.com/dnssec")).body).toEqual({ enabled: false, keys: [] });
+    expect((await api("GET", "/v1/zones/race-on.com/dnssec")).body).toEqual(UNSIGNED);
     const domainAfter = (await api("GET", "/v1/domains/race-on.com")).body;
     expect(domainAfter.ds).toEqual([]);
     expect(domainAfter.updated_at).toBe(domainBefore.updated_at);
@@ -252,7 +263,7 @@ describe("turning DNSSEC off", () => {
     await enable("off.com");
     const response = await api("DELETE", "/v1/zones/off.com/dnssec");
     expect(response.status, response.text).toBe(204);
-    expect((await api("GET", "/v1/zones/off.com/dnssec")).body).toEqual({ enabled: false, keys: [] });
+    expect((await api("GET", "/v1/zones/off.com/dnssec")).body).toEqual(UNSIGNED);
     const { results } = await env.DB.prepare("SELECT count(*) AS n FROM zone_keys z JOIN zones ON zones.id = z.zone_id WHERE zones.name = 'off.com'").all<{
       n: number;
     }>();
@@ -282,6 +293,6 @@ describe("a deployed Worker without DNSSEC_KEY_SECRET fails closed", () => {
     expect(missing.detail).toContain("wrangler secret put DNSSEC_KEY_SECRET");
     const short = expectProblem(await withSecret("too-short", "POST"), 503, "not_configured");
     expect(short.detail).toContain("too short");
-    expect((await api("GET", "/v1/zones/closed.com/dnssec")).body).toEqual({ enabled: false, keys: [] });
+    expect((await api("GET", "/v1/zones/closed.com/dnssec")).body).toEqual(UNSIGNED);
   });
 });

@@ -502,6 +502,8 @@ describe("responses conform to the OpenAPI document", () => {
     await call("POST", "/v1/zones/contract-dnssec.test/dnssec");
     await call("GET", "/v1/zones/contract-dnssec.test/dnssec");
     await call("GET", "/v1/zones/nope-dnssec.test/dnssec");
+    expect((await call("PATCH", "/v1/zones/contract-dnssec.test/dnssec", { json: { policy: { ksk_lifetime_days: 365 } } })).status).toBe(200);
+    await call("PATCH", "/v1/zones/contract-dnssec.test/dnssec", { json: { policy: { algorithm: 7 } } });
     await call("DELETE", "/v1/zones/contract-dnssec.test/dnssec?force=maybe");
     await call("DELETE", "/v1/zones/contract-dnssec.test/dnssec");
   });

@@ -21,7 +21,7 @@ import { lockedAgainstUpdate } from "../../registry/statuses";
 import { dsData, linkedDomain, setDomainDs } from "./registry-link";
 import { replaceDsAtRegistry } from "../domains/registry";
 import { MAX_MASTER_FILE_RECORDS, MAX_ZONE_RECORD_BYTES, SIGNED_ZONE_RESERVE } from "../zones/master-file";
-import { activeKeys, dnssecSecret, presentState, type ZoneKeyRow } from "./state";
+import { activeKeys, dnssecSecret, presentLifecycle, presentState, type ZoneKeyRow } from "./state";
 import { zoneOf } from "./zone";
 
 export async function enableDnssec(c: Context<AppEnv>, segment: string) {
@@ -101,7 +101,7 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   // Still room for the apex records signing adds at commit (a record written meanwhile: read again).
   const guards = [guard(db, "the zone has room for the records signing adds", roomToSign(zone.id))];
   await commitWrite(ctx, { rows, guards }, (kind) => (kind === "unique" ? alreadyOn(zone.name) : undefined));
-  return after;
+  return { ...after, ...presentLifecycle(zone) };
 }
 
 /**

@@ -12,6 +12,10 @@ export const DNSSEC_STATE_EXAMPLE = {
       algorithm: 13,
       flags: 257,
       active: true,
+      role: "csk",
+      state: "active",
+      ds_state: "seen",
+      next_step_at: null,
       dnskey: "257 3 13 GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA==",
       ds: [
         "55648 13 2 5CF0895FFC0F5544C1260E1F35ED9B80A648D87B8AA335312B552EC003D1D830",
@@ -20,7 +24,19 @@ export const DNSSEC_STATE_EXAMPLE = {
       created_at: CREATED,
     },
   ],
+  policy: { algorithm: 13, ksk_lifetime_days: 365, zsk_lifetime_days: null, single_key: true },
+  rollover: null,
+  next_step_at: "2027-11-22T09:30:00.000Z",
 };
 
-/** A zone that is not signed. */
-export const DNSSEC_OFF_EXAMPLE = { enabled: false, keys: [] as never[] };
+/** A zone that is not signed, with the default policy. */
+export const DNSSEC_OFF_EXAMPLE = {
+  enabled: false,
+  keys: [] as never[],
+  policy: { algorithm: 13, ksk_lifetime_days: null, zsk_lifetime_days: null, single_key: true },
+  rollover: null,
+  next_step_at: null,
+};
+
+/** A yearly roll of the combined key. */
+export const DNSSEC_POLICY_PATCH_EXAMPLE = { policy: { ksk_lifetime_days: 365 } };

@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { notFound, resourceRef } from "../../http/lookup";
-import { activeKeys, presentState } from "./state";
+import { activeKeys, presentLifecycle, presentState } from "./state";
 import { zoneRow } from "./zone";
 import { readTogether } from "../../db/write";
 
@@ -12,5 +12,5 @@ export async function readDnssec(c: Context<AppEnv>, segment: string) {
   const ref = resourceRef(segment, "zone");
   const [[zone], keys] = await readTogether(db, [zoneRow(db, ref), activeKeys(db, ref)]);
   if (!zone) throw notFound("zone", segment);
-  return presentState(zone.name, keys);
+  return { ...(await presentState(zone.name, keys)), ...presentLifecycle(zone) };
 }

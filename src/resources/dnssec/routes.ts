@@ -1,11 +1,35 @@
 import { z } from "@hono/zod-openapi";
 import { JSON_MEDIA_TYPE } from "../../http/json-body";
-import { errorResponses, noContentResponse } from "../../http/openapi";
+import { KEY_STATES } from "../../dns/dnssec/rollover";
+import { SIGNING_ALGORITHMS } from "../../dns/dnssec/signing-policy";
+import { errorResponses, mergePatchBody, noContentResponse } from "../../http/openapi";
 import { ZoneParams } from "../../http/params";
 import { defineRoute } from "../../http/route";
-import { DNSSEC_OFF_EXAMPLE, DNSSEC_STATE_EXAMPLE } from "./examples";
+import { DNSSEC_OFF_EXAMPLE, DNSSEC_POLICY_PATCH_EXAMPLE, DNSSEC_STATE_EXAMPLE } from "./examples";
 
 const tags = ["DNSSEC"];
+
+export const SigningPolicySchema = z
+  .object({
+    algorithm: z
+      .number()
+      .int()
+      .openapi({
+        description: `The algorithm new keys get: ${SIGNING_ALGORITHMS.join(", ")} (RSASHA256, ECDSAP256SHA256, ECDSAP384SHA384, ED25519: RFC 8624 §3.1).`,
+      }),
+    ksk_lifetime_days: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Days a KSK (or the combined key) signs before it is rolled, 1 to 3650, at least as long as the roll; null: never rolled." }),
+    zsk_lifetime_days: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Days a ZSK signs before it is rolled; null: never rolled. Null with `single_key`." }),
+    single_key: z.boolean().openapi({ description: "One combined key (CSK) signs everything (true), or a KSK and a ZSK." }),
+  })
+  .openapi("SigningPolicy", { description: "The zone's signing policy; the default is BIND's: one combined key, algorithm 13, never rolled." });
 
 export const DnssecKeySchema = z
   .object({
@@ -14,6 +38,17 @@ export const DnssecKeySchema = z
     algorithm: z.number().int().openapi({ description: "13: ECDSA P-256 with SHA-256 (RFC 6605)." }),
     flags: z.number().int().openapi({ description: "257: zone key and secure entry point, one combined signing key." }),
     active: z.boolean(),
+    role: z
+      .enum(["csk", "ksk", "zsk"])
+      .openapi({ description: "`csk`: one combined key signs everything; `ksk` signs the DNSKEY RRset (its DS is at the parent); `zsk` signs the rest." }),
+    state: z.enum(KEY_STATES).openapi({
+      description:
+        "RFC 7583 §3.1: `published` (in the DNSKEY RRset, not signing), `ready`, `active` (signing), `retired` (published, no longer signing), `removed`; in an algorithm roll also `pre-published` (signing before its DNSKEY is out) and `post-active` (signing after its DNSKEY went).",
+    }),
+    ds_state: z.enum(["absent", "submitted", "seen", "withdrawn"]).openapi({
+      description: "The key's DS at the parent: `submitted` (wanted, not yet seen there), `seen`, `withdrawn` (not wanted, still there last seen), `absent`.",
+    }),
+    next_step_at: z.string().nullable().openapi({ description: "When the key's next step is due; null when it waits for the parent, or for nothing." }),
     dnskey: z.string().openapi({ description: "The DNSKEY RDATA as the apex publishes it." }),
     ds: z.array(z.string()).openapi({ description: "The DS RDATA for the parent: SHA-256 (digest type 2), then SHA-384 (4)." }),
     created_at: z.string(),
@@ -27,8 +62,38 @@ export const DnssecStateSchema = z
       description: "How non-existence is proved: `nsec` (NSEC records signed per answer, RFC 4034 §4; the zone can be transferred and its names listed).",
     }),
     keys: z.array(DnssecKeySchema),
+    policy: SigningPolicySchema,
+    rollover: z
+      .object({
+        kind: z.enum(["zsk", "ksk", "csk", "algorithm", "sign", "unsign"]),
+        started_at: z.string(),
+        stalled_at: z.string().nullable().openapi({ description: "When `dnssec.rollover.stalled` was reported for the parent step it waits for." }),
+      })
+      .nullable()
+      .openapi({ description: "The roll running (one at a time per zone), the first signing, or the way out of DNSSEC; null when the keys are at rest." }),
+    next_step_at: z
+      .string()
+      .nullable()
+      .openapi({ description: "The earliest moment the zone's keys may have a step to take (the scheduled run's next look)." }),
   })
   .openapi("DnssecState");
+
+export const DnssecPatchSchema = z
+  .object({
+    policy: z
+      .object({
+        algorithm: z.number().optional(),
+        ksk_lifetime_days: z.number().nullable().optional(),
+        zsk_lifetime_days: z.number().nullable().optional(),
+        single_key: z.boolean().optional(),
+      })
+      .strict()
+      .nullable()
+      .optional()
+      .openapi({ description: "Fields to change in the policy; `null` sets the default policy back." }),
+  })
+  .strict()
+  .openapi("DnssecPatch");
 
 export const DisableQuery = z.object({
   force: z.enum(["true", "false"]).optional().openapi({ description: "`true` turns signing off even while a domain here publishes a DS of the key." }),
@@ -59,6 +124,22 @@ export const getDnssec = defineRoute({
   description: 'The keys with their DNSKEY and DS; `{"enabled": false, "keys": []}` when signing is off. Private keys are never shown.',
   request: { params: ZoneParams },
   responses: { 200: { description: "The DNSSEC state.", content: stateContent(DNSSEC_OFF_EXAMPLE) }, ...errorResponses(404) },
+});
+
+export const updateDnssec = defineRoute({
+  operationId: "updateDnssec",
+  access: { scope: "write", narrow: "visible" },
+  method: "patch",
+  path: "/zones/{zone}/dnssec",
+  tags,
+  summary: "Change the zone's signing policy",
+  description:
+    "Sets the policy keys follow: algorithm, one combined key or a KSK and a ZSK, their lifetimes. Checked against the zone's own TTLs and its parent's (a lifetime shorter than the roll it starts is 422). A signed zone takes a new policy by rolling, from the next run on (`POST /dnssec/run`, hourly): nothing changes in the zone at once. `{\"policy\": null}` sets the default back.",
+  request: { params: ZoneParams, body: mergePatchBody(DnssecPatchSchema, "The policy fields to change.", DNSSEC_POLICY_PATCH_EXAMPLE) },
+  responses: {
+    200: { description: "The DNSSEC state with the new policy.", content: stateContent(DNSSEC_STATE_EXAMPLE) },
+    ...errorResponses(400, 404, 409, 415, 422),
+  },
 });
 
 export const disableDnssec = defineRoute({

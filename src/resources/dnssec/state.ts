@@ -5,8 +5,11 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
-import { zoneKeys } from "../../db/schema";
-import { combinedSigningKey, type DigestType, dnskeyText, dsText, PUBLISHED_DIGEST_TYPES } from "../../dns/dnssec/keys";
+import { type zones, zoneKeys } from "../../db/schema";
+import type { DsState, KeyRole, KeyState, SigningProcess } from "../../dns/dnssec/rollover";
+import type { SigningPolicy } from "../../dns/dnssec/signing-policy";
+import { policyOf } from "./lifecycle";
+import { type DigestType, dnskeyText, dsText, PUBLISHED_DIGEST_TYPES } from "../../dns/dnssec/keys";
 import { base64Octets } from "../../dns/rdata/wire";
 import type { AppEnv } from "../../env";
 import { isLocalDevelopment } from "../../http/auth";
@@ -31,6 +34,14 @@ export interface DnssecKeyBody {
   algorithm: number;
   flags: number;
   active: boolean;
+  /** The key's part (docs/dnssec-rollovers.md): `csk` signs everything, `ksk` the DNSKEY RRset, `zsk` the rest. */
+  role: KeyRole;
+  /** RFC 7583 §3.1's state (with Knot's pre-published and post-active in an algorithm roll). */
+  state: KeyState;
+  /** Where the key's DS stands at the parent. */
+  ds_state: DsState;
+  /** When the key's next step is due; null when it waits for the parent, or for nothing. */
+  next_step_at: string | null;
   dnskey: string;
   ds: string[];
   created_at: string;
@@ -40,6 +51,13 @@ export interface DnssecStateBody {
   enabled: boolean;
   denial?: string;
   keys: DnssecKeyBody[];
+}
+
+/** The zone's side of the lifecycle: the policy it signs by, the roll running, its next step. */
+export interface DnssecLifecycleBody {
+  policy: SigningPolicy;
+  rollover: SigningProcess | null;
+  next_step_at: string | null;
 }
 
 /**
@@ -77,7 +95,11 @@ export async function presentKey(zoneName: string, row: ZoneKeyRow): Promise<Dns
     algorithm: row.algorithm,
     flags: row.flags,
     active: row.active,
-    dnskey: dnskeyText(combinedSigningKey(base64Octets(row.publicKey))),
+    role: row.role,
+    state: row.state,
+    ds_state: row.dsState,
+    next_step_at: row.nextStepAt,
+    dnskey: dnskeyText(keyOf(row)),
     ds: dsRecords(zoneName, row),
     created_at: row.createdAt,
   };
@@ -86,6 +108,11 @@ export async function presentKey(zoneName: string, row: ZoneKeyRow): Promise<Dns
 export async function presentState(zoneName: string, rows: readonly ZoneKeyRow[]): Promise<DnssecStateBody> {
   if (rows.length === 0) return { enabled: false, keys: [] };
   return { enabled: true, denial: DENIAL, keys: await Promise.all(rows.map((row) => presentKey(zoneName, row))) };
+}
+
+/** What GET /zones/{zone}/dnssec adds to the keys: the policy (the default when unset), the roll, the next step. */
+export function presentLifecycle(zone: Pick<typeof zones.$inferSelect, "dnssecPolicy" | "dnssecRollover" | "dnssecNextStepAt">): DnssecLifecycleBody {
+  return { policy: policyOf(zone), rollover: zone.dnssecRollover ?? null, next_step_at: zone.dnssecNextStepAt };
 }
 
 // Seals private keys when DNSSEC_KEY_SECRET is unset and the request came to a loopback

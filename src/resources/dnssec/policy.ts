@@ -1,0 +1,68 @@
+// PATCH /zones/{zone}/dnssec {"policy": …}: the zone's signing policy (docs/dnssec-rollovers.md
+// "The policy"). Checked against the zone's own timings (a lifetime shorter than the roll it
+// starts is refused), stored with the zone's event; it takes effect by rolling, from the
+// next run (the zone's next step is due at once when it is signed).
+import { max, eq } from "drizzle-orm";
+import type { Context } from "hono";
+import { readTogether, commitWrite, versionStep } from "../../db/write";
+import { records, zones } from "../../db/schema";
+import { DEFAULT_SIGNING_POLICY, type SigningPolicy, type SigningPolicyInput, signingPolicyErrors } from "../../dns/dnssec/signing-policy";
+import type { AppEnv } from "../../env";
+import { notFound, resourceRef } from "../../http/lookup";
+import { writeContext } from "../../http/mutate";
+import { validationError } from "../../http/problem";
+import { withVersionRetry } from "../../http/writes";
+import { parentTiming, policyOf, zoneTiming } from "./lifecycle";
+import { linkedDomain } from "./registry-link";
+import { activeKeys, presentLifecycle, presentState } from "./state";
+import { zoneRow } from "./zone";
+
+/** A policy as a merge patch writes it: the fields given replace the zone's, `null` is the default policy. */
+export type PolicyPatch = Partial<SigningPolicyInput> | null;
+
+export async function patchDnssec(c: Context<AppEnv>, segment: string, patch: { policy?: PolicyPatch }) {
+  return withVersionRetry(() => patchOnce(c, segment, patch));
+}
+
+async function patchOnce(c: Context<AppEnv>, segment: string, patch: { policy?: PolicyPatch }) {
+  const db = c.get("db");
+  const ref = resourceRef(segment, "zone");
+  const [[zone], keys] = await readTogether(db, [zoneRow(db, ref), activeKeys(db, ref)]);
+  if (!zone) throw notFound("zone", segment);
+  const current = policyOf(zone);
+  const wanted: SigningPolicyInput = patch.policy === undefined ? current : patch.policy === null ? DEFAULT_SIGNING_POLICY : { ...current, ...patch.policy };
+  const unchanged = (Object.keys(DEFAULT_SIGNING_POLICY) as (keyof SigningPolicy)[]).every((k) => wanted[k] === current[k]);
+  if (unchanged) return { ...(await presentState(zone.name, keys)), ...presentLifecycle(zone) };
+
+  const [[longest], domain] = await Promise.all([
+    db
+      .select({ ttl: max(records.ttl) })
+      .from(records)
+      .where(eq(records.zoneId, zone.id)),
+    linkedDomain(db, zone),
+  ]);
+  const errors = signingPolicyErrors(wanted, zoneTiming(zone, longest?.ttl ?? null), parentTiming(domain?.dnssec === true));
+  if (errors.length > 0) throw validationError(errors);
+
+  const ctx = writeContext(c);
+  const policy = wanted as SigningPolicy;
+  // A signed zone rolls to the new policy from the next run on: its next step is due now.
+  const nextStepAt = keys.length > 0 ? ctx.at : zone.dnssecNextStepAt;
+  const next = { ...zone, dnssecPolicy: policy, dnssecNextStepAt: nextStepAt, version: zone.version + 1, updatedAt: ctx.at };
+  await commitWrite(ctx, {
+    rows: [
+      {
+        statement: versionStep(db, zones, zone, next),
+        event: {
+          account: zone.accountId,
+          type: "zone",
+          id: zone.id,
+          operation: "update",
+          before: { name: zone.name, dnssec: { policy: current } },
+          after: { name: zone.name, dnssec: { policy } },
+        },
+      },
+    ],
+  });
+  return { ...(await presentState(zone.name, keys)), ...presentLifecycle(next) };
+}
