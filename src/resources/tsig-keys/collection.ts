@@ -3,7 +3,6 @@
 // pulled from under a declared secondary. A zone takes any number of update keys: the
 // service verifies each update's TSIG itself and knows which key signed it.
 import type { Database } from "../../db/client";
-import type { WriteFailure } from "../../db/errors";
 import type { TsigKeyUse } from "../../db/schema";
 import type { Collection } from "../../http/mutate";
 import { ApiError, validationError } from "../../http/problem";
@@ -43,12 +42,4 @@ export async function requireNotPulledFromSecondaries(db: Database, key: TsigKey
       `The declared secondaries of ${broken.join(", ")} transfer with ${key.id}: change their \`secondaries\` (PATCH /v1/zones/{zone}) first.`,
     );
   }
-}
-
-/** The create's and PATCH's batch failures: a taken name. */
-export function keyWriteProblem(name: string) {
-  return (failure: WriteFailure): ApiError | undefined => {
-    if (failure !== "unique") return undefined;
-    return keyNameTaken(name);
-  };
 }
