@@ -12,10 +12,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { assert, assertEqual, createHarness, expectStatus, httpClient, startDaemon, waitFor } from "./lib/harness.mjs";
+import { assembleScript, bashBlocks, reportRun, runBash } from "./lib/readme-blocks.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 const harness = createHarness({ name: "registry-e2e", label: "REGISTRY-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 600_000 });
-const { check, startReported, run, tempDir } = harness;
+const { check, ok, notOk, startReported, run, tempDir } = harness;
 
 const READY = /local registry ready: epp 127\.0\.0\.1:(\d+) control (http:\/\/127\.0\.0\.1:\d+) ca (\S+)/;
 const NAMESERVERS = ["ns1.example.fr", "ns2.example.fr"]; // outside every extension the local registry serves: external hosts
@@ -88,6 +89,18 @@ async function main() {
     assert(connector.sessions.open >= 1, `sessions: ${JSON.stringify(connector.sessions)}`);
     assert(!JSON.stringify(last.json).includes("local-pw-1"), "the answer shows the password");
   });
+
+  // The README's "Registries over EPP" block, as written, against this server and registry.
+  const assembled = assembleScript({
+    blocks: bashBlocks("## Registries over EPP"),
+    checks: String.raw`check "CONTACT is a contact id (con_…)" '[[ "$CONTACT" == con_* ]]'
+check "readme-epp-tour.com is registered here" '[ "$(command curl -sf "$BASE/v1/domains/readme-epp-tour.com" | field name)" = readme-epp-tour.com ]'
+check "the registry took the domain:create of readme-epp-tour.com (its last answer: 1000)" '[ "$(command curl -sf "$CONTROL/commands" | node -pe "JSON.parse(require(\"fs\").readFileSync(0, \"utf8\")).commands.filter((c) => c.kind === \"domain:create\" && c.object === \"readme-epp-tour.com\").map((c) => c.code).at(-1)")" = 1000 ]'`,
+  });
+  const script = join(work, "readme-registries.sh");
+  writeFileSync(script, assembled.script);
+  const ran = await runBash(script, { cwd: work, env: { ...process.env, BASE: base, CONTROL: controlUrl, FORCE_COLOR: "0" }, timeoutMs: 120_000 });
+  reportRun(ran, assembled, { ok, notOk, what: `the README's "Registries over EPP"` });
 
   await check("wrong credentials (pir): the connector is down with the registry's message, and its check is 503, not 500", async () => {
     let last = null;
