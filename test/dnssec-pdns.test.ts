@@ -59,6 +59,34 @@ describe("getDomainKeys hands PowerDNS the signed zone's key, and only to a dns 
     const signature = await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, signer, data);
     expect(await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, verifier, signature, data)).toBe(true);
   });
+  it.each([
+    // [role, state, pre-published?] → flags, published, active (docs/dnssec-rollovers.md "Key states")
+    ["csk", "published", false, 257, true, false],
+    ["csk", "ready", false, 257, true, false],
+    ["csk", "active", false, 257, true, true],
+    ["csk", "retired", false, 257, true, false],
+    ["ksk", "active", false, 257, true, true],
+    ["zsk", "active", false, 256, true, true],
+    ["zsk", "retired", false, 256, true, false],
+    ["csk", "pre-published", true, 257, false, true],
+    ["csk", "published", true, 257, true, true],
+    ["csk", "post-active", false, 257, false, true],
+  ] as const)(
+    "a %s key in state %s (pre-published before: %s) is handed with flags %i, published %s, active %s",
+    async (role, state, pre, flags, published, active) => {
+      const zone = `pdns-${role}-${state}-${pre}.com`;
+      await createZone(zone);
+      const on = (await api("POST", `/v1/zones/${zone}/dnssec`)).body;
+      await env.DB.prepare("UPDATE zone_keys SET role = ?, state = ?, pre_published_at = ? WHERE id = ?")
+        .bind(role, state, pre ? "2026-01-01T00:00:00.000Z" : null, on.keys[0].id)
+        .run();
+      const response = await pdns(`/getDomainKeys/${zone.replaceAll(".", "%2e")}%2e`);
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.result).toEqual([
+        { id: on.keys[0].key_tag, flags, published, active, content: expect.stringMatching(/^Private-key-format: v1\.2\n/) },
+      ]);
+    },
+  );
   it("answers false (no keys) for an unsigned zone and an unknown one", async () => {
     await createZone("pdns-unsigned.com");
     expect((await pdns("/getDomainKeys/pdns-unsigned%2ecom%2e")).body).toEqual({ result: false });

@@ -4,20 +4,22 @@
 // getBeforeAndAfterNamesAbsolute gives. PowerDNS makes the apex DNSKEY from the key
 // itself, and CDS/CDNSKEY from PUBLISH-CDS/PUBLISH-CDNSKEY, so lookup and list do not
 // serve them as records (served twice, they would be duplicates in the RRset).
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Database } from "../../db/client";
 import { records, zoneKeys, zones } from "../../db/schema";
-import { iscPrivateKeyText } from "../../dns/dnssec/ecdsa";
+import { powerDnsFlags } from "../../dns/dnssec/rollover";
+import { iscPrivateKeyText, isGeneratedAlgorithm } from "../../dns/dnssec/signing-keys";
 import { unseal } from "../../dns/dnssec/sealed";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../http/problem";
+import { signingKeyOf } from "../dnssec/lifecycle";
 import { dnssecSecret } from "../dnssec/state";
 
 /** The active keys of the zone named `zone` (stored form, no trailing dot). */
 export function zoneKeysByName(db: Database, zone: string) {
   return db
-    .select({ id: zoneKeys.id, keyTag: zoneKeys.keyTag, flags: zoneKeys.flags, privateKeySealed: zoneKeys.privateKeySealed })
+    .select(getTableColumns(zoneKeys))
     .from(zoneKeys)
     .innerJoin(zones, eq(zones.id, zoneKeys.zoneId))
     .where(and(eq(zones.name, zone), eq(zoneKeys.active, true)))
@@ -44,8 +46,13 @@ export async function domainKeys(c: Context<AppEnv>, zone: string) {
       const privateKey = await unseal(secret, row.id, row.privateKeySealed);
       // A key sealed under another secret (DNSSEC_KEY_SECRET changed): PowerDNS cannot sign.
       if (!privateKey) throw new ApiError("not_configured", `The DNSSEC key of zone ${zone} does not open with this Worker's DNSSEC_KEY_SECRET.`);
-      // PowerDNS's key id is a number unique within the zone: the key tag, for the one key.
-      return { id: row.keyTag, flags: row.flags, active: true, published: true, content: iscPrivateKeyText(privateKey) };
+      if (!isGeneratedAlgorithm(row.algorithm))
+        throw new ApiError("not_configured", `The DNSSEC key of zone ${zone} has algorithm ${row.algorithm}, which this service cannot hand PowerDNS.`);
+      // Which keys are in the DNSKEY RRset and which sign follow the key's state in its roll
+      // (docs/dnssec-rollovers.md): PowerDNS signs as signingView says (powerDnsFlags).
+      const { flags, published, active } = powerDnsFlags(signingKeyOf(row));
+      // PowerDNS's key id is a number unique within the zone: the key tag.
+      return { id: row.keyTag, flags, active, published, content: iscPrivateKeyText(row.algorithm, privateKey) };
     }),
   );
 }
