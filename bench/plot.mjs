@@ -57,6 +57,10 @@ export const CHARTS = {
     },
     log: true,
   },
+  registry: {
+    title: "Registering through a connected registry (EPP, the local registry) ÷ the builtin registry, p50",
+    series: { register_connected_vs_builtin_p50: { label: "connected ÷ builtin (lower is better)", target: 1.5 } },
+  },
   "dns-update": {
     title: "DNS UPDATE through the update gateway (ms, median of the rounds)",
     series: {

@@ -30,6 +30,7 @@ export function historyRuns(parts, date = new Date().toISOString()) {
   if (parts.webhooks?.ratios) runs.push(run("webhooks", parts.webhooks.ratios, parts.webhooks.mode));
   if (parts.dns?.ratios) runs.push(run("dns", parts.dns.ratios, parts.dns.mode));
   if (parts.peer_ratios) runs.push(run("peer", parts.peer_ratios, parts.peer?.mode));
+  if (parts.registry?.ratios) runs.push(run("registry", parts.registry.ratios, parts.registry.mode));
   if (parts.update) {
     const { large_update_ms, concurrent_small_update_ms, records_per_second } = parts.update;
     runs.push(run("dns-update", { large_update_ms, concurrent_small_update_ms, records_per_second }, parts.update.mode));

@@ -72,6 +72,9 @@ if (args.includes("--dns"))
 // --update: DNS UPDATE through the tier's update gateway alone (bench/update.mjs): a 1 000-record
 // update's time and records per second, and another account's one-record update meanwhile.
 // --update-rounds N: its rounds (to explore).
+// --registry: registering through a connected registry (the local registry, over EPP) against
+// the builtin registry (bench/registry.mjs): the p50 ratio, target ≤ 1.5.
+if (args.includes("--registry")) process.exit(await (await import("./registry.mjs")).registryBench({ quick: args.includes("--quick") }));
 if (args.includes("--update"))
   process.exit(await (await import("./update.mjs")).updateBench({ quick: args.includes("--quick"), rounds: numberOption("update-rounds") }));
 // --cost: the D1 cost table of every operation (bench/cost.mjs runs test/cost.test.ts), in seconds.

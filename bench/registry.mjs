@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// `npm run bench -- --registry [--quick]`: registering a domain through a connected registry
+// (docs/registries.md) against registering one where the service is the registry itself:
+//
+// - the local registry (`npm run registry -- --port 0`, every frame it receives checked by
+//   xmllint against the EPP schemas, as in the tests) and a fresh service started with a
+//   connector for `verisign` (com), on free ports, without wrangler's inspector;
+// - one contact, and a warm-up registration on each side (the contact and the external
+//   name-server hosts then exist at the registry, the sessions are logged in);
+// - each round, N registrations of new .com names (through EPP: one `<domain:create>` on a
+//   warm session) and N of new .org names (pir has no connector: builtin), one request at a
+//   time, the order of the two sides swapped every round.
+//
+// The figure judged is the median over the rounds of each round's p50 ratio, connected ÷
+// builtin (target ≤ 1.5, issue 39): the registry's round trip, its schema check and the
+// gateway's hop are what a connected registration adds. Results go to bench/results.json
+// under "registry" (and its ratio to bench/history.json). Everything on 127.0.0.1; every
+// process is stopped by its PID (process group), temp dirs removed.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startDaemon, stopDaemon, stopDaemons } from "../scripts/lib/daemons.mjs";
+import { freePort } from "../scripts/lib/harness.mjs";
+import { writeResults } from "./results.mjs";
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(BENCH, "..");
+const TARGET = 1.5;
+const READY = /local registry ready: epp 127\.0\.0\.1:(\d+) control (http:\/\/127\.0\.0\.1:\d+) ca (\S+)/;
+const NAMESERVERS = ["ns1.bench.example.fr", "ns2.bench.example.fr"];
+
+const started = Date.now();
+const log = (message) => console.log(`[bench registry ${String(Math.round((Date.now() - started) / 1000)).padStart(3)}s] ${message}`);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const round3 = (value) => Number(value.toFixed(3));
+const loads = () => loadavg().map((l) => Number(l.toFixed(2)));
+
+function mustBeReady(daemon) {
+  if (daemon.notReady) throw new Error(daemon.notReady);
+  return daemon;
+}
+
+async function api(base, method, path, body) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** One registration, timed from the request to its 201. */
+async function register(base, name, registrant) {
+  const t0 = performance.now();
+  await api(base, "POST", "/v1/domains", { name, registrant, nameservers: NAMESERVERS });
+  return performance.now() - t0;
+}
+
+export async function registryBench({ quick = false } = {}) {
+  const rounds = quick ? 3 : 5;
+  const perRound = quick ? 10 : 20;
+  const work = mkdtempSync(join(tmpdir(), "domain-api-bench-registry-"));
+  const results = { mode: quick ? "quick" : "full", rounds, registrations_per_round: perRound, cpus: cpus().length, load_before: loads() };
+  let exitCode = 0;
+  try {
+    const registry = mustBeReady(
+      await startDaemon(process.execPath, [join(ROOT, "scripts", "registry.mjs"), "--port", "0", "--dir", join(work, "registry")], {
+        name: "local registry",
+        ready: READY,
+        timeoutMs: 120_000,
+      }),
+    );
+    const [, eppPort, , caFile] = READY.exec(registry.output);
+    const connectors = join(work, "registries.json");
+    writeFileSync(
+      connectors,
+      JSON.stringify({
+        verisign: { host: "127.0.0.1", port: Number(eppPort), client_id: "domain-api", password: "local-pw-1", ca: readFileSync(caFile, "utf8") },
+      }),
+      { mode: 0o600 },
+    );
+    const apiPort = await freePort();
+    const base = `http://127.0.0.1:${apiPort}`;
+    log(`the local registry on 127.0.0.1:${eppPort}; starting the service on ${base} with a connector for verisign`);
+    const service = mustBeReady(
+      await startDaemon(
+        process.execPath,
+        [join(ROOT, "scripts", "start.mjs"), "--port", String(apiPort), "--persist-to", join(work, "state"), "--no-inspector", "--registries", connectors],
+        { name: "the service", ready: /Ready on http/, timeoutMs: 180_000, graceMs: 10_000 },
+      ),
+    );
+    for (let i = 0; i < 600; i++) {
+      const repository = await api(base, "GET", "/v1/repositories/verisign");
+      if (repository.connector?.state === "up") break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const contact = await api(base, "POST", "/v1/contacts", {
+      name: "Bench Registrant",
+      email: "bench@example.org",
+      address: { street: ["1 Bench Row"], city: "London", postal_code: "N1 9GU", country_code: "GB" },
+    });
+    // Warm-up: the contact and the hosts created at the registry, each side's isolate paths and caches.
+    await register(base, "bench-warm-connected.com", contact.id);
+    await register(base, "bench-warm-builtin.org", contact.id);
+
+    const runs = [];
+    for (let round = 0; round < rounds; round++) {
+      const sides = round % 2 === 0 ? ["connected", "builtin"] : ["builtin", "connected"];
+      const times = { connected: [], builtin: [] };
+      for (const side of sides)
+        for (let i = 0; i < perRound; i++) times[side].push(await register(base, `bench-r${round}-${i}.${side === "connected" ? "com" : "org"}`, contact.id));
+      const run = { connected_p50_ms: Number(median(times.connected).toFixed(1)), builtin_p50_ms: Number(median(times.builtin).toFixed(1)), load: loads() };
+      run.ratio = round3(run.connected_p50_ms / run.builtin_p50_ms);
+      runs.push(run);
+      log(
+        `round ${round + 1}/${rounds}: connected p50 ${run.connected_p50_ms} ms, builtin ${run.builtin_p50_ms} ms, ratio ${run.ratio}; load ${run.load.join(" ")}`,
+      );
+    }
+    const ratio = median(runs.map((run) => run.ratio));
+    Object.assign(results, {
+      connected_p50_ms: median(runs.map((run) => run.connected_p50_ms)),
+      builtin_p50_ms: median(runs.map((run) => run.builtin_p50_ms)),
+      ratios: { register_connected_vs_builtin_p50: ratio },
+      target: `≤ ${TARGET}`,
+      met: ratio <= TARGET,
+      runs,
+      load_after: loads(),
+      date: new Date().toISOString(),
+    });
+    console.log(
+      `\nregister through the connected registry: p50 ${results.connected_p50_ms} ms; builtin ${results.builtin_p50_ms} ms; ratio ${ratio} (median of ${rounds} rounds, target ≤ ${TARGET}: ${results.met ? "met" : "NOT met"})`,
+    );
+    writeResults({ registry: results });
+    log("wrote bench/results.json (registry)");
+    await stopDaemon(service);
+    await stopDaemon(registry);
+  } catch (error) {
+    console.error(`[bench registry] ${error.stack ?? error}`);
+    exitCode = 1;
+  } finally {
+    await stopDaemons();
+    rmSync(work, { recursive: true, force: true });
+  }
+  return exitCode;
+}
