@@ -237,9 +237,15 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   },
   enableDnssec: {
     round_trips: 4,
-    rows_read: 9,
+    rows_read: 12,
     rows_written: 17,
-    why: "4 round trips: the zone, its active keys, the same-named domain (one-click DS), then the write; the reads could be one batch. A serial that moves also moves the zone's entry in zones_unnotified_idx (due a NOTIFY to the DNS secondaries): one more row written. The write batch's guard reads the zone row twice (2 rows): still room for the DNSKEY, CDS and CDNSKEY signing adds to the export (the zone size limit, drizzle/0028).",
+    why: "4 round trips: the zone, its active keys, the same-named domain (one-click DS), then the write; the reads could be one batch. A serial that moves also moves the zone's entry in zones_unnotified_idx (due a NOTIFY to the DNS secondaries): one more row written. The write batch's guard reads the zone row twice (2 rows): still room for the DNSKEY, CDS and CDNSKEY signing adds to the export (the zone size limit, drizzle/0028). The key's state (drizzle/0040): the zone's policy and its next step read and indexed, 3 rows more.",
+  },
+  updateDnssec: {
+    round_trips: 4,
+    rows_read: 1043,
+    rows_written: 13,
+    why: "the zone, its keys, and the zone's largest TTL (a policy's lifetimes are checked against the zone's own timings, docs/dnssec-rollovers.md), then the write; the largest TTL is read over the zone's records (here the 1 000 of the change batch above): rows grow with the zone, to be read from an index on (zone, ttl)",
   },
   disableDnssec: { round_trips: 4, rows_read: 11, rows_written: 14, why: "as enableDnssec, without its room guard" },
   createAccount: { round_trips: 1, rows_read: 5, rows_written: 16 },

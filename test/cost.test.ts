@@ -353,8 +353,10 @@ describe("every write costs at most its bound", () => {
   });
   it("enableDnssec and disableDnssec", async () => {
     await measure("enableDnssec", "POST", "/v1/zones/cost-zone.test/dnssec", 201);
+    await measure("updateDnssec", "PATCH", "/v1/zones/cost-zone.test/dnssec", 200, { json: { policy: { zsk_lifetime_days: 90, single_key: false } } });
     await measure("disableDnssec", "DELETE", "/v1/zones/cost-zone.test/dnssec", 204);
     expectWithin("enableDnssec");
+    expectWithin("updateDnssec");
     expectWithin("disableDnssec");
   });
   it("createAccount", async () => {
