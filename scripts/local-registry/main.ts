@@ -34,8 +34,8 @@ export const DEFAULT_REGISTRARS: Registrar[] = [
 const USAGE =
   "usage: npm run registry -- [--port N] [--control-port N] [--registrar ID:PASSWORD]... [--dir DIR] [--idle-seconds N] [--check-responses] [--write-catalog]";
 
-/** A self-signed certificate for 127.0.0.1 (a registry's own CA, as far as its clients know). */
-function certificate(dir: string): { cert: string; key: string; ca: string } {
+/** A self-signed certificate for 127.0.0.1 (a registry's own CA, as far as its clients know), made once in `dir`. */
+export function certificate(dir: string): { cert: string; key: string; ca: string } {
   const ca = join(dir, "ca.pem");
   const key = join(dir, "key.pem");
   if (!existsSync(ca) || !existsSync(key)) {

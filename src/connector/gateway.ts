@@ -76,9 +76,9 @@ export async function registryCommand(
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
     throw registryUnavailable(timedOut ? `no answer within ${timeoutMs / 1000} s` : "the registry gateway could not be reached");
   }
-  let body: { outcome?: string; response?: EppResponse; recovered?: boolean; retry_after?: number; reason?: string };
+  let body: GatewayBody;
   try {
-    body = await response.json();
+    body = (await response.json()) as GatewayBody;
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
     throw registryUnavailable(timedOut ? `no answer within ${timeoutMs / 1000} s` : `the registry gateway answered HTTP ${response.status} without JSON`);
@@ -128,3 +128,6 @@ export async function connectorStatus(settings: ConnectorSettings, repository: s
     return down(timedOut ? `the registry gateway did not answer within ${timeoutMs / 1000} s` : "the registry gateway could not be reached");
   }
 }
+
+/** What the gateway answers a command (docs/registries.md, "The gateway's HTTP interface"). */
+type GatewayBody = { outcome?: string; response?: EppResponse; recovered?: boolean; retry_after?: number; reason?: string };

@@ -1,25 +1,13 @@
-// The Worker's side of the registry gateway (src/connector/gateway.ts) against the real
-// gateway (src/gateway/: its HTTP interface and a session pool) and the local registry over
-// TLS, in Node: a command answered is the registry's response; a registry down, a gateway
-// that refuses the secret, one that holds the request past the deadline, and one nobody
-// listens for are each 503 registry_unavailable with Retry-After, never a hang; the
-// connector's state is the gateway's, and `down` when the gateway cannot be reached.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readCatalog } from "../../scripts/local-registry/main";
-import { Registry } from "../../scripts/local-registry/registry";
-import { EppServer } from "../../scripts/local-registry/server";
+import type { EppServer } from "../../scripts/local-registry/server";
 import { connectorStatus, registryCommand } from "../../src/connector/gateway";
 import { gatewayServer } from "../../src/gateway/http";
 import { DEFAULT_POOL_OPTIONS, RegistryPool } from "../../src/gateway/registry-pool";
 import { ApiError } from "../../src/http/problem";
+import { startLocalRegistry, US } from "./local-registry-fixture";
 
-const SCHEMA = join(import.meta.dirname, "..", "..", "schemas", "epp", "all.xsd");
 const SECRET = "a-gateway-secret-of-32-characters-or-more";
 const FAST = { ...DEFAULT_POOL_OPTIONS, backoffMinMs: 100, backoffMaxMs: 400, commandBudgetMs: 3_000 };
 let eppServer: EppServer;
@@ -43,31 +31,10 @@ async function problemOf(call: Promise<unknown>): Promise<ApiError> {
 }
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "connector-gateway-test-"));
-  execFileSync(
-    "openssl",
-    ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1"].concat([
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-keyout",
-      join(dir, "key.pem"),
-      "-out",
-      join(dir, "ca.pem"),
-    ]),
-    { stdio: "ignore" },
-  );
-  const ca = readFileSync(join(dir, "ca.pem"), "utf8");
-  const registry = new Registry(readCatalog(), [{ clientId: "domain-api", password: "local-pw-1" }]);
-  eppServer = new EppServer(registry, {
-    host: "127.0.0.1",
-    port: 0,
-    cert: ca,
-    key: readFileSync(join(dir, "key.pem"), "utf8"),
-    schema: SCHEMA,
-    idleSeconds: 60,
-    checkResponses: false,
-  });
-  const port = await eppServer.listen();
+  const local = await startLocalRegistry({ registrars: [US] });
+  eppServer = local.server;
+  const { ca } = local;
+  const { port } = local;
   pool = new RegistryPool("verisign", { host: "127.0.0.1", port, client_id: "domain-api", password: "local-pw-1", ca, sessions: 1 }, FAST, null);
   pool.start();
   gateway = gatewayServer(new Map([["verisign", pool]]), SECRET);

@@ -4,21 +4,16 @@
 // quickly as unavailable and coming back by itself, wrong credentials a connector down with
 // the registry's message, the poll queue handed over and acked only once applied, and the
 // HTTP interface under its bearer secret.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EppResponse } from "../../src/epp/types";
 import type { ConnectorConfig } from "../../src/gateway/config";
 import { parseConnectors } from "../../src/gateway/config";
 import { gatewayServer } from "../../src/gateway/http";
 import { DEFAULT_POOL_OPTIONS, RegistryPool } from "../../src/gateway/registry-pool";
-import { readCatalog } from "../../scripts/local-registry/main";
-import { Registry } from "../../scripts/local-registry/registry";
-import { EppServer } from "../../scripts/local-registry/server";
+import type { Registry } from "../../scripts/local-registry/registry";
+import type { EppServer } from "../../scripts/local-registry/server";
+import { startLocalRegistry, US } from "./local-registry-fixture";
 
-const SCHEMA = join(import.meta.dirname, "..", "..", "schemas", "epp", "all.xsd");
 let server: EppServer;
 let registry: Registry;
 let config: ConnectorConfig;
@@ -26,46 +21,10 @@ const pools: RegistryPool[] = [];
 const FAST = { ...DEFAULT_POOL_OPTIONS, backoffMinMs: 100, backoffMaxMs: 400, commandBudgetMs: 4_000, pollIntervalMs: 200 };
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "gateway-test-"));
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:P-256",
-      "-nodes",
-      "-days",
-      "2",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-keyout",
-      join(dir, "key.pem"),
-      "-out",
-      join(dir, "ca.pem"),
-    ],
-    { stdio: "ignore" },
-  );
-  const ca = readFileSync(join(dir, "ca.pem"), "utf8");
-  registry = new Registry(readCatalog(), [
-    { clientId: "domain-api", password: "local-pw-1" },
-    { clientId: "other-registrar", password: "local-pw-2" },
-  ]);
-  server = new EppServer(registry, {
-    host: "127.0.0.1",
-    port: 0,
-    cert: ca,
-    key: readFileSync(join(dir, "key.pem"), "utf8"),
-    schema: SCHEMA,
-    idleSeconds: 60,
-    checkResponses: false,
-  });
-  const port = await server.listen();
-  config = { host: "127.0.0.1", port, client_id: "domain-api", password: "local-pw-1", ca, sessions: 2 };
+  let port: number;
+  let ca: string;
+  ({ server, registry, port, ca } = await startLocalRegistry());
+  config = { host: "127.0.0.1", port, client_id: US.clientId, password: US.password, ca, sessions: 2 };
 });
 
 afterAll(async () => {

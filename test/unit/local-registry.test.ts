@@ -3,10 +3,6 @@
 // schemas, the rules of RFC 5731–5733, 5910, 3915 and 8748 and transfers between two
 // registrars with poll messages. A registry that let things through would hide the
 // connector's bugs, so each rule a real registry enforces has a test here.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { connect, type TLSSocket } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCommand, buildHello } from "../../src/epp/commands";
@@ -14,14 +10,9 @@ import { encodeFrame, FrameDecoder } from "../../src/epp/framing";
 import { parseResponse, parseServerMessage } from "../../src/epp/responses";
 import { loginFor } from "../../src/epp/session";
 import type { EppCommand, EppResponse, Greeting } from "../../src/epp/types";
-import { readCatalog } from "../../scripts/local-registry/main";
 import { startControl } from "../../scripts/local-registry/control";
-import { Registry } from "../../scripts/local-registry/registry";
-import { EppServer } from "../../scripts/local-registry/server";
-
-const SCHEMA = join(import.meta.dirname, "..", "..", "schemas", "epp", "all.xsd");
-const US = { clientId: "domain-api", password: "local-pw-1" };
-const OTHER = { clientId: "other-registrar", password: "local-pw-2" };
+import type { EppServer } from "../../scripts/local-registry/server";
+import { OTHER, startLocalRegistry, US } from "./local-registry-fixture";
 
 let server: EppServer;
 let port: number;
@@ -29,42 +20,7 @@ let control: number;
 let ca: string;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "local-registry-test-"));
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:P-256",
-      "-nodes",
-      "-days",
-      "2",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-keyout",
-      join(dir, "key.pem"),
-      "-out",
-      join(dir, "ca.pem"),
-    ],
-    { stdio: "ignore" },
-  );
-  ca = readFileSync(join(dir, "ca.pem"), "utf8");
-  const registry = new Registry(readCatalog(), [{ ...US }, { ...OTHER }]);
-  server = new EppServer(registry, {
-    host: "127.0.0.1",
-    port: 0,
-    cert: ca,
-    key: readFileSync(join(dir, "key.pem"), "utf8"),
-    schema: SCHEMA,
-    idleSeconds: 60,
-    checkResponses: true,
-  });
-  port = await server.listen();
+  ({ server, port, ca } = await startLocalRegistry({ checkResponses: true }));
   control = await startControl(server, "127.0.0.1", 0);
 });
 
