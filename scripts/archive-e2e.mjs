@@ -31,16 +31,11 @@ async function main() {
   // Authentication on (a customer's token must act as the customer): an operator's token first.
   let operator = null;
   await check("npm run token -- create mints an operator's write token in the state directory", async () => {
-    const minted = await runCommand(process.execPath, [
-      join(ROOT, "scripts", "token.mjs"),
-      "create",
-      "--name",
-      "archive-e2e",
-      "--scope",
-      "write",
-      "--persist-to",
-      state,
-    ]);
+    const minted = await runCommand(
+      process.execPath,
+      [join(ROOT, "scripts", "token.mjs"), "create", "--name", "archive-e2e", "--scope", "write", "--persist-to", state],
+      { timeoutMs: 300_000 },
+    ); // a hang detector: a fresh state dir is migrated first, slow on a loaded machine
     const token = TOKEN_LINE.exec(minted.output)?.[0];
     assert(minted.code === 0 && token, `exit ${minted.code}: ${minted.output.slice(-300)}`);
     operator = { authorization: `Bearer ${token}` };
