@@ -119,7 +119,7 @@ beforeAll(async () => {
   dnsBase = await addDnsToken("tok_01JD3Q6Y4T8N0V4W5X6Y7Z8A9H", "cost-dns", "cost-dns-secret-0123456789abcdef");
   // The isolate warm: the token and the catalog read once.
   await api("GET", "/v1/domains?limit=1");
-}, 120_000);
+}, 300_000); // a hang detector, as the suite's hookTimeout
 
 // Logged for `npm run bench -- --cost` only (it sets PRINT_COST_TABLE), not in every test run.
 afterAll(() => {

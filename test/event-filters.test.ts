@@ -40,7 +40,7 @@ beforeAll(async () => {
   await contacts(bob, 80, 80);
   const host = await api("POST", "/v1/hosts", { headers: { authorization: alice }, json: { name: "ns1.alice-events.example" } });
   expect(host.status, host.text).toBe(201);
-}, 120_000);
+}, 300_000); // a hang detector, as the suite's hookTimeout
 
 describe("a customer's filtered events read what they answer", () => {
   it("?operation=delete answers Alice's one delete, reading a handful of rows", async () => {
