@@ -210,19 +210,25 @@ check(`every relative link of the Markdown files resolves inside the repository 
 // What each part of src/ may import (besides itself); CONTRIBUTING.md shows the same table.
 const MAY_IMPORT = {
   index: ["app", "env", "http"],
-  sender: ["resources"], // the webhook sender's Worker: the sending code of the webhooks collection, nothing else
-  app: ["db", "dns", "env", "http", "rdap", "registry", "resources"],
+  sender: ["delivery"], // the webhook sender's Worker: the sending code of the delivery engine, nothing else
+  app: ["db", "delivery", "dns", "env", "http", "jobs", "rdap", "registry", "resources"],
   env: ["access", "db"], // types only: the principal, the request's database
-  resources: ["access", "connector", "db", "dns", "env", "http", "rdap", "registry"],
-  http: ["access", "db", "dns", "env", "rdap", "registry"], // registry: pure rules, e.g. the quotas an account has
+  // Engines stand beside the collections, in homes of their own (CONTRIBUTING.md, "Layout"):
+  // the collections answer HTTP and call the engines; an engine never imports a collection.
+  jobs: ["access", "db", "delivery", "dns", "env", "http", "registry", "resources"], // scheduled work above the collections: the sweep, the events archive, signature renewal
+  resources: ["access", "connector", "crypto", "db", "delivery", "dns", "env", "http", "rdap", "registry", "serving"],
+  delivery: ["crypto", "db", "dns", "env", "http"], // webhook delivery: dispatch, leases, sending, signing
+  serving: ["access", "crypto", "db", "dns", "env", "http", "registry"], // the DNS tier's backend: what PowerDNS reads, the catalog zone, the NOTIFY bookkeeping
+  connector: ["epp", "http", "registry", "dns"], // the Worker's side of connected registries (docs/registries.md)
+  http: ["access", "crypto", "db", "dns", "env", "rdap", "registry"], // registry: pure rules, e.g. the quotas an account has
   access: ["dns", "registry"], // who may do what: pure rules over a caller's rights, and what each viewer sees
-  db: ["dns", "registry"], // the stored JSON shapes registry rules define, and the SQL mirrors of its rules
+  db: ["crypto", "dns", "registry"], // the stored JSON shapes registry rules define, and the SQL mirrors of its rules
   registry: ["dns"],
-  dns: [],
+  dns: ["crypto"],
+  crypto: [], // sealing secrets at rest (AES-256-GCM) and base64: shared by DNSSEC keys, TSIG keys and webhook secrets
   rdap: [],
   epp: [], // EPP as pure knowledge: the Worker, the gateway and the local registry use it
   gateway: ["epp"], // the registry gateway, a Node program of its own (docs/registries.md)
-  connector: ["epp", "http", "registry", "dns"], // the Worker's side of connected registries: resources call it, it never imports them
 };
 const layerOf = (file) => file.split("/")[1].replace(/\.ts$/, "");
 const sourceFiles = new Set([...texts.keys()].filter((file) => file.startsWith("src/") && file.endsWith(".ts")));

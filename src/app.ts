@@ -25,13 +25,13 @@ import { dnssecRouter } from "./resources/dnssec";
 import { domainsRouter } from "./resources/domains";
 import { eventsRouter } from "./resources/events";
 import { hostsRouter } from "./resources/hosts";
-import { lifecycleRouter } from "./resources/lifecycle";
+import { jobsRouter } from "./jobs";
 import { pdnsRouter } from "./resources/pdns";
 import { recordsRouter } from "./resources/records";
 import { tokensRouter } from "./resources/tokens";
 import { tsigKeysRouter } from "./resources/tsig-keys";
 import { webhooksRouter } from "./resources/webhooks";
-import { kickDeliveries } from "./resources/webhooks/kick";
+import { kickDeliveries } from "./delivery/kick";
 import { zonesRouter } from "./resources/zones";
 import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES, zoneTooLargeMessage } from "./resources/zones/master-file";
 import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
@@ -82,8 +82,8 @@ export function createApp() {
     .route("/", zonesRouter)
     .route("/", dnssecRouter)
     .route("/", recordsRouter)
+    .route("/", jobsRouter)
     .route("/", eventsRouter)
-    .route("/", lifecycleRouter)
     .route("/", accountsRouter)
     .route("/", tokensRouter)
     .route("/", tsigKeysRouter)
@@ -167,12 +167,12 @@ export function createApp() {
 
 export const app = createApp();
 /** The lifecycle sweep and the events archive, for the Worker's cron trigger (src/index.ts may import only the app's layer). */
-export { cronSweep } from "./resources/lifecycle/sweep";
-export { cronRenewSignatures } from "./resources/dnssec/renewal";
-export { cronArchive } from "./resources/events/archive";
+export { cronSweep } from "./jobs/sweep";
+export { cronRenewSignatures } from "./jobs/signature-renewal";
+export { cronArchive } from "./jobs/event-archive";
 /** Every D1 call tried again while another program holds the database locked, for the Worker's handlers (src/db/client.ts). */
 export { withBusyRetry } from "./db/client";
 /** Webhook deliveries, for the Worker's queue consumer and cron trigger (docs/webhooks.md). */
-export { consumeWebhookMessages, dispatchOwed, forgetOldDeliveries } from "./resources/webhooks/dispatch";
+export { consumeWebhookMessages, dispatchOwed, forgetOldDeliveries } from "./delivery/dispatch";
 /** The app's type, for a typed client: `hc<AppType>(baseUrl)` from `hono/client`. */
 export type AppType = typeof app;

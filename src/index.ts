@@ -2,7 +2,7 @@
 // consumer. Hourly: forget expired idempotency keys and old webhook delivery records, run
 // the lifecycle sweep (expiries, ends of grace periods, purges, transfers past act_by),
 // move the serial of signed zones when a new signing week begins
-// (src/resources/dnssec/renewal.ts) and move events older than the hot window to the
+// (src/jobs/signature-renewal.ts) and move events older than the hot window to the
 // archive (docs/capacity.md). Every minute, and with the hourly run: deliver what webhooks
 // are owed (the safety net under the queue, docs/webhooks.md). The queue: webhook deliveries.
 import { app, consumeWebhookMessages, cronArchive, cronRenewSignatures, cronSweep, dispatchOwed, forgetOldDeliveries, withBusyRetry } from "./app";

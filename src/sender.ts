@@ -8,7 +8,7 @@
 // call that signs with them. Locally (`npm start`) it is a process of its own at a lower
 // CPU priority than the API (scripts/sender.mjs), as deliveries are off the request path.
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { type AttemptResult, type SendJob, sendInOrder, type WebhookSending } from "./resources/webhooks/send";
+import { type AttemptResult, type SendJob, sendInOrder, type WebhookSending } from "./delivery/send";
 
 export class WebhookSender extends WorkerEntrypoint implements WebhookSending {
   /** Sends one webhook's events in commit order, until one fails or the job's time is up. */

@@ -15,7 +15,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { database } from "../src/db/client";
-import { archiveEvents } from "../src/resources/events/archive";
+import { archiveEvents } from "../src/jobs/event-archive";
 import { type ApiResponse, adaAddress, api } from "./helpers";
 import { bearer } from "./tokens";
 

@@ -12,7 +12,7 @@ import { COST_BOUNDS, type CostBound } from "./cost-bounds";
 import { type CostedResponse, costOf, costOfRequest, roundTrips } from "./d1-cost";
 import { answerOf, signed, updateMessage } from "./dns-update-messages";
 import { database } from "../src/db/client";
-import { archiveEvents } from "../src/resources/events/archive";
+import { archiveEvents } from "../src/jobs/event-archive";
 import { addDnsToken, api, createContact } from "./helpers";
 
 interface Measured {
@@ -75,7 +75,7 @@ const pdnsZone = "cost-zone%2etest%2e";
 
 beforeAll(async () => {
   // No queue here: each write's queue message would run a delivery pass in the background a
-  // second later (src/resources/webhooks/kick.ts), which the measured dispatches would meet
+  // second later (src/delivery/kick.ts), which the measured dispatches would meet
   // (its leases, its turned_away marks) or find done already. A pass is measured alone.
   Reflect.deleteProperty(env, "WEBHOOK_QUEUE");
   expect(env.WEBHOOK_QUEUE).toBeUndefined();
@@ -432,7 +432,7 @@ describe("every write costs at most its bound", () => {
     await measure("listWebhookDeliveries", "GET", `/v1/webhooks/${id}/deliveries?limit=${LIMIT}`, 200);
     await measure("replayWebhook", "POST", `/v1/webhooks/${id}/replay`, 202, { json: { since: "2020-01-01T00:00:00Z" } });
     await measure("dispatchWebhooks", "POST", "/v1/webhooks/dispatch", 200);
-    // Ten webhooks owed new events: one pass serves them all (src/resources/webhooks/pass.ts),
+    // Ten webhooks owed new events: one pass serves them all (src/delivery/pass.ts),
     // each failing its first attempt before a request leaves (a private address).
     const ten: string[] = [];
     for (let i = 0; i < 10; i++) ten.push((await api("POST", "/v1/webhooks", { json: { url: "https://93.184.215.14/cost" } })).body.id as string);

@@ -9,7 +9,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { database } from "../src/db/client";
 import worker from "../src/index";
-import { archiveCutoff, archiveEvents, hotDaysOf } from "../src/resources/events/archive";
+import { archiveCutoff, archiveEvents, hotDaysOf } from "../src/jobs/event-archive";
 import { api, expectProblem } from "./helpers";
 import { bearer } from "./tokens";
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { database } from "../src/db/client";
 import worker from "../src/index";
 import { BUILT_IN_LIMITS } from "../src/registry/quotas";
-import { sweep } from "../src/resources/lifecycle/sweep";
+import { sweep } from "../src/jobs/sweep";
 import { costOf } from "./d1-cost";
 import { api, createContact, createDomain, createZone, expectProblem } from "./helpers";
 import { bearer } from "./tokens";
@@ -443,7 +443,7 @@ describe("the sweep stays cheap with many domains of which almost none are due",
     const db = database(env.DB);
     const at = "2026-06-01T00:00:00.000Z";
     const position = { key: at, id: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" };
-    const { dueExpiries, dueGraceEnds, dueTransfers } = await import("../src/resources/lifecycle/sweep");
+    const { dueExpiries, dueGraceEnds, dueTransfers } = await import("../src/jobs/sweep-due");
     const plans: Record<string, string[]> = {};
     for (const [name, query] of [
       ["expiries", dueExpiries(db, at, position, 50)],

@@ -5,8 +5,8 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { beforeAll, describe, expect, it } from "vitest";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { SQL } from "drizzle-orm";
-import { allDomainsQuery, domainInfoQuery, listQuery, lookupQuery } from "../src/resources/pdns/queries";
-import { enclosingNames, parseQueryName } from "../src/resources/pdns/names";
+import { allDomainsQuery, domainInfoQuery, listQuery, lookupQuery } from "../src/serving/queries";
+import { enclosingNames, parseQueryName } from "../src/serving/names";
 import { ownerOrder } from "../src/dns/name-order";
 import worker from "../src/index";
 import { api, expectProblem } from "./helpers";

@@ -8,7 +8,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { reversedName } from "../src/dns/name";
-import { CATALOG_DOMAIN_ID, memberLabel } from "../src/resources/pdns/catalog";
+import { CATALOG_DOMAIN_ID, memberLabel } from "../src/serving/catalog";
 import { addDnsToken, api, type ApiResponse, expectProblem } from "./helpers";
 
 const CATALOG = "catalog.invalid";

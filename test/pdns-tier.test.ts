@@ -8,9 +8,9 @@ import { env } from "cloudflare:test";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { database } from "../src/db/client";
-import { renewSignatures, signingWeekStart } from "../src/resources/dnssec/renewal";
-import { CATALOG_DOMAIN_ID, memberLabel } from "../src/resources/pdns/catalog";
-import { updatedMastersQuery } from "../src/resources/pdns/tier";
+import { renewSignatures, signingWeekStart } from "../src/jobs/signature-renewal";
+import { CATALOG_DOMAIN_ID, memberLabel } from "../src/serving/catalog";
+import { updatedMastersQuery } from "../src/serving/tier";
 import { api, expectProblem } from "./helpers";
 
 const DNS_TOKEN = { id: "tok_01JD3Q6Y4T8N0V4W5X6Y7Z8T1E", secret: "test-tier-dns-secret-0123456789ab" };

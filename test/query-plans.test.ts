@@ -8,12 +8,13 @@ import { notesLeft, quotaCheck } from "../src/db/quotas";
 import { BUILT_IN_LIMITS } from "../src/registry/quotas";
 import { listContacts } from "../src/resources/contacts/queries";
 import { listDomains } from "../src/resources/domains/queries";
-import { oldestDue, passEvents, passSizes } from "../src/resources/events/archive";
+import { oldestDue, passEvents, passSizes } from "../src/jobs/event-archive";
 import { archivedAfter, listEventArchives, listEvents } from "../src/resources/events/queries";
 import { listHosts } from "../src/resources/hosts/queries";
 import { listRecords } from "../src/resources/records/queries";
 import { listZones } from "../src/resources/zones/queries";
-import { deliveryRecordsPage, eventHeadsAfter, listWebhooks } from "../src/resources/webhooks/queries";
+import { deliveryRecordsPage, listWebhooks } from "../src/resources/webhooks/queries";
+import { eventHeadsAfter } from "../src/delivery/rows";
 import { DOMAIN_SORTS } from "../src/resources/domains/schemas";
 
 const db = database(env.DB);

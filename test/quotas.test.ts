@@ -11,7 +11,7 @@ import { accountUsage, contacts, records, zones } from "../src/db/schema";
 import { commitWrite, QuotaExceeded, RAISES_NO_COUNT, writeContextAt } from "../src/db/write";
 import { ownerOrder } from "../src/dns/name-order";
 import { BUILT_IN_LIMITS } from "../src/registry/quotas";
-import { sweep } from "../src/resources/lifecycle/sweep";
+import { sweep } from "../src/jobs/sweep";
 import { api, expectProblem } from "./helpers";
 import { bearer } from "./tokens";
 

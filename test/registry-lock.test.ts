@@ -12,7 +12,8 @@ import { domains, transfers } from "../src/db/schema";
 import { BUILT_IN_LIMITS } from "../src/registry/quotas";
 import { autoRenewAllowed, DOMAIN_STATUS_FILTERS, domainStatus, LOCK_STATUSES, prohibitingStatus, sweepDeleteAllowed } from "../src/registry/statuses";
 import { domainStatusCondition as statusCondition } from "../src/db/domain-rules";
-import { AUTO_RENEW_ALLOWED, SWEEP_DELETE_ALLOWED, sweep, TRANSFER_APPROVAL_ALLOWED } from "../src/resources/lifecycle/sweep";
+import { sweep } from "../src/jobs/sweep";
+import { AUTO_RENEW_ALLOWED, SWEEP_DELETE_ALLOWED, TRANSFER_APPROVAL_ALLOWED } from "../src/jobs/sweep-due";
 import { addDnsToken, api, createDomain, createZone, customerAccount, errorFields, expectProblem } from "./helpers";
 
 const NS = ["ns1.example.net", "ns2.example.net"];

@@ -7,7 +7,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
-import { FORGET_PER_RUN } from "../src/resources/webhooks/dispatch";
+import { FORGET_PER_RUN } from "../src/delivery/dispatch";
 import { api, type ApiResponse, errorFields, errorFor, expectProblem, RFC3339_MS_UTC } from "./helpers";
 import { bearer } from "./tokens";
 

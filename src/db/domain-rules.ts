@@ -2,7 +2,7 @@
 // D1 rather than after it. The rules themselves are pure functions in src/registry/; each
 // mirror here names the rule it mirrors, and test/registry-rules-sql.test.ts runs it
 // against D1 over a grid of dates and statuses and compares it with that rule. (The
-// lifecycle sweep's due queries hold three more, in src/resources/lifecycle/sweep.ts, held
+// lifecycle sweep's due queries hold three more, in src/jobs/sweep.ts, held
 // to their rules by test/registry-lock.test.ts.)
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { isLockStatus } from "../registry/statuses";

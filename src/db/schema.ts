@@ -360,7 +360,7 @@ export const zones = sqliteTable(
 );
 
 /**
- * The RFC 9432 catalog zone the DNS primary serves (src/resources/pdns/catalog.ts): one
+ * The RFC 9432 catalog zone the DNS primary serves (src/serving/catalog.ts): one
  * row, its SOA serial and the serial last NOTIFYed. Triggers of drizzle/0017 move the
  * serial whenever a member may have come or gone (a zone created, deleted, renamed or
  * moved, an account suspended or made active again).
@@ -463,6 +463,9 @@ export const EVENT_OPERATIONS = [
   "purge",
 ] as const;
 
+/** The kinds of resource an event is about (`type` in /v1/events). */
+export const EVENT_RESOURCE_TYPES = ["contact", "domain", "host", "zone", "record", "rrset", "account", "token", "tsig_key", "webhook"] as const;
+
 export const events = sqliteTable(
   "events",
   {
@@ -479,9 +482,7 @@ export const events = sqliteTable(
     at: text("at").notNull(),
     /** Id of the token that made the write (`tok_…`; "local" with authentication off). Older rows hold the token's name. */
     actor: text("actor").notNull(),
-    resourceType: text("resource_type", {
-      enum: ["contact", "domain", "host", "zone", "record", "rrset", "account", "token", "tsig_key", "webhook"],
-    }).notNull(),
+    resourceType: text("resource_type", { enum: EVENT_RESOURCE_TYPES }).notNull(),
     resourceId: text("resource_id").notNull(),
     operation: text("operation", { enum: EVENT_OPERATIONS }).notNull(),
     before: text("before", { mode: "json" }),
@@ -505,7 +506,7 @@ export const events = sqliteTable(
 /**
  * The audit trail's archive index (drizzle/0022): one row per R2 object of archived events
  * (gzip'd newline-delimited JSON, one object per account, day and batch), written in the
- * D1 batch that deletes the object's events (src/resources/events/archive.ts).
+ * D1 batch that deletes the object's events (src/jobs/event-archive.ts).
  */
 export const eventArchives = sqliteTable(
   "event_archives",
@@ -578,7 +579,7 @@ export const transferAuthFailures = sqliteTable("transfer_auth_failures", {
 
 /**
  * DNSSEC signing keys of a zone (docs/dnssec.md). A zone is signed while it has an active
- * key. The private key is sealed (AES-256-GCM under DNSSEC_KEY_SECRET, src/dns/dnssec/sealed.ts)
+ * key. The private key is sealed (AES-256-GCM under DNSSEC_KEY_SECRET, src/crypto/sealed.ts)
  * and leaves the service only through the PowerDNS connector's getDomainKeys. Rows are
  * always reached through a zone the caller can see (by zone_id), never listed on their own.
  */
@@ -637,7 +638,7 @@ export const tsigKeys = sqliteTable(
     /** Absolute is implied: stored lower case, no trailing dot. */
     name: text("name").notNull(),
     algorithm: text("algorithm", { enum: ["hmac-sha256", "hmac-sha512"] }).notNull(),
-    /** "v1.<nonce>.<ciphertext>" (src/dns/dnssec/sealed.ts), bound to this row's id. */
+    /** "v1.<nonce>.<ciphertext>" (src/crypto/sealed.ts), bound to this row's id. */
     secretSealed: text("secret_sealed").notNull(),
     allow: text("allow", { mode: "json" }).$type<TsigKeyUse[]>().notNull(),
     zones: text("zones", { mode: "json" }).$type<string[]>().notNull(),
@@ -675,9 +676,9 @@ export const dnsUpdateSeen = sqliteTable(
  * event up to it delivered or given up — so a delivery is owed exactly when a matching
  * event with a larger seq exists, and nothing but this row has to survive a crash. The
  * event after the cursor is the one being attempted: `attempts` failed so far, tried again
- * from `next_attempt_at` (src/resources/webhooks/schedule.ts). One deliverer at a time
+ * from `next_attempt_at` (src/delivery/schedule.ts). One deliverer at a time
  * holds `lease_id` until `lease_until` (wall-clock milliseconds), so attempts go in commit
- * order. Secrets are sealed (AES-256-GCM, src/resources/webhooks/secrets.ts) and never
+ * order. Secrets are sealed (AES-256-GCM, src/delivery/secrets.ts) and never
  * leave the service but as signatures.
  */
 export const webhooks = sqliteTable(

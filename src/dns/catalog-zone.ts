@@ -1,6 +1,6 @@
 // The name of the catalog zone (RFC 9432) the DNS primary serves: configuration
 // (DNS_CATALOG_ZONE), read the same way by the DNS backend, which answers every name at or
-// under it from the catalog alone (src/resources/pdns/catalog.ts), and by zone creation,
+// under it from the catalog alone (src/serving/catalog.ts), and by zone creation,
 // which refuses those names to everyone (docs/accounts.md, "Names no customer may hold").
 import { normalizeName } from "./name";
 

@@ -352,6 +352,22 @@ export const LOCAL_PRINCIPAL: Principal = {
     expiresAt: null,
   },
 };
+/** The route the registry gateway hands poll messages to (POST; docs/registries.md). */
+export const REGISTRY_MESSAGES_PATH = "/v1/registry-messages";
+
+/**
+ * The registry gateway, presenting REGISTRY_GATEWAY_SECRET (the secret the Worker sends it
+ * as its own bearer token): the operator's rights on the registry-messages route alone.
+ */
+export const REGISTRY_GATEWAY_PRINCIPAL: Principal = { ...LOCAL_PRINCIPAL, name: "registry-gateway" };
+
+/** Whether the presented bearer is the gateway's secret (compared by SHA-256, in constant time; a secret under 32 characters is never one). */
+async function gatewaySecretMatches(env: Env, presented: string): Promise<boolean> {
+  const secret = env.REGISTRY_GATEWAY_SECRET ?? "";
+  const expected = secret.length >= 32 ? await sha256(secret) : NO_SUCH_HASH;
+  return crypto.subtle.timingSafeEqual(await sha256(presented), expected) && secret.length >= 32;
+}
+
 const PUBLIC_PRINCIPAL: Principal = { kind: "public", tokenId: null, name: "public", scope: "read", rights: null };
 
 /**
@@ -391,6 +407,12 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const presented = /^Bearer +(\S+) *$/i.exec(c.req.header("authorization") ?? "")?.[1];
   if (presented !== undefined && LOCAL_CREDENTIAL_SHAPE.test(presented)) {
     c.set("principal", await localCredential(c, presented));
+    return next();
+  }
+  // The registry gateway hands the registries' poll messages over under the secret the Worker
+  // sends it (docs/registries.md): on that one route only; anywhere else it is no token.
+  if (presented !== undefined && path === REGISTRY_MESSAGES_PATH && (await gatewaySecretMatches(c.env, presented))) {
+    c.set("principal", REGISTRY_GATEWAY_PRINCIPAL);
     return next();
   }
   if (authDisabled(c.env, c.req.raw)) {

@@ -185,7 +185,7 @@ export function lockedAgainstUpdate(serverStatuses: readonly string[]): boolean 
 }
 
 // ---- What the lock forbids the lifecycle sweep (docs/lifecycle.md, docs/lifecycle.md#availability-and-prices). The sweep's due
-// queries hold SQL mirrors of these (src/resources/lifecycle/sweep.ts), and
+// queries hold SQL mirrors of these (src/jobs/sweep.ts), and
 // test/registry-lock.test.ts holds each mirror to its rule.
 
 /** The registry renews an expired domain by itself only with `auto_renew` and neither renew prohibition. */

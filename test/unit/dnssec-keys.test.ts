@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { generateEcdsaP256, iscPrivateKeyText } from "../../src/dns/dnssec/ecdsa";
 import { combinedSigningKey, DIGEST_SHA1, DIGEST_SHA256, DIGEST_SHA384, dnskeyTag, dnskeyText, dsText } from "../../src/dns/dnssec/keys";
-import { seal, unseal } from "../../src/dns/dnssec/sealed";
+import { seal, unseal } from "../../src/crypto/sealed";
 import { parseRdata } from "../../src/dns/rdata";
 import type { DnsKey } from "../../src/dns/rdata/dnskey";
 

@@ -3,7 +3,7 @@
 // that field alone, a signature made with the private half rebuilt from BIND's private-key
 // text (what PowerDNS signs with).
 import { describe, expect, it } from "vitest";
-import { base64Octets } from "../../src/dns/rdata/wire";
+import { base64Octets } from "../../src/crypto/base64";
 import { generateSigningKey, iscPrivateKeyText, rsaPublicKeyField } from "../../src/dns/dnssec/signing-keys";
 
 const b64url = (octets: Uint8Array) =>

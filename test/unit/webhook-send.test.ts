@@ -1,4 +1,4 @@
-// The webhook sender's job (src/resources/webhooks/send.ts, sendInOrder) against a real
+// The webhook sender's job (src/delivery/send.ts, sendInOrder) against a real
 // receiver: an HTTP server on a loopback port (receiver.mjs) that counts what reaches it
 // and verifies each request with the Standard Webhooks reference library. In Node, as the
 // Workers tests reach no network (vitest.config.ts, outboundService); the same job over
@@ -6,9 +6,9 @@
 // `npm start` is scripts/webhooks-e2e.mjs.
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
-import { newSigningSecret } from "../../src/resources/webhooks/secrets";
-import { MAX_JOB_EVENTS, type SendJob, sendInOrder, USER_AGENT } from "../../src/resources/webhooks/send";
-import type { TargetPolicy } from "../../src/resources/webhooks/target";
+import { newSigningSecret } from "../../src/delivery/secrets";
+import { MAX_JOB_EVENTS, type SendJob, sendInOrder, USER_AGENT } from "../../src/delivery/send";
+import type { TargetPolicy } from "../../src/delivery/target";
 import { type Receiver, type Reply, startReceiver } from "./receiver.mjs";
 
 /** A local development server's webhook (npm start): plain http to loopback is allowed. */

@@ -1,10 +1,10 @@
 // Webhook signatures against the Standard Webhooks reference library (npm standardwebhooks):
-// what src/resources/webhooks/signing.ts sends, Webhook.verify accepts, with one secret or,
+// what src/delivery/signing.ts sends, Webhook.verify accepts, with one secret or,
 // during a rotation, with either of two; and the secrets' form and sealing.
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { newSigningSecret, openSecret, sealSecret } from "../../src/resources/webhooks/secrets";
-import { signedHeaders } from "../../src/resources/webhooks/signing";
+import { newSigningSecret, openSecret, sealSecret } from "../../src/delivery/secrets";
+import { signedHeaders } from "../../src/delivery/signing";
 import type { Env } from "../../src/env";
 
 const body = JSON.stringify({ id: "evt_01M8188PRAZ776Y7KHQ8XACA72", type: "domain", operation: "update", note: "ünïcødé" });

@@ -3,7 +3,7 @@
 // the 64 octets X | Y of the uncompressed point (WebCrypto's "raw" export is 0x04 | X | Y);
 // the private key is the 32-octet scalar d, which is what BIND's and PowerDNS's private-key
 // files hold ("PrivateKey:", base64).
-import { base64Text } from "../rdata/wire";
+import { base64Text } from "../../crypto/base64";
 
 const P256 = { name: "ECDSA", namedCurve: "P-256" } as const;
 const COORDINATE_OCTETS = 32;

@@ -1,6 +1,6 @@
 // Signing keys of every algorithm the service signs with (src/dns/dnssec/signing-policy.ts),
 // made with WebCrypto: the DNSKEY public key field as each algorithm's RFC wants it, and the
-// private half as the octets the service seals (src/dns/dnssec/sealed.ts) and PowerDNS reads
+// private half as the octets the service seals (src/crypto/sealed.ts) and PowerDNS reads
 // back as BIND's "Private-key-format: v1.2" text.
 //
 // - 8 RSASHA256 (RFC 5702), 2048 bits, exponent 65 537: the public key is RFC 3110 §2's
@@ -9,7 +9,7 @@
 //   uncompressed point (32 or 48 octets each); the private half the scalar d.
 // 15 (Ed25519) is a policy's to name but not yet made here: workerd's WebCrypto has it, the
 // service's PowerDNS key import is not proved for it.
-import { base64Text } from "../rdata/wire";
+import { base64Text } from "../../crypto/base64";
 import { generateEcdsaP256, iscPrivateKeyText as p256PrivateKeyText } from "./ecdsa";
 
 export const GENERATED_ALGORITHMS = [8, 13, 14] as const;

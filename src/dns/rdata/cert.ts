@@ -5,7 +5,8 @@ import { defineRdata } from "./descriptor";
 import { dnssecAlgorithmField } from "./dnssec-algorithm";
 import { base64Field, uintField } from "./fields";
 import type { Token } from "./tokens";
-import { base64Text, concatWire, u16, u8 } from "./wire";
+import { concatWire, u16, u8 } from "./wire";
+import { base64Text } from "../../crypto/base64";
 
 // RFC 4398 §2.1, with BIND's mnemonics (lib/dns/rcode.c).
 const CERT_TYPES: Record<string, number> = { PKIX: 1, SPKI: 2, PGP: 3, IPKIX: 4, ISPKI: 5, IPGP: 6, ACPKIX: 7, IACPKIX: 8, URI: 253, OID: 254 };

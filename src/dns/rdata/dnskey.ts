@@ -5,7 +5,8 @@ import { fail, ok } from "../result";
 import { defineRdata, type RdataDescriptor } from "./descriptor";
 import { dnssecAlgorithmField, protocolField } from "./dnssec-algorithm";
 import { base64Field, uintField } from "./fields";
-import { base64Text, concatWire, u16, u8 } from "./wire";
+import { concatWire, u16, u8 } from "./wire";
+import { base64Text } from "../../crypto/base64";
 
 export interface DnsKey {
   flags: number;

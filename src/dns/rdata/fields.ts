@@ -3,7 +3,7 @@
 import { normalizeName } from "../name";
 import { fail, ok, show, type Check } from "../result";
 import { MAX_RDATA_OCTETS } from "./character-string";
-import { base64Octets } from "./wire";
+import { base64Octets } from "../../crypto/base64";
 import type { RdataDescriptor } from "./descriptor";
 import type { Token } from "./tokens";
 

@@ -3,7 +3,7 @@
 import { ok } from "../result";
 import { defineRdata } from "./descriptor";
 import { base64Field } from "./fields";
-import { base64Text } from "./wire";
+import { base64Text } from "../../crypto/base64";
 
 export const OPENPGPKEY = defineRdata({
   type: "OPENPGPKEY",

@@ -8,7 +8,8 @@ import { decodeCharString, encodeCharString, MAX_RDATA_OCTETS, type Octets } fro
 import { defineRdata, referencedName, type RdataDescriptor } from "./descriptor";
 import { nameField, uintField } from "./fields";
 import type { Token } from "./tokens";
-import { base64Octets, base64Text, charString, concatWire, nameWire, octetList, u16, type WireReader, wireReader } from "./wire";
+import { charString, concatWire, nameWire, octetList, u16, type WireReader, wireReader } from "./wire";
+import { base64Octets, base64Text } from "../../crypto/base64";
 
 const KEY_NAMES: Record<number, string> = {
   0: "mandatory",

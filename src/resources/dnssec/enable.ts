@@ -10,8 +10,8 @@ import { zoneKeys } from "../../db/schema";
 import { touchZone } from "../../db/zones";
 import { generateEcdsaP256 } from "../../dns/dnssec/ecdsa";
 import { combinedSigningKey, dnskeyTag } from "../../dns/dnssec/keys";
-import { seal } from "../../dns/dnssec/sealed";
-import { base64Text } from "../../dns/rdata/wire";
+import { seal } from "../../crypto/sealed";
+import { base64Text } from "../../crypto/base64";
 import { commitWrite, type RowWrite } from "../../db/write";
 import type { AppEnv } from "../../env";
 import { writeContext } from "../../http/mutate";
@@ -21,7 +21,9 @@ import { lockedAgainstUpdate } from "../../registry/statuses";
 import { dsData, linkedDomain, setDomainDs } from "./registry-link";
 import { replaceDsAtRegistry } from "../domains/registry";
 import { MAX_MASTER_FILE_RECORDS, MAX_ZONE_RECORD_BYTES, SIGNED_ZONE_RESERVE } from "../zones/master-file";
-import { activeKeys, dnssecSecret, presentLifecycle, presentState, type ZoneKeyRow } from "./state";
+import { activeKeys, presentLifecycle, presentState } from "./state";
+import { dnssecSecret } from "../../http/sealing-secret";
+import type { ZoneKeyRow } from "../../db/zone-keys";
 import { zoneOf } from "./zone";
 
 export async function enableDnssec(c: Context<AppEnv>, segment: string) {

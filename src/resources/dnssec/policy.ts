@@ -12,7 +12,7 @@ import { notFound, resourceRef } from "../../http/lookup";
 import { writeContext } from "../../http/mutate";
 import { validationError } from "../../http/problem";
 import { withVersionRetry } from "../../http/writes";
-import { parentTiming, policyOf, zoneTiming } from "./lifecycle";
+import { parentTiming, policyOf, zoneTiming } from "../../db/zone-keys";
 import { linkedDomain } from "./registry-link";
 import { activeKeys, presentLifecycle, presentState } from "./state";
 import { zoneRow } from "./zone";

@@ -6,16 +6,13 @@ import type { Context } from "hono";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
 import { type zones, zoneKeys } from "../../db/schema";
+import type { ZoneKeyRow } from "../../db/zone-keys";
 import type { DsState, KeyRole, KeyState, SigningProcess } from "../../dns/dnssec/rollover";
 import type { SigningPolicy } from "../../dns/dnssec/signing-policy";
-import { policyOf } from "./lifecycle";
+import { policyOf } from "../../db/zone-keys";
 import { type DigestType, dnskeyText, dsText, PUBLISHED_DIGEST_TYPES } from "../../dns/dnssec/keys";
-import { base64Octets } from "../../dns/rdata/wire";
-import type { AppEnv } from "../../env";
-import { isLocalDevelopment } from "../../http/auth";
+import { base64Octets } from "../../crypto/base64";
 import { ApiError } from "../../http/problem";
-
-export type ZoneKeyRow = typeof zoneKeys.$inferSelect;
 
 /**
  * Denial of existence by NSEC (RFC 4034 §4), PowerDNS computing each NSEC online from the
@@ -113,25 +110,4 @@ export async function presentState(zoneName: string, rows: readonly ZoneKeyRow[]
 /** What GET /zones/{zone}/dnssec adds to the keys: the policy (the default when unset), the roll, the next step. */
 export function presentLifecycle(zone: Pick<typeof zones.$inferSelect, "dnssecPolicy" | "dnssecRollover" | "dnssecNextStepAt">): DnssecLifecycleBody {
   return { policy: policyOf(zone), rollover: zone.dnssecRollover ?? null, next_step_at: zone.dnssecNextStepAt };
-}
-
-// Seals private keys when DNSSEC_KEY_SECRET is unset and the request came to a loopback
-// host (npm start, the e2e scripts): a key anyone can read, never used by a deployed Worker.
-const LOCAL_DNSSEC_KEY_SECRET = "local-development-dnssec-key-secret";
-const MIN_SECRET_LENGTH = 32;
-
-/**
- * The secret private keys are sealed under. Fails closed like CURSOR_SECRET
- * (src/http/pagination.ts): a deployed Worker without it answers DNSSEC requests with 503
- * `not_configured`, naming the command that fixes it.
- */
-export function dnssecSecret(c: Context<AppEnv>): string {
-  const secret = c.env.DNSSEC_KEY_SECRET;
-  if (secret && secret.length >= MIN_SECRET_LENGTH) return secret;
-  if (!secret && isLocalDevelopment(c.req.raw)) return LOCAL_DNSSEC_KEY_SECRET;
-  const what = secret ? `a DNSSEC_KEY_SECRET of ${secret.length} characters, too short to be a key (at least ${MIN_SECRET_LENGTH})` : "no DNSSEC_KEY_SECRET";
-  throw new ApiError(
-    "not_configured",
-    `This Worker has ${what}, the key that seals zones' private DNSSEC keys, so it cannot sign. Set one with \`openssl rand -base64 32 | npx wrangler secret put DNSSEC_KEY_SECRET\`.`,
-  );
 }

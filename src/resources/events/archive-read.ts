@@ -4,7 +4,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../http/lookup";
-import { ARCHIVE_MEDIA_TYPE } from "./archive";
+import { ARCHIVE_MEDIA_TYPE } from "../../db/event-archive-names";
 import { findEventArchive } from "./queries";
 import type * as routes from "./routes";
 

@@ -3,7 +3,7 @@
 import type { z } from "@hono/zod-openapi";
 import { ACCOUNT_ID, CREATED, DOMAIN_ID, OPERATOR_TOKEN_ID, UPDATED } from "../../http/example-world";
 import { DOMAIN_LIST_ITEM_EXAMPLE } from "../domains/examples";
-import type { ArchiveReportSchema, EventArchiveSchema, EventSchema } from "./schemas";
+import type { EventArchiveSchema, EventSchema } from "./schemas";
 
 export const EVENT_EXAMPLE = {
   id: "evt_01M8188PRAZ776Y7KHQ8XACA72",
@@ -33,11 +33,3 @@ export const EVENT_ARCHIVE_EXAMPLE = {
 
 /** The first lines of that object, after gunzip: events as GET /v1/events/{event} returns them. */
 export const EVENT_ARCHIVE_LINES_EXAMPLE = `${JSON.stringify({ ...EVENT_EXAMPLE, id: "evt_01M3W0B1N4Q8R2T6V9X3Z5C7E1", at: "2026-10-01T07:12:44.301Z" })}\n…\n`;
-
-export const ARCHIVE_REPORT_EXAMPLE = {
-  as_of: "2026-11-22T09:17:00.000Z",
-  archived_before: "2026-10-23T00:00:00.000Z",
-  archived: 2412,
-  objects: 7,
-  more: false,
-} satisfies z.input<typeof ArchiveReportSchema>;

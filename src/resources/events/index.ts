@@ -1,6 +1,6 @@
 // The audit trail (read side), and its archive. Events are written by every write handler
 // through src/db/events.ts, in the batch of the write itself; those older than the hot
-// window move to R2 (./archive.ts).
+// window move to R2 (src/jobs/event-archive.ts).
 import { ApiError } from "../../http/problem";
 import { notFound } from "../../http/lookup";
 import { pageRequest, pageResponse, signCursor } from "../../http/pagination";
@@ -8,8 +8,7 @@ import { sendResource } from "../../http/respond";
 import { createRouter } from "../../http/router";
 import { listEventArchive } from "./archive-list";
 import { getEventArchive } from "./archive-read";
-import { runEventArchive } from "./archive-run";
-import { presentEvent } from "./present";
+import { presentEvent } from "../../db/event-json";
 import { archivedAfter, eventPosition, findEvent, listEvents, TRAIL_START } from "./queries";
 import * as routes from "./routes";
 import { readTogether } from "../../db/write";
@@ -20,7 +19,6 @@ const EVENT_VERSION = 1;
 export const eventsRouter = createRouter()
   // Before /events/{event}, which would take "archive" for an event id.
   .openapi(routes.listEventArchive, listEventArchive)
-  .openapi(routes.runEventArchive, runEventArchive)
   .openapi(routes.getEventArchive, getEventArchive)
   .openapi(routes.listEvents, async (c) => {
     const query = c.req.valid("query");

@@ -1,9 +1,8 @@
 import { and, asc, eq, gt, gte, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import type { EventRow } from "../../db/event-json";
 import { eventArchives, events } from "../../db/schema";
 import type { KeysetPosition, PageRequest } from "../../http/pagination";
-
-export type EventRow = typeof events.$inferSelect;
 
 export interface EventFilters {
   resource?: string | undefined;

@@ -1,19 +1,10 @@
-import { scheduledRunRoute } from "../../http/scheduled-run-route";
 import { defineRoute } from "../../http/route";
 import { CONDITIONAL_GET, errorResponses, listResponse, notModifiedResponse, resourceResponse } from "../../http/openapi";
 import { pathParams } from "../../http/params";
 import { JSON_MEDIA_TYPE } from "../../http/json-body";
-import {
-  ArchiveReportSchema,
-  ArchiveRunRequestSchema,
-  EventArchiveListQuery,
-  EventArchiveListSchema,
-  EventListQuery,
-  EventListSchema,
-  EventSchema,
-} from "./schemas";
-import { ARCHIVE_REPORT_EXAMPLE, EVENT_ARCHIVE_EXAMPLE, EVENT_ARCHIVE_LINES_EXAMPLE, EVENT_EXAMPLE } from "./examples";
-import { ARCHIVE_MEDIA_TYPE } from "./archive";
+import { EventArchiveListQuery, EventArchiveListSchema, EventListQuery, EventListSchema, EventSchema } from "./schemas";
+import { EVENT_ARCHIVE_EXAMPLE, EVENT_ARCHIVE_LINES_EXAMPLE, EVENT_EXAMPLE } from "./examples";
+import { ARCHIVE_MEDIA_TYPE } from "../../db/event-archive-names";
 import { z } from "@hono/zod-openapi";
 
 const tags = ["Events"];
@@ -95,17 +86,4 @@ export const getEventArchive = defineRoute({
     304: notModifiedResponse,
     ...errorResponses(404),
   },
-});
-
-export const runEventArchive = scheduledRunRoute({
-  operationId: "runEventArchive",
-  access: { scope: "write", operator: true },
-  path: "/events/archive/run",
-  tags: archiveTags,
-  summary: "Archive due events now",
-  description:
-    "Moves the events older than the hot window to the archive now, as the hourly cron trigger does: in bounded passes (one account's oldest events each), each day's events written to R2 as one gzip'd NDJSON object, read back, and only then deleted from the database, in one batch with the object's row in the listing. Two runs at once, or a run that stopped half-way, lose and double nothing (docs/capacity.md). `more` true: the run stopped at its bound; run it again. The newest event of the database is never archived. The body is optional. Operators' tokens only: a customer's token answers 403 `forbidden`, as does any token restricted to zones or domains.",
-  body: ArchiveRunRequestSchema,
-  report: ArchiveReportSchema,
-  example: ARCHIVE_REPORT_EXAMPLE,
 });

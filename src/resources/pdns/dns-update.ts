@@ -21,7 +21,7 @@ import { zoneTooLarge } from "../../db/errors";
 import { findZone, zoneColumns, type ZoneWithLinks } from "../../db/zones";
 import { accounts, dnsUpdateSeen, records, tsigKeys, zones } from "../../db/schema";
 import { commitWrite, isLostRace, LostRace, readTogether, retryLostRaces, type Statement, type Write, WriteContention, writeContextAt } from "../../db/write";
-import { unseal } from "../../dns/dnssec/sealed";
+import { unseal } from "../../crypto/sealed";
 import {
   CLASS_IN,
   type Message,
@@ -41,7 +41,8 @@ import {
 import { absoluteOwnerName, ancestorNames } from "../../dns/name";
 import { ownerOrder } from "../../dns/name-order";
 import { nameWire } from "../../dns/rdata";
-import { base64Text, concatWire, u32 } from "../../dns/rdata/wire";
+import { concatWire, u32 } from "../../dns/rdata/wire";
+import { base64Text } from "../../crypto/base64";
 import { rrsetOutcomeProblems, rrsetSizeProblems } from "../../dns/rrset-changes";
 import { isTsigAlgorithm, MAX_FUDGE_SECONDS, readTsig, responseTsig, type TsigAlgorithm, type TsigRecord, TSIG_ERROR, verifyRequest } from "../../dns/tsig";
 import { applyUpdates, namesAround, namesNamed, prerequisiteRefusal, prescanUpdates, type UpdateOperation, type UpdateRefusal } from "../../dns/update";
@@ -49,7 +50,7 @@ import { checkedTargets, changesStructure, newIntegrityProblems, type ZoneRecord
 import type { AppEnv } from "../../env";
 import { defaultLimits } from "../../http/quotas";
 import { ApiError } from "../../http/problem";
-import { dnssecSecret } from "../dnssec/state";
+import { dnssecSecret } from "../../http/sealing-secret";
 import { requireRoomInZone } from "../records/collection";
 import { type Plan, plan, planWrite } from "../records/changes-plan";
 import type { RecordWithZone } from "../records/queries";

@@ -7,8 +7,8 @@ import type { AppEnv } from "../../env";
 import { certWithNumbers } from "../../dns/rdata/cert";
 import { ApiError } from "../../http/problem";
 import { createRouter } from "../../http/router";
-import { beforeAndAfter, domainKeys, SIGNED_ZONE_METADATA, zoneKeysByName } from "./dnssec";
-import { absolute, enclosingNames, parseQueryName } from "./names";
+import { beforeAndAfter, domainKeys, SIGNED_ZONE_METADATA, zoneKeysByName } from "../../serving/dnssec";
+import { absolute, enclosingNames, parseQueryName } from "../../serving/names";
 import {
   ALL_CATALOG_METADATA,
   belowCatalog,
@@ -18,14 +18,14 @@ import {
   catalogZoneName,
   listCatalog,
   lookupCatalog,
-} from "./catalog";
-import { domainInfo, listZone, lookup, type ZoneSoaRow } from "./queries";
+} from "../../serving/catalog";
+import { domainInfo, listZone, lookup, type ZoneSoaRow } from "../../serving/queries";
 import * as routes from "./routes";
 import * as updateHandlers from "./update-handlers";
 import * as updateRoutes from "./update-routes";
-import { allZoneAccessMetadata, isZoneAccessKind, zoneAccessMetadata } from "./zone-access";
+import { allZoneAccessMetadata, isZoneAccessKind, zoneAccessMetadata } from "../../serving/zone-access";
 import type { DnsRecordSchema } from "./schemas";
-import { allDomainsWithCatalogQuery, catalogDomainInfo, domainInfos, presentDomainInfo, setNotified, updatedMastersQuery } from "./tier";
+import { allDomainsWithCatalogQuery, catalogDomainInfo, domainInfos, presentDomainInfo, setNotified, updatedMastersQuery } from "../../serving/tier";
 import type { z } from "@hono/zod-openapi";
 
 type DnsRecord = z.output<typeof DnsRecordSchema>;

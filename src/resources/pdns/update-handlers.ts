@@ -5,10 +5,10 @@ import type { AppEnv } from "../../env";
 import { requestBytes } from "../../http/body";
 import { ApiError } from "../../http/problem";
 import { answerDnsUpdate } from "./dns-update";
-import { parseQueryName } from "./names";
+import { parseQueryName } from "../../serving/names";
 import type * as routes from "./update-routes";
 import { DNS_MESSAGE_MEDIA_TYPE } from "./update-routes";
-import { tsigKeyByName } from "./zone-access";
+import { tsigKeyByName } from "../../serving/zone-access";
 
 export const getTSIGKey: RouteHandler<typeof routes.getTSIGKey, AppEnv> = async (c) => {
   const name = parseQueryName(c.req.valid("param").name);

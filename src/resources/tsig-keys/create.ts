@@ -9,12 +9,12 @@ import { tsigKeys } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
 import { sponsorFor } from "../../http/caller";
-import { dnssecSecret } from "../dnssec/state";
+import { dnssecSecret } from "../../http/sealing-secret";
 import { keyNameTaken, requireAccountZones, tsigKeyCollection } from "./collection";
 import { presentTsigKey } from "./present";
 import type { TsigKeyRow } from "./queries";
 import type * as routes from "./routes";
-import { newSealedSecret } from "./secret";
+import { newSealedSecret } from "../../crypto/tsig-secret";
 
 const COLUMNS = getTableColumns(tsigKeys);
 

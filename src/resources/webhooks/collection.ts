@@ -5,18 +5,18 @@ import type { AppEnv } from "../../env";
 import { isLocalDevelopment } from "../../http/auth";
 import type { Collection } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
-import { presentWebhook } from "./present";
-import { findWebhook, type WebhookRow } from "./queries";
+import { presentWebhook, webhookResource } from "../../delivery/webhook-resource";
+import { findWebhook } from "./queries";
+import type { WebhookRow } from "../../delivery/rows";
 import type { Webhook } from "./schemas";
-import { dnsResolver, type TargetPolicy, targetProblem } from "./target";
+import { dnsResolver, type TargetPolicy, targetProblem } from "../../delivery/target";
 
 export const webhookCollection: Collection<WebhookRow, Webhook> = {
-  type: "webhook",
+  ...webhookResource,
   path: "/v1/webhooks",
   byName: false,
   find: findWebhook,
   present: presentWebhook,
-  accountOf: (row) => row.accountId,
 };
 
 /** Where the request came from, as the URL rules need it. */

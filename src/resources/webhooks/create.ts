@@ -11,11 +11,12 @@ import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
 import { sponsorFor } from "../../http/caller";
 import { requestPolicy, requireDeliverableUrl, webhookCollection } from "./collection";
-import { distinctPatterns } from "./event-types";
-import { presentWebhook } from "./present";
-import { LAST_EVENT_SEQ, type WebhookRow } from "./queries";
+import { distinctPatterns } from "../../delivery/event-types";
+import { presentWebhook } from "../../delivery/webhook-resource";
+import { LAST_EVENT_SEQ } from "./queries";
+import type { WebhookRow } from "../../delivery/rows";
 import type * as routes from "./routes";
-import { newSigningSecret, requireSealingKey, sealSecret } from "./secrets";
+import { newSigningSecret, requireSealingKey, sealSecret } from "../../delivery/secrets";
 
 const COLUMNS = getTableColumns(webhooks);
 

@@ -10,12 +10,12 @@ import { accounts, webhookDeliveryRecords } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { findResource } from "../../http/mutate";
 import { webhookCollection } from "./collection";
-import { signingSecrets, storedPolicy } from "./signing-secrets";
+import { signingSecrets, storedPolicy } from "../../delivery/signing-secrets";
 import { presentDelivery } from "./present";
-import type { StoredAttempt, WebhookRow } from "./queries";
+import type { StoredAttempt, WebhookRow } from "../../delivery/rows";
 import type * as routes from "./routes";
-import { type AttemptResult, SEALED_SECRET_UNREADABLE, sendThrough, webhookSender } from "./send";
-import { dnsResolver } from "./target";
+import { type AttemptResult, SEALED_SECRET_UNREADABLE, sendThrough, webhookSender } from "../../delivery/send";
+import { dnsResolver } from "../../delivery/target";
 
 /** What a ping records if the sender started no attempt (its job's time was up before it began). */
 const NOT_STARTED: AttemptResult = {

@@ -1,21 +1,5 @@
-import type { DeliveryRow, WebhookRow } from "./queries";
-import type { Delivery, Webhook } from "./schemas";
-
-/** A webhook as the API shows it: never a secret, nor the delivery machinery's state. */
-export function presentWebhook(row: WebhookRow): Webhook {
-  return {
-    id: row.id,
-    account: row.accountId,
-    url: row.url,
-    description: row.description,
-    event_types: row.eventTypes,
-    enabled: row.enabled,
-    disabled_reason: row.disabledReason,
-    previous_secret_expires_at: row.previousSecretExpiresAt,
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-  };
-}
+import type { DeliveryRow } from "./queries";
+import type { Delivery } from "./schemas";
 
 /** One attempt of a stored record (queries.ts, DeliveryRow). */
 export function presentDelivery({ kind, at, attempt }: DeliveryRow): Delivery {

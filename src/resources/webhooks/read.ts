@@ -7,7 +7,8 @@ import { findResource } from "../../http/mutate";
 import { pageRequest, pageResponse } from "../../http/pagination";
 import { sendResource } from "../../http/respond";
 import { webhookCollection } from "./collection";
-import { presentDelivery, presentWebhook } from "./present";
+import { presentWebhook } from "../../delivery/webhook-resource";
+import { presentDelivery } from "./present";
 import { listDeliveries, listWebhooks as webhooksPage } from "./queries";
 import type * as routes from "./routes";
 

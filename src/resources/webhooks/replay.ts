@@ -11,7 +11,7 @@ import { findResource } from "../../http/mutate";
 import { decodeListCursor } from "../../http/pagination";
 import { ApiError } from "../../http/problem";
 import { webhookCollection } from "./collection";
-import type { WebhookMessage } from "./dispatch";
+import type { WebhookMessage } from "../../delivery/dispatch";
 import { isOperatorAccount } from "./queries";
 import type * as routes from "./routes";
 

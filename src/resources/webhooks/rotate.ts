@@ -10,10 +10,10 @@ import { entityTag } from "../../http/etag";
 import { answerRecordStatement } from "../../http/idempotency";
 import { updateResource } from "../../http/mutate";
 import { webhookCollection } from "./collection";
-import { presentWebhook } from "./present";
-import type { WebhookRow } from "./queries";
+import { presentWebhook } from "../../delivery/webhook-resource";
+import type { WebhookRow } from "../../delivery/rows";
 import type * as routes from "./routes";
-import { newSigningSecret, ROTATION_OVERLAP_MS, sealSecret } from "./secrets";
+import { newSigningSecret, ROTATION_OVERLAP_MS, sealSecret } from "../../delivery/secrets";
 
 export const rotateWebhookSecret: RouteHandler<typeof routes.rotateWebhookSecret, AppEnv> = async (c) => {
   let secret = "";

@@ -4,7 +4,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { runTime } from "../../http/clock";
-import { dispatchOwed } from "./dispatch";
+import { dispatchOwed } from "../../delivery/dispatch";
 import type * as routes from "./routes";
 
 export const dispatchWebhooks: RouteHandler<typeof routes.dispatchWebhooks, AppEnv> = async (c) => {

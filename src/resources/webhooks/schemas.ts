@@ -3,8 +3,8 @@ import { AccountFilterSchema, AccountRefSchema, listSchema, SponsorInputSchema, 
 import { paginationQuery } from "../../http/pagination";
 import { booleanParam } from "../../http/query";
 import { readOnlyFields } from "../../http/patch";
-import { EVENT_TYPE_PATTERN, EVENT_TYPE_PATTERN_HELP, MAX_EVENT_TYPES } from "./event-types";
-import { MAX_URL_LENGTH } from "./target";
+import { EVENT_TYPE_PATTERN, EVENT_TYPE_PATTERN_HELP, MAX_EVENT_TYPES } from "../../delivery/event-types";
+import { MAX_URL_LENGTH } from "../../delivery/target";
 
 const eventTypes = z
   .array(z.string().max(64).regex(EVENT_TYPE_PATTERN, { error: EVENT_TYPE_PATTERN_HELP }))

@@ -10,8 +10,9 @@ import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
 import { mergePatch } from "../../http/patch";
 import { requestPolicy, requireDeliverableUrl, webhookCollection } from "./collection";
-import { distinctPatterns } from "./event-types";
-import { LAST_EVENT_SEQ, type WebhookRow } from "./queries";
+import { distinctPatterns } from "../../delivery/event-types";
+import { LAST_EVENT_SEQ } from "./queries";
+import type { WebhookRow } from "../../delivery/rows";
 import type * as routes from "./routes";
 import type { WebhookPatch } from "./schemas";
 

@@ -18,7 +18,7 @@ import { isOperator } from "../../http/caller";
 import { resourceRef } from "../../http/lookup";
 import { ApiError } from "../../http/problem";
 import { DNSKEY_PROTOCOL } from "../../dns/dnssec/keys";
-import { base64Octets } from "../../dns/rdata/wire";
+import { base64Octets } from "../../crypto/base64";
 import { dsOfZoneKeys } from "../../registry/zone-ds";
 import { zoneCollection } from "./collection";
 import { MAX_MASTER_FILE_BYTES, MAX_MASTER_FILE_RECORDS } from "./master-file";

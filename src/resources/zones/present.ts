@@ -1,7 +1,7 @@
 import type { ZoneWithLinks } from "../../db/zones";
 import { combinedSigningKey, signingApexRecords } from "../../dns/dnssec/keys";
 import { toUnicodeName } from "../../dns/name";
-import { base64Octets } from "../../dns/rdata/wire";
+import { base64Octets } from "../../crypto/base64";
 import type { Zone, ZoneDnssec } from "./schemas";
 
 /** The apex records DNSSEC adds (docs/dnssec.md), as a record of the zone would read. */

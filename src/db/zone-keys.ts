@@ -1,0 +1,65 @@
+// The stored side of the DNSSEC key lifecycle (docs/dnssec-rollovers.md): a zone's rows as
+// the engine (src/dns/dnssec/rollover.ts) takes them, with the timings it counts its waits
+// from, and the policy a zone signs by.
+import type { zoneKeys, zones } from "./schema";
+import type { ParentTiming, ZoneTiming } from "../dns/dnssec/key-timing";
+import type { SigningKey } from "../dns/dnssec/rollover";
+import { DEFAULT_SIGNING_POLICY, isSigningAlgorithm, type SigningPolicy } from "../dns/dnssec/signing-policy";
+
+export type ZoneKeyRow = typeof zoneKeys.$inferSelect;
+
+type ZoneRow = typeof zones.$inferSelect;
+
+/**
+ * Dprp, the tier's propagation delay in seconds: the secondaries' freshness measures ~1.5 s
+ * (NOTIFY, then IXFR); 2 s rounds it up. A secondary that misses a NOTIFY catches up only
+ * at the SOA refresh, which the DNSKEY TTL's margin does not cover: docs/dnssec-rollovers.md.
+ */
+export const TIER_PROPAGATION_DELAY = 2;
+
+/** TTLds when an extension says nothing: a day, as most TLDs publish their DS. */
+export const DEFAULT_DS_TTL = 86_400;
+
+/** The policy a zone signs by: its own, or BIND's default (one combined key, algorithm 13, never rolled). */
+export function policyOf(zone: Pick<ZoneRow, "dnssecPolicy">): SigningPolicy {
+  return zone.dnssecPolicy ?? DEFAULT_SIGNING_POLICY;
+}
+
+/**
+ * The zone's side of the waits. PowerDNS serves the DNSKEY RRset with the SOA minimum as its
+ * TTL; the largest TTL the zone serves signed is its largest record TTL or the negative
+ * answers' (the SOA minimum, RFC 2308 §5), whichever is longer.
+ */
+export function zoneTiming(zone: Pick<ZoneRow, "soaMinimum">, maxRecordTtl: number | null): ZoneTiming {
+  const dnskeyTtl = zone.soaMinimum;
+  return { dnskeyTtl, maxZoneTtl: Math.max(dnskeyTtl, maxRecordTtl ?? 0), propagationDelay: TIER_PROPAGATION_DELAY, signingDelay: 0 };
+}
+
+/**
+ * The parent's side: a domain of this service whose extension takes DS data is `managed`
+ * (the service sets its DS and knows at once), any other parent `external` (it reads the
+ * zone's CDS, and what it shows is observed).
+ */
+export function parentTiming(managed: boolean): ParentTiming {
+  return { kind: managed ? "managed" : "external", dsTtl: DEFAULT_DS_TTL, registrationDelay: 0 };
+}
+
+/** A key row as the engine takes it. */
+export function signingKeyOf(row: ZoneKeyRow): SigningKey {
+  if (!isSigningAlgorithm(row.algorithm)) throw new Error(`key ${row.id} has algorithm ${row.algorithm}, which the service does not sign with`);
+  return {
+    id: row.id,
+    role: row.role,
+    algorithm: row.algorithm,
+    state: row.state,
+    pre_published_at: row.prePublishedAt,
+    published_at: row.publishedAt,
+    ready_at: row.readyAt,
+    active_at: row.activeAt,
+    retired_at: row.retiredAt,
+    removed_at: row.removedAt,
+    ds: row.dsState,
+    ds_since: row.dsSince,
+    next_step_at: row.nextStepAt,
+  };
+}

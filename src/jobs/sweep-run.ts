@@ -1,0 +1,16 @@
+// POST /v1/lifecycle/sweep: an operator runs the sweep now, at the present
+// time or, on a local development server, at `as_of`.
+import type { RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../env";
+import { actorOf } from "../http/actor";
+import { runTime } from "../http/clock";
+import { defaultLimits } from "../http/quotas";
+import type * as routes from "./routes";
+import { sweep } from "./sweep";
+
+export const runSweep: RouteHandler<typeof routes.runSweep, AppEnv> = async (c) => {
+  const body = (c.req.valid("json") ?? {}) as { as_of?: string };
+  const now = runTime(c, body.as_of, "the sweep runs at the present time");
+  const report = await sweep(c.get("dbAllAccounts") ?? c.get("db"), { now, actor: actorOf(c), limits: defaultLimits(c) });
+  return c.json(report, 200);
+};

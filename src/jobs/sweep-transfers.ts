@@ -1,0 +1,37 @@
+// The sweep's first step (docs/lifecycle.md): a transfer still pending at act_by is approved
+// automatically, as the losing account's approval would be (transfer_auto_approve event).
+// An approval that would take the gaining account past a limit is refused by the write
+// routine's quota check (src/db/quotas.ts): the transfer stays pending, and a later run
+// approves it once the account has room (either side may end it meanwhile).
+import { eq } from "drizzle-orm";
+import { writeChange } from "../db/resource-write";
+import { QuotaExceeded } from "../db/write";
+import { transfers } from "../db/schema";
+import { transferAutoApproves } from "../registry/lifecycle";
+import { prohibitingStatus, shownStatuses } from "../registry/statuses";
+import { domainCollection } from "../resources/domains/collection";
+import { approvalChange, contactsOfDomain } from "../resources/domains/transfers";
+import { dueTransfers } from "./sweep-due";
+import { attempt, readDomain, type Step } from "./sweep-step";
+
+export const transferStep: Step = {
+  due: (db, at, position, limit) => dueTransfers(db, at, position, limit),
+  act: async (ctx, cat, id) => [
+    await attempt(async () => {
+      const [transfer] = await ctx.db.select().from(transfers).where(eq(transfers.id, id));
+      if (!transfer || !transferAutoApproves(transfer, ctx.now)) return "skipped";
+      const current = await readDomain(ctx.db, transfer.domainId);
+      if (!current) return "skipped";
+      // serverTransferProhibited holds the transfer pending until the operator clears it.
+      if (prohibitingStatus("approveTransfer", shownStatuses(current))) return "skipped";
+      const change = approvalChange(ctx, cat, current, transfer, "auto_approved", await contactsOfDomain(ctx.db, current));
+      try {
+        await writeChange(ctx, domainCollection, "transfer_auto_approve", current, change);
+      } catch (error) {
+        if (error instanceof QuotaExceeded) return "skipped";
+        throw error;
+      }
+      return "transfers_approved";
+    }),
+  ],
+};
