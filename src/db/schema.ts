@@ -461,10 +461,15 @@ export const EVENT_OPERATIONS = [
   "expire",
   "restore",
   "purge",
+  // A connected registry's word (docs/registries.md): a pending action it settled, what a
+  // reconciliation found different, a poll message of a kind the service does not read.
+  "settled",
+  "reconciled",
+  "registry_message",
 ] as const;
 
 /** The kinds of resource an event is about (`type` in /v1/events). */
-export const EVENT_RESOURCE_TYPES = ["contact", "domain", "host", "zone", "record", "rrset", "account", "token", "tsig_key", "webhook"] as const;
+export const EVENT_RESOURCE_TYPES = ["contact", "domain", "host", "zone", "record", "rrset", "account", "token", "tsig_key", "webhook", "repository"] as const;
 
 export const events = sqliteTable(
   "events",
@@ -801,6 +806,87 @@ export const registryObjects = sqliteTable(
   ],
 );
 
+/**
+ * What a connected registry says of a domain (drizzle/0042, docs/registries.md "The registry
+ * decides"): its ROID, the registrar that sponsors it there when that is not us, since when the
+ * registry no longer has it for us (marked, never silently deleted), and when reconciliation
+ * last compared it.
+ */
+export const registryDomains = sqliteTable(
+  "registry_domains",
+  {
+    domainId: text("domain_id")
+      .primaryKey()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    repositoryId: text("repository_id")
+      .notNull()
+      .references(() => repositories.id),
+    roid: text("roid"),
+    /** The registry's clID when it is not this registrar. */
+    sponsor: text("sponsor"),
+    missingSince: text("missing_since"),
+    reconciledAt: text("reconciled_at"),
+  },
+  (t) => [index("registry_domains_repository_idx").on(t.repositoryId, t.domainId)],
+);
+
+/**
+ * Transfers between this registrar and another at a connected registry (drizzle/0042):
+ * `out` another registrar asked for one of our domains, `in` one of our accounts asked for a
+ * domain another registrar holds. `accountId` is our side; `otherRegistrar` the other's clID.
+ */
+export const registryTransfers = sqliteTable(
+  "registry_transfers",
+  {
+    id: text("id").primaryKey(),
+    repositoryId: text("repository_id")
+      .notNull()
+      .references(() => repositories.id),
+    name: text("name").notNull(),
+    direction: text("direction", { enum: ["in", "out"] }).notNull(),
+    domainId: text("domain_id").references(() => domains.id, { onDelete: "set null" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    otherRegistrar: text("other_registrar"),
+    status: text("status", { enum: ["pending", "approved", "rejected", "cancelled", "auto_approved"] }).notNull(),
+    period: integer("period").notNull(),
+    requestedAt: text("requested_at").notNull(),
+    actBy: text("act_by"),
+    actedAt: text("acted_at"),
+    version: integer("version").notNull().default(1),
+  },
+  (t) => [
+    index("registry_transfers_domain_idx").on(t.domainId, t.status),
+    index("registry_transfers_name_idx").on(t.repositoryId, t.name, t.requestedAt),
+    index("registry_transfers_account_idx").on(t.accountId),
+  ],
+);
+
+/** Each poll message a registry's gateway handed over, so that one handed over twice is applied once (drizzle/0042; kept 30 days). */
+export const registryMessages = sqliteTable(
+  "registry_messages",
+  {
+    repositoryId: text("repository_id").notNull(),
+    messageId: text("message_id").notNull(),
+    kind: text("kind").notNull(),
+    receivedAt: text("received_at").notNull(),
+    appliedAt: text("applied_at"),
+  },
+  (t) => [primaryKey({ columns: [t.repositoryId, t.messageId] }), index("registry_messages_received_idx").on(t.receivedAt)],
+);
+
+/** Where each repository's reconciliation pass stands (drizzle/0042). */
+export const registryReconciliations = sqliteTable("registry_reconciliations", {
+  repositoryId: text("repository_id")
+    .primaryKey()
+    .references(() => repositories.id),
+  afterDomainId: text("after_domain_id"),
+  passStartedAt: text("pass_started_at"),
+  lastRunAt: text("last_run_at"),
+  lastPassEndedAt: text("last_pass_ended_at"),
+});
+
 export const schema = {
   accounts,
   dnsCatalog,
@@ -827,4 +913,8 @@ export const schema = {
   webhookDispatch,
   writeAssertions,
   registryObjects,
+  registryDomains,
+  registryTransfers,
+  registryMessages,
+  registryReconciliations,
 };

@@ -1,0 +1,158 @@
+// What this registrar's copy keeps of what connected registries say (drizzle/0042,
+// docs/registries.md "The registry decides"): each domain's ROID, its sponsor there when it
+// is not us and since when the registry no longer has it for us; transfers with other
+// registrars; the poll messages applied; where each repository's reconciliation stands.
+import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import type { Database } from "./client";
+import { registryDomains, registryMessages, registryReconciliations, registryTransfers } from "./schema";
+
+export type RegistryDomainRow = typeof registryDomains.$inferSelect;
+export type RegistryTransferRow = typeof registryTransfers.$inferSelect;
+
+/** Records what the registry said of a domain (insert, or update of the fields given). */
+export function registryDomainUpsert(
+  db: Database,
+  row: { domainId: string; repositoryId: string; roid?: string | null; sponsor?: string | null; missingSince?: string | null; reconciledAt?: string | null },
+) {
+  const set: Partial<RegistryDomainRow> = {};
+  if (row.roid !== undefined) set.roid = row.roid;
+  if (row.sponsor !== undefined) set.sponsor = row.sponsor;
+  if (row.missingSince !== undefined) set.missingSince = row.missingSince;
+  if (row.reconciledAt !== undefined) set.reconciledAt = row.reconciledAt;
+  const values: RegistryDomainRow = {
+    domainId: row.domainId,
+    repositoryId: row.repositoryId,
+    roid: row.roid ?? null,
+    sponsor: row.sponsor ?? null,
+    missingSince: row.missingSince ?? null,
+    reconciledAt: row.reconciledAt ?? null,
+  };
+  // Only while the domain exists: a write that removed it in the same batch leaves nothing behind.
+  return db
+    .insert(registryDomains)
+    .select(
+      db
+        .select({
+          domainId: sql<string>`${values.domainId}`.as("domain_id"),
+          repositoryId: sql<string>`${values.repositoryId}`.as("repository_id"),
+          roid: sql<string | null>`${values.roid}`.as("roid"),
+          sponsor: sql<string | null>`${values.sponsor}`.as("sponsor"),
+          missingSince: sql<string | null>`${values.missingSince}`.as("missing_since"),
+          reconciledAt: sql<string | null>`${values.reconciledAt}`.as("reconciled_at"),
+        })
+        .from(sql`(select 1)`)
+        .where(sql`exists (select 1 from domains d where d.id = ${values.domainId})`),
+    )
+    .onConflictDoUpdate({ target: registryDomains.domainId, set: Object.keys(set).length > 0 ? set : { repositoryId: values.repositoryId } });
+}
+
+/** The registry's view of these domains (their ROID, sponsor, missing since). */
+export function registryDomainsOf(db: Database, domainIds: readonly string[]) {
+  return db
+    .select()
+    .from(registryDomains)
+    .where(inArray(registryDomains.domainId, [...domainIds]));
+}
+
+// ---- transfers with other registrars ---------------------------------------------------
+
+/** The domain's pending transfer with another registrar (ours going out), if any. */
+export function pendingOutboundTransfer(db: Database, domainId: string) {
+  return db
+    .select()
+    .from(registryTransfers)
+    .where(and(eq(registryTransfers.domainId, domainId), eq(registryTransfers.direction, "out"), eq(registryTransfers.status, "pending")))
+    .orderBy(desc(registryTransfers.requestedAt))
+    .limit(1);
+}
+
+/** The latest transfer of a name at a repository (either direction). */
+export function latestRegistryTransfer(db: Database, repositoryId: string, name: string) {
+  return db
+    .select()
+    .from(registryTransfers)
+    .where(and(eq(registryTransfers.repositoryId, repositoryId), eq(registryTransfers.name, name)))
+    .orderBy(desc(registryTransfers.requestedAt), desc(registryTransfers.id))
+    .limit(1);
+}
+
+/** The latest transfer of a name, whatever its repository (a name is under one extension, so one repository). */
+export function latestRegistryTransferNamed(db: Database, name: string) {
+  return db
+    .select()
+    .from(registryTransfers)
+    .where(eq(registryTransfers.name, name))
+    .orderBy(desc(registryTransfers.requestedAt), desc(registryTransfers.id))
+    .limit(1);
+}
+
+export function registryTransferInsert(db: Database, row: RegistryTransferRow) {
+  return db.insert(registryTransfers).values(row);
+}
+
+/** Ends a pending transfer (only while it is still pending at its version: a row that must change). */
+export function registryTransferEnd(
+  db: Database,
+  row: RegistryTransferRow,
+  status: Exclude<RegistryTransferRow["status"], "pending">,
+  at: string,
+  domainId?: string,
+) {
+  return db
+    .update(registryTransfers)
+    .set({ status, actedAt: at, version: row.version + 1, ...(domainId !== undefined ? { domainId } : {}) })
+    .where(and(eq(registryTransfers.id, row.id), eq(registryTransfers.version, row.version), eq(registryTransfers.status, "pending")));
+}
+
+// ---- poll messages -----------------------------------------------------------------------
+
+/** Notes a message as received; answers whether it was applied before (a second hand-over of one already applied). */
+export async function messageReceived(db: Database, repositoryId: string, messageId: string, kind: string, at: string): Promise<{ applied: boolean }> {
+  const [row] = await db
+    .insert(registryMessages)
+    .values({ repositoryId, messageId, kind, receivedAt: at, appliedAt: null })
+    .onConflictDoUpdate({ target: [registryMessages.repositoryId, registryMessages.messageId], set: { kind } })
+    .returning({ appliedAt: registryMessages.appliedAt });
+  return { applied: row?.appliedAt != null };
+}
+
+/** Marks a message applied: a later hand-over of it changes nothing. */
+export function messageApplied(db: Database, repositoryId: string, messageId: string, at: string) {
+  return db
+    .update(registryMessages)
+    .set({ appliedAt: at })
+    .where(and(eq(registryMessages.repositoryId, repositoryId), eq(registryMessages.messageId, messageId)));
+}
+
+/** Forgets messages received before `before` (at most `limit` a call: one bounded statement). */
+export function forgetMessages(db: Database, before: string, limit = 1000) {
+  return db
+    .delete(registryMessages)
+    .where(
+      sql`rowid in (select rowid from ${registryMessages} where ${lt(registryMessages.receivedAt, before)} order by ${asc(registryMessages.receivedAt)} limit ${limit})`,
+    );
+}
+
+// ---- reconciliation ----------------------------------------------------------------------
+
+export function reconciliationOf(db: Database, repositoryId: string) {
+  return db.select().from(registryReconciliations).where(eq(registryReconciliations.repositoryId, repositoryId));
+}
+
+/** Where the pass resumes (null: it starts again from the first domain), when this run ran, and when a pass last ended. */
+export function reconciliationSave(
+  db: Database,
+  repositoryId: string,
+  state: { afterDomainId: string | null; passStartedAt: string | null; lastRunAt: string; lastPassEndedAt?: string },
+) {
+  const set = {
+    afterDomainId: state.afterDomainId,
+    passStartedAt: state.passStartedAt,
+    lastRunAt: state.lastRunAt,
+    ...(state.lastPassEndedAt ? { lastPassEndedAt: state.lastPassEndedAt } : {}),
+  };
+  return db
+    .insert(registryReconciliations)
+    .values({ repositoryId, lastPassEndedAt: null, ...set })
+    .onConflictDoUpdate({ target: registryReconciliations.repositoryId, set });
+}
