@@ -936,7 +936,14 @@ export class Registry {
     if (!domain) return false;
     for (const s of rem) domain.statuses.delete(s);
     for (const s of add) domain.statuses.add(s);
-    this.#enqueue(domain.clID, `The registry changed the statuses of ${domain.name}: ${[...add.map((s) => `+${s}`), ...rem.map((s) => `-${s}`)].join(" ")}.`);
+    // The domain as its sponsor now sees it (a domain:infData, as registries that report
+    // their own changes by poll send), so the registrar's copy can follow without asking.
+    const info = this.#domainInfo(domain.clID, domain.name, undefined, "all").resData?.[0];
+    this.#enqueue(
+      domain.clID,
+      `The registry changed the statuses of ${domain.name}: ${[...add.map((s) => `+${s}`), ...rem.map((s) => `-${s}`)].join(" ")}.`,
+      info,
+    );
     return true;
   }
 

@@ -15,9 +15,11 @@ export interface ConnectorConfig {
   key?: string;
   /** Sessions kept open (1–8). */
   sessions?: number;
+  /** Seconds between two reads of an empty message queue (1–3600; the gateway's --poll-seconds unless given). */
+  poll_seconds?: number;
 }
 
-const FIELDS = new Set(["host", "port", "client_id", "password", "ca", "certificate", "key", "sessions"]);
+const FIELDS = new Set(["host", "port", "client_id", "password", "ca", "certificate", "key", "sessions", "poll_seconds"]);
 const REPOSITORY_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 /** The connectors, or the problems found (each naming a repository and a field). */
@@ -52,6 +54,8 @@ export function parseConnectors(text: string): { ok: true; connectors: Map<strin
     if ((c.certificate === undefined) !== (c.key === undefined)) problems.push(`${at("certificate")} and ${at("key")} go together`);
     if (c.sessions !== undefined && !(Number.isInteger(c.sessions) && (c.sessions as number) >= 1 && (c.sessions as number) <= 8))
       problems.push(`${at("sessions")} is 1–8`);
+    if (c.poll_seconds !== undefined && !(typeof c.poll_seconds === "number" && c.poll_seconds >= 1 && c.poll_seconds <= 3600))
+      problems.push(`${at("poll_seconds")} is 1–3600`);
     connectors.set(id, c as unknown as ConnectorConfig);
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, connectors };

@@ -7,8 +7,9 @@
 // The connectors come from --registries FILE or the REGISTRY_CONNECTORS environment
 // variable (the same JSON); the secret, which the Worker sends as a bearer token, from
 // REGISTRY_GATEWAY_SECRET (32 characters or more). With --messages-url, each registry's
-// poll messages are POSTed there (the API's registry-messages route, REGISTRY_MESSAGES_TOKEN
-// as its bearer token) and acked once it answered 2xx. It listens on 127.0.0.1 only: a
+// poll messages are POSTed there (the API's `POST /v1/registry-messages`, with the same
+// secret as its bearer token: the one secret authenticates each side to the other) and
+// acked once it answered 2xx. It listens on 127.0.0.1 only: a
 // deployment publishes it through a tunnel (cloudflared) beside it. Prints `registry
 // gateway ready on http://127.0.0.1:PORT (N registries)` and stops on SIGTERM or SIGINT,
 // logging out of every session.
@@ -26,15 +27,23 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-/** Hands a poll message to the API; true once it answered 2xx (then the message is acked). */
-function messageHandler(url: string, token: string): MessageHandler {
+/**
+ * Hands a poll message to the API with the login it came to (the registrar's client id
+ * there: the API tells "us" from another registrar by it); true once it answered 2xx
+ * (then the message is acked). The API answers 2xx for every message it could read, those
+ * of a kind it does not know included (kept as an event), so none is asked for forever.
+ */
+function messageHandler(url: string, secret: string, clientIds: ReadonlyMap<string, string>): MessageHandler {
   return async (repository: string, message: EppResponse) => {
     const response = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ repository, message }),
-      signal: AbortSignal.timeout(10_000),
+      headers: { "content-type": "application/json", authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ repository, client_id: clientIds.get(repository), message }),
+      // The API answers within 10 s; a message it could not take now is asked for again.
+      signal: AbortSignal.timeout(15_000),
     });
+    await response.arrayBuffer().catch(() => undefined);
+    if (!response.ok) console.error(`registry ${repository}: the API answered ${response.status} to poll message ${message.msgQ?.id}; kept at the registry`);
     return response.ok;
   };
 }
@@ -65,13 +74,14 @@ export async function main(argv: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail("--port is a port number");
   if (!Number.isFinite(pollSeconds) || pollSeconds <= 0) fail("--poll-seconds is a positive number");
   const messagesUrl = values["messages-url"];
-  const messagesToken = process.env.REGISTRY_MESSAGES_TOKEN ?? "";
-  if (messagesUrl && !messagesToken) fail("--messages-url needs REGISTRY_MESSAGES_TOKEN");
-  const onMessage = messagesUrl ? messageHandler(messagesUrl, messagesToken) : null;
+  const clientIds = new Map([...parsed.connectors].map(([id, config]) => [id, config.client_id]));
+  const onMessage = messagesUrl ? messageHandler(messagesUrl, secret, clientIds) : null;
 
   const pools = new Map<string, RegistryPool>();
   for (const [id, config] of parsed.connectors) {
-    const pool = new RegistryPool(id, config, { ...DEFAULT_POOL_OPTIONS, pollIntervalMs: pollSeconds * 1000 }, onMessage);
+    // A connector's own poll_seconds, else --poll-seconds (30 unless told).
+    const pollIntervalMs = (config.poll_seconds ?? pollSeconds) * 1000;
+    const pool = new RegistryPool(id, config, { ...DEFAULT_POOL_OPTIONS, pollIntervalMs }, onMessage);
     pools.set(id, pool);
     pool.start();
   }

@@ -81,6 +81,8 @@ export class RegistryPool {
     return {
       state: this.state,
       since: this.since,
+      // The login this gateway holds there (no secret: the registry names it as clID in every answer about our objects).
+      client_id: this.config.client_id,
       last_error: this.lastError,
       objects: this.greeting?.objURIs ?? [],
       extensions: this.greeting?.extURIs ?? [],
