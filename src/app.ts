@@ -2,8 +2,8 @@
 import { HTTPException } from "hono/http-exception";
 import { databaseBusy, writeFailure, zoneTooLarge } from "./db/errors";
 import { WriteContention } from "./db/write";
-import { exceededQuota } from "./db/quotas";
-import { quotaProblem } from "./http/quotas";
+import { exceededQuota } from "./db/quota-check";
+import { quotaProblem } from "./http/quota-problem";
 import { authenticate } from "./http/auth";
 import { declaredBodySize, MAX_JSON_BODY_BYTES, mediaTypeOf } from "./http/body";
 import { shownPath } from "./http/dns-backend-path";

@@ -7,7 +7,7 @@
 // Raise a bound only with a reason in `why`: a new round trip is a network trip on the edge.
 // Every object created or deleted also moves its account's usage row (quotas, migration 0024:
 // one row written by the trigger), and every write's batch ends with the write routine's
-// quota check (src/db/quotas.ts, migration 0033), one statement: 2 rows read when the batch
+// quota check (src/db/quota-check.ts, migration 0033), one statement: 2 rows read when the batch
 // moved no count (the partial index of the accounts noted in this batch, empty); when it
 // moved one, the account's note written and cleared (3 rows written) and 4 rows read (the
 // noted usage row, its index entry, the account's overrides when a count grew), where a
@@ -142,7 +142,7 @@ export const COST_BOUNDS: Record<string, CostBound> = {
     round_trips: 2,
     rows_read: 24,
     rows_written: 18,
-    why: "the failed-request counts of the domain and the account are read with the domain (one round trip) and checked again by a guard in the write's batch (docs/safety.md § Transfers and auth_info): 6 rows of index probes. The transfer enters two indexes by account (gaining, losing: drizzle/0028), which an account's delete reads instead of every transfer: 2 rows written. The gaining account's room for what the approval will bring it (the domain, its subordinate hosts, copies of its contacts: src/db/quotas.ts promisedQuotaGuard) reads its usage row, its overrides and the domain's hosts.",
+    why: "the failed-request counts of the domain and the account are read with the domain (one round trip) and checked again by a guard in the write's batch (docs/safety.md § Transfers and auth_info): 6 rows of index probes. The transfer enters two indexes by account (gaining, losing: drizzle/0028), which an account's delete reads instead of every transfer: 2 rows written. The gaining account's room for what the approval will bring it (the domain, its subordinate hosts, copies of its contacts: src/db/quota-check.ts promisedQuotaGuard) reads its usage row, its overrides and the domain's hosts.",
   },
   getTransfer: {
     round_trips: 1,

@@ -8,7 +8,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { afterEach, describe, expect, it } from "vitest";
 import { database } from "../src/db/client";
 import worker from "../src/index";
-import { BUILT_IN_LIMITS } from "../src/registry/quotas";
+import { BUILT_IN_LIMITS } from "../src/registry/limits";
 import { sweep } from "../src/jobs/sweep";
 import { costOf } from "./d1-cost";
 import { api, createContact, createDomain, createZone, expectProblem } from "./helpers";

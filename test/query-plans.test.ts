@@ -4,8 +4,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { database } from "../src/db/client";
-import { notesLeft, quotaCheck } from "../src/db/quotas";
-import { BUILT_IN_LIMITS } from "../src/registry/quotas";
+import { notesLeft, quotaCheck } from "../src/db/quota-check";
+import { BUILT_IN_LIMITS } from "../src/registry/limits";
 import { listContacts } from "../src/resources/contacts/queries";
 import { listDomains } from "../src/resources/domains/queries";
 import { oldestDue, passEvents, passSizes } from "../src/jobs/event-archive";
@@ -182,7 +182,7 @@ describe("every rule the database keeps on records is an index lookup (drizzle/0
   });
 });
 
-describe("the write routine's quota check reads only the accounts its batch touched (src/db/quotas.ts)", () => {
+describe("the write routine's quota check reads only the accounts its batch touched (src/db/quota-check.ts)", () => {
   it.each([
     ["the check that ends every batch", quotaCheck(db, BUILT_IN_LIMITS)],
     ["the clearing of notes a write outside the routine left", notesLeft(db)],

@@ -1,6 +1,6 @@
 // Quotas: what one account may hold (docs/safety.md, "Quotas"). Counts are kept by
 // triggers in each write's transaction (drizzle/0024_account_quotas.sql), every batch of the
-// write routine ends with the quota check (src/db/quotas.ts, drizzle/0033), and passing a
+// write routine ends with the quota check (src/db/quota-check.ts, drizzle/0033), and passing a
 // limit answers 422 quota_exceeded naming the limit, its value and the usage, with nothing
 // written — whichever writer wrote, and also when two creates race for the last place.
 import { env } from "cloudflare:test";
@@ -10,7 +10,7 @@ import { database } from "../src/db/client";
 import { accountUsage, contacts, records, zones } from "../src/db/schema";
 import { commitWrite, QuotaExceeded, RAISES_NO_COUNT, writeContextAt } from "../src/db/write";
 import { ownerOrder } from "../src/dns/name-order";
-import { BUILT_IN_LIMITS } from "../src/registry/quotas";
+import { BUILT_IN_LIMITS } from "../src/registry/limits";
 import { sweep } from "../src/jobs/sweep";
 import { api, expectProblem } from "./helpers";
 import { bearer } from "./tokens";

@@ -9,7 +9,7 @@ import { and, asc, type SQL, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "../src/db/client";
 import { domains, transfers } from "../src/db/schema";
-import { BUILT_IN_LIMITS } from "../src/registry/quotas";
+import { BUILT_IN_LIMITS } from "../src/registry/limits";
 import { autoRenewAllowed, DOMAIN_STATUS_FILTERS, domainStatus, LOCK_STATUSES, prohibitingStatus, sweepDeleteAllowed } from "../src/registry/statuses";
 import { domainStatusCondition as statusCondition } from "../src/db/domain-rules";
 import { sweep } from "../src/jobs/sweep";

@@ -10,7 +10,7 @@ import { writeFailure } from "../src/db/errors";
 import { guard } from "../src/db/guards";
 import { contacts, events, writeAssertions } from "../src/db/schema";
 import { commitWrite, LostRace, retryLostRaces, versionStep, WriteContention, writeContextAt } from "../src/db/write";
-import { BUILT_IN_LIMITS } from "../src/registry/quotas";
+import { BUILT_IN_LIMITS } from "../src/registry/limits";
 import { createContact } from "./helpers";
 
 const db = database(env.DB);

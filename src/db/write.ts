@@ -18,7 +18,7 @@
 //     whole; the writer reads again and decides again (`retryLostRaces`), and contention
 //     that outlasts the attempts is `WriteContention`.
 //
-// Every batch also ends with the quota check (src/db/quotas.ts, docs/safety.md "Quotas"):
+// Every batch also ends with the quota check (src/db/quota-check.ts, docs/safety.md "Quotas"):
 // an account whose count the batch raised past its limit makes the batch roll back with
 // `QuotaExceeded`. The writer does nothing for it but give the configured limits in its
 // `WriteContext`, which it cannot be built without.
@@ -31,10 +31,10 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 import { type WriteFailure, writeFailure } from "./errors";
 import { type EventInput, eventInsert, previousStatementChanged } from "./events";
-import { exceededQuota, forgetNotesLeftOutside, type QuotaDefaults, quotaCheck } from "./quotas";
+import { exceededQuota, forgetNotesLeftOutside, type QuotaDefaults, quotaCheck } from "./quota-check";
 import { writeAssertions } from "./schema";
 
-export { QuotaExceeded, RAISES_NO_COUNT, type QuotaDefaults } from "./quotas";
+export { QuotaExceeded, RAISES_NO_COUNT, type QuotaDefaults } from "./quota-check";
 
 /** One statement of a write's batch. */
 export type Statement = BatchItem<"sqlite">;
@@ -166,7 +166,7 @@ function statementsOf(ctx: WriteContext, write: Write): Statement[] {
   return [...(write.first ?? []), ...rows, ...(write.alongside ?? []), ...(write.guards ?? []), ...(write.last ?? [])];
 }
 
-/** The batch of a write: its statements, then the quota check every batch ends with (src/db/quotas.ts). */
+/** The batch of a write: its statements, then the quota check every batch ends with (src/db/quota-check.ts). */
 function batchOf(ctx: WriteContext, statements: readonly Statement[]): [Statement, ...Statement[]] {
   const batch: Statement[] = [...statements, quotaCheck(ctx.db, ctx.limits)];
   return batch as [Statement, ...Statement[]];
@@ -192,7 +192,7 @@ export async function commitWrite(ctx: WriteContext, write: Write, failure?: Fai
     results = await ctx.db.batch(batchOf(ctx, statements));
   } catch (error) {
     // Not a race and not the writer's to name: the limit holds whoever wrote. Unless the
-    // check judged notes a write outside the routine left (src/db/quotas.ts): then once
+    // check judged notes a write outside the routine left (src/db/quota-check.ts): then once
     // more without them.
     const quota = exceededQuota(error);
     if (quota && (await forgetNotesLeftOutside(ctx.db))) return commitWrite(ctx, write, failure);

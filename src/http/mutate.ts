@@ -27,7 +27,7 @@ import { actorOf } from "./actor";
 import { checkIfMatch, entityTag } from "./etag";
 import { answerRecordStatement } from "./idempotency";
 import { notFound, resourceRef } from "./lookup";
-import { defaultLimits } from "./quotas";
+import { defaultLimits } from "./quota-problem";
 import type { ApiError } from "./problem";
 import { withVersionRetry } from "./writes";
 
@@ -52,7 +52,7 @@ export interface Collection<Row extends Stored, Body> extends Resource<Row> {
  */
 export type FailureProblem<Row> = (failure: WriteFailure, row: Row) => ApiError | undefined | Promise<ApiError | undefined>;
 
-/** A request's write: now, by its token, held to the configured limits (src/db/quotas.ts). */
+/** A request's write: now, by its token, held to the configured limits (src/db/quota-check.ts). */
 export function writeContext(c: Context<AppEnv>): WriteContext {
   return writeContextAt(c.get("db"), new Date(), actorOf(c), defaultLimits(c), c.get("dbAllAccounts") ?? c.get("db"));
 }

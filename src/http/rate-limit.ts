@@ -4,7 +4,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Principal } from "../access/principal";
 import type { AppEnv } from "../env";
-import { configuredLimits, effectiveLimits } from "../registry/quotas";
+import { configuredLimits, effectiveLimits } from "../registry/limits";
 import { clientAddress, principalKey } from "./auth";
 import { ApiError } from "./problem";
 

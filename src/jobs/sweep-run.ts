@@ -4,7 +4,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { actorOf } from "../http/actor";
 import { runTime } from "../http/clock";
-import { defaultLimits } from "../http/quotas";
+import { defaultLimits } from "../http/quota-problem";
 import type * as routes from "./routes";
 import { sweep } from "./sweep";
 

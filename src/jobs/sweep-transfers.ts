@@ -1,7 +1,7 @@
 // The sweep's first step (docs/lifecycle.md): a transfer still pending at act_by is approved
 // automatically, as the losing account's approval would be (transfer_auto_approve event).
 // An approval that would take the gaining account past a limit is refused by the write
-// routine's quota check (src/db/quotas.ts): the transfer stays pending, and a later run
+// routine's quota check (src/db/quota-check.ts): the transfer stays pending, and a later run
 // approves it once the account has room (either side may end it meanwhile).
 import { eq } from "drizzle-orm";
 import { writeChange } from "../db/resource-write";

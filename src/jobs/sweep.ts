@@ -10,7 +10,7 @@
 import { catalog } from "../db/catalog";
 import { type Database, database } from "../db/client";
 import { writeContextAt } from "../db/write";
-import { configuredLimits, type Limits } from "../registry/quotas";
+import { configuredLimits, type Limits } from "../registry/limits";
 import type { Position } from "./sweep-due";
 import { expiryStepOfSweep } from "./sweep-expiries";
 import { graceEndStep } from "./sweep-grace";

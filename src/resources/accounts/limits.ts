@@ -1,6 +1,6 @@
 // An operator's overrides of an account's limits, merged as JSON Merge Patch (RFC 7396):
 // a number sets one, null returns it to the configured default, absent keeps it.
-import type { LimitName } from "../../registry/quotas";
+import type { LimitName } from "../../registry/limits";
 
 export type LimitOverrides = Partial<Record<string, number>>;
 

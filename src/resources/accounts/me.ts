@@ -5,13 +5,13 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../http/lookup";
-import { limitsAndUsage } from "../../http/quotas";
+import { limitsAndUsage } from "../../http/quota-problem";
 import { findToken } from "../tokens/queries";
 import { presentToken } from "../tokens/present";
 import { presentAccount } from "./present";
 import { findAccount } from "./queries";
 import type * as routes from "./routes";
-import { usageFromRows, usageQuery } from "../../db/quotas";
+import { usageFromRows, usageQuery } from "../../db/quota-check";
 import { readTogether } from "../../db/write";
 
 export const getMe: RouteHandler<typeof routes.getMe, AppEnv> = async (c) => {

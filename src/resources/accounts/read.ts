@@ -3,11 +3,11 @@
 // account's id is 404, like an unknown one.
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { usageFromRows, usageQuery } from "../../db/quotas";
+import { usageFromRows, usageQuery } from "../../db/quota-check";
 import { readTogether } from "../../db/write";
 import { notFound } from "../../http/lookup";
 import { pageRequest, pageResponse } from "../../http/pagination";
-import { limitsAndUsage } from "../../http/quotas";
+import { limitsAndUsage } from "../../http/quota-problem";
 import { entityTag } from "../../http/etag";
 import { accountCollection } from "./collection";
 import { presentAccount } from "./present";

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { paginationQuery } from "../../http/pagination";
 import { TimestampSchema, listSchema } from "../../http/openapi";
 import { readOnlyFields } from "../../http/patch";
-import { LIMIT_NAMES, MAX_LIMIT, QUOTA_KINDS } from "../../registry/quotas";
+import { LIMIT_NAMES, MAX_LIMIT, QUOTA_KINDS } from "../../registry/limits";
 import { TokenSchema } from "../tokens/schemas";
 
 export const ACCOUNT_ROLES = ["operator", "customer"] as const;

@@ -15,7 +15,7 @@ import { withVersionRetry } from "../../http/writes";
 import { parentTiming, policyOf, zoneTiming } from "../../db/zone-keys";
 import { linkedDomain } from "./registry-link";
 import { activeKeys, presentLifecycle, presentState } from "./state";
-import { zoneRow } from "./zone";
+import { findZoneRow } from "./zone";
 
 /** A policy as a merge patch writes it: the fields given replace the zone's, `null` is the default policy. */
 export type PolicyPatch = Partial<SigningPolicyInput> | null;
@@ -27,7 +27,7 @@ export async function patchDnssec(c: Context<AppEnv>, segment: string, patch: { 
 async function patchOnce(c: Context<AppEnv>, segment: string, patch: { policy?: PolicyPatch }) {
   const db = c.get("db");
   const ref = resourceRef(segment, "zone");
-  const [[zone], keys] = await readTogether(db, [zoneRow(db, ref), activeKeys(db, ref)]);
+  const [[zone], keys] = await readTogether(db, [findZoneRow(db, ref), activeKeys(db, ref)]);
   if (!zone) throw notFound("zone", segment);
   const current = policyOf(zone);
   const wanted: SigningPolicyInput = patch.policy === undefined ? current : patch.policy === null ? DEFAULT_SIGNING_POLICY : { ...current, ...patch.policy };

@@ -11,7 +11,7 @@ import { notFound, resourceRef } from "../../http/lookup";
  * The zone row alone: these handlers read the keys themselves (findZone's columns would
  * read them a second time, for the zone's JSON).
  */
-export function zoneRow(db: Database, ref: ResourceRef) {
+export function findZoneRow(db: Database, ref: ResourceRef) {
   return db
     .select(getTableColumns(zones))
     .from(zones)
@@ -19,7 +19,7 @@ export function zoneRow(db: Database, ref: ResourceRef) {
 }
 
 export async function zoneOf(c: Context<AppEnv>, segment: string) {
-  const [zone] = await zoneRow(c.get("db"), resourceRef(segment, "zone"));
+  const [zone] = await findZoneRow(c.get("db"), resourceRef(segment, "zone"));
   if (!zone) throw notFound("zone", segment);
   return zone;
 }

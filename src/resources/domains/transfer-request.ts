@@ -16,7 +16,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
-import { promisedQuotaGuard } from "../../db/quotas";
+import { promisedQuotaGuard } from "../../db/quota-check";
 import { domains, transfers } from "../../db/schema";
 import { commitWrite, versionStep } from "../../db/write";
 import type { AppEnv } from "../../env";
@@ -119,7 +119,7 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
         write: versionStep(ctx.db, domains, current, next),
         alongside: [ctx.db.insert(transfers).values(transfer)],
         // The gaining account must have room for what the transfer brings it now, when it asks;
-        // the approval's own batch is held to the limits again (src/db/quotas.ts).
+        // the approval's own batch is held to the limits again (src/db/quota-check.ts).
         guards: [notLockedGuard(ctx.db, current.id, keys, ctx.now.getTime()), promisedQuotaGuard(ctx.db, gaining, promised, ctx.limits)],
         answer: transfer,
       };

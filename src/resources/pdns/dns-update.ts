@@ -16,7 +16,7 @@ import { and, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { recordRuleFor } from "../../access/token-rights";
 import type { Database } from "../../db/client";
-import { exceededQuota } from "../../db/quotas";
+import { exceededQuota } from "../../db/quota-check";
 import { zoneTooLarge } from "../../db/errors";
 import { findZone, zoneColumns, type ZoneWithLinks } from "../../db/zones";
 import { accounts, dnsUpdateSeen, records, tsigKeys, zones } from "../../db/schema";
@@ -48,7 +48,7 @@ import { isTsigAlgorithm, MAX_FUDGE_SECONDS, readTsig, responseTsig, type TsigAl
 import { applyUpdates, namesAround, namesNamed, prerequisiteRefusal, prescanUpdates, type UpdateOperation, type UpdateRefusal } from "../../dns/update";
 import { checkedTargets, changesStructure, newIntegrityProblems, type ZoneRecordRef } from "../../dns/zone-integrity";
 import type { AppEnv } from "../../env";
-import { defaultLimits } from "../../http/quotas";
+import { defaultLimits } from "../../http/quota-problem";
 import { ApiError } from "../../http/problem";
 import { dnssecSecret } from "../../http/sealing-secret";
 import { requireRoomInZone } from "../records/collection";

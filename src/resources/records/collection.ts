@@ -61,7 +61,7 @@ export function zoneReference(reference: string): ResourceRef {
 }
 
 /** The zone the body named, as read (`findZone`), or the 422 that says none exists. */
-export function zoneNamed(zone: ZoneWithLinks | undefined, reference: string): ZoneWithLinks {
+export function requireBodyZone(zone: ZoneWithLinks | undefined, reference: string): ZoneWithLinks {
   if (!zone) {
     throw new ApiError("validation_failed", `zone: no zone ${reference} exists.`, { errors: [{ field: "zone", message: `zone ${reference} does not exist` }] });
   }

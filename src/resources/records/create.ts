@@ -12,9 +12,18 @@ import { ownerOrder } from "../../dns/name-order";
 import { findZone, touchZone, type ZoneWithLinks } from "../../db/zones";
 import type { AppEnv } from "../../env";
 import { createResource } from "../../http/mutate";
-import { checkNeighbours, recordCollection, recordWriteProblem, requireRoomInZone, validRecord, zoneHoldsRoom, zoneNamed, zoneReference } from "./collection";
+import {
+  checkNeighbours,
+  recordCollection,
+  recordWriteProblem,
+  requireRoomInZone,
+  validRecord,
+  zoneHoldsRoom,
+  requireBodyZone,
+  zoneReference,
+} from "./collection";
 import { assertZoneIntegrity, integrityGuards } from "./integrity";
-import { type IntegrityReadPlan, integrityReads, isAlias, ownerSeed, prefetchedSource, targetSeeds, zoneRow } from "./integrity-reads";
+import { type IntegrityReadPlan, integrityReads, isAlias, ownerSeed, prefetchedSource, targetSeeds, zoneOfBody } from "./integrity-reads";
 import type { RecordWithZone } from "./queries";
 import { requireRecordWrite } from "../../http/caller";
 import type * as routes from "./routes";
@@ -28,13 +37,13 @@ export const createRecord: RouteHandler<typeof routes.createRecord, AppEnv> = (c
       const { db, now, at } = ctx;
       const ref = zoneReference(input.zone);
       const plan: IntegrityReadPlan = {
-        zone: zoneRow(ref),
+        zone: zoneOfBody(ref),
         seeds: [ownerSeed(input.name), ...targetSeeds([input.type], input.content)],
         // An alias or a DNAME added can break records anywhere in the zone (changesStructure).
         whole: isAlias(input.type),
       };
       const [zones, ...read] = await readTogether(db, [findZone(db, ref), ...integrityReads(db, plan)]);
-      const zone = zoneNamed((zones as ZoneWithLinks[])[0], input.zone);
+      const zone = requireBodyZone((zones as ZoneWithLinks[])[0], input.zone);
       const record = validRecord(zone.name, input);
       requireRecordWrite(c, record.name, record.type);
       requireRoomInZone(zone);

@@ -27,7 +27,7 @@ import { databaseSource, type IntegritySource, type ReadRecord } from "./integri
  * or a delete: `c.name`, `c.type`, `c.content`, `c.zone_id`; null columns for a create).
  */
 export interface IntegrityReadPlan {
-  /** A query of one row, (id, name): the zone written (`zoneRow`, `zoneOfRecord`). */
+  /** A query of one row, (id, name): the zone written (`zoneOfBody`, `zoneOfRecord`). */
   zone: SQL;
   /** The id of the record written, when it exists (an update, a delete). */
   record?: string;
@@ -38,7 +38,7 @@ export interface IntegrityReadPlan {
 }
 
 /** The zone a record body names, by id or by name. */
-export function zoneRow(ref: { kind: "id"; id: string } | { kind: "name"; name: string }): SQL {
+export function zoneOfBody(ref: { kind: "id"; id: string } | { kind: "name"; name: string }): SQL {
   return ref.kind === "id" ? sql`select id, name from zones where id = ${ref.id}` : sql`select id, name from zones where name = ${ref.name}`;
 }
 

@@ -1,7 +1,7 @@
 // POST /v1/webhooks: a webhook for the caller's account (an operator may name another),
 // with a new signing secret, shown in this answer only. Deliveries start with the events
 // committed after it (its own creation's event among them). The account's webhooks quota
-// is checked by the write routine at the end of the batch (src/db/quotas.ts): two creates
+// is checked by the write routine at the end of the batch (src/db/quota-check.ts): two creates
 // racing for the last place cannot both win.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";

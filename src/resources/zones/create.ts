@@ -27,7 +27,7 @@ import { nameAndAncestors, zoneClaimRefusal } from "../../registry/zone-ownershi
 import { mergeSoa, nameHeld, refusedName, reservedName, zoneCollection, zoneExists } from "./collection";
 import { MASTER_FILE_MEDIA_TYPE } from "./master-file";
 import { planImport } from "./master-file-import";
-import { DEFAULT_SOA_TIMERS, DEFAULT_TTL, type RecordChunk, recordChunks, recordInserts, zoneRow } from "./new-zone";
+import { DEFAULT_SOA_TIMERS, DEFAULT_TTL, type RecordChunk, recordChunks, recordInserts, newZoneRow } from "./new-zone";
 import { linkedDomain, linkedDomainId } from "./queries";
 import { checkedSecondaries } from "./secondaries";
 import type * as routes from "./routes";
@@ -45,7 +45,7 @@ interface ZonePlan {
   name: string;
   accountId: string;
   defaultTtl: number;
-  soa: Omit<Parameters<typeof zoneRow>[2], "serial"> & { serial?: number };
+  soa: Omit<Parameters<typeof newZoneRow>[2], "serial"> & { serial?: number };
   chunks: RecordChunk[];
   /** The records' lines as the export writes them (zones.record_bytes, drizzle/0028). */
   recordBytes: number;
@@ -156,7 +156,7 @@ export const createZone: RouteHandler<typeof routes.createZone, AppEnv> = async 
       if (existing[0]?.accountId === accountId) throw zoneExists(name, existing[0].id);
       if (existing[0] || refusal) throw nameHeld(name);
 
-      const zone = zoneRow(name, plan.defaultTtl, { ...plan.soa, serial: plan.soa.serial ?? initialSerial(now) }, now, accountId);
+      const zone = newZoneRow(name, plan.defaultTtl, { ...plan.soa, serial: plan.soa.serial ?? initialSerial(now) }, now, accountId);
       if (plan.secondaries) zone.secondaries = await checkedSecondaries(c, db, { name, accountId }, plan.secondaries);
       // The record triggers count the inserts: a new zone's record_count is its records'.
       const recordCount = plan.chunks.reduce((sum, chunk) => sum + chunk.count, 0);

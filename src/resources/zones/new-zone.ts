@@ -73,7 +73,7 @@ export function recordInserts(db: Database, zoneId: string, chunks: RecordChunk[
 }
 
 /** A new zone row; its record_count starts at 0 and the record triggers count the inserts. */
-export function zoneRow(name: string, defaultTtl: number, soa: SoaFields, now: Date, accountId: string) {
+export function newZoneRow(name: string, defaultTtl: number, soa: SoaFields, now: Date, accountId: string) {
   const at = now.toISOString();
   return {
     id: newId("zone", now),

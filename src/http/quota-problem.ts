@@ -1,15 +1,16 @@
-// Quotas over HTTP (docs/safety.md, "Quotas"): the configured defaults every request's
-// writes are held to, an account's limits and usage as the API shows them, and the problem
-// a batch the write routine refused for a quota answers: 422 quota_exceeded naming the
-// limit, its value and what the account holds. The check itself is the routine's
-// (src/db/quotas.ts): no operation adds one.
+// Quotas over HTTP (docs/safety.md, "Quotas"): the problem a batch the write routine
+// refused for a quota answers (422 quota_exceeded naming the limit, its value and what
+// the account holds); with it the configured defaults every request's writes are held
+// to, and an account's limits and usage as the API shows them. The limits are pure
+// (src/registry/limits.ts); the check is the routine's (src/db/quota-check.ts): no
+// operation adds one.
 import type { Context } from "hono";
 import { eq } from "drizzle-orm";
-import { type QuotaExceeded, usageOf } from "../db/quotas";
+import { type QuotaExceeded, usageOf } from "../db/quota-check";
 import { accounts } from "../db/schema";
 import type { AppEnv } from "../env";
 import { accountOf, isOperatorRights } from "../access/ownership";
-import { configuredLimits, effectiveLimits, type Limits, quotaExceededElsewhereMessage, quotaExceededMessage, type Usage } from "../registry/quotas";
+import { configuredLimits, effectiveLimits, type Limits, quotaExceededElsewhereMessage, quotaExceededMessage, type Usage } from "../registry/limits";
 import { ApiError } from "./problem";
 
 /** The configured defaults (wrangler.toml LIMIT_* variables). */

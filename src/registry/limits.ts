@@ -1,5 +1,5 @@
-// Quotas: what one account may hold (docs/safety.md, "Quotas"). One service and one D1
-// database serve every customer, so each account's share is bounded: a create, import,
+// Account limits, pure: what one account may hold (docs/safety.md, "Quotas"). One
+// service and one D1 database serve every customer, so each account's share is bounded: a create, import,
 // transfer-in, change batch or DNS UPDATE that would take an account past a limit is
 // refused (422 quota_exceeded) and writes nothing. Pure: the limits an account has, from
 // the configured defaults and the operator's overrides.

@@ -1,4 +1,4 @@
-// Quotas (docs/safety.md, "Quotas"), decided in one place: the write routine
+// The quota check in SQL (docs/safety.md, "Quotas"), decided in one place: the write routine
 // (src/db/write.ts) ends every batch with `quotaCheck`, so no writer — an HTTP create, a
 // change batch, an import, a DNS UPDATE, a transfer's approval, the sweep — can leave it
 // out. The account's counts in account_usage are moved by triggers as the batch writes its
@@ -10,7 +10,7 @@
 // It holds under concurrency: D1 runs batches one after the other, so of two creates
 // racing for the last place the second sees the first's count and aborts.
 import { and, eq, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { type Limits, QUOTA_KINDS, type QuotaKind, type Usage } from "../registry/quotas";
+import { type Limits, QUOTA_KINDS, type QuotaKind, type Usage } from "../registry/limits";
 import type { Database } from "./client";
 import { accountUsage } from "./schema";
 
