@@ -90,7 +90,7 @@ export const accounts = sqliteTable(
     name: text("name").notNull(),
     role: text("role", { enum: ["operator", "customer"] }).notNull(),
     status: text("status", { enum: ["active", "suspended"] }).notNull(),
-    /** An operator's overrides of the configured quotas: a JSON object (src/registry/quotas.ts). */
+    /** An operator's overrides of the configured quotas: a JSON object (src/registry/limits.ts). */
     limits: text("limits", { mode: "json" }).$type<Partial<Record<string, number>>>(),
     version: integer("version").notNull().default(1),
     ...timestamps,
@@ -116,7 +116,7 @@ export const accountUsage = sqliteTable(
     tokens: integer("tokens").notNull().default(0),
     tsigKeys: integer("tsig_keys").notNull().default(0),
     webhooks: integer("webhooks").notNull().default(0),
-    /** Set by the write routine's quota check when a count passes its limit: a trigger aborts the batch (src/db/quotas.ts). */
+    /** Set by the write routine's quota check when a count passes its limit: a trigger aborts the batch (src/db/quota-check.ts). */
     overQuota: text("over_quota"),
     /**
      * During a batch that changed a count: what the account held before it, a JSON array in
