@@ -34,7 +34,7 @@ import { type EventInput, eventInsert, previousStatementChanged } from "./events
 import { exceededQuota, forgetNotesLeftOutside, type QuotaDefaults, quotaCheck } from "./quota-check";
 import { writeAssertions } from "./schema";
 
-export { QuotaExceeded, RAISES_NO_COUNT, type QuotaDefaults } from "./quota-check";
+export type { QuotaDefaults } from "./quota-check";
 
 /** One statement of a write's batch. */
 export type Statement = BatchItem<"sqlite">;

@@ -9,8 +9,6 @@ import type { AppEnv } from "../env";
 import { mediaTypeOf, requestText } from "./body";
 import { ApiError, type FieldError, type ProblemCode } from "./problem";
 
-export { MAX_JSON_BODY_BYTES, mediaTypeOf } from "./body";
-
 export const JSON_MEDIA_TYPE = "application/json";
 /** RFC 7396: PATCH bodies may say they are merge patches. */
 export const MERGE_PATCH_MEDIA_TYPE = "application/merge-patch+json";

@@ -7,8 +7,6 @@ import type { ResourceRef } from "../db/ref";
 import { normalizeName } from "../dns/name";
 import { ApiError, type FieldError } from "./problem";
 
-export type { ResourceRef };
-
 export function resourceRef(segment: string, what: string): ResourceRef {
   if (!segment.includes(".")) return { kind: "id", id: segment };
   const normalized = normalizeName(segment, { underscore: true });

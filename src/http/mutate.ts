@@ -31,9 +31,6 @@ import { defaultLimits } from "./quota-problem";
 import type { ApiError } from "./problem";
 import { withVersionRetry } from "./writes";
 
-export type { Change, Query, Removal, Statement, Stored, WriteContext };
-
-/** A collection as the write routine sees it: each resource folder's `collection.ts`. */
 /** A collection as a request's write sees it: each resource folder's `collection.ts`. */
 export interface Collection<Row extends Stored, Body> extends Resource<Row> {
   /** The collection's path: a created resource's Location is `${path}/${id}`. */

@@ -4,7 +4,8 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { eventArchives, events } from "../db/schema";
-import { commitWrite, RAISES_NO_COUNT, writeContextAt } from "../db/write";
+import { RAISES_NO_COUNT } from "../db/quota-check";
+import { commitWrite, writeContextAt } from "../db/write";
 import { ARCHIVE_MEDIA_TYPE, archiveId, archiveKey } from "../db/event-archive-names";
 import { presentEvent } from "../db/event-json";
 import type { EventRow } from "../db/event-json";

@@ -5,7 +5,7 @@
 // approves it once the account has room (either side may end it meanwhile).
 import { eq } from "drizzle-orm";
 import { writeChange } from "../db/resource-write";
-import { QuotaExceeded } from "../db/write";
+import { QuotaExceeded } from "../db/quota-check";
 import { transfers } from "../db/schema";
 import { transferAutoApproves } from "../registry/lifecycle";
 import { prohibitingStatus, shownStatuses } from "../registry/statuses";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { certWithNumbers } from "../../src/dns/rdata/cert";
+import { keyTag } from "../../src/dns/rdata/dnskey";
+import { nameWire } from "../../src/dns/rdata/wire";
 import {
   canonicalRdata,
   isRecordType,
-  keyTag,
-  nameWire,
   parseRdata,
   RECORD_TYPE_CODES,
   RECORD_TYPES,

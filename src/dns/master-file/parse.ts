@@ -26,7 +26,8 @@
 //   BIND's check-names) and BIND's integrity checks (zone-integrity.ts), so no import
 //   holds a zone BIND would refuse.
 import { isWithin, normalizeName } from "../name";
-import { canonicalRdataTokens, rdataNames, rdataWire, recordTypeOf, type Token } from "../rdata";
+import { canonicalRdataTokens, rdataNames, rdataWire, recordTypeOf } from "../rdata";
+import type { Token } from "../rdata/tokens";
 import { signerRdataProblem, nsec3OwnerProblem } from "../rdata/dnssec-signed";
 import { nameField, uintField } from "../rdata/fields";
 import { BIND_TYPE_CODES } from "../rdata/generic";

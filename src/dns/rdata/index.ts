@@ -41,13 +41,6 @@ import { URI } from "./uri";
 import { wireReader } from "./wire";
 import { ZONEMD } from "./zonemd";
 
-export type { RdataDescriptor } from "./descriptor";
-export { keyTag } from "./dnskey";
-export { nameWire } from "./wire";
-export type { RdataResult } from "../result";
-export type { Token } from "./tokens";
-export { genericTypeCode } from "./generic";
-
 /** The record types this service stores, in the order the API lists them. */
 const RDATA_DESCRIPTORS = {
   A,

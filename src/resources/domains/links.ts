@@ -9,7 +9,7 @@ import { newId } from "../../db/ids";
 import { adoptSubordinateHosts, contactsHaveAddress, linksNameservers } from "../../db/links";
 import { domainNameservers, hosts } from "../../db/schema";
 import { reversedName } from "../../dns/name";
-import type { Statement, WriteContext } from "../../http/mutate";
+import type { Statement, WriteContext } from "../../db/write";
 import { type AssignedContacts, contactsNeedingAddress } from "../../registry/contacts";
 import { type HostWithLinks, presentHost } from "../../db/hosts";
 

@@ -8,7 +8,7 @@ import { chunkedEventInserts } from "../../db/events";
 import { guard } from "../../db/guards";
 import { hostUsersAre } from "../../db/links";
 import { domains } from "../../db/schema";
-import type { Statement, WriteContext } from "../../http/mutate";
+import type { Statement, WriteContext } from "../../db/write";
 import { ApiError } from "../../http/problem";
 import { presentDomain } from "../domains/present";
 import type { DomainWithLinks } from "../domains/queries";

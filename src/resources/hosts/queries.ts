@@ -6,7 +6,7 @@ import { hostColumns } from "../../db/hosts";
 import { hostsNamed } from "../../db/links";
 import { nameContaining } from "../../db/sql";
 import { domains, hostAddresses, hosts } from "../../db/schema";
-import type { Statement } from "../../http/mutate";
+import type { Statement } from "../../db/write";
 import type { PageRequest } from "../../http/pagination";
 import { registrableDomainOf } from "../../registry/extensions";
 import { readTogether } from "../../db/write";

@@ -40,7 +40,7 @@ import {
 } from "../../dns/message";
 import { absoluteOwnerName, ancestorNames } from "../../dns/name";
 import { ownerOrder } from "../../dns/name-order";
-import { nameWire } from "../../dns/rdata";
+import { nameWire } from "../../dns/rdata/wire";
 import { concatWire, u32 } from "../../dns/rdata/wire";
 import { base64Text } from "../../crypto/base64";
 import { rrsetOutcomeProblems, rrsetSizeProblems } from "../../dns/rrset-changes";

@@ -7,7 +7,7 @@ import { touchZone, type ZoneWithLinks } from "../../db/zones";
 import { absoluteOwnerName } from "../../dns/name";
 import { ownerOrder } from "../../dns/name-order";
 import { groupBy, type RrsetOutcome, rrsetKey } from "../../dns/rrset-changes";
-import type { WriteContext } from "../../http/mutate";
+import type { WriteContext } from "../../db/write";
 import type { Write } from "../../db/write";
 import { recordChunks, recordInserts } from "../zones/new-zone";
 import { zoneHoldsRoom } from "./collection";

@@ -1,7 +1,7 @@
 // RFC 2181 §5.2: the records of an RRset share one TTL. Writing a record's TTL sets it on
 // the rest of its RRset; that change gets one `rrset` event (src/resources/records/rrset-events.ts).
 // The later write wins whole.
-import type { Statement, WriteContext } from "../../http/mutate";
+import type { Statement, WriteContext } from "../../db/write";
 import { alignRrsetTtl } from "./queries";
 import { rrsetTtlEvent } from "./rrset-events";
 

@@ -12,7 +12,7 @@ import { records, type ZoneSecondary } from "../../db/schema";
 import type { SoaFields } from "../../dns/master-file";
 import { reversedName } from "../../dns/name";
 import { ownerOrder } from "../../dns/name-order";
-import type { Statement } from "../../http/mutate";
+import type { Statement } from "../../db/write";
 
 export const DEFAULT_TTL = 3600;
 // RFC 1912 §2.2 suggests these orders of magnitude; they are the example of docs/dns.md too.
