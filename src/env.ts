@@ -27,7 +27,7 @@ export interface Env extends Cloudflare.Env {
   WEBHOOK_DNS_RESOLVER?: string;
   /** "true" switches authentication off for requests to a loopback host (npm start). */
   AUTH_DISABLED?: string;
-  /** SHA-256 (hex) of `npm start`'s local credential, which `npm run token` presents over loopback (src/http/auth.ts); npm start passes it. */
+  /** SHA-256 (hex) of `npm start`'s local credential, which `npm run token` presents over loopback (src/http/auth.ts, src/http/credentials.ts); npm start passes it. */
   LOCAL_CREDENTIAL_SHA256?: string;
   /** "true" lets POST /v1/lifecycle/sweep and POST /v1/webhooks/dispatch act at the body's `as_of`, for requests to a loopback host (npm start). */
   CLOCK_OVERRIDE?: string;

@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { authDisabled, isLocalDevelopment } from "../src/http/auth";
+import { authDisabled, isLocalDevelopment } from "../src/http/local-development";
 import { api, apiRaw, expectProblem } from "./helpers";
 import { bearer, TEST_TOKENS } from "./tokens";
 import worker from "../src/index";

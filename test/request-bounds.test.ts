@@ -6,7 +6,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { safeErrorSummary } from "../src/http/error-log";
-import { TOKEN_CACHE_MS } from "../src/http/auth";
+import { TOKEN_CACHE_MS } from "../src/http/token-cache";
 import { costOf } from "./d1-cost";
 import { api, apiRaw, expectProblem, type ApiResponse } from "./helpers";
 import { bearer, TEST_TOKENS } from "./tokens";

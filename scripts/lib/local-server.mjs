@@ -4,7 +4,7 @@
 // each `npm start` writes, into its state directory, a file only its user can read (mode
 // 0600) naming its port and a credential made afresh for the run, and hands `wrangler dev`
 // only the credential's SHA-256 (LOCAL_CREDENTIAL_SHA256, honoured for loopback requests
-// only, as AUTH_DISABLED is: src/http/auth.ts); it removes the file when it stops. A tool
+// only, as AUTH_DISABLED is: src/http/local-development.ts); it removes the file when it stops. A tool
 // finding the file and the server answering to the credential goes through the server's
 // API over loopback; otherwise (no file, or a file left by a server that died) it opens the
 // database file as before.

@@ -1,10 +1,10 @@
 // The time an operator's run acts at (the lifecycle sweep, the events archive, the
 // webhooks' delivery run): now, or the body's `as_of` where the service allows a clock of
-// the caller's choosing — a local development server with CLOCK_OVERRIDE (src/http/auth.ts
+// the caller's choosing — a local development server with CLOCK_OVERRIDE (src/http/local-development.ts
 // clockOverridable) — so that tests can walk through days and years on one afternoon.
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { clockOverridable } from "./auth";
+import { clockOverridable } from "./local-development";
 import { ApiError } from "./problem";
 
 const EARLIEST_RUN_TIME = Date.parse("1970-01-01T00:00:00Z");

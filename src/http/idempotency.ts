@@ -11,7 +11,8 @@ import { and, eq, lt } from "drizzle-orm";
 import type { AppEnv } from "../env";
 import { type Database, database } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
-import { clientAddress, principalKey, sha256Hex } from "./auth";
+import { sha256Hex } from "../crypto/sha256";
+import { clientAddress, principalKey } from "./client-key";
 import { requestBytes } from "./body";
 import { ApiError } from "./problem";
 

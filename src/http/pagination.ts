@@ -5,7 +5,8 @@
 // and filters), so an altered cursor or one from another list answers 400 `invalid_cursor`.
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { isLocalDevelopment, isPublic } from "./auth";
+import { isPublic } from "./auth";
+import { isLocalDevelopment } from "./local-development";
 import { z } from "@hono/zod-openapi";
 import { integerParam } from "./query";
 import { ApiError } from "./problem";

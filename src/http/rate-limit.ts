@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Principal } from "../access/principal";
 import type { AppEnv } from "../env";
 import { configuredLimits, effectiveLimits } from "../registry/limits";
-import { clientAddress, principalKey } from "./auth";
+import { clientAddress, principalKey } from "./client-key";
 import { ApiError } from "./problem";
 
 /** What ACCOUNT_RATE_SHARE says when the configuration does not: the binding's limit in wrangler.toml. */

@@ -2,7 +2,7 @@
 // src/crypto/sealed.ts), as a request's handlers get it.
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { isLocalDevelopment } from "./auth";
+import { isLocalDevelopment } from "./local-development";
 import { ApiError } from "./problem";
 
 // Seals private keys when DNSSEC_KEY_SECRET is unset and the request came to a loopback

@@ -2,10 +2,10 @@
 // test names negatively "unless explicitly configured by the administrator"): on a
 // loopback deployment only (src/registry/reserved-zone-names.ts, docs/accounts.md).
 import type { Env } from "../env";
-import { isLocalDevelopment } from "./auth";
+import { isLocalDevelopment } from "./local-development";
 
 /**
- * True for local development (`npm start`, src/http/auth.ts), and for a runtime that no
+ * True for local development (`npm start`, src/http/local-development.ts), and for a runtime that no
  * network reaches and that says it is for tests: TEST_ZONES_ALLOWED "true" (set only by
  * vitest.config.ts, whose requests go to `http://api.test` straight to the Worker's fetch)
  * on a request that no connection brought (no CF-Connecting-IP, which Cloudflare sets on

@@ -1,5 +1,5 @@
 // PATCH /v1/accounts/{account}: rename, suspend or reactivate. Suspension takes effect
-// for every token of the account within the token cache time (src/http/auth.ts reads the
+// for every token of the account within the token cache time (src/db/api-tokens.ts reads the
 // account's status with the token): its objects are kept, untouched, and its webhooks
 // pause until it is active again (docs/webhooks.md).
 import type { RouteHandler } from "@hono/zod-openapi";

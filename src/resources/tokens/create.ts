@@ -15,7 +15,7 @@ import { dnsTokenMisfit } from "../../access/route-access";
 import { newId } from "../../db/ids";
 import { apiTokens } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { sha256Hex } from "../../http/auth";
+import { sha256Hex } from "../../crypto/sha256";
 import { createResource } from "../../http/mutate";
 import { ApiError, validationError } from "../../http/problem";
 import { type TokenRights, widening } from "../../access/token-rights";

@@ -1,6 +1,6 @@
 // DELETE /v1/tokens/{token}: revoke it, and every token minted from it, transitively, in
 // one batch. Revoked tokens stop working within TOKEN_CACHE_MS on every isolate (an
-// isolate trusts a token it checked for that long, src/http/auth.ts). A revoked token
+// isolate trusts a token it checked for that long, src/http/token-cache.ts). A revoked token
 // stays readable (`revoked_at` set); its event is a `delete`, as is each descendant's.
 //
 // Besides itself, a token revokes only tokens whose rights lie within its own (the

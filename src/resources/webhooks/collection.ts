@@ -2,7 +2,7 @@
 // operations share: the limit per account, and the checks of a URL when it is set.
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
-import { isLocalDevelopment } from "../../http/auth";
+import { isLocalDevelopment } from "../../http/local-development";
 import type { Collection } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
 import { presentWebhook, webhookResource } from "../../delivery/webhook-resource";

@@ -1,7 +1,7 @@
 // A zone's declared secondaries (docs/serving.md): servers of the customer's own that the
 // primary NOTIFYs and lets transfer the zone, by address, or with a TSIG key of the zone's
 // account that allows `transfer` of the zone. Addresses are global unicast; a loopback
-// deployment (local development, src/http/auth.ts) also takes loopback ones, so that the
+// deployment (local development, src/http/local-development.ts) also takes loopback ones, so that the
 // tests can run a secondary on this machine.
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -11,7 +11,7 @@ import { tsigKeys, type ZoneSecondary } from "../../db/schema";
 import { isLoopback, parseIp } from "../../dns/ip";
 import { nonGlobalReason } from "../../dns/special-addresses";
 import type { AppEnv } from "../../env";
-import { isLocalDevelopment } from "../../http/auth";
+import { isLocalDevelopment } from "../../http/local-development";
 import { type FieldError, validationError } from "../../http/problem";
 
 export const MAX_SECONDARIES = 10;
