@@ -42,7 +42,7 @@ CREATE TABLE `registry_transfers` (
 --> statement-breakpoint
 CREATE INDEX `registry_transfers_domain_idx` ON `registry_transfers` (`domain_id`, `status`);
 --> statement-breakpoint
-CREATE INDEX `registry_transfers_name_idx` ON `registry_transfers` (`repository_id`, `name`, `requested_at`);
+CREATE INDEX `registry_transfers_name_idx` ON `registry_transfers` (`name`, `requested_at`);
 --> statement-breakpoint
 CREATE INDEX `registry_transfers_account_idx` ON `registry_transfers` (`account_id`);
 --> statement-breakpoint

@@ -170,6 +170,7 @@ export const app = createApp();
 export { cronSweep } from "./jobs/sweep";
 export { cronRenewSignatures } from "./jobs/signature-renewal";
 export { cronArchive } from "./jobs/event-archive";
+export { cronReconcile } from "./jobs/reconcile";
 /** Every D1 call tried again while another program holds the database locked, for the Worker's handlers (src/db/client.ts). */
 export { withBusyRetry } from "./db/client";
 /** Webhook deliveries, for the Worker's queue consumer and cron trigger (docs/webhooks.md). */

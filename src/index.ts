@@ -3,9 +3,20 @@
 // the lifecycle sweep (expiries, ends of grace periods, purges, transfers past act_by),
 // move the serial of signed zones when a new signing week begins
 // (src/jobs/signature-renewal.ts) and move events older than the hot window to the
-// archive (docs/capacity.md). Every minute, and with the hourly run: deliver what webhooks
+// archive (docs/capacity.md), and compare a batch of each connected repository's domains
+// with its registry (docs/registries.md). Every minute, and with the hourly run: deliver what webhooks
 // are owed (the safety net under the queue, docs/webhooks.md). The queue: webhook deliveries.
-import { app, consumeWebhookMessages, cronArchive, cronRenewSignatures, cronSweep, dispatchOwed, forgetOldDeliveries, withBusyRetry } from "./app";
+import {
+  app,
+  consumeWebhookMessages,
+  cronArchive,
+  cronReconcile,
+  cronRenewSignatures,
+  cronSweep,
+  dispatchOwed,
+  forgetOldDeliveries,
+  withBusyRetry,
+} from "./app";
 import type { Env } from "./env";
 import { safeErrorSummary } from "./http/error-log";
 import { deleteExpiredIdempotencyKeys } from "./http/idempotency";
@@ -59,6 +70,8 @@ export default {
     ctx.waitUntil(cronRenewSignatures(env.DB, controller.scheduledTime).then(logReport("signatures_renewed"), logFailure("signatures_renewed")));
     // What a failed run wrote to R2 and did not delete from D1 is found and completed by the next.
     ctx.waitUntil(cronArchive(env.DB, env.ARCHIVE, env.EVENT_HOT_DAYS, controller.scheduledTime).then(logReport("archive"), logFailure("archive")));
+    // Each connected repository's next batch compared with its registry (docs/registries.md, "Reconciliation").
+    ctx.waitUntil(cronReconcile(env.DB, controller.scheduledTime, env).then(logReport("reconciliation"), logFailure("reconciliation")));
   },
   async queue(batch: MessageBatch, env: Env) {
     await consumeWebhookMessages(batch as MessageBatch<never>, withRetryingDatabase(env));

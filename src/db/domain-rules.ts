@@ -25,8 +25,12 @@ export const domainTransferLockedUntil = sql<string | null>`(select ${transferLo
   sql`e.transfer_lock_days`,
 )} from extensions e where e.id = "domains"."extension_id")`;
 
-/** DomainState.pendingTransfer (src/registry/statuses.ts): a transfer of the domain waits for the losing account. */
-export const domainPendingTransfer = sql<boolean>`exists (select 1 from main.transfers t where t.domain_id = "domains"."id" and t.status = 'pending')`;
+/**
+ * DomainState.pendingTransfer (src/registry/statuses.ts): a transfer of the domain waits for
+ * the losing account: between two accounts here, or asked by another registrar at a
+ * connected registry (registry_transfers, drizzle/0042).
+ */
+export const domainPendingTransfer = sql<boolean>`(exists (select 1 from main.transfers t where t.domain_id = "domains"."id" and t.status = 'pending') or exists (select 1 from main.registry_transfers rt where rt.domain_id = "domains"."id" and rt.status = 'pending'))`;
 
 /** pendingDelete (serverStatusesOf): the domain is deleted, in redemption. */
 const domainPendingDelete = sql`"domains"."deleted_at" is not null`;

@@ -4,6 +4,7 @@
 // registrars; the poll messages applied; where each repository's reconciliation stands.
 import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "./client";
+import type { ResourceRef } from "./ref";
 import { registryDomains, registryMessages, registryReconciliations, registryTransfers } from "./schema";
 
 export type RegistryDomainRow = typeof registryDomains.$inferSelect;
@@ -76,12 +77,12 @@ export function latestRegistryTransfer(db: Database, repositoryId: string, name:
     .limit(1);
 }
 
-/** The latest transfer of a name, whatever its repository (a name is under one extension, so one repository). */
-export function latestRegistryTransferNamed(db: Database, name: string) {
+/** The latest transfer with another registrar of a domain by id (its domain_id), or of a name (in either direction). */
+export function latestRegistryTransferOf(db: Database, ref: ResourceRef) {
   return db
     .select()
     .from(registryTransfers)
-    .where(eq(registryTransfers.name, name))
+    .where(ref.kind === "id" ? eq(registryTransfers.domainId, ref.id) : eq(registryTransfers.name, ref.name))
     .orderBy(desc(registryTransfers.requestedAt), desc(registryTransfers.id))
     .limit(1);
 }

@@ -858,7 +858,7 @@ export const registryTransfers = sqliteTable(
   },
   (t) => [
     index("registry_transfers_domain_idx").on(t.domainId, t.status),
-    index("registry_transfers_name_idx").on(t.repositoryId, t.name, t.requestedAt),
+    index("registry_transfers_name_idx").on(t.name, t.requestedAt),
     index("registry_transfers_account_idx").on(t.accountId),
   ],
 );

@@ -1,10 +1,17 @@
 // The scheduled jobs (src/index.ts runs them from the cron trigger, through src/app.ts) and
 // the operator's routes that run them now: the lifecycle sweep (docs/lifecycle.md), the events
-// archive (docs/capacity.md). Jobs stand above the collections: they use the collections'
+// archive (docs/capacity.md), and the registry jobs: poll messages applied, reconciliation
+// (docs/registries.md). Jobs stand above the collections: they use the collections'
 // queries and write routine, and no collection imports a job.
 import { createRouter } from "../http/router";
 import { runEventArchive } from "./event-archive-run";
+import * as registryRoutes from "./registry-routes";
+import { receiveRegistryMessage, runReconciliation } from "./registry-run";
 import * as routes from "./routes";
 import { runSweep } from "./sweep-run";
 
-export const jobsRouter = createRouter().openapi(routes.runSweep, runSweep).openapi(routes.runEventArchive, runEventArchive);
+export const jobsRouter = createRouter()
+  .openapi(routes.runSweep, runSweep)
+  .openapi(routes.runEventArchive, runEventArchive)
+  .openapi(registryRoutes.receiveRegistryMessage, receiveRegistryMessage)
+  .openapi(registryRoutes.runReconciliation, runReconciliation);

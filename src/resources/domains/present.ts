@@ -21,6 +21,9 @@ export function presentDomainListItem(row: DomainWithLinks): DomainListItem {
     rgp_status: row.rgp,
     transfer_locked_until: row.transferLockedUntil,
     ds: row.ds,
+    registry: row.registry
+      ? { roid: row.registry.roid, registrar: row.registry.sponsor, missing_since: row.registry.missingSince, reconciled_at: row.registry.reconciledAt }
+      : null,
     zone: row.zoneId,
     created_at: row.createdAt,
     updated_at: row.updatedAt,

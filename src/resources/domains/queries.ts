@@ -8,7 +8,23 @@ import type { PageRequest } from "../../http/pagination";
 import type { DomainSort } from "./schemas";
 
 export type DomainRow = typeof domains.$inferSelect;
-export type DomainWithLinks = DomainRow & { nameservers: string[]; zoneId: string | null; pendingTransfer: boolean; transferLockedUntil: string | null };
+/** What the connected registry says of a domain (drizzle/0042: registry_domains), as the domain's `registry` shows it. */
+export interface DomainRegistryState {
+  roid: string | null;
+  /** The registry's clID when another registrar sponsors the domain there. */
+  sponsor: string | null;
+  missingSince: string | null;
+  reconciledAt: string | null;
+}
+
+export type DomainWithLinks = DomainRow & {
+  nameservers: string[];
+  zoneId: string | null;
+  pendingTransfer: boolean;
+  transferLockedUntil: string | null;
+  /** Null (or absent, for a row a write builds) when no connected registry said anything of it. */
+  registry?: DomainRegistryState | null;
+};
 
 /** The domain's name server names in the order given, as one JSON array. */
 // Subqueries spell out their tables: drizzle renders columns of a single-table query
@@ -28,7 +44,20 @@ const zoneId = sql<string | null>`(select z.id from zones z where z.name = "doma
 /** Whether a transfer of the domain waits for the losing account (docs/lifecycle.md: `pendingTransfer`). */
 const pendingTransfer = sql<boolean>`${domainPendingTransfer}`.mapWith((v: number) => v === 1);
 
-const columns = { ...getTableColumns(domains), nameservers: nameserverNames, zoneId, pendingTransfer, transferLockedUntil: domainTransferLockedUntil };
+/** What the connected registry says of the domain (registry_domains, by its primary key), or null. */
+const registryState =
+  sql<DomainRegistryState | null>`(select json_object('roid', rd.roid, 'sponsor', rd.sponsor, 'missingSince', rd.missing_since, 'reconciledAt', rd.reconciled_at) from registry_domains rd where rd.domain_id = "domains"."id")`.mapWith(
+    (v: string | null) => (v === null ? null : (JSON.parse(v) as DomainRegistryState)),
+  );
+
+const columns = {
+  ...getTableColumns(domains),
+  nameservers: nameserverNames,
+  zoneId,
+  pendingTransfer,
+  transferLockedUntil: domainTransferLockedUntil,
+  registry: registryState,
+};
 
 export interface DomainFilters {
   /** Only this account's domains (an operator's filter; a customer sees only its own anyway). */

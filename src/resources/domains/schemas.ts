@@ -92,6 +92,24 @@ export const DomainSchema = z
       description: "Registration or last transfer plus the extension's `transfer_lock_days`: no transfer before then. Null where the registry has no lock.",
     }),
     ds: z.array(DsSchema).openapi({ description: "DS data for the parent zone (RFC 5910), digests in uppercase hex." }),
+    registry: z
+      .object({
+        roid: z.string().nullable().openapi({ example: "1234-VRSN", description: "The registry's repository object id (RFC 5730 §2.8)." }),
+        registrar: z.string().nullable().openapi({
+          example: null,
+          description: "The registrar that sponsors the domain at the registry (its EPP `clID`) when it is not this service; null while this service does.",
+        }),
+        missing_since: TimestampSchema.nullable().openapi({
+          description:
+            "Since when the registry no longer holds the domain for this service (reconciliation found it gone, or another registrar's): the domain is kept here, marked, never silently deleted.",
+        }),
+        reconciled_at: TimestampSchema.nullable().openapi({ description: "When reconciliation last compared the domain with the registry's `<domain:info>`." }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "What the repository's registry says of the domain, when the repository is connected (docs/registries.md) and the registry has said anything of it; null otherwise.",
+      }),
     zone: z.string().nullable().openapi({ description: "Id of the zone of the same name served here, if any." }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
@@ -151,14 +169,22 @@ export const PricedDomainSchema = DomainSchema.extend({
 
 export const TransferSchema = z
   .object({
-    domain: z.string().openapi({ example: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" }),
+    domain: z.string().nullable().openapi({
+      example: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B",
+      description: "The domain; null for a transfer in from another registrar until the domain joins the gaining account.",
+    }),
     name: z.string().openapi({ example: "example.com" }),
     status: z.enum(["pending", "approved", "rejected", "cancelled", "auto_approved"]),
-    gaining_account: z.string().openapi({ example: "acc_01JD3Q6Y4T8N0V4W5X6Y7Z8A9C" }),
-    losing_account: z.string().openapi({ example: "acc_00000000000000000000000000" }),
+    gaining_account: z.string().nullable().openapi({ example: "acc_01JD3Q6Y4T8N0V4W5X6Y7Z8A9C", description: "Null when another registrar gains the domain." }),
+    losing_account: z.string().nullable().openapi({ example: "acc_00000000000000000000000000", description: "Null when another registrar loses the domain." }),
+    registrar: z.string().nullable().openapi({
+      example: null,
+      description:
+        "The other registrar (its EPP `clID` at the registry) of a transfer between registrars at a connected repository (docs/registries.md); null for a transfer between two accounts here.",
+    }),
     period: z.number().int().openapi({ example: 1, description: "Years the expiry grows by on approval (capped at periods.max from then)." }),
     requested_at: TimestampSchema,
-    act_by: TimestampSchema.openapi({ description: "When the transfer is approved automatically unless the losing account acts first." }),
+    act_by: TimestampSchema.nullable().openapi({ description: "When the transfer is approved automatically unless the losing side acts first." }),
     acted_at: TimestampSchema.nullable(),
     price: z
       .union([PriceSchema, z.null()])

@@ -26,6 +26,7 @@ export function presentTransfer(row: TransferRow) {
     status: row.status,
     gaining_account: row.gainingAccountId,
     losing_account: row.losingAccountId,
+    registrar: null,
     period: row.period,
     requested_at: row.requestedAt,
     act_by: row.actBy,

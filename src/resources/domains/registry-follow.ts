@@ -1,0 +1,385 @@
+// A domain of a connected repository follows its registry (docs/registries.md, "The
+// registry decides"): what a `<domain:info>` shows becomes ours in one write with its event
+// (`reconciled`, `settled`, …) listing what differed; a domain the registry no longer has
+// for us is marked, never silently deleted; one that left us (transferred away, deleted by
+// the registry) leaves its account; one transferred in joins the gaining account with the
+// registry's dates. The reconciliation job and the poll messages (src/jobs/) and the
+// transfer routes use these; every registry command goes through the gateway
+// (src/connector/gateway.ts) with the clTRID the caller gives.
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import type { Catalog } from "../../db/catalog";
+import { eventInsert } from "../../db/events";
+import { presentHost } from "../../db/hosts";
+import { newId } from "../../db/ids";
+import { hostsNamed } from "../../db/links";
+import { registryDomainUpsert, type RegistryTransferRow, registryTransferEnd } from "../../db/registry-state";
+import type { EventOperation } from "../../db/events";
+import { writeChange, writeRemoval } from "../../db/resource-write";
+import { contacts, domainNameservers, domains, hosts, registryObjects } from "../../db/schema";
+import { rowStatements, type Statement, versionStep, type WriteContext } from "../../db/write";
+import { type Difference, followRegistry, type RegistryDomainView, registryDomainView } from "../../connector/follow";
+import type { ConnectorSettings } from "../../connector/config";
+import { registryCommand } from "../../connector/gateway";
+import { generateAuthInfo } from "../../registry/auth-info";
+import { earliestEnd, transferLockedUntil, withGracePeriod } from "../../registry/lifecycle";
+import { domainCollection } from "./collection";
+import { nameserverLinks, replaceNameserverLinks } from "./links";
+import { presentDomain } from "./present";
+import { type DomainWithLinks, findDomain, zoneNamed } from "./queries";
+
+/** What a write driven by the registry records beside the domain. */
+export interface RegistryNote {
+  /** The event's operation. */
+  operation: EventOperation;
+  /** The registry's transaction id of the command or message behind the write. */
+  svTRID?: string;
+  /** Written into the event's `after` as `registry_…` fields (the poll message, the pending action's result). */
+  note?: Record<string, unknown>;
+  /** Write (and record an event) even when nothing of the domain differs (a settled pending action). */
+  always?: boolean;
+  /** Set `registry.reconciled_at` (a reconciliation's comparison). */
+  reconciledAt?: string;
+  /** Statements of the same batch (a transfer's row ended with the domain's write). */
+  alongside?: Statement[];
+}
+
+function afterNotes(differences: readonly Difference[], note: RegistryNote) {
+  const notes: Record<string, ReturnType<typeof sql>> = { "$.registry_differences": sql`json(${JSON.stringify(differences)})` };
+  if (note.svTRID) notes["$.registry_sv_trid"] = sql`${note.svTRID}`;
+  for (const [key, value] of Object.entries(note.note ?? {})) notes[`$.registry_${key}`] = sql`json(${JSON.stringify(value)})`;
+  return notes;
+}
+
+/** Our contact the registry's registrant id stands for (one the domain's account holds); undefined when none of ours does. */
+async function registrantOf(ctx: WriteContext, current: DomainWithLinks, view: RegistryDomainView): Promise<string | null | undefined> {
+  if (view.registrant === null) return null;
+  const rows = await ctx.db
+    .select({ id: registryObjects.objectId, accountId: contacts.accountId })
+    .from(registryObjects)
+    .innerJoin(contacts, eq(contacts.id, registryObjects.objectId))
+    .where(
+      and(eq(registryObjects.repositoryId, current.repositoryId), eq(registryObjects.objectType, "contact"), eq(registryObjects.registryId, view.registrant)),
+    );
+  return rows.find((r) => r.accountId === current.accountId)?.id;
+}
+
+/**
+ * Brings the domain to what the registry holds (the registry sponsors it for us): one write
+ * with its event, whose `after` carries `registry_differences` (each field's value here and
+ * at the registry) and the registry's svTRID. Answers what differed; nothing is written but
+ * the comparison's time when nothing did (unless `note.always`).
+ */
+export async function followView(
+  ctx: WriteContext,
+  cat: Catalog,
+  current: DomainWithLinks,
+  view: RegistryDomainView,
+  note: RegistryNote,
+): Promise<Difference[]> {
+  const registrant = await registrantOf(ctx, current, view);
+  const { next: fields, differences } = followRegistry(
+    {
+      statuses: current.statuses,
+      serverStatuses: current.serverStatuses,
+      expiresAt: current.expiresAt,
+      nameservers: current.nameservers,
+      ds: current.ds,
+      registrantId: current.registrantId,
+      deleted: current.deletedAt !== null,
+    },
+    view,
+    registrant,
+  );
+  const registry = {
+    roid: view.roid,
+    sponsor: null,
+    missingSince: null,
+    reconciledAt: note.reconciledAt ?? current.registry?.reconciledAt ?? null,
+  };
+  const upsert = registryDomainUpsert(ctx.db, { domainId: current.id, repositoryId: current.repositoryId, ...registry });
+  const registryChanged = current.registry?.roid !== registry.roid || current.registry?.sponsor != null || current.registry?.missingSince != null;
+  if (differences.length === 0 && !note.always && !registryChanged) {
+    await upsert;
+    return differences;
+  }
+  const extension = cat.extensions.get(current.extensionId)!;
+  let { rgp, deletedAt } = current;
+  if (fields.deleted && current.deletedAt === null) {
+    deletedAt = ctx.at;
+    rgp = withGracePeriod([], ctx.now, { status: "redemptionPeriod", days: extension.graceRedemption });
+  } else if (!fields.deleted && current.deletedAt !== null) {
+    deletedAt = null;
+    rgp = current.rgp.filter((e) => e.status !== "redemptionPeriod" && e.status !== "pendingDelete");
+  }
+  const next: DomainWithLinks = {
+    ...current,
+    statuses: fields.statuses,
+    serverStatuses: fields.serverStatuses,
+    expiresAt: fields.expiresAt,
+    ds: fields.ds,
+    registrantId: fields.registrantId,
+    nameservers: fields.nameservers,
+    deletedAt,
+    rgp,
+    rgpEndsAt: earliestEnd(rgp) ?? (deletedAt ? ctx.at : null),
+    registry,
+    version: current.version + 1,
+    updatedAt: ctx.at,
+  };
+  let links: { alongside: Statement[]; guards: Statement[] } = { alongside: [], guards: [] };
+  if (fields.nameservers !== current.nameservers) {
+    // Name servers are names: a host nobody holds here yet is created as an external host of the domain's account.
+    const known = new Set((await hostsNamed(ctx.allAccounts, fields.nameservers)).map((h) => h.name));
+    links = replaceNameserverLinks(
+      ctx,
+      current,
+      fields.nameservers,
+      fields.nameservers.filter((n) => !known.has(n)),
+    );
+  }
+  await writeChange(ctx, domainCollection, note.operation, current, {
+    next,
+    write: versionStep(ctx.db, domains, current, next),
+    afterFromDatabase: afterNotes(differences, note),
+    alongside: [...links.alongside, upsert, ...(note.alongside ?? [])],
+    guards: links.guards,
+  });
+  return differences;
+}
+
+/**
+ * The registry no longer holds the domain for us: it has no such object (2303), or another
+ * registrar sponsors it (`sponsor`). Marked (`registry.missing_since`, `registry.registrar`)
+ * with a `reconciled` event, never deleted: an operator decides. Answers whether anything
+ * changed (a domain already marked so is left as it is, its comparison time moved on).
+ */
+export async function markMissing(
+  ctx: WriteContext,
+  current: DomainWithLinks,
+  sponsor: string | null,
+  note: RegistryNote & { roid?: string },
+): Promise<boolean> {
+  const registry = {
+    roid: note.roid ?? current.registry?.roid ?? null,
+    sponsor,
+    missingSince: current.registry?.missingSince ?? ctx.at,
+    reconciledAt: note.reconciledAt ?? current.registry?.reconciledAt ?? null,
+  };
+  const upsert = registryDomainUpsert(ctx.db, { domainId: current.id, repositoryId: current.repositoryId, ...registry });
+  if (current.registry?.missingSince && current.registry.sponsor === sponsor) {
+    await upsert;
+    return false;
+  }
+  const differences: Difference[] = [
+    { field: "registrar", ours: "this service", registry: sponsor === null ? "no such domain (2303)" : `sponsored by ${sponsor}` },
+  ];
+  const next: DomainWithLinks = { ...current, registry, version: current.version + 1, updatedAt: ctx.at };
+  await writeChange(ctx, domainCollection, note.operation, current, {
+    next,
+    write: versionStep(ctx.db, domains, current, next),
+    afterFromDatabase: afterNotes(differences, note),
+    alongside: [upsert],
+  });
+  return true;
+}
+
+/**
+ * The domain leaves its account (transferred to another registrar, deleted by the
+ * registry): the domain and its name server links go, with one event (`operation`) whose
+ * `before` is the domain as it was, with the registry's notes. Its subordinate hosts go with
+ * it (at the registry they are the new sponsor's, or gone); one another domain of ours still
+ * names stays as an external host (its name only), with an `update` event.
+ */
+export async function removeDomain(ctx: WriteContext, current: DomainWithLinks, note: RegistryNote): Promise<void> {
+  const subordinate = await ctx.allAccounts.select().from(hosts).where(eq(hosts.domainId, current.id));
+  const usedElsewhere = new Set(
+    subordinate.length === 0
+      ? []
+      : (
+          await ctx.allAccounts
+            .selectDistinct({ hostId: domainNameservers.hostId })
+            .from(domainNameservers)
+            .where(
+              and(
+                inArray(
+                  domainNameservers.hostId,
+                  subordinate.map((h) => h.id),
+                ),
+                ne(domainNameservers.domainId, current.id),
+              ),
+            )
+        ).map((r) => r.hostId),
+  );
+  const ownNames = new Set(current.nameservers);
+  const hostWrites = subordinate.flatMap((host) => {
+    const before = presentHost({ ...host, linked: ownNames.has(host.name) || usedElsewhere.has(host.id) });
+    if (usedElsewhere.has(host.id)) {
+      const after = { ...host, domainId: null, addresses: [], version: host.version + 1, updatedAt: ctx.at };
+      return rowStatements(ctx, {
+        statement: ctx.db
+          .update(hosts)
+          .set({ domainId: null, addresses: [], version: after.version, updatedAt: ctx.at })
+          .where(and(eq(hosts.id, host.id), eq(hosts.version, host.version))),
+        event: { account: host.accountId, type: "host", id: host.id, operation: "update", before, after: presentHost({ ...after, linked: true }) },
+      });
+    }
+    return rowStatements(ctx, {
+      statement: ctx.db.delete(hosts).where(and(eq(hosts.id, host.id), eq(hosts.version, host.version))),
+      event: { account: host.accountId, type: "host", id: host.id, operation: "delete", before, after: null },
+    });
+  });
+  const notes = Object.fromEntries(Object.entries(note.note ?? {}).map(([k, v]) => [`registry_${k}`, v]));
+  await writeRemoval(ctx, domainCollection, note.operation, current, {
+    before: { ...presentDomain(current), ...notes, ...(note.svTRID ? { registry_sv_trid: note.svTRID } : {}) },
+    // The version step collides with any write since the read; the delete comes after the rows that point at the domain.
+    write: versionStep(ctx.db, domains, current, { ...current, version: current.version + 1 }),
+    alongside: [
+      ...(note.alongside ?? []),
+      ctx.db.delete(domainNameservers).where(eq(domainNameservers.domainId, current.id)),
+      ...hostWrites,
+      ctx.db.delete(domains).where(eq(domains.id, current.id)),
+    ],
+  });
+}
+
+/**
+ * A domain transferred in (RFC 5731 §3.2.4, approved or auto-approved) joins the gaining
+ * account: the registry's view (its dates, statuses, name servers, DS), our transfer ended
+ * approved and pointing at the new domain, `transferPeriod` started and the transfer lock
+ * with it. Its contacts stay the losing registrar's at the registry: the domain has none here
+ * until the account sets them. Answers the domain.
+ */
+export async function joinDomain(
+  ctx: WriteContext,
+  cat: Catalog,
+  transfer: RegistryTransferRow,
+  view: RegistryDomainView & { authInfo?: string },
+  note: RegistryNote & { status: "approved" | "auto_approved" },
+): Promise<DomainWithLinks> {
+  const extensionId = [...cat.extensions.values()].filter((e) => view.name.endsWith(`.${e.id}`)).sort((a, b) => b.id.length - a.id.length)[0]!.id;
+  const extension = cat.extensions.get(extensionId)!;
+  const [zone] = await zoneNamed(ctx.db, view.name, transfer.accountId);
+  const known = new Set((await hostsNamed(ctx.allAccounts, view.nameservers)).map((h) => h.name));
+  const followed = followRegistry(
+    { statuses: [], serverStatuses: [], expiresAt: view.expiresAt ?? ctx.at, nameservers: [], ds: [], registrantId: null, deleted: false },
+    view,
+    null,
+  ).next;
+  const rgp = withGracePeriod([], ctx.now, { status: "transferPeriod", days: extension.graceTransfer });
+  const next: DomainWithLinks = {
+    id: newId("domain", ctx.now),
+    accountId: transfer.accountId,
+    name: view.name,
+    extensionId,
+    repositoryId: transfer.repositoryId,
+    registrantId: null,
+    adminId: null,
+    techId: null,
+    billingId: null,
+    statuses: followed.statuses,
+    serverStatuses: followed.serverStatuses,
+    authInfo: view.authInfo ?? generateAuthInfo(),
+    autoRenew: true,
+    expiresAt: followed.expiresAt,
+    lastTransferAt: ctx.at,
+    rgp,
+    rgpEndsAt: earliestEnd(rgp),
+    deletedAt: null,
+    ds: followed.ds,
+    version: 1,
+    createdAt: ctx.at,
+    updatedAt: ctx.at,
+    nameservers: view.nameservers,
+    zoneId: zone?.id ?? null,
+    pendingTransfer: false,
+    transferLockedUntil: transferLockedUntil(ctx.at, ctx.at, extension.transferLockDays),
+    registry: { roid: view.roid, sponsor: null, missingSince: null, reconciledAt: null },
+  };
+  const { nameservers: _n, zoneId: _z, pendingTransfer: _p, transferLockedUntil: _t, registry: _r, ...row } = next;
+  const links = nameserverLinks(
+    ctx,
+    next,
+    view.nameservers,
+    view.nameservers.filter((n) => !known.has(n)),
+  );
+  return writeChange(ctx, domainCollection, note.status === "approved" ? "transfer_approve" : "transfer_auto_approve", null, {
+    next,
+    write: ctx.db.insert(domains).values(row),
+    afterFromDatabase: afterNotes([], { ...note, note: { ...note.note, transfer: transfer.id } }),
+    alongside: [
+      ...links.alongside,
+      registryDomainUpsert(ctx.db, { domainId: next.id, repositoryId: transfer.repositoryId, roid: view.roid }),
+      registryTransferEnd(ctx.db, transfer, note.status, ctx.at, next.id),
+    ],
+    guards: links.guards,
+  });
+}
+
+/** What asking the registry about one domain found. */
+export type Asked =
+  | { found: "ours"; view: RegistryDomainView & { authInfo?: string }; svTRID: string }
+  | { found: "theirs"; view: RegistryDomainView; svTRID: string }
+  | { found: "none"; svTRID: string };
+
+/**
+ * `<domain:info>` of one name (RFC 5731 §3.1.2) through the gateway: ours when the registry
+ * names `clientId` as its sponsor, theirs when another registrar, none on 2303. Throws the
+ * gateway's 503 when the registry cannot be asked, and a refusal of another code as 503 too
+ * (the registry's answer does not say what it holds).
+ */
+export async function askRegistry(settings: ConnectorSettings, repository: string, clientId: string, name: string, clTRID: string): Promise<Asked> {
+  const { response } = await registryCommand(settings, repository, { kind: "domain:info", name, hosts: "all" }, clTRID);
+  if (response.code === 2303) return { found: "none", svTRID: response.trID.svTRID };
+  const view = registryDomainView(response);
+  if (response.code !== 1000 || !view) throw new RegistryAnswerUnread(`${name}: the registry answered ${response.code} to <domain:info>`);
+  const info = response.resData.find((d) => d.kind === "domain:infData");
+  const authInfo = info?.kind === "domain:infData" ? info.authInfo : undefined;
+  return view.clID === clientId
+    ? { found: "ours", view: { ...view, ...(authInfo ? { authInfo } : {}) }, svTRID: response.trID.svTRID }
+    : { found: "theirs", view, svTRID: response.trID.svTRID };
+}
+
+/** An info answer that tells nothing of the domain (neither its data nor 2303). */
+export class RegistryAnswerUnread extends Error {}
+
+/** The domain as stored now, by id (read again inside a retried write). */
+export async function readDomainNow(ctx: WriteContext, id: string): Promise<DomainWithLinks | undefined> {
+  const [row] = await findDomain(ctx.allAccounts, { kind: "id", id });
+  return row;
+}
+
+/** The pending-transfer event of a domain another registrar asked for: the domain shows pendingTransfer. */
+export function transferRequestedEvent(ctx: WriteContext, current: DomainWithLinks, transfer: RegistryTransferRow, svTRID?: string) {
+  const after = presentDomain({ ...current, pendingTransfer: true });
+  return eventInsert(ctx.db, {
+    at: ctx.at,
+    actor: ctx.actor,
+    account: current.accountId,
+    type: "domain",
+    id: current.id,
+    operation: "transfer_request",
+    before: presentDomain(current),
+    after: { ...after, registry_transfer: transfer.id, registry_gaining_registrar: transfer.otherRegistrar, ...(svTRID ? { registry_sv_trid: svTRID } : {}) },
+  });
+}
+
+/**
+ * A transfer with another registrar as the API shows transfers (TransferSchema): our side
+ * is the losing account of a transfer out and the gaining account of one in; `registrar`
+ * names the other side (its clID at the registry).
+ */
+export function presentRegistryTransfer(row: RegistryTransferRow) {
+  return {
+    domain: row.domainId,
+    name: row.name,
+    status: row.status,
+    gaining_account: row.direction === "in" ? row.accountId : null,
+    losing_account: row.direction === "out" ? row.accountId : null,
+    registrar: row.otherRegistrar,
+    period: row.period,
+    requested_at: row.requestedAt,
+    act_by: row.actBy,
+    acted_at: row.actedAt,
+    price: null,
+  };
+}
