@@ -6,8 +6,10 @@
 //
 //   1. finds the resource by id or by name (404) and checks If-Match (412);
 //   2. runs the operation on what it read, and commits what it returns (the routine);
-//   3. when the batch lost a race, reads again and decides again; when it keeps losing,
-//      answers 409 write_conflict (src/http/writes.ts);
+//   3. when the batch lost a race, reads again and decides again (`retryLostRaces`), so
+//      that a conditional request gets its 412 from the next attempt's If-Match check,
+//      and only if the resource itself changed; when it keeps losing, the routine's
+//      `WriteContention` is answered 409 write_conflict (src/http/writes.ts);
 //   4. turns the constraint failures the operation names into its problems;
 //   5. answers with the representation, its ETag and, for a creation, its Location; a
 //      POST with Idempotency-Key records that answer in the same batch as the write
@@ -22,14 +24,13 @@ import type { WriteFailure } from "../db/errors";
 import type { EventOperation } from "../db/events";
 import type { ResourceRef } from "../db/ref";
 import { type Change, type Removal, type Resource, writeChange, writeRemoval } from "../db/resource-write";
-import { readTogether, type Query, type Statement, type Stored, type WriteContext, writeContextAt } from "../db/write";
+import { readTogether, retryLostRaces, type Query, type Statement, type Stored, type WriteContext, writeContextAt } from "../db/write";
 import { actorOf } from "./actor";
 import { checkIfMatch, entityTag } from "./etag";
 import { answerRecordStatement } from "./idempotency";
 import { notFound, resourceRef } from "./lookup";
 import { defaultLimits } from "./quota-problem";
 import type { ApiError } from "./problem";
-import { withVersionRetry } from "./writes";
 
 /** A collection as a request's write sees it: each resource folder's `collection.ts`. */
 export interface Collection<Row extends Stored, Body> extends Resource<Row> {
@@ -81,7 +82,7 @@ export async function createResource<Row extends Stored, Body>(
   operation: { create(ctx: WriteContext): Promise<Change<Row>>; failure?: FailureProblem<Row> },
 ) {
   let extras: Record<string, unknown> | undefined;
-  const created = await withVersionRetry(async () => {
+  const created = await retryLostRaces(async () => {
     const ctx = writeContext(c);
     const change = await operation.create(ctx);
     extras = change.answerExtras;
@@ -119,7 +120,7 @@ export async function changeResource<Row extends Stored, Body, const R extends r
   segment: string,
   operation: UpdateOperation<Row, R, Answer>,
 ): Promise<{ resource: Row; extras?: Record<string, unknown>; answer?: Answer }> {
-  return withVersionRetry(async () => {
+  return retryLostRaces(async () => {
     const { current, read } = await currentResource(c, collection, segment, operation.reads ?? (() => []), operation.acrossAccounts);
     const ctx = writeContext(c);
     const change = await operation.update(ctx, current, read as BatchResponse<R>);
@@ -157,7 +158,7 @@ export async function deleteResource<Row extends Stored, Body, const R extends r
     failure?: FailureProblem<Row>;
   },
 ) {
-  await withVersionRetry(async () => {
+  await retryLostRaces(async () => {
     const { current, read } = await currentResource(c, collection, segment, operation.reads ?? (() => []));
     const ctx = writeContext(c);
     const removal = await operation.remove(ctx, current, read as BatchResponse<R>);

@@ -1,23 +1,15 @@
-// Optimistic concurrency for requests (RFC 9110 §13.1.1). A write that lost a race (the
-// row's version moved on, or a guard of its batch found the world changed: src/db/write.ts)
-// reads again and decides again: with If-Match, that new read answers 412 if the resource
-// itself changed (and only then: a guard may fail while the resource is as the client saw
-// it); without it, the client asked for its change on whatever is current.
-import { retryLostRaces } from "../db/write";
+// The problems of a write that could not commit. Optimistic concurrency for requests (RFC
+// 9110 §13.1.1): a write that lost a race (the row's version moved on, or a guard of its
+// batch found the world changed) reads again and decides again (`retryLostRaces`,
+// src/db/write.ts): with If-Match, that new read answers 412 if the resource itself
+// changed (and only then: a guard may fail while the resource is as the client saw it);
+// without it, the client asked for its change on whatever is current. Contention that
+// outlasts the attempts is the routine's `WriteContention`, which the app answers as 409
+// write_conflict (below): 412 belongs to conditional requests.
 import { ApiError } from "./problem";
 
 /** Contention that outlasts 8 attempts is a burst; a second is plenty for it to pass. */
 const WRITE_CONFLICT_RETRY_AFTER_SECONDS = "1";
-
-/**
- * Runs a request's read-decide-commit again while it loses races; contention that
- * outlasts the attempts is the routine's `WriteContention`, which the app answers as 409
- * write_conflict (`writeConflict`): 412 belongs to conditional requests, and those get it
- * from the If-Match check of the next attempt.
- */
-export function withVersionRetry<T>(attempt: () => Promise<T>): Promise<T> {
-  return retryLostRaces(attempt);
-}
 
 /** Other writes to the same resources kept committing first, through every retry. */
 export function writeConflict(): ApiError {

@@ -8,11 +8,10 @@ import type { Context } from "hono";
 import { narrowReaches } from "../../access/token-rights";
 import { zoneKeys } from "../../db/schema";
 import { touchZone } from "../../db/zones";
-import { commitWrite, type RowWrite } from "../../db/write";
+import { commitWrite, retryLostRaces, type RowWrite } from "../../db/write";
 import type { AppEnv } from "../../env";
 import { writeContext } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
-import { withVersionRetry } from "../../http/writes";
 import { lockedAgainstUpdate } from "../../registry/statuses";
 import { findDomain } from "../domains/queries";
 import { dsData, publishesDsOf, setDomainDs } from "./registry-link";
@@ -22,7 +21,7 @@ import { zoneOf } from "./zone";
 
 export function disableDnssec(c: Context<AppEnv>, segment: string, force: boolean): Promise<void> {
   // The domain written meanwhile fails the batch (setDomainDs): read and decide again.
-  return withVersionRetry(() => disableOnce(c, segment, force));
+  return retryLostRaces(() => disableOnce(c, segment, force));
 }
 
 async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean): Promise<void> {

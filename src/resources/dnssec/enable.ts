@@ -12,11 +12,10 @@ import { generateEcdsaP256 } from "../../dns/dnssec/ecdsa";
 import { combinedSigningKey, dnskeyTag } from "../../dns/dnssec/keys";
 import { seal } from "../../crypto/sealed";
 import { base64Text } from "../../crypto/base64";
-import { commitWrite, type RowWrite } from "../../db/write";
+import { commitWrite, retryLostRaces, type RowWrite } from "../../db/write";
 import type { AppEnv } from "../../env";
 import { writeContext } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
-import { withVersionRetry } from "../../http/writes";
 import { lockedAgainstUpdate } from "../../registry/statuses";
 import { dsData, linkedDomain, setDomainDs } from "./registry-link";
 import { replaceDsAtRegistry } from "../domains/registry";
@@ -29,7 +28,7 @@ import { zoneOf } from "./zone";
 export async function enableDnssec(c: Context<AppEnv>, segment: string) {
   const secret = dnssecSecret(c);
   // The same-named domain written meanwhile fails the batch (setDomainDs): read and try again.
-  return withVersionRetry(() => enableOnce(c, secret, segment));
+  return retryLostRaces(() => enableOnce(c, secret, segment));
 }
 
 async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {

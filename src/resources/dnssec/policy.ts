@@ -4,14 +4,13 @@
 // next run (the zone's next step is due at once when it is signed).
 import { max, eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { readTogether, commitWrite, versionStep } from "../../db/write";
+import { readTogether, commitWrite, retryLostRaces, versionStep } from "../../db/write";
 import { records, zones } from "../../db/schema";
 import { DEFAULT_SIGNING_POLICY, type SigningPolicy, type SigningPolicyInput, signingPolicyErrors } from "../../dns/dnssec/signing-policy";
 import type { AppEnv } from "../../env";
 import { notFound, resourceRef } from "../../http/lookup";
 import { writeContext } from "../../http/mutate";
 import { validationError } from "../../http/problem";
-import { withVersionRetry } from "../../http/writes";
 import { parentTiming, policyOf, zoneTiming } from "../../db/zone-keys";
 import { linkedDomain } from "./registry-link";
 import { activeKeys, presentLifecycle, presentState } from "./state";
@@ -21,7 +20,7 @@ import { findZoneRow } from "./zone";
 export type PolicyPatch = Partial<SigningPolicyInput> | null;
 
 export async function patchDnssec(c: Context<AppEnv>, segment: string, patch: { policy?: PolicyPatch }) {
-  return withVersionRetry(() => patchOnce(c, segment, patch));
+  return retryLostRaces(() => patchOnce(c, segment, patch));
 }
 
 async function patchOnce(c: Context<AppEnv>, segment: string, patch: { policy?: PolicyPatch }) {

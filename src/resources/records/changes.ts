@@ -19,9 +19,8 @@ import type { AppEnv } from "../../env";
 import { checkIfMatch, entityTag } from "../../http/etag";
 import { notFound, resourceRef } from "../../http/lookup";
 import { idempotentAnswer, writeContext } from "../../http/mutate";
-import { commitWrite, readTogether } from "../../db/write";
+import { commitWrite, readTogether, retryLostRaces } from "../../db/write";
 import { ApiError } from "../../http/problem";
-import { withVersionRetry } from "../../http/writes";
 import { presentZone } from "../zones/present";
 import { recordWriteProblem, requireRoomInZone } from "./collection";
 import { type RecordWithZone, zoneRecords } from "./queries";
@@ -33,7 +32,7 @@ export const applyZoneChanges: RouteHandler<typeof routes.applyZoneChanges, AppE
   const input = c.req.valid("json").changes;
   const segment = c.req.valid("param").zone;
   const ref = resourceRef(segment, "zone");
-  const answer = await withVersionRetry(async () => {
+  const answer = await retryLostRaces(async () => {
     const ctx = writeContext(c);
     const { db } = ctx;
     const [zoneRows, rows] = await readTogether(db, [findZone(db, ref), zoneRecords(db, ref)]);
