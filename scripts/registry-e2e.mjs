@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // End to end through a connected registry (docs/registries.md): the local registry
-// (`npm run registry -- --port 0 --check-responses`, which checks every frame it gets and
-// every answer it gives against the EPP schemas) and `npm start -- --registries FILE` with a
+// (`npm run registry -- --port 0 --check-responses --keep-frames`, which checks every frame
+// it gets and every answer it gives against the EPP schemas, and keeps them for the real
+// xmllint to judge again at the end: one run, the same verdict on each) and `npm start -- --registries FILE` with a
 // connector for `verisign` (com, net), then through the API: check, register (a premium
 // name with the registry's fee too), renew, update (hosts, statuses), DS added and removed,
 // delete and restore — each verified at the registry through its control interface, and
@@ -27,7 +28,7 @@ const ANSWER_WITHIN_MS = 10_000;
 
 async function main() {
   const work = tempDir("domain-api-registry-e2e-");
-  const registry = await startDaemon(process.execPath, [join(ROOT, "scripts", "registry.mjs"), "--port", "0", "--check-responses"], {
+  const registry = await startDaemon(process.execPath, [join(ROOT, "scripts", "registry.mjs"), "--port", "0", "--check-responses", "--keep-frames"], {
     name: "local registry",
     ready: READY,
     timeoutMs: 120_000,
@@ -381,6 +382,13 @@ check "the registry took the domain:create of readme-epp-tour.com (its last answ
     assert(up !== null, `connector: ${JSON.stringify(last?.json?.connector)}`);
     const res = await api("PATCH", "/v1/domains/vacation.com", { status: ["clientHold"] });
     expectStatus(res, 200);
+  });
+
+  await check("xmllint gives every frame of the run the registry's verdict: each received valid, each answer valid (one xmllint run)", async () => {
+    const res = await control("POST", "/xmllint");
+    expectStatus(res, 200);
+    assert(res.json.checked > 20, `only ${res.json.checked} frames kept`);
+    assertEqual(res.json.disagreements, [], "frames xmllint judges otherwise than the registry");
   });
 }
 

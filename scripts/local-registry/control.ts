@@ -4,7 +4,8 @@
 // another registrar without a TLS session of its own, and to see what it received.
 //
 //   GET  /state                      objects held, knobs, sessions open
-//   GET  /commands                   every command received: kind, object, clTRID, svTRID, code, answered
+//   GET  /commands                   every command received: kind, object, clTRID, svTRID, code, answered, check_ms, work_ms
+//   POST /xmllint                    every frame kept (--keep-frames) judged by one xmllint run: {checked, disagreements}
 //   POST /knobs        {"delay_ms", "drop_after_apply": {"domain:create": 1}, "fail": {"*": {"code": 2400, "count": 1}}, "pending": {"domain:create": 1}}
 //   POST /down, /up                  sessions closed and connections refused / accepted again
 //   POST /clock        {"advance_days": 5}
@@ -59,6 +60,10 @@ export function startControl(server: EppServer, host: string, port: number): Pro
       if (request.method === "GET" && path === "/commands") return reply(response, 200, { commands: server.commands });
       if (request.method !== "POST") return reply(response, 405, { error: "GET /state, GET /commands, or a POST" });
       const input = await body(request);
+      if (path === "/xmllint") {
+        if (!server.options.keepFrames) return reply(response, 409, { error: "the registry keeps no frames: start it with --keep-frames" });
+        return reply(response, 200, server.xmllintCheck());
+      }
       if (path === "/knobs") {
         if (typeof input.delay_ms === "number") knobs.delayMs = input.delay_ms;
         for (const [kind, count] of Object.entries((input.drop_after_apply as Record<string, number>) ?? {})) knobs.dropAfterApply.set(kind, count);

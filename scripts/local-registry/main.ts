@@ -3,7 +3,11 @@
 // two registrar logins, and a control interface for the tests.
 //
 //   npm run registry -- [--port 7700] [--control-port N] [--registrar ID:PASSWORD]…
-//                       [--dir DIR] [--idle-seconds 600] [--check-responses] [--write-catalog]
+//                       [--dir DIR] [--idle-seconds 600] [--check-responses] [--keep-frames]
+//                       [--write-catalog]
+//
+// --keep-frames keeps every frame received and sent, for the control interface's
+// POST /xmllint (the real xmllint's verdict on each, against the registry's).
 //
 // Prints one line when it listens: `local registry ready: epp 127.0.0.1:PORT control
 // http://127.0.0.1:CPORT ca DIR/ca.pem`. Stops on SIGTERM or SIGINT.
@@ -32,7 +36,7 @@ export const DEFAULT_REGISTRARS: Registrar[] = [
 ];
 
 const USAGE =
-  "usage: npm run registry -- [--port N] [--control-port N] [--registrar ID:PASSWORD]... [--dir DIR] [--idle-seconds N] [--check-responses] [--write-catalog]";
+  "usage: npm run registry -- [--port N] [--control-port N] [--registrar ID:PASSWORD]... [--dir DIR] [--idle-seconds N] [--check-responses] [--keep-frames] [--write-catalog]";
 
 /** A self-signed certificate for 127.0.0.1 (a registry's own CA, as far as its clients know), made once in `dir`. */
 export function certificate(dir: string): { cert: string; key: string; ca: string } {
@@ -100,6 +104,7 @@ export async function main(argv: string[]): Promise<void> {
         dir: { type: "string" },
         "idle-seconds": { type: "string", default: "600" },
         "check-responses": { type: "boolean", default: false },
+        "keep-frames": { type: "boolean", default: false },
         "write-catalog": { type: "boolean", default: false },
       },
     }));
@@ -136,6 +141,7 @@ export async function main(argv: string[]): Promise<void> {
     schema: SCHEMA,
     idleSeconds,
     checkResponses: Boolean(values["check-responses"]),
+    keepFrames: Boolean(values["keep-frames"]),
     log: (line) => console.error(`[registry] ${line}`),
   });
   const eppPort = await server.listen();

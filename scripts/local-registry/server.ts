@@ -1,12 +1,14 @@
 // The local registry's EPP server (RFC 5734): TLS on loopback, one greeting per
 // connection, frames of a 4-byte length that counts itself, a login before anything but
 // a hello, commands one at a time. Every frame a client sends is checked against the
-// RFCs' schemas by the real `xmllint` (schemas/epp/all.xsd) before it is read: a frame
-// that fails is answered 2001, as a registry's XML parser answers it, so that the
-// service's connector cannot lean on a lenient server. Knobs for the tests (slow answers,
-// a session dropped right after a command took effect, results forced, the registry down)
-// are set through a small control interface over HTTP on loopback (control.ts).
-import { spawn } from "node:child_process";
+// RFCs' schemas (schemas/epp/all.xsd) by libxml2, the library xmllint is, in this process
+// (schema.ts), before it is read: a frame that fails is answered 2001, as a registry's XML
+// parser answers it, so that the service's connector cannot lean on a lenient server. With
+// `keepFrames` every frame received and sent is kept with the verdict given, for one
+// `xmllint --schema` run to judge again (xmllintCheck: the tests require the same
+// verdicts). Knobs for the tests (slow answers, a session dropped right after a command
+// took effect, results forced, the registry down) are set through a small control
+// interface over HTTP on loopback (control.ts).
 import type { Server as HttpServer } from "node:http";
 import { createServer as createTlsServer, type Server, type TLSSocket } from "node:tls";
 import { parseCommand } from "../../src/epp/command-reader";
@@ -15,6 +17,7 @@ import { EXTENSION_URIS, NS, OBJECT_URIS } from "../../src/epp/namespaces";
 import { buildGreeting, buildResponse, type ResponseInput } from "../../src/epp/response-builder";
 import type { EppCommand, Greeting } from "../../src/epp/types";
 import type { Outcome, Registry } from "./registry";
+import { FrameSchema, xmllintVerdicts } from "./schema";
 
 export interface ServerOptions {
   host: string;
@@ -27,6 +30,8 @@ export interface ServerOptions {
   idleSeconds: number;
   /** Validate the server's own answers too (tests: they must be what a client can read). */
   checkResponses: boolean;
+  /** Keep every frame received and sent, with the verdict given, for xmllintCheck (tests). */
+  keepFrames?: boolean;
   log?: (line: string) => void;
 }
 
@@ -53,24 +58,28 @@ export interface LoggedCommand {
   /** The object the command named (a domain or host name, a contact id). */
   object?: string;
   answered: boolean;
+  /** Milliseconds the schema check of the frame took, and from the frame's arrival to its answer written (the registry's own part of a round trip). */
+  check_ms?: number;
+  work_ms?: number;
+}
+
+/** A frame kept for xmllintCheck: what the registry received (with its verdict) or sent. */
+export interface KeptFrame {
+  direction: "received" | "sent";
+  xml: Uint8Array | string;
+  /** The registry's verdict: null when it found the frame valid, else its complaint. */
+  problem: string | null;
+}
+
+/** xmllint's judgement of the frames kept: how many, and each whose verdict differs from the registry's (a sent frame: any xmllint refuses). */
+export interface XmllintReport {
+  checked: number;
+  disagreements: { direction: KeptFrame["direction"]; registry: string | null; xmllint: string; xml: string }[];
 }
 
 const ROOT_ERROR = `<undef xmlns="${NS.epp}"/>`;
 
-/** Runs `xmllint --schema` on one message; resolves with null when it validates, else its complaint. */
-export function schemaProblem(schema: string, xml: Uint8Array | string): Promise<string | null> {
-  return new Promise((resolve) => {
-    const child = spawn("xmllint", ["--noout", "--nonet", "--schema", schema, "-"], { stdio: ["pipe", "ignore", "pipe"] });
-    let errors = "";
-    child.stderr.on("data", (chunk) => (errors += chunk));
-    child.on("error", (error) => resolve(`xmllint could not run: ${error.message}`));
-    child.on("close", (code) =>
-      resolve(code === 0 ? null : errors.replace(/^-:/gm, "line ").trim().split("\n").slice(0, 3).join(" | ") || `xmllint exit ${code}`),
-    );
-    child.stdin.on("error", () => {});
-    child.stdin.end(xml);
-  });
-}
+const round2 = (ms: number) => Math.round(ms * 100) / 100;
 
 function objectOf(command: EppCommand): string | undefined {
   if ("name" in command && typeof command.name === "string") return command.name;
@@ -83,14 +92,18 @@ export class EppServer {
   readonly knobs: Knobs = { delayMs: 0, dropAfterApply: new Map(), fail: new Map(), down: false };
   readonly commands: LoggedCommand[] = [];
   readonly sockets = new Set<TLSSocket>();
+  /** The frames kept (options.keepFrames), in order. */
+  readonly frames: KeptFrame[] = [];
   #server: Server;
   #greeting: Greeting;
+  #schema: FrameSchema;
   control?: HttpServer;
 
   constructor(
     readonly registry: Registry,
     readonly options: ServerOptions,
   ) {
+    this.#schema = FrameSchema.of(options.schema);
     this.#greeting = {
       svID: registry.serverId,
       svDate: new Date().toISOString(),
@@ -125,21 +138,44 @@ export class EppServer {
     return new Promise((resolve) => this.#server.close(() => resolve()));
   }
 
-  /** The schema checks of the server's own answers still running (checkResponses). */
-  readonly responseChecks = new Set<Promise<void>>();
-  /** The answers that failed them. */
+  /** The answers that failed the schema check (checkResponses). */
   readonly invalidResponses: { xml: string; problem: string }[] = [];
+
+  /**
+   * Every frame kept so far judged again by the real xmllint, in one run: the frames
+   * received whose verdict differs from the one the registry gave, and the frames sent
+   * that xmllint refuses. Needs `keepFrames`.
+   */
+  xmllintCheck(): XmllintReport {
+    const frames = [...this.frames];
+    const verdicts = xmllintVerdicts(
+      this.options.schema,
+      frames.map((f) => f.xml),
+    );
+    const disagreements: XmllintReport["disagreements"] = [];
+    frames.forEach((frame, i) => {
+      const verdict = verdicts[i]!;
+      const agrees = frame.direction === "sent" ? verdict.valid : verdict.valid === (frame.problem === null);
+      if (!agrees)
+        disagreements.push({
+          direction: frame.direction,
+          registry: frame.problem,
+          xmllint: verdict.valid ? "validates" : verdict.output,
+          xml: typeof frame.xml === "string" ? frame.xml : new TextDecoder().decode(frame.xml),
+        });
+    });
+    return { checked: frames.length, disagreements };
+  }
 
   #send(socket: TLSSocket, xml: string): void {
     if (!socket.destroyed) socket.write(encodeFrame(xml));
+    if (this.options.keepFrames) this.frames.push({ direction: "sent", xml, problem: null });
     if (this.options.checkResponses) {
-      const check = schemaProblem(this.options.schema, xml).then((problem) => {
-        this.responseChecks.delete(check);
-        if (!problem) return;
+      const problem = this.#schema.problem(xml);
+      if (problem) {
         this.invalidResponses.push({ xml, problem });
         this.options.log?.(`the registry's own answer fails the schemas: ${problem}\n${xml}`);
-      });
-      this.responseChecks.add(check);
+      }
     }
   }
 
@@ -176,10 +212,13 @@ export class EppServer {
 
     const handle = async (frame: Uint8Array): Promise<unknown> => {
       resetIdle();
-      const problem = await schemaProblem(this.options.schema, frame);
+      const arrived = performance.now();
+      const problem = this.#schema.problem(frame);
+      const checkMs = round2(performance.now() - arrived);
+      if (this.options.keepFrames) this.frames.push({ direction: "received", xml: frame.slice(), problem });
       if (problem) {
         const svTRID = answer({ results: [{ code: 2001, extValues: [{ value: ROOT_ERROR, reason: `schema: ${problem}`.slice(0, 1000) }] }] });
-        this.commands.push({ at: new Date().toISOString(), clID, kind: "invalid", svTRID, code: 2001, answered: true });
+        this.commands.push({ at: new Date().toISOString(), clID, kind: "invalid", svTRID, code: 2001, answered: true, check_ms: checkMs });
         return;
       }
       const parsed = parseCommand(frame);
@@ -204,7 +243,18 @@ export class EppServer {
       if (this.knobs.delayMs > 0) await new Promise((done) => setTimeout(done, this.knobs.delayMs));
       if (socket.destroyed) return;
       const log = (svTRID: string, code: number, answered = true) =>
-        this.commands.push({ at: new Date().toISOString(), clID, kind: command.kind, clTRID, svTRID, code, object: objectOf(command), answered });
+        this.commands.push({
+          at: new Date().toISOString(),
+          clID,
+          kind: command.kind,
+          clTRID,
+          svTRID,
+          code,
+          object: objectOf(command),
+          answered,
+          check_ms: checkMs,
+          work_ms: round2(performance.now() - arrived),
+        });
 
       if (command.kind === "login") {
         if (clID) return log(answer({ results: [{ code: 2002, extValues: [{ value: ROOT_ERROR, reason: "already logged in" }] }] }, clTRID), 2002);

@@ -6,7 +6,7 @@ import { connectorStatus, registryCommand } from "../../src/connector/gateway";
 import { gatewayServer } from "../../src/gateway/http";
 import { DEFAULT_POOL_OPTIONS, RegistryPool } from "../../src/gateway/registry-pool";
 import { ApiError } from "../../src/http/problem";
-import { startLocalRegistry, US } from "./local-registry-fixture";
+import { startLocalRegistry, US, xmllintAgrees } from "./local-registry-fixture";
 
 const SECRET = "a-gateway-secret-of-32-characters-or-more";
 const FAST = { ...DEFAULT_POOL_OPTIONS, backoffMinMs: 100, backoffMaxMs: 400, commandBudgetMs: 3_000 };
@@ -153,5 +153,15 @@ describe("a connector whose gateway cannot be reached is down, never an error", 
 
   it("a repository the gateway has no connector for: down, with the gateway's status", async () => {
     expect(await connectorStatus(settings(gatewayUrl), "pir")).toMatchObject({ state: "down", last_error: "the registry gateway answered HTTP 404" });
+  });
+});
+
+describe("xmllint's verdict on every frame", () => {
+  it("every frame the registry received in this file, and every answer it sent, xmllint judges as the registry did", async () => {
+    // The sessions logged out first: their last frames are judged too.
+    await pool.stop();
+    const report = xmllintAgrees(eppServer);
+    expect(report.disagreements).toEqual([]);
+    expect(report.received).toBeGreaterThan(0);
   });
 });
