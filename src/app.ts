@@ -34,7 +34,8 @@ import { webhooksRouter } from "./resources/webhooks";
 import { kickDeliveries } from "./delivery/kick";
 import { zonesRouter } from "./resources/zones";
 import { MASTER_FILE_MEDIA_TYPE, MAX_MASTER_FILE_BYTES, zoneTooLargeMessage } from "./resources/zones/master-file";
-import { metaRouter, SERVICE_NAME, SERVICE_VERSION } from "./resources/meta";
+import { metaRouter } from "./resources/meta";
+import { SERVICE_NAME, SERVICE_VERSION } from "./resources/meta/service";
 import { DOCS_PAGE, DOCS_SCRIPT, DOCS_STYLE, SWAGGER_UI_SCRIPT, SWAGGER_UI_STYLE } from "./resources/meta/docs";
 
 const HTTP_EXCEPTION_CODES: Record<number, ProblemCode> = {

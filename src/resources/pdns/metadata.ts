@@ -1,0 +1,32 @@
+// A zone's metadata as PowerDNS reads it: the signed zone's settings, and who may transfer
+// and update it (src/serving/zone-access.ts); the catalog zone's are its own.
+import type { RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { ALL_CATALOG_METADATA, belowCatalog, catalogMetadata, catalogZoneName } from "../../serving/catalog";
+import { SIGNED_ZONE_METADATA, zoneKeysByName } from "../../serving/dnssec";
+import { allZoneAccessMetadata, isZoneAccessKind, zoneAccessMetadata } from "../../serving/zone-access";
+import { zoneKey } from "./remote-backend";
+import type * as routes from "./routes";
+
+export const getAllDomainMetadata: RouteHandler<typeof routes.getAllDomainMetadata, AppEnv> = async (c) => {
+  const zone = zoneKey("name", c.req.valid("param").name);
+  // The catalog's metadata is the catalog's own, whatever zone row of its name D1 may hold.
+  if (belowCatalog(zone, catalogZoneName(c.env))) return c.json({ result: ALL_CATALOG_METADATA }, 200);
+  const signed = (await zoneKeysByName(c.get("db"), zone)).length > 0;
+  // Who may transfer and update the zone (zone-access.ts): PowerDNS fills its metadata cache from this.
+  const access = await allZoneAccessMetadata(c.get("db"), zone);
+  return c.json({ result: { ...(signed ? SIGNED_ZONE_METADATA : {}), ...access } }, 200);
+};
+
+export const getDomainMetadata: RouteHandler<typeof routes.getDomainMetadata, AppEnv> = async (c) => {
+  const { name, kind } = c.req.valid("param");
+  if (belowCatalog(zoneKey("name", name), catalogZoneName(c.env))) return c.json({ result: catalogMetadata(kind) }, 200);
+  if (isZoneAccessKind(kind)) return c.json({ result: await zoneAccessMetadata(c.get("db"), zoneKey("name", name), kind) }, 200);
+  const values = SIGNED_ZONE_METADATA[kind];
+  if (!values) {
+    zoneKey("name", name);
+    return c.json({ result: [] as string[] }, 200);
+  }
+  const signed = (await zoneKeysByName(c.get("db"), zoneKey("name", name))).length > 0;
+  return c.json({ result: signed ? values : [] }, 200);
+};
