@@ -127,11 +127,11 @@ export async function costOf(method: string, path: string, options: { body?: str
   return { status: response.status, text, body, cost };
 }
 
-/** Sends a request as given through the Worker and reports what it cost D1; the response is left unread. */
-export async function costOfRequest(request: Request): Promise<{ response: Response; cost: D1Cost }> {
+/** Sends a request as given through the Worker (with `settings` beside the runtime's bindings) and reports what it cost D1; the response is left unread. */
+export async function costOfRequest(request: Request, settings: Record<string, string> = {}): Promise<{ response: Response; cost: D1Cost }> {
   const cost: D1Cost = { batches: [], singles: [], rowsRead: 0, rowsWritten: 0 };
   const ctx = createExecutionContext();
-  const response = await worker.fetch(request, { ...env, DB: watchedDatabase(cost, env.DB) }, ctx);
+  const response = await worker.fetch(request, { ...env, ...settings, DB: watchedDatabase(cost, env.DB) }, ctx);
   await waitOnExecutionContext(ctx);
   return { response, cost };
 }

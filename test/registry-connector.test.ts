@@ -6,6 +6,9 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
+import { database } from "../src/db/client";
+import { registryObjectsHeld } from "../src/db/registry-objects";
+import { costOfRequest, type D1Cost, roundTrips } from "./d1-cost";
 import { type ApiResponse, api, createContact, customerAccount, expectProblem } from "./helpers";
 import { bearer } from "./tokens";
 
@@ -109,5 +112,75 @@ describe("a connected repository whose gateway cannot be reached", () => {
     const problem = expectProblem(await apiWith(misconfigured, "GET", "/v1/domains/check?name=misconfigured.org"), 503, "not_configured");
     expect(problem.detail).toContain("REGISTRY_CONNECTORS is not JSON");
     expect(problem.detail).not.toContain("local-pw-1");
+  });
+});
+
+describe("a connected registration's D1 round trips", () => {
+  /** A registration under PIR_TO_A_CLOSED_GATEWAY and what it cost D1, the caller's token read just before (not the registration's cost). */
+  async function registration(name: string, registrant: string) {
+    await connected("GET", "/v1/extensions/com");
+    const request = new Request("http://api.test/v1/domains", {
+      method: "POST",
+      headers: { authorization: bearer("write"), "content-type": "application/json" },
+      body: JSON.stringify({ name, registrant, nameservers: ["ns1.rt.example.fr", "ns2.rt.example.fr"] }),
+    });
+    const { response, cost } = await costOfRequest(request, PIR_TO_A_CLOSED_GATEWAY);
+    return { status: response.status, code: response.status >= 400 ? ((await response.json()) as { code: string }).code : null, cost };
+  }
+  const statements = (cost: D1Cost) => [...cost.batches.flat(), ...cost.singles].map((s) => s.sql);
+  const readsRegistryObjects = (sql: string) => /"registry_objects"/.test(sql);
+
+  it("the registry's ids come in the registration's one read batch: the registry is asked after as many round trips as a builtin registration's reads", async () => {
+    const registrant = (await createContact({ name: "Round Trips" })).id;
+    // The registry holds the contact and both hosts from us (as an earlier registration there recorded).
+    await env.DB.batch(
+      [
+        ["contact", registrant, "crt0000000000001"],
+        ["host", "ns1.rt.example.fr", "ns1.rt.example.fr"],
+        ["host", "ns2.rt.example.fr", "ns2.rt.example.fr"],
+      ].map(([type, id, registryId]) =>
+        env.DB.prepare(
+          "INSERT INTO registry_objects (repository_id, object_type, object_id, registry_id, roid, created_at) VALUES ('pir', ?, ?, ?, NULL, '2026-01-01T00:00:00.000Z')",
+        ).bind(type, id, registryId),
+      ),
+    );
+    const builtin = await registration("round-trips-builtin.com", registrant);
+    expect(builtin.status).toBe(201);
+    // pir's gateway is out of reach: the registration stops at its one command, <domain:create>, and writes nothing.
+    const connectedOne = await registration("round-trips-connected.org", registrant);
+    expect([connectedOne.status, connectedOne.code]).toEqual([503, "registry_unavailable"]);
+    // The builtin registration: its read batch and its write batch. The connected one: the same read batch, the
+    // registry's ids in it (one statement more); after the registry's answer it would write in one batch as well.
+    expect(roundTrips(connectedOne.cost)).toBe(roundTrips(builtin.cost) - 1);
+    expect(connectedOne.cost.batches.filter((batch) => batch.some((s) => readsRegistryObjects(s.sql))).length).toBe(1);
+    expect(connectedOne.cost.singles.filter((s) => readsRegistryObjects(s.sql))).toEqual([]);
+    expect(statements(builtin.cost).filter(readsRegistryObjects)).toEqual([]);
+  });
+
+  it("the registry's ids are read by the primary key, one probe per (type, id), never the repository's whole range", async () => {
+    const { sql, params } = registryObjectsHeld(database(env.DB), "pir", { contacts: ["con_1", "con_2"], hosts: ["ns1.example.fr"] }).toSQL();
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .bind(...params)
+      .all<{ detail: string }>();
+    expect(results.map((r) => r.detail)).toEqual([
+      expect.stringMatching(/^SEARCH registry_objects USING INDEX \S+ \(repository_id=\? AND object_type=\? AND object_id=\?\)$/),
+    ]);
+  });
+
+  it("a contact the registry does not hold yet costs one read more (its fields, for its <contact:create>), and nothing else", async () => {
+    const registrant = (await createContact({ name: "Not Held" })).id;
+    await env.DB.batch(
+      ["ns1.rt.example.fr", "ns2.rt.example.fr"].map((host) =>
+        env.DB.prepare(
+          "INSERT OR IGNORE INTO registry_objects (repository_id, object_type, object_id, registry_id, roid, created_at) VALUES ('pir', 'host', ?, ?, NULL, '2026-01-01T00:00:00.000Z')",
+        ).bind(host, host),
+      ),
+    );
+    const builtin = await registration("not-held-builtin.com", registrant);
+    expect(builtin.status).toBe(201);
+    const connectedOne = await registration("not-held-connected.org", registrant);
+    expect([connectedOne.status, connectedOne.code]).toEqual([503, "registry_unavailable"]);
+    expect(roundTrips(connectedOne.cost)).toBe(roundTrips(builtin.cost));
+    expect(connectedOne.cost.singles.map((s) => s.sql).filter((sql) => /from "contacts"/.test(sql))).toHaveLength(1);
   });
 });

@@ -22,6 +22,27 @@ export function registryObjectsOf(db: Database, repositoryId: string, type: Regi
     );
 }
 
+/**
+ * The rows of these contacts and hosts at one repository, in one statement: what a
+ * registration reads in its first batch (src/resources/domains/registry.ts). Both types and
+ * all the ids as two IN lists, so that SQLite probes the primary key for each pair (an OR of
+ * the two kinds would read every row of the repository through its registry-id index); a
+ * contact id (con_…) is never a host name, and the caller keeps each kind's own rows.
+ */
+export function registryObjectsHeld(db: Database, repositoryId: string, objects: { contacts: readonly string[]; hosts: readonly string[] }) {
+  const ids = [...new Set([...objects.contacts, ...objects.hosts])];
+  return db
+    .select()
+    .from(registryObjects)
+    .where(
+      and(
+        eq(registryObjects.repositoryId, repositoryId),
+        inArray(registryObjects.objectType, ["contact", "host"]),
+        inArray(registryObjects.objectId, ids.length > 0 ? ids : [""]),
+      ),
+    );
+}
+
 /** Every repository that holds this object from us. */
 export function registriesHolding(db: Database, objectId: string) {
   return db.select().from(registryObjects).where(eq(registryObjects.objectId, objectId));

@@ -30,7 +30,17 @@ import type * as routes from "./routes";
 import { readTogether } from "../../db/write";
 import { domainCreateCommand, dsData } from "../../connector/commands";
 import { apiTime, resDataOf } from "../../connector/answers";
-import { contactsAtRegistry, type DomainRegistry, domainRegistry, hostsAtRegistry, registryContacts, registryTransaction } from "./registry";
+import {
+  contactsAtRegistry,
+  type DomainRegistry,
+  domainRegistry,
+  holdings,
+  hostsAtRegistry,
+  type RegistryHoldings,
+  registryContacts,
+  registryHoldingReads,
+  registryTransaction,
+} from "./registry";
 import type { WriteContext } from "../../db/write";
 
 export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = async (c) => {
@@ -81,14 +91,21 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
       const accountId = await sponsorFor(c, input.account);
       // Names are one namespace across accounts, and name servers are names: the taken name
       // and the name servers' hosts and superordinate domains are looked up in every account.
-      const [taken, contactRows, knownHosts, managed, zone, adopted] = await readTogether(db, [
+      const reads = [
         domainsNamed(allAccounts, name ? [name] : []),
         contactsById(db, contactIdsOf(assigned)),
         hostsNamed(allAccounts, nameservers),
         domainsNamed(allAccounts, superordinateCandidates(nameservers, cat.extensions)),
         zoneNamed(db, name, accountId),
         adoptableHosts(db, name, accountId),
-      ]);
+      ] as const;
+      // Under a connected repository, what its registry holds from us comes in the same
+      // batch: the registration then costs the round trips of a builtin one.
+      const [[taken, contactRows, knownHosts, managed, zone, adopted], held] = registry
+        ? await readTogether(db, [...reads, ...registryHoldingReads(db, registry.repository, contactIdsOf(assigned), nameservers)]).then(
+            ([a, b, c, d, e, f, ...rest]) => [[a, b, c, d, e, f], holdings(rest, contactIdsOf(assigned), nameservers)] as const,
+          )
+        : [await readTogether(db, reads), null];
 
       // Checks on what is stored: the contacts (the domain's account's own: another
       // account's contact is as unknown as a wrong id), and which name servers are new hosts.
@@ -105,7 +122,7 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
       throwPriceErrors(priceConfirmationErrors(price!, input.price, { name, operation: "register", years: period, premium: pricing!.premium }));
       const authInfo = input.auth_info ?? generatedAuthInfo;
       const atRegistry = registry
-        ? await registerAtRegistry(registry, ctx, {
+        ? await registerAtRegistry(registry, ctx, held!, {
             name,
             period,
             nameservers,
@@ -179,6 +196,7 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
 async function registerAtRegistry(
   registry: DomainRegistry,
   ctx: WriteContext,
+  held: RegistryHoldings,
   input: {
     name: string;
     period: number;
@@ -190,11 +208,11 @@ async function registerAtRegistry(
   },
 ) {
   const { name } = input;
-  const contacts = await contactsAtRegistry(registry, ctx.db, contactIdsOf(input.assigned), ctx.at);
+  const contacts = await contactsAtRegistry(registry, ctx.db, contactIdsOf(input.assigned), ctx.at, held.contacts);
   const within = (ns: string) => ns.endsWith(`.${name}`);
   const outside = input.nameservers.filter((ns) => !within(ns));
   const inside = input.nameservers.filter(within);
-  const hostRows = await hostsAtRegistry(registry, ctx.db, ctx.allAccounts, outside, ctx.at);
+  const hostRows = await hostsAtRegistry(registry, ctx.db, ctx.allAccounts, outside, ctx.at, held.hosts);
   const command = domainCreateCommand({
     name,
     years: input.period,
@@ -210,7 +228,7 @@ async function registerAtRegistry(
   const charged = fee?.kind === "fee:creData" && fee.fees.length > 0 ? fee.fees.reduce((sum, f) => sum + Math.round(Number(f.amount) * 100), 0) : null;
   const rows = [...contacts.rows, ...hostRows];
   if (inside.length > 0 && done.outcome === "done") {
-    rows.push(...(await hostsAtRegistry(registry, ctx.db, ctx.allAccounts, inside, ctx.at)));
+    rows.push(...(await hostsAtRegistry(registry, ctx.db, ctx.allAccounts, inside, ctx.at, held.hosts)));
     await registry.send(
       "domain:update:subordinate-hosts",
       { kind: "domain:update", name, add: { nameservers: inside } },

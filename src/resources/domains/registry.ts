@@ -23,7 +23,7 @@ import { isConnected } from "../../connector/config";
 import { clientTransactionId, registryCommand } from "../../connector/gateway";
 import type { EppCommand, EppResponse } from "../../connector/commands";
 import type { Database } from "../../db/client";
-import { registryObjectInsert, registryObjectsOf } from "../../db/registry-objects";
+import { type RegistryObjectRow, registryObjectInsert, registryObjectsHeld, registryObjectsOf } from "../../db/registry-objects";
 import { contacts as contactsTable, hosts as hostsTable } from "../../db/schema";
 import { inArray } from "drizzle-orm";
 import type { AppEnv } from "../../env";
@@ -77,6 +77,31 @@ export function registryTransaction(svTRID: string | undefined): Record<string, 
   return svTRID ? { "$.registry_sv_trid": sql`${svTRID}` } : undefined;
 }
 
+/**
+ * What a registration needs of D1 before its commands: the ids the registry holds its
+ * contacts and hosts by. One statement for the registration's first read batch, so that a
+ * connected registration whose objects the registry holds costs the round trips of a
+ * builtin one: nothing more is read before the registry is asked. An object the registry
+ * does not hold yet costs, besides its create there, one read of what the create carries
+ * (the contact's fields, the host's glue). `holdings` reads its answer.
+ */
+export function registryHoldingReads(db: Database, repository: string, contactIds: readonly string[], hostNames: readonly string[]) {
+  return [registryObjectsHeld(db, repository, { contacts: contactIds, hosts: hostNames })] as const;
+}
+
+/** What registryHoldingReads read, for contactsAtRegistry and hostsAtRegistry: the rows of each kind. */
+export interface RegistryHoldings {
+  contacts: RegistryObjectRow[];
+  hosts: RegistryObjectRow[];
+}
+
+export function holdings([rows]: readonly [RegistryObjectRow[]], contactIds: readonly string[], hostNames: readonly string[]): RegistryHoldings {
+  return {
+    contacts: rows.filter((r) => r.objectType === "contact" && contactIds.includes(r.objectId)),
+    hosts: rows.filter((r) => r.objectType === "host" && hostNames.includes(r.objectId)),
+  };
+}
+
 /** How many ids are tried for one contact when the registry holds the first ones from another registrar. */
 const CONTACT_ID_ATTEMPTS = 3;
 
@@ -84,20 +109,22 @@ const CONTACT_ID_ATTEMPTS = 3;
  * The registry's ids of our contacts, each created there first when the registry does not
  * hold it from us (RFC 5733 §3.2.1), with the rows that record what it now holds. An id the
  * registry already has (2302) is ours when its info shows our contact's email (a create of
- * ours whose D1 write never committed), else the next derived id is tried.
+ * ours whose D1 write never committed), else the next derived id is tried. `known`: what
+ * registryHoldingReads read in the caller's batch (else read here).
  */
 export async function contactsAtRegistry(
   registry: DomainRegistry,
   db: Database,
   ids: readonly string[],
   at: string,
+  known?: RegistryHoldings["contacts"],
 ): Promise<{ registryIds: Map<string, string>; rows: ReturnType<typeof registryObjectInsert>[] }> {
   const wanted = [...new Set(ids)];
   const registryIds = new Map<string, string>();
   const rows: ReturnType<typeof registryObjectInsert>[] = [];
   if (wanted.length === 0) return { registryIds, rows };
-  const held = await registryObjectsOf(db, registry.repository, "contact", wanted);
-  for (const row of held) registryIds.set(row.objectId, row.registryId);
+  const held = known ?? (await registryObjectsOf(db, registry.repository, "contact", wanted));
+  for (const row of held) if (wanted.includes(row.objectId)) registryIds.set(row.objectId, row.registryId);
   const missing = wanted.filter((id) => !registryIds.has(id));
   if (missing.length === 0) return { registryIds, rows };
   const found = await db.select().from(contactsTable).where(inArray(contactsTable.id, missing));
@@ -145,7 +172,8 @@ export function registryContacts(
  * does not hold them from us: an external host without addresses, a subordinate one with
  * its glue (the addresses we hold for it). A host the registry already has (2302) is used
  * as it is. The caller leaves out hosts subordinate to a domain the registry does not hold
- * yet, and creates them once it does.
+ * yet, and creates them once it does. `known`: what registryHoldingReads read in the
+ * caller's batch (else read here).
  */
 export async function hostsAtRegistry(
   registry: DomainRegistry,
@@ -153,16 +181,20 @@ export async function hostsAtRegistry(
   allAccounts: Database,
   names: readonly string[],
   at: string,
+  known?: RegistryHoldings["hosts"],
 ): Promise<ReturnType<typeof registryObjectInsert>[]> {
   if (names.length === 0) return [];
-  const [heldRows, hostRows] = await Promise.all([
-    registryObjectsOf(db, registry.repository, "host", names),
+  const glueOf = (wanted: readonly string[]) =>
     allAccounts
       .select({ name: hostsTable.name, addresses: hostsTable.addresses, domainId: hostsTable.domainId })
       .from(hostsTable)
-      .where(inArray(hostsTable.name, [...names])),
-  ]);
+      .where(inArray(hostsTable.name, [...wanted]));
+  // Known: the glue is read only for hosts to create. Else both at once.
+  const [heldRows, knownGlue] = known ? [known, null] : await Promise.all([registryObjectsOf(db, registry.repository, "host", names), glueOf(names)]);
   const held = new Set(heldRows.map((r) => r.objectId));
+  const missing = names.filter((name) => !held.has(name));
+  if (missing.length === 0) return [];
+  const hostRows = knownGlue ?? (await glueOf(missing));
   const glue = new Map(hostRows.filter((h) => h.domainId !== null).map((h) => [h.name, h.addresses]));
   const rows: ReturnType<typeof registryObjectInsert>[] = [];
   for (const name of names) {
