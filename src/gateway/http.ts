@@ -1,13 +1,17 @@
 // The gateway's HTTP interface (docs/registries.md, "The gateway's HTTP interface"): what
 // the API Worker asks of it, under one bearer secret, on loopback or behind the tunnel.
 // Bodies are bounded before they are read; every answer is JSON; nothing of the
-// configuration is ever in one.
+// configuration is ever in one. Connections are kept alive longer than the clients keep
+// theirs idle (cloudflared's pool: 90 s), so that a command never pays a new connection
+// nor meets one the gateway is closing under it.
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { EppCommand } from "../epp/types";
 import type { RegistryPool } from "./registry-pool";
 
 const MAX_BODY_BYTES = 256 * 1024;
+/** An idle connection from the Worker's side is kept this long: the client closes first. */
+export const KEEP_ALIVE_MS = 300_000;
 /** clTRID (RFC 5730 trIDType): 3–64 characters, no white space at the ends. */
 const CL_TRID = /^\S[\s\S]{1,62}\S$/;
 
@@ -37,7 +41,7 @@ export function gatewayServer(pools: Map<string, RegistryPool>, secret: string):
   const reply = (response: ServerResponse, status: number, body: unknown) => {
     response.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
   };
-  return createServer(async (request, response) => {
+  const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, async (request, response) => {
     try {
       if (!authorized(request, secret)) return reply(response, 401, { error: "unauthorized" });
       const url = new URL(request.url ?? "/", "http://gateway");
@@ -70,4 +74,5 @@ export function gatewayServer(pools: Map<string, RegistryPool>, secret: string):
       return reply(response, 500, { error: (error as Error).message });
     }
   });
+  return server;
 }

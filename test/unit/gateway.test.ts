@@ -4,15 +4,16 @@
 // quickly as unavailable and coming back by itself, wrong credentials a connector down with
 // the registry's message, the poll queue handed over and acked only once applied, and the
 // HTTP interface under its bearer secret.
+import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EppResponse } from "../../src/epp/types";
 import type { ConnectorConfig } from "../../src/gateway/config";
 import { parseConnectors } from "../../src/gateway/config";
-import { gatewayServer } from "../../src/gateway/http";
+import { gatewayServer, KEEP_ALIVE_MS } from "../../src/gateway/http";
 import { DEFAULT_POOL_OPTIONS, RegistryPool } from "../../src/gateway/registry-pool";
 import type { Registry } from "../../scripts/local-registry/registry";
 import type { EppServer } from "../../scripts/local-registry/server";
-import { startLocalRegistry, US } from "./local-registry-fixture";
+import { startLocalRegistry, US, xmllintAgrees } from "./local-registry-fixture";
 
 let server: EppServer;
 let registry: Registry;
@@ -191,6 +192,69 @@ describe("the HTTP interface", () => {
   });
 });
 
+describe("the HTTP interface: a transform is one EPP round trip", () => {
+  /** A POST through a keep-alive agent of one socket (as workerd's and cloudflared's pools hold theirs). */
+  function post(agent: Agent, url: string, secret: string, body: unknown): Promise<{ status: number; body: any }> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(
+        url,
+        { method: "POST", agent, headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" } },
+        (response) => {
+          let text = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk) => (text += chunk));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+        },
+      );
+      request.on("error", reject);
+      request.end(JSON.stringify(body));
+    });
+  }
+
+  it("transforms through the HTTP interface are one EPP frame each on a warm session (no login, no hello), over one kept-alive connection", async () => {
+    // The earlier tests' pools stopped: every frame the registry receives now is this pool's.
+    for (const old of pools.splice(0)) await old.stop();
+    const p = pool({ sessions: 1 });
+    await until(() => p.status().sessions.open === 1);
+    const secret = "k".repeat(40);
+    const http = gatewayServer(new Map([["verisign", p]]), secret);
+    let connections = 0;
+    http.on("connection", () => connections++);
+    await new Promise<void>((r) => http.listen(0, "127.0.0.1", () => r()));
+    const address = http.address();
+    const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/registries/verisign/commands`;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const received = () => server.frames.filter((f) => f.direction === "received").length;
+    try {
+      expect(http.keepAliveTimeout).toBe(KEEP_ALIVE_MS);
+      const before = received();
+      for (let i = 0; i < 3; i++) {
+        const answer = await post(agent, url, secret, {
+          command: {
+            kind: "contact:create",
+            id: `warm-tr-${i}`,
+            postalInfo: [{ type: "int", name: "A", city: "B", cc: "GB" }],
+            email: "a@example.org",
+            authInfo: "Contact-Auth-1",
+          },
+          cl_trid: `warm-transform-${i}`,
+        });
+        expect(answer).toMatchObject({ status: 200, body: { outcome: "answered", response: { code: 1000 } } });
+      }
+      expect(received() - before).toBe(3);
+      expect(server.commands.filter((c) => c.clTRID?.startsWith("warm-transform-")).map((c) => [c.kind, c.code])).toEqual([
+        ["contact:create", 1000],
+        ["contact:create", 1000],
+        ["contact:create", 1000],
+      ]);
+      expect(connections).toBe(1);
+    } finally {
+      agent.destroy();
+      http.close();
+    }
+  });
+});
+
 describe("configuration", () => {
   it("REGISTRY_CONNECTORS is read strictly, naming the field and never the value", () => {
     const parsed = parseConnectors(JSON.stringify({ verisign: { host: "epp.example", client_id: "ab", password: "hunter2-secret", sesions: 2 } }));
@@ -201,5 +265,15 @@ describe("configuration", () => {
       "REGISTRY_CONNECTORS.verisign.client_id is 3–16 characters",
     ]);
     expect(problems.join(" ")).not.toContain("hunter2");
+  });
+});
+
+describe("xmllint's verdict on every frame", () => {
+  it("every frame the registry received in this file, and every answer it sent, xmllint judges as the registry did", async () => {
+    // The sessions logged out first: their last frames are judged too.
+    await Promise.all(pools.map((p) => p.stop()));
+    const report = xmllintAgrees(server);
+    expect(report.disagreements).toEqual([]);
+    expect(report.received).toBeGreaterThan(0);
   });
 });
