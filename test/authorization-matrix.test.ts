@@ -99,6 +99,8 @@ const EXPECTED: Record<string, string> = {
   getMe: "VVVVVVFUUFV",
 
   runSweep: "PFFFFFFUUFF",
+  receiveRegistryMessage: "PFFFFFFUUFF",
+  runReconciliation: "PFFFFFFUUFF",
 
   listTsigKeys: "VVVFFFFUUFV",
   getTsigKey: "VVVFFFFUUFH",

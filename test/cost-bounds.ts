@@ -138,6 +138,18 @@ export const COST_BOUNDS: Record<string, CostBound> = {
     why: "4 round trips: the domain and its subordinate hosts are read on their own before the routine's read batch; not merged (a write path)",
   },
   restoreDomain: { round_trips: 2, rows_read: 15, rows_written: 15 },
+  receiveRegistryMessage: {
+    round_trips: 5,
+    rows_read: 23,
+    rows_written: 22,
+    why: "a transfer another registrar asked for (the poll message's commonest kind that changes a domain): the message noted by its id (1: a message handed over twice is applied once), the domain and its pending transfer read (2), the domain's version step with its transfer_request event and the transfer's row (1), the message marked applied (1); the catalog is the isolate's",
+  },
+  runReconciliation: {
+    round_trips: 4,
+    rows_read: 62,
+    rows_written: 2,
+    why: "where the pass stands (1), the batch's domain ids in id order (1: up to 51 index entries of the repository, however many it holds; here the seeded .com domains), the first domain (1), its <domain:info> (through the gateway, no D1: here out of reach, so the run stops at it), the pass's place saved (1). A domain that differs adds its write (2 round trips); one that does not, one upsert of its registry row",
+  },
   requestTransfer: {
     round_trips: 2,
     rows_read: 24,
@@ -146,9 +158,9 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   },
   getTransfer: {
     round_trips: 1,
-    rows_read: 4,
+    rows_read: 5,
     rows_written: 0,
-    why: "the transfer by its domain reference in one statement (the domain by name a subquery): no read of the domain first",
+    why: "the transfer by its domain reference in one statement (the domain by name a subquery): no read of the domain first; beside it in the same batch, the latest transfer with another registrar (registry_transfers by name or domain: one index probe, drizzle/0042)",
   },
   rejectTransfer: {
     round_trips: 3,

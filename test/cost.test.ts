@@ -14,6 +14,7 @@ import { answerOf, signed, updateMessage } from "./dns-update-messages";
 import { database } from "../src/db/client";
 import { archiveEvents } from "../src/jobs/event-archive";
 import { addDnsToken, api, createContact } from "./helpers";
+import { bearer } from "./tokens";
 
 interface Measured {
   operation: string;
@@ -31,7 +32,7 @@ const measured = new Map<string, Measured>();
 /** The marker the bench looks for in vitest's output. */
 const COST_TABLE = "D1_COST_TABLE ";
 
-type Options = { json?: unknown; body?: string; headers?: Record<string, string> };
+type Options = { json?: unknown; body?: string; headers?: Record<string, string>; settings?: Record<string, string> };
 
 async function send(method: string, path: string, options: Options): Promise<CostedResponse> {
   const headers = { ...options.headers };
@@ -39,6 +40,15 @@ async function send(method: string, path: string, options: Options): Promise<Cos
   if (options.json !== undefined) {
     body = JSON.stringify(options.json);
     headers["content-type"] ??= "application/json";
+  }
+  if (options.settings) {
+    // Settings beside the runtime's bindings (a connected repository).
+    const { response, cost } = await costOfRequest(
+      new Request(`http://api.test${path}`, { method, headers: { authorization: bearer("write"), ...headers }, body }),
+      options.settings,
+    );
+    const text = await response.text();
+    return { status: response.status, text, body: /json/.test(response.headers.get("content-type") ?? "") ? JSON.parse(text) : undefined, cost };
   }
   return costOf(method, path, { body, headers });
 }
@@ -378,6 +388,43 @@ describe("every write costs at most its bound", () => {
   it("runSweep", async () => {
     await measure("runSweep", "POST", "/v1/lifecycle/sweep", 200);
     expectWithin("runSweep");
+  });
+  // .com connected (our client id `domain-api`) to a gateway nobody answers: what the Worker itself costs.
+  const connectedCom = {
+    REGISTRY_CONNECTORS: JSON.stringify({ verisign: { client_id: "domain-api" } }),
+    REGISTRY_GATEWAY_URL: "http://127.0.0.1:9",
+    REGISTRY_GATEWAY_SECRET: "a-gateway-secret-of-32-characters-or-more",
+  };
+  it("receiveRegistryMessage", async () => {
+    const requested = {
+      repository: "verisign",
+      client_id: "domain-api",
+      message: {
+        code: 1301,
+        msgQ: { count: 1, id: "cost-1", msg: "Transfer requested." },
+        resData: [
+          {
+            kind: "domain:trnData",
+            name: seeded.domain,
+            trStatus: "pending",
+            reID: "other-registrar",
+            reDate: "2026-11-22T09:30:00.000Z",
+            acID: "domain-api",
+            acDate: "2026-11-27T09:30:00.000Z",
+          },
+        ],
+        extensions: [],
+        trID: { svTRID: "LR-1" },
+      },
+    };
+    const res = await measure("receiveRegistryMessage", "POST", "/v1/registry-messages", 200, { json: requested, settings: connectedCom });
+    expect(res.body).toMatchObject({ outcome: "applied" });
+    expectWithin("receiveRegistryMessage");
+  });
+  it("runReconciliation", async () => {
+    const res = await measure("runReconciliation", "POST", "/v1/repositories/verisign/reconcile/run", 200, { settings: connectedCom });
+    expect(res.body).toMatchObject({ failed: 1, more: true });
+    expectWithin("runReconciliation");
   });
   it("runEventArchive", async () => {
     await measure("runEventArchive", "POST", "/v1/events/archive/run", 200);

@@ -40,6 +40,7 @@ describe("a transfer request with the right auth_info answers 201 with the pendi
       status: "pending",
       gaining_account: gaining.id,
       losing_account: domain.account,
+      registrar: null,
       period: 1,
       requested_at: expect.any(String),
       act_by: new Date(Date.parse(response.body.requested_at) + 5 * 86_400_000).toISOString(),

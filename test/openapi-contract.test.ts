@@ -4,12 +4,13 @@
 // the operation, the media type is documented for that status, and the body is valid
 // against the documented schema (OpenAPI 3.1 schemas are JSON Schema 2020-12). Every
 // `example` in the document is checked against its schema too.
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { beforeAll, describe, expect, it } from "vitest";
 import { signed, updateMessage } from "./dns-update-messages";
 import { addDnsToken, api, apiRaw, createContact, type ApiResponse } from "./helpers";
 import { bearer } from "./tokens";
+import worker from "../src/index";
 
 type Operation = { operationId?: string; summary?: string; description?: string; responses: Record<string, { content?: Record<string, { schema?: Schema }> }> };
 type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
@@ -78,6 +79,23 @@ function conforms(method: string, path: string, response: ApiResponse): ApiRespo
 
 type Options = Parameters<typeof api>[2];
 const call = async (method: string, path: string, options?: Options) => conforms(method, path, await api(method, path, options));
+
+/** A request with these settings beside the runtime's bindings (a connected repository), checked against the document. */
+async function callWith(settings: Record<string, string>, method: string, path: string, options: { json?: unknown } = {}) {
+  const headers = new Headers({ authorization: bearer("write") });
+  if (options.json !== undefined) headers.set("content-type", "application/json");
+  const request = new Request(`http://api.test${path}`, { method, headers, body: options.json === undefined ? undefined : JSON.stringify(options.json) });
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request, { ...env, ...settings } as never, ctx);
+  await waitOnExecutionContext(ctx);
+  const text = await response.text();
+  return conforms(method, path, {
+    status: response.status,
+    headers: response.headers,
+    body: text && /json/.test(response.headers.get("content-type") ?? "") ? JSON.parse(text) : undefined,
+    text,
+  });
+}
 const callRaw = async (method: string, path: string, options?: Parameters<typeof apiRaw>[2]) => conforms(method, path, await apiRaw(method, path, options));
 const RDAP = { accept: "application/rdap+json" };
 
@@ -519,6 +537,24 @@ describe("responses conform to the OpenAPI document", () => {
     const customer = await call("POST", "/v1/accounts", { json: { name: "contract-sweep-customer" } });
     const token = await call("POST", "/v1/tokens", { json: { name: "contract-sweep", scope: "write", account: customer.body.id } });
     await call("POST", "/v1/lifecycle/sweep", { headers: { authorization: `Bearer ${token.body.secret}` } });
+  });
+
+  it("the registry jobs: a poll message kept, a bad one, a reconciliation run against a gateway out of reach, a builtin repository and an unknown one", async () => {
+    const settings = {
+      REGISTRY_CONNECTORS: JSON.stringify({ pir: { client_id: "domain-api" } }),
+      REGISTRY_GATEWAY_URL: "http://127.0.0.1:9",
+      REGISTRY_GATEWAY_SECRET: "a-gateway-secret-of-32-characters-or-more",
+    };
+    const message = {
+      repository: "pir",
+      client_id: "domain-api",
+      message: { code: 1301, msgQ: { count: 1, id: "contract-1", msg: "Hello." }, resData: [], extensions: [] },
+    };
+    expect((await callWith(settings, "POST", "/v1/registry-messages", { json: message })).status).toBe(200);
+    expect((await callWith(settings, "POST", "/v1/registry-messages", { json: { repository: "pir" } })).status).toBe(422);
+    expect((await callWith(settings, "POST", "/v1/repositories/pir/reconcile/run", { json: { limit: 5 } })).status).toBe(200);
+    expect((await callWith(settings, "POST", "/v1/repositories/verisign/reconcile/run")).status).toBe(422);
+    expect((await callWith(settings, "POST", "/v1/repositories/nosuchregistry/reconcile/run")).status).toBe(404);
   });
 
   it("the events archive: a run, its objects, one object (gzip), 304 and 404, 410 for a cursor before it", async () => {
