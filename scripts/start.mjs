@@ -247,7 +247,8 @@ console.log(
 if (registries) {
   console.log(`[start] starting the registry gateway (src/gateway/) for ${registries}`);
   try {
-    gateway = await startRegistryGateway(registries);
+    // Poll messages go to this server's registry-messages route (the gateway retries until it is up).
+    gateway = await startRegistryGateway(registries, process.env, { messagesUrl: `http://127.0.0.1:${port}/v1/registry-messages` });
   } catch (error) {
     console.error(`[start] ${error.message}`);
     process.exit(1);

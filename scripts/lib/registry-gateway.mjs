@@ -1,8 +1,9 @@
 // `npm start -- --registries FILE` (docs/registries.md, "Configuration"): the registry
 // gateway (scripts/gateway.mjs) started beside the API on a loopback port it picks itself,
 // with a bearer secret made fresh for the run, and the `--var`s that tell the Worker where
-// it is. The Worker is given the connectors' repository ids only (`{"verisign": {}}`): it
-// needs no more, so the credentials of FILE reach the gateway alone, and the run's secret
+// it is. The Worker is given the connectors' repository ids and client ids only
+// (`{"verisign": {"client_id": "domain-api"}}`): it needs no more, so the credentials of
+// FILE reach the gateway alone, and the run's secret
 // is never printed (redactGatewaySecrets drops it from wrangler's output).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -17,6 +18,16 @@ const START_TIMEOUT_MS = 60_000;
 
 /** The repository ids of a connectors file, or the reason it cannot be read (nothing of its values). */
 export function connectorIdsOf(file) {
+  return Object.keys(connectorsOf(file));
+}
+
+/** What the Worker is told of each connector: its client id there, which the registry names as our objects' sponsor (no secret). */
+function workerConnectors(file) {
+  const connectors = connectorsOf(file);
+  return Object.fromEntries(Object.entries(connectors).map(([id, c]) => [id, typeof c?.client_id === "string" ? { client_id: c.client_id } : {}]));
+}
+
+function connectorsOf(file) {
   let value;
   try {
     value = JSON.parse(readFileSync(file, "utf8"));
@@ -24,17 +35,20 @@ export function connectorIdsOf(file) {
     throw new Error(`--registries ${file}: ${error.code === "ENOENT" ? "no such file" : "not JSON"}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`--registries ${file}: a JSON object keyed by repository id`);
-  return Object.keys(value);
+  return value;
 }
 
 /**
  * Starts the gateway; resolves with the Worker's `--var`s, the secrets to keep out of any
- * output, and stop() (SIGTERM: it logs out of every session; SIGKILL after 10 s).
+ * output, and stop() (SIGTERM: it logs out of every session; SIGKILL after 10 s). With
+ * `messagesUrl` (the API's `/v1/registry-messages`), the registries' poll messages go there,
+ * under the same secret.
  */
-export async function startRegistryGateway(file, env = process.env) {
-  const ids = connectorIdsOf(file);
+export async function startRegistryGateway(file, env = process.env, { messagesUrl } = {}) {
+  connectorIdsOf(file); // read first: a file that is not a JSON object fails here, naming nothing of its values
   const secret = randomBytes(32).toString("base64url");
-  const child = spawn(process.execPath, [join(ROOT, "scripts", "gateway.mjs"), "--registries", file, "--port", "0"], {
+  const args = [join(ROOT, "scripts", "gateway.mjs"), "--registries", file, "--port", "0", ...(messagesUrl ? ["--messages-url", messagesUrl] : [])];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...env, REGISTRY_GATEWAY_SECRET: secret },
     stdio: ["ignore", "pipe", "pipe"],
@@ -54,7 +68,7 @@ export async function startRegistryGateway(file, env = process.env) {
     child.on("error", (error) => done(reject, new Error(`could not run the registry gateway: ${error.message}`)));
     child.on("exit", (code, signal) => done(reject, new Error(`the registry gateway stopped before it was ready (exit ${code ?? signal})`)));
   });
-  const connectors = JSON.stringify(Object.fromEntries(ids.map((id) => [id, {}])));
+  const connectors = JSON.stringify(workerConnectors(file));
   return {
     url,
     vars: ["--var", `REGISTRY_CONNECTORS:${connectors}`, "--var", `REGISTRY_GATEWAY_URL:${url}`, "--var", `REGISTRY_GATEWAY_SECRET:${secret}`],
