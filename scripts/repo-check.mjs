@@ -215,7 +215,7 @@ const MAY_IMPORT = {
   env: ["access", "db"], // types only: the principal, the request's database
   // Engines stand beside the collections, in homes of their own (CONTRIBUTING.md, "Layout"):
   // the collections answer HTTP and call the engines; an engine never imports a collection.
-  jobs: ["access", "db", "delivery", "dns", "env", "http", "registry", "resources"], // scheduled work above the collections: the sweep, the events archive, signature renewal
+  jobs: ["access", "connector", "db", "delivery", "dns", "env", "http", "registry", "resources"], // scheduled work above the collections: the sweep, the events archive, signature renewal
   resources: ["access", "connector", "crypto", "db", "delivery", "dns", "env", "http", "rdap", "registry", "serving"],
   delivery: ["crypto", "db", "dns", "env", "http"], // webhook delivery: dispatch, leases, sending, signing
   serving: ["access", "crypto", "db", "dns", "env", "http", "registry"], // the DNS tier's backend: what PowerDNS reads, the catalog zone, the NOTIFY bookkeeping
@@ -277,6 +277,21 @@ for (const { file, specifier, target, module } of imports) {
   }
 }
 check("imports between the layers of src/ point one way, and no collection imports a hub above the collection folders", arrows);
+
+// A new part of src/ (a folder, or a module beside app.ts) states its arrows before it is
+// used: one more row of MAY_IMPORT, and of the table in CONTRIBUTING.md.
+const undeclared = [...new Set([...sourceFiles].map(layerOf))].filter((layer) => !(layer in MAY_IMPORT) && !["env"].includes(layer)).map((layer) => `src/${layer} has no row in the layer table (MAY_IMPORT)`);
+const contributing = texts.get("CONTRIBUTING.md") ?? "";
+for (const layer of Object.keys(MAY_IMPORT)) {
+  const row = layer === "index" || layer === "sender" || layer === "app" ? `\`src/${layer}.ts\`` : layer === "env" ? "`env.ts`" : `\`${layer}/\``;
+  if (!contributing.includes(row)) undeclared.push(`CONTRIBUTING.md's layer table has no row for ${row}`);
+}
+// An index.ts of a collection wires routes to handlers that live in files of their own.
+for (const file of sourceFiles) {
+  if (!/^src\/resources\/[^/]+\/index\.ts$/.test(file)) continue;
+  if (/\(c\)\s*=>|async\s*\(c[,)]|function\s+\w+\s*\(\s*c\s*:/.test(texts.get(file))) undeclared.push(`${file} holds a handler: index.ts only wires routes (one file per operation)`);
+}
+check("every part of src/ has its row in the layer table (here and in CONTRIBUTING.md), and collections' index.ts files only wire routes", undeclared);
 
 /** The strongly connected parts of a graph (Map node → Set of nodes) of more than one node: its circles. */
 function circles(graph) {

@@ -3,6 +3,8 @@
 // gone (RFC 6781 §4.1.4: the DS goes first, and its TTL must run out), so that answers 409
 // `status_prohibits` unless `force=true`; forced, the same-named domain of the zone's
 // account loses that DS in the same batch (docs/dnssec.md).
+import type * as routes from "./routes";
+import type { RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { narrowReaches } from "../../access/token-rights";
@@ -77,3 +79,8 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
   }
   await commitWrite(ctx, { rows });
 }
+
+export const disableDnssecHandler: RouteHandler<typeof routes.disableDnssec, AppEnv> = async (c) => {
+  await disableDnssec(c, c.req.valid("param").zone, c.req.valid("query").force === "true");
+  return c.body(null, 204);
+};

@@ -2,6 +2,8 @@
 // private half sealed; in one batch the key, the zone's serial and version (its apex
 // gained DNSKEY, CDS and CDNSKEY), the zone's event and, one-click with the registry, the
 // same-named domain's DS with its event (docs/dnssec.md).
+import type * as routes from "./routes";
+import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { sql } from "drizzle-orm";
 import { guard } from "../../db/guards";
@@ -132,3 +134,5 @@ function roomToSign(zoneId: string) {
 function alreadyOn(name: string): ApiError {
   return new ApiError("already_exists", `DNSSEC is already on for zone ${name}: read its keys with GET /v1/zones/${name}/dnssec.`);
 }
+
+export const enableDnssecHandler: RouteHandler<typeof routes.enableDnssec, AppEnv> = async (c) => c.json(await enableDnssec(c, c.req.valid("param").zone), 201);

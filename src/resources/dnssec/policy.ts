@@ -2,6 +2,8 @@
 // "The policy"). Checked against the zone's own timings (a lifetime shorter than the roll it
 // starts is refused), stored with the zone's event; it takes effect by rolling, from the
 // next run (the zone's next step is due at once when it is signed).
+import type * as routes from "./routes";
+import type { RouteHandler } from "@hono/zod-openapi";
 import { max, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { readTogether, commitWrite, retryLostRaces, versionStep } from "../../db/write";
@@ -65,3 +67,6 @@ async function patchOnce(c: Context<AppEnv>, segment: string, patch: { policy?: 
   });
   return { ...(await presentState(zone.name, keys)), ...presentLifecycle(next) };
 }
+
+export const patchDnssecHandler: RouteHandler<typeof routes.updateDnssec, AppEnv> = async (c) =>
+  c.json(await patchDnssec(c, c.req.valid("param").zone, c.req.valid("json")), 200);

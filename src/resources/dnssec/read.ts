@@ -1,4 +1,6 @@
 // GET /zones/{zone}/dnssec: the zone's DNSSEC state (docs/dnssec.md).
+import type * as routes from "./routes";
+import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { notFound, resourceRef } from "../../http/lookup";
@@ -14,3 +16,5 @@ export async function readDnssec(c: Context<AppEnv>, segment: string) {
   if (!zone) throw notFound("zone", segment);
   return { ...(await presentState(zone.name, keys)), ...presentLifecycle(zone) };
 }
+
+export const readDnssecHandler: RouteHandler<typeof routes.getDnssec, AppEnv> = async (c) => c.json(await readDnssec(c, c.req.valid("param").zone), 200);
