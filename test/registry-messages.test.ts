@@ -178,6 +178,47 @@ describe("changes the registry makes itself", () => {
     expect(events.body.data.at(-1).after.registry_differences).toEqual([{ field: "status", ours: [], registry: ["serverHold"] }]);
   });
 
+  it("RDAP shows the registry's ROID as the domain's handle once the registry named it", async () => {
+    await registered("roid-shown.org");
+    const info = {
+      kind: "domain:infData",
+      name: "roid-shown.org",
+      roid: "91-PIR",
+      statuses: [{ s: "ok" }],
+      contacts: [],
+      nameservers: NAMESERVERS,
+      hostAttrs: [],
+      hosts: [],
+      clID: "domain-api",
+    };
+    expect((await hand(message([info]))).body).toMatchObject({ outcome: "applied" });
+    const view = await api("GET", "/v1/domains/roid-shown.org", { headers: { accept: "application/rdap+json" } });
+    expect(view.status, view.text).toBe(200);
+    expect(view.body.handle).toBe("91-PIR");
+    expect(view.body.entities.find((e: any) => e.roles.includes("registrar"))).toMatchObject({ handle: "acc_00000000000000000000000000" });
+  });
+
+  it("a domain the registry shows as another registrar's is marked, not deleted: GET and RDAP name that registrar (clID)", async () => {
+    const domain = await registered("sponsored-elsewhere.org");
+    const info = {
+      kind: "domain:infData",
+      name: "sponsored-elsewhere.org",
+      roid: "92-PIR",
+      statuses: [{ s: "ok" }],
+      contacts: [],
+      nameservers: [],
+      hostAttrs: [],
+      hosts: [],
+      clID: "other-registrar",
+    };
+    expect((await hand(message([info]))).body).toMatchObject({ outcome: "applied", domain: domain.id });
+    const now = await api("GET", "/v1/domains/sponsored-elsewhere.org");
+    expect(now.status, now.text).toBe(200);
+    expect(now.body.registry).toMatchObject({ roid: "92-PIR", registrar: "other-registrar", missing_since: expect.any(String) });
+    const view = await api("GET", "/v1/domains/sponsored-elsewhere.org", { headers: { accept: "application/rdap+json" } });
+    expect(view.body.entities.find((e: any) => e.roles.includes("registrar"))).toMatchObject({ handle: "other-registrar" });
+  });
+
   it("a pending action settled needs the registry's info: with the registry out of reach, 503 and the message is not marked applied", async () => {
     await registered("settles-later.org");
     const pan = { kind: "domain:panData", name: "settles-later.org", paResult: true, paTRID: { svTRID: "LR-1" }, paDate: "2026-11-22T09:30:00.000Z" };

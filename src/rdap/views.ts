@@ -50,6 +50,8 @@ export interface DomainView {
   expires_at: string;
   /** DS data for the parent zone (RFC 5910), shown as RFC 9083 §5.3 secureDNS. */
   ds?: readonly { key_tag: number; algorithm: number; digest_type: number; digest: string }[];
+  /** What a connected repository's registry says of the domain: its ROID, and its sponsor there when not this service. */
+  registry?: { roid: string | null; registrar: string | null } | null;
   created_at: string;
   updated_at: string;
 }
@@ -229,6 +231,26 @@ function registrarEntity(sponsor: { id: string; name: string }, context: RdapCon
   };
 }
 
+/** Another registrar that sponsors the domain at a connected registry: its EPP clID as the handle and the vCard's fn. */
+function otherRegistrarEntity(clID: string): RdapEntity {
+  return {
+    objectClassName: "entity",
+    handle: clID,
+    vcardArray: [
+      "vcard",
+      [
+        ["version", {}, "text", "4.0"],
+        ["fn", {}, "text", clID],
+        ["kind", {}, "text", "org"],
+      ],
+    ],
+    roles: ["registrar"],
+    status: ["active"],
+    events: [],
+    links: [],
+  };
+}
+
 function conformance(redacted: readonly RdapRedacted[]) {
   return redacted.length > 0 ? { rdapConformance: [LEVEL_0, REDACTED], redacted: [...redacted] } : { rdapConformance: [LEVEL_0] };
 }
@@ -291,12 +313,16 @@ export function rdapDomainResponse(
     redacted.push(...view.redacted);
   }
 
-  // RFC 9083 §10.2.4 role "registrar": the account that sponsors the domain here.
-  if (linked.sponsor) entities.push(registrarEntity(linked.sponsor, context));
+  // RFC 9083 §10.2.4 role "registrar": the account that sponsors the domain here, or, when a
+  // connected registry names another registrar as its sponsor, that registrar (its clID).
+  const otherRegistrar = domain.registry?.registrar ?? null;
+  if (otherRegistrar !== null) entities.push(otherRegistrarEntity(otherRegistrar));
+  else if (linked.sponsor) entities.push(registrarEntity(linked.sponsor, context));
 
   return {
     objectClassName: "domain",
-    handle: `${domain.id}-${linked.roidSuffix}`,
+    // The registry's own ROID (RFC 5730 §2.8) when a connected registry gave one; else ours in its form.
+    handle: domain.registry?.roid ?? `${domain.id}-${linked.roidSuffix}`,
     ldhName: domain.name,
     unicodeName: domain.unicode_name,
     status: domain.status.map(rdapStatus),

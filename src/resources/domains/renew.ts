@@ -4,7 +4,8 @@
 // write itself is conditional on that expiry, so of concurrent renews exactly one wins
 // and the others read again and are refused. Under a connected repository the registry
 // renews first (<domain:renew> with curExpDate, the stored expiry's date), and the expiry
-// stored is the exDate it answers.
+// stored is the exDate it answers; a renewal it leaves pending (1001) answers 202 with
+// pendingRenew, and the expiry moves when it settles (a poll message, docs/registries.md).
 import type { RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { catalog } from "../../db/catalog";
@@ -37,7 +38,8 @@ export const renewDomain: RouteHandler<typeof routes.renewDomain, AppEnv> = asyn
 
   // The answer is the domain with `price` (the write routine's answer extra: PricedDomainSchema).
   const registries = new Map<string, ReturnType<typeof domainRegistry>>();
-  return (await updateResource(c, domainCollection, c.req.valid("param").domain, {
+  let pending = false;
+  const renewedDomain = (await updateResource(c, domainCollection, c.req.valid("param").domain, {
     event: "renew",
     async update(ctx, current) {
       const prohibiting = prohibitingStatus("renew", shownStatuses(current));
@@ -68,6 +70,18 @@ export const renewDomain: RouteHandler<typeof routes.renewDomain, AppEnv> = asyn
           )
         : null;
       const registryExpiry = renewed ? apiTime(resDataOf(renewed.response, "domain:renData")?.exDate) : null;
+      // 1001: the registry has yet to act (RFC 5730 §3): nothing is shown as done; the domain shows pendingRenew until it settles.
+      pending = renewed?.outcome === "pending";
+      if (pending) {
+        const next = { ...current, statuses: [...current.statuses, "pendingRenew"], version: current.version + 1, updatedAt: ctx.at };
+        return {
+          next,
+          write: versionStep(ctx.db, domains, current, next),
+          answerExtras: { price },
+          afterFromDatabase: registryTransaction(renewed?.svTRID),
+          readBack: domainCollection.find(ctx.db, { kind: "id", id: current.id }),
+        };
+      }
 
       // RFC 3915 §3.2: a renewal starts the renew grace period.
       const rgp = withGracePeriod(current.rgp, ctx.now, { status: "renewPeriod", days: extension.graceRenew });
@@ -80,5 +94,7 @@ export const renewDomain: RouteHandler<typeof routes.renewDomain, AppEnv> = asyn
         afterFromDatabase: registryTransaction(renewed?.svTRID),
       };
     },
-  })) as never;
+  })) as Response;
+  // 1001: 202, the domain in pendingRenew (its Idempotency-Key record is the answer as sent: src/http/idempotency.ts).
+  return (pending ? new Response(renewedDomain.body, { status: 202, headers: renewedDomain.headers }) : renewedDomain) as never;
 };

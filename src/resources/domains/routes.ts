@@ -135,11 +135,16 @@ export const renewDomain = defineRoute({
   tags,
   summary: "Renew a domain",
   description:
-    "Adds `period` years to `expires_at` (RFC 5731 §3.2.3) and starts `renewPeriod`. `current_expires_at` must name the stored expiry date (422 `policy_violation` otherwise), so a retried renew cannot renew twice. The period must lie in the extension's range and the new expiry at most `periods.max` years from now (422). A premium name needs its renewal price confirmed in `price` (422 `price_mismatch`). Refused with 409 `status_prohibits` under `clientRenewProhibited`, `serverRenewProhibited`, `pendingDelete` or `pendingTransfer`. The answer says what the renewal cost (`price`).",
+    "Adds `period` years to `expires_at` (RFC 5731 §3.2.3) and starts `renewPeriod`. `current_expires_at` must name the stored expiry date (422 `policy_violation` otherwise), so a retried renew cannot renew twice. The period must lie in the extension's range and the new expiry at most `periods.max` years from now (422). A premium name needs its renewal price confirmed in `price` (422 `price_mismatch`). Refused with 409 `status_prohibits` under `clientRenewProhibited`, `serverRenewProhibited`, `pendingDelete` or `pendingTransfer`. The answer says what the renewal cost (`price`). Under a connected repository the registry renews first, and its `exDate` is the expiry; a renewal it leaves pending is 202 with `pendingRenew` (docs/registries.md).",
   request: { params: DomainParams, body: jsonBody(DomainRenewSchema, "The renewal.", DOMAIN_RENEW_EXAMPLE) },
   responses: {
     200: resourceResponse(PricedDomainSchema, "The renewed domain, with what the renewal cost.", RENEWED_DOMAIN_EXAMPLE),
-    ...errorResponses(400, 404, 409, 412, 413, 415, 422),
+    202: resourceResponse(
+      PricedDomainSchema,
+      "A connected repository's registry left the renewal pending (1001): the domain shows `pendingRenew`, its expiry unchanged until the registry settles it (docs/registries.md).",
+      { ...RENEWED_DOMAIN_EXAMPLE, expires_at: "2028-11-22T09:09:16.659Z", status: ["clientTransferProhibited", "pendingRenew"] },
+    ),
+    ...errorResponses(400, 404, 409, 412, 413, 415, 422, 503),
   },
 });
 
@@ -167,11 +172,20 @@ export const requestTransfer = defineRoute({
   tags,
   summary: "Request the transfer of a domain to your account",
   description:
-    "By the gaining account, naming the domain by name (RFC 5731 §3.2.4). A premium name needs its transfer price confirmed in `price` (422 `price_mismatch`); the transfer says what it costs (`price`). The checks run in this order, so that the password tells nothing but itself: (1) what forbids the transfer **whatever the password**, before it is compared (the same answer for a right and a wrong one, and nothing counted): 422 `policy_violation` from the sponsoring account itself; 409 `status_prohibits` under `clientTransferProhibited`, `serverTransferProhibited`, `pendingDelete` or `pendingTransfer`; 422 inside the transfer lock (`transfer_locked_until`); 422 for a period the extension refuses. (2) The failed-request counts: after 5 wrong `auth_info` for the domain (from any accounts), or 10 from the requesting account (any tokens, any domains), every request is 429 `rate_limited` with `Retry-After`, whatever the password, for 60 s, doubling with each further failure (at most 1 hour for a domain, 24 hours for an account); a count is forgotten a day after its last lock ends, and the sponsor setting a new `auth_info` starts the domain's count again. (3) The password: a wrong one → 422 `policy_violation` (field `auth_info`) and nothing more, counted, and recorded for the sponsor as a `transfer_auth_failed` event on the domain. The domain shows `pendingTransfer` until the losing account approves or rejects, the gaining one cancels, or `act_by` passes (automatic approval).",
+    "By the gaining account, naming the domain by name (RFC 5731 §3.2.4). A premium name needs its transfer price confirmed in `price` (422 `price_mismatch`); the transfer says what it costs (`price`). The checks run in this order, so that the password tells nothing but itself: (1) what forbids the transfer **whatever the password**, before it is compared (the same answer for a right and a wrong one, and nothing counted): 422 `policy_violation` from the sponsoring account itself; 409 `status_prohibits` under `clientTransferProhibited`, `serverTransferProhibited`, `pendingDelete` or `pendingTransfer`; 422 inside the transfer lock (`transfer_locked_until`); 422 for a period the extension refuses. (2) The failed-request counts: after 5 wrong `auth_info` for the domain (from any accounts), or 10 from the requesting account (any tokens, any domains), every request is 429 `rate_limited` with `Retry-After`, whatever the password, for 60 s, doubling with each further failure (at most 1 hour for a domain, 24 hours for an account); a count is forgotten a day after its last lock ends, and the sponsor setting a new `auth_info` starts the domain's count again. (3) The password: a wrong one → 422 `policy_violation` (field `auth_info`) and nothing more, counted, and recorded for the sponsor as a `transfer_auth_failed` event on the domain. The domain shows `pendingTransfer` until the losing account approves or rejects, the gaining one cancels, or `act_by` passes (automatic approval). A name of a connected repository that no account here holds is another registrar's (docs/registries.md): the registry is asked (`<domain:transfer op=\"request\">` with `auth_info`; a wrong one is its 2202, 422 `invalid_auth_info`, counted as above), the transfer is 202 pending with `registrar` naming the losing registrar, and the domain joins the account with the registry's dates once the registry says it was approved (or 201 when it approves at once).",
   request: { params: DomainParams, body: jsonBody(TransferRequestSchema, "The request.", TRANSFER_REQUEST_EXAMPLE) },
   responses: {
     201: { description: "The transfer, pending.", content: { "application/json": { schema: TransferSchema, example: TRANSFER_EXAMPLE } } },
-    ...errorResponses(400, 404, 409, 413, 415, 422),
+    202: {
+      description: "A transfer from another registrar, pending at the registry.",
+      content: {
+        "application/json": {
+          schema: TransferSchema,
+          example: { ...TRANSFER_EXAMPLE, domain: null, losing_account: null, registrar: "other-registrar", price: null },
+        },
+      },
+    },
+    ...errorResponses(400, 404, 409, 413, 415, 422, 503),
   },
 });
 
@@ -195,9 +209,9 @@ function transferAction(action: "approve" | "reject" | "cancel", who: string, su
     path: `/domains/{domain}/transfer/${action}`,
     tags,
     summary,
-    description: `By the ${who} account (RFC 5731 §3.2.4); anyone else gets 404, a transfer no longer pending 409 \`status_prohibits\`.${action === "approve" ? " Refused (409) while the domain has `serverTransferProhibited`, which holds the transfer pending (the sweep does not approve it either); it can still be rejected or cancelled. The sponsor becomes the gaining account, `expires_at` grows by the period (capped at `periods.max` years from now), `auth_info` is regenerated, the contacts the domain uses are copied into the gaining account, subordinate hosts move with it, `transferPeriod` starts and the transfer lock restarts." : ""}`,
+    description: `By the ${who} account (RFC 5731 §3.2.4); anyone else gets 404, a transfer no longer pending 409 \`status_prohibits\`.${action === "approve" ? " Refused (409) while the domain has `serverTransferProhibited`, which holds the transfer pending (the sweep does not approve it either); it can still be rejected or cancelled. The sponsor becomes the gaining account, `expires_at` grows by the period (capped at `periods.max` years from now), `auth_info` is regenerated, the contacts the domain uses are copied into the gaining account, subordinate hosts move with it, `transferPeriod` starts and the transfer lock restarts." : ""} A transfer with another registrar at a connected repository (\`registrar\` set, docs/registries.md) is acted on at the registry first (\`<domain:transfer op="${action}">\`): approved, the domain leaves the account; the other registrar's own request is cancelled only by it (409).`,
     request: { params: DomainParams },
-    responses: { 200: resourceResponse(TransferSchema, "The transfer as it ended.", TRANSFER_EXAMPLE), ...errorResponses(404, 409) },
+    responses: { 200: resourceResponse(TransferSchema, "The transfer as it ended.", TRANSFER_EXAMPLE), ...errorResponses(404, 409, 422, 503) },
   });
 }
 

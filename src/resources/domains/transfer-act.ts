@@ -14,6 +14,7 @@ import { ApiError } from "../../http/problem";
 import { prohibitingStatus, shownStatuses } from "../../registry/statuses";
 import { domainCollection } from "./collection";
 import type * as routes from "./routes";
+import { endWithRegistrar } from "./transfer-registrar";
 import { noTransfer } from "./transfer-read";
 import { approvalChange, closeTransfer, contactsOfDomain, endedTransfer, latestTransfer, presentTransfer } from "./transfers";
 
@@ -22,6 +23,9 @@ type Action = TransferEnding;
 const ENDS = { approve: "approved", reject: "rejected", cancel: "cancelled" } as const;
 
 async function act(c: Context<AppEnv>, segment: string, action: Action) {
+  // A transfer with another registrar at a connected registry: the registry acts first.
+  const withRegistrar = await endWithRegistrar(c, segment, action);
+  if (withRegistrar) return withRegistrar;
   const cat = await catalog(c.get("db"));
   const rights = c.get("principal").rights;
   const { answer: ended } = await changeResource(c, domainCollection, segment, {

@@ -175,3 +175,23 @@ export function notLockedGuard(db: Database, _domainId: string, keys: FailureKey
 export function forgetDomainFailures(db: Database, domainId: string) {
   return db.delete(transferAuthFailures).where(eq(transferAuthFailures.key, domainKey(domainId)));
 }
+
+/**
+ * A wrong auth_info for a domain another registrar holds at a connected registry (the
+ * registry answered 2202): both counts grow as recordFailure's do (the domain's keyed by its
+ * name, `failureKeys("name:" + name, account)`), with no event: no account here sponsors it.
+ */
+export function recordRegistryFailure(ctx: WriteContext, keys: FailureKeys): FailureWrite {
+  const now = ctx.now.getTime();
+  const request = crypto.randomUUID();
+  return {
+    write: {
+      alongside: [
+        countFailure(ctx.db, keys.domain, TRANSFER_FAILURE_LIMITS.domain, keys, now, request),
+        countFailure(ctx.db, keys.account, TRANSFER_FAILURE_LIMITS.account, keys, now, request),
+      ],
+      last: [readFailureCounts(ctx.db, keys)],
+    },
+    counted: (rows) => rows.some((row) => row.key === keys.domain && row.lastRequest === request),
+  };
+}

@@ -33,6 +33,7 @@ import { domainCollection } from "./collection";
 import { failureKeys, lockedSeconds, notLockedGuard, readRequestCounts, recordFailure, transferLocked } from "./transfer-failures";
 import { presentTransfer, type TransferRow, newTransferId } from "./transfers";
 import type * as routes from "./routes";
+import { requestFromRegistrar } from "./transfer-registrar";
 
 /** Compares the passwords in time independent of where they differ. */
 function sameSecret(a: string, b: string): boolean {
@@ -50,6 +51,9 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
   throwFindings(parsed);
 
   const segment = c.req.valid("param").domain;
+  // A name of a connected repository that no account here holds: a transfer from another registrar, asked of the registry.
+  const fromRegistrar = await requestFromRegistrar(c, segment, body);
+  if (fromRegistrar) return fromRegistrar as never;
   const { answer: transfer } = await changeResource(c, domainCollection, segment, {
     event: "transfer_request",
     acrossAccounts: true,
