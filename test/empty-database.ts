@@ -17,7 +17,7 @@ export async function emptyDatabase(db: D1Database) {
   // D1 does not authorize pragma_foreign_key_list: the references are read from each table's SQL.
   const references = results.flatMap((o) => [...(o.sql ?? "").matchAll(/REFERENCES\s+[`"[]?(\w+)/gi)].map((match) => ({ child: o.name, parent: match[1]! })));
   const remaining = new Set(results.filter((o) => o.type === "table").map((o) => o.name));
-  const order = results.filter((o) => o.type === "view");
+  const order: { type: string; name: string }[] = results.filter((o) => o.type === "view");
   while (remaining.size > 0) {
     const referenced = new Set(references.filter((r) => r.child !== r.parent && remaining.has(r.child)).map((r) => r.parent));
     const free = [...remaining].filter((name) => !referenced.has(name));
