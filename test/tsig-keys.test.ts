@@ -107,6 +107,27 @@ describe("POST /v1/tsig-keys answers the generated secret once", () => {
     ]);
   });
 
+  it("a PATCH's zones must be zones of the key's account, whoever patches: another account's is 422 naming it, the key unchanged", async () => {
+    const owner = await customer();
+    const own = await zone(undefined, owner.authorization);
+    const key = ok(await createKey({ zones: [own.name] }, owner.authorization), 201);
+    const operators = await zone();
+    // The operator patches the customer's key with a zone of the operator's own account.
+    const problem = expectProblem(
+      await api("PATCH", `/v1/tsig-keys/${key.id}`, { json: { zones: [own.name, operators.name, "nowhere.tsig.test"] } }),
+      422,
+      "validation_failed",
+    );
+    expect(problem.errors).toEqual([
+      { field: "zones[1]", message: `no zone ${operators.name} exists in the key's account` },
+      { field: "zones[2]", message: "no zone nowhere.tsig.test exists in the key's account" },
+    ]);
+    expect(ok(await api("GET", `/v1/tsig-keys/${key.id}`, { headers: { authorization: owner.authorization } }), 200)).toMatchObject({
+      zones: [own.name],
+      updated_at: key.updated_at,
+    });
+  });
+
   it("names are one namespace in the service: a taken name is 409 already_exists, whoever holds it", async () => {
     const z = await zone();
     ok(await createKey({ name: "taken.tsig.test", zones: [z.name] }), 201);
@@ -267,10 +288,15 @@ describe("zones' declared secondaries", () => {
 
   it("a key a secondary transfers with cannot be deleted, nor lose `transfer` or the zone (409 object_linked)", async () => {
     const z = await zone();
-    const key = ok(await createKey({ zones: [z.name] }), 201);
+    const other = await zone();
+    const key = ok(await createKey({ zones: [z.name, other.name] }), 201);
     ok(await api("PATCH", `/v1/zones/${z.name}`, { json: { secondaries: [{ address: "9.9.9.9", tsig_key: key.id }] } }), 200);
     expectProblem(await api("DELETE", `/v1/tsig-keys/${key.id}`), 409, "object_linked");
     expectProblem(await api("PATCH", `/v1/tsig-keys/${key.id}`, { json: { allow: ["update"] } }), 409, "object_linked");
+    const dropped = expectProblem(await api("PATCH", `/v1/tsig-keys/${key.id}`, { json: { zones: [other.name] } }), 409, "object_linked");
+    expect(dropped.detail).toContain(`The declared secondaries of ${z.name} transfer with ${key.id}`);
+    // A zone it keeps may go: only the zone whose secondary transfers with it holds it.
+    expect(ok(await api("PATCH", `/v1/tsig-keys/${key.id}`, { json: { zones: [z.name] } }), 200).zones).toEqual([z.name]);
     ok(await api("PATCH", `/v1/zones/${z.name}`, { json: { secondaries: [] } }), 200);
     ok(await api("DELETE", `/v1/tsig-keys/${key.id}`), 204);
   });

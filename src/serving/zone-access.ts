@@ -5,10 +5,10 @@
 // itself keeps zone metadata for its zone-metadata-cache-ttl (TSIG-ALLOW-AXFR is read
 // through that cache). DNS UPDATE does not reach PowerDNS (`dnsupdate=no`): the update
 // gateway brings it to the service (dns-update.ts), which verifies its TSIG itself.
-import { and, eq, isNull, or, sql, gt } from "drizzle-orm";
+import { and, eq, exists, isNull, or, sql, gt } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Database } from "../db/client";
-import { tsigKeys, zones } from "../db/schema";
+import { tsigKeys, zoneKeys, zones } from "../db/schema";
 import type { AppEnv } from "../env";
 import { dnssecSecret } from "../http/sealing-secret";
 import { openSecret } from "../crypto/tsig-secret";
@@ -34,11 +34,19 @@ export function isZoneAccessKind(kind: string): kind is Kind {
 const live = (now: string) => or(isNull(tsigKeys.expiresAt), gt(tsigKeys.expiresAt, now));
 const transfers = sql`exists (select 1 from json_each(${tsigKeys.allow}) where value = 'transfer')`;
 
-/** The zone's declared secondaries and the live keys of its account that transfer it. */
+/**
+ * The zone's declared secondaries and the live keys of its account that transfer it, and
+ * whether it is signed (an active key: getAllDomainMetadata's signed zone's kinds), in one
+ * statement.
+ */
 async function zoneAccess(db: Database, zone: string) {
   const now = new Date().toISOString();
+  const signed = db
+    .select({ one: sql`1` })
+    .from(zoneKeys)
+    .where(and(eq(zoneKeys.zoneId, zones.id), eq(zoneKeys.active, true)));
   const rows = await db
-    .select({ secondaries: zones.secondaries, keyName: tsigKeys.name })
+    .select({ secondaries: zones.secondaries, keyName: tsigKeys.name, signed: sql<number>`${exists(signed)}` })
     .from(zones)
     .leftJoin(
       tsigKeys,
@@ -47,6 +55,7 @@ async function zoneAccess(db: Database, zone: string) {
     .where(eq(zones.name, zone));
   if (rows.length === 0) return null;
   return {
+    signed: rows[0]!.signed === 1,
     secondaries: rows[0]!.secondaries,
     transferKeys: rows.flatMap((row) => (row.keyName === null ? [] : [`${row.keyName}.`])),
   };
@@ -75,13 +84,17 @@ export async function zoneAccessMetadata(db: Database, zone: string, kind: Kind)
 }
 
 /**
- * The transfer kinds of a zone, when not empty, for getAllDomainMetadata: PowerDNS fills
- * its metadata cache from it, and reads TSIG-ALLOW-AXFR through that cache.
+ * For getAllDomainMetadata, in one round trip: the transfer kinds of a zone, when not
+ * empty (PowerDNS fills its metadata cache from them, and reads TSIG-ALLOW-AXFR through
+ * that cache), and whether the zone is signed (false for no such zone).
  */
-export async function allZoneAccessMetadata(db: Database, zone: string): Promise<Record<string, string[]>> {
+export async function allZoneAccessMetadata(db: Database, zone: string): Promise<{ signed: boolean; access: Record<string, string[]> }> {
   const access = await zoneAccess(db, zone);
-  if (!access) return {};
-  return Object.fromEntries(TRANSFER_KINDS.map((kind) => [kind, values(access, kind)] as const).filter(([, list]) => list.length > 0));
+  if (!access) return { signed: false, access: {} };
+  return {
+    signed: access.signed,
+    access: Object.fromEntries(TRANSFER_KINDS.map((kind) => [kind, values(access, kind)] as const).filter(([, list]) => list.length > 0)),
+  };
 }
 
 /**

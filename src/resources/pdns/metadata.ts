@@ -12,9 +12,9 @@ export const getAllDomainMetadata: RouteHandler<typeof routes.getAllDomainMetada
   const zone = zoneKey("name", c.req.valid("param").name);
   // The catalog's metadata is the catalog's own, whatever zone row of its name D1 may hold.
   if (belowCatalog(zone, catalogZoneName(c.env))) return c.json({ result: ALL_CATALOG_METADATA }, 200);
-  const signed = (await zoneKeysByName(c.get("db"), zone)).length > 0;
-  // Who may transfer and update the zone (zone-access.ts): PowerDNS fills its metadata cache from this.
-  const access = await allZoneAccessMetadata(c.get("db"), zone);
+  // Who may transfer the zone (zone-access.ts), and whether it is signed, in one statement:
+  // PowerDNS fills its metadata cache from this.
+  const { signed, access } = await allZoneAccessMetadata(c.get("db"), zone);
   return c.json({ result: { ...(signed ? SIGNED_ZONE_METADATA : {}), ...access } }, 200);
 };
 

@@ -35,10 +35,26 @@ export function accountZones(db: Database, accountId: string, names: readonly st
     .where(and(eq(zones.accountId, accountId), inArray(zones.name, names.length > 0 ? [...names] : [""])));
 }
 
-/** The zones of the account whose declared secondaries transfer with this key. */
-export function zonesUsingKey(db: Database, accountId: string, keyId: string) {
+// The two reads below name the tables `main."…"` (src/access/visibility.ts): they are about
+// the key's account, whatever the caller's token sees (a token narrowed to some zones must
+// not pull a key from under the declared secondaries of the others), and they find that
+// account through the key's id alone, so that they go in the key's own read batch.
+
+/** The account of key `keyId`, as a scalar subquery. */
+const accountOfKey = (keyId: string) => sql`(select account_id from main."tsig_keys" where id = ${keyId})`;
+
+/** The zones of the key's account whose declared secondaries transfer with the key. */
+export function zonesUsingKey(db: Database, keyId: string) {
   return db
-    .select({ name: zones.name })
-    .from(zones)
-    .where(and(eq(zones.accountId, accountId), sql`exists (select 1 from json_each(${zones.secondaries}) where json_extract(value, '$.tsig_key') = ${keyId})`));
+    .select({ name: sql<string>`z.name` })
+    .from(sql`main."zones" z`)
+    .where(sql`z.account_id = ${accountOfKey(keyId)} and exists (select 1 from json_each(z.secondaries) where json_extract(value, '$.tsig_key') = ${keyId})`);
+}
+
+/** Which of `names` are zones of the key's account (a PATCH's `zones`). */
+export function keyAccountZones(db: Database, keyId: string, names: readonly string[]) {
+  return db
+    .select({ name: sql<string>`z.name` })
+    .from(sql`main."zones" z`)
+    .where(sql`z.account_id = ${accountOfKey(keyId)} and z.name in ${names.length > 0 ? [...names] : [""]}`);
 }

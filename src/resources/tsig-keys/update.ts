@@ -1,18 +1,22 @@
 // PATCH /v1/tsig-keys/{key}: `allow`, `zones`, `records`, `expires_at` (JSON Merge Patch);
-// the name, algorithm and secret never change (a new secret is a new key). In one batch:
-// the key and its event.
+// the name, algorithm and secret never change (a new secret is a new key). Two round trips:
+// the key, with the zones whose declared secondaries transfer with it and those the patch
+// names (queries.ts), then one batch: the key and its event.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { tsigKeys } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { updateResource } from "../../http/mutate";
-import { requireAccountZones, requireNotPulledFromSecondaries, tsigKeyCollection } from "./collection";
+import { requireNotPulledFromSecondaries, requireZonesFound, tsigKeyCollection } from "./collection";
+import { keyAccountZones, zonesUsingKey } from "./queries";
 import type * as routes from "./routes";
 import { versionStep } from "../../db/write";
 
 export const updateTsigKey: RouteHandler<typeof routes.updateTsigKey, AppEnv> = (c) => {
   const patch = c.req.valid("json");
-  return updateResource(c, tsigKeyCollection, c.req.valid("param").key, {
-    async update({ db, allAccounts, at }, current) {
+  const keyId = c.req.valid("param").key;
+  return updateResource(c, tsigKeyCollection, keyId, {
+    reads: (db) => [zonesUsingKey(db, keyId), keyAccountZones(db, keyId, patch.zones ?? [])] as const,
+    async update({ db, at }, current, [using, named]) {
       const fields = {
         allow: patch.allow ?? current.allow,
         zones: patch.zones ?? current.zones,
@@ -22,8 +26,8 @@ export const updateTsigKey: RouteHandler<typeof routes.updateTsigKey, AppEnv> = 
       if (JSON.stringify(fields) === JSON.stringify({ allow: current.allow, zones: current.zones, records: current.records, expiresAt: current.expiresAt })) {
         return null;
       }
-      if (patch.zones) await requireAccountZones(allAccounts, current.accountId, fields.zones);
-      await requireNotPulledFromSecondaries(allAccounts, current, fields);
+      if (patch.zones) requireZonesFound(named, fields.zones);
+      requireNotPulledFromSecondaries(using, current, fields);
       const next = { ...current, ...fields, version: current.version + 1, updatedAt: at };
       return { next, write: versionStep(db, tsigKeys, current, next) };
     },
