@@ -83,13 +83,13 @@ async function main() {
 }
 
 /**
- * The README's "Typed client" block, as written, in a file at the project's root (where
+ * The typed client block of docs/typed-client.md, as written, in a file at the project's root (where
  * its `./src/app` import points), after a prelude that gives it BASE and token: type-checked
  * with the project's tsconfig, then compiled by esbuild and run with node against the
  * server. It must list the domain it registered.
  */
 async function typedClientBlock(base, persistTo) {
-  const [block] = fencedBlocks("ts", "## Typed client");
+  const [block] = fencedBlocks("ts", "# A typed client", undefined, "docs/typed-client.md");
   const prelude = "declare const process: { env: Record<string, string> };\nconst BASE = process.env.BASE!;\nconst token = process.env.TOKEN!;\n";
   const source = join(ROOT, ".readme-typed-client.ts");
   const tsconfig = join(ROOT, ".readme-typed-client.tsconfig.json");
@@ -99,10 +99,10 @@ async function typedClientBlock(base, persistTo) {
     writeFileSync(tsconfig, JSON.stringify({ extends: "./tsconfig.json", include: [".readme-typed-client.ts", "src/**/*.d.ts", "worker-configuration.d.ts"] }));
     // The whole of src/ is checked for AppType: about 35 s of CPU, minutes on a loaded machine (a hang detector's bound).
     const typecheck = await runCommand(join(ROOT, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", tsconfig], { timeoutMs: 600_000 });
-    if (typecheck.code === 0) ok(`the typed client block (README line ${block.first}) type-checks against AppType`);
+    if (typecheck.code === 0) ok(`the typed client block (docs/typed-client.md line ${block.first}) type-checks against AppType`);
     else
       notOk(
-        `the typed client block (README line ${block.first}) type-checks against AppType`,
+        `the typed client block (docs/typed-client.md line ${block.first}) type-checks against AppType`,
         typecheck.timedOut ? "tsc did not finish within 600 s" : typecheck.output.trim().split("\n").slice(0, 5).join(" | "),
       );
 
