@@ -261,7 +261,7 @@ describe("configuration", () => {
     expect(parsed.ok).toBe(false);
     const problems = parsed.ok ? [] : parsed.problems;
     expect(problems).toEqual([
-      "REGISTRY_CONNECTORS.verisign.sesions is not a field (host, port, client_id, password, ca, certificate, key, sessions)",
+      "REGISTRY_CONNECTORS.verisign.sesions is not a field (host, port, client_id, password, ca, certificate, key, sessions, poll_seconds)",
       "REGISTRY_CONNECTORS.verisign.client_id is 3–16 characters",
     ]);
     expect(problems.join(" ")).not.toContain("hunter2");
