@@ -56,6 +56,8 @@ const CHECKS = [
   { name: "tsc", command: [bin("tsc"), "--noEmit"] },
   // The Node programs (the local registry) and their tests, with Node's types.
   { name: "tsc node", command: [bin("tsc"), "--noEmit", "-p", "tsconfig.node.json"] },
+  // The scripts' shared library (scripts/lib/*.mjs), JavaScript checked from its JSDoc.
+  { name: "tsc scripts", command: [bin("tsc"), "--noEmit", "-p", "tsconfig.scripts.json"] },
   { name: "biome", command: [bin("biome"), "check", "."] },
   { name: "repo-check", command: [process.execPath, "scripts/repo-check.mjs"] },
   { name: "openapi-lint", command: [process.execPath, "scripts/openapi-lint.mjs"] },

@@ -7,7 +7,12 @@ import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { ROOT } from "./wrangler.mjs";
 
-/** Bundles a TypeScript entry of the project into an ES module Node runs; returns its path (the caller removes it once imported). */
+/**
+ * Bundles a TypeScript entry of the project into an ES module Node runs; returns its path (the caller removes it once imported).
+ * @param {string} entry the entry, relative to the repository's root
+ * @param {string} name the bundle's name, in its file name
+ * @returns {Promise<string>}
+ */
 export async function bundleForNode(entry, name) {
   const outdir = join(ROOT, "node_modules", ".cache", "domain-api");
   mkdirSync(outdir, { recursive: true });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { ROOT } from "./wrangler.mjs";
 
+/** @type {typeof import("./capacity-report.mjs").capacityReport} */
 export async function capacityReport(args = [], timeoutMs = 110_000) {
   const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, "scripts", "capacity.mjs"), "--json", ...args], {
     cwd: ROOT,

@@ -9,6 +9,11 @@ import { spawnSync } from "node:child_process";
 import { noLocalD1Yet, openLocalD1 } from "./local-d1.mjs";
 import { applyLocalMigrations, assertWranglerInstalled, DB_NAME, ROOT, WRANGLER, wranglerEnv } from "./wrangler.mjs";
 
+/**
+ * @param {string} label
+ * @param {string[]} args
+ * @returns {any} wrangler's JSON output
+ */
 function wrangler(label, args) {
   const result = spawnSync(WRANGLER, args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
   if (result.status !== 0) {
@@ -19,7 +24,13 @@ function wrangler(label, args) {
   return JSON.parse(result.stdout.slice(result.stdout.indexOf("[")));
 }
 
-/** `label` prefixes the tool's messages; `persistTo` is the local state dir (null: wrangler's default). */
+/** @typedef {{ execute: (sql: string) => Promise<Record<string, unknown>[]>, close: () => Promise<void> }} CliDatabase */
+
+/**
+ * `label` prefixes the tool's messages; `persistTo` is the local state dir (null: wrangler's default).
+ * @param {{ label: string, remote?: boolean, persistTo: string | null }} options
+ * @returns {Promise<CliDatabase>}
+ */
 export async function cliDatabase({ label, remote, persistTo }) {
   if (remote) {
     assertWranglerInstalled();

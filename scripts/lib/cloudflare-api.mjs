@@ -49,11 +49,36 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
-import { Miniflare } from "miniflare";
+import { Miniflare, Headers as MiniflareHeaders } from "miniflare";
 
 const API_PREFIX = "/client/v4";
 
+/**
+ * What a route handler is given of a request (`params`: the pattern's named groups).
+ * @typedef {{ url: URL, params: Record<string, string>, body: Buffer, headers: import("node:http").IncomingHttpHeaders }} RouteRequest
+ */
+/**
+ * A binding of an uploaded version: wrangler's metadata as JSON, a name, a type and that type's fields.
+ * @typedef {Record<string, any> & { name: string, type: string }} Binding
+ */
+/** @typedef {{ name: string, type: string, contents: Uint8Array }} UploadedModule */
+/** @typedef {{ metadata: any, modules: UploadedModule[] }} Upload */
+/** @typedef {{ id: string, number: number, created_on: string, metadata: any, modules: UploadedModule[], bindings: Binding[], source: string }} Version */
+/**
+ * A Worker of the account: its versions, the active one, its deployments and settings.
+ * @typedef {{ versions: Map<string, Version>, active: string | null, deployments: object[], schedules: object[], workersDev: { enabled: boolean, previews_enabled: boolean }, settings?: Record<string, unknown> }} Script
+ */
+/** @typedef {{ consumer_id: string, type: string, script: string, settings: any, created_on: string }} Consumer */
+/** @typedef {{ queue_id: string, queue_name: string, created_on: string, modified_on: string, producers: unknown[], consumers: Consumer[] }} Queue */
+/** @typedef {{ uuid: string, name: string, created_at: string, location: string | null, read_replication: { mode: string }, num_tables?: number, file_size?: number }} D1Record */
+/** @typedef {{ name: string, creation_date: string, location: string, storage_class: string }} Bucket */
+
 class CloudflareError extends Error {
+  /**
+   * @param {number} status
+   * @param {number} code
+   * @param {string} message
+   */
   constructor(status, code, message) {
     super(message);
     this.status = status;
@@ -61,12 +86,21 @@ class CloudflareError extends Error {
   }
 }
 
+/**
+ * @param {unknown} result
+ * @param {Record<string, unknown>} [extra]
+ */
 function envelope(result, extra = {}) {
   return { success: true, errors: [], messages: [], result, ...extra };
 }
 
+/**
+ * @param {import("node:http").IncomingMessage} request
+ * @returns {Promise<Buffer>}
+ */
 function readBody(request) {
   return new Promise((resolve, reject) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     request.on("data", (chunk) => chunks.push(chunk));
     request.on("end", () => resolve(Buffer.concat(chunks)));
@@ -74,6 +108,10 @@ function readBody(request) {
   });
 }
 
+/**
+ * @param {Buffer} buffer
+ * @returns {any}
+ */
 function jsonBody(buffer) {
   try {
     return JSON.parse(buffer.toString("utf8") || "{}");
@@ -85,6 +123,8 @@ function jsonBody(buffer) {
 /**
  * A self-signed certificate (openssl, as Debian ships it) for the two host names the
  * sandbox's edge answers: api.cloudflare.com and *.<subdomain>.workers.dev.
+ * @param {string} dir
+ * @param {string} subdomain
  */
 function makeCertificate(dir, subdomain) {
   const key = join(dir, "edge.key");
@@ -119,29 +159,33 @@ function makeCertificate(dir, subdomain) {
  * `log(line)` receives one line per request. Returns { baseUrl, edgePort, caCertPath,
  * accountId, token, subdomain, requests, databases, scripts, queues, close() };
  * `requests`, `databases`, `scripts` and `queues` are the live records, for checks.
+ * @param {{ stateDir: string, token: string, accountId: string, subdomain?: string, log?: (line: string) => void }} options
  */
 export async function startCloudflareApi({ stateDir, token, accountId, subdomain = "sandbox", log = () => {} }) {
   mkdirSync(stateDir, { recursive: true });
   const d1Persist = join(stateDir, "d1");
   const r2Persist = join(stateDir, "r2");
-  /** R2 bucket name → the bucket as the R2 API describes it. */
+  /** @type {Map<string, Bucket>} R2 bucket name → the bucket as the R2 API describes it. */
   const buckets = new Map();
   const certificate = makeCertificate(stateDir, subdomain);
   const account = { id: accountId, name: "Sandbox account" };
-  /** uuid → database record, as the D1 API describes it. */
+  /** @type {Map<string, D1Record>} uuid → database record, as the D1 API describes it. */
   const databases = new Map();
-  /** script name → { versions: Map, active (version id), deployments, schedules, workersDev: { enabled, previews_enabled } } */
+  /** @type {Map<string, Script>} script name → the Worker */
   const scripts = new Map();
-  /** queue name → { queue_id, queue_name, created_on, modified_on, consumers: [{ consumer_id, type, script, settings }] } */
+  /** @type {Map<string, Queue>} queue name → the queue */
   const queues = new Map();
+  /** @type {{ method: string | undefined, path: string, status: number }[]} */
   const requests = [];
 
   // One Miniflare holds every D1 database for the query endpoint; it is rebuilt with the
   // new binding list when a database is created. The deployed Worker runs in its own
   // Miniflare on the same persistence directory (as `wrangler d1 execute --local` and
   // `wrangler dev` share .wrangler/state), so both see the same SQLite files.
+  /** @type {Miniflare | null} */
   let d1Host = null;
   let d1HostDatabases = 0;
+  /** @param {string} uuid */
   async function d1(uuid) {
     const bindings = Object.fromEntries([...databases.keys()].map((id, i) => [`DB_${i}`, id]));
     if (d1HostDatabases !== databases.size) {
@@ -150,36 +194,55 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       else d1Host = new Miniflare(options);
       d1HostDatabases = databases.size;
     }
-    const binding = Object.entries(bindings).find(([, id]) => id === uuid)[0];
-    return d1Host.getD1Database(binding);
+    const binding = /** @type {[string, string]} */ (Object.entries(bindings).find(([, id]) => id === uuid))[0];
+    return /** @type {Miniflare} */ (d1Host).getD1Database(binding);
   }
 
+  /** @param {string} uuid */
   function database(uuid) {
     const db = databases.get(uuid);
     if (!db) throw new CloudflareError(404, 7404, `The database ${uuid} could not be found`);
     return db;
   }
 
+  /** @param {string} name */
   function script(name) {
     const found = scripts.get(name);
     if (!found) throw new CloudflareError(404, 10007, `This Worker (${name}) does not exist on your account.`);
     return found;
   }
 
-  /** A handler of workerd's stdout and stderr: each line to `log`, after `prefix`. */
+  /**
+   * A handler of workerd's stdout and stderr: each line to `log`, after `prefix`.
+   * @param {string} prefix
+   * @returns {(stdout: import("node:stream").Readable, stderr: import("node:stream").Readable) => void}
+   */
   const logLines = (prefix) => (stdout, stderr) => {
     for (const stream of [stdout, stderr]) {
       createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => log(`${prefix} ${line}`));
     }
   };
 
+  /** @type {{ method: string, pattern: RegExp, handler: (request: RouteRequest) => unknown }[]} */
   const routes = [];
+  /**
+   * @param {string} method
+   * @param {string} pattern
+   * @param {(request: RouteRequest) => unknown} handler
+   */
   const route = (method, pattern, handler) => routes.push({ method, pattern: new RegExp(`^${pattern}$`), handler });
   const ACC = `/accounts/(?<account>[0-9a-f]{32})`;
+  /**
+   * A named group of the route's pattern, which matched (so it is there).
+   * @param {Record<string, string>} params
+   * @param {string} name
+   */
+  const param = (params, name) => /** @type {string} */ (params[name]);
 
   // Queues: created by `wrangler queues create`, checked by `wrangler deploy` (every queue
   // the configuration names must exist, 11000 otherwise), which then registers the Worker
   // as a queue's consumer.
+  /** @param {string} id */
   function queueById(id) {
     const found = [...queues.values()].find((q) => q.queue_id === id);
     if (!found) throw new CloudflareError(404, 11000, `Queue ${id} does not exist`);
@@ -190,6 +253,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     if (typeof name !== "string" || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(name)) throw new CloudflareError(400, 11003, "The queue name is invalid");
     if (queues.has(name)) throw new CloudflareError(409, 11009, `A queue named ${name} already exists`);
     const now = new Date().toISOString();
+    /** @type {Queue} */
     const queue = { queue_id: randomUUID().replaceAll("-", ""), queue_name: name, created_on: now, modified_on: now, producers: [], consumers: [] };
     queues.set(name, queue);
     return envelope(queue);
@@ -199,9 +263,9 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     const list = [...queues.values()].filter((q) => names.length === 0 || names.includes(q.queue_name));
     return envelope(list, { result_info: { page: 1, per_page: 100, count: list.length, total_count: list.length, total_pages: 1 } });
   });
-  route("GET", `${ACC}/queues/(?<queue>[0-9a-f]{32})`, ({ params }) => envelope(queueById(params.queue)));
+  route("GET", `${ACC}/queues/(?<queue>[0-9a-f]{32})`, ({ params }) => envelope(queueById(param(params, "queue"))));
   route("POST", `${ACC}/queues/(?<queue>[0-9a-f]{32})/consumers`, async ({ params, body }) => {
-    const queue = queueById(params.queue);
+    const queue = queueById(param(params, "queue"));
     const { type, script_name: scriptName, settings } = jsonBody(body);
     if (type !== "worker" || typeof scriptName !== "string") throw new CloudflareError(400, 11004, "a consumer needs type worker and script_name");
     if (queue.consumers.length > 0) throw new CloudflareError(400, 11005, `Queue ${queue.queue_name} already has a consumer`);
@@ -217,7 +281,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     return envelope(consumer);
   });
   route("PUT", `${ACC}/queues/(?<queue>[0-9a-f]{32})/consumers/(?<consumer>[0-9a-f]{32})`, async ({ params, body }) => {
-    const consumer = queueById(params.queue).consumers.find((c) => c.consumer_id === params.consumer);
+    const consumer = queueById(param(params, "queue")).consumers.find((c) => c.consumer_id === params.consumer);
     if (!consumer) throw new CloudflareError(404, 11006, `Consumer ${params.consumer} does not exist`);
     consumer.settings = jsonBody(body).settings ?? consumer.settings;
     if (scripts.get(consumer.script)?.active) await rebuildRuntime();
@@ -235,6 +299,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   route("POST", "/graphql", () => ({ data: { viewer: { accounts: [{ d1AnalyticsAdaptiveGroups: [] }] } }, errors: null }));
 
   // --- D1 ---------------------------------------------------------------------------------
+  /** @param {D1Record} db */
   function describe(db) {
     return {
       uuid: db.uuid,
@@ -251,6 +316,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     const { name, primary_location_hint } = jsonBody(body);
     if (typeof name !== "string" || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(name)) throw new CloudflareError(400, 7400, "The database name is invalid");
     if ([...databases.values()].some((db) => db.name === name)) throw new CloudflareError(400, 7502, `A database with that name already exists`);
+    /** @type {D1Record} */
     const db = {
       uuid: randomUUID(),
       name,
@@ -263,6 +329,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     return envelope(describe(db));
   });
   // --- R2 buckets ------------------------------------------------------------------------
+  /** @param {string} name */
   function bucket(name) {
     const found = buckets.get(name);
     if (!found) throw new CloudflareError(404, 10006, "The specified bucket does not exist.");
@@ -277,7 +344,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     return envelope(created);
   });
   route("GET", `${ACC}/r2/buckets`, () => envelope({ buckets: [...buckets.values()] }));
-  route("GET", `${ACC}/r2/buckets/(?<bucket>[a-z0-9-]+)`, ({ params }) => envelope(bucket(params.bucket)));
+  route("GET", `${ACC}/r2/buckets/(?<bucket>[a-z0-9-]+)`, ({ params }) => envelope(bucket(param(params, "bucket"))));
 
   route("GET", `${ACC}/d1/database`, ({ url }) => {
     const name = url.searchParams.get("name");
@@ -288,13 +355,13 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     return envelope(slice, { result_info: { page, per_page: perPage, count: slice.length, total_count: list.length } });
   });
   route("GET", `${ACC}/d1/database/(?<uuid>[0-9a-f-]{36})`, async ({ params }) => {
-    const db = database(params.uuid);
+    const db = database(param(params, "uuid"));
     const tables = await (await d1(db.uuid)).prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").first();
-    return envelope({ ...describe(db), num_tables: tables.n });
+    return envelope({ ...describe(db), num_tables: tables?.n });
   });
   for (const method of ["PUT", "PATCH"]) {
     route(method, `${ACC}/d1/database/(?<uuid>[0-9a-f-]{36})`, ({ params, body }) => {
-      const db = database(params.uuid);
+      const db = database(param(params, "uuid"));
       const update = jsonBody(body);
       const mode = update.read_replication?.mode;
       if (mode !== "auto" && mode !== "disabled") throw new CloudflareError(400, 7400, 'read_replication.mode must be "auto" or "disabled"');
@@ -303,7 +370,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     });
   }
   route("POST", `${ACC}/d1/database/(?<uuid>[0-9a-f-]{36})/query`, async ({ params, body }) => {
-    const db = database(params.uuid);
+    const db = database(param(params, "uuid"));
     const { sql, params: bind = [] } = jsonBody(body);
     if (typeof sql !== "string" || sql.trim() === "") throw new CloudflareError(400, 7400, "sql is required");
     const started = performance.now();
@@ -317,7 +384,8 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
         .prepare(sql)
         .bind(...bind)
         .all();
-    } catch (error) {
+    } catch (caught) {
+      const error = /** @type {{ message?: string, cause?: { message?: string } } | undefined} */ (caught);
       throw new CloudflareError(400, 7500, `${String(error?.cause?.message ?? error?.message ?? error)}: SQLITE_ERROR`);
     }
     return envelope([{ results: result.results ?? [], success: true, meta: { ...result.meta, duration: performance.now() - started } }]);
@@ -327,6 +395,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   // A script upload: the multipart form wrangler builds (createWorkerUploadForm): a
   // `metadata` JSON part (main_module, bindings, compatibility date/flags, keep_bindings)
   // and one part per module, typed by its content type.
+  /** @type {Record<string, string | undefined>} */
   const MODULE_TYPES = {
     "application/javascript+module": "ESModule",
     "application/javascript": "CommonJS",
@@ -334,6 +403,11 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     "application/octet-stream": "Data",
     "application/wasm": "CompiledWasm",
   };
+  /**
+   * @param {import("node:http").IncomingHttpHeaders} headers
+   * @param {Buffer} body
+   * @returns {Promise<Upload>}
+   */
   async function parseUpload(headers, body) {
     let form;
     try {
@@ -344,10 +418,11 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     const metadataPart = form.get("metadata");
     if (metadataPart === null) throw new CloudflareError(400, 10021, "the upload has no metadata part");
     const metadata = jsonBody(Buffer.from(typeof metadataPart === "string" ? metadataPart : await metadataPart.text()));
+    /** @type {UploadedModule[]} */
     const modules = [];
     for (const [field, value] of form.entries()) {
       if (field === "metadata" || typeof value === "string") continue;
-      const contentType = (value.type || "").split(";")[0].trim();
+      const contentType = (value.type || "").split(";")[0]?.trim() ?? "";
       if (contentType === "application/source-map") continue;
       const type = MODULE_TYPES[contentType];
       if (!type) throw new CloudflareError(400, 10021, `unsupported module type ${contentType} for ${field}`);
@@ -361,10 +436,17 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     return { metadata, modules };
   }
 
-  /** The bindings of an uploaded version of `name`; `inherit` ones come from the active version. */
+  /**
+   * The bindings of an uploaded version of `name`; `inherit` ones come from the active version.
+   * @param {string} name
+   * @param {Script} found
+   * @param {any} metadata
+   * @returns {Binding[]}
+   */
   function resolveBindings(name, found, metadata) {
-    const previous = found?.active ? found.versions.get(found.active).bindings : [];
+    const previous = found.active ? activeVersion(found).bindings : [];
     const keep = new Set(metadata.keep_bindings ?? []);
+    /** @type {Binding[]} */
     const bindings = [];
     for (const binding of metadata.bindings ?? []) {
       if (binding.type !== "inherit") {
@@ -412,8 +494,14 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     return bindings;
   }
 
+  /**
+   * @param {string} name
+   * @param {Upload} upload
+   * @param {import("node:http").IncomingHttpHeaders} headers
+   */
   function createVersion(name, upload, headers) {
     // A new Worker's workers.dev route is on until `deploy` turns it off (`workers_dev = false`: the subdomain route below).
+    /** @type {Script} */
     const found = scripts.get(name) ?? {
       versions: new Map(),
       active: null,
@@ -421,6 +509,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       schedules: [],
       workersDev: { enabled: true, previews_enabled: true },
     };
+    /** @type {Version} */
     const version = {
       id: randomUUID(),
       number: found.versions.size + 1,
@@ -436,6 +525,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     return { found, version };
   }
 
+  /** @param {Version} version */
   function describeVersion(version) {
     return {
       id: version.id,
@@ -450,7 +540,11 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     };
   }
 
-  /** The version's modules as files under stateDir (Miniflare reads them from there), the main module first. */
+  /**
+   * The version's modules as files under stateDir (Miniflare reads them from there), the main module first.
+   * @param {string} name
+   * @param {Version} version
+   */
   function moduleFiles(name, version) {
     const dir = join(stateDir, "scripts", name, version.id);
     const modules = version.modules.map((module) => {
@@ -465,15 +559,34 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     return { dir, modules };
   }
 
-  /** One deployed Worker as a worker of the account's Miniflare: its active version's bundle and bindings. */
+  /**
+   * The active version of a Worker that has one.
+   * @param {Script} found
+   * @returns {Version}
+   */
+  function activeVersion(found) {
+    return /** @type {Version} */ (found.versions.get(/** @type {string} */ (found.active)));
+  }
+
+  /**
+   * One deployed Worker as a worker of the account's Miniflare: its active version's bundle and bindings.
+   * @param {string} name
+   * @param {Script} found
+   */
   function workerOptions(name, found) {
-    const version = found.versions.get(found.active);
+    const version = activeVersion(found);
     const { dir, modules } = moduleFiles(name, version);
+    /** @type {Record<string, any>} */
     const bindings = {};
+    /** @type {Record<string, string>} */
     const d1Databases = {};
+    /** @type {Record<string, string>} */
     const r2Buckets = {};
+    /** @type {Record<string, { simple: any }>} */
     const ratelimits = {};
+    /** @type {Record<string, { queueName: string }>} */
     const queueProducers = {};
+    /** @type {Record<string, { name: string, entrypoint?: string }>} */
     const serviceBindings = {};
     for (const binding of version.bindings) {
       if (binding.type === "plain_text" || binding.type === "secret_text") bindings[binding.name] = binding.text;
@@ -491,7 +604,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       [...queues.values()]
         .filter((q) => q.consumers.some((c) => c.script === name))
         .map((q) => {
-          const { settings } = q.consumers.find((c) => c.script === name);
+          const { settings } = /** @type {Consumer} */ (q.consumers.find((c) => c.script === name));
           return [
             q.queue_name,
             {
@@ -522,6 +635,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   // (as on Cloudflare, a service binding reaches the other Worker's active version: its
   // default export, or the named entrypoint class). It is rebuilt whenever any of them is
   // deployed or gains a queue, so a binding always reaches what is deployed now.
+  /** @type {Miniflare | null} */
   let runtime = null;
   async function rebuildRuntime() {
     const workers = [...scripts.entries()].filter(([, found]) => found.active).map(([name, found]) => workerOptions(name, found));
@@ -534,7 +648,11 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     await runtime.ready;
   }
 
-  /** Makes `version` the active one of its Worker `found`: the account's runtime rebuilt with it. */
+  /**
+   * Makes `version` the active one of its Worker `found`: the account's runtime rebuilt with it.
+   * @param {Script} found
+   * @param {Version} version
+   */
   async function deploy(found, version) {
     const previous = found.active;
     found.active = version.id;
@@ -560,7 +678,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   const SCRIPT = `${ACC}/workers/scripts/(?<name>[a-z0-9-]+)`;
   // The one-step upload: a new version, deployed at once (also how `secret put` makes a draft).
   route("PUT", SCRIPT, async ({ params, headers, body }) => {
-    const { found, version } = createVersion(params.name, await parseUpload(headers, body), headers);
+    const { found, version } = createVersion(param(params, "name"), await parseUpload(headers, body), headers);
     await deploy(found, version);
     return envelope({
       id: params.name,
@@ -575,18 +693,18 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   });
   // The versions API `wrangler deploy` uses once the Worker exists: upload, then deploy.
   route("POST", `${SCRIPT}/versions`, async ({ params, headers, body }) => {
-    script(params.name);
-    const { version } = createVersion(params.name, await parseUpload(headers, body), headers);
+    script(param(params, "name"));
+    const { version } = createVersion(param(params, "name"), await parseUpload(headers, body), headers);
     return envelope(describeVersion(version));
   });
   route("GET", `${SCRIPT}/versions/(?<version>[0-9a-f-]{36})`, ({ params }) => {
-    const version = script(params.name).versions.get(params.version);
+    const version = script(param(params, "name")).versions.get(param(params, "version"));
     if (!version) throw new CloudflareError(404, 10222, "version not found");
     return envelope(describeVersion(version));
   });
-  route("GET", `${SCRIPT}/deployments`, ({ params }) => envelope({ deployments: script(params.name).deployments }));
+  route("GET", `${SCRIPT}/deployments`, ({ params }) => envelope({ deployments: script(param(params, "name")).deployments }));
   route("POST", `${SCRIPT}/deployments`, async ({ params, body }) => {
-    const found = script(params.name);
+    const found = script(param(params, "name"));
     const { versions } = jsonBody(body);
     if (!Array.isArray(versions) || versions.length !== 1 || versions[0].percentage !== 100) {
       throw new CloudflareError(400, 10021, "this sandbox deploys one version at 100%");
@@ -598,20 +716,20 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   // The active version's bindings (secrets without their text), as Cloudflare lists them:
   // wrangler deploy reads them to decide whether an R2 binding is the one already there.
   route("GET", `${SCRIPT}/settings`, ({ params }) => {
-    const found = script(params.name);
+    const found = script(param(params, "name"));
     const active = found.active ? found.versions.get(found.active) : null;
     const bindings = (active?.bindings ?? []).map((b) => (b.type === "secret_text" ? { name: b.name, type: b.type } : b));
     return envelope({ logpush: false, tail_consumers: [], observability: { enabled: false }, bindings, ...found.settings });
   });
   route("PATCH", `${SCRIPT}/script-settings`, ({ params, body }) => {
-    const found = script(params.name);
+    const found = script(param(params, "name"));
     found.settings = { ...found.settings, ...jsonBody(body) };
     return envelope(found.settings);
   });
   route("GET", `${ACC}/workers/services/(?<name>[a-z0-9-]+)`, ({ params }) => {
-    const found = scripts.get(params.name);
+    const found = scripts.get(param(params, "name"));
     if (!found) throw new CloudflareError(404, 10090, "This Worker does not exist on your account.");
-    const active = found.versions.get(found.active);
+    const active = activeVersion(found);
     return envelope({
       id: params.name,
       default_environment: {
@@ -624,12 +742,12 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   });
   // A secret is a binding of the active version: setting one deploys a new version.
   route("PUT", `${SCRIPT}/secrets`, async ({ params, body, headers }) => {
-    const found = script(params.name);
+    const found = script(param(params, "name"));
     const { name, text, type } = jsonBody(body);
     if (type !== "secret_text" || typeof name !== "string" || typeof text !== "string") {
       throw new CloudflareError(400, 10021, "a secret needs name, text and type secret_text");
     }
-    const active = found.versions.get(found.active);
+    const active = activeVersion(found);
     const clash = active.bindings.find((b) => b.name === name && b.type !== "secret_text");
     if (clash) throw new CloudflareError(400, 10053, `Binding name '${name}' already in use`);
     const metadata = {
@@ -637,28 +755,28 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       bindings: [...active.bindings.filter((b) => b.name !== name), { name, type: "secret_text", text }],
       keep_bindings: [],
     };
-    const { version } = createVersion(params.name, { metadata, modules: active.modules }, headers);
+    const { version } = createVersion(param(params, "name"), { metadata, modules: active.modules }, headers);
     await deploy(found, version);
     return envelope({ name, type: "secret_text" });
   });
   route("GET", `${SCRIPT}/secrets`, ({ params }) => {
-    const found = script(params.name);
-    const active = found.versions.get(found.active);
+    const found = script(param(params, "name"));
+    const active = activeVersion(found);
     return envelope(active.bindings.filter((b) => b.type === "secret_text").map(({ name, type }) => ({ name, type })));
   });
   route("PUT", `${SCRIPT}/schedules`, ({ params, body }) => {
-    const found = script(params.name);
+    const found = script(param(params, "name"));
     const now = new Date().toISOString();
-    found.schedules = jsonBody(body).map(({ cron }) => ({ cron, created_on: now, modified_on: now }));
+    found.schedules = jsonBody(body).map((/** @type {{ cron: string }} */ { cron }) => ({ cron, created_on: now, modified_on: now }));
     return envelope({ schedules: found.schedules });
   });
   route("GET", `${ACC}/workers/subdomain`, () => envelope({ subdomain }));
   // A Worker's workers.dev route (and its preview URLs): `wrangler deploy` reads it, then
   // posts what the config asks (`workers_dev`, `preview_urls`; both on when unset and there
   // are no routes). The edge serves only a Worker whose route is on.
-  route("GET", `${SCRIPT}/subdomain`, ({ params }) => envelope(script(params.name).workersDev));
+  route("GET", `${SCRIPT}/subdomain`, ({ params }) => envelope(script(param(params, "name")).workersDev));
   route("POST", `${SCRIPT}/subdomain`, ({ params, body }) => {
-    const found = script(params.name);
+    const found = script(param(params, "name"));
     const { enabled, previews_enabled: previews } = jsonBody(body);
     if (typeof enabled !== "boolean" || (previews !== undefined && typeof previews !== "boolean")) {
       throw new CloudflareError(400, 10021, "enabled (and previews_enabled) must be booleans");
@@ -667,24 +785,29 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     return envelope(found.workersDev);
   });
 
+  /**
+   * @param {import("node:http").IncomingMessage} request
+   * @param {import("node:http").ServerResponse} response
+   * @param {URL} url
+   * @param {Buffer} body
+   */
   async function answerApi(request, response, url, body) {
     const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : null;
     let status = 200;
+    /** @type {unknown} */
     let payload;
     try {
       if (path === null) throw new CloudflareError(404, 7000, "No route for that URI");
       if (request.headers.authorization !== `Bearer ${token}`) throw new CloudflareError(403, 10000, "Authentication error");
       const found = routes.find((r) => r.method === request.method && r.pattern.test(path));
       if (!found) throw new CloudflareError(404, 7000, `No route for that URI: ${request.method} ${path}`);
-      const params = found.pattern.exec(path).groups ?? {};
+      const params = found.pattern.exec(path)?.groups ?? {};
       if (params.account && params.account !== account.id) throw new CloudflareError(403, 9109, "Unauthorized to access requested resource");
       payload = await found.handler({ url, params, body, headers: request.headers });
     } catch (thrown) {
-      let error = thrown;
-      if (!(error instanceof CloudflareError)) {
-        log(`[cloudflare-api] ${request.method} ${url.pathname} failed: ${error?.stack ?? error}`);
-        error = new CloudflareError(500, 10013, "workers.api.error.unknown");
-      }
+      if (!(thrown instanceof CloudflareError))
+        log(`[cloudflare-api] ${request.method} ${url.pathname} failed: ${/** @type {Error | undefined} */ (thrown)?.stack ?? thrown}`);
+      const error = thrown instanceof CloudflareError ? thrown : new CloudflareError(500, 10013, "workers.api.error.unknown");
       status = error.status;
       payload = { success: false, errors: [{ code: error.code, message: error.message }], messages: [], result: null };
     }
@@ -694,7 +817,13 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     response.end(JSON.stringify(payload));
   }
 
-  /** https://<script>.<subdomain>.workers.dev/…: the deployed script answers, as on Cloudflare. */
+  /**
+   * https://<script>.<subdomain>.workers.dev/…: the deployed script answers, as on Cloudflare.
+   * @param {import("node:http").IncomingMessage} request
+   * @param {import("node:http").ServerResponse} response
+   * @param {URL} url
+   * @param {Buffer} body
+   */
   async function answerWorker(request, response, url, body) {
     const name = url.hostname.slice(0, -`.${subdomain}.workers.dev`.length);
     const found = scripts.get(name);
@@ -705,20 +834,22 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
       );
       return;
     }
-    const headers = new Headers();
+    // Miniflare's own Headers (undici's), which its dispatchFetch takes.
+    const headers = new MiniflareHeaders();
     for (const [key, value] of Object.entries(request.headers)) {
-      if (!["connection", "keep-alive", "transfer-encoding", "host"].includes(key)) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+      if (!["connection", "keep-alive", "transfer-encoding", "host"].includes(key)) headers.set(key, Array.isArray(value) ? value.join(", ") : (value ?? ""));
     }
     headers.set("cf-connecting-ip", request.socket.remoteAddress?.replace(/^::ffff:/, "") ?? "127.0.0.1");
     // Miniflare's entry worker hands the request to the worker this header names.
     headers.set("MF-Route-Override", name);
-    const answer = await runtime.dispatchFetch(url.href, {
+    const answer = await /** @type {Miniflare} */ (runtime).dispatchFetch(url.href, {
       method: request.method,
       headers,
-      body: ["GET", "HEAD"].includes(request.method) ? undefined : body,
+      body: ["GET", "HEAD"].includes(request.method ?? "") ? undefined : body,
       redirect: "manual",
     });
     const out = Buffer.from(await answer.arrayBuffer());
+    /** @type {Record<string, string>} */
     const outHeaders = {};
     answer.headers.forEach((value, key) => {
       if (key !== "content-encoding" && key !== "transfer-encoding") outHeaders[key] = value;
@@ -729,9 +860,13 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
     response.end(request.method === "HEAD" ? undefined : out);
   }
 
+  /**
+   * @param {"http" | "https"} scheme
+   * @returns {(request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => Promise<void>}
+   */
   const listener = (scheme) => async (request, response) => {
     try {
-      const url = new URL(request.url, `${scheme}://${request.headers.host ?? "localhost"}`);
+      const url = new URL(request.url ?? "/", `${scheme}://${request.headers.host ?? "localhost"}`);
       const body = await readBody(request);
       if (scheme === "https" && url.hostname.endsWith(`.${subdomain}.workers.dev`)) await answerWorker(request, response, url, body);
       else if (scheme === "http" || url.hostname === "api.cloudflare.com") await answerApi(request, response, url, body);
@@ -740,7 +875,7 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
         response.end(`this sandbox does not serve ${url.hostname}`);
       }
     } catch (error) {
-      log(`[edge] ${request.method} ${request.url} failed: ${error?.stack ?? error}`);
+      log(`[edge] ${request.method} ${request.url} failed: ${/** @type {Error | undefined} */ (error)?.stack ?? error}`);
       if (!response.headersSent) response.writeHead(502, { "content-type": "text/plain" });
       response.end("bad gateway");
     }
@@ -750,13 +885,14 @@ export async function startCloudflareApi({ stateDir, token, accountId, subdomain
   // ::127.0.0.1:<edgePort> --cacert <caCertPath>`.
   const server = createServer(listener("http"));
   const edge = createHttpsServer({ key: readFileSync(certificate.key), cert: readFileSync(certificate.cert) }, listener("https"));
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  await new Promise((resolve) => edge.listen(0, "127.0.0.1", resolve));
-  const baseUrl = `http://127.0.0.1:${server.address().port}${API_PREFIX}`;
+  await new Promise((/** @type {(value?: undefined) => void} */ resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise((/** @type {(value?: undefined) => void} */ resolve) => edge.listen(0, "127.0.0.1", resolve));
+  const portOf = (/** @type {import("node:net").Server} */ listening) => /** @type {import("node:net").AddressInfo} */ (listening.address()).port;
+  const baseUrl = `http://127.0.0.1:${portOf(server)}${API_PREFIX}`;
 
   return {
     baseUrl,
-    edgePort: edge.address().port,
+    edgePort: portOf(edge),
     caCertPath: certificate.cert,
     accountId,
     token,

@@ -24,14 +24,45 @@ import { join } from "node:path";
 import { udpQuery } from "./dns-wire.mjs";
 import { ROOT, stripAnsi } from "./wrangler.mjs";
 
+/**
+ * A process group spawnGroup started: its leader, and what it printed.
+ * @typedef {object} Group
+ * @property {string} name
+ * @property {import("node:child_process").ChildProcess} child
+ * @property {number | undefined} pid
+ * @property {(Error & { code?: string }) | null} error set when it could not be spawned
+ * @property {Promise<Exit>} exited
+ * @property {Promise<unknown>} closed resolves when its output pipes have closed
+ * @property {boolean} running
+ * @property {string} stdout
+ * @property {string} stderr
+ * @property {string} output stdout and stderr, in the order read
+ * @property {string[]} fds the text of each extra pipe (fd 3, …)
+ * @property {boolean} [leftovers] set by stopGroup: some of the group outlived its leader
+ */
+/** @typedef {{ code: number | null, signal: NodeJS.Signals | null }} Exit */
+/**
+ * A daemon startDaemon started: `notReady` null when it became ready, else why not.
+ * @typedef {Group & { graceMs: number, notReady?: string | null, updatePort?: number }} Daemon
+ */
+/**
+ * When a daemon is ready: a line of its output, a TCP or UDP port answering on 127.0.0.1, or a function.
+ * @typedef {RegExp | { tcp: number, udp?: undefined } | { udp: number, tcp?: undefined } | (() => unknown)} Readiness
+ */
+/** @typedef {{ tcp?: number[], udp?: number[] }} Ports */
+
+/** @type {(ms: number) => Promise<void>} */
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The last `n` lines of a process's output on one line, for a failure message. */
+/** @type {(text: string, n?: number) => string} The last `n` lines of a process's output on one line, for a failure message. */
 export const lastLines = (text, n = 12) => stripAnsi(text).trimEnd().split("\n").slice(-n).join(" | ");
 
 /**
  * Calls `predicate` every `intervalMs` until it is truthy; resolves to the milliseconds it
  * took, or null when `timeoutMs` passed (or `stop()` said so) first.
+ * @param {() => unknown} predicate
+ * @param {{ timeoutMs: number, intervalMs?: number, stop?: () => boolean }} options
+ * @returns {Promise<number | null>}
  */
 export async function waitFor(predicate, { timeoutMs, intervalMs = 250, stop = () => false }) {
   const started = Date.now();
@@ -42,7 +73,11 @@ export async function waitFor(predicate, { timeoutMs, intervalMs = 250, stop = (
   }
 }
 
-/** Signals every process of the group led by `pid` (spawned with detached: true). */
+/**
+ * Signals every process of the group led by `pid` (spawned with detached: true).
+ * @param {number} pid
+ * @param {NodeJS.Signals | number} signal
+ */
 export function killGroup(pid, signal) {
   try {
     process.kill(-pid, signal);
@@ -51,7 +86,10 @@ export function killGroup(pid, signal) {
   }
 }
 
-/** True while any process of the group led by `pid` is still alive. */
+/**
+ * True while any process of the group led by `pid` is still alive.
+ * @param {number} pid
+ */
 export function groupAlive(pid) {
   try {
     process.kill(-pid, 0);
@@ -61,6 +99,7 @@ export function groupAlive(pid) {
   }
 }
 
+/** @type {Set<Group & { pid: number }>} */
 const groups = new Set(); // process groups started here and not yet stopped
 process.on("exit", () => {
   for (const proc of groups) killGroup(proc.pid, "SIGKILL");
@@ -70,6 +109,10 @@ process.on("exit", () => {
  * Spawns `command` as the leader of a process group of its own (so that a stop reaches
  * its children), stdin closed, stdout and stderr kept. `extraFds`: more pipes after
  * stderr (fd 3, …), their text in `proc.fds[i]`.
+ * @param {string} command
+ * @param {readonly string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, name?: string, extraFds?: number }} [options]
+ * @returns {Group}
  */
 export function spawnGroup(command, args, { cwd = ROOT, env = process.env, name = command, extraFds = 0 } = {}) {
   const child = spawn(command, args, {
@@ -81,7 +124,9 @@ export function spawnGroup(command, args, { cwd = ROOT, env = process.env, name 
   let stdout = "";
   let stderr = "";
   let output = ""; // both, in the order read
+  /** @type {string[]} */
   const fds = Array(extraFds).fill("");
+  /** @type {Group} */
   const proc = {
     name,
     child,
@@ -112,16 +157,16 @@ export function spawnGroup(command, args, { cwd = ROOT, env = process.env, name 
     },
     fds,
   };
-  child.stdout.on("data", (chunk) => {
+  child.stdout?.on("data", (chunk) => {
     stdout += chunk;
     output += chunk;
   });
-  child.stderr.on("data", (chunk) => {
+  child.stderr?.on("data", (chunk) => {
     stderr += chunk;
     output += chunk;
   });
-  for (let i = 0; i < extraFds; i++) child.stdio[3 + i].on("data", (chunk) => (fds[i] += chunk));
-  if (child.pid) groups.add(proc);
+  for (let i = 0; i < extraFds; i++) /** @type {import("node:stream").Readable} */ (child.stdio[3 + i]).on("data", (chunk) => (fds[i] += chunk));
+  if (child.pid) groups.add(/** @type {Group & { pid: number }} */ (proc));
   return proc;
 }
 
@@ -130,25 +175,29 @@ export function spawnGroup(command, args, { cwd = ROOT, env = process.env, name 
  * waiting for the leader's exit; then whatever of the group is still alive gets 2 s and
  * SIGKILL (`proc.leftovers` says whether any did). Resolves to whether the leader exited
  * within the grace (true when it had exited before).
+ * @param {Group | null | undefined} proc
+ * @param {{ graceMs?: number }} [options]
+ * @returns {Promise<boolean>}
  */
 export async function stopGroup(proc, { graceMs = 15_000 } = {}) {
   if (!proc?.pid) return true;
+  const { pid } = proc;
   let inTime = true;
   if (proc.running) {
     try {
-      process.kill(proc.pid, "SIGTERM");
+      process.kill(pid, "SIGTERM");
     } catch {}
     inTime = await Promise.race([proc.exited.then(() => true), sleep(graceMs).then(() => false)]);
     if (!inTime) {
-      killGroup(proc.pid, "SIGKILL");
+      killGroup(pid, "SIGKILL");
       await proc.exited;
     }
   }
   // leftovers: some of the group outlived its leader by 2 s (a supervisor that did not stop its children).
-  proc.leftovers = (await waitFor(() => !groupAlive(proc.pid), { timeoutMs: 2_000, intervalMs: 100 })) === null;
-  killGroup(proc.pid, "SIGKILL");
+  proc.leftovers = (await waitFor(() => !groupAlive(pid), { timeoutMs: 2_000, intervalMs: 100 })) === null;
+  killGroup(pid, "SIGKILL");
   await Promise.race([proc.closed, sleep(2_000)]);
-  groups.delete(proc);
+  groups.delete(/** @type {Group & { pid: number }} */ (proc));
   return inTime;
 }
 
@@ -158,6 +207,10 @@ export async function stopGroup(proc, { graceMs = 15_000 } = {}) {
  * later. Resolves to { code, signal, timedOut, stdout, stderr, output: stdout then
  * stderr, interleaved: both in the order read, fds }; code is the exit code, 1 when a
  * signal ended it, the error's code (ENOENT, …) when it could not start.
+ * @param {string} file
+ * @param {readonly string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs?: number, graceMs?: number, extraFds?: number }} [options]
+ * @returns {Promise<CommandResult>}
  */
 export async function runCommand(file, args, { cwd = ROOT, env = process.env, timeoutMs = 120_000, graceMs = 2_000, extraFds = 0 } = {}) {
   const proc = spawnGroup(file, args, { cwd, env, extraFds });
@@ -182,18 +235,27 @@ export async function runCommand(file, args, { cwd = ROOT, env = process.env, ti
   };
 }
 
-/** A port free on 127.0.0.1 for TCP and for UDP (DNS servers take both) when asked: not kept. */
+/**
+ * @typedef {{ code: number | string, signal: NodeJS.Signals | null, timedOut: boolean, stdout: string, stderr: string, output: string, interleaved: string, fds: string[] }} CommandResult
+ */
+
+/**
+ * A port free on 127.0.0.1 for TCP and for UDP (DNS servers take both) when asked: not kept.
+ * @returns {Promise<number>}
+ */
 export async function freePort() {
   for (let attempt = 1; ; attempt++) {
+    /** @type {number} */
     const port = await new Promise((resolve, reject) => {
       const probe = createServer();
       probe.unref();
       probe.on("error", reject);
       probe.listen(0, "127.0.0.1", () => {
-        const { port } = probe.address();
+        const { port } = /** @type {import("node:net").AddressInfo} */ (probe.address());
         probe.close(() => resolve(port));
       });
     });
+    /** @type {boolean} */
     const udpFree = await new Promise((resolve) => {
       const socket = createSocket("udp4");
       socket.unref();
@@ -204,6 +266,7 @@ export async function freePort() {
   }
 }
 
+/** @type {Daemon[]} */
 const daemons = []; // started by startDaemon, stopped by stopDaemons (last first)
 
 /**
@@ -214,10 +277,15 @@ const daemons = []; // started by startDaemon, stopped by stopDaemons (last firs
  * `timeoutMs` is a hang detector: give it generous room. A daemon that listens on an
  * address other than loopback is stopped and reported (`loopbackOnly: false` to allow),
  * and so is one that does not hold the ports of `holds` ({ tcp: [...], udp: [...] }).
+ * @param {string} command
+ * @param {readonly string[]} args
+ * @param {DaemonOptions} [options]
+ * @returns {Promise<Daemon>}
  */
 export async function startDaemon(command, args, { name = command, ready, timeoutMs = 60_000, cwd, env, graceMs = 15_000, loopbackOnly = true, holds } = {}) {
-  const daemon = spawnGroup(command, args, { cwd, env: { ...(env ?? process.env), FORCE_COLOR: "0" }, name });
-  daemon.graceMs = graceMs;
+  /** @type {Daemon} */
+  const daemon = Object.assign(spawnGroup(command, args, { cwd, env: { ...(env ?? process.env), FORCE_COLOR: "0" }, name }), { graceMs });
+  const pid = /** @type {number} */ (daemon.pid);
   daemons.push(daemon);
   const probe =
     ready instanceof RegExp
@@ -232,8 +300,9 @@ export async function startDaemon(command, args, { name = command, ready, timeou
   let exited = false;
   daemon.exited.then(() => (exited = true));
   const took = await waitFor(probe, { timeoutMs, intervalMs: 100, stop: () => exited });
+  const port = typeof ready === "object" && !(ready instanceof RegExp) ? ready : undefined;
   const what =
-    ready instanceof RegExp ? `no line matching ${ready}` : ready?.tcp ? `nothing on TCP 127.0.0.1:${ready.tcp}` : `no answer on UDP 127.0.0.1:${ready?.udp}`;
+    ready instanceof RegExp ? `no line matching ${ready}` : port?.tcp ? `nothing on TCP 127.0.0.1:${port.tcp}` : `no answer on UDP 127.0.0.1:${port?.udp}`;
   if (took === null) {
     if (exited || !daemon.running) {
       await Promise.race([daemon.closed, sleep(1_000)]);
@@ -242,10 +311,10 @@ export async function startDaemon(command, args, { name = command, ready, timeou
     } else daemon.notReady = `${name}: ${what} within ${timeoutMs / 1000} s: ${lastLines(daemon.output, 15)}`;
     return daemon;
   }
-  const beyond = loopbackOnly ? listeningBeyondLoopback(daemon.pid) : [];
+  const beyond = loopbackOnly ? listeningBeyondLoopback(pid) : [];
   // Its ports, when given: a server its supervisor is starting again may take a moment (10 s: a hang detector).
-  let missing = holds ? portsNotHeld(daemon.pid, holds) : [];
-  if (missing.length && (await waitFor(() => portsNotHeld(daemon.pid, holds).length === 0, { timeoutMs: 10_000, intervalMs: 200 })) !== null) missing = [];
+  let missing = holds ? portsNotHeld(pid, holds) : [];
+  if (holds && missing.length && (await waitFor(() => portsNotHeld(pid, holds).length === 0, { timeoutMs: 10_000, intervalMs: 200 })) !== null) missing = [];
   if (beyond.length) daemon.notReady = `${name} listens beyond loopback (${beyond.join(", ")}): stopped`;
   else if (missing.length)
     daemon.notReady = `${name} does not listen on ${missing.join(", ")} (another process took the port?): stopped: ${lastLines(daemon.output, 15)}`;
@@ -254,7 +323,15 @@ export async function startDaemon(command, args, { name = command, ready, timeou
   return daemon;
 }
 
-/** Stops a daemon startDaemon started; resolves to whether it exited within its grace. */
+/**
+ * @typedef {{ name?: string, ready?: Readiness, timeoutMs?: number, cwd?: string, env?: NodeJS.ProcessEnv, graceMs?: number, loopbackOnly?: boolean, holds?: Ports }} DaemonOptions
+ */
+
+/**
+ * Stops a daemon startDaemon started; resolves to whether it exited within its grace.
+ * @param {Daemon | null | undefined} daemon
+ * @param {number} [graceMs]
+ */
 export function stopDaemon(daemon, graceMs = daemon?.graceMs) {
   return stopGroup(daemon, { graceMs });
 }
@@ -264,7 +341,11 @@ export async function stopDaemons() {
   for (const daemon of daemons.splice(0).reverse()) await stopGroup(daemon, { graceMs: daemon.graceMs });
 }
 
-/** PowerDNS (pdns_server) in the foreground on the pdns.conf in `dir`: no daemon, no guardian, its control socket in `dir`. */
+/**
+ * PowerDNS (pdns_server) in the foreground on the pdns.conf in `dir`: no daemon, no guardian, its control socket in `dir`.
+ * @param {string} dir
+ * @param {DaemonOptions} [options]
+ */
 export function startPowerDns(dir, options) {
   return startDaemon("/usr/sbin/pdns_server", [`--config-dir=${dir}`, "--daemon=no", "--guardian=no", `--socket-dir=${dir}`], {
     name: "pdns_server",
@@ -277,6 +358,8 @@ export function startPowerDns(dir, options) {
  * the secondary on `port`, the update gateway on `updatePort`, a free one when not given)
  * for the service at `api`, waited for until it says the tier is ready; `args`: more of
  * its options. The daemon has `updatePort`.
+ * @param {{ api: string, port: number, primaryPort: number, updatePort?: number, persistTo?: string, args?: string[], timeoutMs?: number, graceMs?: number }} options
+ * @returns {Promise<Daemon & { updatePort: number }>}
  */
 export async function startDnsTier({ api, port, primaryPort, updatePort, persistTo, args = [], timeoutMs = 120_000, graceMs = 15_000 }) {
   const gatewayPort = updatePort ?? (await freePort());
@@ -302,10 +385,13 @@ export async function startDnsTier({ api, port, primaryPort, updatePort, persist
     graceMs,
     holds,
   });
-  daemon.updatePort = gatewayPort;
-  return daemon;
+  return Object.assign(daemon, { updatePort: gatewayPort });
 }
 
+/**
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
 function tcpAnswers(port) {
   return new Promise((resolve) => {
     const socket = createConnection({ host: "127.0.0.1", port });
@@ -326,6 +412,7 @@ function tcpAnswers(port) {
  * Every process this user can see, from /proc/PID/stat (Linux; empty elsewhere): its pid,
  * parent, process group, command name, start time (clock ticks since boot) and CPU time so
  * far (user + system, ms: USER_HZ is 100).
+ * @returns {{ pid: number, name: string, ppid: number, pgrp: number, started: number, cpuMs: number }[]}
  */
 export function processTable() {
   let entries;
@@ -334,6 +421,7 @@ export function processTable() {
   } catch {
     return [];
   }
+  /** @type {ReturnType<typeof processTable>} */
   const table = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
@@ -362,9 +450,12 @@ export function processTable() {
  * The sockets the processes of the group led by `pid` hold, by /proc (Linux; null where
  * /proc cannot tell): { tcp, address, port, listening } where listening is a TCP socket
  * in LISTEN or an unconnected UDP socket.
+ * @param {number} pid
+ * @returns {{ tcp: boolean, address: string, port: number, listening: boolean }[] | null}
  */
 export function groupSockets(pid) {
   if (!existsSync("/proc/net/tcp")) return null;
+  /** @type {Set<string>} */
   const inodes = new Set();
   for (const proc of processTable()) {
     if (proc.pgrp !== pid) continue;
@@ -377,6 +468,7 @@ export function groupSockets(pid) {
       // gone, or not ours to read
     }
   }
+  /** @type {NonNullable<ReturnType<typeof groupSockets>>} */
   const sockets = [];
   for (const table of ["tcp", "tcp6", "udp", "udp6"]) {
     let text = "";
@@ -387,10 +479,10 @@ export function groupSockets(pid) {
     }
     for (const line of text.trim().split("\n").slice(1)) {
       const f = line.trim().split(/\s+/);
-      if (!inodes.has(f[9])) continue;
-      const [address, port] = f[1].split(":");
+      if (!inodes.has(f[9] ?? "")) continue;
+      const [address = "", port = ""] = (f[1] ?? "").split(":");
       const tcp = table.startsWith("tcp");
-      const listening = tcp ? f[3] === "0A" : f[2].split(":")[1] === "0000";
+      const listening = tcp ? f[3] === "0A" : (f[2] ?? "").split(":")[1] === "0000";
       sockets.push({ tcp, address: decodeAddress(address), port: Number.parseInt(port, 16), listening });
     }
   }
@@ -402,6 +494,8 @@ export function groupSockets(pid) {
  * listening TCP socket, and every unconnected UDP socket on a port the group also listens
  * on by TCP (a DNS server's; a UDP socket for outgoing queries may be bound to any
  * address). Empty where /proc cannot tell (not Linux).
+ * @param {number} pid
+ * @returns {string[]}
  */
 export function listeningBeyondLoopback(pid) {
   const sockets = (groupSockets(pid) ?? []).filter((s) => s.listening);
@@ -416,29 +510,37 @@ export function listeningBeyondLoopback(pid) {
  * The ports of `ports` ({ tcp: [...], udp: [...] }) the group led by `pid` does not
  * listen on: taken by another process between freePort() and the bind, say (freePort
  * asks for a port free then, not kept). Empty where /proc cannot tell.
+ * @param {number} pid
+ * @param {Ports} ports
+ * @returns {string[]}
  */
 export function portsNotHeld(pid, { tcp = [], udp = [] }) {
   const sockets = groupSockets(pid);
   if (!sockets) return [];
-  const held = (isTcp, port) => sockets.some((s) => s.listening && s.tcp === isTcp && s.port === port);
+  const held = (/** @type {boolean} */ isTcp, /** @type {number} */ port) => sockets.some((s) => s.listening && s.tcp === isTcp && s.port === port);
   return [...tcp.filter((port) => !held(true, port)).map((port) => `TCP ${port}`), ...udp.filter((port) => !held(false, port)).map((port) => `UDP ${port}`)];
 }
 
-/** An address as /proc/net prints it (hex, each 32-bit word in host order: little-endian here). */
+/**
+ * The matches of `piece` in `text`, none when it has none.
+ * @param {string} text
+ * @param {RegExp} piece
+ */
+const pieces = (text, piece) => text.match(piece) ?? [];
+
+/**
+ * An address as /proc/net prints it (hex, each 32-bit word in host order: little-endian here).
+ * @param {string} hex
+ */
 function decodeAddress(hex) {
-  const words = hex.match(/.{8}/g).map((word) => word.match(/../g).reverse().join(""));
+  const words = pieces(hex, /.{8}/g).map((word) => pieces(word, /../g).reverse().join(""));
   if (words.length === 1)
-    return words[0]
-      .match(/../g)
+    return pieces(words[0] ?? "", /../g)
       .map((byte) => Number.parseInt(byte, 16))
       .join(".");
-  const groups16 = words
-    .join("")
-    .match(/.{4}/g)
-    .map((group) => Number.parseInt(group, 16).toString(16));
+  const groups16 = pieces(words.join(""), /.{4}/g).map((group) => Number.parseInt(group, 16).toString(16));
   if (groups16.slice(0, 5).every((g) => g === "0") && groups16[5] === "ffff")
-    return `::ffff:${words[3]
-      .match(/../g)
+    return `::ffff:${pieces(words[3] ?? "", /../g)
       .map((byte) => Number.parseInt(byte, 16))
       .join(".")}`;
   const text = groups16.join(":");

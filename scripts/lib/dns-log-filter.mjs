@@ -9,11 +9,14 @@
 // `/v1/x/../pdns/`), backslashes. The Worker serves only `/v1/pdns/<token>/…` written as
 // is (src/http/dns-backend-path.ts); the logs redact every spelling.
 
-/** A line's text with its percent-escapes decoded (malformed ones kept), at most three times over. */
+/**
+ * A line's text with its percent-escapes decoded (malformed ones kept), at most three times over.
+ * @param {string} text
+ */
 function decoded(text) {
   let current = text;
   for (let i = 0; i < 3; i++) {
-    const next = current.replace(/%([0-9a-f]{2})/gi, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
+    const next = current.replace(/%([0-9a-f]{2})/gi, (_, /** @type {string} */ hex) => String.fromCharCode(Number.parseInt(hex, 16)));
     if (next === current) break;
     current = next;
   }
@@ -26,6 +29,7 @@ const PDNS_SEGMENT = /[/\\]pdns(?=[/\\?#;\s"',]|$)/i;
 const TOKEN_SHAPE = /tok_[0-9A-Za-z]{26}\.[A-Za-z0-9_-]+/;
 
 /** A line that names a DNS backend path, however written, or holds a token: it may carry a secret. */
+/** @type {typeof import("./dns-log-filter.mjs").namesDnsBackendPath} */
 export function namesDnsBackendPath(line) {
   const plain = decoded(line);
   return PDNS_SEGMENT.test(plain) || TOKEN_SHAPE.test(plain);
@@ -34,6 +38,7 @@ export function namesDnsBackendPath(line) {
 /**
  * The line with everything after a `pdns` path segment (in any spelling) replaced, every
  * token-shaped text replaced, and every given secret replaced.
+ * @type {typeof import("./dns-log-filter.mjs").redactDnsBackend}
  */
 export function redactDnsBackend(line, secrets = []) {
   // Word by word (a path ends at white space or a quote): a word through /pdns/ keeps what
@@ -42,7 +47,7 @@ export function redactDnsBackend(line, secrets = []) {
   let out = line.replace(/[^\s"'<>]+/g, (word) => {
     const plain = decoded(word);
     const at = plain.search(PDNS_SEGMENT);
-    return at === -1 ? word : `${plain.slice(0, at)}/pdns/<dns token>${/[,;)\]]*$/.exec(word)[0]}`;
+    return at === -1 ? word : `${plain.slice(0, at)}/pdns/<dns token>${/[,;)\]]*$/.exec(word)?.[0] ?? ""}`;
   });
   out = out.replace(new RegExp(TOKEN_SHAPE.source, "g"), "<dns token>");
   for (const secret of secrets) if (secret) out = out.split(secret).join("<dns token>");
@@ -53,19 +58,20 @@ export function redactDnsBackend(line, secrets = []) {
  * Copies `input` to `output` line by line, through `transform` (a line → the line to
  * print, or null to drop it). Partial lines wait for their end; the last one is flushed
  * when the input ends. Resolves when the input has ended.
+ * @type {typeof import("./dns-log-filter.mjs").forwardLines}
  */
 export function forwardLines(input, output, transform) {
   let pending = "";
-  const emit = (line) => {
+  const emit = (/** @type {string} */ line) => {
     const kept = transform(line);
     if (kept !== null) output.write(`${kept}\n`);
   };
-  return new Promise((resolve) => {
+  return new Promise((/** @type {(value?: undefined) => void} */ resolve) => {
     input.setEncoding("utf8");
-    input.on("data", (chunk) => {
+    input.on("data", (/** @type {string} */ chunk) => {
       pending += chunk;
       const lines = pending.split("\n");
-      pending = lines.pop();
+      pending = lines.pop() ?? "";
       for (const line of lines) emit(line);
     });
     input.on("end", () => {
@@ -77,7 +83,10 @@ export function forwardLines(input, output, transform) {
   });
 }
 
-/** What `npm start` prints of wrangler dev: every line but those naming a DNS backend path. */
+/**
+ * What `npm start` prints of wrangler dev: every line but those naming a DNS backend path.
+ * @type {typeof import("./dns-log-filter.mjs").withoutDnsBackendPaths}
+ */
 export function withoutDnsBackendPaths(line) {
   return namesDnsBackendPath(line) ? null : line;
 }

@@ -24,6 +24,8 @@ export function configuredCatalogZone() {
  * names, not the tier); zone transfers go to the tier's secondaries' addresses
  * (`allow-axfr-ips`) and to the addresses and TSIG keys a zone's metadata allows
  * (ALLOW-AXFR-FROM, TSIG-ALLOW-AXFR).
+ * @param {{ secondaries: { address: string, port: number }[], axfrFrom: string[] }} tier
+ * @returns {string[]}
  */
 export function primarySettings({ secondaries, axfrFrom }) {
   return [
@@ -59,6 +61,8 @@ export const MAX_RETRY_SECONDS = 15;
  * Knot itself from the `member` template, each kept in a zone file of its own so that a
  * restart serves them at once and transfers only what changed meanwhile. One UDP worker:
  * PowerDNS answers from one receiver thread by default (README, "Speed and cost").
+ * @param {{ dir: string, port: number, primaryPort: number, catalog: string }} options
+ * @returns {string}
  */
 export function secondaryConfig({ dir, port, primaryPort, catalog }) {
   return `# written by scripts/dns.mjs (npm run dns)

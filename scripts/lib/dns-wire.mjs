@@ -38,17 +38,26 @@ export const RCODES = ["NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "
  * A query for `name` (no escapes) of `type`, recursion not desired, with EDNS0 (RFC 6891)
  * for a 1232-byte answer; `opcode` 5 makes it an unsigned DNS UPDATE of zone `name` with
  * nothing to update (what `npm run dns` asks the update gateway to see it answer).
+ * @param {number} id
+ * @param {string} name
+ * @param {string} type a mnemonic of TYPE_CODES, or TYPEnnn
+ * @param {number} [opcode]
+ * @returns {Buffer}
  */
 export function encodeQuery(id, name, type, opcode = 0) {
   const labels = name.replace(/\.$/, "").split(".").filter(Boolean);
-  const qname = Buffer.concat([...labels.map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l, "ascii")])), Buffer.from([0])]);
+  const qname = Buffer.concat([
+    ...labels.map((/** @type {string} */ l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l, "ascii")])),
+    Buffer.from([0]),
+  ]);
   const header = Buffer.alloc(12);
   header.writeUInt16BE(id, 0);
   header.writeUInt16BE((opcode & 0x0f) << 11, 2); // QUERY (or UPDATE), RD=0
   header.writeUInt16BE(1, 4); // QDCOUNT
   header.writeUInt16BE(1, 10); // ARCOUNT: the OPT record
   const question = Buffer.alloc(4);
-  const code = TYPE_CODES[type.toUpperCase()] ?? (/^TYPE[0-9]{1,5}$/i.test(type) ? Number(type.slice(4)) : Number.NaN);
+  const code =
+    /** @type {Record<string, number | undefined>} */ (TYPE_CODES)[type.toUpperCase()] ?? (/^TYPE[0-9]{1,5}$/i.test(type) ? Number(type.slice(4)) : Number.NaN);
   // An unknown mnemonic would go out as type 0 and be answered as that (NOTIMP, or NOERROR).
   if (!(code >= 1 && code <= 65535)) throw new Error(`encodeQuery: unknown type ${type} (add it to TYPE_CODES, or write TYPEnnn)`);
   question.writeUInt16BE(code, 0);
@@ -57,7 +66,15 @@ export function encodeQuery(id, name, type, opcode = 0) {
   return Buffer.concat([header, qname, question, opt]);
 }
 
-/** The header of an answer: id, rcode name, the AA/TC flags and the section counts. */
+/**
+ * @typedef {{ id: number, rcode: string, aa: boolean, tc: boolean, answers: number, authority: number }} DnsHeader
+ */
+
+/**
+ * The header of an answer: id, rcode name, the AA/TC flags and the section counts.
+ * @param {Buffer} message
+ * @returns {DnsHeader | null}
+ */
 export function decodeHeader(message) {
   if (message.length < 12) return null;
   const flags = message.readUInt16BE(2);
@@ -71,12 +88,19 @@ export function decodeHeader(message) {
   };
 }
 
-/** One question over UDP to 127.0.0.1:`port`; resolves to the answer's header, or null after `timeoutMs`. */
+/**
+ * One question over UDP to 127.0.0.1:`port`; resolves to the answer's header, or null after `timeoutMs`.
+ * @param {number} port
+ * @param {string} name
+ * @param {string} type
+ * @param {{ timeoutMs?: number, opcode?: number }} [options]
+ * @returns {Promise<DnsHeader | null>}
+ */
 export function udpQuery(port, name, type, { timeoutMs = 1000, opcode = 0 } = {}) {
   return new Promise((resolve) => {
     const socket = createSocket("udp4");
     const id = Math.floor(Math.random() * 0x10000);
-    const done = (value) => {
+    const done = (/** @type {DnsHeader | null} */ value) => {
       clearTimeout(timer);
       socket.close();
       resolve(value);
@@ -95,6 +119,11 @@ export function udpQuery(port, name, type, { timeoutMs = 1000, opcode = 0 } = {}
  * One question over TCP (RFC 1035 §4.2.2, RFC 7766) to 127.0.0.1:`port`; resolves to the
  * header of the first message of the answer (for AXFR, its first message), or null after
  * `timeoutMs` or when the connection fails.
+ * @param {number} port
+ * @param {string} name
+ * @param {string} type
+ * @param {{ timeoutMs?: number, opcode?: number }} [options]
+ * @returns {Promise<DnsHeader | null>}
  */
 export function tcpQuery(port, name, type, { timeoutMs = 1000, opcode = 0 } = {}) {
   return new Promise((resolve) => {
@@ -104,7 +133,7 @@ export function tcpQuery(port, name, type, { timeoutMs = 1000, opcode = 0 } = {}
     length.writeUInt16BE(query.length, 0);
     let received = Buffer.alloc(0);
     const socket = connect({ host: "127.0.0.1", port });
-    const done = (value) => {
+    const done = (/** @type {DnsHeader | null} */ value) => {
       clearTimeout(timer);
       socket.destroy();
       resolve(value);

@@ -15,23 +15,51 @@ import { ROOT, stripAnsi } from "./wrangler.mjs";
 // The process pieces live in daemons.mjs; these are re-exported for the scripts that took them from here.
 export { freePort, groupAlive, killGroup, lastLines, runCommand, sleep, startDaemon, startDnsTier, startPowerDns, stopDaemon, waitFor } from "./daemons.mjs";
 
-// The assertions of the scripts' checks: each throws, and check() reports the message.
+/**
+ * An answer of httpClient: the body as text, and parsed when it is JSON.
+ * @typedef {{ status: number, headers: Headers, text: string, json: any }} HttpAnswer
+ */
+/**
+ * A request through httpClient: a string or bytes body is sent as is, anything else as JSON.
+ * @typedef {(method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<HttpAnswer>} HttpRequest
+ */
+
+/**
+ * The assertions of the scripts' checks: each throws, and check() reports the message.
+ * @param {unknown} condition
+ * @param {string} message
+ * @returns {asserts condition}
+ */
 export function assert(condition, message) {
   if (!condition) throw new Error(message);
 }
 
-/** Equal as JSON (arrays in order); the message names both, after `what`. */
+/**
+ * Equal as JSON (arrays in order); the message names both, after `what`.
+ * @param {unknown} actual
+ * @param {unknown} expected
+ * @param {string} [what]
+ */
 export function assertEqual(actual, expected, what = "value") {
   const [a, e] = [JSON.stringify(actual), JSON.stringify(expected)];
   if (a !== e) throw new Error(`${what}: ${a.slice(0, 600)}, expected ${e.slice(0, 600)}`);
 }
 
-/** An httpClient answer with status `status`, else its status and the start of its body. */
+/**
+ * An httpClient answer with status `status`, else its status and the start of its body.
+ * @param {{ status: number, text: string }} res
+ * @param {number} status
+ * @param {number} [bodyChars]
+ */
 export function expectStatus(res, status, bodyChars = 400) {
   assert(res.status === status, `expected ${status}, got ${res.status}: ${res.text.slice(0, bodyChars)}`);
 }
 
-/** `must(method, path, body, status)`: the request through `api` (httpClient), its status asserted, its JSON body. */
+/**
+ * `must(method, path, body, status)`: the request through `api` (httpClient), its status asserted, its JSON body.
+ * @param {HttpRequest} api
+ * @returns {(method: string, path: string, body: unknown, status: number) => Promise<any>}
+ */
 export function mustClient(api) {
   return async (method, path, body, status) => {
     const response = await api(method, path, body);
@@ -43,6 +71,9 @@ export function mustClient(api) {
 /**
  * A JSON-first HTTP client for `base`: `body` that is a string or bytes is sent as is
  * (give its content-type in `headers`), anything else as JSON.
+ * @param {string} base
+ * @param {{ timeoutMs?: number }} [options]
+ * @returns {HttpRequest}
  */
 export function httpClient(base, { timeoutMs = 10_000 } = {}) {
   return async function request(method, path, body, headers = {}) {
@@ -50,11 +81,12 @@ export function httpClient(base, { timeoutMs = 10_000 } = {}) {
     const response = await fetch(base + path, {
       method,
       headers: body === undefined || raw ? headers : { "content-type": "application/json", ...headers },
-      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : raw ? /** @type {string | Uint8Array} */ (body) : JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
       redirect: "manual",
     });
     const text = await response.text();
+    /** @type {any} */
     let json;
     try {
       json = text ? JSON.parse(text) : undefined;
@@ -73,48 +105,70 @@ export function httpClient(base, { timeoutMs = 10_000 } = {}) {
  */
 const READY_AT_LEAST_MS = 300_000;
 
+/** @typedef {{ code: number | null, signal: NodeJS.Signals | null }} ServerExit */
+/** @typedef {{ persistTo?: string, args?: string[] }} StartOptions */
+
 /**
  * name: the run's name in `not ok - <name> run (…)`; label: the summary's prefix;
  * startArgs: extra arguments for start.mjs (after `--port N --persist-to DIR`);
  * readyTimeoutMs: how long a start may take (READY_AT_LEAST_MS at least).
+ * @param {{ name: string, label: string, startArgs?: string[], readyTimeoutMs?: number, totalTimeoutMs?: number }} options
  */
 export function createHarness({ name, label, startArgs = [], readyTimeoutMs: asked = 120_000, totalTimeoutMs = 90_000 }) {
   const readyTimeoutMs = Math.max(asked, READY_AT_LEAST_MS);
   let passed = 0;
   let failed = 0;
+  /** @type {import("node:child_process").ChildProcessByStdio<null, import("node:stream").Readable, import("node:stream").Readable> | null} */
   let server = null; // the start.mjs child, leader of its own process group
+  /** @type {Promise<ServerExit> | null} */
   let serverExited = null; // resolves when it has exited
+  /** @type {Promise<unknown> | null} */
   let serverClosed = null; // resolves when its output pipes have closed (all output read)
   let output = ""; // everything the server printed
+  /** @type {Promise<void> | null} */
   let cleanupPromise = null;
   let aborting = false;
+  /** @type {string[]} */
   const tempDirs = [];
 
+  /** @param {string} what */
   function ok(what) {
     if (aborting) return;
     passed++;
     console.log(`ok - ${what}`);
   }
+  /**
+   * @param {string} what
+   * @param {string} [why]
+   */
   function notOk(what, why) {
     if (aborting) return; // the server is being torn down under the check: not its fault
     failed++;
     console.log(`not ok - ${what}${why ? ` (${why})` : ""}`);
   }
 
-  // Runs one named check; a thrown error (or failed assertion) marks it failed.
-  // Resolves to true when it passed.
+  /**
+   * Runs one named check; a thrown error (or failed assertion) marks it failed.
+   * Resolves to true when it passed.
+   * @param {string} what
+   * @param {() => unknown} fn
+   * @returns {Promise<boolean>}
+   */
   async function check(what, fn) {
     try {
       await fn();
       ok(what);
       return true;
     } catch (error) {
-      notOk(what, error?.message ?? String(error));
+      notOk(what, /** @type {Error | undefined} */ (error)?.message ?? String(error));
       return false;
     }
   }
 
-  /** A fresh temporary directory, removed at cleanup. */
+  /**
+   * A fresh temporary directory, removed at cleanup.
+   * @param {string} prefix
+   */
   function tempDir(prefix) {
     const dir = mkdtempSync(join(tmpdir(), prefix));
     tempDirs.push(dir);
@@ -144,11 +198,13 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs: ask
    * exit, and resolves to { code, signal, forced, leftovers }:
    * forced = SIGKILL was needed; leftovers = processes of the group still alive after the
    * leader exited (then killed). Resolves to null when no server was running.
+   * @param {{ graceMs?: number, signal?: NodeJS.Signals }} [options]
+   * @returns {Promise<(ServerExit & { forced: boolean, leftovers: boolean }) | null>}
    */
   async function stopServer({ graceMs = 5_000, signal = "SIGTERM" } = {}) {
     if (!server) return null;
-    const { pid } = server;
-    const exited = serverExited;
+    const pid = /** @type {number} */ (server.pid);
+    const exited = /** @type {Promise<ServerExit>} */ (serverExited);
     const closed = serverClosed;
     let forced = false;
     if (server.exitCode === null && server.signalCode === null) {
@@ -170,6 +226,11 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs: ask
     return { ...result, forced, leftovers };
   }
 
+  /**
+   * @param {string} message
+   * @param {number} status
+   * @param {boolean} [showOutput]
+   */
   async function abort(message, status, showOutput = false) {
     if (aborting) return;
     console.log(`not ok - ${name} run (${message})`);
@@ -185,6 +246,9 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs: ask
    * Starts the service; resolves to null when it is ready, else to why it is not.
    * options.persistTo: the D1 state dir (default: a fresh temp dir); options.args: more
    * start.mjs arguments for this start only. One server at a time: stopServer() first.
+   * @param {number} port
+   * @param {StartOptions} [options]
+   * @returns {Promise<string | null>}
    */
   async function startServer(port, { persistTo, args = [] } = {}) {
     if (aborting) return "the run is being torn down";
@@ -203,18 +267,20 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs: ask
       env: { ...process.env, FORCE_COLOR: "0" },
     });
     server = child;
-    serverExited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    /** @type {Promise<ServerExit>} */
+    const exitedNow = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    serverExited = exitedNow;
     serverClosed = new Promise((resolve) => child.on("close", resolve));
-    const exited = serverExited;
+    const exited = exitedNow;
     const closed = serverClosed;
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(`no "Ready on" line within ${readyTimeoutMs / 1000} s`), readyTimeoutMs);
-      const onData = (chunk) => {
+      const onData = (/** @type {Buffer} */ chunk) => {
         output += chunk.toString();
         const since = stripAnsi(output.slice(from));
         if (/Ready on (http:\/\/[^\s]+)/.test(since)) {
           clearTimeout(timer);
-          const beyond = listeningBeyondLoopback(child.pid); // wrangler and workerd: loopback only
+          const beyond = listeningBeyondLoopback(/** @type {number} */ (child.pid)); // wrangler and workerd: loopback only
           resolve(beyond.length ? `listens beyond loopback: ${beyond.join(", ")}` : null);
         } else if (/Address already in use/.test(since)) {
           // workerd died on the bind, but wrangler dev stays up with nothing to serve:
@@ -236,14 +302,18 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs: ask
     });
   }
 
-  /** Runs main(), cleans up whatever happens, prints the summary and exits. */
+  /**
+   * Runs main(), cleans up whatever happens, prints the summary and exits.
+   * @param {() => Promise<unknown>} main
+   * @returns {Promise<never>}
+   */
   async function run(main) {
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => void abort(`interrupted by ${signal}`, 130));
     const deadline = setTimeout(() => void abort(`timed out after ${totalTimeoutMs / 1000} s`, 1, true), totalTimeoutMs);
     try {
       await main();
     } catch (error) {
-      notOk(`${name} run`, error?.stack ?? String(error));
+      notOk(`${name} run`, /** @type {Error | undefined} */ (error)?.stack ?? String(error));
     } finally {
       await cleanup();
       clearTimeout(deadline);
@@ -257,6 +327,9 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs: ask
   /**
    * Starts the service on a free port and reports it as the run's first check; returns
    * its base URL, or null when it did not come up (the failure is already reported).
+   * @param {string} what
+   * @param {StartOptions} [options]
+   * @returns {Promise<string | null>}
    */
   async function startReported(what, options = {}) {
     const started = Date.now();
@@ -285,6 +358,7 @@ export function createHarness({ name, label, startArgs = [], readyTimeoutMs: ask
    * run() for a script that runs daemons beside the service: a state dir and a work dir
    * (removed at cleanup), the service started on that state and reported, then
    * main({ base, stateDir, work }); main is not called when the service did not come up.
+   * @param {(service: { base: string, stateDir: string, work: string }) => Promise<unknown>} main
    */
   function runWithService(main) {
     return run(async () => {

@@ -14,20 +14,29 @@ const noDatabase = () => {
 };
 const DB = { withSession: () => ({ getBookmark: () => null, prepare: noDatabase, batch: noDatabase, exec: noDatabase }) };
 
-/** `get(path)` answers a GET of `path` (e.g. `/v1/openapi.json`) as the Worker would. */
+/** @typedef {{ get: (pathname: string) => Promise<Response> }} InProcessApp */
+
+/**
+ * `get(path)` answers a GET of `path` (e.g. `/v1/openapi.json`) as the Worker would.
+ * @returns {Promise<InProcessApp>}
+ */
 export async function inProcessApp() {
   const dir = mkdtempSync(path.join(tmpdir(), "domain-api-app-"));
   try {
     const bundle = path.join(dir, "app.mjs");
     await build({ entryPoints: [path.join(ROOT, "src/app.ts")], bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "warning" });
     const { app } = await import(pathToFileURL(bundle).href);
-    return { get: (pathname) => app.request(`http://localhost${pathname}`, {}, { DB }) };
+    return { get: (/** @type {string} */ pathname) => app.request(`http://localhost${pathname}`, {}, { DB }) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The OpenAPI document the Worker serves at GET /v1/openapi.json. */
+/**
+ * The OpenAPI document the Worker serves at GET /v1/openapi.json.
+ * @param {InProcessApp} app
+ * @returns {Promise<any>}
+ */
 export async function openApiDocument(app) {
   const response = await app.get("/v1/openapi.json");
   if (response.status !== 200) throw new Error(`GET /v1/openapi.json answered ${response.status}: ${await response.text()}`);

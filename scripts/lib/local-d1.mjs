@@ -11,6 +11,8 @@ import { applyLocalMigrations, DB_NAME, ROOT } from "./wrangler.mjs";
  * else the PERSIST_TO environment variable, else wrangler's default `.wrangler/state`.
  * Relative paths are from the current directory. Returns null for the default, so callers
  * pass no --persist-to to wrangler at all then.
+ * @param {string | null} [option]
+ * @returns {string | null}
  */
 export function localStateDir(option = null) {
   const chosen = option ?? (process.env.PERSIST_TO || null);
@@ -24,7 +26,9 @@ export function localStateDir(option = null) {
  */
 export function d1Config() {
   const lines = readFileSync(join(ROOT, "wrangler.toml"), "utf8").split("\n");
+  /** @type {Record<string, string | undefined>[]} */
   const tables = [];
+  /** @type {Record<string, string | undefined> | null} */
   let current = null;
   for (const line of lines) {
     const header = /^\s*\[\[?\s*([A-Za-z0-9_.]+)\s*\]\]?\s*(#.*)?$/.exec(line);
@@ -34,25 +38,34 @@ export function d1Config() {
       continue;
     }
     const pair = /^\s*([A-Za-z0-9_]+)\s*=\s*"([^"]*)"\s*(#.*)?$/.exec(line);
-    if (current && pair) current[pair[1]] = pair[2];
+    if (current && pair) current[/** @type {string} */ (pair[1])] = pair[2];
   }
   const table = tables.find((t) => t.database_name === DB_NAME);
   const id = table?.preview_database_id ?? table?.database_id;
   if (!id) throw new Error(`wrangler.toml has no [[d1_databases]] entry with database_name = "${DB_NAME}" and a database_id`);
-  return { id, migrationsDir: join(ROOT, table.migrations_dir ?? "migrations") };
+  return { id, migrationsDir: join(ROOT, table?.migrations_dir ?? "migrations") };
 }
 
-/** Where wrangler keeps the local D1 databases of a state dir (null: the default one). */
+/**
+ * Where wrangler keeps the local D1 databases of a state dir (null: the default one).
+ * @param {string | null | undefined} stateDir
+ */
 export function d1PersistDir(stateDir) {
   return join(stateDir ?? join(ROOT, ".wrangler", "state"), "v3", "d1");
 }
 
-/** True when no local D1 database has been made in this state dir yet. */
+/**
+ * True when no local D1 database has been made in this state dir yet.
+ * @param {string | null | undefined} stateDir
+ */
 export function noLocalD1Yet(stateDir) {
   return !existsSync(d1PersistDir(stateDir));
 }
 
-/** The migration files wrangler applies, in its order (file name order). */
+/**
+ * The migration files wrangler applies, in its order (file name order).
+ * @param {string} migrationsDir
+ */
 export function migrationNames(migrationsDir) {
   return readdirSync(migrationsDir)
     .filter((name) => name.endsWith(".sql"))
@@ -70,7 +83,7 @@ export const TEMPLATE_CACHE = join(ROOT, "node_modules", ".cache", "domain-api-d
 function templateKey() {
   const { id, migrationsDir } = d1Config();
   const hash = createHash("sha256");
-  const version = (pkg) => JSON.parse(readFileSync(join(ROOT, "node_modules", pkg, "package.json"), "utf8")).version;
+  const version = (/** @type {string} */ pkg) => JSON.parse(readFileSync(join(ROOT, "node_modules", pkg, "package.json"), "utf8")).version;
   hash.update(`wrangler ${version("wrangler")} miniflare ${version("miniflare")} ${DB_NAME} ${id}\n`);
   for (const name of migrationNames(migrationsDir))
     hash.update(
@@ -89,6 +102,7 @@ function templateKey() {
  * of CPU for all of them), while copying the result takes milliseconds, so every fresh
  * state dir (each end-to-end suite's) starts from a copy. Runs side by side that find
  * none build their own; the first one finished is kept (renamed into place whole).
+ * @returns {Promise<{ dir: string, applied: string[], built: boolean, error?: undefined } | { error: string, code?: number }>}
  */
 export async function migratedTemplate() {
   const { migrationsDir } = d1Config();
@@ -124,11 +138,12 @@ export async function migratedTemplate() {
  * could be made (then wrangler migrates the state dir itself, as without this).
  * The copy leaves out SQLite's shared-memory index (-shm), which the first connection
  * rebuilds from the database and its log.
+ * @param {string | null | undefined} stateDir
  */
 export async function seedFromTemplate(stateDir) {
   if (!noLocalD1Yet(stateDir)) return null;
-  const template = await migratedTemplate().catch((error) => ({ error: error.message }));
-  if (template.error) return null;
+  const template = await migratedTemplate().catch((/** @type {Error} */ error) => ({ error: error.message }));
+  if (template.error !== undefined) return null;
   // Copied beside its place and renamed into it: a copy cut short is never taken for a database.
   const target = d1PersistDir(stateDir);
   mkdirSync(join(target, ".."), { recursive: true });
@@ -147,11 +162,18 @@ export async function seedFromTemplate(stateDir) {
 // only as an internal error. Neither changed anything; waiting and trying again works.
 const BUSY = /SQLITE_BUSY|database is locked|internal error/i;
 
+/**
+ * @template T
+ * @param {() => Promise<T>} run
+ * @param {{ attempts?: number, delayMs?: number }} [options]
+ * @returns {Promise<T>}
+ */
 async function retryWhileBusy(run, { attempts = 40, delayMs = 250 } = {}) {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
-    } catch (error) {
+    } catch (caught) {
+      const error = /** @type {{ message?: string, cause?: { message?: string } } | undefined} */ (caught);
       const message = `${error?.message ?? ""} ${error?.cause?.message ?? ""}`;
       if (attempt >= attempts || !BUSY.test(message)) throw error;
       await new Promise((done) => setTimeout(done, delayMs));
@@ -166,27 +188,30 @@ async function retryWhileBusy(run, { attempts = 40, delayMs = 250 } = {}) {
  * runtimeOutput(), close() }. `stateDir` null means wrangler's default. workerd's own
  * output (a stack trace for every SQLITE_BUSY, retried or not) is kept, not printed:
  * runtimeOutput() has it, for a failure's report.
+ * @param {string | null | undefined} stateDir
  */
 export async function openLocalD1(stateDir) {
   const { Miniflare } = await import("miniflare");
   const { id, migrationsDir } = d1Config();
   const d1Persist = d1PersistDir(stateDir);
   let runtimeOutput = "";
-  const keep = (stream) => stream.on("data", (chunk) => (runtimeOutput += chunk));
+  const keep = (/** @type {import("node:stream").Readable} */ stream) => stream.on("data", (chunk) => (runtimeOutput += chunk));
   const mf = new Miniflare({
     modules: true,
     script: "",
     d1Persist,
     d1Databases: { DATABASE: id },
-    handleRuntimeStdio: (stdout, stderr) => {
+    handleRuntimeStdio: (/** @type {import("node:stream").Readable} */ stdout, /** @type {import("node:stream").Readable} */ stderr) => {
       keep(stdout);
       keep(stderr);
     },
   });
   try {
     const db = await mf.getD1Database("DATABASE");
-    const statement = (sql, params) => db.prepare(sql).bind(...params);
+    const statement = (/** @type {string} */ sql, /** @type {unknown[]} */ params) => db.prepare(sql).bind(...params);
+    /** @type {(sql: string, ...params: unknown[]) => Promise<Record<string, unknown>[]>} */
     const query = (sql, ...params) => retryWhileBusy(async () => (await statement(sql, params).all()).results);
+    /** @type {(sql: string, ...params: unknown[]) => Promise<unknown>} */
     const run = (sql, ...params) => retryWhileBusy(() => statement(sql, params).run());
     return {
       query,

@@ -13,10 +13,23 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { ROOT } from "./wrangler.mjs";
 
+/**
+ * A request to the running server, with its credential: the answer's body as text, and parsed when it is JSON (else null).
+ * @typedef {(method: string, path: string, body?: unknown) => Promise<{ status: number, headers: Headers, json: any, text: string }>} LocalServerRequest
+ */
+
 /** The file's name in the state directory. */
 export const LOCAL_SERVER_FILE = "local-server.json";
 
-/** Where `npm start` on `stateDir` (null: wrangler's default, .wrangler/state) keeps the file. */
+/**
+ * What `npm start` writes into its state directory.
+ * @typedef {{ url: string, credential: string, pid: number }} LocalServer
+ */
+
+/**
+ * Where `npm start` on `stateDir` (null: wrangler's default, .wrangler/state) keeps the file.
+ * @param {string | null | undefined} stateDir
+ */
 export function localServerFile(stateDir) {
   return join(stateDir ?? join(ROOT, ".wrangler", "state"), LOCAL_SERVER_FILE);
 }
@@ -25,6 +38,8 @@ export function localServerFile(stateDir) {
  * For `npm start`: a fresh credential for the server about to listen on 127.0.0.1:`port`,
  * written (mode 0600) with the port and this process's id. Returns the hash `wrangler dev`
  * gets and `remove()`, which deletes the file unless another run has replaced it since.
+ * @param {string | null | undefined} stateDir
+ * @param {number} port
  */
 export function writeLocalServer(stateDir, port) {
   const credential = `local_${randomBytes(32).toString("base64url")}`;
@@ -43,7 +58,11 @@ export function writeLocalServer(stateDir, port) {
   };
 }
 
-/** The file's contents ({ url, credential, pid }), or null when there is none or it cannot be read. */
+/**
+ * The file's contents ({ url, credential, pid }), or null when there is none or it cannot be read.
+ * @param {string | null | undefined} stateDir
+ * @returns {LocalServer | null}
+ */
 export function readLocalServer(stateDir) {
   try {
     const value = JSON.parse(readFileSync(localServerFile(stateDir), "utf8"));
@@ -52,15 +71,17 @@ export function readLocalServer(stateDir) {
   return null;
 }
 
+/** @param {number} pid */
 function alive(pid) {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return error.code === "EPERM";
+    return /** @type {NodeJS.ErrnoException} */ (error).code === "EPERM";
   }
 }
 
+/** @type {(ms: number) => Promise<void>} */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -70,10 +91,14 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * nothing answering yet) is waited for, `waitMs` at most. The client is `request(method,
  * path, body?)` → { status, headers, json, text }, with the credential; 429 and 503 are
  * tried again after their Retry-After, a few times.
+ * @param {string | null | undefined} stateDir
+ * @param {{ waitMs?: number, onWait?: (url: string) => void }} [options]
+ * @returns {Promise<LocalServerRequest | null>}
  */
 export async function localServerClient(stateDir, { waitMs = 120_000, onWait = () => {} } = {}) {
   const server = readLocalServer(stateDir);
   if (!server || !alive(server.pid)) return null;
+  /** @type {LocalServerRequest} */
   const request = async (method, path, body) => {
     for (let attempt = 1; ; attempt++) {
       const response = await fetch(`${server.url}${path}`, {
@@ -87,6 +112,7 @@ export async function localServerClient(stateDir, { waitMs = 120_000, onWait = (
         await sleep(Math.min(10, Number(response.headers.get("retry-after")) || 1) * 1000);
         continue;
       }
+      /** @type {any} */
       let json = null;
       try {
         json = text ? JSON.parse(text) : null;

@@ -13,6 +13,11 @@ const SOA_LINE = "@ 3600 IN SOA ns1.example.net. hostmaster.example.com. 2026010
  *   the most bytes per record, where the file's size rather than its records counts;
  * - full: a name per record and a TXT padded so that the file reaches both limits at once
  *   (`lineBytes` a line): the worst case the limits admit.
+ * @param {"typical" | "dense" | "long" | "full"} shape
+ * @param {string} origin
+ * @param {number} count
+ * @param {number} [lineBytes]
+ * @returns {string}
  */
 export function masterFileOf(shape, origin, count, lineBytes = 80) {
   const lines = [`$ORIGIN ${origin}.`, "$TTL 3600", SOA_LINE, "@ NS ns1.example.net.", "@ NS ns2.example.net."];

@@ -10,6 +10,7 @@
  * itself and the caller is not stopping, once more: the second result, with the first's
  * output as `retried` when it succeeded, or both outputs when it failed too.
  */
+/** @type {typeof import("./migrations-retry.mjs").onceMoreIfInternal} */
 export async function onceMoreIfInternal(attempt, stopping = () => false) {
   const first = await attempt();
   if (first.ok || first.signalled || stopping() || /SQLITE_/.test(first.output)) return first;

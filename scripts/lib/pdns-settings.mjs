@@ -2,7 +2,11 @@
 // test's reference server, the DNS bench's SQLite peer): the same everywhere but the
 // backend lines, so that their answers and speeds compare.
 
-/** pdns.conf lines (comments included) for a server on 127.0.0.1:`port`, every answer cache `cache` seconds (0: off). */
+/**
+ * pdns.conf lines (comments included) for a server on 127.0.0.1:`port`, every answer cache `cache` seconds (0: off).
+ * @param {{ port: number, cache: number, threads?: number }} options
+ * @returns {string[]}
+ */
 export function pdnsSettings({ port, cache, threads = 3 }) {
   return [
     "local-address=127.0.0.1",

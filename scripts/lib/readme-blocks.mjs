@@ -17,12 +17,26 @@ import { ROOT } from "./wrangler.mjs";
 /**
  * The ```bash blocks of a section of `file` (the README, or a page of the guide: the
  * walkthroughs live beside the rules they show) from the heading `from` to `to`.
+ * @param {string} from
+ * @param {string | null} [to]
+ * @param {string} [file]
  */
 export function bashBlocks(from, to, file = "README.md") {
   return fencedBlocks("bash", from, to, file);
 }
 
-/** The ```<language> blocks of the section of `file` from the heading `from` to `to` (or the next "## "). */
+/**
+ * @typedef {{ first: number, body: string[], file: string }} FencedBlock
+ */
+
+/**
+ * The ```<language> blocks of the section of `file` from the heading `from` to `to` (or the next "## ").
+ * @param {string} language
+ * @param {string} from
+ * @param {string | null} [to]
+ * @param {string} [file]
+ * @returns {FencedBlock[]}
+ */
 export function fencedBlocks(language, from, to, file = "README.md") {
   const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
   const start = lines.findIndex((line) => line.trim() === from);
@@ -30,12 +44,14 @@ export function fencedBlocks(language, from, to, file = "README.md") {
   let end = to ? lines.findIndex((line, i) => i > start && line.trim() === to) : -1;
   if (end < 0) end = lines.findIndex((line, i) => i > start && /^## /.test(line));
   if (end < 0) end = lines.length;
+  /** @type {{ first: number, body: string[] }[]} */
   const blocks = [];
   for (let i = start + 1; i < end; i++) {
-    if (lines[i].trim() !== "```" + language) continue;
+    if (lines[i]?.trim() !== "```" + language) continue;
+    /** @type {string[]} */
     const body = [];
     const first = i + 2; // 1-based line of the block's first command line in its file
-    for (i++; i < end && lines[i].trim() !== "```"; i++) body.push(lines[i]);
+    for (i++; i < end && lines[i]?.trim() !== "```"; i++) body.push(/** @type {string} */ (lines[i]));
     blocks.push({ first, body });
   }
   if (blocks.length === 0) throw new Error(`no \`\`\`${language} block under "${from}" in ${file}`);
@@ -93,9 +109,11 @@ check() { if eval "$2"; then report "ok - $1"; else report "not ok - $1"; fi; }
 /**
  * The bash script: PRELUDE, `setup` (more bash: functions, TOUR_CURL_ARGS), the blocks,
  * then `checks` (lines of `check "what" 'bash condition'`, plus helpers they need).
+ * @param {{ blocks: FencedBlock[], setup?: string, checks?: string }} parts
  */
 export function assembleScript({ blocks, setup = "", checks = "" }) {
   const out = [...PRELUDE.split("\n"), ...setup.split("\n"), ...STOP_TRAP.split("\n")];
+  /** @type {Map<number, string>} */
   const readmeLine = new Map(); // script line (1-based) → "FILE line N"
   for (const [n, block] of blocks.entries()) {
     const label = `block ${n + 1} (${block.file} lines ${block.first}-${block.first + block.body.length - 1})`;
@@ -114,13 +132,23 @@ export function assembleScript({ blocks, setup = "", checks = "" }) {
 /**
  * Runs the script with bash in its own process group (scripts/lib/daemons.mjs: stopped
  * after `timeoutMs`, and when this process exits); fd 3 carries its reports.
+ * @param {string} scriptPath
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs: number }} options
+ * @returns {Promise<BashRun>}
  */
 export async function runBash(scriptPath, { cwd, env, timeoutMs }) {
   const result = await runCommand("bash", [scriptPath], { cwd, env, timeoutMs, extraFds: 1 });
-  return { code: result.code, signal: result.signal, output: result.interleaved, reports: result.fds[0] };
+  return { code: result.code, signal: result.signal, output: result.interleaved, reports: result.fds[0] ?? "" };
 }
 
-/** Turns the script's fd-3 reports into the harness's ok / not ok lines. */
+/** @typedef {{ code: number | string, signal: NodeJS.Signals | null, output: string, reports: string }} BashRun */
+
+/**
+ * Turns the script's fd-3 reports into the harness's ok / not ok lines.
+ * @param {BashRun} result
+ * @param {ReturnType<typeof assembleScript>} assembled
+ * @param {{ ok: (what: string) => void, notOk: (what: string, detail?: string) => void, what: string }} report
+ */
 export function reportRun(result, assembled, { ok, notOk, what }) {
   const { readmeLine, blocks, expectedChecks } = assembled;
   let afterChecks = 0; // reports after the last block: the epilogue's checks
@@ -135,7 +163,7 @@ export function reportRun(result, assembled, { ok, notOk, what }) {
       notOk(line.slice(9));
     } else if (line.startsWith("stopped - ")) {
       stopped = true;
-      const text = line.slice(10).replace(/^line (\d+)/, (_, n) => readmeLine.get(Number(n)) ?? `?(script line ${n})`);
+      const text = line.slice(10).replace(/^line (\d+)/, (_, /** @type {string} */ n) => readmeLine.get(Number(n)) ?? `?(script line ${n})`);
       notOk(`${what} stopped at ${text}`);
     }
   }

@@ -16,23 +16,34 @@ const READY = /^registry gateway ready on (http:\/\/127\.0\.0\.1:\d+)/;
 /** Bundling and the first logins take a few seconds; past this the start fails with the gateway's output. */
 const START_TIMEOUT_MS = 60_000;
 
-/** The repository ids of a connectors file, or the reason it cannot be read (nothing of its values). */
+/**
+ * The repository ids of a connectors file, or the reason it cannot be read (nothing of its values).
+ * @param {string} file
+ */
 export function connectorIdsOf(file) {
   return Object.keys(connectorsOf(file));
 }
 
-/** What the Worker is told of each connector: its client id there, which the registry names as our objects' sponsor (no secret). */
+/**
+ * What the Worker is told of each connector: its client id there, which the registry names as our objects' sponsor (no secret).
+ * @param {string} file
+ */
 function workerConnectors(file) {
   const connectors = connectorsOf(file);
   return Object.fromEntries(Object.entries(connectors).map(([id, c]) => [id, typeof c?.client_id === "string" ? { client_id: c.client_id } : {}]));
 }
 
+/**
+ * The connectors file as JSON: an object keyed by repository id (each connector's settings as written).
+ * @param {string} file
+ * @returns {Record<string, any>}
+ */
 function connectorsOf(file) {
   let value;
   try {
     value = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`--registries ${file}: ${error.code === "ENOENT" ? "no such file" : "not JSON"}`);
+    throw new Error(`--registries ${file}: ${/** @type {NodeJS.ErrnoException} */ (error).code === "ENOENT" ? "no such file" : "not JSON"}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`--registries ${file}: a JSON object keyed by repository id`);
   return value;
@@ -43,6 +54,9 @@ function connectorsOf(file) {
  * output, and stop() (SIGTERM: it logs out of every session; SIGKILL after 10 s). With
  * `messagesUrl` (the API's `/v1/registry-messages`), the registries' poll messages go there,
  * under the same secret.
+ * @param {string} file
+ * @param {NodeJS.ProcessEnv} [env]
+ * @param {{ messagesUrl?: string }} [options]
  */
 export async function startRegistryGateway(file, env = process.env, { messagesUrl } = {}) {
   connectorIdsOf(file); // read first: a file that is not a JSON object fails here, naming nothing of its values
@@ -53,15 +67,17 @@ export async function startRegistryGateway(file, env = process.env, { messagesUr
     env: { ...env, REGISTRY_GATEWAY_SECRET: secret },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  /** @type {string} */
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the registry gateway was not ready within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+    /** @type {<T>(fn: (value: T) => void, value: T) => void} */
     const done = (fn, value) => {
       clearTimeout(timer);
       fn(value);
     };
     forwardLines(child.stdout, process.stdout, (line) => {
       const ready = READY.exec(line);
-      if (ready) done(resolve, ready[1]);
+      if (ready) done(resolve, /** @type {string} */ (ready[1]));
       return `[gateway] ${line}`;
     });
     forwardLines(child.stderr, process.stderr, (line) => `[gateway] ${line}`);
@@ -84,7 +100,12 @@ export async function startRegistryGateway(file, env = process.env, { messagesUr
   };
 }
 
-/** A line of wrangler's output with the gateway's secret hidden (wrangler dev prints its vars' values). */
+/**
+ * A line of wrangler's output with the gateway's secret hidden (wrangler dev prints its vars' values).
+ * @param {string | null} line
+ * @param {readonly string[]} secrets
+ * @returns {string | null}
+ */
 export function redactGatewaySecrets(line, secrets) {
   if (line === null) return null;
   let out = line;

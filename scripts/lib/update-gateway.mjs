@@ -23,7 +23,10 @@ const SERVICE_TIMEOUT_MS = 30_000;
 /** A TCP connection with no message for this long is closed (RFC 7766 §6.2.3 suggests seconds). */
 const TCP_IDLE_MS = 10_000;
 
-/** SERVFAIL for a request: its id and opcode, QR set, no sections (RFC 1035 §4.1.1). */
+/**
+ * SERVFAIL for a request: its id and opcode, QR set, no sections (RFC 1035 §4.1.1).
+ * @param {Buffer} request
+ */
 export function servfail(request) {
   const answer = Buffer.alloc(12);
   answer.writeUInt16BE(request.readUInt16BE(0), 0);
@@ -32,19 +35,27 @@ export function servfail(request) {
 }
 
 /** `address#port`, as the service's DNS-Client header takes it. */
-const clientOf = (address, port) => `${address.replace(/^::ffff:/, "")}#${port}`;
+const clientOf = (/** @type {string} */ address, /** @type {number} */ port) => `${address.replace(/^::ffff:/, "")}#${port}`;
 
 /**
  * Starts a gateway on `host`:`port` (UDP and TCP) for the service at `api` with the dns
  * token `token`. Resolves once both listen, to { port, close() }.
  * `log(line)` receives one line per update (the client, the transport, the size, the
  * outcome and the time).
+ * @param {{ api: string, token: string, host?: string, port: number, log?: (line: string) => void }} options
+ * @returns {Promise<{ port: number, close: () => Promise<void> }>}
  */
 export async function startUpdateGateway({ api, token, host = "127.0.0.1", port, log = () => {} }) {
   const url = `${api.replace(/\/+$/, "")}/v1/pdns/${token}/update`;
-  /** The answer to one message: the octets to send back, or null to send nothing. */
+  /**
+   * The answer to one message: the octets to send back, or null to send nothing.
+   * @param {Buffer} message
+   * @param {string} client
+   * @param {"udp" | "tcp"} transport
+   * @returns {Promise<Buffer | null>}
+   */
   async function forward(message, client, transport) {
-    if (message.length < 12 || (message[2] & 0x80) !== 0) return null;
+    if (message.length < 12 || ((message[2] ?? 0) & 0x80) !== 0) return null;
     const started = Date.now();
     let outcome;
     let answer;
@@ -66,7 +77,8 @@ export async function startUpdateGateway({ api, token, host = "127.0.0.1", port,
         answer = servfail(message);
         outcome = `SERVFAIL (the service answered HTTP ${response.status})`;
       }
-    } catch (error) {
+    } catch (caught) {
+      const error = /** @type {Error} */ (caught);
       answer = servfail(message);
       outcome = `SERVFAIL (the service did not answer: ${error.name === "TimeoutError" ? "timeout" : error.message})`;
     }
@@ -109,26 +121,29 @@ export async function startUpdateGateway({ api, token, host = "127.0.0.1", port,
     });
   });
 
-  await new Promise((resolve, reject) => {
+  await new Promise((/** @type {(value?: undefined) => void} */ resolve, reject) => {
     tcp.once("error", reject);
     tcp.listen({ host, port, exclusive: true }, resolve);
   });
-  const bound = tcp.address().port;
-  await new Promise((resolve, reject) => {
+  const bound = /** @type {import("node:net").AddressInfo} */ (tcp.address()).port;
+  await new Promise((/** @type {(value?: undefined) => void} */ resolve, reject) => {
     udp.once("error", reject);
     udp.bind({ address: host, port: bound, exclusive: true }, resolve);
   });
   return {
     port: bound,
     close: () =>
-      new Promise((resolve) => {
+      new Promise((/** @type {(value?: undefined) => void} */ resolve) => {
         udp.close();
         tcp.close(() => resolve());
       }),
   };
 }
 
-/** The service's DNS-Update-Outcome header (non-ASCII percent-encoded) as text. */
+/**
+ * The service's DNS-Update-Outcome header (non-ASCII percent-encoded) as text.
+ * @param {string} text
+ */
 function decodeOutcome(text) {
   try {
     return decodeURIComponent(text);

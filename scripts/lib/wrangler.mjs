@@ -30,7 +30,12 @@ export function assertWranglerInstalled() {
   }
 }
 
-// The exit status a shell would report for a child that ended with (code, signal).
+/**
+ * The exit status a shell would report for a child that ended with (code, signal).
+ * @param {number | null | undefined} code
+ * @param {NodeJS.Signals | null | undefined} signal
+ * @returns {number}
+ */
 export function exitStatus(code, signal) {
   if (code !== null && code !== undefined) return code;
   const number = signal ? constants.signals[signal] : undefined;
@@ -41,6 +46,7 @@ export function exitStatus(code, signal) {
  * Stops a Worker started in this process with wrangler's `unstable_startWorker` (its
  * workerd with it) on SIGINT, SIGTERM or SIGHUP, then exits 0: scripts/sender.mjs and
  * scripts/dev-worker.mjs.
+ * @param {{ dispose: () => Promise<unknown> }} worker
  */
 export function disposeOnSignals(worker) {
   let stopping = false;
@@ -54,7 +60,11 @@ export function disposeOnSignals(worker) {
   }
 }
 
-// Strips ANSI colour/cursor sequences so output can be matched as plain text.
+/**
+ * Strips ANSI colour/cursor sequences so output can be matched as plain text.
+ * @param {string} text
+ * @returns {string}
+ */
 export function stripAnsi(text) {
   // eslint-disable-next-line no-control-regex
   return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*(\x07|\x1b\\)/g, "");
@@ -67,12 +77,20 @@ export function stripAnsi(text) {
  * tried once more when it failed in wrangler itself rather than in a migration's SQL
  * (migrations-retry.mjs).
  * `stateDir` null means wrangler's default state dir; `stopping()` true (the caller was
- * asked to stop) means no second try.
+ * asked to stop) means no second try; `signalChild` is given wrangler's process as it starts.
+ * @param {string | null | undefined} stateDir
+ * @param {{ signalChild?: (child: import("node:child_process").ChildProcess) => void, stopping?: () => boolean }} [options]
+ * @returns {Promise<import("./migrations-retry.mjs").MigrationRun>}
  */
 export function applyLocalMigrations(stateDir, { signalChild, stopping = () => false } = {}) {
   return onceMoreIfInternal(() => applyLocalMigrationsOnce(stateDir, signalChild), stopping);
 }
 
+/**
+ * @param {string | null | undefined} stateDir
+ * @param {((child: import("node:child_process").ChildProcess) => void) | undefined} signalChild
+ * @returns {Promise<import("./migrations-retry.mjs").MigrationRun>}
+ */
 function applyLocalMigrationsOnce(stateDir, signalChild) {
   const args = ["d1", "migrations", "apply", DB_NAME, "--local", ...(stateDir ? ["--persist-to", stateDir] : [])];
   return new Promise((resolvePromise) => {
@@ -85,7 +103,7 @@ function applyLocalMigrationsOnce(stateDir, signalChild) {
     child.on("close", (code, signal) => {
       const text = stripAnsi(output);
       // The result table has one row per migration applied now, with a ✅ beside it.
-      const applied = [...new Set([...text.matchAll(/(\d+_[^\s│|]+\.sql)\s*[│|]\s*✅/g)].map((m) => m[1]))];
+      const applied = [...new Set([...text.matchAll(/(\d+_[^\s│|]+\.sql)\s*[│|]\s*✅/g)].map((m) => /** @type {string} */ (m[1])))];
       resolvePromise({ ok: code === 0, code: exitStatus(code, signal), signalled: signal !== null, output: text, applied });
     });
   });

@@ -20,32 +20,55 @@ export const STRICT_ARGS = ["-k", "fail", "-M", "fail", "-S", "fail", "-n", "fai
 
 const SIGNER_TYPES = new Set(["RRSIG", "NSEC", "NSEC3", "NSEC3PARAM"]);
 
+/**
+ * A corpus file with what its header says (each header field as written, when present).
+ * @typedef {{ file: string, path: string, bytes: Buffer, what: string, zone: string, bind?: string, service?: string, documented?: string, warns?: string }} CorpusEntry
+ */
+
+/**
+ * The corpus files of `dir`, in name order, with their headers.
+ * @param {string} dir
+ * @returns {CorpusEntry[]}
+ */
 export function readCorpus(dir) {
   return readdirSync(dir)
     .filter((file) => file.endsWith(".zone"))
     .sort()
     .map((file) => {
       const bytes = readFileSync(join(dir, file));
+      /** @type {Record<string, string | undefined>} */
       const header = {};
       const lines = bytes.toString("utf8").split("\n");
-      const what = lines[0].replace(/^;\s*/, "");
+      const what = (lines[0] ?? "").replace(/^;\s*/, "");
       for (const line of lines.slice(1)) {
         const match = /^;\s*(bind|service|documented|zone|warns):\s*(.*)$/.exec(line);
         if (!match) break;
-        header[match[1]] = match[2].trim();
+        header[/** @type {string} */ (match[1])] = (match[2] ?? "").trim();
       }
       const base = file.replace(/\.zone$/, "");
       return { file, path: join(dir, file), bytes, what, zone: header.zone ?? `${base}.example`, ...header };
     });
 }
 
+/**
+ * named-checkzone with `args` on `file` as zone `zone`; with `dumpFile`, its dump (-D) written there.
+ * @param {string} checkzone
+ * @param {string[]} args
+ * @param {string} zone
+ * @param {string} file
+ * @param {string} [dumpFile]
+ * @returns {{ status: number | null, output: string, command: string }}
+ */
 export function runCheckzone(checkzone, args, zone, file, dumpFile) {
   const all = [...args, ...(dumpFile ? ["-D", "-o", dumpFile] : []), zone, file];
   const result = spawnSync(checkzone, all, { encoding: "utf8", timeout: 60_000 });
   return { status: result.status, output: `${result.stdout ?? ""}${result.stderr ?? ""}`.trim(), command: `${checkzone} ${all.join(" ")}` };
 }
 
-/** The guide's DNS chapter (docs/dns.md), where every deliberate difference from BIND is written down. */
+/**
+ * The guide's DNS chapter (docs/dns.md), where every deliberate difference from BIND is written down.
+ * @param {string} root
+ */
 export function dnsChapter(root) {
   // Compared with white space collapsed: the page wraps its lines.
   return readFileSync(join(root, "docs", "dns.md"), "utf8").replace(/\s+/g, " ");
@@ -55,14 +78,18 @@ export function dnsChapter(root) {
  * A BIND dump (named-checkzone -D) as a set to compare zones by: the signer's records
  * dropped (the service leaves them out), names and hex compared without case (the service
  * lowers owner names; DNS names are case-insensitive), quoted strings kept exact.
+ * @param {string} text
+ * @returns {string[]}
  */
 export function comparableDump(text) {
   return text
     .split("\n")
     .filter((line) => line && !line.startsWith(";"))
     .map((line) => line.split(/\s+/))
-    .filter((fields) => !SIGNER_TYPES.has(fields[3]))
-    .map((fields) => fields.join(" ").replace(/("(?:[^"\\]|\\.)*")|[^"]+/g, (part, quoted) => (quoted ? part : part.toLowerCase())))
+    .filter((fields) => !SIGNER_TYPES.has(fields[3] ?? ""))
+    .map((fields) =>
+      fields.join(" ").replace(/("(?:[^"\\]|\\.)*")|[^"]+/g, (part, /** @type {string | undefined} */ quoted) => (quoted ? part : part.toLowerCase())),
+    )
     .sort();
 }
 
@@ -71,7 +98,16 @@ export function comparableDump(text) {
 
 const NAMES = ["@", "www", "mail", "ns", "alias", "sub", "a.sub", "x", "*", "_sip._tcp", "legacy", "b.legacy"];
 
-/** One API write: what a careful client might send, valid or not (the API decides); "{zone}" stands for the zone's name. */
+/**
+ * One API write (writeArbitrary): a record's type and content ("{zone}" for the zone's name).
+ * @typedef {{ type: string, content: string }} RecordData
+ * @typedef {{ op: "create", name: string, data: RecordData } | { op: "delete", pick: number, name?: undefined, data?: undefined } | { op: "patch", pick: number, name: string | null, data: RecordData | null }} ApiWrite
+ */
+
+/**
+ * One API write: what a careful client might send, valid or not (the API decides); "{zone}" stands for the zone's name.
+ * @returns {fc.Arbitrary<ApiWrite>}
+ */
 export function writeArbitrary() {
   const zone = "{zone}";
   const name = fc.constantFrom(...NAMES);
@@ -100,13 +136,18 @@ export function writeArbitrary() {
 /**
  * Applies `writes` to a new zone through the API, then exports it and has BIND check the
  * export. Returns why it failed, or null; `tally` counts the answers by status.
+ * @param {{ request: import("./harness.mjs").HttpRequest, zone: string, writes: ApiWrite[], checkzone: string, dir: string, tally?: Record<number, number> }} options
+ * @returns {Promise<string | null>}
  */
 export async function writesThenCheck({ request, zone, writes, checkzone, dir, tally = {} }) {
   const created = await request("POST", "/v1/zones", { name: zone, nameservers: ["ns1.example.net", "ns2.example.net"] });
   if (created.status !== 201) return `POST /v1/zones ${zone}: ${created.status} ${created.text.slice(0, 200)}`;
+  /** @type {string[]} */
   const ids = [];
+  /** @type {string[]} */
   const log = [];
   for (const write of writes) {
+    /** @type {import("./harness.mjs").HttpAnswer} */
     let res;
     const data = write.data && { ...write.data, content: write.data.content.replaceAll("{zone}", zone) };
     if (write.op === "create") {
@@ -115,7 +156,7 @@ export async function writesThenCheck({ request, zone, writes, checkzone, dir, t
     } else if (ids.length === 0) {
       continue;
     } else if (write.op === "delete") {
-      const [id] = ids.splice(write.pick % ids.length, 1);
+      const id = /** @type {string} */ (ids.splice(write.pick % ids.length, 1)[0]);
       res = await request("DELETE", `/v1/records/${id}`);
       if (res.status !== 204) ids.push(id);
     } else {
@@ -137,6 +178,12 @@ export async function writesThenCheck({ request, zone, writes, checkzone, dir, t
   return `named-checkzone refused the export after these writes:\n${log.join("\n")}\nBIND: ${result.output}\nexport:\n${exported.text}`;
 }
 
+/**
+ * What a corpus file's header must say: a BIND verdict and a service verdict that agree, and
+ * the phrase of docs/dns.md for a file BIND accepts and the service refuses.
+ * @param {CorpusEntry} entry
+ * @param {string} dnsChapterText
+ */
 export function corpusExpectation(entry, dnsChapterText) {
   assert(entry.bind === "accept" || entry.bind === "reject", `${entry.file}: its "; bind:" line says ${entry.bind}`);
   assert(entry.service === "accept" || entry.service === "refuse", `${entry.file}: its "; service:" line says ${entry.service}`);
