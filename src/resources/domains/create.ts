@@ -25,7 +25,7 @@ import { namePricing, priceConfirmationErrors, priceOf, reservedNameErrors } fro
 import { canonicalLockStatuses, canonicalStatuses, type ClientStatus, statusSettingErrors } from "../../registry/statuses";
 import { contactIdsOf, domainCollection, domainExists } from "./collection";
 import { adoptionWrites, contactAddressGuards, nameserverLinks } from "./links";
-import { contactsById, type DomainWithLinks, zoneNamed } from "./queries";
+import { contactsById, type DomainWithLinks, accountZoneNamed } from "./queries";
 import type * as routes from "./routes";
 import { readTogether } from "../../db/write";
 import { domainCreateCommand, dsData } from "../../connector/commands";
@@ -96,7 +96,7 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
         contactsById(db, contactIdsOf(assigned)),
         hostsNamed(allAccounts, nameservers),
         domainsNamed(allAccounts, superordinateCandidates(nameservers, cat.extensions)),
-        zoneNamed(db, name, accountId),
+        accountZoneNamed(db, name, accountId),
         adoptableHosts(db, name, accountId),
       ] as const;
       // Under a connected repository, what its registry holds from us comes in the same

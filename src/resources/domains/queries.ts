@@ -166,7 +166,7 @@ export function subordinateHostNames(db: Database, domainId: string, limit = 5) 
 }
 
 /** The account's zone of this name, which a registration links. */
-export function zoneNamed(db: Database, name: string, accountId: string) {
+export function accountZoneNamed(db: Database, name: string, accountId: string) {
   return db
     .select({ id: zones.id })
     .from(zones)

@@ -25,7 +25,7 @@ import { earliestEnd, transferLockedUntil, withGracePeriod } from "../../registr
 import { domainCollection } from "./collection";
 import { nameserverLinks, replaceNameserverLinks } from "./links";
 import { presentDomain } from "./present";
-import { type DomainWithLinks, findDomain, zoneNamed } from "./queries";
+import { type DomainWithLinks, findDomain, accountZoneNamed } from "./queries";
 
 /** What a write driven by the registry records beside the domain. */
 export interface RegistryNote {
@@ -258,7 +258,7 @@ export async function joinDomain(
 ): Promise<DomainWithLinks> {
   const extensionId = [...cat.extensions.values()].filter((e) => view.name.endsWith(`.${e.id}`)).sort((a, b) => b.id.length - a.id.length)[0]!.id;
   const extension = cat.extensions.get(extensionId)!;
-  const [zone] = await zoneNamed(ctx.db, view.name, transfer.accountId);
+  const [zone] = await accountZoneNamed(ctx.db, view.name, transfer.accountId);
   const known = new Set((await hostsNamed(ctx.allAccounts, view.nameservers)).map((h) => h.name));
   const followed = followRegistry(
     { statuses: [], serverStatuses: [], expiresAt: view.expiresAt ?? ctx.at, nameservers: [], ds: [], registrantId: null, deleted: false },
