@@ -35,6 +35,7 @@ const USAGE =
 const END_TO_END = [
   "acme-e2e",
   "dns-e2e",
+  "registry-authority-e2e",
   "safety-e2e",
   "readme-tour",
   "webhooks-e2e",

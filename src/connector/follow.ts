@@ -84,8 +84,8 @@ const dsKey = (d: FollowedFields["ds"][number]) => `${d.key_tag}/${d.algorithm}/
 
 /**
  * Our domain as the registry holds it, and what differed. `registrantOurs` is our contact
- * the registry's registrant id stands for (undefined: none of ours, which is reported and
- * left as it is: a registrant we do not hold cannot be pointed at). The operator's lock
+ * the registry's registrant id stands for (undefined: none of ours, so the domain has no
+ * registrant here; the difference names the registry's id). The operator's lock
  * statuses follow the registry's server statuses: at a connected registry the registry sets
  * them. Statuses compare as sets (canonical order kept), name servers too (our order kept
  * when they are the same names), DS records by their four fields.
@@ -112,13 +112,10 @@ export function followRegistry(
   if (nameservers !== ours.nameservers) differences.push({ field: "nameservers", ours: ours.nameservers, registry: view.nameservers });
   const ds = sameSet(view.ds.map(dsKey), ours.ds.map(dsKey)) ? ours.ds : view.ds;
   if (ds !== ours.ds) differences.push({ field: "ds", ours: ours.ds, registry: view.ds });
-  let registrantId = ours.registrantId;
-  if (registrantOurs === undefined) {
-    // The registry names a registrant none of our contacts is there: reported, left as it is.
-    if (view.registrant !== null) differences.push({ field: "registrant", ours: ours.registrantId, registry: view.registrant });
-  } else if (registrantOurs !== ours.registrantId) {
-    differences.push({ field: "registrant", ours: ours.registrantId, registry: registrantOurs });
-    registrantId = registrantOurs;
-  }
+  // A registrant none of our contacts is at the registry (another registrar's contact, as a
+  // domain transferred in keeps) is no contact of ours: the domain has none here.
+  const registrantId = registrantOurs === undefined ? null : registrantOurs;
+  if (registrantId !== ours.registrantId)
+    differences.push({ field: "registrant", ours: ours.registrantId, registry: registrantOurs === undefined ? view.registrant : registrantOurs });
   return { next: { statuses, serverStatuses, expiresAt, nameservers, ds, registrantId, deleted }, differences };
 }

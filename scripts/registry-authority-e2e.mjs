@@ -1,0 +1,537 @@
+#!/usr/bin/env node
+// The registry is the authority (docs/registries.md), end to end: two local registries
+// (`npm run registry -- --port 0 --check-responses`), `verisign` (.com) connected to the
+// first with the gateway reading its queue every second, `pir` (.org) to the second, and
+// `npm start -- --registries FILE`. Through the API and the registries' control interfaces:
+// poll messages (transfers another registrar asks for, approved, rejected, cancelled,
+// auto-approved; transfers in, approved and rejected; the registry's own status change and
+// deletion), pending states settled by poll (create, renew), a create whose answer was lost
+// (sent once, the domain exists once, its Idempotency-Key replay sends nothing), outages
+// (2502, the registry down, a 202 finishing after it), a slow registry holding only its own
+// writes, reconciliation (drift followed, a domain gone marked) — every frame the registries
+// received schema-valid. Waits are hang detectors with generous bounds, never speed checks.
+// Prints `ok - …` / `not ok - …` per check and `REGISTRY-AUTHORITY-E2E: N passed, M failed`.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { assert, assertEqual, createHarness, expectStatus, httpClient, startDaemon, waitFor } from "./lib/harness.mjs";
+import { ROOT } from "./lib/wrangler.mjs";
+
+const harness = createHarness({ name: "registry-authority-e2e", label: "REGISTRY-AUTHORITY-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 900_000 });
+const { check, startReported, run, tempDir } = harness;
+
+const READY = /local registry ready: epp 127\.0\.0\.1:(\d+) control (http:\/\/127\.0\.0\.1:\d+) ca (\S+)/;
+const NAMESERVERS = ["ns1.example.fr", "ns2.example.fr"];
+const ADDRESS = { street: ["12 Example Row"], city: "London", postal_code: "N1 9GU", country_code: "GB" };
+/** The API answers within 10 s whatever the registry does (contract section 21). */
+const ANSWER_WITHIN_MS = 10_000;
+/** How long a poll message may take to change our copy: the gateway asks every second; this is a hang detector. */
+const SETTLES_WITHIN_MS = 120_000;
+
+async function startRegistry(name) {
+  const registry = await startDaemon(process.execPath, [join(ROOT, "scripts", "registry.mjs"), "--port", "0", "--check-responses"], {
+    name,
+    ready: READY,
+    timeoutMs: 120_000,
+  });
+  if (registry.notReady) throw new Error(`${name}: ${registry.notReady}`);
+  const [, port, controlUrl, caFile] = READY.exec(registry.output);
+  return { port: Number(port), control: httpClient(controlUrl, { timeoutMs: 15_000 }), ca: readFileSync(caFile, "utf8") };
+}
+
+async function main() {
+  const work = tempDir("domain-api-registry-authority-e2e-");
+  const [a, b] = await Promise.all([startRegistry("local registry A"), startRegistry("local registry B")]);
+  const connectors = join(work, "registries.json");
+  writeFileSync(
+    connectors,
+    JSON.stringify({
+      verisign: { host: "127.0.0.1", port: a.port, client_id: "domain-api", password: "local-pw-1", ca: a.ca, poll_seconds: 1 },
+      pir: { host: "127.0.0.1", port: b.port, client_id: "domain-api", password: "local-pw-1", ca: b.ca, poll_seconds: 1, sessions: 1 },
+    }),
+    { mode: 0o600 },
+  );
+  const base = await startReported("npm start -- --registries FILE", { args: ["--registries", connectors] });
+  if (!base) return;
+  const api = httpClient(base, { timeoutMs: 30_000 });
+  const control = a.control;
+
+  /** The commands registry A received since `from`. */
+  const commandsSince = async (from, registry = control) => {
+    const res = await registry("GET", "/commands");
+    expectStatus(res, 200);
+    return res.json.commands.slice(from);
+  };
+  const commandCount = async (registry = control) => (await commandsSince(0, registry)).length;
+  /** One command as a registrar, at registry A (or B), without a session: its code and answer. */
+  const as = async (clientId, command, registry = control) => {
+    const res = await registry("POST", `/as/${clientId}`, { command, cl_trid: `e2e-${Date.now().toString(36)}` });
+    expectStatus(res, 200);
+    return { code: res.json.results[0].code, json: res.json };
+  };
+  const knobs = async (value, registry = control) => expectStatus(await registry("POST", "/knobs", value), 200);
+  /** Waits until `predicate(domainResponse)` holds for GET /v1/domains/{name}; the last answer otherwise in the failure. */
+  const domainUntil = async (name, predicate, what) => {
+    let last = null;
+    const took = await waitFor(
+      async () => {
+        last = await api("GET", `/v1/domains/${name}`);
+        return predicate(last);
+      },
+      { timeoutMs: SETTLES_WITHIN_MS, intervalMs: 500 },
+    );
+    assert(took !== null, `${name}: ${what} not within ${SETTLES_WITHIN_MS / 1000} s: ${last?.status} ${last?.text.slice(0, 400)}`);
+    return last;
+  };
+  const eventsOf = async (id, operation) => {
+    const res = await api("GET", `/v1/events?resource=${id}&operation=${operation}&limit=100`);
+    expectStatus(res, 200);
+    return res.json.data;
+  };
+  const pendingTransfer = (res) => res.status === 200 && res.json.status.includes("pendingTransfer");
+
+  await check("both connectors come up", async () => {
+    for (const repository of ["verisign", "pir"]) {
+      let last = null;
+      const up = await waitFor(
+        async () => {
+          last = await api("GET", `/v1/repositories/${repository}`);
+          return last.json?.connector?.state === "up";
+        },
+        { timeoutMs: 60_000, intervalMs: 500 },
+      );
+      assert(up !== null, `${repository}: ${last?.text.slice(0, 300)}`);
+    }
+  });
+
+  const tag = Date.now().toString(36);
+  let contact = null;
+  await check("a contact for the registrations", async () => {
+    const res = await api("POST", "/v1/contacts", { name: "Authority E2E", email: `authority-${tag}@example.org`, phone: "+44.2071234567", address: ADDRESS });
+    expectStatus(res, 201);
+    contact = res.json.id;
+  });
+  const register = async (name, extra = {}, headers = {}) => {
+    const res = await api(
+      "POST",
+      "/v1/domains",
+      { name, registrant: contact, contacts: { admin: contact, tech: contact }, nameservers: NAMESERVERS, ...extra },
+      headers,
+    );
+    return res;
+  };
+  const registered = async (name) => {
+    const res = await register(name);
+    expectStatus(res, 201);
+    return res.json;
+  };
+
+  // ---- poll messages: transfers another registrar asks for ---------------------------------
+
+  const asked = `asked-${tag}.com`;
+  let askedDomain = null;
+  const otherAsks = async (name, authInfo) => {
+    const res = await as("other-registrar", { kind: "domain:transfer", op: "request", name, authInfo, period: { value: 1, unit: "y" } });
+    assertEqual(res.code, 1001, "the other registrar's transfer request");
+  };
+  await check(
+    "another registrar asks for one of our domains: from its poll message the domain shows pendingTransfer, the transfer names that registrar",
+    async () => {
+      askedDomain = await registered(asked);
+      await otherAsks(asked, askedDomain.auth_info);
+      await domainUntil(asked, pendingTransfer, "pendingTransfer");
+      const transfer = await api("GET", `/v1/domains/${asked}/transfer`);
+      expectStatus(transfer, 200);
+      assert(transfer.json.registrar === "other-registrar" && transfer.json.status === "pending", `transfer: ${transfer.text}`);
+      assertEqual(transfer.json.losing_account, askedDomain.account, "losing_account");
+      const events = await eventsOf(askedDomain.id, "transfer_request");
+      assert(events.length === 1 && events[0].token === "registry:verisign", `events: ${JSON.stringify(events).slice(0, 300)}`);
+    },
+  );
+
+  await check(
+    'its account rejects it: <domain:transfer op="reject"> at the registry, the domain no longer pendingTransfer, the event with the registry\'s svTRID',
+    async () => {
+      const from = await commandCount();
+      const res = await api("POST", `/v1/domains/${asked}/transfer/reject`);
+      expectStatus(res, 200);
+      assertEqual(res.json.status, "rejected", "status");
+      const sent = (await commandsSince(from)).filter((x) => x.kind === "domain:transfer" && x.object === asked);
+      assertEqual(
+        sent.map((x) => x.code),
+        [1000],
+        "domain:transfer commands",
+      );
+      const now = await api("GET", `/v1/domains/${asked}`);
+      assert(!now.json.status.includes("pendingTransfer"), `status: ${now.json.status}`);
+      const events = await eventsOf(askedDomain.id, "transfer_reject");
+      assert(/^LR-/.test(events[0]?.after?.registry_sv_trid ?? ""), `event: ${JSON.stringify(events[0]).slice(0, 300)}`);
+    },
+  );
+
+  await check("asked again and approved by its account: the registry gives it to the other registrar, and it leaves the account", async () => {
+    await otherAsks(asked, askedDomain.auth_info);
+    await domainUntil(asked, pendingTransfer, "pendingTransfer");
+    const res = await api("POST", `/v1/domains/${asked}/transfer/approve`);
+    expectStatus(res, 200);
+    assertEqual(res.json.status, "approved", "status");
+    expectStatus(await api("GET", `/v1/domains/${asked}`), 404);
+    const info = await as("other-registrar", { kind: "domain:info", name: asked });
+    assertEqual(info.json.resData[0].clID, "other-registrar", "the registry's sponsor");
+    assertEqual((await eventsOf(askedDomain.id, "transfer_approve")).length, 1, "transfer_approve events");
+  });
+
+  await check("the other registrar cancels its request: from the poll message the domain no longer shows pendingTransfer", async () => {
+    const name = `cancelled-${tag}.com`;
+    const domain = await registered(name);
+    await otherAsks(name, domain.auth_info);
+    await domainUntil(name, pendingTransfer, "pendingTransfer");
+    assertEqual((await as("other-registrar", { kind: "domain:transfer", op: "cancel", name })).code, 1000, "cancel");
+    await domainUntil(name, (r) => r.status === 200 && !r.json.status.includes("pendingTransfer"), "no pendingTransfer");
+    assertEqual((await api("GET", `/v1/domains/${name}/transfer`)).json.status, "cancelled", "transfer status");
+  });
+
+  // ---- transfers in -----------------------------------------------------------------------
+
+  const otherDomain = async (name) => {
+    const id = `o${tag}${name.length}`.slice(0, 16);
+    await as("other-registrar", {
+      kind: "contact:create",
+      id,
+      postalInfo: [{ type: "int", name: "Other", city: "Paris", cc: "FR" }],
+      email: "o@example.org",
+      authInfo: "Other-auth-12",
+    });
+    const created = await as("other-registrar", { kind: "domain:create", name, period: { value: 2, unit: "y" }, registrant: id, authInfo: "Other-auth-1234" });
+    assertEqual(created.code, 1000, `another registrar's ${name}`);
+  };
+
+  const incoming = `incoming-${tag}.com`;
+  await check(
+    "a transfer in: POST …/transfer of another registrar's name asks the registry (202), and the domain joins the account with the registry's expiry once it approves",
+    async () => {
+      await otherDomain(incoming);
+      const from = await commandCount();
+      const res = await api("POST", `/v1/domains/${incoming}/transfer`, { auth_info: "Other-auth-1234" });
+      expectStatus(res, 202);
+      assert(res.json.registrar === "other-registrar" && res.json.status === "pending" && res.json.domain === null, `transfer: ${res.text}`);
+      assertEqual(
+        (await commandsSince(from)).filter((x) => x.kind === "domain:transfer").map((x) => x.code),
+        [1001],
+        "domain:transfer request",
+      );
+      assertEqual((await as("other-registrar", { kind: "domain:transfer", op: "approve", name: incoming })).code, 1000, "approve");
+      const joined = await domainUntil(incoming, (r) => r.status === 200, "joined");
+      const info = await as("domain-api", { kind: "domain:info", name: incoming });
+      const data = info.json.resData[0];
+      assertEqual(Date.parse(joined.json.expires_at), Date.parse(data.exDate), "expires_at (the registry's)");
+      assertEqual(joined.json.registry?.roid, data.roid, "registry.roid");
+      assertEqual((await api("GET", `/v1/domains/${incoming}/transfer`)).json.status, "approved", "transfer status");
+    },
+  );
+
+  await check("a wrong auth_info for another registrar's name: 422 invalid_auth_info (the registry's 2202), nothing written", async () => {
+    const name = `wrongauth-${tag}.com`;
+    await otherDomain(name);
+    const res = await api("POST", `/v1/domains/${name}/transfer`, { auth_info: "Not-the-password-1" });
+    expectStatus(res, 422);
+    assertEqual(res.json.code, "invalid_auth_info", "code");
+    expectStatus(await api("GET", `/v1/domains/${name}/transfer`), 404);
+  });
+
+  await check("a transfer in rejected by the other registrar: from its poll message our transfer ends rejected", async () => {
+    const name = `refused-${tag}.com`;
+    await otherDomain(name);
+    expectStatus(await api("POST", `/v1/domains/${name}/transfer`, { auth_info: "Other-auth-1234" }), 202);
+    assertEqual((await as("other-registrar", { kind: "domain:transfer", op: "reject", name })).code, 1000, "reject");
+    let last = null;
+    const took = await waitFor(
+      async () => {
+        last = await api("GET", `/v1/domains/${name}/transfer`);
+        return last.json?.status === "rejected";
+      },
+      { timeoutMs: SETTLES_WITHIN_MS, intervalMs: 500 },
+    );
+    assert(took !== null, `transfer: ${last?.text}`);
+  });
+
+  // ---- the registry's own changes -------------------------------------------------------
+
+  await check("the registry puts a domain on hold itself: from its poll message ours shows serverHold, an update event listing what differed", async () => {
+    const name = `held-${tag}.com`;
+    const domain = await registered(name);
+    expectStatus(await control("POST", "/server-status", { name, add: ["serverHold"] }), 200);
+    await domainUntil(name, (r) => r.status === 200 && r.json.status.includes("serverHold"), "serverHold");
+    const events = await eventsOf(domain.id, "update");
+    assert(
+      events.some((e) => e.after.registry_differences?.some((d) => d.field === "status")),
+      `events: ${JSON.stringify(events).slice(0, 400)}`,
+    );
+  });
+
+  await check("the registry deletes a domain itself: from its poll message the domain leaves its account (purge)", async () => {
+    const name = `deleted-by-registry-${tag}.com`;
+    const domain = await registered(name);
+    expectStatus(await control("POST", "/server-delete", { name }), 200);
+    await domainUntil(name, (r) => r.status === 404, "gone");
+    assertEqual((await eventsOf(domain.id, "purge")).length, 1, "purge events");
+  });
+
+  // ---- pending states ---------------------------------------------------------------------
+
+  await check("a registration left pending (1001) is 202 pendingCreate; approved at the registry, its poll message settles it (settled event)", async () => {
+    const name = `pending-ok-${tag}.com`;
+    await knobs({ pending: { "domain:create": 1 } });
+    const res = await register(name);
+    expectStatus(res, 202);
+    assert(res.json.status.includes("pendingCreate"), `status: ${res.json.status}`);
+    expectStatus(await control("POST", "/settle", { name, approve: true }), 200);
+    await domainUntil(name, (r) => r.status === 200 && !r.json.status.includes("pendingCreate"), "settled");
+    const settled = await eventsOf(res.json.id, "settled");
+    assert(settled.length === 1 && settled[0].after.registry_result === true, `events: ${JSON.stringify(settled).slice(0, 300)}`);
+  });
+
+  await check("a registration the registry refuses after 1001: its poll message takes the domain out of the account", async () => {
+    const name = `pending-no-${tag}.com`;
+    await knobs({ pending: { "domain:create": 1 } });
+    const res = await register(name);
+    expectStatus(res, 202);
+    expectStatus(await control("POST", "/settle", { name, approve: false }), 200);
+    await domainUntil(name, (r) => r.status === 404, "gone");
+    assertEqual((await eventsOf(res.json.id, "settled")).length, 1, "settled events");
+  });
+
+  await check("a renewal left pending is 202 pendingRenew with the expiry unchanged; settled, the expiry is the registry's", async () => {
+    const name = `renew-pending-${tag}.com`;
+    const domain = await registered(name);
+    await knobs({ pending: { "domain:renew": 1 } });
+    const res = await api("POST", `/v1/domains/${name}/renew`, { current_expires_at: domain.expires_at, period: 1 });
+    expectStatus(res, 202);
+    assert(res.json.status.includes("pendingRenew"), `status: ${res.json.status}`);
+    assertEqual(res.json.expires_at, domain.expires_at, "expires_at while pending");
+    expectStatus(await control("POST", "/settle", { name, approve: true }), 200);
+    const settled = await domainUntil(name, (r) => r.status === 200 && !r.json.status.includes("pendingRenew"), "settled");
+    const info = await as("domain-api", { kind: "domain:info", name });
+    assertEqual(Date.parse(settled.json.expires_at), Date.parse(info.json.resData[0].exDate), "expires_at (the registry's)");
+    assert(Date.parse(settled.json.expires_at) > Date.parse(domain.expires_at), "the expiry moved on");
+  });
+
+  // ---- lost answers -----------------------------------------------------------------------
+
+  await check(
+    "a create whose answer is lost after the registry applied it: sent once, asked after (<domain:info>), 201; the domain exists once; its Idempotency-Key replay sends nothing",
+    async () => {
+      const name = `lost-${tag}.com`;
+      await knobs({ drop_after_apply: { "domain:create": 1 } });
+      const from = await commandCount();
+      const key = `lost-${tag}`;
+      const res = await register(name, {}, { "idempotency-key": key });
+      expectStatus(res, 201);
+      const creates = (await commandsSince(from)).filter((x) => x.kind === "domain:create" && x.object === name);
+      assertEqual(creates.length, 1, "domain:create commands");
+      assertEqual(creates[0].answered, false, "the create's answer was dropped");
+      const asks = (await commandsSince(from)).filter((x) => x.kind === "domain:info" && x.object === name);
+      assert(asks.length >= 1 && asks[0].clTRID === res.headers.get("x-request-id"), `domain:info after the lost answer: ${JSON.stringify(asks)}`);
+      const state = await control("GET", "/state");
+      assertEqual(state.json.domains.filter((d) => d === name).length, 1, "the registry's domains of that name");
+      const replay = await register(name, {}, { "idempotency-key": key });
+      expectStatus(replay, 201);
+      assertEqual(replay.headers.get("idempotent-replayed"), "true", "Idempotent-Replayed");
+      assertEqual(
+        (await commandsSince(from)).filter((x) => x.kind === "domain:create" && x.object === name).length,
+        1,
+        "domain:create commands after the replay",
+      );
+    },
+  );
+
+  await check("an update whose answer is lost: sent once, its effect found by <domain:info>, 200", async () => {
+    const name = `lost-update-${tag}.com`;
+    await registered(name);
+    await knobs({ drop_after_apply: { "domain:update": 1 } });
+    const from = await commandCount();
+    const res = await api("PATCH", `/v1/domains/${name}`, { status: ["clientTransferProhibited"] });
+    expectStatus(res, 200);
+    assertEqual((await commandsSince(from)).filter((x) => x.kind === "domain:update" && x.object === name).length, 1, "domain:update commands");
+  });
+
+  // ---- outages ----------------------------------------------------------------------------
+
+  const outageName = `outage-${tag}.com`;
+  await check(
+    "the registry answers 2502 (closing the session): the write is 503 registry_unavailable with Retry-After within 10 s, then goes through",
+    async () => {
+      await registered(outageName);
+      await knobs({ fail: { "*": { code: 2502, count: 2 } } });
+      const started = Date.now();
+      const res = await api("PATCH", `/v1/domains/${outageName}`, { status: ["clientHold"] });
+      const took = Date.now() - started;
+      expectStatus(res, 503);
+      assertEqual(res.json.code, "registry_unavailable", "code");
+      assert(Number(res.headers.get("retry-after")) > 0, `Retry-After: ${res.headers.get("retry-after")}`);
+      assert(took < ANSWER_WITHIN_MS, `answered after ${took} ms`);
+      await knobs({ reset: true });
+      let last = null;
+      const through = await waitFor(
+        async () => {
+          last = await api("PATCH", `/v1/domains/${outageName}`, { status: ["clientHold"] });
+          return last.status === 200;
+        },
+        { timeoutMs: SETTLES_WITHIN_MS, intervalMs: 1_000 },
+      );
+      assert(through !== null, `after the 2502s: ${last?.status} ${last?.text.slice(0, 300)}`);
+    },
+  );
+
+  const beforeOutage = `accepted-before-${tag}.com`;
+  await check("the registry down: writes 503 within 10 s with Retry-After, reads go on, the connector is not up", async () => {
+    await knobs({ pending: { "domain:create": 1 } });
+    expectStatus(await register(beforeOutage), 202);
+    const zone = await api("POST", "/v1/zones", { name: `served-${tag}.com` });
+    expectStatus(zone, 201);
+    expectStatus(await control("POST", "/down"), 200);
+    const started = Date.now();
+    const res = await api("PATCH", `/v1/domains/${outageName}`, { status: [] });
+    const took = Date.now() - started;
+    expectStatus(res, 503);
+    assertEqual(res.json.code, "registry_unavailable", "code");
+    assert(Number(res.headers.get("retry-after")) > 0, `Retry-After: ${res.headers.get("retry-after")}`);
+    assert(took < ANSWER_WITHIN_MS, `answered after ${took} ms`);
+    expectStatus(await api("GET", `/v1/domains/${outageName}`), 200);
+    expectStatus(await api("GET", "/v1/domains?limit=5"), 200);
+    const exported = await api("GET", `/v1/zones/served-${tag}.com`, undefined, { accept: "text/dns" });
+    expectStatus(exported, 200);
+    assert(/SOA/.test(exported.text), `the zone's export: ${exported.text.slice(0, 200)}`);
+    const repository = await api("GET", "/v1/repositories/verisign");
+    assert(repository.json.connector.state !== "up", `connector: ${JSON.stringify(repository.json.connector)}`);
+  });
+
+  await check(
+    "settled while the registry was out of reach, a 202-accepted registration finishes once it is back; the connector comes up by itself",
+    async () => {
+      // The registry settles it (its queue holds the message) while no session reaches it.
+      expectStatus(await control("POST", "/settle", { name: beforeOutage, approve: true }), 200);
+      expectStatus(await control("POST", "/up"), 200);
+      await domainUntil(beforeOutage, (r) => r.status === 200 && !r.json.status.includes("pendingCreate"), "settled after the outage");
+      const repository = await api("GET", "/v1/repositories/verisign");
+      assertEqual(repository.json.connector.state, "up", "connector");
+    },
+  );
+
+  await check("a slow registry (5 s a command) holds only its own repository's writes: a .com write started after a .org one finishes first", async () => {
+    const slow = `slow-${tag}.org`;
+    const res = await api("POST", "/v1/domains", { name: slow, registrant: contact, contacts: { admin: contact, tech: contact }, nameservers: NAMESERVERS });
+    expectStatus(res, 201);
+    const fast = `fast-${tag}.com`;
+    await registered(fast);
+    await knobs({ delay_ms: 5_000 }, b.control);
+    const finished = [];
+    const slowWrite = api("PATCH", `/v1/domains/${slow}`, { status: ["clientHold"] }).then((r) => {
+      finished.push("org");
+      return r;
+    });
+    // The .org command is on its way (the registry logs a command when it answers, after the delay).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const fastWrite = await api("PATCH", `/v1/domains/${fast}`, { status: ["clientHold"] });
+    finished.push("com");
+    expectStatus(fastWrite, 200);
+    const slowAnswer = await slowWrite;
+    await knobs({ reset: true }, b.control);
+    expectStatus(slowAnswer, 200);
+    assertEqual(finished, ["com", "org"], "the order the writes finished in");
+  });
+
+  // ---- reconciliation ---------------------------------------------------------------------
+
+  const reconcileAll = async () => {
+    const reports = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await api("POST", "/v1/repositories/verisign/reconcile/run", { limit: 100 });
+      expectStatus(res, 200);
+      reports.push(res.json);
+      if (res.json.pass_complete) return reports;
+    }
+    throw new Error(`no pass completed: ${JSON.stringify(reports.at(-1))}`);
+  };
+
+  await check(
+    "reconciliation: a domain changed at the registry behind our back (a status, a renewal) follows it, with a reconciled event listing what differed",
+    async () => {
+      const name = `drift-${tag}.com`;
+      const domain = await registered(name);
+      const info = await as("domain-api", { kind: "domain:info", name });
+      assertEqual(
+        (await as("domain-api", { kind: "domain:renew", name, curExpDate: info.json.resData[0].exDate.slice(0, 10), period: { value: 1, unit: "y" } })).code,
+        1000,
+        "renew at the registry",
+      );
+      assertEqual(
+        (await as("domain-api", { kind: "domain:update", name, add: { statuses: [{ s: "clientRenewProhibited" }] } })).code,
+        1000,
+        "update at the registry",
+      );
+      const reports = await reconcileAll();
+      assert(reports.reduce((n, r) => n + r.reconciled, 0) >= 1, `reports: ${JSON.stringify(reports)}`);
+      const now = await api("GET", `/v1/domains/${name}`);
+      expectStatus(now, 200);
+      assert(now.json.status.includes("clientRenewProhibited"), `status: ${now.json.status}`);
+      const after = await as("domain-api", { kind: "domain:info", name });
+      assertEqual(Date.parse(now.json.expires_at), Date.parse(after.json.resData[0].exDate), "expires_at (the registry's)");
+      assertEqual(now.json.registry.roid, after.json.resData[0].roid, "registry.roid");
+      assert(now.json.registry.reconciled_at !== null, "registry.reconciled_at");
+      const events = await eventsOf(domain.id, "reconciled");
+      const fields = events.flatMap((e) => e.after.registry_differences.map((d) => d.field));
+      assert(fields.includes("status") && fields.includes("expires_at"), `differences: ${JSON.stringify(fields)}`);
+      // A second pass finds nothing more to change.
+      const again = await reconcileAll();
+      assertEqual(
+        again.reduce((n, r) => n + r.reconciled, 0),
+        0,
+        "domains reconciled by a second pass",
+      );
+    },
+  );
+
+  await check("reconciliation: a domain the registry no longer holds for us (another registrar's now) is marked with that registrar, not deleted", async () => {
+    const name = `gone-${tag}.com`;
+    const domain = await registered(name);
+    // Moved at the registry without a message to us: the other registrar asks, we approve there directly.
+    await otherAsks(name, domain.auth_info);
+    await domainUntil(name, pendingTransfer, "pendingTransfer");
+    assertEqual((await as("domain-api", { kind: "domain:transfer", op: "approve", name })).code, 1000, "approved at the registry");
+    const reports = await reconcileAll();
+    assert(reports.reduce((n, r) => n + r.missing, 0) >= 1, `reports: ${JSON.stringify(reports)}`);
+    const now = await api("GET", `/v1/domains/${name}`);
+    expectStatus(now, 200);
+    assert(now.json.registry.registrar === "other-registrar" && now.json.registry.missing_since !== null, `registry: ${JSON.stringify(now.json.registry)}`);
+    const rdap = await api("GET", `/v1/domains/${name}`, undefined, { accept: "application/rdap+json" });
+    assert(
+      rdap.json.entities.some((e) => e.roles.includes("registrar") && e.handle === "other-registrar"),
+      `RDAP entities: ${JSON.stringify(rdap.json.entities).slice(0, 300)}`,
+    );
+  });
+
+  // ---- the registry's clock: an automatic approval -----------------------------------------
+
+  await check(
+    "a transfer the registry approves by itself after five days: from its poll message the domain leaves the account (transfer_auto_approve)",
+    async () => {
+      const name = `auto-${tag}.com`;
+      const domain = await registered(name);
+      await otherAsks(name, domain.auth_info);
+      await domainUntil(name, pendingTransfer, "pendingTransfer");
+      expectStatus(await control("POST", "/clock", { advance_days: 6 }), 200);
+      await domainUntil(name, (r) => r.status === 404, "gone");
+      assertEqual((await eventsOf(domain.id, "transfer_auto_approve")).length, 1, "transfer_auto_approve events");
+    },
+  );
+
+  await check("every frame both registries received was schema-valid (no command invalid, none answered 2001)", async () => {
+    for (const registry of [control, b.control]) {
+      const all = await commandsSince(0, registry);
+      const bad = all.filter((x) => x.kind === "invalid" || x.code === 2001);
+      assert(bad.length === 0, `invalid: ${JSON.stringify(bad).slice(0, 500)}`);
+    }
+  });
+}
+
+run(main);
