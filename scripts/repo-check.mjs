@@ -209,14 +209,14 @@ check(`every relative link of the Markdown files resolves inside the repository 
 
 // What each part of src/ may import (besides itself); CONTRIBUTING.md shows the same table.
 const MAY_IMPORT = {
-  index: ["app", "env", "http"],
+  index: ["app", "db", "delivery", "env", "http", "jobs"], // the Worker's entry: the app, and what the cron triggers and the queue run
   sender: ["delivery"], // the webhook sender's Worker: the sending code of the delivery engine, nothing else
   app: ["db", "delivery", "dns", "env", "http", "jobs", "rdap", "registry", "resources"],
   env: ["access", "db"], // types only: the principal, the request's database
   // Engines stand beside the collections, in homes of their own (CONTRIBUTING.md, "Layout"):
   // the collections answer HTTP and call the engines; an engine never imports a collection.
   jobs: ["access", "connector", "db", "delivery", "dns", "env", "http", "registry", "resources"], // scheduled work above the collections: the sweep, the events archive, signature renewal
-  resources: ["access", "connector", "crypto", "db", "delivery", "dns", "env", "http", "rdap", "registry", "serving"],
+  resources: ["access", "connector", "crypto", "db", "delivery", "dns", "env", "epp", "http", "rdap", "registry", "serving"], // epp: the commands a write sends and the answers it reads, as pure values
   delivery: ["crypto", "db", "dns", "env", "http"], // webhook delivery: dispatch, leases, sending, signing
   serving: ["access", "crypto", "db", "dns", "env", "http", "registry"], // the DNS tier's backend: what PowerDNS reads, the catalog zone, the NOTIFY bookkeeping
   connector: ["epp", "http", "registry", "dns"], // the Worker's side of connected registries (docs/registries.md)
@@ -280,7 +280,9 @@ check("imports between the layers of src/ point one way, and no collection impor
 
 // A new part of src/ (a folder, or a module beside app.ts) states its arrows before it is
 // used: one more row of MAY_IMPORT, and of the table in CONTRIBUTING.md.
-const undeclared = [...new Set([...sourceFiles].map(layerOf))].filter((layer) => !(layer in MAY_IMPORT) && !["env"].includes(layer)).map((layer) => `src/${layer} has no row in the layer table (MAY_IMPORT)`);
+const undeclared = [...new Set([...sourceFiles].map(layerOf))]
+  .filter((layer) => !(layer in MAY_IMPORT) && !["env"].includes(layer))
+  .map((layer) => `src/${layer} has no row in the layer table (MAY_IMPORT)`);
 const contributing = texts.get("CONTRIBUTING.md") ?? "";
 for (const layer of Object.keys(MAY_IMPORT)) {
   const row = layer === "index" || layer === "sender" || layer === "app" ? `\`src/${layer}.ts\`` : layer === "env" ? "`env.ts`" : `\`${layer}/\``;
@@ -289,7 +291,8 @@ for (const layer of Object.keys(MAY_IMPORT)) {
 // An index.ts of a collection wires routes to handlers that live in files of their own.
 for (const file of sourceFiles) {
   if (!/^src\/resources\/[^/]+\/index\.ts$/.test(file)) continue;
-  if (/\(c\)\s*=>|async\s*\(c[,)]|function\s+\w+\s*\(\s*c\s*:/.test(texts.get(file))) undeclared.push(`${file} holds a handler: index.ts only wires routes (one file per operation)`);
+  if (/\(c\)\s*=>|async\s*\(c[,)]|function\s+\w+\s*\(\s*c\s*:/.test(texts.get(file)))
+    undeclared.push(`${file} holds a handler: index.ts only wires routes (one file per operation)`);
 }
 check("every part of src/ has its row in the layer table (here and in CONTRIBUTING.md), and collections' index.ts files only wire routes", undeclared);
 

@@ -167,14 +167,5 @@ export function createApp() {
 }
 
 export const app = createApp();
-/** The lifecycle sweep and the events archive, for the Worker's cron trigger (src/index.ts may import only the app's layer). */
-export { cronSweep } from "./jobs/sweep";
-export { cronRenewSignatures } from "./jobs/signature-renewal";
-export { cronArchive } from "./jobs/event-archive";
-export { cronReconcile } from "./jobs/reconcile";
-/** Every D1 call tried again while another program holds the database locked, for the Worker's handlers (src/db/client.ts). */
-export { withBusyRetry } from "./db/client";
-/** Webhook deliveries, for the Worker's queue consumer and cron trigger (docs/webhooks.md). */
-export { consumeWebhookMessages, dispatchOwed, forgetOldDeliveries } from "./delivery/dispatch";
 /** The app's type, for a typed client: `hc<AppType>(baseUrl)` from `hono/client`. */
 export type AppType = typeof app;

@@ -6,20 +6,18 @@
 // archive (docs/capacity.md), and compare a batch of each connected repository's domains
 // with its registry (docs/registries.md). Every minute, and with the hourly run: deliver what webhooks
 // are owed (the safety net under the queue, docs/webhooks.md). The queue: webhook deliveries.
-import {
-  app,
-  consumeWebhookMessages,
-  cronArchive,
-  cronReconcile,
-  cronRenewSignatures,
-  cronSweep,
-  dispatchOwed,
-  forgetOldDeliveries,
-  withBusyRetry,
-} from "./app";
+import { app } from "./app";
+// Every D1 call tried again while another program holds the database locked (src/db/client.ts).
+import { withBusyRetry } from "./db/client";
+// Webhook deliveries, for the queue consumer and the cron trigger (docs/webhooks.md).
+import { consumeWebhookMessages, dispatchOwed, forgetOldDeliveries } from "./delivery/dispatch";
 import type { Env } from "./env";
 import { safeErrorSummary } from "./http/error-log";
 import { deleteExpiredIdempotencyKeys } from "./http/idempotency";
+import { cronArchive } from "./jobs/event-archive";
+import { cronReconcile } from "./jobs/reconcile";
+import { cronRenewSignatures } from "./jobs/signature-renewal";
+import { cronSweep } from "./jobs/sweep";
 
 /** The cron of the webhooks' safety net alone (wrangler.toml); any other run does everything. */
 const WEBHOOKS_CRON = "* * * * *";

@@ -18,10 +18,6 @@ import type {
 } from "../epp/types";
 import { priceOf, type PriceTable, priceTable, type YearlyPrices } from "../registry/prices";
 
-// What the resources use of EPP, through the connector (they import nothing of src/epp/ themselves).
-export { registryContactId } from "../epp/ids";
-export type { EppCommand, EppResponse } from "../epp/types";
-
 /** The fee:check commands a domain check asks (RFC 8748 §5.1.1): one year's create, renew and transfer, and the restore. */
 export const FEE_CHECK_COMMANDS: DomainCheckCommand["fee"] = {
   commands: [

@@ -34,8 +34,6 @@ import { type EventInput, eventInsert, previousStatementChanged } from "./events
 import { exceededQuota, forgetNotesLeftOutside, type QuotaDefaults, quotaCheck } from "./quota-check";
 import { writeAssertions } from "./schema";
 
-export type { QuotaDefaults } from "./quota-check";
-
 /** One statement of a write's batch. */
 export type Statement = BatchItem<"sqlite">;
 

@@ -33,7 +33,8 @@ import {
 } from "../db/registry-state";
 import { writeChange } from "../db/resource-write";
 import { domains, OPERATOR_ACCOUNT_ID } from "../db/schema";
-import { retryLostRaces, versionStep, type WriteContext, writeContextAt, type QuotaDefaults } from "../db/write";
+import type { QuotaDefaults } from "../db/quota-check";
+import { retryLostRaces, versionStep, type WriteContext, writeContextAt } from "../db/write";
 import { connectorClientId, type ConnectorSettings } from "../connector/config";
 import { type ResData, registryDomainView } from "../connector/follow";
 import { domainCollection } from "../resources/domains/collection";

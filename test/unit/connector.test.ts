@@ -18,7 +18,9 @@ import {
 } from "../../src/connector/commands";
 import { connectorIds } from "../../src/connector/config";
 import { clientTransactionId, registryUnavailable } from "../../src/connector/gateway";
-import { buildCommand, type EppCommand, type EppResponse, registryContactId } from "../../src/epp";
+import { buildCommand } from "../../src/epp/commands";
+import { registryContactId } from "../../src/epp/ids";
+import type { EppCommand, EppResponse } from "../../src/epp/types";
 import { validateEpp } from "../epp/xmllint.mjs";
 
 const ADA = {

@@ -4,21 +4,13 @@
 // holds for our contacts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  buildCommand,
-  closesSession,
-  commandRetry,
-  type EppCommand,
-  loginFor,
-  loginServices,
-  NS,
-  outcomeQuery,
-  parseGreeting,
-  RESULT_CODES,
-  registryContactId,
-  resultCode,
-  sha256,
-} from "../../src/epp";
+import { buildCommand } from "../../src/epp/commands";
+import { registryContactId, sha256 } from "../../src/epp/ids";
+import { NS } from "../../src/epp/namespaces";
+import { parseGreeting } from "../../src/epp/responses";
+import { closesSession, commandRetry, outcomeQuery, RESULT_CODES, resultCode } from "../../src/epp/result-codes";
+import { loginFor, loginServices } from "../../src/epp/session";
+import type { EppCommand } from "../../src/epp/types";
 import { eppSources, fixture } from "../epp/fixtures.mjs";
 
 describe("result codes map to the API's answers as contract section 21 says", () => {

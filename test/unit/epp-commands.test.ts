@@ -3,7 +3,10 @@
 // (schemas/epp/all.xsd), and read back by the codec's own command reader (what the local
 // registry uses) to the same typed value.
 import { describe, expect, it } from "vitest";
-import { buildCommand, buildHello, EppInputError, type EppCommand, parseCommand } from "../../src/epp";
+import { parseCommand } from "../../src/epp/command-reader";
+import { buildCommand, buildHello } from "../../src/epp/commands";
+import type { EppCommand } from "../../src/epp/types";
+import { EppInputError } from "../../src/epp/values";
 import { validateEpp } from "../epp/xmllint.mjs";
 
 const DS = { keyTag: 12345, alg: 13, digestType: 2, digest: "49FD46E6C4B45C55D4AC69CBD3CD34AC1AFE51DE0F9A6D4C5F8BD5C1D9A8A0D2" };

@@ -3,7 +3,9 @@
 // refuses a length under 4 or over its maximum before buffering the body.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildHello, DEFAULT_MAX_FRAME_BYTES, encodeFrame, FrameDecoder, parseCommand } from "../../src/epp";
+import { parseCommand } from "../../src/epp/command-reader";
+import { buildHello } from "../../src/epp/commands";
+import { DEFAULT_MAX_FRAME_BYTES, encodeFrame, FrameDecoder } from "../../src/epp/framing";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const concat = (...parts: Uint8Array[]) => {

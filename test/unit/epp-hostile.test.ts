@@ -4,7 +4,9 @@
 // laughs), and size, depth and element count are bounded before they cost memory.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_XML_LIMITS, type EppParseErrorCode, parseCommand, parseResponse, parseServerMessage } from "../../src/epp";
+import { parseCommand } from "../../src/epp/command-reader";
+import { type EppParseErrorCode, parseResponse, parseServerMessage } from "../../src/epp/responses";
+import { DEFAULT_XML_LIMITS } from "../../src/epp/xml";
 import { fixture, fixtureNames } from "../epp/fixtures.mjs";
 
 const OK_RESPONSE = `<epp xmlns="urn:ietf:params:xml:ns:epp-1.0"><response><result code="1000"><msg>ok</msg></result><trID><svTRID>S-1</svTRID></trID></response></epp>`;

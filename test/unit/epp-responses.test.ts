@@ -5,7 +5,8 @@
 // first comment. Elements are read by namespace URI: `epp:`-prefixed documents, default
 // namespaces and other prefixes read the same.
 import { describe, expect, it } from "vitest";
-import { type EppResponse, findExtension, findResData, type Greeting, parseGreeting, parseResponse, parseServerMessage } from "../../src/epp";
+import { findExtension, findResData, parseGreeting, parseResponse, parseServerMessage } from "../../src/epp/responses";
+import type { EppResponse, Greeting } from "../../src/epp/types";
 import { fixture, fixtureNames } from "../epp/fixtures.mjs";
 import { validateEpp } from "../epp/xmllint.mjs";
 

@@ -3,7 +3,11 @@
 // and read back as the same values; commands are read (src/epp/command-reader.ts), and a
 // verb, object or extension the codec does not speak is named in a typed error.
 import { describe, expect, it } from "vitest";
-import { buildCommand, buildGreeting, buildResponse, type EppResponse, parseCommand, parseServerMessage, type ServerMessage } from "../../src/epp";
+import { parseCommand } from "../../src/epp/command-reader";
+import { buildCommand } from "../../src/epp/commands";
+import { buildGreeting, buildResponse } from "../../src/epp/response-builder";
+import { parseServerMessage, type ServerMessage } from "../../src/epp/responses";
+import type { EppResponse } from "../../src/epp/types";
 import { fixture, fixtureNames } from "../epp/fixtures.mjs";
 import { validateEpp } from "../epp/xmllint.mjs";
 

@@ -6,7 +6,8 @@
 // verdict on each. And the tests' own guard, xmllintCheck, reports a frame the registry
 // judged otherwise than xmllint.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCommand, buildHello, type EppCommand } from "../../src/epp";
+import { buildCommand, buildHello } from "../../src/epp/commands";
+import type { EppCommand } from "../../src/epp/types";
 import { FrameSchema, xmllintVerdicts } from "../../scripts/local-registry/schema";
 import type { EppServer } from "../../scripts/local-registry/server";
 import { fixture, fixtureNames } from "../epp/fixtures.mjs";

@@ -14,7 +14,7 @@ import { domainsUsingContact } from "./queries";
 import { anyConnected, atEveryRegistry } from "../../connector/holders";
 import { clientTransactionId } from "../../connector/gateway";
 import { registriesHolding, registryObjectsDelete } from "../../db/registry-objects";
-import type { EppResponse } from "../../connector/commands";
+import type { EppResponse } from "../../epp/types";
 import type * as routes from "./routes";
 
 async function contactLinked(db: Database, id: string): Promise<ApiError> {

@@ -20,7 +20,7 @@ import { anyConnected, atEveryRegistry } from "../../connector/holders";
 import { contactUpdateCommand } from "../../connector/commands";
 import { clientTransactionId } from "../../connector/gateway";
 import { registriesHolding, registryTransactionAfter } from "../../db/registry-objects";
-import type { EppResponse } from "../../connector/commands";
+import type { EppResponse } from "../../epp/types";
 
 const sameFields = (a: ContactFields, b: ContactFields) =>
   (Object.keys(a) as (keyof ContactFields)[]).every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));

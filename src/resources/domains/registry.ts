@@ -17,11 +17,11 @@ import {
   dsData,
   hostCreateCommand,
   type RegistryContacts,
-  registryContactId,
 } from "../../connector/commands";
 import { isConnected } from "../../connector/config";
 import { clientTransactionId, registryCommand } from "../../connector/gateway";
-import type { EppCommand, EppResponse } from "../../connector/commands";
+import { registryContactId } from "../../epp/ids";
+import type { EppCommand, EppResponse } from "../../epp/types";
 import type { Database } from "../../db/client";
 import { type RegistryObjectRow, registryObjectInsert, registryObjectsHeld, registryObjectsOf } from "../../db/registry-objects";
 import { contacts as contactsTable, hosts as hostsTable } from "../../db/schema";

@@ -19,7 +19,7 @@ import type * as routes from "./routes";
 import { anyConnected, atEveryRegistry } from "../../connector/holders";
 import { clientTransactionId } from "../../connector/gateway";
 import { registriesHolding, registryObjectsDelete } from "../../db/registry-objects";
-import type { EppResponse } from "../../connector/commands";
+import type { EppResponse } from "../../epp/types";
 
 /** Whether a domain the caller does not see uses the host: read through the caller's view (src/access/visibility.ts). */
 const unseenUser = (hostId: string) =>

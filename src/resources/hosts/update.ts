@@ -27,7 +27,7 @@ import { anyConnected, atEveryRegistry } from "../../connector/holders";
 import { hostUpdateCommand } from "../../connector/commands";
 import { clientTransactionId } from "../../connector/gateway";
 import { registriesHolding, registryObjectInsert, registryObjectsDelete, registryTransactionAfter } from "../../db/registry-objects";
-import type { EppResponse } from "../../connector/commands";
+import type { EppResponse } from "../../epp/types";
 
 export const updateHost: RouteHandler<typeof routes.updateHost, AppEnv> = (c) => {
   const patch = c.req.valid("json");
