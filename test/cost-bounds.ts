@@ -279,10 +279,10 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   listWebhooks: { round_trips: 1, rows_read: 1, rows_written: 0 },
   getWebhook: { round_trips: 1, rows_read: 1, rows_written: 0 },
   createWebhook: {
-    round_trips: 2,
+    round_trips: 1,
     rows_read: 12,
     rows_written: 19,
-    why: "the account's webhook count (the quota), then the write batch, whose insert counts again so that racing creates cannot pass the limit",
+    why: "the write batch alone: the account's webhook count (the quota) is checked inside it, after the insert (src/db/write.ts), so racing creates cannot pass the limit",
   },
   updateWebhook: { round_trips: 2, rows_read: 8, rows_written: 13 },
   deleteWebhook: { round_trips: 2, rows_read: 17, rows_written: 18, why: "its delivery records go with it (a cascade)" },

@@ -2,7 +2,6 @@
 // are always read by the id of a zone the caller can see (src/access/visibility.ts shadows
 // zones, not zone_keys), so another account's keys are out of reach.
 import { and, eq, sql } from "drizzle-orm";
-import type { Context } from "hono";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
 import { type zones, zoneKeys } from "../../db/schema";
@@ -12,7 +11,6 @@ import type { SigningPolicy } from "../../dns/dnssec/signing-policy";
 import { policyOf } from "../../db/zone-keys";
 import { type DigestType, dnskeyText, dsText, PUBLISHED_DIGEST_TYPES } from "../../dns/dnssec/keys";
 import { base64Octets } from "../../crypto/base64";
-import { ApiError } from "../../http/problem";
 
 /**
  * Denial of existence by NSEC (RFC 4034 §4), PowerDNS computing each NSEC online from the

@@ -1,8 +1,7 @@
-import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, asc, desc, eq, gt, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
-import { accounts, events, webhookDeliveryRecords, webhooks } from "../../db/schema";
+import { accounts, webhookDeliveryRecords, webhooks } from "../../db/schema";
 import type { PageRequest } from "../../http/pagination";
 import type { StoredAttempt } from "../../delivery/rows";
 
