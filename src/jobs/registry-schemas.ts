@@ -14,10 +14,10 @@ const PollMessageSchema = z
       count: z.number().int().min(0),
       id: z.string().min(1).max(128),
       qDate: z.string().max(64).optional(),
-      msg: z.string().max(4096).optional(),
+      msg: z.string().max(65_536).optional(),
     }),
-    resData: z.array(Part).max(16).default([]),
-    extensions: z.array(Part).max(16).default([]),
+    resData: z.array(Part).max(64).default([]),
+    extensions: z.array(Part).max(64).default([]),
     trID: z.looseObject({ clTRID: z.string().max(64).optional(), svTRID: z.string().max(64) }).optional(),
   })
   .openapi({ description: "The registry's message as src/epp reads it: `msgQ` (its id, date and text), `resData` and `extensions` by `kind`." });
