@@ -2,7 +2,7 @@
 // docs/registries.md "The registry decides"): each domain's ROID, its sponsor there when it
 // is not us and since when the registry no longer has it for us; transfers with other
 // registrars; the poll messages applied; where each repository's reconciliation stands.
-import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import type { ResourceRef } from "./ref";
 import { registryDomains, registryMessages, registryReconciliations, registryTransfers } from "./schema";
@@ -45,14 +45,6 @@ export function registryDomainUpsert(
         .where(sql`exists (select 1 from domains d where d.id = ${values.domainId})`),
     )
     .onConflictDoUpdate({ target: registryDomains.domainId, set: Object.keys(set).length > 0 ? set : { repositoryId: values.repositoryId } });
-}
-
-/** The registry's view of these domains (their ROID, sponsor, missing since). */
-export function registryDomainsOf(db: Database, domainIds: readonly string[]) {
-  return db
-    .select()
-    .from(registryDomains)
-    .where(inArray(registryDomains.domainId, [...domainIds]));
 }
 
 // ---- transfers with other registrars ---------------------------------------------------

@@ -8,7 +8,6 @@
 // (src/connector/gateway.ts) with the clTRID the caller gives.
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Catalog } from "../../db/catalog";
-import { eventInsert } from "../../db/events";
 import { presentHost } from "../../db/hosts";
 import { newId } from "../../db/ids";
 import { hostsNamed } from "../../db/links";
@@ -25,7 +24,7 @@ import { earliestEnd, transferLockedUntil, withGracePeriod } from "../../registr
 import { domainCollection } from "./collection";
 import { nameserverLinks, replaceNameserverLinks } from "./links";
 import { presentDomain } from "./present";
-import { type DomainWithLinks, findDomain, accountZoneNamed } from "./queries";
+import { type DomainWithLinks, accountZoneNamed } from "./queries";
 
 /** What a write driven by the registry records beside the domain. */
 export interface RegistryNote {
@@ -341,27 +340,6 @@ export async function askRegistry(settings: ConnectorSettings, repository: strin
 
 /** An info answer that tells nothing of the domain (neither its data nor 2303). */
 export class RegistryAnswerUnread extends Error {}
-
-/** The domain as stored now, by id (read again inside a retried write). */
-export async function readDomainNow(ctx: WriteContext, id: string): Promise<DomainWithLinks | undefined> {
-  const [row] = await findDomain(ctx.allAccounts, { kind: "id", id });
-  return row;
-}
-
-/** The pending-transfer event of a domain another registrar asked for: the domain shows pendingTransfer. */
-export function transferRequestedEvent(ctx: WriteContext, current: DomainWithLinks, transfer: RegistryTransferRow, svTRID?: string) {
-  const after = presentDomain({ ...current, pendingTransfer: true });
-  return eventInsert(ctx.db, {
-    at: ctx.at,
-    actor: ctx.actor,
-    account: current.accountId,
-    type: "domain",
-    id: current.id,
-    operation: "transfer_request",
-    before: presentDomain(current),
-    after: { ...after, registry_transfer: transfer.id, registry_gaining_registrar: transfer.otherRegistrar, ...(svTRID ? { registry_sv_trid: svTRID } : {}) },
-  });
-}
 
 /**
  * A transfer with another registrar as the API shows transfers (TransferSchema): our side
