@@ -344,6 +344,25 @@ async function main() {
     },
   );
 
+  await check(
+    "a create whose outcome could not be told (answer lost, the registry's info failing too): 503; its Idempotency-Key retry finds it ours at the registry, 201; the domain exists once",
+    async () => {
+      const name = `unknown-${tag}.com`;
+      await knobs({ drop_after_apply: { "domain:create": 1 }, fail: { "domain:info": { code: 2400, count: 4 } } });
+      const key = `unknown-${tag}`;
+      const first = await register(name, {}, { "idempotency-key": key });
+      expectStatus(first, 503);
+      assertEqual(first.json.code, "registry_unavailable", "code");
+      await knobs({ reset: true });
+      expectStatus(await api("GET", `/v1/domains/${name}`), 404);
+      const retry = await register(name, {}, { "idempotency-key": key });
+      expectStatus(retry, 201);
+      const state = await control("GET", "/state");
+      assertEqual(state.json.domains.filter((d) => d === name).length, 1, "the registry's domains of that name");
+      expectStatus(await api("GET", `/v1/domains/${name}`), 200);
+    },
+  );
+
   await check("an update whose answer is lost: sent once, its effect found by <domain:info>, 200", async () => {
     const name = `lost-update-${tag}.com`;
     await registered(name);

@@ -215,6 +215,7 @@ export class RegistryPool {
           continue;
         }
         if (failedWithoutEffect) return unavailable(`the registry answered ${response.code} ${response.results[0]?.msg ?? ""}`.trim());
+        if (command.kind === "domain:create" && response.code === 2302) return this.#ownAlready(command, clTRID, deadline, response);
         return { outcome: "answered", response, ...(retried ? { retried } : {}) };
       } catch (error) {
         // A value the schemas forbid: nothing was sent, and sending it again would not help.
@@ -229,6 +230,26 @@ export class RegistryPool {
         return this.#recover(command, clTRID, deadline, failure.message);
       }
     }
+  }
+
+  /**
+   * A create answered 2302 (the name exists): when the registry shows us as its sponsor, it
+   * is our own create whose answer was lost before (an Idempotency-Key retry after a 503,
+   * a Worker stopped before its D1 write): answered for as the create's (`recovered`), so
+   * the retry records the domain instead of refusing it as another's. The Worker only sends
+   * a create for a name D1 does not hold, and D1's unique name settles two at once.
+   */
+  async #ownAlready(command: EppCommand, clTRID: string, deadline: number, refusal: EppResponse): Promise<GatewayAnswer> {
+    const query = outcomeQuery(command);
+    if (!query) return { outcome: "answered", response: refusal };
+    try {
+      const answer = await this.#once(query, clTRID, deadline);
+      if (outcomeFromQuery(command, answer, this.config.client_id) === "applied")
+        return { outcome: "answered", response: recoveredResponse(command, answer), recovered: true };
+    } catch {
+      // Not asked: the refusal stands as the registry gave it.
+    }
+    return { outcome: "answered", response: refusal };
   }
 
   /** The answer of a transform was lost: ask, then answer for it or send it once more. */
