@@ -3,10 +3,11 @@
 // (a registry-side deletion or status change, a pending action settled), to act as
 // another registrar without a TLS session of its own, and to see what it received.
 //
-//   GET  /state                      objects held, knobs, sessions open
+//   GET  /state                      objects held, knobs, sessions open, the commands in flight
 //   GET  /commands                   every command received: kind, object, clTRID, svTRID, code, answered, check_ms, work_ms
 //   POST /xmllint                    every frame kept (--keep-frames) judged by one xmllint run: {checked, disagreements}
-//   POST /knobs        {"delay_ms", "drop_after_apply": {"domain:create": 1}, "fail": {"*": {"code": 2400, "count": 1}}, "pending": {"domain:create": 1}}
+//   POST /knobs        {"delay_ms", "drop_after_apply": {"domain:create": 1}, "fail": {"*": {"code": 2400, "count": 1}}, "pending": {"domain:create": 1}, "hold": {"domain:update": 1}}
+//   POST /release                    every held command answered (the `hold` knob)
 //   POST /down, /up                  sessions closed and connections refused / accepted again
 //   POST /clock        {"advance_days": 5}
 //   POST /settle       {"name", "approve": true}       a pending action settled (poll panData to the sponsor)
@@ -55,6 +56,7 @@ export function startControl(server: EppServer, host: string, port: number): Pro
           sessions: server.sockets.size,
           down: knobs.down,
           delay_ms: knobs.delayMs,
+          in_flight: [...server.inFlight],
           clock_offset_days: registry.clockOffsetMs / 86_400_000,
         });
       if (request.method === "GET" && path === "/commands") return reply(response, 200, { commands: server.commands });
@@ -69,14 +71,18 @@ export function startControl(server: EppServer, host: string, port: number): Pro
         for (const [kind, count] of Object.entries((input.drop_after_apply as Record<string, number>) ?? {})) knobs.dropAfterApply.set(kind, count);
         for (const [kind, knob] of Object.entries((input.fail as Record<string, { code: number; count: number }>) ?? {})) knobs.fail.set(kind, { ...knob });
         for (const [kind, count] of Object.entries((input.pending as Record<string, number>) ?? {})) registry.pendingNext.set(kind, count);
+        for (const [kind, count] of Object.entries((input.hold as Record<string, number>) ?? {})) knobs.hold.set(kind, count);
         if (input.reset === true) {
           knobs.delayMs = 0;
+          knobs.hold.clear();
+          server.release();
           knobs.dropAfterApply.clear();
           knobs.fail.clear();
           registry.pendingNext.clear();
         }
         return reply(response, 200, { ok: true });
       }
+      if (path === "/release") return reply(response, 200, { released: server.release() });
       if (path === "/down" || path === "/up") {
         server.setDown(path === "/down");
         return reply(response, 200, { down: knobs.down });

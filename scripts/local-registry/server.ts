@@ -45,6 +45,17 @@ export interface Knobs {
   fail: Map<string, { code: number; count: number }>;
   /** Refuse every connection (the registry is down). */
   down: boolean;
+  /** Commands of these kinds (or "*") held unanswered until `POST /release`: a registry slower than any deadline. */
+  hold: Map<string, number>;
+}
+
+/** A command the registry received and has not answered yet (the control interface's `in_flight`). */
+export interface InFlightCommand {
+  kind: string;
+  object: string | undefined;
+  clTRID: string | undefined;
+  /** Whether it waits for `POST /release` (the `hold` knob). */
+  held: boolean;
 }
 
 /** One command as the registry saw it (the control interface's log). */
@@ -89,8 +100,12 @@ function objectOf(command: EppCommand): string | undefined {
 }
 
 export class EppServer {
-  readonly knobs: Knobs = { delayMs: 0, dropAfterApply: new Map(), fail: new Map(), down: false };
+  readonly knobs: Knobs = { delayMs: 0, dropAfterApply: new Map(), fail: new Map(), down: false, hold: new Map() };
   readonly commands: LoggedCommand[] = [];
+  /** Commands received and not answered yet, in the order they arrived. */
+  readonly inFlight = new Set<InFlightCommand>();
+  /** What the held commands wait for: `POST /release` resolves them all. */
+  #released: { promise: Promise<void>; resolve: () => void } = EppServer.#gate();
   readonly sockets = new Set<TLSSocket>();
   /** The frames kept (options.keepFrames), in order. */
   readonly frames: KeptFrame[] = [];
@@ -240,7 +255,16 @@ export class EppServer {
         return;
       }
       const { command, clTRID } = message;
-      if (this.knobs.delayMs > 0) await new Promise((done) => setTimeout(done, this.knobs.delayMs));
+      const held = this.#take(this.knobs.hold, command.kind) !== undefined;
+      const flight: InFlightCommand = { kind: command.kind, object: objectOf(command), clTRID, held };
+      this.inFlight.add(flight);
+      try {
+        if (this.knobs.delayMs > 0) await new Promise((done) => setTimeout(done, this.knobs.delayMs));
+        // Held until released, whatever the client does meanwhile (it may give up and close the session).
+        if (held) await this.#released.promise;
+      } finally {
+        this.inFlight.delete(flight);
+      }
       if (socket.destroyed) return;
       const log = (svTRID: string, code: number, answered = true) =>
         this.commands.push({
@@ -329,6 +353,23 @@ export class EppServer {
   }
 
   /** Takes one use of a knob set for this kind (or for every kind, "*"); returns its value. */
+  static #gate(): { promise: Promise<void>; resolve: () => void } {
+    let resolve = () => {};
+    const promise = new Promise<void>((done) => {
+      resolve = done;
+    });
+    return { promise, resolve };
+  }
+
+  /** Answers every held command (the `hold` knob): they go on as if the registry had been slow. */
+  release(): number {
+    const held = [...this.inFlight].filter((c) => c.held).length;
+    const gate = this.#released;
+    this.#released = EppServer.#gate();
+    gate.resolve();
+    return held;
+  }
+
   #take<T>(table: Map<string, T>, kind: string): (T extends { code: number } ? number : true) | undefined {
     for (const key of [kind, "*"]) {
       const entry = table.get(key) as unknown;

@@ -300,6 +300,29 @@ describe("knobs for the tests", () => {
     expect((await session.send({ kind: "contact:check", ids: ["reg-fail-1"] })).code).toBe(2502);
     expect(await session.next()).toBeNull();
   });
+  it("hold: the command is listed in flight and answered only once POST /release comes, however long that takes", async () => {
+    const session = await Session.login();
+    await controlPost("/knobs", { hold: { "domain:check": 1 } });
+    let answered = false;
+    const checked = session.send({ kind: "domain:check", names: ["held-answer.com"] }).then((answer) => {
+      answered = true;
+      return answer;
+    });
+    const state = async () =>
+      (await (await fetch(`http://127.0.0.1:${control}/state`)).json()) as { in_flight: { kind: string; object?: string; held: boolean }[] };
+    // Arrival is evidence, not a time: the command shows in flight once the registry has it.
+    while (!(await state()).in_flight.some((c) => c.held && c.kind === "domain:check")) await new Promise((r) => setTimeout(r, 20));
+    // Held: another session's command is answered meanwhile, and this one is not.
+    const other = await Session.login();
+    expect((await other.send({ kind: "domain:check", names: ["not-held.com"] })).code).toBe(1000);
+    expect(answered).toBe(false);
+    const released = (await (await fetch(`http://127.0.0.1:${control}/release`, { method: "POST" })).json()) as { released: number };
+    expect(released).toEqual({ released: 1 });
+    expect((await checked).code).toBe(1000);
+    expect((await state()).in_flight).toEqual([]);
+    session.close();
+    other.close();
+  });
 });
 
 describe("the registry's own answers, and xmllint's verdict on every frame", () => {
