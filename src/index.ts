@@ -2,7 +2,8 @@
 // consumer. Hourly: forget expired idempotency keys and old webhook delivery records, run
 // the lifecycle sweep (expiries, ends of grace periods, purges, transfers past act_by),
 // move the serial of signed zones when a new signing week begins
-// (src/jobs/signature-renewal.ts) and move events older than the hot window to the
+// (src/jobs/signature-renewal.ts), take DNSSEC keys through their rolls
+// (src/jobs/dnssec-run.ts, docs/dnssec-rollovers.md) and move events older than the hot window to the
 // archive (docs/capacity.md), and compare a batch of each connected repository's domains
 // with its registry (docs/registries.md). Every minute, and with the hourly run: deliver what webhooks
 // are owed (the safety net under the queue, docs/webhooks.md). The queue: webhook deliveries.
@@ -14,6 +15,7 @@ import { consumeWebhookMessages, dispatchOwed, forgetOldDeliveries } from "./del
 import type { Env } from "./env";
 import { safeErrorSummary } from "./http/error-log";
 import { deleteExpiredIdempotencyKeys } from "./http/idempotency";
+import { cronDnssec } from "./jobs/dnssec-run";
 import { cronArchive } from "./jobs/event-archive";
 import { cronReconcile } from "./jobs/reconcile";
 import { cronRenewSignatures } from "./jobs/signature-renewal";
@@ -66,6 +68,8 @@ export default {
     ctx.waitUntil(deleteExpiredIdempotencyKeys(env).then(() => undefined));
     ctx.waitUntil(cronSweep(env.DB, controller.scheduledTime, env).then(logReport("sweep"), logFailure("sweep")));
     ctx.waitUntil(cronRenewSignatures(env.DB, controller.scheduledTime).then(logReport("signatures_renewed"), logFailure("signatures_renewed")));
+    // DNSSEC keys whose next step is due (a bounded batch an hour; docs/dnssec-rollovers.md).
+    ctx.waitUntil(cronDnssec(env.DB, controller.scheduledTime, env).then(logReport("dnssec"), logFailure("dnssec")));
     // What a failed run wrote to R2 and did not delete from D1 is found and completed by the next.
     ctx.waitUntil(cronArchive(env.DB, env.ARCHIVE, env.EVENT_HOT_DAYS, controller.scheduledTime).then(logReport("archive"), logFailure("archive")));
     // Each connected repository's next batch compared with its registry (docs/registries.md, "Reconciliation").

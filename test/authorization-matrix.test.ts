@@ -70,6 +70,8 @@ const EXPECTED: Record<string, string> = {
   enableDnssec: "PPFPHFFUUFH",
   getDnssec: "VVVVHVFUUFH",
   updateDnssec: "PPFPHFFUUFH",
+  startDnssecRollover: "PPFPHFFUUFH",
+  reportDnssecDsSeen: "PFFFFFFUUFF",
   disableDnssec: "PPFPHFFUUFH",
 
   listRecords: "VVVVVVFUUFV",
@@ -101,6 +103,7 @@ const EXPECTED: Record<string, string> = {
   runSweep: "PFFFFFFUUFF",
   receiveRegistryMessage: "PFFFFFFUUFF",
   runReconciliation: "PFFFFFFUUFF",
+  runDnssec: "PFFFFFFUUFF",
 
   listTsigKeys: "VVVFFFFUUFV",
   getTsigKey: "VVVFFFFUUFH",
@@ -254,6 +257,10 @@ function requestFor(method: string, template: string, operationId: string, calle
       // Within the records rules' name and type, and changing nothing (the content is not there).
       applyZoneChanges: { changes: [{ action: "remove", name: "_acme-challenge", type: "TXT", contents: ['"matrix-absent"'] }] },
       replayWebhook: { since: "2020-01-01T00:00:00Z" },
+      // A ZSK roll: refused after the zone is found (unsigned, or one combined key under the default policy).
+      startDnssecRollover: { kind: "zsk" },
+      // Not DS data: refused (422) once the zone is found, or 409 for an unsigned zone.
+      reportDnssecDsSeen: { ds: ["not a ds"] },
     };
     json = operationId in bodies ? bodies[operationId] : /^create/.test(operationId) ? {} : undefined;
   }

@@ -249,9 +249,9 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   },
   enableDnssec: {
     round_trips: 4,
-    rows_read: 12,
-    rows_written: 17,
-    why: "4 round trips: the zone, its active keys, the same-named domain (one-click DS), then the write; the reads could be one batch. A serial that moves also moves the zone's entry in zones_unnotified_idx (due a NOTIFY to the DNS secondaries): one more row written. The write batch's guard reads the zone row twice (2 rows): still room for the DNSKEY, CDS and CDNSKEY signing adds to the export (the zone size limit, drizzle/0028). The key's state (drizzle/0040): the zone's policy and its next step read and indexed, 3 rows more.",
+    rows_read: 21,
+    rows_written: 40,
+    why: "4 round trips: the zone, its active keys, the same-named domain (one-click DS), then the write; the reads could be one batch. Each key's event (dnssec.key.active) and the DS set's (dnssec.ds.submitted, or .seen one-click) are written beside the zone's update, each an event row and its indexes; the batch's first guard (no key yet: a roll has several live keys, so no unique index says it) reads the zone's keys. A serial that moves also moves the zone's entry in zones_unnotified_idx (due a NOTIFY to the DNS secondaries): one more row written. The write batch's guard reads the zone row twice (2 rows): still room for the DNSKEY, CDS and CDNSKEY signing adds to the export (the zone size limit, drizzle/0028).",
   },
   updateDnssec: {
     round_trips: 4,
@@ -260,6 +260,24 @@ export const COST_BOUNDS: Record<string, CostBound> = {
     why: "the zone, its keys, and the zone's largest TTL (a policy's lifetimes are checked against the zone's own timings, docs/dnssec-rollovers.md), then the write; the largest TTL is read over the zone's records (here the 1 000 of the change batch above): rows grow with the zone, to be read from an index on (zone, ttl)",
   },
   disableDnssec: { round_trips: 4, rows_read: 11, rows_written: 14, why: "as enableDnssec, without its room guard" },
+  startDnssecRollover: {
+    round_trips: 4,
+    rows_read: 1053,
+    rows_written: 29,
+    why: "the zone; one batch of its keys, its largest record TTL (TTLsig: read over the zone's records, 1 031 here after the bulk change above, so rows read grow with the zone; an index on (zone_id, ttl) would make it one seek but cost every record write a row more, and writes are the dear part) and the same-named domain; the write (the new key, the zone's serial and roll, its events); the state read back. Rows written: the key, the zone (and zones_unnotified_idx), two events with their indexes",
+  },
+  reportDnssecDsSeen: {
+    round_trips: 4,
+    rows_read: 1055,
+    rows_written: 17,
+    why: "as startDnssecRollover: the zone, one read batch (its records' largest TTL grows with the zone), the write (the keys' DS states, the zone's next step, dnssec.ds.seen), the state read back",
+  },
+  runDnssec: {
+    round_trips: 3,
+    rows_read: 1040,
+    rows_written: 2,
+    why: "one zone due: the due zones by zones_dnssec_due_idx (at most 50 a run), one read batch per zone (its keys, its records' largest TTL, its domain), one write per zone; a zone waiting for the DS TTL writes its next look alone (no serial step, no event). A step that changes keys writes as startDnssecRollover does",
+  },
   createAccount: { round_trips: 1, rows_read: 5, rows_written: 16 },
   updateAccount: { round_trips: 2, rows_read: 7, rows_written: 13 },
   createToken: { round_trips: 2, rows_read: 13, rows_written: 20 },

@@ -369,6 +369,20 @@ describe("every write costs at most its bound", () => {
     expectWithin("updateDnssec");
     expectWithin("disableDnssec");
   });
+  it("startDnssecRollover, reportDnssecDsSeen and runDnssec: a KSK roll's first step, the parent seen, the next step", async () => {
+    // The zone's policy (updateDnssec above): a KSK and a ZSK.
+    expect((await api("POST", "/v1/zones/cost-zone.test/dnssec")).status).toBe(201);
+    await measure("startDnssecRollover", "POST", "/v1/zones/cost-zone.test/dnssec/rollover", 200, { json: { kind: "ksk" } });
+    await measure("reportDnssecDsSeen", "POST", "/v1/zones/cost-zone.test/dnssec/ds-seen", 200, { json: {} });
+    // A policy change makes the zone due now: the run reads it, finds its roll waiting for the DS TTL, and writes its next look.
+    expect((await api("PATCH", "/v1/zones/cost-zone.test/dnssec", { json: { policy: { ksk_lifetime_days: 365 } } })).status).toBe(200);
+    const run = await measure("runDnssec", "POST", "/v1/dnssec/run", 200);
+    expect(run.body).toMatchObject({ zones: 1, steps: 0, failed: 0 });
+    expect((await api("DELETE", "/v1/zones/cost-zone.test/dnssec")).status).toBe(204);
+    expectWithin("startDnssecRollover");
+    expectWithin("reportDnssecDsSeen");
+    expectWithin("runDnssec");
+  });
   it("createAccount", async () => {
     await measure("createAccount", "POST", "/v1/accounts", 201, { json: { name: "Cost Another" } });
     expectWithin("createAccount");

@@ -48,7 +48,7 @@ describe("turning DNSSEC on answers 201 with one ECDSA P-256 combined signing ke
           active: true,
           role: "csk",
           state: "active",
-          ds_state: "absent",
+          ds_state: "submitted",
           next_step_at: null,
           dnskey: expect.stringMatching(/^257 3 13 [A-Za-z0-9+/]{86}==$/),
           ds: [expect.stringMatching(/^\d+ 13 2 [0-9A-F]{64}$/), expect.stringMatching(/^\d+ 13 4 [0-9A-F]{96}$/)],

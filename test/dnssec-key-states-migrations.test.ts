@@ -1,7 +1,8 @@
 // Migration 0040 on a database that has signed zones (docs/dnssec-rollovers.md): every key
 // made before the lifecycle becomes an active combined key, active since it was made, and
 // its DS state says what the service knows of the parent: seen where the same-named domain
-// of the zone's account publishes a DS of it here, absent otherwise.
+// of the zone's account publishes a DS of it here, absent otherwise; 0041 then makes such a
+// DS wanted (submitted), as the zone's CDS has asked for it since it was signed.
 import { applyD1Migrations, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR_ACCOUNT_ID } from "../src/db/schema";
@@ -111,9 +112,9 @@ describe("keys made before the lifecycle (migration 0040)", () => {
     expect(await keyRow(CASES.dsHere.key)).toMatchObject({ ds_state: "seen", ds_since: KEY_MADE });
   });
 
-  it("a key's DS is absent where no domain here publishes one: no domain, another account's domain, a DS of another key", async () => {
+  it("a key's DS no domain here publishes (no domain, another account's domain, a DS of another key) is absent for 0040, and submitted since the key was made after 0041: its CDS has asked for it", async () => {
     for (const c of [CASES.noDomain, CASES.otherAccountsDomain, CASES.dsOfAnotherKey]) {
-      expect(await keyRow(c.key), c.zone).toMatchObject({ ds_state: "absent", ds_since: null });
+      expect(await keyRow(c.key), c.zone).toMatchObject({ ds_state: "submitted", ds_since: KEY_MADE });
     }
   });
 

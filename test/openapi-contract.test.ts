@@ -522,6 +522,11 @@ describe("responses conform to the OpenAPI document", () => {
     await call("GET", "/v1/zones/nope-dnssec.test/dnssec");
     expect((await call("PATCH", "/v1/zones/contract-dnssec.test/dnssec", { json: { policy: { ksk_lifetime_days: 365 } } })).status).toBe(200);
     await call("PATCH", "/v1/zones/contract-dnssec.test/dnssec", { json: { policy: { algorithm: 7 } } });
+    expect((await call("POST", "/v1/zones/contract-dnssec.test/dnssec/rollover", { json: { kind: "csk" } })).status).toBe(200);
+    await call("POST", "/v1/zones/contract-dnssec.test/dnssec/rollover", { json: { kind: "csk" } });
+    expect((await call("POST", "/v1/zones/contract-dnssec.test/dnssec/ds-seen", { json: {} })).status).toBe(200);
+    await call("POST", "/v1/zones/contract-dnssec.test/dnssec/ds-seen", { json: { ds: ["not a ds"] } });
+    expect((await call("POST", "/v1/dnssec/run")).status).toBe(200);
     await call("DELETE", "/v1/zones/contract-dnssec.test/dnssec?force=maybe");
     await call("DELETE", "/v1/zones/contract-dnssec.test/dnssec");
   });

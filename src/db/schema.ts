@@ -466,10 +466,36 @@ export const EVENT_OPERATIONS = [
   "settled",
   "reconciled",
   "registry_message",
+  // DNSSEC key lifecycle (docs/dnssec-rollovers.md "Events"): with the types `dnssec.key`,
+  // `dnssec.ds` and `dnssec.rollover` they name dnssec.key.published, dnssec.ds.seen, …
+  "published",
+  "ready",
+  "active",
+  "retired",
+  "removed",
+  "submitted",
+  "seen",
+  "stalled",
 ] as const;
 
 /** The kinds of resource an event is about (`type` in /v1/events). */
-export const EVENT_RESOURCE_TYPES = ["contact", "domain", "host", "zone", "record", "rrset", "account", "token", "tsig_key", "webhook", "repository"] as const;
+export const EVENT_RESOURCE_TYPES = [
+  "contact",
+  "domain",
+  "host",
+  "zone",
+  "record",
+  "rrset",
+  "account",
+  "token",
+  "tsig_key",
+  "webhook",
+  "repository",
+  // A DNSSEC key roll's steps (docs/dnssec-rollovers.md "Events"): the key, the zone's DS set, the zone's roll.
+  "dnssec.key",
+  "dnssec.ds",
+  "dnssec.rollover",
+] as const;
 
 export const events = sqliteTable(
   "events",
@@ -621,8 +647,8 @@ export const zoneKeys = sqliteTable(
     dsSince: text("ds_since"),
     nextStepAt: text("next_step_at"),
   },
-  // One active key per zone for now (a rollover, later, adds a second one: RFC 7583).
-  (t) => [uniqueIndex("zone_keys_active_unique").on(t.zoneId).where(sql`active = 1`), index("zone_keys_zone_idx").on(t.zoneId, t.id)],
+  // A roll has several live keys (active = 1: not removed), drizzle/0041 (WIP).
+  (t) => [index("zone_keys_live_idx").on(t.zoneId).where(sql`active = 1`), index("zone_keys_zone_idx").on(t.zoneId, t.id)],
 );
 
 /** What a TSIG key may do: sign DNS UPDATE messages (RFC 2136), sign zone transfers (AXFR/IXFR). */

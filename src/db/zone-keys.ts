@@ -40,9 +40,18 @@ export function zoneTiming(zone: Pick<ZoneRow, "soaMinimum">, maxRecordTtl: numb
  * (the service sets its DS and knows at once), any other parent `external` (it reads the
  * zone's CDS, and what it shows is observed).
  */
-export function parentTiming(managed: boolean): ParentTiming {
+export function parentTiming(managed: boolean, connected = false): ParentTiming {
+  if (managed && connected) return { kind: "managed", dsTtl: DEFAULT_DS_TTL, ...CONNECTED_REGISTRY_DELAYS };
   return { kind: managed ? "managed" : "external", dsTtl: DEFAULT_DS_TTL, registrationDelay: 0 };
 }
+
+/**
+ * A connected registry's delays (docs/dnssec-rollovers.md "The timings"): Dreg, an update it
+ * holds pending (1001) settled within 15 minutes as a rule; DprpP, its answer 1000 reaching
+ * every server of the TLD within 5 (the DS is counted as seen on 1000, so IpubP must cover
+ * the publication that follows it).
+ */
+export const CONNECTED_REGISTRY_DELAYS = { registrationDelay: 900, propagationDelay: 300 } as const;
 
 /** A key row as the engine takes it. */
 export function signingKeyOf(row: ZoneKeyRow): SigningKey {

@@ -9,7 +9,7 @@ import { zones } from "./schema";
 export type ZoneRow = typeof zones.$inferSelect;
 export type ZoneWithLinks = ZoneRow & {
   domainId: string | null;
-  /** The active DNSSEC keys' public parts, as JSON `[[flags, algorithm, public key (base64)], …]`: "[]" when unsigned. */
+  /** The published DNSSEC keys' public parts (the DNSKEY RRset), as JSON `[[flags, algorithm, public key (base64)], …]`: "[]" when unsigned. */
   dnssecKeys: string;
 };
 
@@ -17,8 +17,12 @@ export type ZoneWithLinks = ZoneRow & {
 // Only an account's own domain links (docs/accounts.md).
 const domainId = sql<string | null>`(select d.id from domains d where d.name = "zones"."name" and d.account_id = "zones"."account_id")`;
 
-/** The public parts of the zone's active keys (zone_keys_zone_idx), for the apex records signing adds. */
-const dnssecKeys = sql<string>`(select json_group_array(json_array(k.flags, k.algorithm, k.public_key) order by k.id) from zone_keys k where k.zone_id = "zones"."id" and k.active = 1)`;
+/**
+ * The public parts of the zone's keys in its DNSKEY RRset (zone_keys_zone_idx): a key a roll
+ * has not published yet, or has taken out (docs/dnssec-rollovers.md "Key states"), is not
+ * served, so not shown.
+ */
+const dnssecKeys = sql<string>`(select json_group_array(json_array(k.flags, k.algorithm, k.public_key) order by k.id) from zone_keys k where k.zone_id = "zones"."id" and k.state in ('published', 'ready', 'active', 'retired'))`;
 
 export const zoneColumns = { ...getTableColumns(zones), domainId, dnssecKeys };
 

@@ -4,9 +4,14 @@ import { EVENT_OPERATIONS as OPERATIONS, EVENT_RESOURCE_TYPES as RESOURCE_TYPES 
 
 export const MAX_EVENT_TYPES = 50;
 
-const alternatives = (names: readonly string[]) => names.map((name) => name.replace(/[^a-z_]/g, "")).join("|");
+// Names are lowercase words, `_` and, in the DNSSEC types (`dnssec.key`), a dot: anything else is dropped, dots escaped.
+const alternatives = (names: readonly string[]) => names.map((name) => name.replace(/[^a-z_.]/g, "").replaceAll(".", "\\.")).join("|");
 
-/** `<type>.<operation>`, each a name /v1/events uses or `*`. */
+/**
+ * `<type>.<operation>`, each a name /v1/events uses or `*`. A type may hold a dot itself
+ * (`dnssec.key.published`: type `dnssec.key`, operation `published`); the operation is what
+ * follows the last dot.
+ */
 export const EVENT_TYPE_PATTERN = new RegExp(`^(\\*|${alternatives(RESOURCE_TYPES)})\\.(\\*|${alternatives(OPERATIONS)})$`);
 
 export const EVENT_TYPE_PATTERN_HELP = `must be <type>.<operation>, each a name of /v1/events or * (types: ${RESOURCE_TYPES.join(", ")}; operations: ${OPERATIONS.join(", ")})`;
@@ -15,7 +20,8 @@ export const EVENT_TYPE_PATTERN_HELP = `must be <type>.<operation>, each a name 
 export function selects(patterns: readonly string[] | null, type: string, operation: string): boolean {
   if (patterns === null) return true;
   return patterns.some((pattern) => {
-    const [t, o] = pattern.split(".");
+    const dot = pattern.lastIndexOf(".");
+    const [t, o] = [pattern.slice(0, dot), pattern.slice(dot + 1)];
     return (t === "*" || t === type) && (o === "*" || o === operation);
   });
 }

@@ -34,6 +34,12 @@ export const PROBLEMS = {
       "The connected registry has no such object (EPP 2303) though this service holds it: the two differ, and reconciliation will bring ours in line. `detail` has the registry's words.",
   },
   request_in_progress: { status: 409, title: "Request in progress", about: "A request with the same Idempotency-Key is still being processed; retry shortly." },
+  rollover_running: {
+    status: 409,
+    title: "A key roll is running",
+    about:
+      "The zone's keys are in a roll (or leaving DNSSEC): one process at a time per zone; `GET /zones/{zone}/dnssec` shows it and when its next step is due.",
+  },
   rrset_conflict: { status: 409, title: "DNS record set conflict", about: "The change breaks a DNS coexistence rule (RFC 1034 §3.6.2, RFC 2181 §10.1)." },
   write_conflict: {
     status: 409,

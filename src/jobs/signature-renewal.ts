@@ -20,8 +20,8 @@ export function signingWeekStart(now: Date): Date {
 
 /**
  * Moves the serial (and the version) of each signed zone unchanged since the current
- * signing week began; one statement, driven by zone_keys_active_unique (the signed zones
- * only). Returns how many zones it moved.
+ * signing week began; one statement, driven by zone_keys_live_idx (the signed zones
+ * only: drizzle/0041). Returns how many zones it moved.
  */
 export async function renewSignatures(db: Database, now: Date): Promise<number> {
   const weekStart = signingWeekStart(now).toISOString();

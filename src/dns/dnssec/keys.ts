@@ -61,16 +61,22 @@ export interface SigningApexRecord {
   content: string;
 }
 
+/** A key with the Secure Entry Point flag (257): a KSK or a combined key, the keys a DS names. */
+function isEntryPointKey(key: DnsKey): boolean {
+  return key.flags === FLAGS_COMBINED_SIGNING_KEY;
+}
+
 /**
- * The apex records of a zone signed with `keys` (docs/dnssec.md): each key's DNSKEY, and the
- * CDS (SHA-256, the digest the parent's DS gets) and CDNSKEY that tell a parent which DS to
- * publish (RFC 7344 §4), in the order PowerDNS serves them from the keys.
+ * The apex records of a zone whose DNSKEY RRset holds `keys` (docs/dnssec.md): each key's
+ * DNSKEY, and for each entry point (flags 257) the CDS (SHA-256, the digest the parent's DS
+ * gets) and CDNSKEY that tell a parent which DS to publish (RFC 7344 §4), in the order
+ * PowerDNS serves them from the keys (its entry points: packethandler.cc addCDS).
  */
 export function signingApexRecords(zone: string, keys: readonly DnsKey[]): SigningApexRecord[] {
   return [
     ...keys.map((key) => ({ type: "DNSKEY" as const, content: dnskeyText(key) })),
-    ...keys.map((key) => ({ type: "CDS" as const, content: dsText(zone, key, DIGEST_SHA256) })),
-    ...keys.map((key) => ({ type: "CDNSKEY" as const, content: dnskeyText(key) })),
+    ...keys.filter(isEntryPointKey).map((key) => ({ type: "CDS" as const, content: dsText(zone, key, DIGEST_SHA256) })),
+    ...keys.filter(isEntryPointKey).map((key) => ({ type: "CDNSKEY" as const, content: dnskeyText(key) })),
   ];
 }
 

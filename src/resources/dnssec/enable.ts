@@ -1,19 +1,17 @@
-// POST /zones/{zone}/dnssec: a new combined signing key (ECDSA P-256, RFC 6605), its
-// private half sealed; in one batch the key, the zone's serial and version (its apex
-// gained DNSKEY, CDS and CDNSKEY), the zone's event and, one-click with the registry, the
-// same-named domain's DS with its event (docs/dnssec.md).
+// POST /zones/{zone}/dnssec: the keys the zone's policy asks for (by default one combined
+// signing key, ECDSA P-256, RFC 6605), their private halves sealed; in one batch the keys,
+// the zone's serial and version (its apex gained DNSKEY, CDS and CDNSKEY), the zone's event
+// and each key's, and, one-click with the registry, the same-named domain's DS with its
+// events (docs/dnssec.md).
 import type * as routes from "./routes";
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { sql } from "drizzle-orm";
 import { guard } from "../../db/guards";
-import { newId } from "../../db/ids";
 import { zoneKeys } from "../../db/schema";
 import { touchZone } from "../../db/zones";
-import { generateEcdsaP256 } from "../../dns/dnssec/ecdsa";
-import { combinedSigningKey, dnskeyTag } from "../../dns/dnssec/keys";
-import { seal } from "../../crypto/sealed";
-import { base64Text } from "../../crypto/base64";
+import { eventInsert } from "../../db/events";
+import type { KeyRole, SigningKey } from "../../dns/dnssec/rollover";
 import { commitWrite, retryLostRaces, type RowWrite } from "../../db/write";
 import type { AppEnv } from "../../env";
 import { writeContext } from "../../http/mutate";
@@ -24,7 +22,8 @@ import { replaceDsAtRegistry } from "../domains/registry";
 import { MAX_MASTER_FILE_RECORDS, MAX_ZONE_RECORD_BYTES, SIGNED_ZONE_RESERVE } from "../zones/master-file";
 import { activeKeys, presentLifecycle, presentState } from "./state";
 import { dnssecSecret } from "../../http/sealing-secret";
-import type { ZoneKeyRow } from "../../db/zone-keys";
+import { policyOf } from "../../db/zone-keys";
+import { createdRows, keyIdAt, requireKeysOf } from "./steps";
 import { zoneOf } from "./zone";
 
 export async function enableDnssec(c: Context<AppEnv>, segment: string) {
@@ -38,47 +37,41 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   const db = c.get("db");
   if ((await activeKeys(db, zone.id)).length > 0) throw alreadyOn(zone.name);
   requireRoomToSign(zone);
+  // The keys follow the zone's policy (docs/dnssec-rollovers.md): by default one combined
+  // key, ECDSA P-256; or a KSK and a ZSK, of the policy's algorithm.
+  const policy = policyOf(zone);
+  requireKeysOf(policy.algorithm, "policy.algorithm");
   const ctx = writeContext(c);
-  const material = await generateEcdsaP256();
-  const key = combinedSigningKey(material.publicKey);
-  // Key ids share the ULID of the other ids, under their own prefix.
-  const id = `key_${newId("zone", ctx.now).slice(4)}`;
-  const row: ZoneKeyRow = {
-    id,
-    zoneId: zone.id,
-    keyTag: dnskeyTag(key),
-    algorithm: key.algorithm,
-    flags: key.flags,
-    publicKey: base64Text(material.publicKey),
-    privateKeySealed: await seal(secret, id, material.privateKey),
-    active: true,
-    createdAt: ctx.at,
-    // One combined key, published and signing at once (RFC 7583 §3.3.5); its DS below.
-    role: "csk",
+  const newKeyId = keyIdAt(ctx.now);
+  const roles: KeyRole[] = policy.single_key ? ["csk"] : ["ksk", "zsk"];
+  const keys: SigningKey[] = roles.map((role) => ({
+    id: newKeyId(role, policy.algorithm),
+    role,
+    algorithm: policy.algorithm,
+    // Published and signing at once (RFC 7583 §3.3.5); the DS below.
     state: "active",
-    prePublishedAt: null,
-    publishedAt: ctx.at,
-    readyAt: ctx.at,
-    activeAt: ctx.at,
-    retiredAt: null,
-    removedAt: null,
-    dsState: "absent",
-    dsSince: null,
-    nextStepAt: null,
-  };
-  material.privateKey.fill(0);
+    pre_published_at: null,
+    published_at: ctx.at,
+    ready_at: ctx.at,
+    active_at: ctx.at,
+    retired_at: null,
+    removed_at: null,
+    ds: "absent",
+    ds_since: null,
+    next_step_at: null,
+  }));
   const domain = await linkedDomain(db, zone);
   // Under the registry lock's serverUpdateProhibited the domain's DS stays as it is: the zone is signed, the DS waits for the operator.
   const setsDs = domain?.dnssec === true && !lockedAgainstUpdate(domain.row.serverStatuses);
-  if (setsDs) {
-    // The stored DS is the parent's, set in this batch: seen there as the key signs.
-    row.dsState = "seen";
-    row.dsSince = ctx.at;
-  }
+  // The stored DS is the parent's, set in this batch: seen there as the key signs. Any
+  // other parent is asked for it by the zone's CDS and CDNSKEY: wanted, not yet seen (a roll
+  // then keeps it beside the new DS until the swap: docs/dnssec-rollovers.md "The parent").
+  for (const key of keys) if (key.role !== "zsk") Object.assign(key, { ds: setsDs ? "seen" : "submitted", ds_since: ctx.at });
+  const keyRows = await createdRows(secret, zone.id, keys, ctx.at);
   const before = await presentState(zone.name, []);
-  const after = await presentState(zone.name, [row]);
+  const after = await presentState(zone.name, keyRows);
   const rows: RowWrite[] = [
-    { statement: db.insert(zoneKeys).values(row) },
+    ...keyRows.map((row) => ({ statement: db.insert(zoneKeys).values(row) })),
     {
       // The serial rises in SQL (RFC 1982), so a concurrent record write loses no increment.
       statement: touchZone(db, zone.id, ctx.now),
@@ -93,17 +86,45 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
       },
     },
   ];
+  // Each key's event (dnssec.key.active), and the DS set the parent shows when it is set here.
+  const alongside = keyRows.map((row, i) =>
+    eventInsert(db, {
+      at: ctx.at,
+      actor: ctx.actor,
+      account: zone.accountId,
+      type: "dnssec.key",
+      id: row.id,
+      operation: "active",
+      before: null,
+      after: { zone: zone.name, ...after.keys[i] },
+    }),
+  );
+  const entry = keyRows.findIndex((row) => row.role !== "zsk");
+  const dsEvent = (operation: "submitted" | "seen", parent: "managed" | "external") =>
+    eventInsert(db, {
+      at: ctx.at,
+      actor: ctx.actor,
+      account: zone.accountId,
+      type: "dnssec.ds",
+      id: zone.id,
+      operation,
+      before: null,
+      after: { zone: zone.name, parent, keys: [keyRows[entry]!.id], ds: [after.keys[entry]!.ds[0]!] },
+    });
+  if (!setsDs) alongside.push(dsEvent("submitted", "external"));
   if (domain && setsDs) {
     // RFC 4509 §3: SHA-256 is the digest every validator supports; one DS is what the parent needs.
-    const ds = [dsData(after.keys[0]!.ds[0]!)];
+    const ds = [dsData(after.keys[entry]!.ds[0]!)];
     // Under a connected repository the registry takes the DS first (docs/registries.md).
     await replaceDsAtRegistry(c, domain.row, ds);
     rows.push(setDomainDs(ctx, domain.row, ds));
+    alongside.push(dsEvent("seen", "managed"));
   }
-  // zone_keys_active_unique: another request turned signing on first.
+  // No key yet at commit (a roll's zone has several live keys, so no unique index says it): another request turned signing on first.
+  const first = [guard(db, "the zone has no key", sql`not exists (select 1 from zone_keys k where k.zone_id = ${zone.id} and k.active = 1)`)];
   // Still room for the apex records signing adds at commit (a record written meanwhile: read again).
   const guards = [guard(db, "the zone has room for the records signing adds", roomToSign(zone.id))];
-  await commitWrite(ctx, { rows, guards }, (kind) => (kind === "unique" ? alreadyOn(zone.name) : undefined));
+  await commitWrite(ctx, { first, rows, alongside, guards });
   return { ...after, ...presentLifecycle(zone) };
 }
 

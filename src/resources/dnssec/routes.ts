@@ -154,3 +154,76 @@ export const disableDnssec = defineRoute({
   request: { params: ZoneParams, query: DisableQuery },
   responses: { 204: noContentResponse, ...errorResponses(400, 404, 409, 503) },
 });
+
+export const RolloverRequestSchema = z
+  .object({
+    kind: z
+      .enum(["zsk", "ksk", "csk", "algorithm"])
+      .openapi({ description: "What rolls: a ZSK (pre-publication), a KSK or the combined key (double-DS), or the algorithm (RFC 6781 §4.1.4)." }),
+    algorithm: z.number().int().optional().openapi({ description: "For `algorithm`: the algorithm to roll to (8, 13, 14); the policy takes it." }),
+  })
+  .strict()
+  .openapi("RolloverRequest");
+
+export const startRollover = defineRoute({
+  operationId: "startDnssecRollover",
+  access: { scope: "write", narrow: "visible" },
+  method: "post",
+  path: "/zones/{zone}/dnssec/rollover",
+  tags,
+  summary: "Start a key roll now",
+  description:
+    "Creates the new keys and takes the first step of the roll; the DNSSEC run takes the next steps when due. One roll at a time per zone: 409 `rollover_running` while one runs. A kind the policy has no key for, or an algorithm the service does not sign with, is 422.",
+  request: {
+    params: ZoneParams,
+    body: {
+      required: true,
+      description: "The roll.",
+      content: { [JSON_MEDIA_TYPE]: { schema: RolloverRequestSchema, example: { kind: "algorithm", algorithm: 13 } } },
+    },
+  },
+  responses: {
+    200: { description: "The DNSSEC state with the roll running.", content: stateContent(DNSSEC_STATE_EXAMPLE) },
+    ...errorResponses(400, 404, 409, 415, 422, 503),
+  },
+});
+
+export const DsSeenRequestSchema = z
+  .object({
+    ds: z
+      .array(z.string().max(300))
+      .max(20)
+      .optional()
+      .openapi({
+        description:
+          "The DS records the parent shows (their data: key tag, algorithm, digest type, hex digest), as its servers answer them; absent: the parent shows exactly the DS set the zone waits for.",
+        example: ["55648 13 2 5CF0895FFC0F5544C1260E1F35ED9B80A648D87B8AA335312B552EC003D1D830"],
+      }),
+  })
+  .strict()
+  .openapi("DsSeenRequest");
+
+export const reportDsSeen = defineRoute({
+  operationId: "reportDnssecDsSeen",
+  access: { scope: "write", operator: true },
+  method: "post",
+  path: "/zones/{zone}/dnssec/ds-seen",
+  tags,
+  summary: "Say what the parent's DS set is",
+  description:
+    "For a parent this service does not manage (a domain registered elsewhere), the roll waits until the parent shows the DS set the zone's CDS and CDNSKEY ask for. An operator who has seen the parent's DS set says so here; the steps then due are taken at once. A DS set that names none of the wanted keys, or one of a key no longer wanted, is recorded as such and the roll keeps waiting. Operators' tokens only.",
+  request: {
+    params: ZoneParams,
+    body: {
+      required: false,
+      description: "Optional: the DS records the parent shows.",
+      content: {
+        [JSON_MEDIA_TYPE]: { schema: DsSeenRequestSchema, example: { ds: ["55648 13 2 5CF0895FFC0F5544C1260E1F35ED9B80A648D87B8AA335312B552EC003D1D830"] } },
+      },
+    },
+  },
+  responses: {
+    200: { description: "The DNSSEC state after the parent's DS set was recorded.", content: stateContent(DNSSEC_STATE_EXAMPLE) },
+    ...errorResponses(400, 404, 409, 415, 422),
+  },
+});

@@ -56,7 +56,7 @@ export interface DnssecLifecycleBody {
 }
 
 /**
- * The active keys of a zone (one for now; a rollover will add a second: RFC 7583): by the
+ * The live keys of a zone (not removed: a roll has several, docs/dnssec-rollovers.md): by the
  * id of a zone read before, or by a reference resolved in the same statement through
  * `zones`, which visibility shadows, so the keys of a zone the caller cannot see stay out
  * of reach there too.

@@ -23,8 +23,9 @@ export const MAX_MASTER_FILE_RECORDS = 25_000;
 export const MAX_ZONE_RECORD_BYTES = 2_000_000;
 
 /**
- * What signing adds to a zone's export: its apex DNSKEY, CDS and CDNSKEY (one active key a
- * zone: zone_keys_active_unique), under 340 bytes with a 10-digit TTL. An import keeps them
+ * What signing adds to a zone's export: its apex DNSKEY, CDS and CDNSKEY (one combined key,
+ * the default policy), under 340 bytes with a 10-digit TTL. A key roll, or a KSK and a ZSK,
+ * add more for a while (docs/dnssec-rollovers.md): that room is not reserved. An import keeps them
  * as records (docs/dnssec.md), so a signed zone keeps room for them within both limits:
  * its export then imports back as well. drizzle/0028 holds the same figure.
  */
