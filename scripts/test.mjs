@@ -44,6 +44,7 @@ const END_TO_END = [
   "update-e2e",
   "archive-e2e",
   "dnssec-e2e",
+  "dnssec-rollover-e2e",
   "registry-e2e",
   "docs-e2e",
   "import-e2e",

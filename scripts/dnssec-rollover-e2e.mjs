@@ -1,0 +1,389 @@
+#!/usr/bin/env node
+// End to end, DNSSEC key rollovers (docs/dnssec-rollovers.md, contract §22): `npm start` on
+// a free port with a throwaway D1, then `npm run dns` (PowerDNS 4.7 signing online with the
+// keys and flags the connector hands it, Knot DNS holding what it transferred). A domain
+// registered here (the builtin repository: its stored DS is the parent's DS set) and its
+// zone, signed with a KSK and a ZSK of RSASHA256 (8), go through three rolls on an
+// accelerated clock, each step taken by `POST /v1/dnssec/run` with `as_of` (loopback only):
+//
+// - a ZSK roll (pre-publication), started by `POST /v1/zones/{zone}/dnssec/rollover`;
+// - a KSK roll (double-DS), started by the run when the KSK's lifetime says so;
+// - an algorithm roll 8 → 13 (RFC 6781 §4.1.4), started by the run after the policy changed.
+//
+// At every step, asked of the secondary (the address resolvers ask):
+//
+// - the DNSKEY RRset holds exactly the keys the API says are published, and the RRSIGs over
+//   `www` and over the DNSKEY RRset are made by exactly the keys the API says sign them:
+//   PowerDNS's signatures follow the key states;
+// - for every DS set the parent showed within its TTL (a resolver may still hold any of
+//   them), `delv` with that set as its only trust anchor fully validates `www` A and the
+//   NXDOMAIN of a name that does not exist (NSEC);
+// - the zone transferred from the secondary passes `dnssec-verify`.
+//
+// And the events: each key's steps (`dnssec.key.*`) and the parent's (`dnssec.ds.*`) in
+// /v1/events, in order. Each roll's length in zone-days (default TTLs) is printed.
+//
+// Loopback only, bounded loops; every daemon stopped by its PID, temp dirs removed.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { assert, assertEqual, createHarness, freePort, httpClient, lastLines, runCommand, startDnsTier, waitFor } from "./lib/harness.mjs";
+
+const harness = createHarness({ name: "dnssec-rollover-e2e", label: "DNSSEC-ROLLOVER-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 600_000 });
+const { check, ok, notOk } = harness;
+
+const ZONE = "rollover-e2e.com";
+/** TTLds: the parent's DS TTL the service assumes (src/resources/dnssec/lifecycle.ts DEFAULT_DS_TTL). */
+const DS_TTL_SECONDS = 86_400;
+/** The most steps one roll may take here: a hang detector (the longest, an algorithm roll, takes 5). */
+const MAX_STEPS = 12;
+/** A change through the API reaches the secondary in about a second; this bound only catches a change that never arrives. */
+const SECONDARY_WITHIN_MS = 60_000;
+
+// TTLkey 300 (the SOA minimum: PowerDNS serves DNSKEY with it), TTLsig 3600 ($TTL): the service's defaults.
+const MASTER_FILE = `$ORIGIN ${ZONE}.
+$TTL 3600
+@ IN SOA ns1.${ZONE}. hostmaster.${ZONE}. 1 7200 900 1209600 300
+@ NS ns1.${ZONE}.
+@ MX 10 mail.${ZONE}.
+ns1 A 192.0.2.53
+mail A 192.0.2.25
+www A 192.0.2.10
+www AAAA 2001:db8::10
+`;
+
+const PUBLISHED = new Set(["published", "ready", "active", "retired"]);
+
+await harness.runWithService(main);
+
+async function main({ base, stateDir, work }) {
+  const api = httpClient(base, { timeoutMs: 60_000 });
+
+  /** The request, its status asserted; its JSON. */
+  const must = async (method, path, body, status, headers) => {
+    const response = await api(method, path, body, headers);
+    assert(response.status === status, `${method} ${path} answered ${response.status}: ${response.text.slice(0, 500)}`);
+    return response.json;
+  };
+
+  const ready = await check(
+    `${ZONE} is registered here (builtin repository), its zone imported, a KSK and a ZSK of algorithm 8 signing it, and the domain's DS names the KSK`,
+    async () => {
+      await must("POST", "/v1/domains", { name: ZONE }, 201);
+      await must("POST", "/v1/zones", MASTER_FILE, 201, { "content-type": "text/dns" });
+      await must("PATCH", `/v1/zones/${ZONE}/dnssec`, { policy: { algorithm: 8, single_key: false } }, 200);
+      const state = await must("POST", `/v1/zones/${ZONE}/dnssec`, undefined, 201);
+      assertEqual(
+        state.keys.map((k) => [k.role, k.algorithm, k.flags, k.state]).sort(),
+        [
+          ["ksk", 8, 257, "active"],
+          ["zsk", 8, 256, "active"],
+        ],
+        "the keys",
+      );
+      const domain = await must("GET", `/v1/domains/${ZONE}`, undefined, 200);
+      const ksk = state.keys.find((k) => k.role === "ksk");
+      assertEqual(domain.ds.map(dsText), [ksk.ds[0]], "the domain's DS");
+    },
+  );
+  if (!ready) return;
+
+  const secondaryPort = await freePort();
+  const primaryPort = await freePort();
+  const dns = await startDnsTier({ api: base, port: secondaryPort, primaryPort, persistTo: stateDir });
+  if (dns.notReady) {
+    notOk("npm run dns starts the tier", dns.notReady);
+    return;
+  }
+  ok(`npm run dns: the secondary (Knot) on 127.0.0.1:${secondaryPort}, the primary (PowerDNS) on 127.0.0.1:${primaryPort}`);
+
+  // What the parent showed: each DS set, from when the domain's DS became it until it changed.
+  const parent = [];
+  let clock = Date.now(); // the run's clock: real time until the first `as_of`, then the steps' times
+  const observeParent = async () => {
+    const domain = await must("GET", `/v1/domains/${ZONE}`, undefined, 200);
+    const set = domain.ds.map(dsText).sort();
+    const last = parent.at(-1);
+    if (!last || JSON.stringify(last.set) !== JSON.stringify(set)) {
+      const at = Date.parse(domain.updated_at);
+      if (last) last.until = at;
+      parent.push({ set, from: at, until: null });
+    }
+  };
+  await observeParent();
+
+  const dig = (args) => runCommand("dig", ["@127.0.0.1", "-p", String(secondaryPort), "+norec", "+time=3", "+tries=2", ...args], { timeoutMs: 20_000 });
+  let steps = 0;
+
+  /**
+   * What resolvers see after a step, at the run's clock `at`: the secondary at the API's
+   * serial, its keys and signatures as the key states say, every DS set the parent showed
+   * within its TTL a trust anchor `delv` validates with, and the transfer dnssec-verify takes.
+   */
+  const verifyStep = async (label, at) => {
+    steps++;
+    await observeParent();
+    const state = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
+    const zone = await must("GET", `/v1/zones/${ZONE}`, undefined, 200);
+    const describe = state.keys.map((k) => `${k.role} ${k.algorithm}/${k.key_tag} ${k.state}`).join(", ");
+    const passed = await check(`${label} [${describe}]: the secondary serves serial ${zone.soa.serial}`, async () => {
+      let last = "";
+      const took = await waitFor(
+        async () => {
+          last = (await dig(["+short", ZONE, "SOA"])).output.trim();
+          return last.split(" ")[2] === String(zone.soa.serial);
+        },
+        { timeoutMs: SECONDARY_WITHIN_MS, stop: () => harness.aborting },
+      );
+      assert(took !== null, `the secondary answers SOA ${last}, the API's serial is ${zone.soa.serial}: ${lastLines(dns.output, 10)}`);
+    });
+    if (!passed) return false;
+
+    const rolling = state.rollover?.kind === "algorithm";
+    const signs = (k) =>
+      k.state === "active" ||
+      k.state === "pre-published" ||
+      k.state === "post-active" ||
+      // An algorithm roll's new keys sign from before they are published (RFC 6781 §4.1.4).
+      (rolling && (k.state === "published" || k.state === "ready") && k.algorithm === state.policy.algorithm);
+    const expectedDnskey = state.keys.filter((k) => PUBLISHED.has(k.state)).map((k) => k.key_tag);
+    const expectedZoneSigners = state.keys.filter((k) => signs(k) && k.role !== "ksk").map((k) => k.key_tag);
+    const expectedKeySigners = state.keys.filter((k) => signs(k) && k.role !== "zsk").map((k) => k.key_tag);
+    const sorted = (list) => [...new Set(list)].sort((a, b) => a - b);
+
+    await check(`${label}: the DNSKEY RRset holds the published keys, signed by the KSKs that sign; www's RRSIGs are the signing ZSKs'`, async () => {
+      const keys = await dig(["+dnssec", "+noall", "+answer", ZONE, "DNSKEY"]);
+      const rrs = records(keys.output);
+      const served = rrs.filter((f) => f[3] === "DNSKEY").map((f) => keyTagOf(f.slice(4).join(" ")));
+      assertEqual(sorted(served), sorted(expectedDnskey), "DNSKEY key tags served");
+      const keySigners = rrs.filter((f) => f[3] === "RRSIG" && f[4] === "DNSKEY").map((f) => Number(f[10]));
+      assertEqual(sorted(keySigners), sorted(expectedKeySigners), "key tags of the DNSKEY RRset's RRSIGs");
+      const www = records((await dig(["+dnssec", "+noall", "+answer", `www.${ZONE}`, "A"])).output);
+      const zoneSigners = www.filter((f) => f[3] === "RRSIG" && f[4] === "A").map((f) => Number(f[10]));
+      assertEqual(sorted(zoneSigners), sorted(expectedZoneSigners), "key tags of www A's RRSIGs");
+    });
+
+    const cached = parent.filter((p) => p.until === null || at < p.until + DS_TTL_SECONDS * 1000);
+    for (const [i, shown] of cached.entries()) {
+      const anchors = join(work, `anchors-${steps}-${i}.conf`);
+      const lines = shown.set.map((ds) => {
+        const [tag, algorithm, digestType, digest] = ds.split(" ");
+        return `  "${ZONE}." static-ds ${tag} ${algorithm} ${digestType} "${digest}";`;
+      });
+      writeFileSync(anchors, `trust-anchors {\n${lines.join("\n")}\n};\n`);
+      const age = shown.until === null ? "shown now" : `replaced ${Math.round((at - shown.until) / 1000)} s before`;
+      await check(
+        `${label}: delv fully validates www A and an NXDOMAIN with the parent's DS set {${shown.set.map((d) => d.split(" ").slice(0, 2).join("/")).join(", ")}} (${age})`,
+        async () => {
+          const delv = (name, type) =>
+            runCommand("delv", ["@127.0.0.1", "-p", String(secondaryPort), `+root=${ZONE}`, "-a", anchors, "+tcp", "+nocomments", name, type], {
+              timeoutMs: 30_000,
+            });
+          const www = (await delv(`www.${ZONE}.`, "A")).output;
+          assert(/^; fully validated$/m.test(www) && /\sA\s+192\.0\.2\.10$/m.test(www), `www: ${www.trim().split("\n").slice(0, 6).join(" | ")}`);
+          const none = (await delv(`nothing-here.${ZONE}.`, "A")).output;
+          assert(
+            /fully validated/.test(none) && /^;; resolution failed: ncache nxdomain$|^; negative response, fully validated$/m.test(none),
+            `nothing-here: ${none.trim().split("\n").slice(0, 6).join(" | ")}`,
+          );
+        },
+      );
+    }
+
+    await check(`${label}: the zone transferred from the secondary passes dnssec-verify`, async () => {
+      const axfr = await dig(["+nocmd", "+nostats", "+nocomments", ZONE, "AXFR"]);
+      const lines = axfr.output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith(";"));
+      const soaAt = lines.map((line, i) => (line.split(/\s+/)[3] === "SOA" ? i : -1)).filter((i) => i >= 0);
+      assert(soaAt.length === 2 && soaAt[0] === 0 && soaAt[1] === lines.length - 1, `not a whole transfer: ${axfr.output.slice(0, 600)}`);
+      const file = join(work, `axfr-${steps}.zone`);
+      writeFileSync(file, `${lines.slice(0, -1).join("\n")}\n`);
+      const verify = await runCommand("dnssec-verify", ["-o", ZONE, file], { timeoutMs: 60_000 });
+      assert(verify.code === 0 && /Zone fully signed/.test(verify.output), `dnssec-verify: ${verify.output.trim().split("\n").slice(-8).join(" | ")}`);
+    });
+    return true;
+  };
+
+  /** POST /v1/dnssec/run at `at` (ms); the run's report. */
+  const runAt = async (at) => {
+    clock = at;
+    return must("POST", "/v1/dnssec/run", { as_of: new Date(at).toISOString() }, 200);
+  };
+
+  /** Runs each step of the roll under way at its time, verifying after each, until the keys are at rest. */
+  const walk = async (name) => {
+    for (let i = 0; i < MAX_STEPS; i++) {
+      const state = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
+      if (state.rollover === null) return true;
+      if (state.next_step_at === null) {
+        notOk(`${name}: the roll has a next step`, JSON.stringify(state));
+        return false;
+      }
+      const at = Math.max(Date.parse(state.next_step_at), clock);
+      const report = await runAt(at);
+      const after = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
+      const label = `${name} +${Math.round((at - rollStart) / 1000)} s`;
+      if (report.failed > 0 || report.zones === 0) {
+        notOk(`${label}: the run took the zone's step`, JSON.stringify(report));
+        return false;
+      }
+      if (!(await verifyStep(`${label}${after.rollover === null ? " (done)" : ""}`, at))) return false;
+    }
+    notOk(`${name} ends within ${MAX_STEPS} steps`, "it did not");
+    return false;
+  };
+
+  let rollStart = clock;
+  const durations = [];
+  if (!(await verifyStep("signed", clock))) return;
+
+  // The ZSK roll, started now through the API.
+  rollStart = Date.now();
+  clock = rollStart;
+  const zskStarted = await check("POST …/dnssec/rollover {kind: zsk} publishes a new ZSK", async () => {
+    const state = await must("POST", `/v1/zones/${ZONE}/dnssec/rollover`, { kind: "zsk" }, 200);
+    assert(state.rollover?.kind === "zsk", JSON.stringify(state.rollover));
+    assert(
+      state.keys.some((k) => k.role === "zsk" && k.state === "published"),
+      JSON.stringify(state.keys),
+    );
+  });
+  if (!zskStarted || !(await verifyStep("zsk +0 s", rollStart))) return;
+  if (!(await walk("zsk"))) return;
+  durations.push(["ZSK", clock - rollStart]);
+
+  // The KSK roll: a lifetime of 2 days starts it a day after the KSK began to sign (Dreg + IpubP before its end).
+  const kskPolicy = await check("PATCH …/dnssec {policy: {ksk_lifetime_days: 2}} schedules a KSK roll", async () => {
+    await must("PATCH", `/v1/zones/${ZONE}/dnssec`, { policy: { ksk_lifetime_days: 2 } }, 200);
+    await runAt(clock);
+    const state = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
+    assert(state.rollover === null && state.next_step_at !== null && Date.parse(state.next_step_at) > clock, JSON.stringify(state));
+  });
+  if (!kskPolicy) return;
+  {
+    const state = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
+    rollStart = Date.parse(state.next_step_at);
+    const report = await runAt(rollStart);
+    const after = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
+    const started = await check("the run at the KSK's scheduled roll publishes a new KSK, its DS beside the old one at the parent", async () => {
+      assert(report.zones === 1 && report.failed === 0, JSON.stringify(report));
+      assert(after.rollover?.kind === "ksk", JSON.stringify(after.rollover));
+      assertEqual(
+        after.keys
+          .filter((k) => k.role === "ksk")
+          .map((k) => [k.state, k.ds_state])
+          .sort(),
+        [
+          ["active", "seen"],
+          ["published", "seen"],
+        ].sort(),
+        "the KSKs",
+      );
+    });
+    if (!started || !(await verifyStep("ksk +0 s", rollStart))) return;
+  }
+  if (!(await walk("ksk"))) return;
+  durations.push(["KSK", clock - rollStart]);
+  const kskWindow = [rollStart, clock];
+
+  // The algorithm roll 8 → 13: the policy changes, the next run starts it.
+  const algorithmPolicy = await check(
+    "PATCH …/dnssec {policy: {algorithm: 13, ksk_lifetime_days: null}} and the next run starts an algorithm roll",
+    async () => {
+      await must("PATCH", `/v1/zones/${ZONE}/dnssec`, { policy: { algorithm: 13, ksk_lifetime_days: null } }, 200);
+      // A second after the KSK roll's last step, so that the two rolls' events are told apart by time.
+      rollStart = clock + 1000;
+      await runAt(rollStart);
+      const state = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
+      assert(state.rollover?.kind === "algorithm", JSON.stringify(state.rollover));
+      assertEqual(
+        state.keys
+          .filter((k) => k.algorithm === 13)
+          .map((k) => [k.role, k.state])
+          .sort(),
+        [
+          ["ksk", "pre-published"],
+          ["zsk", "pre-published"],
+        ],
+        "the new keys",
+      );
+    },
+  );
+  if (!algorithmPolicy || !(await verifyStep("algorithm +0 s", rollStart))) return;
+  if (!(await walk("algorithm"))) return;
+  durations.push(["algorithm 8 → 13", clock - rollStart]);
+
+  await check("at rest: a KSK and a ZSK of algorithm 13, the domain's DS names the KSK alone", async () => {
+    const state = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
+    assertEqual(
+      state.keys.map((k) => [k.role, k.algorithm, k.state]).sort(),
+      [
+        ["ksk", 13, "active"],
+        ["zsk", 13, "active"],
+      ],
+      "the keys",
+    );
+    const domain = await must("GET", `/v1/domains/${ZONE}`, undefined, 200);
+    assertEqual(domain.ds.map(dsText), [state.keys.find((k) => k.role === "ksk").ds[0]], "the domain's DS");
+  });
+
+  await check(
+    "each step is an event: the KSK roll's are dnssec.key.published, dnssec.ds.submitted, dnssec.ds.seen, dnssec.key.ready, active, retired, removed, dnssec.ds.submitted, dnssec.ds.seen",
+    async () => {
+      const events = [];
+      let cursor = null;
+      for (let page = 0; page < 50; page++) {
+        const list = await must("GET", `/v1/events?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, undefined, 200);
+        events.push(...list.data);
+        cursor = list.next_cursor;
+        if (!cursor) break;
+      }
+      const [from, until] = kskWindow;
+      const kskRoll = events
+        .filter((e) => e.type.startsWith("dnssec.") && Date.parse(e.at) >= from && Date.parse(e.at) <= until)
+        .map((e) => `${e.type}.${e.operation}`);
+      assertEqual(
+        kskRoll,
+        [
+          "dnssec.key.published",
+          "dnssec.ds.submitted",
+          "dnssec.ds.seen",
+          "dnssec.key.ready",
+          "dnssec.key.active",
+          "dnssec.key.retired",
+          "dnssec.key.removed",
+          "dnssec.ds.submitted",
+          "dnssec.ds.seen",
+        ],
+        "the KSK roll's events",
+      );
+      const names = new Set(events.filter((e) => e.type.startsWith("dnssec.")).map((e) => `${e.type}.${e.operation}`));
+      assert(names.has("dnssec.key.published") && names.has("dnssec.key.removed"), [...names].join(", "));
+    },
+  );
+
+  for (const [name, ms] of durations) console.log(`#   ${name} roll: ${(ms / 1000).toFixed(0)} s of zone time, ${(ms / 86_400_000).toFixed(3)} zone-days`);
+  console.log(`#   ${steps} steps verified`);
+}
+
+/** A domain's dsData as DS text ("tag alg type HEX"). */
+function dsText(ds) {
+  return `${ds.key_tag} ${ds.algorithm} ${ds.digest_type} ${ds.digest.toUpperCase()}`;
+}
+
+/** dig's answer lines as fields. */
+function records(text) {
+  return text
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter((f) => f.length >= 5 && !f[0].startsWith(";"));
+}
+
+/** The key tag of a DNSKEY's presentation ("flags protocol algorithm base64…"), RFC 4034 appendix B. */
+function keyTagOf(text) {
+  const [flags, protocol, algorithm, ...rest] = text.split(/\s+/);
+  const key = Buffer.from(rest.join(""), "base64");
+  const rdata = Buffer.concat([Buffer.from([Number(flags) >> 8, Number(flags) & 0xff, Number(protocol), Number(algorithm)]), key]);
+  let ac = 0;
+  for (let i = 0; i < rdata.length; i++) ac += i & 1 ? rdata[i] : rdata[i] << 8;
+  ac += (ac >> 16) & 0xffff;
+  return ac & 0xffff;
+}
