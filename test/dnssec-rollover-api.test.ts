@@ -251,3 +251,55 @@ describe("a parent managed here", () => {
     expect(again.ds.map((d: { key_tag: number }) => d.key_tag).sort()).toEqual([on.keys[0].key_tag, fresh.key_tag].sort());
   });
 });
+
+/** pir (.org) connected to a registry gateway on a loopback port nothing listens on (as test/registry-connector.test.ts). */
+const PIR_TO_A_CLOSED_GATEWAY = {
+  REGISTRY_CONNECTORS: JSON.stringify({ pir: { host: "epp.example", client_id: "domain-api", password: "local-pw-1" } }),
+  REGISTRY_GATEWAY_URL: "http://127.0.0.1:9",
+  REGISTRY_GATEWAY_SECRET: "a-gateway-secret-of-32-characters-or-more",
+};
+
+async function connected(method: string, path: string, json?: unknown) {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(
+    new Request(`${LOCAL}${path}`, {
+      method,
+      headers: { authorization: bearer("write"), ...(json === undefined ? {} : { "content-type": "application/json" }) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    }),
+    { ...env, ...PIR_TO_A_CLOSED_GATEWAY, CLOCK_OVERRIDE: "true" } as never,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  const text = await response.text();
+  return { status: response.status, text, body: text ? JSON.parse(text) : undefined };
+}
+
+describe("a parent at a connected registry", () => {
+  it("the DS set goes to the registry first: out of reach, a KSK roll is 503 registry_unavailable and nothing is written; the run leaves the zone due", async () => {
+    // Made while pir is builtin; then pir gets a connector whose gateway cannot be reached.
+    await createDomain("roll-epp.org");
+    await createZone("roll-epp.org");
+    expect((await api("PATCH", "/v1/zones/roll-epp.org/dnssec", { json: { policy: { single_key: false } } })).status).toBe(200);
+    const on = (await api("POST", "/v1/zones/roll-epp.org/dnssec")).body;
+    const refused = await connected("POST", "/v1/zones/roll-epp.org/dnssec/rollover", { kind: "ksk" });
+    expect(refused.status, refused.text).toBe(503);
+    expect(refused.body.code).toBe("registry_unavailable");
+    const state = await read("roll-epp.org");
+    expect(state.rollover).toBeNull();
+    expect(state.keys.map((k: { id: string }) => k.id)).toEqual(on.keys.map((k: { id: string }) => k.id));
+    expect((await api("GET", "/v1/domains/roll-epp.org")).body.ds).toHaveLength(1);
+
+    // A KSK lifetime that asks for a roll (due a day after the KSK began: Dreg + IpubP before its end): the run
+    // cannot reach the registry either, and keeps the zone due.
+    expect((await api("PATCH", "/v1/zones/roll-epp.org/dnssec", { json: { policy: { ksk_lifetime_days: 2 } } })).status).toBe(200);
+    const asOf = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    const run = await connected("POST", "/v1/dnssec/run", { as_of: asOf });
+    expect(run.status, run.text).toBe(200);
+    expect(run.body).toMatchObject({ failed: 1 });
+    const after = await read("roll-epp.org");
+    expect(after.rollover).toBeNull();
+    expect(after.keys).toHaveLength(2);
+    expect(Date.parse(after.next_step_at)).toBeLessThanOrEqual(Date.parse(asOf));
+  });
+});
