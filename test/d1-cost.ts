@@ -1,6 +1,7 @@
 // What a request costs D1, observed by wrapping the D1 binding the Worker receives (as
 // test/round-trips.test.ts does): every batch with the SQL text and bound values of each
 // of its statements, and the rows read and written that D1 reports in each result's meta.
+import { databaseBusy } from "../src/db/errors";
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { expect } from "vitest";
 import { D1_LIMITS, MAX_STATEMENTS_PER_BATCH } from "../src/db/d1-limits";
@@ -19,11 +20,36 @@ export interface D1Cost {
   singles: StatementSeen[];
   rowsRead: number;
   rowsWritten: number;
+  /**
+   * Trips that met a database another connection held locked (SQLITE_BUSY) and were tried
+   * again by the Worker's retry (src/db/client.ts): the machine's contention, not the
+   * operation's shape, so they are counted here and not among the round trips.
+   */
+  busyRetries?: number;
 }
 
 /** Each batch and each statement run on its own is one trip to the database. */
 export function roundTrips(cost: D1Cost): number {
   return cost.batches.length + cost.singles.length;
+}
+
+/** Runs one trip; one that failed on a locked database is taken back out of `trips` and counted apart. */
+async function trip<R>(cost: D1Cost, trips: unknown[], entry: unknown, run: () => Promise<R>): Promise<R> {
+  trips.push(entry);
+  try {
+    return await run();
+  } catch (error) {
+    if (databaseBusy(error)) {
+      trips.splice(trips.lastIndexOf(entry), 1);
+      cost.busyRetries = (cost.busyRetries ?? 0) + 1;
+    }
+    throw error;
+  }
+}
+
+/** The SQL of each round trip, for a message when a count is over its bound. */
+export function tripsText(cost: D1Cost): string {
+  return [...cost.batches.map((b) => `batch[${b.map((s) => s.sql.slice(0, 80)).join(" ; ")}]`), ...cost.singles.map((s) => s.sql.slice(0, 80))].join("\n");
 }
 
 const seen = new WeakMap<object, { real: D1PreparedStatement; statement: StatementSeen }>();
@@ -47,8 +73,7 @@ function watchedStatement(cost: D1Cost, real: D1PreparedStatement, statement: St
       }
       if (key === "all" || key === "run") {
         return async (...args: unknown[]) => {
-          cost.singles.push(statement);
-          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          const result = await trip(cost, cost.singles, statement, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
           addMeta(cost, result);
           return result;
         };
@@ -58,24 +83,24 @@ function watchedStatement(cost: D1Cost, real: D1PreparedStatement, statement: St
         // arrays (a join may repeat a column name, which objects would merge), and a read
         // is run once more through all() for its meta alone (not a round trip of the
         // request's); a write through raw() runs as a batch of one, which has meta.
-        return async (...args: unknown[]) => {
-          cost.singles.push(statement);
-          if (key === "first") {
-            const result = (await target.all()) as D1Result<Record<string, unknown>>;
+        return (...args: unknown[]) =>
+          trip(cost, cost.singles, statement, async () => {
+            if (key === "first") {
+              const result = (await target.all()) as D1Result<Record<string, unknown>>;
+              addMeta(cost, result);
+              const row = result.results[0] ?? null;
+              const column = args[0] as string | undefined;
+              return column === undefined || row === null ? row : row[column];
+            }
+            if (READ_ONLY.test(statement.sql)) {
+              const rows = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+              addMeta(cost, await target.all());
+              return rows;
+            }
+            const [result] = await db.batch([target]);
             addMeta(cost, result);
-            const row = result.results[0] ?? null;
-            const column = args[0] as string | undefined;
-            return column === undefined || row === null ? row : row[column];
-          }
-          if (READ_ONLY.test(statement.sql)) {
-            const rows = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-            addMeta(cost, await target.all());
-            return rows;
-          }
-          const [result] = await db.batch([target]);
-          addMeta(cost, result);
-          return ((result as D1Result<Record<string, unknown>>).results ?? []).map((row) => Object.values(row));
-        };
+            return ((result as D1Result<Record<string, unknown>>).results ?? []).map((row) => Object.values(row));
+          });
       }
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -93,10 +118,12 @@ function watchedDatabase<T extends D1Database | D1DatabaseSession>(cost: D1Cost,
       }
       if (key === "batch") {
         return async (statements: D1PreparedStatement[]) => {
-          cost.batches.push(statements.map((s) => seen.get(s)?.statement ?? { sql: "?", params: [] }));
-          const results = await (value as (s: D1PreparedStatement[]) => Promise<unknown[]>).call(
-            target,
-            statements.map((s) => seen.get(s)?.real ?? s),
+          const entry = statements.map((s) => seen.get(s)?.statement ?? { sql: "?", params: [] });
+          const results = await trip(cost, cost.batches, entry, () =>
+            (value as (s: D1PreparedStatement[]) => Promise<unknown[]>).call(
+              target,
+              statements.map((s) => seen.get(s)?.real ?? s),
+            ),
           );
           for (const result of results) addMeta(cost, result);
           return results;
