@@ -9,7 +9,9 @@
 // (sent once, the domain exists once, its Idempotency-Key replay sends nothing), outages
 // (2502, the registry down, a 202 finishing after it), a slow registry holding only its own
 // writes (shown by what the registries saw, not by the clock), reconciliation (drift
-// followed, a domain gone marked) — every frame the registries received schema-valid. Waits are hang detectors with generous bounds, never speed checks.
+// followed, a domain gone marked), the registry's clock (the sweep leaving connected domains'
+// renewal, redemption, purge and transfer approval to the registry) — every frame the
+// registries received schema-valid. Waits are hang detectors with generous bounds, never speed checks.
 // Prints `ok - …` / `not ok - …` per check and `REGISTRY-AUTHORITY-E2E: N passed, M failed`.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -549,16 +551,145 @@ async function main() {
 
   // ---- the registry's clock: an automatic approval -----------------------------------------
 
+  /** POST /v1/lifecycle/sweep as of a time (npm start allows `as_of`): its report. */
+  const sweepAt = async (asOf) => {
+    const res = await api("POST", "/v1/lifecycle/sweep", { as_of: asOf });
+    expectStatus(res, 200);
+    return res.json;
+  };
+  const DAY_MS = 86_400_000;
+
   await check(
-    "a transfer the registry approves by itself after five days: from its poll message the domain leaves the account (transfer_auto_approve)",
+    "a transfer the registry approves by itself after five days: the sweep past act_by leaves it pending; from the registry's poll message the domain leaves the account (transfer_auto_approve)",
     async () => {
       const name = `auto-${tag}.com`;
       const domain = await registered(name);
       await otherAsks(name, domain.auth_info);
       await domainUntil(name, pendingTransfer, "pendingTransfer");
+      const transfer = await api("GET", `/v1/domains/${name}/transfer`);
+      expectStatus(transfer, 200);
+      const report = await sweepAt(new Date(Date.parse(transfer.json.act_by) + DAY_MS).toISOString());
+      assertEqual(report.transfers_approved, 0, "transfers the sweep approved");
+      assert(pendingTransfer(await api("GET", `/v1/domains/${name}`)), "the domain no longer pendingTransfer after the sweep");
       expectStatus(await control("POST", "/clock", { advance_days: 6 }), 200);
       await domainUntil(name, (r) => r.status === 404, "gone");
       assertEqual((await eventsOf(domain.id, "transfer_auto_approve")).length, 1, "transfer_auto_approve events");
+    },
+  );
+
+  // ---- the registry's clock: the sweep leaves connected domains to it (registry B, .org) -------
+
+  const pir = b.control;
+  const reconcilePir = async () => {
+    const reports = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await api("POST", "/v1/repositories/pir/reconcile/run", { limit: 100 });
+      expectStatus(res, 200);
+      reports.push(res.json);
+      if (res.json.pass_complete) return reports;
+    }
+    throw new Error(`no pass completed: ${JSON.stringify(reports.at(-1))}`);
+  };
+  const pirUp = async () => {
+    let last = null;
+    const up = await waitFor(
+      async () => {
+        last = await api("GET", "/v1/repositories/pir");
+        return last.json?.connector?.state === "up";
+      },
+      { timeoutMs: SETTLES_WITHIN_MS, intervalMs: 500 },
+    );
+    assert(up !== null, `pir: ${last?.text.slice(0, 300)}`);
+  };
+
+  await check(
+    "the sweep a day past a connected domain's expiry neither renews nor expires it (a builtin one it renews); the registry renews it by its own clock, and reconciliation brings the registry's expiry",
+    async () => {
+      const name = `clock-${tag}.org`;
+      const domain = await registered(name);
+      const builtinName = `builtin-${tag}.info`;
+      const builtin = await api("POST", "/v1/domains", { name: builtinName, nameservers: NAMESERVERS });
+      expectStatus(builtin, 201);
+      const asOf = new Date(Math.max(Date.parse(domain.expires_at), Date.parse(builtin.json.expires_at)) + DAY_MS).toISOString();
+      const report = await sweepAt(asOf);
+      assert(
+        report.auto_renewed === 1 && report.expired === 0 && report.purged === 0 && report.redemptions_ended === 0,
+        `the sweep's report: ${JSON.stringify(report)}`,
+      );
+      const after = await api("GET", `/v1/domains/${name}`);
+      expectStatus(after, 200);
+      assertEqual(after.json.expires_at, domain.expires_at, "the connected domain's expires_at after the sweep");
+      assertEqual((await eventsOf(domain.id, "auto_renew")).length + (await eventsOf(domain.id, "expire")).length, 0, "auto_renew and expire events");
+      const renewedHere = await api("GET", `/v1/domains/${builtinName}`);
+      assert(Date.parse(renewedHere.json.expires_at) > Date.parse(builtin.json.expires_at), `the builtin domain: ${renewedHere.text.slice(0, 300)}`);
+      // The registry's clock passes the expiry: it renews the domain itself (the extension auto-renews).
+      expectStatus(await pir("POST", "/clock", { advance_days: 367 }), 200);
+      const info = await as("domain-api", { kind: "domain:info", name }, pir);
+      assert(Date.parse(info.json.resData[0].exDate) > Date.parse(domain.expires_at), `the registry's exDate: ${info.json.resData[0].exDate}`);
+      await reconcilePir();
+      const followed = await api("GET", `/v1/domains/${name}`);
+      assertEqual(Date.parse(followed.json.expires_at), Date.parse(info.json.resData[0].exDate), "expires_at (the registry's)");
+      const reconciled = await eventsOf(domain.id, "reconciled");
+      assert(
+        reconciled.some((e) => e.after.registry_differences.some((d) => d.field === "expires_at")),
+        `reconciled events: ${JSON.stringify(reconciled).slice(0, 400)}`,
+      );
+    },
+  );
+
+  /** A connected .org domain deleted into redemption at registry B (past its add grace period there): 202 pendingDelete. */
+  const deletedAtPir = async (name) => {
+    const domain = await registered(name);
+    expectStatus(await pir("POST", "/clock", { advance_days: 6 }), 200);
+    const res = await api("DELETE", `/v1/domains/${name}`);
+    expectStatus(res, 202);
+    assert(res.json.status.includes("pendingDelete"), `status: ${res.json.status}`);
+    return domain;
+  };
+
+  await check(
+    "a deleted connected domain: the sweep past the end of its redemption neither ends it nor purges it; the registry purges it by its own clock, and its poll message takes it out of the account (purge)",
+    async () => {
+      const name = `purged-there-${tag}.org`;
+      const domain = await deletedAtPir(name);
+      const report = await sweepAt(new Date(Date.now() + 45 * DAY_MS).toISOString());
+      assert(report.redemptions_ended === 0 && report.purged === 0, `the sweep's report: ${JSON.stringify(report)}`);
+      const still = await api("GET", `/v1/domains/${name}`);
+      expectStatus(still, 200);
+      assert(still.json.status.includes("pendingDelete"), `status: ${still.json.status}`);
+      // The registry's redemption (30 days) ends, then its pendingDelete (5): it purges the name and tells us.
+      expectStatus(await pir("POST", "/clock", { advance_days: 31 }), 200);
+      expectStatus(await pir("POST", "/clock", { advance_days: 6 }), 200);
+      await domainUntil(name, (r) => r.status === 404, "gone");
+      const purges = await eventsOf(domain.id, "purge");
+      assert(purges.length === 1 && purges[0].token === "registry:pir", `purge events: ${JSON.stringify(purges).slice(0, 300)}`);
+    },
+  );
+
+  await check(
+    "a deleted connected domain the registry purged whose message was lost: reconciliation finds it gone (2303) and purges it here (purged), where a live one would only be marked",
+    async () => {
+      const name = `lost-purge-${tag}.org`;
+      const domain = await deletedAtPir(name);
+      // The gateway locked out; the registry purges the name and queues its message, which we take and ack ourselves: lost.
+      expectStatus(await pir("POST", "/down"), 200);
+      expectStatus(await pir("POST", "/clock", { advance_days: 31 }), 200);
+      expectStatus(await pir("POST", "/clock", { advance_days: 6 }), 200);
+      const taken = [];
+      for (let i = 0; i < 100; i++) {
+        const req = await as("domain-api", { kind: "poll", op: "req" }, pir);
+        if (req.code !== 1301) break;
+        taken.push(req.json.resData?.[0]?.name ?? null);
+        assertEqual((await as("domain-api", { kind: "poll", op: "ack", msgID: req.json.msgQ.id }, pir)).code, 1000, "ack");
+      }
+      assert(taken.includes(name), `the messages taken: ${JSON.stringify(taken)}`);
+      expectStatus(await pir("POST", "/up"), 200);
+      await pirUp();
+      expectStatus(await api("GET", `/v1/domains/${name}`), 200);
+      const reports = await reconcilePir();
+      assert(reports.reduce((n, r) => n + r.purged, 0) === 1, `reports: ${JSON.stringify(reports)}`);
+      expectStatus(await api("GET", `/v1/domains/${name}`), 404);
+      assertEqual((await eventsOf(domain.id, "purge")).length, 1, "purge events");
     },
   );
 

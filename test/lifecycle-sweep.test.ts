@@ -17,14 +17,17 @@ import { bearer } from "./tokens";
 const LOCAL = "http://127.0.0.1:8787";
 
 /** POST /v1/lifecycle/sweep from a loopback host of a server with CLOCK_OVERRIDE (npm start). */
-async function sweepRequest(body: unknown, options: { auth?: string; host?: string; hostHeader?: string; clockOverride?: boolean } = {}) {
+async function sweepRequest(
+  body: unknown,
+  options: { auth?: string; host?: string; hostHeader?: string; clockOverride?: boolean; settings?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { authorization: options.auth ?? bearer("write") };
   if (options.hostHeader) headers.host = options.hostHeader;
   if (body !== undefined) headers["content-type"] = "application/json";
   const ctx = createExecutionContext();
   const response = await worker.fetch(
     new Request(`${options.host ?? LOCAL}/v1/lifecycle/sweep`, { method: "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) }),
-    { ...env, CLOCK_OVERRIDE: options.clockOverride === false ? undefined : "true" },
+    { ...env, ...options.settings, CLOCK_OVERRIDE: options.clockOverride === false ? undefined : "true" },
     ctx,
   );
   await waitOnExecutionContext(ctx);
@@ -385,6 +388,147 @@ describe("a purge that lets go of a host more domains use than one run takes lea
   });
 });
 
+// ---- connected repositories: the registry decides (docs/lifecycle.md, docs/registries.md) ------
+
+const GATEWAY_SECRET = "a-gateway-secret-of-32-characters-or-more";
+/** pir (.org) connected, its gateway a closed loopback port: the sweep must not need it. */
+const PIR_CONNECTED = {
+  REGISTRY_CONNECTORS: JSON.stringify({ pir: { client_id: "domain-api" } }),
+  REGISTRY_GATEWAY_URL: "http://127.0.0.1:9",
+  REGISTRY_GATEWAY_SECRET: GATEWAY_SECRET,
+};
+
+/** The sweep as of `asOf` with pir connected (expects 200). */
+async function sweepConnected(asOf: string) {
+  const response = await sweepRequest({ as_of: asOf }, { settings: PIR_CONNECTED });
+  expect(response.status, response.text).toBe(200);
+  return response.body;
+}
+
+describe("the sweep leaves a connected repository's domains to its registry; builtin ones as before", () => {
+  it("an expired connected domain is neither auto-renewed nor expired (its expiry, statuses and events unchanged); a builtin one due at the same time renews", async () => {
+    const connected = await createDomain("registry-renews.org");
+    const unrenewed = await createDomain("registry-expires.org", { auto_renew: false });
+    const builtin = await createDomain("sweep-renews.info");
+    const expiry = "2026-04-01T00:00:00.000Z";
+    for (const name of ["registry-renews.org", "registry-expires.org", "sweep-renews.info"]) await setDomain(name, { expires_at: expiry, rgp: [] });
+    const at = plusDays(expiry, 1);
+    expect(await sweepConnected(at)).toEqual({ ...NOTHING, as_of: at, auto_renewed: 1 });
+    for (const [name, domain] of [
+      ["registry-renews.org", connected],
+      ["registry-expires.org", unrenewed],
+    ] as const) {
+      const now = await read(name);
+      expect(now).toMatchObject({ expires_at: expiry, rgp_status: [], status: domain.status });
+      expect((await eventsOf(domain.id)).map((e: { operation: string }) => e.operation)).toEqual(["create"]);
+    }
+    expect((await read("sweep-renews.info")).expires_at).toBe("2027-04-01T00:00:00.000Z");
+    expect(await eventsOf(builtin.id, "auto_renew")).toHaveLength(1);
+  });
+
+  it("a deleted connected domain is neither moved to pendingDelete nor purged when its redemption ends here; a builtin one is purged", async () => {
+    const connected = await createDomain("registry-purges.org", { auto_renew: false });
+    const builtin = await createDomain("sweep-purges.info", { auto_renew: false });
+    const expiry = "2026-04-01T00:00:00.000Z";
+    for (const name of ["registry-purges.org", "sweep-purges.info"]) await setDomain(name, { expires_at: expiry, rgp: [] });
+    // Both enter redemption as builtin domains (the registry's word for the .org one, as a poll message would bring it).
+    expect(await sweepAt(expiry)).toEqual({ ...NOTHING, as_of: expiry, expired: 2 });
+    const inRedemption = await read("registry-purges.org");
+    const purgeAt = plusDays(expiry, 40);
+    expect(await sweepConnected(purgeAt)).toEqual({ ...NOTHING, as_of: purgeAt, purged: 1 });
+    expectProblem(await api("GET", "/v1/domains/sweep-purges.info"), 404, "not_found");
+    expect(await eventsOf(builtin.id, "purge")).toHaveLength(1);
+    const still = await read("registry-purges.org");
+    expect(still).toEqual(inRedemption);
+    expect(still.status).toContain("pendingDelete");
+    expect(still.rgp_status).toEqual([{ status: "redemptionPeriod", ends_at: plusDays(expiry, 30) }]);
+    expect((await eventsOf(connected.id)).map((e: { operation: string }) => e.operation).sort()).toEqual(["create", "expire"]);
+  });
+
+  it("a connected live domain's ended grace period still leaves rgp_status (it decides nothing at the registry)", async () => {
+    const domain = await createDomain("grace-ends-here.org");
+    const ends = "2026-04-01T00:00:00.000Z";
+    await setDomain("grace-ends-here.org", { rgp: [{ status: "addPeriod", ends_at: ends }] });
+    const at = plusMs(ends, 1);
+    expect(await sweepConnected(at)).toEqual({ ...NOTHING, as_of: at, grace_periods_ended: 1 });
+    expect((await read("grace-ends-here.org")).rgp_status).toEqual([]);
+    expect(await eventsOf(domain.id, "update")).toHaveLength(1);
+  });
+
+  it("a transfer another registrar asked for is not approved by the sweep at act_by: the registry approves it, and its message says so", async () => {
+    const domain = await createDomain("asked-at-registry.org");
+    const actBy = "2026-04-06T00:00:00.000Z";
+    const message = {
+      repository: "pir",
+      client_id: "domain-api",
+      message: {
+        code: 1301,
+        msgQ: { count: 1, id: "sweep-1", qDate: "2026-04-01T00:00:00.000Z", msg: "Transfer requested." },
+        resData: [
+          {
+            kind: "domain:trnData",
+            name: "asked-at-registry.org",
+            trStatus: "pending",
+            reID: "other-registrar",
+            reDate: "2026-04-01T00:00:00.000Z",
+            acID: "domain-api",
+            acDate: actBy,
+          },
+        ],
+        extensions: [],
+        trID: { svTRID: "LR-SWEEP-1" },
+      },
+    };
+    const ctx = createExecutionContext();
+    const handed = await worker.fetch(
+      new Request(`${LOCAL}/v1/registry-messages`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${GATEWAY_SECRET}`, "content-type": "application/json" },
+        body: JSON.stringify(message),
+      }),
+      { ...env, ...PIR_CONNECTED } as never,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(handed.status, await handed.clone().text()).toBe(200);
+    expect(await handed.json()).toMatchObject({ outcome: "applied", domain: domain.id });
+    const at = plusDays(actBy, 1);
+    expect(await sweepConnected(at)).toEqual({ ...NOTHING, as_of: at });
+    expect((await read("asked-at-registry.org")).status).toContain("pendingTransfer");
+    const transfer = await api("GET", "/v1/domains/asked-at-registry.org/transfer");
+    expect(transfer.status, transfer.text).toBe(200);
+    expect(transfer.body).toMatchObject({ status: "pending", registrar: "other-registrar", act_by: actBy });
+    expect(await eventsOf(domain.id, "transfer_auto_approve")).toEqual([]);
+  });
+
+  it("a transfer between two accounts here, of a connected repository's domain, is still approved at act_by: the registry takes no part in it", async () => {
+    const gaining = await customer("sweep-connected-gaining");
+    const domain = await createDomain("between-accounts.org", { nameservers: ["ns1.example.net", "ns2.example.net"] });
+    // Past .org's 60-day transfer lock.
+    await env.DB.prepare("update domains set created_at = ?1 where id = ?2").bind("2025-01-01T00:00:00.000Z", domain.id).run();
+    const requested = await api("POST", "/v1/domains/between-accounts.org/transfer", {
+      json: { auth_info: domain.auth_info },
+      headers: { authorization: gaining.auth },
+    });
+    expect(requested.status, requested.text).toBe(201);
+    const actBy = "2026-03-01T00:00:00.000Z";
+    await env.DB.prepare("update transfers set act_by = ?1 where domain_id = ?2").bind(actBy, domain.id).run();
+    expect(await sweepConnected(actBy)).toEqual({ ...NOTHING, as_of: actBy, transfers_approved: 1 });
+    expect((await api("GET", "/v1/domains/between-accounts.org/transfer")).body).toMatchObject({ status: "auto_approved", gaining_account: gaining.id });
+  });
+
+  it("a REGISTRY_CONNECTORS that cannot be read stops the sweep with 503 not_configured and nothing written: which domains are the registries' is unknown", async () => {
+    const domain = await createDomain("unknown-connectors.info");
+    const expiry = "2026-04-01T00:00:00.000Z";
+    await setDomain("unknown-connectors.info", { expires_at: expiry, rgp: [] });
+    const response = await sweepRequest({ as_of: plusDays(expiry, 1) }, { settings: { ...PIR_CONNECTED, REGISTRY_CONNECTORS: "{not json" } });
+    expectProblem(response as never, 503, "not_configured");
+    expect(response.body.detail).toMatch(/REGISTRY_CONNECTORS is not JSON/);
+    expect((await read("unknown-connectors.info")).expires_at).toBe(expiry);
+    expect(await eventsOf(domain.id, "auto_renew")).toEqual([]);
+  });
+});
+
 describe("POST /v1/lifecycle/sweep is for operators, and as_of only where CLOCK_OVERRIDE allows it", () => {
   it("a customer's token answers 403 forbidden", async () => {
     const stranger = await customer("sweep-stranger");
@@ -471,6 +615,34 @@ describe("the sweep stays cheap with many domains of which almost none are due",
         "SCAN s VIRTUAL TABLE INDEX 1:",
       ],
     });
+  });
+
+  it("with connected repositories the due queries walk the same indexes, the connected ones' domains left out as each entry is read (query plans)", async () => {
+    const db = database(env.DB);
+    const at = "2026-06-01T00:00:00.000Z";
+    const position = { key: at, id: "dom_01JD3Q6Y4T8N0V4W5X6Y7Z8A9B" };
+    const { dueExpiries, dueGraceEnds } = await import("../src/jobs/sweep-due");
+    const planOf = async (query: { toSQL(): { sql: string; params: unknown[] } }) => {
+      const { sql, params } = query.toSQL();
+      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .bind(...params)
+        .all<{ detail: string }>();
+      return results.map((r) => r.detail);
+    };
+    for (const connected of [["pir"], ["pir", "verisign"]]) {
+      const expiries = await planOf(dueExpiries(db, at, position, 50, connected));
+      const graceEnds = await planOf(dueGraceEnds(db, at, position, 50, connected));
+      expect(expiries[0]).toBe("SEARCH domains USING INDEX domains_live_expires_idx ((expires_at,id)>(?,?) AND expires_at<?)");
+      expect(graceEnds[0]).toMatch(/^SEARCH domains USING (COVERING )?INDEX domains_rgp_ends_idx \(/);
+      // No other table read, and no sort: the page is the index's order.
+      for (const line of [...expiries, ...graceEnds]) expect(line).not.toMatch(/^SCAN (?!json_each)|TEMP B-TREE/);
+      const { sql } = dueExpiries(db, at, position, 50, connected).toSQL();
+      expect(sql).toContain(`"domains"."repository_id" not in (${connected.map(() => "?").join(", ")})`);
+    }
+    // Without connectors the statements are exactly those of a service without them.
+    expect(dueExpiries(db, at, position, 50, []).toSQL()).toEqual(dueExpiries(db, at, position, 50).toSQL());
+    expect(dueExpiries(db, at, position, 50).toSQL().sql).not.toContain("repository_id");
+    expect(dueGraceEnds(db, at, position, 50).toSQL().sql).not.toContain("repository_id");
   });
 
   it("with 4 000 domains not due (half of them in redemption after their expiry) a run reads a handful of rows", async () => {

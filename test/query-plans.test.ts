@@ -9,6 +9,7 @@ import { BUILT_IN_LIMITS } from "../src/registry/limits";
 import { listContacts } from "../src/resources/contacts/queries";
 import { listDomains } from "../src/resources/domains/queries";
 import { oldestDue, passEvents, passSizes } from "../src/jobs/event-archive";
+import { dueExpiries, dueGraceEnds, dueTransfers } from "../src/jobs/sweep-due";
 import { archivedAfter, listEventArchives, listEvents } from "../src/resources/events/queries";
 import { listHosts } from "../src/resources/hosts/queries";
 import { listRecords } from "../src/resources/records/queries";
@@ -98,6 +99,12 @@ const cases: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
   ["the archive's oldest due event", oldestDue(db, "2026-01-01T00:00:00.000Z", ["acc_x"])],
   ["the archive's pass: sizes", passSizes(db, "acc_x", 2000)],
   ["the archive's pass: events", passEvents(db, "acc_x", 120, 2000)],
+  // The lifecycle sweep's due rows (docs/lifecycle.md), builtin only and with repositories whose registry decides.
+  ["the sweep's due transfers", dueTransfers(db, "2026-06-01T00:00:00.000Z", { key: "2026-05-01T00:00:00.000Z", id: "trn_x" }, 50)],
+  ["the sweep's due expiries", dueExpiries(db, "2026-06-01T00:00:00.000Z", null, 50)],
+  ["the sweep's due expiries, connected repositories left out", dueExpiries(db, "2026-06-01T00:00:00.000Z", null, 50, ["pir", "verisign"])],
+  ["the sweep's due grace ends", dueGraceEnds(db, "2026-06-01T00:00:00.000Z", null, 50)],
+  ["the sweep's due grace ends, connected repositories left out", dueGraceEnds(db, "2026-06-01T00:00:00.000Z", null, 50, ["pir", "verisign"])],
   ["webhooks, later page", listWebhooks(db, {}, { limit: 50, after: { key: null, id: "whk_x" } })],
   ["webhooks of an account", listWebhooks(db, { account: "acc_x" }, firstPage)],
   ["webhooks enabled", listWebhooks(db, { enabled: true }, firstPage)],

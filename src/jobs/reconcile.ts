@@ -4,7 +4,9 @@
 // pass goes round them all over successive runs and no run holds the gateway or D1 long.
 // Our copy follows the registry (expiry, statuses, hosts, DS, registrant) with a
 // `reconciled` event listing what differed; a domain the registry no longer holds for us
-// (2303, or another registrar's) is marked, never deleted. Run by the cron trigger (every
+// (2303, or another registrar's) is marked, never deleted, but one we deleted (in
+// redemption here) that the registry no longer holds was purged there: it is purged here
+// too (the sweep leaves connected domains' purges to their registries). Run by the cron trigger (every
 // connected repository, hourly) and by POST /v1/repositories/{id}/reconcile/run.
 import { and, asc, eq, gt } from "drizzle-orm";
 import { catalog } from "../db/catalog";
@@ -17,7 +19,7 @@ import { connectedRepositories, connectorClientId, type ConnectorSettings } from
 import { ApiError } from "../http/problem";
 import { configuredLimits } from "../registry/limits";
 import { findDomain } from "../resources/domains/queries";
-import { askRegistry, followView, markMissing, RegistryAnswerUnread } from "../resources/domains/registry-follow";
+import { askRegistry, followView, markMissing, RegistryAnswerUnread, removeDomain } from "../resources/domains/registry-follow";
 import type { z } from "@hono/zod-openapi";
 import type { ReconcileReportSchema } from "./registry-schemas";
 
@@ -63,6 +65,7 @@ export async function reconcile(settings: ConnectorSettings, db: Database, repos
     checked: 0,
     reconciled: 0,
     missing: 0,
+    purged: 0,
     unchanged: 0,
     failed: 0,
     more: false,
@@ -101,6 +104,12 @@ export async function reconcile(settings: ConnectorSettings, db: Database, repos
       if (asked.found === "ours") {
         const differences = await followView(ctx, cat, current, asked.view, { operation: "reconciled", svTRID: asked.svTRID, reconciledAt: ctx.at });
         return differences.length > 0 ? ("reconciled" as const) : ("unchanged" as const);
+      }
+      // Deleted here and gone at the registry: the registry purged it at the end of its redemption (the
+      // sweep leaves that to it), and its message never came. It leaves the account, as the message would have had it.
+      if (asked.found === "none" && current.deletedAt !== null) {
+        await removeDomain(ctx, current, { operation: "purge", svTRID: asked.svTRID, note: { result: "the registry holds no such domain (2303)" } });
+        return "purged" as const;
       }
       const sponsor = asked.found === "theirs" ? asked.view.clID : null;
       await markMissing(ctx, current, sponsor, {

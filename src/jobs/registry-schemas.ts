@@ -86,6 +86,9 @@ const ReconcileReportSchemaShape = z.object({
   checked: count("Domains compared with the registry's `<domain:info>` in this run (a bounded batch)."),
   reconciled: count("Domains that differed and now follow the registry (`reconciled` events listing what differed)."),
   missing: count("Domains the registry no longer holds for this service (2303, or another registrar's): marked (`registry.missing_since`), not deleted."),
+  purged: count(
+    "Domains deleted here (in redemption) that the registry no longer holds (2303): it purged them, and they leave their account (`purge` events), as its poll message would have had them do.",
+  ),
   unchanged: count("Domains that were as the registry holds them."),
   failed: count("Domains the registry could not be asked about now (the run stops at the first outage; the next run resumes there)."),
   more: z
@@ -102,6 +105,7 @@ export const RECONCILE_REPORT_EXAMPLE = {
   checked: 50,
   reconciled: 2,
   missing: 1,
+  purged: 0,
   unchanged: 47,
   failed: 0,
   more: true,

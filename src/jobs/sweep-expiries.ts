@@ -2,6 +2,7 @@
 // with auto_renew (auto_renew event), or enters redemption (expire event). Auto-renew renews
 // one year at a time, as often as the domain is overdue, an event each, as a registry bills
 // each year: a domain years overdue is renewed up to now in one run, within the run's bound.
+// A domain of a connected repository is its registry's to renew or delete: never here.
 import { eq } from "drizzle-orm";
 import { writeChange } from "../db/resource-write";
 import { domains } from "../db/schema";
@@ -13,8 +14,8 @@ import { dueExpiries } from "./sweep-due";
 import { attempt, graceOf, type Outcome, readDomain, type Step, stepped } from "./sweep-step";
 
 export const expiryStepOfSweep: Step = {
-  due: (db, at, position, limit) => dueExpiries(db, at, position, limit),
-  act: async (ctx, cat, id, room) => {
+  due: (db, at, position, limit, connected) => dueExpiries(db, at, position, limit, connected),
+  act: async (ctx, cat, id, room, connected) => {
     const outcomes: Outcome[] = [];
     // The domain as the last renewal left it: the next one steps on from it without reading it again.
     let renewed: DomainWithLinks | undefined;
@@ -25,7 +26,8 @@ export const expiryStepOfSweep: Step = {
         const current = known ?? (await readDomain(ctx.db, id));
         // A lost race reads the domain again.
         known = undefined;
-        if (!current) return "skipped";
+        // A connected repository's registry renews or deletes it (docs/registries.md): not ours to do.
+        if (!current || connected.includes(current.repositoryId)) return "skipped";
         const step = expiryStep(current, graceOf(cat, current), ctx.now);
         if (!step) return "skipped";
         // Still due at the run's bound: the next run goes on.

@@ -7,7 +7,7 @@ import { domains } from "../db/schema";
 import { retryOrGiveUp, versionStep, type WriteContext } from "../db/write";
 import { earliestEnd, type SweepGrace } from "../registry/lifecycle";
 import { type DomainWithLinks, findDomain } from "../resources/domains/queries";
-import type { Position } from "./sweep-due";
+import type { Connected, Position } from "./sweep-due";
 
 /** What one run did: each step's count of writes, and whether it stopped with rows still due. */
 export interface SweepReport {
@@ -32,10 +32,10 @@ export interface SweepReport {
 export type Outcome = keyof Omit<SweepReport, "as_of" | "more" | "skipped"> | "skipped" | "deferred";
 
 export interface Step {
-  /** A page of due rows after `after`, in the index's order: their id and due time. */
-  due(db: Database, at: string, after: Position, limit: number): Promise<{ id: string; key: string }[]>;
+  /** A page of due rows after `after`, in the index's order: their id and due time (none of a `connected` repository's the registry decides). */
+  due(db: Database, at: string, after: Position, limit: number, connected: Connected): Promise<{ id: string; key: string }[]>;
   /** One due row, read again and dealt with: its writes, `room` at most (each a row of the run's bound). */
-  act(ctx: WriteContext, cat: Catalog, id: string, room: number): Promise<Outcome[]>;
+  act(ctx: WriteContext, cat: Catalog, id: string, room: number, connected: Connected): Promise<Outcome[]>;
 }
 
 /** Attempts at one row when concurrent writes keep winning; after them it waits for the next run. */

@@ -6,12 +6,15 @@
 // write routine (src/db/write.ts) with its event. Nothing is remembered between runs: a
 // row that was dealt with is no longer due, so a run that stopped at its bound, or
 // crashed, is resumed by the next one, and two runs at once write each change once (the
-// loser of a race reads again and finds nothing due).
+// loser of a race reads again and finds nothing due). A connected repository's registry
+// decides its domains' expiry, renewal and deletion (docs/registries.md): the sweep leaves
+// them to it, and poll messages and reconciliation bring its word here.
 import { catalog } from "../db/catalog";
 import { type Database, database } from "../db/client";
 import { writeContextAt } from "../db/write";
+import { connectedRepositories, type ConnectorSettings } from "../connector/config";
 import { configuredLimits, type Limits } from "../registry/limits";
-import type { Position } from "./sweep-due";
+import type { Connected, Position } from "./sweep-due";
 import { expiryStepOfSweep } from "./sweep-expiries";
 import { graceEndStep } from "./sweep-grace";
 import type { SweepReport } from "./sweep-step";
@@ -24,6 +27,12 @@ export interface SweepOptions {
   actor: string;
   /** The configured limits its writes are held to (an approval moves a domain into the gaining account). */
   limits: Limits;
+  /**
+   * The repositories with a connector (REGISTRY_CONNECTORS: `connectedRepositories`): their
+   * registries renew, expire, end redemption and purge their domains, and the sweep leaves
+   * those domains to them (docs/lifecycle.md). None unless given: every repository builtin.
+   */
+  connected?: ReadonlySet<string>;
   /** Due rows read per page (default 50). */
   pageSize?: number;
   /**
@@ -46,6 +55,7 @@ export async function sweep(db: Database, options: SweepOptions): Promise<SweepR
   let budget = options.maxRows ?? 300;
   const ctx = writeContextAt(db, options.now, options.actor, options.limits);
   const cat = await catalog(db);
+  const connected: Connected = [...(options.connected ?? [])].sort();
   const report: SweepReport = {
     as_of: ctx.at,
     transfers_approved: 0,
@@ -61,17 +71,17 @@ export async function sweep(db: Database, options: SweepOptions): Promise<SweepR
     let position: Position = null;
     for (;;) {
       if (budget <= 0) {
-        report.more = (await step.due(db, ctx.at, position, 1)).length > 0 || report.more;
+        report.more = (await step.due(db, ctx.at, position, 1, connected)).length > 0 || report.more;
         break;
       }
       const limit = Math.min(pageSize, budget);
-      const page = await step.due(db, ctx.at, position, limit);
+      const page = await step.due(db, ctx.at, position, limit, connected);
       for (const row of page) {
         if (budget <= 0) {
           report.more = true;
           break;
         }
-        const outcomes = await step.act(ctx, cat, row.id, budget);
+        const outcomes = await step.act(ctx, cat, row.id, budget, connected);
         for (const outcome of outcomes) {
           if (outcome !== "deferred") report[outcome]++;
           // Still due: the next run continues it (counted as skipped when nothing else was done with it).
@@ -91,8 +101,17 @@ export async function sweep(db: Database, options: SweepOptions): Promise<SweepR
 
 /**
  * The cron trigger's run: at the scheduled time, with every account in view, named `cron`
- * in the audit trail, held to the configured limits (`vars`: the Worker's LIMIT_* variables).
+ * in the audit trail, held to the configured limits (`vars`: the Worker's LIMIT_* variables),
+ * leaving the connected repositories' domains to their registries. A REGISTRY_CONNECTORS that
+ * cannot be read fails the run (logged): which domains are the registries' is not known, and
+ * acting on a connected registry's domains as builtin would renew or purge what only the
+ * registry decides.
  */
-export async function cronSweep(d1: D1Database, scheduledTime: number, vars: object): Promise<SweepReport> {
-  return sweep(database(d1), { now: new Date(scheduledTime), actor: "cron", limits: configuredLimits(vars as Record<string, unknown>) });
+export async function cronSweep(d1: D1Database, scheduledTime: number, vars: ConnectorSettings & object): Promise<SweepReport> {
+  return sweep(database(d1), {
+    now: new Date(scheduledTime),
+    actor: "cron",
+    limits: configuredLimits(vars as Record<string, unknown>),
+    connected: connectedRepositories(vars),
+  });
 }
