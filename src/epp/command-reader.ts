@@ -3,13 +3,27 @@
 // takes. A verb, object or extension the codec does not speak is a typed error naming it
 // (a server answers 2000, 2307 or 2103); every failure is a typed error, never a throw.
 import { NS } from "./namespaces";
-import { all, booleanValue, malformed, optionalChild, optionalToken, periodOf, requiredChild, requiredToken, statusesOf, text, token } from "./read";
+import {
+  all,
+  booleanValue,
+  integerValue,
+  malformed,
+  optionalChild,
+  optionalToken,
+  periodOf,
+  requiredChild,
+  requiredToken,
+  statusesOf,
+  text,
+  token,
+} from "./read";
 import { discloseOf, dsDataOf, type EppParsed, eppRoot, feeOf, phoneOf, postalInfoOf, readFailure } from "./responses";
 import type {
   ContactClientStatus,
   DomainClientStatus,
   DomainContact,
   DomainUpdateCommand,
+  DsUpdate,
   EppCommand,
   FeeAgreement,
   FeeCommandName,
@@ -282,16 +296,29 @@ function readDomainUpdate(object: XmlElement, ext: Ext): EppCommand {
   }
   const secUpdate = ext(NS.secDNS, "update");
   if (secUpdate !== undefined) {
-    const ds: NonNullable<DomainUpdateCommand["ds"]> = {};
+    // Read as sent, what a server refuses included (DsUpdate.unsupported): a server that
+    // dropped `urgent`, `all` false or keyData silently would do what was not asked.
+    const ds: DsUpdate = {};
+    const unsupported = new Set<"all-false" | "keyData">();
+    if (secUpdate.attrs.urgent !== undefined && booleanValue(secUpdate.attrs.urgent, "secDNS:update urgent")) ds.urgent = true;
     const rem = optionalChild(secUpdate, NS.secDNS, "rem");
     if (rem !== undefined) {
       const allRecords = optionalChild(rem, NS.secDNS, "all");
       if (allRecords !== undefined) {
         if (booleanValue(token(allRecords), "secDNS:all")) ds.rem = "all";
+        else unsupported.add("all-false");
       } else ds.rem = all(rem, NS.secDNS, "dsData").map(dsDataOf);
+      if (all(rem, NS.secDNS, "keyData").length > 0) unsupported.add("keyData");
     }
     const add = optionalChild(secUpdate, NS.secDNS, "add");
-    if (add !== undefined) ds.add = all(add, NS.secDNS, "dsData").map(dsDataOf);
+    if (add !== undefined) {
+      ds.add = all(add, NS.secDNS, "dsData").map(dsDataOf);
+      if (all(add, NS.secDNS, "keyData").length > 0) unsupported.add("keyData");
+    }
+    const chg = optionalChild(secUpdate, NS.secDNS, "chg");
+    const maxSigLife = chg === undefined ? undefined : optionalChild(chg, NS.secDNS, "maxSigLife");
+    if (maxSigLife !== undefined) ds.maxSigLife = integerValue(textOf(maxSigLife), "maxSigLife", 1, 2 ** 31 - 1);
+    if (unsupported.size > 0) ds.unsupported = [...unsupported];
     command.ds = ds;
   }
   const rgpUpdate = ext(NS.rgp, "update");

@@ -437,14 +437,18 @@ function domainUpdate(command: DomainUpdateCommand): { verb: XmlElement; extensi
   }
   const extension: XmlElement[] = [];
   if (command.ds !== undefined) {
-    const { rem: dsRem, add: dsAdd } = command.ds;
-    if (dsRem === undefined && (dsAdd === undefined || dsAdd.length === 0)) throw new EppInputError("ds", "remove or add at least one DS record");
+    const { rem: dsRem, add: dsAdd, urgent, maxSigLife } = command.ds;
+    if (command.ds.unsupported !== undefined) throw new EppInputError("ds.unsupported", "is read from clients, never sent");
+    if (dsRem === undefined && (dsAdd === undefined || dsAdd.length === 0) && maxSigLife === undefined)
+      throw new EppInputError("ds", "remove or add at least one DS record");
+    if (maxSigLife !== undefined) check("ds.maxSigLife", maxSigLife === 0 ? "must be at least 1" : unsignedProblem(maxSigLife, 2 ** 31 - 1));
     extension.push(
       sec(
         "update",
-        {},
+        urgent ? { urgent: "true" } : {},
         dsRem !== undefined && (dsRem === "all" ? sec("rem", {}, sec("all", {}, "true")) : dsRem.length > 0 && sec("rem", {}, dsData("ds.rem", dsRem))),
         dsAdd !== undefined && dsAdd.length > 0 && sec("add", {}, dsData("ds.add", dsAdd)),
+        maxSigLife !== undefined && sec("chg", {}, sec("maxSigLife", {}, String(maxSigLife))),
       ),
     );
   }

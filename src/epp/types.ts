@@ -156,10 +156,26 @@ export interface DomainUpdateCommand {
   /** `registrant: ""` removes the registrant; `authInfo: null` writes `<domain:null/>`. */
   chg?: { registrant?: string; authInfo?: string | null };
   /** secDNS:update (RFC 5910 §5.2.5): DS records removed (or all of them), then added. */
-  ds?: { rem?: DsData[] | "all"; add?: DsData[] };
+  ds?: DsUpdate;
   /** rgp:update (RFC 3915 §4.2.5). */
   restore?: { op: "request" } | { op: "report"; report: RgpReport };
   fee?: FeeAgreement;
+}
+
+/** secDNS:update (RFC 5910 §5.2.5): the removals are taken before the additions. */
+export interface DsUpdate {
+  rem?: DsData[] | "all";
+  add?: DsData[];
+  /** `urgent="true"`: the client asks for the change at high priority (a server that does not offer it answers 2102). */
+  urgent?: boolean;
+  /** `<secDNS:chg><secDNS:maxSigLife>`: the signature lifetime the client prefers, in seconds (RFC 5910 §3.3). */
+  maxSigLife?: number;
+  /**
+   * What a server reads only to refuse it, never built: `<secDNS:all>false</secDNS:all>`
+   * (`all` exists to remove every DS; false asks for nothing) and `keyData` (the key data
+   * interface, RFC 5910 §4.2, where the server speaks the DS data interface).
+   */
+  unsupported?: ("all-false" | "keyData")[];
 }
 
 export interface DomainDeleteCommand {

@@ -102,6 +102,10 @@ const COMMANDS: [string, EppCommand][] = [
   ],
   ["a domain:update removing every DS record validates against RFC 5910", { kind: "domain:update", name: "example.com", ds: { rem: "all" } }],
   [
+    "a domain:update asking for an urgent DS change and a maxSigLife validates against RFC 5910",
+    { kind: "domain:update", name: "example.com", ds: { urgent: true, rem: "all", add: [DS], maxSigLife: 604800 } },
+  ],
+  [
     "a domain:update with rgp:restore op=request and a fee validates against RFC 5731, 3915 and 8748",
     { kind: "domain:update", name: "example.com", restore: { op: "request" }, fee: { currency: "USD", fees: [{ amount: "40.00", description: "Restore" }] } },
   ],
@@ -222,6 +226,41 @@ describe("a command built and read back by the codec is the same command", () =>
       const read = parseCommand(buildCommand(command, `ABC-${12345 + i}`));
       expect(read).toEqual({ ok: true, value: { type: "command", command: normalized(command), clTRID: `ABC-${12345 + i}` } });
     });
+  });
+});
+
+describe("a secDNS:update is read as sent, what a server refuses included", () => {
+  const update = (secDns: string) =>
+    `<?xml version="1.0" encoding="UTF-8" standalone="no"?><epp xmlns="urn:ietf:params:xml:ns:epp-1.0"><command><update><domain:update xmlns:domain="urn:ietf:params:xml:ns:domain-1.0"><domain:name>example.com</domain:name><domain:chg/></domain:update></update><extension>${secDns}</extension><clTRID>ABC-1</clTRID></command></epp>`;
+  const read = (secDns: string) => {
+    const xml = update(secDns);
+    expect(validateEpp([xml])[0]!.valid).toBe(true);
+    const parsed = parseCommand(xml);
+    return parsed.ok && parsed.value.type === "command" && parsed.value.command.kind === "domain:update" ? parsed.value.command.ds : parsed;
+  };
+  const sec = 'xmlns:secDNS="urn:ietf:params:xml:ns:secDNS-1.1"';
+  const key =
+    "<secDNS:keyData><secDNS:flags>257</secDNS:flags><secDNS:protocol>3</secDNS:protocol><secDNS:alg>13</secDNS:alg><secDNS:pubKey>AQPJ////4Q==</secDNS:pubKey></secDNS:keyData>";
+
+  it("<secDNS:all>false</secDNS:all> removes nothing and is named all-false (RFC 5910 §5.2.5: all is for removing every DS)", () => {
+    expect(read(`<secDNS:update ${sec}><secDNS:rem><secDNS:all>false</secDNS:all></secDNS:rem></secDNS:update>`)).toEqual({ unsupported: ["all-false"] });
+  });
+
+  it("keyData in rem or add (the key data interface, RFC 5910 §4.2) is named keyData, never dropped silently", () => {
+    expect(read(`<secDNS:update ${sec}><secDNS:add>${key}</secDNS:add></secDNS:update>`)).toEqual({ add: [], unsupported: ["keyData"] });
+    expect(read(`<secDNS:update ${sec}><secDNS:rem>${key}</secDNS:rem></secDNS:update>`)).toEqual({ rem: [], unsupported: ["keyData"] });
+  });
+
+  it('urgent and maxSigLife are read; urgent="false" is the default, not a request', () => {
+    expect(read(`<secDNS:update ${sec} urgent="1"><secDNS:chg><secDNS:maxSigLife>604800</secDNS:maxSigLife></secDNS:chg></secDNS:update>`)).toEqual({
+      urgent: true,
+      maxSigLife: 604800,
+    });
+    expect(read(`<secDNS:update ${sec} urgent="false"><secDNS:rem><secDNS:all>true</secDNS:all></secDNS:rem></secDNS:update>`)).toEqual({ rem: "all" });
+  });
+
+  it("the builder refuses to send what only a server reads (unsupported)", () => {
+    expect(() => buildCommand({ kind: "domain:update", name: "example.com", ds: { rem: "all", unsupported: ["all-false"] } }, "ABC-1")).toThrow(EppInputError);
   });
 });
 
