@@ -5,7 +5,7 @@
 // `npm start -- --registries FILE`. Through the API and the registries' control interfaces:
 // poll messages (transfers another registrar asks for, approved, rejected, cancelled,
 // auto-approved; transfers in, approved and rejected; the registry's own status change and
-// deletion), pending states settled by poll (create, renew), a create whose answer was lost
+// deletion), pending states settled by poll (create, renew, restore), a create whose answer was lost
 // (sent once, the domain exists once, its Idempotency-Key replay sends nothing), outages
 // (2502, the registry down, a 202 finishing after it), a slow registry holding only its own
 // writes (shown by what the registries saw, not by the clock), reconciliation (drift
@@ -690,6 +690,52 @@ async function main() {
       assert(reports.reduce((n, r) => n + r.purged, 0) === 1, `reports: ${JSON.stringify(reports)}`);
       expectStatus(await api("GET", `/v1/domains/${name}`), 404);
       assertEqual((await eventsOf(domain.id, "purge")).length, 1, "purge events");
+    },
+  );
+
+  // ---- a restore left pending --------------------------------------------------------------
+
+  await check(
+    "a restore the registry leaves pending (1001: it reviews the report) is 202 with pendingRestore, the domain still deleted, a second restore 409; approved, its poll message settles it: restored (settled event)",
+    async () => {
+      const name = `restore-ok-${tag}.org`;
+      const domain = await deletedAtPir(name);
+      await knobs({ pending: { "domain:restore": 1 } }, pir);
+      const res = await api("POST", `/v1/domains/${name}/restore`);
+      expectStatus(res, 202);
+      assert(res.json.status.includes("pendingRestore") && res.json.status.includes("pendingDelete"), `status: ${res.json.status}`);
+      assert(
+        res.json.rgp_status.some((e) => e.status === "redemptionPeriod"),
+        `rgp_status: ${JSON.stringify(res.json.rgp_status)}`,
+      );
+      const again = await api("POST", `/v1/domains/${name}/restore`);
+      expectStatus(again, 409);
+      assertEqual(again.json.code, "status_prohibits", "code of a second restore");
+      const read = await api("GET", `/v1/domains/${name}`);
+      assert(read.json.status.includes("pendingRestore"), `status while pending: ${read.json.status}`);
+      expectStatus(await pir("POST", "/settle", { name, approve: true }), 200);
+      const settled = await domainUntil(name, (r) => r.status === 200 && !r.json.status.includes("pendingRestore"), "settled");
+      assert(!settled.json.status.includes("pendingDelete"), `status once settled: ${settled.json.status}`);
+      assert(!settled.json.rgp_status.some((e) => e.status === "redemptionPeriod"), `rgp_status once settled: ${JSON.stringify(settled.json.rgp_status)}`);
+      const events = await eventsOf(domain.id, "settled");
+      assert(events.length === 1 && events[0].after.registry_result === true, `settled events: ${JSON.stringify(events).slice(0, 300)}`);
+      const info = await as("domain-api", { kind: "domain:info", name }, pir);
+      assert(!info.json.resData[0].statuses.some((x) => x.s === "pendingDelete"), `the registry's statuses: ${JSON.stringify(info.json.resData[0].statuses)}`);
+    },
+  );
+
+  await check(
+    "a pending restore the registry refuses: from its poll message the domain no longer shows pendingRestore and stays deleted in redemption",
+    async () => {
+      const name = `restore-no-${tag}.org`;
+      const domain = await deletedAtPir(name);
+      await knobs({ pending: { "domain:restore": 1 } }, pir);
+      expectStatus(await api("POST", `/v1/domains/${name}/restore`), 202);
+      expectStatus(await pir("POST", "/settle", { name, approve: false }), 200);
+      const settled = await domainUntil(name, (r) => r.status === 200 && !r.json.status.includes("pendingRestore"), "settled");
+      assert(settled.json.status.includes("pendingDelete"), `status once refused: ${settled.json.status}`);
+      const events = await eventsOf(domain.id, "settled");
+      assert(events.length === 1 && events[0].after.registry_result === false, `settled events: ${JSON.stringify(events).slice(0, 300)}`);
     },
   );
 

@@ -115,6 +115,31 @@ describe("a connected repository whose gateway cannot be reached", () => {
   });
 });
 
+describe("a restore its registry left pending (pendingRestore)", () => {
+  it("another restore answers 409 status_prohibits naming pendingRestore before the registry is asked (its gateway is out of reach here), and nothing is written", async () => {
+    const created = await api("POST", "/v1/domains", { json: { name: "restore-pending.org", nameservers: ["ns1.example.net", "ns2.example.net"] } });
+    expect(created.status, created.text).toBe(201);
+    // Deleted into redemption, its restore pending at the registry (as a 202 restore left it).
+    const ends = new Date(Date.now() + 20 * 86_400_000).toISOString();
+    await env.DB.prepare("update domains set deleted_at = ?1, rgp = ?2, rgp_ends_at = ?3, statuses = ?4 where id = ?5")
+      .bind(
+        new Date().toISOString(),
+        JSON.stringify([{ status: "redemptionPeriod", ends_at: ends }]),
+        ends,
+        JSON.stringify(["pendingRestore"]),
+        created.body.id,
+      )
+      .run();
+    const before = await connected("GET", "/v1/domains/restore-pending.org");
+    expect(before.body.status).toEqual(["pendingRestore", "pendingDelete"]);
+    const problem = expectProblem(await connected("POST", "/v1/domains/restore-pending.org/restore"), 409, "status_prohibits");
+    expect(problem.detail).toMatch(/pendingRestore/);
+    const after = await connected("GET", "/v1/domains/restore-pending.org");
+    expect(after.body).toEqual(before.body);
+    expect(after.headers.get("etag")).toBe(before.headers.get("etag"));
+  });
+});
+
 describe("a connected registration's D1 round trips", () => {
   /** A registration under PIR_TO_A_CLOSED_GATEWAY and what it cost D1, the caller's token read just before (not the registration's cost). */
   async function registration(name: string, registrant: string) {

@@ -64,7 +64,7 @@ interface Domain {
   rgp?: { status: "addPeriod" | "autoRenewPeriod" | "renewPeriod" | "transferPeriod" | "redemptionPeriod" | "pendingRestore" | "pendingDelete"; until: number };
   transfer?: { status: TransferStatus; reID: string; reDate: number; acID: string; acDate: number; years: number; exDate: number };
   /** A transform the registry has not settled (1001). */
-  pending?: { op: "create" | "renew" | "delete" | "restore"; clTRID?: string; svTRID: string; years?: number };
+  pending?: { op: "create" | "renew" | "delete" | "restore"; clTRID?: string; svTRID: string; years?: number; redemptionUntil?: number };
 }
 
 interface Host {
@@ -559,6 +559,12 @@ export class Registry {
       };
     }
     if (domain.rgp?.status !== "pendingRestore") refuse(2304, `${domain.name} has no restore request to report on`);
+    if (domain.pending?.op === "restore") refuse(2304, `${domain.name}'s restore report is being reviewed`);
+    // The `pending` knob: the report is reviewed (1001), the domain stays pendingRestore until settled.
+    if (this.takePending("domain:restore")) {
+      domain.pending = { op: "restore", svTRID: this.nextSvTRID(), redemptionUntil: domain.rgp?.until };
+      return { results: [{ code: 1001 }] };
+    }
     domain.rgp = undefined;
     domain.statuses.delete("pendingDelete");
     domain.upDate = this.now();
@@ -915,11 +921,18 @@ export class Registry {
   settle(name: string, approve: boolean): boolean {
     const domain = this.#domains.get(name);
     if (!domain?.pending) return false;
-    const { op, clTRID, svTRID, years } = domain.pending;
+    const { op, clTRID, svTRID, years, redemptionUntil } = domain.pending;
     domain.pending = undefined;
     domain.statuses.delete(`pending${op[0]!.toUpperCase()}${op.slice(1)}`);
     if (op === "create" && !approve) this.#domains.delete(domain.name);
     if (op === "renew" && approve) domain.exDate = addYears(domain.exDate, years ?? 1);
+    if (op === "restore" && approve) {
+      domain.rgp = undefined;
+      domain.statuses.delete("pendingDelete");
+      domain.upDate = this.now();
+    }
+    // A restore refused goes back to redemption (RFC 3915 §3.2), at least until its restore window would have closed.
+    if (op === "restore" && !approve) domain.rgp = { status: "redemptionPeriod", until: Math.max(this.now(), redemptionUntil ?? this.now()) };
     this.#enqueue(domain.clID, approve ? "Pending action completed successfully." : "Pending action rejected.", {
       kind: "domain:panData",
       name: domain.name,

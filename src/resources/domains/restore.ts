@@ -3,7 +3,10 @@
 // implied). A domain that had expired is renewed for one year as it comes back (as
 // Nomulus's DomainRestoreRequestFlow does), else the next sweep would expire it again.
 // Under a connected repository the registry restores first: RGP's request, then its
-// report (RFC 3915 §4.2.5), before D1 is written.
+// report (RFC 3915 §4.2.5), before D1 is written. A registry that reviews the report
+// answers 1001: 202, the domain still deleted and showing pendingRestore until the registry
+// settles it (its poll message, or reconciliation: docs/registries.md), like a create or a
+// renewal left pending.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { catalog } from "../../db/catalog";
 import { domains } from "../../db/schema";
@@ -22,14 +25,18 @@ import type * as routes from "./routes";
 export const restoreDomain: RouteHandler<typeof routes.restoreDomain, AppEnv> = async (c) => {
   const cat = await catalog(c.get("db"));
   const registries = new Map<string, ReturnType<typeof domainRegistry>>();
+  let pending = false;
   // The answer is the domain with `price` (the write routine's answer extra: PricedDomainSchema).
-  return (await updateResource(c, domainCollection, c.req.valid("param").domain, {
+  const restored = (await updateResource(c, domainCollection, c.req.valid("param").domain, {
     event: "restore",
     async update(ctx, current) {
       if (current.deletedAt === null || !inGracePeriod(current.rgp, "redemptionPeriod", ctx.now)) {
         const why = current.deletedAt === null ? "is not deleted" : "is past its redemption period";
         throw new ApiError("status_prohibits", `${current.name} ${why}; only a domain in redemptionPeriod can be restored.`);
       }
+      // A restore the registry is reviewing (1001 to an earlier one) is not asked again: its settlement decides.
+      if (current.statuses.includes("pendingRestore"))
+        throw new ApiError("status_prohibits", `${current.name} has pendingRestore: its registry has yet to settle the restore asked before.`);
       const prohibiting = prohibitingStatus("restore", shownStatuses(current));
       if (prohibiting)
         throw new ApiError("status_prohibits", `${current.name} has ${prohibiting}; it cannot be restored until the registry's operator clears it.`);
@@ -44,9 +51,26 @@ export const restoreDomain: RouteHandler<typeof routes.restoreDomain, AppEnv> = 
       if (registry) {
         const fee = pricing.premium ? { currency: price.currency, fees: [{ amount: price.amount }] } : undefined;
         const what = `Restoring ${current.name} at the ${registry.repository} registry`;
-        await registry.send("rgp:request", { kind: "domain:update", name: current.name, restore: { op: "request" }, ...(fee ? { fee } : {}) }, what);
+        const requested = await registry.send(
+          "rgp:request",
+          { kind: "domain:update", name: current.name, restore: { op: "request" }, ...(fee ? { fee } : {}) },
+          what,
+        );
         const report = restoreReport(current.name, current.deletedAt, ctx.at);
-        svTRID = (await registry.send("rgp:report", { kind: "domain:update", name: current.name, restore: { op: "report", report } }, what)).svTRID;
+        const reported = await registry.send("rgp:report", { kind: "domain:update", name: current.name, restore: { op: "report", report } }, what);
+        svTRID = reported.svTRID;
+        // 1001 to either (RFC 5730 §3): the registry has yet to act; nothing is shown as done.
+        pending = requested.outcome === "pending" || reported.outcome === "pending";
+      } else pending = false;
+      if (pending) {
+        const next = { ...current, statuses: [...current.statuses, "pendingRestore"], version: current.version + 1, updatedAt: ctx.at };
+        return {
+          next,
+          write: versionStep(ctx.db, domains, current, next),
+          answerExtras: { price },
+          afterFromDatabase: registryTransaction(svTRID),
+          readBack: domainCollection.find(ctx.db, { kind: "id", id: current.id }),
+        };
       }
       const expired = Date.parse(current.expiresAt) <= ctx.now.getTime();
       const expiresAt = expired ? cappedExpiry(current.expiresAt, 1, extension.periodMax, ctx.now) : current.expiresAt;
@@ -59,5 +83,7 @@ export const restoreDomain: RouteHandler<typeof routes.restoreDomain, AppEnv> = 
         afterFromDatabase: registryTransaction(svTRID),
       };
     },
-  })) as never;
+  })) as Response;
+  // 1001: 202, the domain in pendingRestore (its Idempotency-Key record is the answer as sent: src/http/idempotency.ts).
+  return (pending ? new Response(restored.body, { status: 202, headers: restored.headers }) : restored) as never;
 };

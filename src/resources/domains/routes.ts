@@ -156,11 +156,20 @@ export const restoreDomain = defineRoute({
   tags,
   summary: "Restore a deleted domain",
   description:
-    "Inside `redemptionPeriod` the deleted domain comes back as it was (RFC 3915; the restore report is implied); a domain that had expired is renewed for one year. Otherwise, or under `serverUpdateProhibited`, 409 `status_prohibits`. The answer says what the restore cost (`price`: the extension's restore fee).",
+    "Inside `redemptionPeriod` the deleted domain comes back as it was (RFC 3915; the restore report is implied); a domain that had expired is renewed for one year. Otherwise, or under `serverUpdateProhibited`, 409 `status_prohibits`. The answer says what the restore cost (`price`: the extension's restore fee). Under a connected repository the registry restores first (RGP's request, then its report); a restore it leaves pending (1001: it reviews the report) is 202 with `pendingRestore`, the domain still deleted until the registry settles it, and another restore meanwhile is 409 (docs/registries.md).",
   request: { params: DomainParams },
   responses: {
     200: resourceResponse(PricedDomainSchema, "The restored domain, with what the restore cost.", RESTORED_DOMAIN_EXAMPLE),
-    ...errorResponses(404, 409, 412),
+    202: resourceResponse(
+      PricedDomainSchema,
+      "A connected repository's registry left the restore pending (1001): the domain shows `pendingRestore` and is still deleted (`pendingDelete`, `redemptionPeriod`) until the registry settles it (docs/registries.md).",
+      {
+        ...RESTORED_DOMAIN_EXAMPLE,
+        status: ["pendingRestore", "pendingDelete"],
+        rgp_status: [{ status: "redemptionPeriod", ends_at: "2026-12-22T09:09:16.659Z" }],
+      },
+    ),
+    ...errorResponses(404, 409, 412, 422),
   },
 });
 
