@@ -6,7 +6,7 @@
 //   GET  /state                      objects held, knobs, sessions open, the commands in flight
 //   GET  /commands                   every command received: kind, object, clTRID, svTRID, code, answered, check_ms, work_ms
 //   POST /xmllint                    every frame kept (--keep-frames) judged by one xmllint run: {checked, disagreements}
-//   POST /knobs        {"delay_ms", "drop_after_apply": {"domain:create": 1}, "fail": {"*": {"code": 2400, "count": 1}}, "pending": {"domain:create": 1}, "hold": {"domain:update": 1}}
+//   POST /knobs        {"delay_ms", "drop_after_apply": {"domain:create": 1}, "fail": {"*": {"code": 2400, "count": 1}}, "pending": {"domain:create": 1, "domain:update": 1}, "hold": {"domain:update": 1}}
 //   POST /release                    every held command answered (the `hold` knob)
 //   POST /down, /up                  sessions closed and connections refused / accepted again
 //   POST /clock        {"advance_days": 5}

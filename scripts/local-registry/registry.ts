@@ -30,6 +30,29 @@ import { priceOf, toCents } from "../../src/registry/prices";
 import type { CatalogExtension, RegistryCatalog } from "./catalog";
 
 const DAY = 86_400_000;
+
+/** The most DS records a domain holds here (as Nomulus and most registries: 8). */
+const MAX_DS_RECORDS = 8;
+
+/**
+ * The DNSSEC algorithms a DS may name: those IANA lists as able to sign zones
+ * (RSASHA1 and later; not RSAMD5, which RFC 6725 retired, nor the reserved and private numbers).
+ */
+const DS_ALGORITHMS = new Set([3, 5, 6, 7, 8, 10, 12, 13, 14, 15, 16]);
+/** A DS digest's length in hex digits by digest type: SHA-1 (RFC 4034 §5.1.4), SHA-256 (RFC 4509), GOST (RFC 5933), SHA-384 (RFC 6605). */
+const DS_DIGEST_HEX: Record<number, number> = { 1: 40, 2: 64, 3: 64, 4: 96 };
+
+/** 2306 for a DS record no validator could match to a key: an algorithm or digest type that is not one, or a digest of the wrong length. */
+function checkDsData(records: readonly DsData[]): void {
+  for (const ds of records) {
+    const what = `DS ${ds.keyTag} ${ds.alg} ${ds.digestType}`;
+    if (!DS_ALGORITHMS.has(ds.alg))
+      refuse(2306, `${what}: algorithm ${ds.alg} is not one this registry takes (3, 5–8, 10, 12–16: the zone-signing algorithms)`);
+    const length = DS_DIGEST_HEX[ds.digestType];
+    if (length === undefined) refuse(2306, `${what}: digest type ${ds.digestType} is not one (1, 2, 3 or 4)`);
+    if (ds.digest.length !== length) refuse(2306, `${what}: a digest of type ${ds.digestType} has ${length} hex digits, not ${ds.digest.length}`);
+  }
+}
 const NS_EPP = NS.epp;
 /** ICANN's transfer policy: a request the losing registrar does not answer is approved after five days. */
 const TRANSFER_AUTO_APPROVE_DAYS = 5;
@@ -64,7 +87,15 @@ interface Domain {
   rgp?: { status: "addPeriod" | "autoRenewPeriod" | "renewPeriod" | "transferPeriod" | "redemptionPeriod" | "pendingRestore" | "pendingDelete"; until: number };
   transfer?: { status: TransferStatus; reID: string; reDate: number; acID: string; acDate: number; years: number; exDate: number };
   /** A transform the registry has not settled (1001). */
-  pending?: { op: "create" | "renew" | "delete" | "restore"; clTRID?: string; svTRID: string; years?: number; redemptionUntil?: number };
+  pending?: {
+    op: "create" | "renew" | "delete" | "restore" | "update";
+    clTRID?: string;
+    svTRID: string;
+    years?: number;
+    redemptionUntil?: number;
+    /** An update held pending: what it changes, applied when it is settled approved. */
+    apply?: () => void;
+  };
 }
 
 interface Host {
@@ -198,7 +229,7 @@ export class Registry {
       case "domain:renew":
         return this.#domainRenew(clID, command.name, command.curExpDate, command.period, command.fee);
       case "domain:update":
-        return this.#domainUpdate(clID, command);
+        return this.#domainUpdate(clID, command, clTRID, svTRID);
       case "domain:delete":
         return this.#domainDelete(clID, command.name);
       case "domain:transfer":
@@ -392,6 +423,7 @@ export class Registry {
     this.#checkNameservers(nameservers, extension);
     if (nameservers.length < extension.nameserversMin) refuse(2306, `at least ${extension.nameserversMin} name servers under ${extension.id}`);
     if ((c.ds?.length ?? 0) > 0 && !extension.dnssec) refuse(2306, `${extension.id} takes no DS data`);
+    checkDsData(c.ds ?? []);
     const price = this.#agreedFee(name, extension, "register", years, c.fee);
     const now = this.now();
     const domain: Domain = {
@@ -501,13 +533,13 @@ export class Registry {
     };
   }
 
-  #domainUpdate(clID: string, c: DomainUpdateCommand): Outcome {
+  #domainUpdate(clID: string, c: DomainUpdateCommand, clTRID: string | undefined, svTRID: string): Outcome {
     const domain = this.#sponsored(this.#domain(c.name), clID);
     if (c.restore) return this.#restore(domain, c.restore.op, c.fee);
     const removesUpdateLock = c.rem?.statuses?.some((s) => s.s === "clientUpdateProhibited") ?? false;
     if (domain.statuses.has("serverUpdateProhibited") || (domain.statuses.has("clientUpdateProhibited") && !removesUpdateLock))
       refuse(2304, `${domain.name} has ${domain.statuses.has("serverUpdateProhibited") ? "serverUpdateProhibited" : "clientUpdateProhibited"}`);
-    for (const s of ["pendingDelete", "pendingTransfer", "pendingCreate"]) if (domain.statuses.has(s)) refuse(2304, `${domain.name} is ${s}`);
+    for (const s of ["pendingDelete", "pendingTransfer", "pendingCreate", "pendingUpdate"]) if (domain.statuses.has(s)) refuse(2304, `${domain.name} is ${s}`);
     const addNs = (c.add?.nameservers ?? []).map((n) => n.toLowerCase());
     const remNs = new Set((c.rem?.nameservers ?? []).map((n) => n.toLowerCase()));
     this.#checkNameservers(addNs, domain.extension);
@@ -523,26 +555,54 @@ export class Registry {
     const remContacts = new Set((c.rem?.contacts ?? []).map(key));
     for (const x of c.rem?.contacts ?? [])
       if (!domain.contacts.some((d) => key(d) === key(x))) refuse(2303, `${x.id} is not the ${x.type} contact of ${domain.name}`);
-    let ds = domain.ds;
-    if (c.ds) {
-      if (!domain.extension.dnssec) refuse(2306, `${domain.extension.id} takes no DS data`);
-      const same = (a: DsData, b: DsData) =>
-        a.keyTag === b.keyTag && a.alg === b.alg && a.digestType === b.digestType && a.digest.toUpperCase() === b.digest.toUpperCase();
-      const removed = c.ds.rem;
-      if (removed === "all") ds = [];
-      else if (removed) ds = ds.filter((d) => !removed.some((r) => same(d, r)));
-      ds = [...ds, ...(c.ds.add ?? []).filter((a) => !ds.some((d) => same(d, a)))];
+    const ds = c.ds ? this.#updatedDs(domain, c.ds) : domain.ds;
+    const apply = () => {
+      domain.nameservers = nameservers;
+      domain.contacts = [...domain.contacts.filter((d) => !remContacts.has(key(d))), ...(c.add?.contacts ?? [])];
+      for (const s of c.rem?.statuses ?? []) domain.statuses.delete(s.s);
+      for (const s of c.add?.statuses ?? []) domain.statuses.add(s.s);
+      if (c.chg?.registrant !== undefined) domain.registrant = c.chg.registrant || undefined;
+      if (c.chg?.authInfo) domain.authInfo = c.chg.authInfo;
+      domain.ds = ds;
+      domain.upID = clID;
+      domain.upDate = this.now();
+    };
+    // The `pending` knob: the update is reviewed (1001, RFC 5731 §2.3 pendingUpdate) and
+    // takes effect only when settled approved, with a panData message either way.
+    if (this.takePending("domain:update")) {
+      domain.statuses.add("pendingUpdate");
+      domain.pending = { op: "update", clTRID, svTRID, apply };
+      return { results: [{ code: 1001 }] };
     }
-    domain.nameservers = nameservers;
-    domain.contacts = [...domain.contacts.filter((d) => !remContacts.has(key(d))), ...(c.add?.contacts ?? [])];
-    for (const s of c.rem?.statuses ?? []) domain.statuses.delete(s.s);
-    for (const s of c.add?.statuses ?? []) domain.statuses.add(s.s);
-    if (c.chg?.registrant !== undefined) domain.registrant = c.chg.registrant || undefined;
-    if (c.chg?.authInfo) domain.authInfo = c.chg.authInfo;
-    domain.ds = ds;
-    domain.upID = clID;
-    domain.upDate = this.now();
+    apply();
     return { results: [{ code: 1000 }] };
+  }
+
+  /**
+   * The DS set after a secDNS:update, as RFC 5910 §5.2.5 has it: the removals (every DS with
+   * `<secDNS:all>true`) taken before the additions. Refused as a registry speaking the DS data
+   * interface and neither `urgent` nor `maxSigLife` does (as Nomulus, Verisign's and most
+   * registries' EPP servers do): 2102 for an option it does not implement, 2306 for the key
+   * data interface or `<secDNS:all>false` (which asks for nothing), 2003 for an update that
+   * names nothing, and 2306 for a DS record no resolver could use (checkDsData).
+   */
+  #updatedDs(domain: Domain, update: NonNullable<DomainUpdateCommand["ds"]>): DsData[] {
+    if (!domain.extension.dnssec) refuse(2306, `${domain.extension.id} takes no DS data`);
+    if (update.urgent) refuse(2102, "urgent is not offered: every DS change is published as soon as it is made");
+    if (update.maxSigLife !== undefined) refuse(2102, "maxSigLife is not offered: this registry does not sign with the child's preferences");
+    if (update.unsupported?.includes("keyData")) refuse(2306, "this registry speaks the DS data interface: send dsData, not keyData (RFC 5910 §4)");
+    if (update.unsupported?.includes("all-false")) refuse(2306, "<secDNS:all> removes every DS when true; false asks for nothing: leave it out");
+    if (update.rem === undefined && update.add === undefined) refuse(2003, "a secDNS:update names no DS to remove or add");
+    checkDsData([...(update.rem === "all" ? [] : (update.rem ?? [])), ...(update.add ?? [])]);
+    const same = (a: DsData, b: DsData) =>
+      a.keyTag === b.keyTag && a.alg === b.alg && a.digestType === b.digestType && a.digest.toUpperCase() === b.digest.toUpperCase();
+    const removed = update.rem;
+    let ds = domain.ds;
+    if (removed === "all") ds = [];
+    else if (removed) ds = ds.filter((d) => !removed.some((r) => same(d, r)));
+    ds = [...ds, ...(update.add ?? []).filter((a) => !ds.some((d) => same(d, a)))];
+    if (ds.length > MAX_DS_RECORDS) refuse(2306, `a domain holds at most ${MAX_DS_RECORDS} DS records here; this update would leave ${ds.length}`);
+    return ds;
   }
 
   #restore(domain: Domain, op: "request" | "report", fee: FeeAgreement | undefined): Outcome {
@@ -921,11 +981,12 @@ export class Registry {
   settle(name: string, approve: boolean): boolean {
     const domain = this.#domains.get(name);
     if (!domain?.pending) return false;
-    const { op, clTRID, svTRID, years, redemptionUntil } = domain.pending;
+    const { op, clTRID, svTRID, years, redemptionUntil, apply } = domain.pending;
     domain.pending = undefined;
     domain.statuses.delete(`pending${op[0]!.toUpperCase()}${op.slice(1)}`);
     if (op === "create" && !approve) this.#domains.delete(domain.name);
     if (op === "renew" && approve) domain.exDate = addYears(domain.exDate, years ?? 1);
+    if (op === "update" && approve) apply?.();
     if (op === "restore" && approve) {
       domain.rgp = undefined;
       domain.statuses.delete("pendingDelete");

@@ -251,6 +251,122 @@ describe("domains (RFC 5731) and fees (RFC 8748)", () => {
   });
 });
 
+describe("DS data (RFC 5910): secDNS:update taken strictly", () => {
+  const DS_A = { keyTag: 11111, alg: 13, digestType: 2, digest: "AB".repeat(32) };
+  const DS_B = { keyTag: 22222, alg: 13, digestType: 2, digest: "CD".repeat(32) };
+  const DS_C = { keyTag: 33333, alg: 8, digestType: 4, digest: "EF".repeat(48) };
+  /** A domain of ours holding DS_A and DS_B. */
+  async function signedDomain(session: Session, name: string) {
+    const registrant = `r-${name.replace(/\W/g, "").slice(0, 13)}`;
+    await contact(session, registrant);
+    const created = await session.send({
+      kind: "domain:create",
+      name,
+      period: { value: 1, unit: "y" },
+      registrant,
+      authInfo: "Domain-Auth-123",
+      ds: [DS_A, DS_B],
+    });
+    expect(created.code).toBe(1000);
+  }
+  async function dsAt(session: Session, name: string) {
+    const info = await session.send({ kind: "domain:info", name });
+    const sec = info.extensions.find((e) => e.kind === "secDNS:infData");
+    return sec?.kind === "secDNS:infData" ? sec.dsData.map((d) => d.keyTag) : [];
+  }
+  /** A domain:update frame with this secDNS:update, as a client might write it. */
+  const rawUpdate = (name: string, secDns: string) =>
+    `<?xml version="1.0" encoding="UTF-8" standalone="no"?><epp xmlns="urn:ietf:params:xml:ns:epp-1.0"><command><update><domain:update xmlns:domain="urn:ietf:params:xml:ns:domain-1.0"><domain:name>${name}</domain:name><domain:chg/></domain:update></update><extension><secDNS:update xmlns:secDNS="urn:ietf:params:xml:ns:secDNS-1.1">${secDns}</secDNS:update></extension><clTRID>ds-raw-${Date.now()}</clTRID></command></epp>`;
+
+  it("the removals are taken before the additions: rem all with add leaves exactly the added set (1000)", async () => {
+    const session = await Session.login();
+    await signedDomain(session, "ds-rem-first.com");
+    const answer = await session.send({ kind: "domain:update", name: "ds-rem-first.com", ds: { rem: "all", add: [DS_B, DS_C] } });
+    expect(answer.code).toBe(1000);
+    expect(await dsAt(session, "ds-rem-first.com")).toEqual([22222, 33333]);
+    const again = await session.send({ kind: "domain:update", name: "ds-rem-first.com", ds: { rem: [DS_B], add: [DS_B] } });
+    expect(again.code).toBe(1000);
+    expect(await dsAt(session, "ds-rem-first.com")).toEqual([33333, 22222]);
+    session.close();
+  });
+
+  it('urgent="true" and a maxSigLife change are options this registry does not offer: 2102, nothing changed', async () => {
+    const session = await Session.login();
+    await signedDomain(session, "ds-urgent.com");
+    const urgent = await session.send({ kind: "domain:update", name: "ds-urgent.com", ds: { urgent: true, rem: "all" } });
+    expect([urgent.code, reasonOf(urgent)]).toEqual([2102, expect.stringMatching(/urgent is not offered/)]);
+    const sigLife = await session.send({ kind: "domain:update", name: "ds-urgent.com", ds: { maxSigLife: 604800 } });
+    expect([sigLife.code, reasonOf(sigLife)]).toEqual([2102, expect.stringMatching(/maxSigLife is not offered/)]);
+    expect(await dsAt(session, "ds-urgent.com")).toEqual([11111, 22222]);
+    session.close();
+  });
+
+  it("<secDNS:all>false</secDNS:all> and the key data interface are 2306, nothing changed (RFC 5910 §4, §5.2.5)", async () => {
+    const session = await Session.login();
+    await signedDomain(session, "ds-interface.com");
+    const allFalse = await session.raw(rawUpdate("ds-interface.com", "<secDNS:rem><secDNS:all>false</secDNS:all></secDNS:rem>"));
+    expect([allFalse.code, reasonOf(allFalse)]).toEqual([2306, expect.stringMatching(/false asks for nothing/)]);
+    const key =
+      "<secDNS:keyData><secDNS:flags>257</secDNS:flags><secDNS:protocol>3</secDNS:protocol><secDNS:alg>13</secDNS:alg><secDNS:pubKey>AQPJ////4Q==</secDNS:pubKey></secDNS:keyData>";
+    const keyData = await session.raw(rawUpdate("ds-interface.com", `<secDNS:add>${key}</secDNS:add>`));
+    expect([keyData.code, reasonOf(keyData)]).toEqual([2306, expect.stringMatching(/DS data interface/)]);
+    const empty = await session.raw(rawUpdate("ds-interface.com", ""));
+    expect([empty.code, reasonOf(empty)]).toEqual([2003, expect.stringMatching(/names no DS/)]);
+    expect(await dsAt(session, "ds-interface.com")).toEqual([11111, 22222]);
+    session.close();
+  });
+
+  it("a DS no validator could use is 2306 naming it: an algorithm that signs no zone, an unknown digest type, a digest of the wrong length", async () => {
+    const session = await Session.login();
+    await signedDomain(session, "ds-invalid.com");
+    const refused = async (ds: typeof DS_A, reason: RegExp) => {
+      const answer = await session.send({ kind: "domain:update", name: "ds-invalid.com", ds: { add: [ds] } });
+      expect([answer.code, reasonOf(answer)]).toEqual([2306, expect.stringMatching(reason)]);
+    };
+    await refused({ ...DS_C, alg: 1 }, /algorithm 1 is not one this registry takes/);
+    await refused({ ...DS_C, alg: 253 }, /algorithm 253/);
+    await refused({ ...DS_A, digestType: 9 }, /digest type 9 is not one/);
+    await refused({ ...DS_A, digest: "AB".repeat(20) }, /type 2 has 64 hex digits, not 40/);
+    expect(await dsAt(session, "ds-invalid.com")).toEqual([11111, 22222]);
+    session.close();
+  });
+
+  it("an update left pending (1001) shows pendingUpdate and changes nothing until settled; approved, the DS set is the update's, with a panData message", async () => {
+    const session = await Session.login();
+    await signedDomain(session, "ds-pending.com");
+    expect((await controlPost("/knobs", { pending: { "domain:update": 1 } })).status).toBe(200);
+    const pending = await session.send({ kind: "domain:update", name: "ds-pending.com", ds: { rem: "all", add: [DS_C] } });
+    expect(pending.code).toBe(1001);
+    const info = await session.send({ kind: "domain:info", name: "ds-pending.com" });
+    expect(info.resData[0]?.kind === "domain:infData" && info.resData[0].statuses.map((s) => s.s)).toContain("pendingUpdate");
+    expect(await dsAt(session, "ds-pending.com")).toEqual([11111, 22222]);
+    const meanwhile = await session.send({ kind: "domain:update", name: "ds-pending.com", ds: { rem: "all" } });
+    expect([meanwhile.code, reasonOf(meanwhile)]).toEqual([2304, expect.stringMatching(/pendingUpdate/)]);
+    expect((await controlPost("/settle", { name: "ds-pending.com", approve: true })).status).toBe(200);
+    expect(await dsAt(session, "ds-pending.com")).toEqual([33333]);
+    let message = await session.send({ kind: "poll", op: "req" });
+    while (message.code === 1301 && !(message.resData[0]?.kind === "domain:panData" && message.resData[0].name === "ds-pending.com")) {
+      await session.send({ kind: "poll", op: "ack", msgID: message.msgQ!.id });
+      message = await session.send({ kind: "poll", op: "req" });
+    }
+    expect(message.resData[0]).toMatchObject({ kind: "domain:panData", name: "ds-pending.com", paResult: true });
+    await session.send({ kind: "poll", op: "ack", msgID: message.msgQ!.id });
+    session.close();
+  });
+
+  it("an update left pending and refused when settled changes nothing", async () => {
+    const session = await Session.login();
+    await signedDomain(session, "ds-pending-no.com");
+    await controlPost("/knobs", { pending: { "domain:update": 1 } });
+    expect((await session.send({ kind: "domain:update", name: "ds-pending-no.com", ds: { rem: "all" } })).code).toBe(1001);
+    expect((await controlPost("/settle", { name: "ds-pending-no.com", approve: false })).status).toBe(200);
+    expect(await dsAt(session, "ds-pending-no.com")).toEqual([11111, 22222]);
+    const info = await session.send({ kind: "domain:info", name: "ds-pending-no.com" });
+    expect(info.resData[0]?.kind === "domain:infData" && info.resData[0].statuses.map((s) => s.s)).not.toContain("pendingUpdate");
+    session.close();
+  });
+});
+
 describe("hosts (RFC 5732)", () => {
   it("a subordinate host needs its domain sponsored by the client and its addresses; a linked host is not deleted (2305)", async () => {
     const us = await Session.login();
