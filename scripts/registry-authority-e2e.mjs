@@ -335,6 +335,17 @@ async function main() {
       assert(asks.length >= 1 && asks[0].clTRID === res.headers.get("x-request-id"), `domain:info after the lost answer: ${JSON.stringify(asks)}`);
       const state = await control("GET", "/state");
       assertEqual(state.json.domains.filter((d) => d === name).length, 1, "the registry's domains of that name");
+      // The info that recovered the answer gave the ROID: stored in the create's own write, its event shows it.
+      const info = await as("domain-api", { kind: "domain:info", name });
+      assertEqual(res.json.registry?.roid, info.json.resData[0].roid, "registry.roid in the 201");
+      const events = await api("GET", `/v1/events?resource=${res.json.id}&limit=100`);
+      expectStatus(events, 200);
+      assertEqual(
+        events.json.data.map((e) => e.operation),
+        ["create"],
+        "the domain's events (the ROID written with the create, no write after it)",
+      );
+      assertEqual(events.json.data[0].after.registry?.roid, info.json.resData[0].roid, "registry.roid in the create event");
       const replay = await register(name, {}, { "idempotency-key": key });
       expectStatus(replay, 201);
       assertEqual(replay.headers.get("idempotent-replayed"), "true", "Idempotent-Replayed");
@@ -343,6 +354,18 @@ async function main() {
         1,
         "domain:create commands after the replay",
       );
+    },
+  );
+
+  await check(
+    "a create answered 1000 is not followed by a <domain:info> for its ROID (creData has none): registry is null until the first info or message names the domain",
+    async () => {
+      const name = `no-roid-yet-${tag}.com`;
+      const from = await commandCount();
+      const domain = await registered(name);
+      assertEqual(domain.registry, null, "registry in the 201");
+      const infos = (await commandsSince(from)).filter((x) => x.kind === "domain:info" && x.object === name);
+      assertEqual(infos.length, 0, "domain:info commands for the create");
     },
   );
 

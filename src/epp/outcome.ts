@@ -129,8 +129,8 @@ export function outcomeFromQuery(command: EppCommand, answer: EppResponse, clien
 
 /**
  * The answer a command would have had, made from what the registry showed when asked: a
- * create's creData from the info (1001 when the object is still pending), a renew's new
- * expiry. Only for commands outcomeFromQuery found applied.
+ * create's creData from the info (1001 when the object is still pending), with the info
+ * beside it, a renew's new expiry. Only for commands outcomeFromQuery found applied.
  */
 export function recoveredResponse(command: EppCommand, answer: EppResponse): EppResponse {
   const info = infoOf(answer, "domain:infData");
@@ -141,8 +141,13 @@ export function recoveredResponse(command: EppCommand, answer: EppResponse): Epp
     results: [{ code: pending ? 1001 : 1000, msg: "Recovered: the command took effect", values: [], extValues: [] }],
     extensions: [],
   };
+  // A create answered from the registry's info carries that info too: its ROID, which <domain:creData> has no
+  // room for (RFC 5731 §3.2.1), goes into the create's own write (docs/registries.md, "The registry decides").
   if (command.kind === "domain:create" && info)
-    return { ...base, resData: [{ kind: "domain:creData", name: info.name, crDate: info.crDate ?? "", ...(info.exDate ? { exDate: info.exDate } : {}) }] };
+    return {
+      ...base,
+      resData: [{ kind: "domain:creData", name: info.name, crDate: info.crDate ?? "", ...(info.exDate ? { exDate: info.exDate } : {}) }, info],
+    };
   if (command.kind === "domain:renew" && info)
     return { ...base, resData: [{ kind: "domain:renData", name: info.name, ...(info.exDate ? { exDate: info.exDate } : {}) }] };
   if (command.kind === "host:create") {

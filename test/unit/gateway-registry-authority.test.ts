@@ -55,7 +55,7 @@ const contact = (clientId: string, id: string) =>
   );
 
 describe("a create answered 2302", () => {
-  it("a name the registry holds from us already (our earlier create, its answer lost) is answered for as the create, from its info", async () => {
+  it("a name the registry holds from us already (our earlier create, its answer lost) is answered for as the create, from its info, its ROID beside", async () => {
     const p = await upPool();
     contact(US.clientId, "gw-own-1");
     // Our first create took effect; the request's retry sends it again.
@@ -69,8 +69,18 @@ describe("a create answered 2302", () => {
     expect(answer).toMatchObject({
       outcome: "answered",
       recovered: true,
-      response: { code: 1000, resData: [{ kind: "domain:creData", name: "own-already.com" }] },
+      response: {
+        code: 1000,
+        resData: [
+          { kind: "domain:creData", name: "own-already.com" },
+          { kind: "domain:infData", name: "own-already.com" },
+        ],
+      },
     });
+    const info = registry.execute(US.clientId, { kind: "domain:info", name: "own-already.com" }, "req-own-info", registry.nextSvTRID());
+    const roid = (info.resData?.[0] as { roid?: string } | undefined)?.roid;
+    expect(roid).toMatch(/^\w+-\w+$/);
+    expect(answer.outcome === "answered" && answer.response.resData[1]).toMatchObject({ roid });
     expect(server.commands.filter((c) => c.kind === "domain:info" && c.clTRID === "req-own-retry")).toHaveLength(1);
   });
 

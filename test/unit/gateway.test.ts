@@ -99,7 +99,7 @@ describe("sessions", () => {
 });
 
 describe("lost answers (never sent again blindly)", () => {
-  it("a create whose answer was lost after it took effect is sent once, and answered from the registry's info", async () => {
+  it("a create whose answer was lost after it took effect is sent once, and answered from the registry's info, its ROID beside", async () => {
     const p = pool();
     await until(() => p.state === "up");
     await contact(p, "gw-lost-1");
@@ -108,8 +108,18 @@ describe("lost answers (never sent again blindly)", () => {
     expect(answer).toMatchObject({
       outcome: "answered",
       recovered: true,
-      response: { code: 1000, resData: [{ kind: "domain:creData", name: "lost-answer-gw.com" }] },
+      response: {
+        code: 1000,
+        resData: [
+          { kind: "domain:creData", name: "lost-answer-gw.com" },
+          { kind: "domain:infData", name: "lost-answer-gw.com" },
+        ],
+      },
     });
+    const info = await p.run({ kind: "domain:info", name: "lost-answer-gw.com" }, "req-lost-info");
+    const roid = info.outcome === "answered" ? (info.response.resData[0] as { roid?: string }).roid : undefined;
+    expect(roid).toMatch(/^\w+-\w+$/);
+    expect(answer.outcome === "answered" && answer.response.resData[1]).toMatchObject({ roid });
     expect(sent("domain:create", "lost-answer-gw.com")).toHaveLength(1);
     expect(server.commands.filter((c) => c.kind === "domain:info" && c.clTRID === "req-lost-create")).toHaveLength(1);
   });

@@ -2,7 +2,9 @@
 // with its contacts, name servers and client statuses. Under a connected repository the
 // registry decides (docs/registries.md): the contacts and hosts are created there first,
 // then the domain; D1 is written only after its 1000 (201, its dates) or 1001 (202,
-// pendingCreate).
+// pendingCreate). The registry's ROID of the domain is stored in the same write when its
+// answer gives it (docs/registries.md, "The registry decides": no <domain:info> is asked for
+// it; the first info or poll message that names the domain sets it otherwise).
 import type { RouteHandler } from "@hono/zod-openapi";
 import { catalog } from "../../db/catalog";
 import { newId } from "../../db/ids";
@@ -28,6 +30,7 @@ import { adoptionWrites, contactAddressGuards, nameserverLinks } from "./links";
 import { contactsById, type DomainWithLinks, accountZoneNamed } from "./queries";
 import type * as routes from "./routes";
 import { readTogether } from "../../db/write";
+import { registryDomainUpsert } from "../../db/registry-state";
 import { domainCreateCommand, dsData } from "../../connector/commands";
 import { apiTime, resDataOf } from "../../connector/answers";
 import {
@@ -163,15 +166,22 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
         zoneId: zone[0]?.id ?? null,
         pendingTransfer: false,
         transferLockedUntil: transferLockedUntil(at, null, extension.transferLockDays),
+        // The registry's ROID when its answer gave it: the domain's `registry` from its creation on.
+        ...(atRegistry?.roid ? { registry: { roid: atRegistry.roid, sponsor: null, missingSince: null, reconciledAt: null } } : {}),
       };
       next.rgpEndsAt = earliestEnd(next.rgp);
-      const { nameservers: _names, zoneId: _zone, pendingTransfer: _pending, transferLockedUntil: _lock, ...row } = next;
+      const { nameservers: _names, zoneId: _zone, pendingTransfer: _pending, transferLockedUntil: _lock, registry: _registry, ...row } = next;
       const links = nameserverLinks(ctx, next, nameservers, external);
       return {
         next,
         write: db.insert(domains).values(row),
         // With the rows that record the contacts and hosts the registry now holds from us.
-        alongside: [...links.alongside, ...adoptionWrites(ctx, next, adopted, nameservers), ...(atRegistry?.rows ?? [])],
+        alongside: [
+          ...links.alongside,
+          ...adoptionWrites(ctx, next, adopted, nameservers),
+          ...(atRegistry?.rows ?? []),
+          ...(atRegistry?.roid ? [registryDomainUpsert(db, { domainId: next.id, repositoryId: extension.repositoryId, roid: atRegistry.roid })] : []),
+        ],
         // External name servers the registration creates count as the account's hosts.
         guards: [...contactAddressGuards(db, next.id, assigned), ...links.guards],
         answerExtras: { price: atRegistry?.price ?? price },
@@ -224,6 +234,9 @@ async function registerAtRegistry(
   });
   const done = await registry.send("domain:create", command, `Registering ${name} at the ${registry.repository} registry`);
   const creData = resDataOf(done.response, "domain:creData");
+  // <domain:creData> has no ROID (RFC 5731 §3.2.1); an answer made from the registry's <domain:info> (the gateway's, after a
+  // lost answer or our own earlier create's 2302) has it beside.
+  const roid = resDataOf(done.response, "domain:infData")?.roid || null;
   const fee = done.response.extensions.find((e) => e.kind === "fee:creData");
   const charged = fee?.kind === "fee:creData" && fee.fees.length > 0 ? fee.fees.reduce((sum, f) => sum + Math.round(Number(f.amount) * 100), 0) : null;
   const rows = [...contacts.rows, ...hostRows];
@@ -238,6 +251,7 @@ async function registerAtRegistry(
   return {
     pending: done.outcome === "pending",
     svTRID: done.svTRID,
+    roid,
     expiresAt: apiTime(creData?.exDate) ?? undefined,
     price:
       charged !== null && fee?.kind === "fee:creData"
