@@ -231,6 +231,47 @@ async function main() {
     },
   );
 
+  await check(
+    "a transfer in that takes the account past its domains limit: the registry's approval message is applied (the domain joins, its event notes the limit, the account shows over_quota) and acked once, never handed over again",
+    async () => {
+      const name = `past-limit-${tag}.com`;
+      await otherDomain(name);
+      expectStatus(await api("POST", `/v1/domains/${name}/transfer`, { auth_info: "Other-auth-1234" }), 202);
+      // Room was there when it asked; then the account fills it (here: its limit lowered to what it holds).
+      const me = await api("GET", "/v1/me");
+      expectStatus(me, 200);
+      const account = me.json.account;
+      expectStatus(await api("PATCH", `/v1/accounts/${account.id}`, { limits: { domains: account.usage.domains } }), 200);
+      try {
+        const from = await commandCount();
+        assertEqual((await as("other-registrar", { kind: "domain:transfer", op: "approve", name })).code, 1000, "approve");
+        const joined = await domainUntil(name, (r) => r.status === 200, "joined");
+        // Acked: our queue at the registry empties (the poll as us, at the registry itself, takes nothing off it).
+        let last = null;
+        const empty = await waitFor(
+          async () => {
+            last = await as("domain-api", { kind: "poll", op: "req" });
+            return last.code === 1300;
+          },
+          { timeoutMs: SETTLES_WITHIN_MS, intervalMs: 500 },
+        );
+        assert(empty !== null, `our queue at the registry: ${JSON.stringify(last?.json).slice(0, 300)}`);
+        const polls = (await commandsSince(from)).filter((x) => x.kind === "poll");
+        const handed = polls.filter((x) => x.code === 1301);
+        const acked = polls.filter((x) => x.code === 1000 && x.object !== undefined);
+        assertEqual(handed.length, 1, "messages the gateway read (handed over to the API) since the approval");
+        assertEqual(acked.length, 1, "messages acked since the approval");
+        const events = await eventsOf(joined.json.id, "transfer_approve");
+        assertEqual(events[0]?.after?.registry_over_quota, { account: account.id, quota: "domains", limit: account.usage.domains }, "registry_over_quota");
+        const after = await api("GET", "/v1/me");
+        assert(after.json.account.over_quota.includes("domains"), `account: ${JSON.stringify(after.json.account)}`);
+        assertEqual(after.json.account.usage.domains, account.usage.domains + 1, "usage.domains");
+      } finally {
+        expectStatus(await api("PATCH", `/v1/accounts/${account.id}`, { limits: { domains: null } }), 200);
+      }
+    },
+  );
+
   await check("a wrong auth_info for another registrar's name: 422 invalid_auth_info (the registry's 2202), nothing written", async () => {
     const name = `wrongauth-${tag}.com`;
     await otherDomain(name);

@@ -7,7 +7,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
-import { type ApiResponse, api, expectProblem } from "./helpers";
+import { type ApiResponse, api, customerAccount, expectProblem } from "./helpers";
 import { bearer } from "./tokens";
 
 const SECRET = "a-gateway-secret-of-32-characters-or-more";
@@ -228,5 +228,55 @@ describe("changes the registry makes itself", () => {
     expect(Number(first.headers.get("retry-after"))).toBeGreaterThan(0);
     // Handed over again, it is tried again (not answered already_applied).
     expectProblem(await hand(body), 503, "registry_unavailable");
+  });
+});
+
+describe("a message whose write would take an account past a limit is applied all the same, never refused for want of room", () => {
+  it("the registry's new name servers past the account's hosts limit: 200 applied once, the domain follows, the event notes the limit passed, the account shows over_quota; handed over again it is already_applied", async () => {
+    const customer = await customerAccount("registry-past-limit");
+    const created = await api("POST", "/v1/domains", {
+      json: { name: "past-limit.org", nameservers: ["ns1.example.net", "ns2.example.net"] },
+      headers: { authorization: customer.auth },
+    });
+    expect(created.status, created.text).toBe(201);
+    const before = await api("GET", `/v1/accounts/${customer.id}`);
+    expect(before.body.over_quota).toEqual([]);
+    // The account may hold no more hosts than it does now.
+    const limited = await api("PATCH", `/v1/accounts/${customer.id}`, {
+      json: { limits: { hosts: before.body.usage.hosts } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
+    expect(limited.status, limited.text).toBe(200);
+    // The registry names two name servers no one holds here: each becomes an external host of the account.
+    const nameservers = ["ns1.past-limit.example", "ns2.past-limit.example"];
+    const info = {
+      kind: "domain:infData",
+      name: "past-limit.org",
+      roid: "93-PIR",
+      statuses: [{ s: "ok" }],
+      contacts: [],
+      nameservers,
+      hostAttrs: [],
+      hosts: [],
+      clID: "domain-api",
+      exDate: created.body.expires_at,
+    };
+    const body = message([info], "The registry changed the name servers of past-limit.org.");
+    const res = await hand(body);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ outcome: "applied", domain: created.body.id });
+    const now = await api("GET", "/v1/domains/past-limit.org");
+    expect(now.body.nameservers).toEqual(nameservers);
+    const [event] = (await api("GET", `/v1/events?resource=${created.body.id}&operation=update`)).body.data;
+    expect(event.after.registry_over_quota).toEqual({ account: customer.id, quota: "hosts", limit: before.body.usage.hosts });
+    const after = await api("GET", `/v1/accounts/${customer.id}`);
+    expect(after.body).toMatchObject({ over_quota: ["hosts"], usage: { hosts: before.body.usage.hosts + 2 }, limits: { hosts: before.body.usage.hosts } });
+    // The gateway acked it on the 200; should it come again (its ack lost), it is applied once.
+    const again = await hand(body);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toMatchObject({ outcome: "already_applied", message_id: body.message.msgQ.id });
+    // The account's own writes that raise its hosts count are still refused until it is under its limit.
+    const refused = await api("POST", "/v1/hosts", { json: { name: "ns3.past-limit.example" }, headers: { authorization: customer.auth } });
+    expectProblem(refused, 422, "quota_exceeded");
   });
 });

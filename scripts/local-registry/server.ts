@@ -96,6 +96,8 @@ function objectOf(command: EppCommand): string | undefined {
   if ("name" in command && typeof command.name === "string") return command.name;
   if ("id" in command && typeof command.id === "string") return command.id;
   if ("names" in command) return command.names.join(",");
+  // A poll ack names the message it takes off the queue.
+  if ("msgID" in command && typeof command.msgID === "string") return command.msgID;
   return undefined;
 }
 

@@ -32,13 +32,33 @@ const COLUMN = {
  */
 export const RAISES_NO_COUNT = "raises-no-count" as const;
 
-/** The limits a write is held to: the configured defaults (wrangler.toml LIMIT_*), or none raised. */
-export type QuotaDefaults = Limits | typeof RAISES_NO_COUNT;
+/**
+ * What a write the registry decided gives the routine (docs/safety.md, "Quotas"): a domain a
+ * connected registry now holds for an account (a transfer in it approved, a name server it
+ * names) is recorded whatever the account's limits, since refusing it would leave our copy
+ * without what the registry holds, and the poll message that brought it would be handed over
+ * again forever. Its counts move as any write's; no limit refuses them.
+ */
+export const COUNTED_NOT_HELD = "counted-not-held" as const;
+
+/** The limits a write is held to: the configured defaults (wrangler.toml LIMIT_*), none raised, or none at all. */
+export type QuotaDefaults = Limits | typeof RAISES_NO_COUNT | typeof COUNTED_NOT_HELD;
 
 /** An account's limit of `kind`: the operator's override in `limits` (accounts.limits), else the default. */
 function limitOf(limits: SQLWrapper, kind: QuotaKind, defaults: QuotaDefaults): SQL {
   if (defaults === RAISES_NO_COUNT) return sql`-1`;
+  if (defaults === COUNTED_NOT_HELD) return sql`9223372036854775807`;
   return sql`coalesce(json_extract(${limits}, ${sql.raw(`'$.${kind}'`)}), ${defaults[kind]})`;
+}
+
+/**
+ * A write's note of an account it took past a limit (a write the registry decided, made with
+ * COUNTED_NOT_HELD): `{"account", "quota", "limit"}`, the limit as the account's overrides and
+ * the defaults make it, read in the write's batch (an event's `afterFromDatabase`). What the
+ * account then holds is its `usage` (GET /v1/accounts/{account}).
+ */
+export function pastLimitNote(accountId: string, kind: QuotaKind, defaults: Limits): SQL {
+  return sql`(select json_object('account', a.id, 'quota', ${kind}, 'limit', ${limitOf(sql`a.limits`, kind, defaults)}) from accounts a where a.id = ${accountId})`;
 }
 
 /** The limits of `accountId` as the operator overrode them (null: none). */

@@ -10,7 +10,15 @@ import { type QuotaExceeded, usageOf } from "../db/quota-check";
 import { accounts } from "../db/schema";
 import type { AppEnv } from "../env";
 import { accountOf, isOperatorRights } from "../access/ownership";
-import { configuredLimits, effectiveLimits, type Limits, quotaExceededElsewhereMessage, quotaExceededMessage, type Usage } from "../registry/limits";
+import {
+  configuredLimits,
+  effectiveLimits,
+  type Limits,
+  QUOTA_KINDS,
+  quotaExceededElsewhereMessage,
+  quotaExceededMessage,
+  type Usage,
+} from "../registry/limits";
 import { ApiError } from "./problem";
 
 /** The configured defaults (wrangler.toml LIMIT_* variables). */
@@ -18,9 +26,15 @@ export function defaultLimits(c: Context<AppEnv>): Limits {
   return configuredLimits(c.env as unknown as Record<string, unknown>);
 }
 
-/** An account's limits and usage, as `GET /v1/accounts/{id}` and `/v1/me` show them (usage as usageQuery read it, in the same round trip as the account). */
+/**
+ * An account's limits and usage, as `GET /v1/accounts/{id}` and `/v1/me` show them (usage as
+ * usageQuery read it, in the same round trip as the account), and the quotas it holds more
+ * than (`over_quota`): a limit an operator lowered below what it holds, or a domain a
+ * connected registry gave it without room (docs/safety.md, "Quotas").
+ */
 export function limitsAndUsage(c: Context<AppEnv>, account: { limits: Partial<Record<string, number>> | null }, usage: Usage) {
-  return { limits: effectiveLimits(defaultLimits(c), account.limits), usage };
+  const limits = effectiveLimits(defaultLimits(c), account.limits);
+  return { limits, usage, over_quota: QUOTA_KINDS.filter((kind) => usage[kind] > limits[kind]) };
 }
 
 /**

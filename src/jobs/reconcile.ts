@@ -19,7 +19,7 @@ import { connectedRepositories, connectorClientId, type ConnectorSettings } from
 import { ApiError } from "../http/problem";
 import { configuredLimits } from "../registry/limits";
 import { findDomain } from "../resources/domains/queries";
-import { askRegistry, followView, markMissing, RegistryAnswerUnread, removeDomain } from "../resources/domains/registry-follow";
+import { askRegistry, followView, markMissing, RegistryAnswerUnread, registryDecided, removeDomain } from "../resources/domains/registry-follow";
 import type { z } from "@hono/zod-openapi";
 import type { ReconcileReportSchema } from "./registry-schemas";
 
@@ -102,7 +102,9 @@ export async function reconcile(settings: ConnectorSettings, db: Database, repos
       const [current] = await findDomain(db, { kind: "id", id });
       if (!current) return "unchanged" as const;
       if (asked.found === "ours") {
-        const differences = await followView(ctx, cat, current, asked.view, { operation: "reconciled", svTRID: asked.svTRID, reconciledAt: ctx.at });
+        const differences = await registryDecided(ctx, (decided, past) =>
+          followView(decided, cat, current, asked.view, { operation: "reconciled", svTRID: asked.svTRID, reconciledAt: ctx.at, ...past }),
+        );
         return differences.length > 0 ? ("reconciled" as const) : ("unchanged" as const);
       }
       // Deleted here and gone at the registry: the registry purged it at the end of its redemption (the

@@ -40,7 +40,7 @@ import { type ResData, registryDomainView } from "../connector/follow";
 import { domainCollection } from "../resources/domains/collection";
 import type { DomainWithLinks } from "../resources/domains/queries";
 import { findDomain } from "../resources/domains/queries";
-import { askRegistry, followView, joinDomain, markMissing, presentRegistryTransfer, removeDomain } from "../resources/domains/registry-follow";
+import { askRegistry, followView, joinDomain, markMissing, presentRegistryTransfer, registryDecided, removeDomain } from "../resources/domains/registry-follow";
 import { ApiError } from "../http/problem";
 import type { RegistryMessage, RegistryMessageReport } from "./registry-schemas";
 
@@ -251,7 +251,10 @@ async function transferMessage(
               };
         const inserted = transfer === latest ? [] : [registryTransferInsert(ctx.db, transfer)];
         if (inserted.length > 0) await ctx.db.batch([inserted[0]!]);
-        const joined = await joinDomain(ctx, cat, transfer, asked.view, { operation: "transfer_approve", status: ended, svTRID, note });
+        // The registry holds it for us now: it joins the account even past its limits (registryDecided), never refused for want of room.
+        const joined = await registryDecided(ctx, (decided, past) =>
+          joinDomain(decided, cat, transfer, asked.view, { operation: "transfer_approve", status: ended, svTRID, note, ...past }),
+        );
         return r("applied", joined.id, `${name} was transferred in from ${trn.acID}: it joined account ${transfer.accountId}.`);
       });
     }
@@ -322,7 +325,9 @@ async function settledMessage(
       await markMissing(ctx, current, asked.view.clID, { operation: "settled", svTRID: asked.svTRID, note, roid: asked.view.roid });
       return r(current.id, `${name} is sponsored by ${asked.view.clID} at the registry: marked.`);
     }
-    const differences = await followView(ctx, cat, current, asked.view, { operation: "settled", svTRID: asked.svTRID, note, always: true });
+    const differences = await registryDecided(ctx, (decided, past) =>
+      followView(decided, cat, current, asked.view, { operation: "settled", svTRID: asked.svTRID, note, always: true, ...past }),
+    );
     return r(
       current.id,
       `${name}'s pending action was ${pan.paResult ? "approved" : "refused"}; it follows the registry (${differences.map((d) => d.field).join(", ") || "nothing differed"}).`,
@@ -349,7 +354,9 @@ async function changedMessage(
       await markMissing(ctx, current, view.clID, { operation: "update", svTRID: message.trID?.svTRID, note, roid: view.roid });
       return { message_id: "", kind: "", outcome: "applied" as const, domain: current.id, detail: `${view.name} is sponsored by ${view.clID}: marked.` };
     }
-    const differences = await followView(ctx, cat, current, view, { operation: "update", svTRID: message.trID?.svTRID, note, always: true });
+    const differences = await registryDecided(ctx, (decided, past) =>
+      followView(decided, cat, current, view, { operation: "update", svTRID: message.trID?.svTRID, note, always: true, ...past }),
+    );
     return {
       message_id: "",
       kind: "",

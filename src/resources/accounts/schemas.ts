@@ -70,6 +70,11 @@ export const AccountSchema = z
     status,
     limits: LimitsSchema.optional().openapi({ description: "On single reads (`GET /accounts/{account}`, `GET /me`): the account's limits." }),
     usage: UsageSchema.optional().openapi({ description: "On single reads: what the account holds, against `limits`." }),
+    over_quota: z.array(z.enum(QUOTA_KINDS)).optional().openapi({
+      description:
+        'On single reads: the quotas the account holds more than its limit of (empty when none): a limit the operator lowered below what it holds, or a domain a connected registry gave it without room (a transfer in it approved: docs/safety.md, "Quotas"). Its writes that would raise such a count are refused until it is under again.',
+      example: [],
+    }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })

@@ -6,13 +6,14 @@
 // registry's dates. The reconciliation job and the poll messages (src/jobs/) and the
 // transfer routes use these; every registry command goes through the gateway
 // (src/connector/gateway.ts) with the clTRID the caller gives.
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
 import type { Catalog } from "../../db/catalog";
 import { presentHost } from "../../db/hosts";
 import { newId } from "../../db/ids";
 import { hostsNamed } from "../../db/links";
 import { registryDomainUpsert, type RegistryTransferRow, registryTransferEnd } from "../../db/registry-state";
 import type { EventOperation } from "../../db/events";
+import { COUNTED_NOT_HELD, exceededQuota, pastLimitNote, RAISES_NO_COUNT } from "../../db/quota-check";
 import { writeChange, writeRemoval } from "../../db/resource-write";
 import { contacts, domainNameservers, domains, hosts, registryObjects } from "../../db/schema";
 import { rowStatements, type Statement, versionStep, type WriteContext } from "../../db/write";
@@ -40,10 +41,12 @@ export interface RegistryNote {
   reconciledAt?: string;
   /** Statements of the same batch (a transfer's row ended with the domain's write). */
   alongside?: Statement[];
+  /** Fields of the event's `after` read in the write's batch (registryDecided's `registry_over_quota`). */
+  afterFromDatabase?: Record<string, SQL>;
 }
 
 function afterNotes(differences: readonly Difference[], note: RegistryNote) {
-  const notes: Record<string, ReturnType<typeof sql>> = { "$.registry_differences": sql`json(${JSON.stringify(differences)})` };
+  const notes: Record<string, SQL> = { ...note.afterFromDatabase, "$.registry_differences": sql`json(${JSON.stringify(differences)})` };
   if (note.svTRID) notes["$.registry_sv_trid"] = sql`${note.svTRID}`;
   for (const [key, value] of Object.entries(note.note ?? {})) notes[`$.registry_${key}`] = sql`json(${JSON.stringify(value)})`;
   return notes;
@@ -60,6 +63,31 @@ async function registrantOf(ctx: WriteContext, current: DomainWithLinks, view: R
       and(eq(registryObjects.repositoryId, current.repositoryId), eq(registryObjects.objectType, "contact"), eq(registryObjects.registryId, view.registrant)),
     );
   return rows.find((r) => r.accountId === current.accountId)?.id;
+}
+
+/**
+ * A write the registry decided (a domain it now holds for an account, a name server it
+ * names: docs/safety.md, "Quotas"), held to the account's limits as any write first. One that
+ * would take an account past a limit is made all the same, its counts moved and not held
+ * (COUNTED_NOT_HELD), its event noting the limit passed in `after.registry_over_quota`
+ * (`{account, quota, limit}`); the account then shows it in `over_quota`. Refusing it
+ * would leave our copy without what the registry holds, and the poll message behind it would
+ * be handed over again forever.
+ */
+export async function registryDecided<T>(
+  ctx: WriteContext,
+  write: (ctx: WriteContext, note: Pick<RegistryNote, "afterFromDatabase">) => Promise<T>,
+): Promise<T> {
+  try {
+    return await write(ctx, {});
+  } catch (error) {
+    const exceeded = exceededQuota(error);
+    if (!exceeded || ctx.limits === RAISES_NO_COUNT || ctx.limits === COUNTED_NOT_HELD) throw error;
+    return write(
+      { ...ctx, limits: COUNTED_NOT_HELD },
+      { afterFromDatabase: { "$.registry_over_quota": pastLimitNote(exceeded.accountId, exceeded.kind, ctx.limits) } },
+    );
+  }
 }
 
 /**

@@ -39,7 +39,7 @@ import { namePricing, priceConfirmationErrors, priceOf } from "../../registry/pr
 import { domainCollection } from "./collection";
 import { findDomain } from "./queries";
 import { domainRegistry } from "./registry";
-import { askRegistry, joinDomain, presentRegistryTransfer, removeDomain } from "./registry-follow";
+import { askRegistry, joinDomain, presentRegistryTransfer, registryDecided, removeDomain } from "./registry-follow";
 import { failureKeys, lockedSeconds, readFailureCounts, recordRegistryFailure, transferLocked } from "./transfer-failures";
 import { noTransfer } from "./transfer-read";
 
@@ -137,8 +137,11 @@ export async function requestFromRegistrar(
   const us = connectorClientId(c.env, extension.repositoryId);
   const asked = us ? await askRegistry(c.env, extension.repositoryId, us, name, clientTransactionId(c.get("requestId"))) : null;
   if (asked?.found !== "ours") return c.json(presentRegistryTransfer(transfer), 202);
+  // The registry approved at once: it holds the domain for us, past the account's limits too (registryDecided).
   const joined = await retryLostRaces(() =>
-    joinDomain(ctx, cat, transfer, asked.view, { operation: "transfer_approve", status: "approved", svTRID: done.svTRID }),
+    registryDecided(ctx, (decided, past) =>
+      joinDomain(decided, cat, transfer, asked.view, { operation: "transfer_approve", status: "approved", svTRID: done.svTRID, ...past }),
+    ),
   );
   return c.json(presentRegistryTransfer({ ...transfer, status: "approved", domainId: joined.id, actedAt: ctx.at, version: 2 }), 201);
 }
