@@ -44,7 +44,15 @@ async function main() {
   writeFileSync(
     connectors,
     JSON.stringify({
-      verisign: { host: "127.0.0.1", port: Number(eppPort), client_id: "domain-api", password: "local-pw-1", ca: readFileSync(caFile, "utf8") },
+      // poll_seconds: a message the registry queues (a pending update settled) is read within 2 s.
+      verisign: {
+        host: "127.0.0.1",
+        port: Number(eppPort),
+        client_id: "domain-api",
+        password: "local-pw-1",
+        ca: readFileSync(caFile, "utf8"),
+        poll_seconds: 2,
+      },
       // Wrong credentials: a connector down with the registry's message, never a 500.
       pir: { host: "127.0.0.1", port: Number(eppPort), client_id: "domain-api", password: "wrong-pw-9", ca: readFileSync(caFile, "utf8"), sessions: 1 },
     }),
@@ -338,6 +346,145 @@ check "the registry took the domain:create of readme-epp-tour.com (its last answ
     const domain = await api("GET", "/v1/domains/vacation.com");
     assertEqual(domain.json.ds.length, 1, "the domain's DS records");
   });
+
+  // ---- a DNSSEC roll whose parent is this registry (docs/dnssec-rollovers.md "The parent") ----
+  /** The DS key tags the registry holds for `name` (its <domain:info>, as our registrar). */
+  const registryDs = async (name) => {
+    const info = await control("POST", "/as/domain-api", { command: { kind: "domain:info", name } });
+    expectStatus(info, 200);
+    const sec = (info.json.extensions ?? []).find((e) => e.kind === "secDNS:infData");
+    return (sec?.dsData ?? []).map((d) => d.keyTag).sort((a, b) => a - b);
+  };
+  /** The tags of the keys whose DS the zone wants the parent to show (submitted or seen). */
+  const wantedTags = (state) =>
+    state.keys
+      .filter((k) => k.ds_state === "submitted" || k.ds_state === "seen")
+      .map((k) => k.key_tag)
+      .sort((a, b) => a - b);
+  const dsEvents = async (zone) => {
+    const res = await api("GET", `/v1/events?resource=${zone}&limit=200`);
+    expectStatus(res, 200);
+    return res.json.data
+      .filter((e) => e.type === "dnssec.ds")
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .map((e) => e.operation);
+  };
+  /** The run at the zone's next step, until `done(state)` or no step is left (each run's state returned last). */
+  const runUntil = async (zone, done, most = 12) => {
+    let state = (await api("GET", `/v1/zones/${zone}/dnssec`)).json;
+    for (let i = 0; i < most && !done(state) && state.next_step_at; i++) {
+      expectStatus(await api("POST", "/v1/dnssec/run", { as_of: state.next_step_at }), 200);
+      state = (await api("GET", `/v1/zones/${zone}/dnssec`)).json;
+    }
+    return state;
+  };
+  const signedAtRegistry = async (name) => {
+    expectStatus(await api("POST", "/v1/domains", { name, registrant: contact, nameservers: NAMESERVERS }), 201);
+    expectStatus(await api("POST", "/v1/zones", { name }), 201);
+    const on = await api("POST", `/v1/zones/${name}/dnssec`);
+    expectStatus(on, 201);
+    return on.json;
+  };
+
+  const rolled = `ds-roll-${tag}.com`;
+  await check(
+    `a CSK roll of ${rolled}: each DS set goes by secDNS:update, the registry's 1000 completes the DS step at once, and it ends with the new DS alone`,
+    async () => {
+      const on = await signedAtRegistry(rolled);
+      const oldTag = on.keys[0].key_tag;
+      assertEqual(await registryDs(rolled), [oldTag], "the registry's DS after signing");
+      const from = await commandCount();
+      const started = await api("POST", `/v1/zones/${rolled}/dnssec/rollover`, { kind: "csk" });
+      expectStatus(started, 200);
+      await registryDid(from, "domain:update", rolled, 1000);
+      const both = wantedTags(started.json);
+      assertEqual(both.length, 2, "the DS set wanted during the roll");
+      assert(
+        started.json.keys.every((k) => k.ds_state === "seen"),
+        `the registry's 1000 is the DS seen: ${JSON.stringify(started.json.keys.map((k) => k.ds_state))}`,
+      );
+      assertEqual(await registryDs(rolled), both, "the registry's DS during the roll (old and new)");
+      assertEqual((await api("GET", `/v1/domains/${rolled}`)).json.ds.length, 2, "the domain's stored DS");
+      const end = await runUntil(rolled, (s) => s.rollover === null);
+      assertEqual(end.rollover, null, "the roll ended");
+      assertEqual(end.keys.length, 1, "keys left");
+      assert(end.keys[0].key_tag !== oldTag, "the new key is the one left");
+      assertEqual(await registryDs(rolled), [end.keys[0].key_tag], "the registry's DS after the roll (the new key's alone)");
+      const zone = (await api("GET", `/v1/zones/${rolled}`)).json.id;
+      // Signing (seen at once), the new DS added (submitted, seen on 1000), the old one withdrawn (submitted, seen on 1000).
+      assertEqual(await dsEvents(zone), ["seen", "submitted", "seen", "submitted", "seen"], "the zone's dnssec.ds events, in order");
+    },
+  );
+
+  const held = `ds-held-${tag}.com`;
+  await check(
+    `a CSK roll of ${held} whose DS update the registry holds (1001): the roll waits, the stored DS unchanged, until the registry's poll message settles it; then it goes on`,
+    async () => {
+      const on = await signedAtRegistry(held);
+      const oldTag = on.keys[0].key_tag;
+      expectStatus(await control("POST", "/knobs", { pending: { "domain:update": 1 } }), 200);
+      const from = await commandCount();
+      const started = await api("POST", `/v1/zones/${held}/dnssec/rollover`, { kind: "csk" });
+      expectStatus(started, 200);
+      await registryDid(from, "domain:update", held, 1001);
+      const newKey = started.json.keys.find((k) => k.key_tag !== oldTag);
+      assertEqual(newKey.ds_state, "submitted", "the new key's DS while the registry holds the update");
+      assertEqual((await api("GET", `/v1/domains/${held}`)).json.ds.length, 1, "the domain's stored DS while pending");
+      assertEqual(await registryDs(held), [oldTag], "the registry's DS while pending");
+      // A run at the zone's next look (Dreg later) finds the parent as it was: the roll waits.
+      const waiting = await runUntil(held, () => true, 0);
+      expectStatus(await api("POST", "/v1/dnssec/run", { as_of: waiting.next_step_at }), 200);
+      const still = (await api("GET", `/v1/zones/${held}/dnssec`)).json;
+      assertEqual(still.keys.find((k) => k.id === newKey.id).ds_state, "submitted", "the new key's DS after a run while pending");
+      assertEqual(still.keys.find((k) => k.id === newKey.id).state, "published", "the new key's state while the parent waits");
+      // The registry approves: its panData reaches the Worker through the gateway's poll, and the domain follows.
+      expectStatus(await control("POST", "/settle", { name: held, approve: true }), 200);
+      const followed = await waitFor(
+        async () => {
+          const domain = await api("GET", `/v1/domains/${held}`);
+          return domain.status === 200 && domain.json.ds.length === 2 ? domain : null;
+        },
+        { timeoutMs: 60_000, intervalMs: 500 },
+      );
+      assert(followed !== null, "the domain never followed the settled update");
+      const end = await runUntil(held, (s) => s.rollover === null);
+      assertEqual(end.rollover, null, "the roll ended");
+      assertEqual(
+        end.keys.map((k) => k.key_tag),
+        [newKey.key_tag],
+        "keys left",
+      );
+      assertEqual(await registryDs(held), [newKey.key_tag], "the registry's DS after the roll");
+      const zone = (await api("GET", `/v1/zones/${held}`)).json.id;
+      assert((await dsEvents(zone)).includes("seen"), "a dnssec.ds.seen event once settled");
+    },
+  );
+
+  const signedHeld = `ds-sign-held-${tag}.com`;
+  await check(
+    `signing ${signedHeld} while the registry holds its DS update (1001): 201, the DS submitted and the stored DS empty until the registry's message; the run then sees it`,
+    async () => {
+      expectStatus(await api("POST", "/v1/domains", { name: signedHeld, registrant: contact, nameservers: NAMESERVERS }), 201);
+      expectStatus(await api("POST", "/v1/zones", { name: signedHeld }), 201);
+      expectStatus(await control("POST", "/knobs", { pending: { "domain:update": 1 } }), 200);
+      const on = await api("POST", `/v1/zones/${signedHeld}/dnssec`);
+      expectStatus(on, 201);
+      assertEqual(on.json.keys[0].ds_state, "submitted", "the key's DS while the registry holds it");
+      assert(on.json.next_step_at !== null, "the zone has a next look at its parent");
+      assertEqual((await api("GET", `/v1/domains/${signedHeld}`)).json.ds, [], "the domain's stored DS while pending");
+      expectStatus(await control("POST", "/settle", { name: signedHeld, approve: true }), 200);
+      const followed = await waitFor(
+        async () => {
+          const domain = await api("GET", `/v1/domains/${signedHeld}`);
+          return domain.status === 200 && domain.json.ds.length === 1 ? domain : null;
+        },
+        { timeoutMs: 60_000, intervalMs: 500 },
+      );
+      assert(followed !== null, "the domain never followed the settled update");
+      const seen = await runUntil(signedHeld, (s) => s.keys[0].ds_state === "seen");
+      assertEqual(seen.keys[0].ds_state, "seen", "the key's DS once the run looked");
+    },
+  );
 
   await check("every frame the registry received was schema-valid (no command invalid, none answered 2001)", async () => {
     const all = await commandsSince(0);

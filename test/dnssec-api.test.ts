@@ -57,7 +57,8 @@ describe("turning DNSSEC on answers 201 with one ECDSA P-256 combined signing ke
       ],
       policy: DEFAULT_POLICY,
       rollover: null,
-      next_step_at: null,
+      // No domain here: the parent is asked for the DS by the CDS, and looked at a day later.
+      next_step_at: new Date(Date.parse(body.keys[0].created_at) + 86_400_000).toISOString(),
     });
     const [key] = body.keys;
     const parsed = parseRdata("DNSKEY", key.dnskey, null);

@@ -30,12 +30,13 @@ describe("GET /zones/{zone}/dnssec shows the policy, the keys' states and the ro
     expect(await read("policy-unsigned.com")).toEqual({ enabled: false, keys: [], policy: DEFAULT_POLICY, rollover: null, next_step_at: null });
   });
 
-  it("a signed zone's key is an active combined key whose DS is submitted (its CDS asks for it) without a domain here, with no step due", async () => {
+  it("a signed zone's key is an active combined key whose DS is submitted (its CDS asks for it) without a domain here; the parent is looked at a day later", async () => {
     await createZone("policy-signed.com");
     const on = await enable("policy-signed.com");
     const body = await read("policy-signed.com");
     expect(body).toEqual(on);
-    expect(body).toMatchObject({ enabled: true, policy: DEFAULT_POLICY, rollover: null, next_step_at: null });
+    const dayLater = new Date(Date.parse(body.keys[0].created_at) + 86_400_000).toISOString();
+    expect(body).toMatchObject({ enabled: true, policy: DEFAULT_POLICY, rollover: null, next_step_at: dayLater });
     expect(body.keys).toEqual([
       expect.objectContaining({ role: "csk", state: "active", ds_state: "submitted", next_step_at: null, flags: 257, algorithm: 13 }),
     ]);

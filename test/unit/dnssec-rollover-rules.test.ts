@@ -198,6 +198,41 @@ describe("the zone says when it next has something to do", () => {
   });
 });
 
+describe("keys at rest whose DS the parent has not followed are looked at: Dreg after it was sent, then daily", () => {
+  it("a first DS a connected registry holds for review (submitted at rest): next look at Dreg, then every day, and none once seen", () => {
+    const connected: ParentTiming = { kind: "managed", dsTtl: 86_400, registrationDelay: 900, propagationDelay: 300 };
+    const at = Date.parse("2026-11-20T00:00:00.000Z");
+    const key: SigningKey = {
+      id: "csk-1",
+      role: "csk",
+      algorithm: 13,
+      state: "active",
+      pre_published_at: null,
+      published_at: new Date(at).toISOString(),
+      ready_at: new Date(at).toISOString(),
+      active_at: new Date(at).toISOString(),
+      retired_at: null,
+      removed_at: null,
+      ds: "submitted",
+      ds_since: new Date(at).toISOString(),
+      next_step_at: null,
+    };
+    const zone = (now: number, keys: SigningKey[] = [key]): SigningZone => ({
+      policy: DEFAULT_SIGNING_POLICY,
+      keys,
+      rollover: null,
+      timing: SERVICE_ZONE,
+      parent: connected,
+      now: new Date(now),
+    });
+    const first = nextSteps(zone(at));
+    expect([first.next_step_at, first.awaiting_parent?.expected_at]).toEqual([new Date(at + 900_000).toISOString(), new Date(at + 900_000).toISOString()]);
+    expect(nextSteps(zone(at + 900_000)).next_step_at).toBe(new Date(at + 900_000 + DAY).toISOString());
+    const seen = dsSeen(zone(at + 900_000), { keys: ["csk-1"] });
+    expect([seen.keys[0]!.ds, seen.next_step_at, seen.awaiting_parent, seen.events.map((e) => e.type)]).toEqual(["seen", null, null, ["dnssec.ds.seen"]]);
+  });
+});
+
 describe("the CDS set follows the DS set the parent must show (RFC 7344)", () => {
   it("none before the first DS is due, both during a double-DS roll, the new one after", () => {
     const world = new World({ policy: SPLIT_13, zone: SERVICE_ZONE, parent: BUILTIN_PARENT, parentKind: "external" });

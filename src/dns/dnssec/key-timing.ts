@@ -50,6 +50,8 @@ export interface ParentTiming {
 export const DEFAULT_STALL_AFTER = 7 * 86_400;
 /** An hour between looks at a parent that is late. */
 export const DEFAULT_POLL_INTERVAL = 3600;
+/** A day between looks at a parent that has not followed keys at rest (no roll waits for it). */
+export const REST_POLL_INTERVAL = 86_400;
 
 /** The intervals of RFC 7583 for one zone and its parent, in seconds. */
 export interface KeyIntervals {

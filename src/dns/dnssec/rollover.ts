@@ -16,7 +16,15 @@
 // Key states are RFC 7583 §3.1's (published, ready, active, retired, removed) with Knot's
 // two for algorithm rolls: pre-published (signing, not yet in the DNSKEY RRset) and
 // post-active (out of the DNSKEY RRset, still signing).
-import { DEFAULT_POLL_INTERVAL, DEFAULT_STALL_AFTER, type KeyIntervals, keyIntervals, type ParentTiming, type ZoneTiming } from "./key-timing";
+import {
+  DEFAULT_POLL_INTERVAL,
+  DEFAULT_STALL_AFTER,
+  REST_POLL_INTERVAL,
+  type KeyIntervals,
+  keyIntervals,
+  type ParentTiming,
+  type ZoneTiming,
+} from "./key-timing";
 import { isSigningAlgorithm, type SigningAlgorithm, type SigningPolicy } from "./signing-policy";
 
 /** A combined signing key signs everything; a KSK the DNSKEY RRset (and CDS, CDNSKEY); a ZSK the rest. */
@@ -568,7 +576,10 @@ class Stepper {
   }
 
   result(waiting: Phase): StepResult {
-    const awaiting = waiting.kind === "parent" ? this.awaiting() : null;
+    // Keys at rest whose DS the parent has not followed (a first DS a registry holds for
+    // review, or one an external parent has not published yet) are looked at too, less often.
+    const atRest = waiting.kind === "done" && this.rollover === null;
+    const awaiting = waiting.kind === "parent" || atRest ? this.awaiting() : null;
     const due = this.dueRoll();
     const times: number[] = [];
     if (waiting.kind === "wait") {
@@ -580,6 +591,7 @@ class Stepper {
       const expected = ms(awaiting.expected_at);
       const stalls = ms(awaiting.stalls_at);
       if (expected > this.now) times.push(expected);
+      else if (atRest) times.push(this.now + s(REST_POLL_INTERVAL));
       else times.push(this.now + s(this.zone.parent.pollInterval ?? DEFAULT_POLL_INTERVAL), ...(stalls > this.now ? [stalls] : []));
     }
     if (due) {

@@ -47,7 +47,8 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
     // The keys read are still there: a concurrent DELETE that took them first wins, and this one reads again.
     { statement: db.delete(zoneKeys).where(eq(zoneKeys.zoneId, zone.id)) },
     {
-      statement: touchZone(db, zone.id, ctx.now),
+      // Nothing left to roll or to look at: the zone's process and next step go with the keys.
+      statement: touchZone(db, zone.id, ctx.now, { fields: { dnssecRollover: null, dnssecNextStepAt: null } }),
       event: {
         account: zone.accountId,
         type: "zone",
@@ -73,9 +74,10 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
       );
     }
     const remaining = publishing.ds.filter((ds) => !publishesDsOf({ ...publishing, ds: [ds] }, keyDs));
-    // Under a connected repository the registry drops the DS first (docs/registries.md).
-    await replaceDsAtRegistry(c, publishing, remaining);
-    rows.push(setDomainDs(ctx, publishing, remaining));
+    // Under a connected repository the registry drops the DS first (docs/registries.md); one
+    // it holds for review (1001) is the registry's until its message settles it.
+    const sent = await replaceDsAtRegistry(c, publishing, remaining);
+    if (sent?.outcome !== "pending") rows.push(setDomainDs(ctx, publishing, remaining));
   }
   await commitWrite(ctx, { rows });
 }

@@ -22,7 +22,10 @@ import { replaceDsAtRegistry } from "../domains/registry";
 import { MAX_MASTER_FILE_RECORDS, MAX_ZONE_RECORD_BYTES, SIGNED_ZONE_RESERVE } from "../zones/master-file";
 import { activeKeys, presentLifecycle, presentState } from "./state";
 import { dnssecSecret } from "../../http/sealing-secret";
-import { policyOf } from "../../db/zone-keys";
+import { parentTiming, policyOf, zoneTiming } from "../../db/zone-keys";
+import { nextSteps } from "../../dns/dnssec/rollover";
+import { atConnectedRegistry } from "./registry-parent";
+import { registryLink } from "./rollover";
 import { createdRows, keyIdAt, requireKeysOf } from "./steps";
 import { zoneOf } from "./zone";
 
@@ -68,13 +71,29 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   // then keeps it beside the new DS until the swap: docs/dnssec-rollovers.md "The parent").
   for (const key of keys) if (key.role !== "zsk") Object.assign(key, { ds: setsDs ? "seen" : "submitted", ds_since: ctx.at });
   const keyRows = await createdRows(secret, zone.id, keys, ctx.at);
+  const entry = keyRows.findIndex((row) => row.role !== "zsk");
+  // RFC 4509 §3: SHA-256 is the digest every validator supports; one DS is what the parent needs.
+  const ds = [dsData((await presentState(zone.name, keyRows)).keys[entry]!.ds[0]!)];
+  // Under a connected repository the registry takes the DS first (docs/registries.md). One it
+  // holds for review (1001) is not the parent's yet: the key's DS is submitted, the domain's
+  // stored DS stays as it was until the registry's message settles it, and the DNSSEC run
+  // sees it then (docs/dnssec-rollovers.md "The parent").
+  const pending = domain && setsDs ? (await replaceDsAtRegistry(c, domain.row, ds))?.outcome === "pending" : false;
+  if (pending) {
+    keys[entry]!.ds = "submitted";
+    keyRows[entry]!.dsState = "submitted";
+  }
   const before = await presentState(zone.name, []);
   const after = await presentState(zone.name, keyRows);
+  // The zone's next look (the run, docs/dnssec-rollovers.md): when a parent it waits for
+  // should have followed, or a roll its policy asks for is due; null when nothing is.
+  const parent = parentTiming(setsDs, setsDs && domain !== null && atConnectedRegistry(registryLink(c), domain.row.repositoryId));
+  const next = nextSteps({ policy, keys, rollover: null, timing: zoneTiming(zone, null), parent, now: ctx.now });
   const rows: RowWrite[] = [
     ...keyRows.map((row) => ({ statement: db.insert(zoneKeys).values(row) })),
     {
       // The serial rises in SQL (RFC 1982), so a concurrent record write loses no increment.
-      statement: touchZone(db, zone.id, ctx.now),
+      statement: touchZone(db, zone.id, ctx.now, { fields: { dnssecNextStepAt: next.next_step_at } }),
       // The zone's event records what changed: its DNSSEC state (public parts only).
       event: {
         account: zone.accountId,
@@ -99,8 +118,7 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
       after: { zone: zone.name, ...after.keys[i] },
     }),
   );
-  const entry = keyRows.findIndex((row) => row.role !== "zsk");
-  const dsEvent = (operation: "submitted" | "seen", parent: "managed" | "external") =>
+  const dsEvent = (operation: "submitted" | "seen", parentKind: "managed" | "external") =>
     eventInsert(db, {
       at: ctx.at,
       actor: ctx.actor,
@@ -109,14 +127,11 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
       id: zone.id,
       operation,
       before: null,
-      after: { zone: zone.name, parent, keys: [keyRows[entry]!.id], ds: [after.keys[entry]!.ds[0]!] },
+      after: { zone: zone.name, parent: parentKind, keys: [keyRows[entry]!.id], ds: [after.keys[entry]!.ds[0]!] },
     });
   if (!setsDs) alongside.push(dsEvent("submitted", "external"));
-  if (domain && setsDs) {
-    // RFC 4509 §3: SHA-256 is the digest every validator supports; one DS is what the parent needs.
-    const ds = [dsData(after.keys[entry]!.ds[0]!)];
-    // Under a connected repository the registry takes the DS first (docs/registries.md).
-    await replaceDsAtRegistry(c, domain.row, ds);
+  else if (pending) alongside.push(dsEvent("submitted", "managed"));
+  else if (domain) {
     rows.push(setDomainDs(ctx, domain.row, ds));
     alongside.push(dsEvent("seen", "managed"));
   }
@@ -125,7 +140,7 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   // Still room for the apex records signing adds at commit (a record written meanwhile: read again).
   const guards = [guard(db, "the zone has room for the records signing adds", roomToSign(zone.id))];
   await commitWrite(ctx, { first, rows, alongside, guards });
-  return { ...after, ...presentLifecycle(zone) };
+  return { ...after, ...presentLifecycle({ ...zone, dnssecNextStepAt: next.next_step_at }) };
 }
 
 /**

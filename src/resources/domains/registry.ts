@@ -243,16 +243,18 @@ export async function updateAtRegistry(
  * A domain's DS set replaced at its registry (secDNS:update with `<secDNS:rem><secDNS:all>`,
  * then the set: RFC 5910 §5.2.5), for writes that set it whole (DNSSEC's one-click DS,
  * src/resources/dnssec/): whatever an earlier attempt of the same request left there, the
- * registry ends with exactly this set. Nothing for a builtin repository; the registry's
- * transaction id otherwise.
+ * registry ends with exactly this set. Nothing for a builtin repository; otherwise whether
+ * the registry took it (1000: `done`) or holds it for review (1001: `pending`, settled by its
+ * poll message), and its transaction id.
  */
 export async function replaceDsAtRegistry(
   c: Context<AppEnv>,
   domain: { name: string; repositoryId: string },
   ds: readonly { key_tag: number; algorithm: number; digest_type: number; digest: string }[],
-): Promise<string | undefined> {
+): Promise<{ outcome: "done" | "pending"; svTRID: string } | undefined> {
   const registry = domainRegistry(c, domain.repositoryId);
   if (!registry) return undefined;
   const command: EppCommand = { kind: "domain:update", name: domain.name, ds: { rem: "all", ...(ds.length > 0 ? { add: dsData(ds) } : {}) } };
-  return (await registry.send("domain:update:ds", command, `Publishing ${domain.name}'s DS at the ${registry.repository} registry`)).svTRID;
+  const { outcome, svTRID } = await registry.send("domain:update:ds", command, `Publishing ${domain.name}'s DS at the ${registry.repository} registry`);
+  return { outcome, svTRID };
 }
