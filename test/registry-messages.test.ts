@@ -118,6 +118,64 @@ describe("a message of a kind the service does not act on is kept and acked, nev
   });
 });
 
+describe("a message whose application keeps failing is kept and acked after a bounded number of attempts, never looped on", () => {
+  // A real failure of the real database: a trigger refuses the transfer row the message writes, every time.
+  const FAILING = "CREATE TRIGGER refuse_registry_transfers BEFORE INSERT ON registry_transfers BEGIN SELECT RAISE(ABORT, 'hidden-trigger-words'); END";
+  async function withFailingTransfers(run: () => Promise<void>) {
+    await env.DB.prepare(FAILING).run();
+    try {
+      await run();
+    } finally {
+      await env.DB.prepare("DROP TRIGGER refuse_registry_transfers").run();
+    }
+  }
+
+  it("an unexpected error is 500 for the first 4 hand-overs (the gateway keeps it), and the 5th keeps it as a registry_message event with the error's summary, no SQL text, answered 200", async () => {
+    const domain = await registered("always-fails.org");
+    const body = message([trn("always-fails.org", "pending", "other-registrar", "domain-api")], "Transfer that always fails.");
+    await withFailingTransfers(async () => {
+      for (let attempt = 1; attempt < 5; attempt++) {
+        const failed = await hand(body);
+        expect(failed.status, failed.text).toBe(500);
+        expect(failed.body).toMatchObject({ code: "internal" });
+      }
+      const kept = await hand(body);
+      expect(kept.status, kept.text).toBe(200);
+      expect(kept.body).toMatchObject({ outcome: "kept", kind: "domain:trnData", domain: null, message_id: body.message.msgQ.id });
+      expect(kept.body.detail).toMatch(/failed 5 times/);
+    });
+    const events = await api("GET", "/v1/events?type=repository&operation=registry_message&limit=100");
+    const mine = events.body.data.filter((e: any) => e.after.message?.msgQ?.msg === "Transfer that always fails.");
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ type: "repository", resource: "pir", token: "registry:pir" });
+    expect(mine[0].after).toMatchObject({
+      kind: "domain:trnData",
+      failed: { attempts: 5, error: { kind: expect.stringMatching(/^SQLITE_/), message: expect.any(String) } },
+    });
+    expect(mine[0].after.message.resData[0]).toMatchObject({ name: "always-fails.org", trStatus: "pending" });
+    expect(JSON.stringify(mine[0])).not.toMatch(/hidden-trigger-words|insert into|registry_transfers/i);
+    // Acked: handed over again (its ack lost), nothing is tried or written again, and the domain never changed.
+    const again = await hand(body);
+    expect(again.body).toMatchObject({ outcome: "already_applied" });
+    const now = await api("GET", "/v1/domains/always-fails.org");
+    expect(now.body.status).not.toContain("pendingTransfer");
+    expect(now.body.version).toBe(domain.version);
+  });
+
+  it("a message that waited for the registry out of reach (503) is not counted: it is applied once the registry answers", async () => {
+    await registered("waits-for-registry.org");
+    const body = message(
+      [{ kind: "domain:panData", name: "waits-for-registry.org", paResult: true, paTRID: { clTRID: "c", svTRID: "s" }, paDate: "2026-11-22T09:30:00.000Z" }],
+      "Waits.",
+    );
+    for (let attempt = 1; attempt <= 6; attempt++) expectProblem(await hand(body), 503, "registry_unavailable");
+    const row = await env.DB.prepare("SELECT attempts, applied_at FROM registry_messages WHERE repository_id = 'pir' AND message_id = ?")
+      .bind(body.message.msgQ.id)
+      .first();
+    expect(row).toEqual({ attempts: 0, applied_at: null });
+  });
+});
+
 describe("transfers another registrar asks for", () => {
   it("a transfer requested by another registrar shows pendingTransfer, with a transfer_request event naming it and the registry's svTRID", async () => {
     const domain = await registered("asked-by-other.org");

@@ -100,13 +100,35 @@ export function registryTransferEnd(
 // ---- poll messages -----------------------------------------------------------------------
 
 /** Notes a message as received; answers whether it was applied before (a second hand-over of one already applied). */
-export async function messageReceived(db: Database, repositoryId: string, messageId: string, kind: string, at: string): Promise<{ applied: boolean }> {
+export async function messageReceived(
+  db: Database,
+  repositoryId: string,
+  messageId: string,
+  kind: string,
+  at: string,
+): Promise<{ applied: boolean; attempts: number; lastError: string | null }> {
+  // Each hand-over counts as it arrives, so that one the Worker never finished (stopped, out of CPU) counts too.
   const [row] = await db
     .insert(registryMessages)
-    .values({ repositoryId, messageId, kind, receivedAt: at, appliedAt: null })
-    .onConflictDoUpdate({ target: [registryMessages.repositoryId, registryMessages.messageId], set: { kind } })
-    .returning({ appliedAt: registryMessages.appliedAt });
-  return { applied: row?.appliedAt != null };
+    .values({ repositoryId, messageId, kind, receivedAt: at, appliedAt: null, attempts: 1 })
+    .onConflictDoUpdate({
+      target: [registryMessages.repositoryId, registryMessages.messageId],
+      set: { kind, attempts: sql`${registryMessages.attempts} + 1` },
+    })
+    .returning({ appliedAt: registryMessages.appliedAt, attempts: registryMessages.attempts, lastError: registryMessages.lastError });
+  return { applied: row?.appliedAt != null, attempts: row?.attempts ?? 1, lastError: row?.lastError ?? null };
+}
+
+/**
+ * A hand-over that failed: with an unexpected error, its summary is kept for the event that
+ * keeps the message at the bound; one that waited for the registry (out of reach) does not
+ * count (`attempts` given back): an outage ends, and the message is applied after it.
+ */
+export function messageFailed(db: Database, repositoryId: string, messageId: string, failure: { lastError: string } | "registry_unavailable") {
+  return db
+    .update(registryMessages)
+    .set(failure === "registry_unavailable" ? { attempts: sql`max(${registryMessages.attempts} - 1, 0)` } : { lastError: failure.lastError })
+    .where(and(eq(registryMessages.repositoryId, repositoryId), eq(registryMessages.messageId, messageId)));
 }
 
 /** Marks a message applied: a later hand-over of it changes nothing. */

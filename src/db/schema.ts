@@ -898,6 +898,8 @@ export const registryMessages = sqliteTable(
     kind: text("kind").notNull(),
     receivedAt: text("received_at").notNull(),
     appliedAt: text("applied_at"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
   },
   (t) => [primaryKey({ columns: [t.repositoryId, t.messageId] }), index("registry_messages_received_idx").on(t.receivedAt)],
 );

@@ -4,7 +4,8 @@
 // addresses, auth_info) that has no place in a log.
 
 const MAX_FRAMES = 8;
-const SQL_ERROR = /^(D1_|SQLITE_)[A-Z_]*/;
+// Anywhere in the text: a trigger's RAISE message comes before the code ("words: SQLITE_CONSTRAINT").
+const SQL_ERROR = /\b(D1_|SQLITE_)[A-Z_]*/;
 
 /** The innermost cause of an error (drizzle wraps D1's error, which wraps SQLite's). */
 function innermost(error: unknown): unknown {

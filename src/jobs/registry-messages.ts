@@ -17,6 +17,9 @@
 //                                     it follows (`update`)
 //   anything else                     kept: a `registry_message` event on the repository
 //                                     with the message whole, and acked
+//
+// A message whose application keeps failing (an unexpected error, the Worker stopped) is kept
+// the same way, with the error's summary, after MESSAGE_ATTEMPTS hand-overs, and acked.
 import { sql } from "drizzle-orm";
 import { catalog } from "../db/catalog";
 import type { Database } from "../db/client";
@@ -25,6 +28,7 @@ import { newId } from "../db/ids";
 import {
   latestRegistryTransfer,
   messageApplied,
+  messageFailed,
   messageReceived,
   pendingOutboundTransfer,
   type RegistryTransferRow,
@@ -41,6 +45,7 @@ import { domainCollection } from "../resources/domains/collection";
 import type { DomainWithLinks } from "../resources/domains/queries";
 import { findDomain } from "../resources/domains/queries";
 import { askRegistry, followView, joinDomain, markMissing, presentRegistryTransfer, registryDecided, removeDomain } from "../resources/domains/registry-follow";
+import { safeErrorSummary } from "../http/error-log";
 import { ApiError } from "../http/problem";
 import type { RegistryMessage, RegistryMessageReport } from "./registry-schemas";
 
@@ -90,18 +95,66 @@ export async function applyRegistryMessage(
     domain,
     detail,
   });
-  if ((await messageReceived(db, repository, messageId, payload.kind, ctx.at)).applied)
-    return report("already_applied", null, `Message ${messageId} of ${repository} was applied when it was handed over before.`);
+  const received = await messageReceived(db, repository, messageId, payload.kind, ctx.at);
+  if (received.applied) return report("already_applied", null, `Message ${messageId} of ${repository} was applied when it was handed over before.`);
+  if (received.attempts > MESSAGE_ATTEMPTS) {
+    // Handed over MESSAGE_ATTEMPTS times already without an answer (the Worker stopped, out of time): not tried again.
+    const error = received.lastError
+      ? (JSON.parse(received.lastError) as FailureSummary)
+      : { kind: "no_answer", message: "the Worker stopped before it answered" };
+    return giveUp(ctx, repository, message, payload.kind, received.attempts - 1, error);
+  }
 
   const us = input.client_id ?? connectorClientId(settings, repository);
   const clTRID = messageTrid(repository, messageId);
-  let done: RegistryMessageReport | null = null;
-  if (us !== null && payload.trn) done = await transferMessage(settings, ctx, cat, repository, us, payload.trn, message, clTRID);
-  else if (us !== null && payload.pan) done = await settledMessage(settings, ctx, cat, repository, us, payload.pan, message, clTRID);
-  else if (us !== null && payload.kind === "domain:infData") done = await changedMessage(ctx, cat, repository, us, message);
-  const result = done ?? (await keep(ctx, repository, message, payload.kind, us === null ? "the registrar's client id there is unknown" : null));
+  let result: RegistryMessageReport;
+  try {
+    let done: RegistryMessageReport | null = null;
+    if (us !== null && payload.trn) done = await transferMessage(settings, ctx, cat, repository, us, payload.trn, message, clTRID);
+    else if (us !== null && payload.pan) done = await settledMessage(settings, ctx, cat, repository, us, payload.pan, message, clTRID);
+    else if (us !== null && payload.kind === "domain:infData") done = await changedMessage(ctx, cat, repository, us, message);
+    result = done ?? (await keep(ctx, repository, message, payload.kind, us === null ? "the registrar's client id there is unknown" : null));
+  } catch (error) {
+    // The registry out of reach: the message waits (503) and the hand-over does not count.
+    if (error instanceof ApiError && error.code === "registry_unavailable") {
+      await messageFailed(db, repository, messageId, "registry_unavailable").catch(() => undefined);
+      throw error;
+    }
+    const { kind, message: text } = safeErrorSummary(error);
+    const summary: FailureSummary = { kind: error instanceof ApiError ? error.code : kind, message: text };
+    if (received.attempts < MESSAGE_ATTEMPTS) {
+      await messageFailed(db, repository, messageId, { lastError: JSON.stringify(summary) }).catch(() => undefined);
+      throw error;
+    }
+    return giveUp(ctx, repository, message, payload.kind, received.attempts, summary);
+  }
   await messageApplied(db, repository, messageId, ctx.at);
   return { ...result, message_id: messageId, kind: payload.kind };
+}
+
+/**
+ * How many hand-overs of one message may fail (an unexpected error, no answer) before it is
+ * kept as a `registry_message` event and acked: a message is never looped on. Hand-overs that
+ * waited for the registry out of reach (503) do not count.
+ */
+export const MESSAGE_ATTEMPTS = 5;
+
+/** What went wrong, as the error log has it: the error's kind and a message with no SQL text and no values. */
+type FailureSummary = { kind: string; message: string };
+
+/** The message failed MESSAGE_ATTEMPTS times: kept with the error's summary, and marked applied so the gateway acks it. */
+async function giveUp(
+  ctx: WriteContext,
+  repository: string,
+  message: RegistryMessage["message"],
+  kind: string,
+  attempts: number,
+  error: FailureSummary,
+): Promise<RegistryMessageReport> {
+  const why = `its application failed ${attempts} times (${error.kind}: ${error.message})`;
+  const kept = await keep(ctx, repository, message, kind, why, { attempts, error });
+  await messageApplied(ctx.db, repository, message.msgQ.id, ctx.at);
+  return { ...kept, message_id: message.msgQ.id, kind };
 }
 
 /** A message of a kind the service does not act on: a `registry_message` event on the repository, with the message whole. */
@@ -111,6 +164,7 @@ async function keep(
   message: RegistryMessage["message"],
   kind: string,
   why: string | null,
+  failed?: { attempts: number; error: FailureSummary },
 ): Promise<RegistryMessageReport> {
   await retryLostRaces(async () => {
     await ctx.db.batch([
@@ -122,7 +176,7 @@ async function keep(
         id: repository,
         operation: "registry_message",
         before: null,
-        after: { repository, kind, ...(why ? { not_applied_because: why } : {}), message },
+        after: { repository, kind, ...(why ? { not_applied_because: why } : {}), ...(failed ? { failed } : {}), message },
       }),
     ]);
   });

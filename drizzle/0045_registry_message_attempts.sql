@@ -1,0 +1,8 @@
+-- A poll message is never looped on (docs/registries.md, "Poll messages"): each hand-over of a
+-- message counts (`attempts`, bumped when it arrives, given back when it waited for the
+-- registry), and the summary of the last unexpected error (`last_error`: the error's kind and a
+-- message without SQL text or values) is kept, so that a message whose application keeps
+-- failing is kept as a `registry_message` event and acked after a bounded number of attempts.
+ALTER TABLE `registry_messages` ADD COLUMN `attempts` integer NOT NULL DEFAULT 0;
+--> statement-breakpoint
+ALTER TABLE `registry_messages` ADD COLUMN `last_error` text;
