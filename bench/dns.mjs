@@ -32,6 +32,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCommand, startDaemon, startDnsTier, startPowerDns, stopDaemon, stopDaemons, waitFor } from "../scripts/lib/daemons.mjs";
+import { tierSecondaryVar } from "../scripts/lib/dns-tier.mjs";
 import { freePort } from "../scripts/lib/harness.mjs";
 import { pdnsSettings } from "../scripts/lib/pdns-settings.mjs";
 import { writeResults } from "./results.mjs";
@@ -234,9 +235,12 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
     // still takes only its dns token).
     const apiPort = await freePort();
     const base = `http://127.0.0.1:${apiPort}`;
+    // The tier's secondary, which the service names in every zone's ALSO-NOTIFY (DNS_TIER_SECONDARIES).
+    const secondaryPort = await freePort();
     log(`starting the service on ${base}`);
+    const startArgs = ["--port", String(apiPort), "--persist-to", stateDir, "--inspector-port=0", ...tierSecondaryVar(secondaryPort)];
     const service = mustBeReady(
-      await startDaemon(process.execPath, [join(ROOT, "scripts", "start.mjs"), "--port", String(apiPort), "--persist-to", stateDir, "--inspector-port=0"], {
+      await startDaemon(process.execPath, [join(ROOT, "scripts", "start.mjs"), ...startArgs], {
         name: "the service",
         ready: /Ready on http/,
         timeoutMs: 180_000,
@@ -278,7 +282,6 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
     const { server: proxy, counter } = countingProxy(base);
     const proxyPort = await freePort();
     await new Promise((r) => proxy.listen(proxyPort, "127.0.0.1", r));
-    const secondaryPort = await freePort();
     const primaryPort = await freePort();
     const tier = await startDnsTier({
       api: `http://127.0.0.1:${proxyPort}`,

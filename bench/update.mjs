@@ -21,6 +21,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCommand, startDaemon, startDnsTier, stopDaemon, stopDaemons, waitFor } from "../scripts/lib/daemons.mjs";
+import { tierSecondaryVar } from "../scripts/lib/dns-tier.mjs";
 import { freePort } from "../scripts/lib/harness.mjs";
 import { writeResults } from "./results.mjs";
 
@@ -73,10 +74,13 @@ export async function updateBench({ quick = false, rounds: roundsAsked = null } 
     const apiPort = await freePort();
     const base = `http://127.0.0.1:${apiPort}`;
     const stateDir = join(work, "state");
+    // The tier's secondary, which the service names in every zone's ALSO-NOTIFY (DNS_TIER_SECONDARIES).
+    const secondaryPort = await freePort();
     log(`starting the service on ${base}`);
     // Without wrangler's inspector, as a deployed Worker runs (scripts/dev-worker.mjs).
+    const startArgs = ["--port", String(apiPort), "--persist-to", stateDir, "--no-inspector", ...tierSecondaryVar(secondaryPort)];
     const service = mustBeReady(
-      await startDaemon(process.execPath, [join(ROOT, "scripts", "start.mjs"), "--port", String(apiPort), "--persist-to", stateDir, "--no-inspector"], {
+      await startDaemon(process.execPath, [join(ROOT, "scripts", "start.mjs"), ...startArgs], {
         name: "the service",
         ready: /Ready on http/,
         timeoutMs: 180_000,
@@ -93,7 +97,7 @@ export async function updateBench({ quick = false, rounds: roundsAsked = null } 
     small.key = await api(base, "POST", "/v1/tsig-keys", { name: "small.bench-small.test", allow: ["update"], zones: [small.zone], account: other.id });
 
     const tier = mustBeReady(
-      await startDnsTier({ api: base, port: await freePort(), primaryPort: await freePort(), persistTo: stateDir, timeoutMs: 180_000, graceMs: 30_000 }),
+      await startDnsTier({ api: base, port: secondaryPort, primaryPort: await freePort(), persistTo: stateDir, timeoutMs: 180_000, graceMs: 30_000 }),
     );
     const port = tier.updatePort;
     log(`the tier is up; the update gateway on 127.0.0.1:${port}`);

@@ -25,10 +25,19 @@
 // temp dirs removed. Time limits are hang detectors, generous for a loaded machine.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tierSecondaryVar } from "./lib/dns-tier.mjs";
 import { assertEqual, createHarness, freePort, httpClient, lastLines, mustClient, runCommand, startDaemon, startDnsTier, waitFor } from "./lib/harness.mjs";
 import { assembleScript, bashBlocks, reportRun, runBash } from "./lib/readme-blocks.mjs";
 
-const harness = createHarness({ name: "acme-e2e", label: "ACME-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 600_000 });
+/** The tier's secondary: the service names it in every zone's ALSO-NOTIFY (DNS_TIER_SECONDARIES). */
+const secondaryPort = await freePort();
+const harness = createHarness({
+  name: "acme-e2e",
+  label: "ACME-E2E",
+  startArgs: tierSecondaryVar(secondaryPort),
+  readyTimeoutMs: 120_000,
+  totalTimeoutMs: 600_000,
+});
 const { check, ok, notOk, assert } = harness;
 
 const ZONE = "example.com";
@@ -50,7 +59,6 @@ async function main({ base, stateDir, work }) {
   if (!zoneMade) return;
 
   // The tier, as `npm run dns` runs it, on free ports.
-  const secondaryPort = await freePort();
   const primaryPort = await freePort();
   const dns = await startDnsTier({ api: base, port: secondaryPort, primaryPort, persistTo: stateDir, graceMs: 20_000 });
   if (dns.notReady) {

@@ -34,14 +34,22 @@ import {
   stopDaemon,
   waitFor as waitForShared,
 } from "./lib/harness.mjs";
-import { MAX_RETRY_SECONDS } from "./lib/dns-tier.mjs";
+import { MAX_RETRY_SECONDS, tierSecondaryVar } from "./lib/dns-tier.mjs";
 import { udpQuery } from "./lib/dns-wire.mjs";
 import { pdnsSettings } from "./lib/pdns-settings.mjs";
 import { openLocalD1 } from "./lib/local-d1.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 import { ulid } from "../src/db/ulid.js";
 
-const harness = createHarness({ name: "dns-e2e", label: "DNS-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 900_000 });
+/** The tier's secondary: the service names it in every zone's ALSO-NOTIFY (DNS_TIER_SECONDARIES). */
+const secondaryPort = await freePort();
+const harness = createHarness({
+  name: "dns-e2e",
+  label: "DNS-E2E",
+  startArgs: tierSecondaryVar(secondaryPort),
+  readyTimeoutMs: 90_000,
+  totalTimeoutMs: 900_000,
+});
 const { check, ok, notOk, assert, tempDir } = harness;
 
 /** PowerDNS's cache time as `npm run dns` sets it by default. */
@@ -552,7 +560,6 @@ ${zoneStatements.join("\n")}
 
   // The tier, exactly as `npm run dns` runs it.
   const primaryPort = await freePort();
-  const secondaryPort = await freePort();
   const dns = await startDnsTier({ api: base, port: secondaryPort, primaryPort, persistTo: stateDir, args: ["--cache-ttl", String(CACHE_TTL)] });
   if (dns.notReady) {
     notOk("npm run dns starts the tier", dns.notReady);
@@ -844,14 +851,28 @@ ${zoneStatements.join("\n")}
     const took = await waitFor(() => pids()[server] !== previous && Number.isInteger(pids()[server]), { timeoutMs: HANG_MS });
     assert(took !== null, `npm run dns did not start the ${server} again: ${dns.output.split("\n").slice(-5).join(" | ")}`);
   };
-  await check("the primary stopped (SIGKILL) and started again by npm run dns: a change made while it was down reaches the secondary", async () => {
-    const before = pids().primary;
-    process.kill(before, "SIGKILL");
-    await converges("a record created while the primary was down", "while-primary-down", "192.0.2.150");
-    await restarted("primary", before);
-    pdnsServerPid = pids().primary;
-    assert(await everyZoneServed(), "a zone is no longer served by the secondary");
-  });
+  // PowerDNS's word for a zone it found changed and NOTIFYed to nobody (then recorded as
+  // notified all the same): what a restarted PowerDNS 4.7 did when the tier's secondaries
+  // came from its `also-notify`, which it reads after its NOTIFY loop's first pass may have
+  // run (docs/serving.md, "Restarts"). They come from each zone's ALSO-NOTIFY metadata now.
+  const notifiedNobody = (since) =>
+    dns.output
+      .slice(since)
+      .split("\n")
+      .filter((line) => /no valid nameservers or ALSO-NOTIFYs found/.test(line));
+  await check(
+    "the primary stopped (SIGKILL) and started again by npm run dns: a change made while it was down is NOTIFYed by the new one and reaches the secondary",
+    async () => {
+      const before = pids().primary;
+      const since = dns.output.length;
+      process.kill(before, "SIGKILL");
+      await converges("a record created while the primary was down", "while-primary-down", "192.0.2.150");
+      await restarted("primary", before);
+      pdnsServerPid = pids().primary;
+      assert(notifiedNobody(since).length === 0, `the restarted primary NOTIFYed nobody: ${notifiedNobody(since).join(" | ")}`);
+      assert(await everyZoneServed(), "a zone is no longer served by the secondary");
+    },
+  );
   await check(
     "the secondary stopped (SIGKILL) and started again: it serves every zone from its own files, and a change whose NOTIFY it missed arrives within the tier's bound on the SOA retry",
     async () => {
@@ -893,11 +914,13 @@ ${zoneStatements.join("\n")}
   );
   await check("the API stopped and started again on its state: the secondary serves all along, and converges on the next change", async () => {
     const port = new URL(base).port;
+    const since = dns.output.length;
     await harness.stopServer();
     assert(await everyZoneServed(), "the secondary stopped serving while the API was down");
     const notReady = await harness.startServer(Number(port), { persistTo: stateDir });
     assert(notReady === null, `the API did not come back: ${notReady}`);
     await converges("a record created after the API's restart", "after-api-restart", "192.0.2.152");
+    assert(notifiedNobody(since).length === 0, `a restarted primary NOTIFYed nobody: ${notifiedNobody(since).join(" | ")}`);
     assert(await everyZoneServed(), "a zone is no longer served by the secondary");
   });
 

@@ -23,7 +23,8 @@
 // a private temporary directory, removed when this stops).
 //
 // It installs the Debian packages when missing (scripts/ensure-system-packages.mjs),
-// mints a fresh token of scope dns in the local database (scripts/token.mjs), writes
+// mints a fresh token of scope dns in the local database (scripts/token.mjs), checks that
+// the service names this secondary among the tier's (DNS_TIER_SECONDARIES), writes
 // pdns.conf and knot.conf into a private temporary directory, runs `pdns_server`, `knotd`
 // and the update gateway in the foreground (no system service, no daemon, no guardian, no
 // API, no security polling) and prints when the tier answers. A server that exits by itself is
@@ -157,6 +158,30 @@ if (minted.status !== 0 || !token) {
   process.exit(1);
 }
 
+// 3b. Whom the primary NOTIFYs is the service's to say: each zone's ALSO-NOTIFY metadata
+// holds the tier's secondaries (DNS_TIER_SECONDARIES), read by PowerDNS for each zone it
+// NOTIFYs, not pdns.conf's `also-notify`, which PowerDNS 4.7 reads only after its NOTIFY
+// loop has started (docs/serving.md, "Restarts"). It must name this secondary.
+if (!opts.primaryOnly) {
+  const ours = `127.0.0.1:${opts.port}`;
+  /** @type {unknown} */
+  let named = null;
+  try {
+    const answer = await fetch(`${opts.api}/v1/pdns/${token}/getDomainMetadata/${catalog}./ALSO-NOTIFY`, { signal: AbortSignal.timeout(10_000) });
+    named = answer.ok ? (await answer.json()).result : `HTTP ${answer.status}`;
+  } catch (error) {
+    named = error.message;
+  }
+  if (!Array.isArray(named) || !named.includes(ours)) {
+    tokenCommand(["revoke"]);
+    console.error(
+      `[dns] the service NOTIFYs ${Array.isArray(named) ? `[${named.join(", ")}]` : `nobody it could name (${named})`}, not this secondary (${ours}): ` +
+        `start it with \`npm start -- --var DNS_TIER_SECONDARIES:${ours}\` (or set DNS_TIER_SECONDARIES in wrangler.toml), or give npm run dns the --port it names`,
+    );
+    process.exit(1);
+  }
+}
+
 // 4. The configurations, in a directory only this user can read (pdns.conf holds the token).
 const dir = mkdtempSync(join(tmpdir(), "domain-api-pdns-"));
 const cache = opts.cacheTtl;
@@ -171,9 +196,10 @@ const config = [
   // DNS UPDATE (RFC 2136) goes to the update gateway, never to PowerDNS (docs/dns-update.md).
   "dnsupdate=no",
   ...pdnsSettings({ port: opts.primaryPort, cache, threads: opts.threads }),
-  // The tier's primary: NOTIFY to the secondaries, zone transfers to them alone (and to
-  // each zone's declared secondaries, by the zone's metadata).
-  ...(opts.primaryOnly ? [] : primarySettings({ secondaries, axfrFrom: secondaries.map(({ address }) => `${address}/32`) })),
+  // The tier's primary: NOTIFY to the addresses of each zone's ALSO-NOTIFY metadata (the
+  // tier's secondaries, checked above, and the zone's declared ones), zone transfers to the
+  // secondaries alone (and to each zone's declared secondaries, by the zone's metadata).
+  ...(opts.primaryOnly ? [] : primarySettings({ axfrFrom: secondaries.map(({ address }) => `${address}/32`) })),
   "",
 ].join("\n");
 writeFileSync(join(dir, "pdns.conf"), config, { mode: 0o600 });

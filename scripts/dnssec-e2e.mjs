@@ -29,9 +29,18 @@ import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { udpQuery } from "./lib/dns-wire.mjs";
+import { tierSecondaryVar } from "./lib/dns-tier.mjs";
 import { assertEqual, createHarness, freePort, httpClient, lastLines, runCommand, startDaemon, startDnsTier, waitFor } from "./lib/harness.mjs";
 
-const harness = createHarness({ name: "dnssec-e2e", label: "DNSSEC-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 420_000 });
+/** The tier's secondary: the service names it in every zone's ALSO-NOTIFY (DNS_TIER_SECONDARIES). */
+const pdnsPort = await freePort();
+const harness = createHarness({
+  name: "dnssec-e2e",
+  label: "DNSSEC-E2E",
+  startArgs: tierSecondaryVar(pdnsPort),
+  readyTimeoutMs: 90_000,
+  totalTimeoutMs: 420_000,
+});
 const { check, ok, notOk, assert } = harness;
 
 const ZONE = "signed.test";
@@ -169,7 +178,6 @@ async function main({ base, stateDir, work }) {
   writeFileSync(anchors, `trust-anchors {\n  "${ZONE}." static-ds ${tag} ${algorithm} ${digestType} "${digest}";\n};\n`);
 
   // The tier: questions go to the secondary (pdnsPort below), transfers are checked from both.
-  const pdnsPort = await freePort();
   const primaryPort = await freePort();
   const dns = await startDnsTier({ api: base, port: pdnsPort, primaryPort, persistTo: stateDir });
   if (dns.notReady) {

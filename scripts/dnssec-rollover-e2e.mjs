@@ -26,9 +26,18 @@
 // Loopback only, bounded loops; every daemon stopped by its PID, temp dirs removed.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tierSecondaryVar } from "./lib/dns-tier.mjs";
 import { assert, assertEqual, createHarness, freePort, httpClient, lastLines, runCommand, startDnsTier, waitFor } from "./lib/harness.mjs";
 
-const harness = createHarness({ name: "dnssec-rollover-e2e", label: "DNSSEC-ROLLOVER-E2E", readyTimeoutMs: 90_000, totalTimeoutMs: 600_000 });
+/** The tier's secondary: the service names it in every zone's ALSO-NOTIFY (DNS_TIER_SECONDARIES). */
+const secondaryPort = await freePort();
+const harness = createHarness({
+  name: "dnssec-rollover-e2e",
+  label: "DNSSEC-ROLLOVER-E2E",
+  startArgs: tierSecondaryVar(secondaryPort),
+  readyTimeoutMs: 90_000,
+  totalTimeoutMs: 600_000,
+});
 const { check, ok, notOk } = harness;
 
 const ZONE = "rollover-e2e.com";
@@ -87,7 +96,6 @@ async function main({ base, stateDir, work }) {
   );
   if (!ready) return;
 
-  const secondaryPort = await freePort();
   const primaryPort = await freePort();
   const dns = await startDnsTier({ api: base, port: secondaryPort, primaryPort, persistTo: stateDir });
   if (dns.notReady) {

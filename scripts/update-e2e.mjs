@@ -26,7 +26,14 @@ import { assertEqual, createHarness, freePort, httpClient, mustClient, runComman
 import { ROOT } from "./lib/wrangler.mjs";
 import { pdnsSettings } from "./lib/pdns-settings.mjs";
 
-const harness = createHarness({ name: "update-e2e", label: "UPDATE-E2E", readyTimeoutMs: 120_000, totalTimeoutMs: 480_000 });
+// No tier secondaries (DNS_TIER_SECONDARIES empty): PowerDNS NOTIFYs each zone's declared secondary alone.
+const harness = createHarness({
+  name: "update-e2e",
+  label: "UPDATE-E2E",
+  startArgs: ["--var", "DNS_TIER_SECONDARIES:"],
+  readyTimeoutMs: 120_000,
+  totalTimeoutMs: 480_000,
+});
 const { check, ok, notOk, assert, tempDir } = harness;
 
 const ZONE = "upd.test";

@@ -113,8 +113,10 @@ describe("getDomainMetadata: a signed zone denies with NSEC (no NSEC3PARAM), wit
     }
     for (const kind of ["NSEC3PARAM", "NSEC3NARROW", "SOA-EDIT"])
       expect((await pdns(`/getDomainMetadata/pdns-meta%2ecom%2e/${kind}`)).body).toEqual({ result: [] });
-    expect((await pdns("/getAllDomainMetadata/pdns-meta%2ecom%2e")).body).toEqual({ result: kinds });
-    expect((await pdns("/getAllDomainMetadata/pdns-meta-off%2ecom%2e")).body).toEqual({ result: {} });
+    // Beside the tier's secondaries to NOTIFY, every zone's (wrangler.toml's DNS_TIER_SECONDARIES).
+    const tier = { "ALSO-NOTIFY": ["127.0.0.1:5300"] };
+    expect((await pdns("/getAllDomainMetadata/pdns-meta%2ecom%2e")).body).toEqual({ result: { ...kinds, ...tier } });
+    expect((await pdns("/getAllDomainMetadata/pdns-meta-off%2ecom%2e")).body).toEqual({ result: tier });
   });
 });
 

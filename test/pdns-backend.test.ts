@@ -348,8 +348,8 @@ describe("zones: getDomainInfo and getAllDomains", () => {
 });
 
 describe("what the service does not keep answers empty, and what does not apply answers false", () => {
-  it("metadata: none", async () => {
-    expect((await pdns(`/getAllDomainMetadata/${encodeName("rb.test.")}`)).body).toEqual({ result: {} });
+  it("metadata: none but the tier's secondaries to NOTIFY (wrangler.toml's DNS_TIER_SECONDARIES)", async () => {
+    expect((await pdns(`/getAllDomainMetadata/${encodeName("rb.test.")}`)).body).toEqual({ result: { "ALSO-NOTIFY": ["127.0.0.1:5300"] } });
     expect((await pdns(`/getDomainMetadata/${encodeName("rb.test.")}/SOA-EDIT`)).body).toEqual({ result: [] });
   });
 

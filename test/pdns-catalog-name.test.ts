@@ -101,21 +101,14 @@ describe("no stored zone answers metadata for the catalog's name: the catalog's 
     expect(await pdns(`/getAllDomainMetadata/${encode("mallory-contrast.test.")}`)).toEqual({
       "ALLOW-AXFR-FROM": ["9.9.9.9/32"],
       "TSIG-ALLOW-AXFR": ["mallory-contrast.key.test."],
-      "ALSO-NOTIFY": ["9.9.9.9:53", "149.112.112.112:53"],
+      "ALSO-NOTIFY": ["127.0.0.1:5300", "9.9.9.9:53", "149.112.112.112:53"],
     });
 
     for (const spelling of ["catalog.invalid.", "CATALOG.Invalid."]) {
-      expect(await pdns(`/getAllDomainMetadata/${encode(spelling)}`), spelling).toEqual({});
-      for (const kind of [
-        "ALLOW-AXFR-FROM",
-        "TSIG-ALLOW-AXFR",
-        "ALSO-NOTIFY",
-        "ALLOW-DNSUPDATE-FROM",
-        "NOTIFY-DNSUPDATE",
-        "PUBLISH-CDS",
-        "PUBLISH-CDNSKEY",
-        "SOA-EDIT",
-      ])
+      // NOTIFY to the tier's secondaries alone (wrangler.toml's DNS_TIER_SECONDARIES), never the row's.
+      expect(await pdns(`/getAllDomainMetadata/${encode(spelling)}`), spelling).toEqual({ "ALSO-NOTIFY": ["127.0.0.1:5300"] });
+      expect(await pdns(`/getDomainMetadata/${encode(spelling)}/ALSO-NOTIFY`), spelling).toEqual(["127.0.0.1:5300"]);
+      for (const kind of ["ALLOW-AXFR-FROM", "TSIG-ALLOW-AXFR", "ALLOW-DNSUPDATE-FROM", "NOTIFY-DNSUPDATE", "PUBLISH-CDS", "PUBLISH-CDNSKEY", "SOA-EDIT"])
         expect(await pdns(`/getDomainMetadata/${encode(spelling)}/${kind}`), `${spelling} ${kind}`).toEqual([]);
       // No update key: PowerDNS takes no DNS UPDATE for the catalog.
       expect(await pdns(`/getDomainMetadata/${encode(spelling)}/TSIG-ALLOW-DNSUPDATE`)).toEqual(["no-update-key.invalid."]);
@@ -139,6 +132,7 @@ describe("no stored zone answers metadata for the catalog's name: the catalog's 
     expect(await pdns(`/getAllDomainMetadata/${encode(`${name}.`)}`)).toEqual({});
     expect(await pdns(`/getDomainMetadata/${encode(`${name}.`)}/ALLOW-AXFR-FROM`)).toEqual([]);
     expect(await pdns(`/getDomainMetadata/${encode(`${name}.`)}/TSIG-ALLOW-AXFR`)).toEqual([]);
+    expect(await pdns(`/getDomainMetadata/${encode(`${name}.`)}/ALSO-NOTIFY`)).toEqual([]);
     expect(await pdns(`/getDomainInfo/${encode(`${name}.`)}`)).toBe(false);
     expect(await pdns(`/list/-1/${encode(`${name}.`)}`)).toBe(false);
     expect(await pdns(`/lookup/${encode(`${name}.`)}/SOA`)).toBe(false);

@@ -251,6 +251,72 @@ describe("the catalog zone (RFC 9432, version 2) lists every served zone", () =>
   });
 });
 
+describe("the tier's secondaries (DNS_TIER_SECONDARIES) are in every zone's ALSO-NOTIFY, which PowerDNS reads per zone as it NOTIFYs", () => {
+  /** The Worker's answer with `overrides` in its environment. */
+  async function withEnv(path: string, overrides: Record<string, string>) {
+    const { default: worker } = await import("../src/index");
+    const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(new Request(`http://api.test${base}${path}`), { ...env, ...overrides }, ctx);
+    await waitOnExecutionContext(ctx);
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  it("every zone's ALSO-NOTIFY names them, before the zone's declared secondaries; the catalog's names them alone; no zone, none", async () => {
+    expect(env.DNS_TIER_SECONDARIES).toBe("127.0.0.1:5300");
+    await zone("tier-notify.test");
+    await zone("tier-notify-declared.test", { secondaries: [{ address: "9.9.9.9", port: 5353 }] });
+    expect(await pdns(`/getDomainMetadata/${encodeName("tier-notify.test.")}/ALSO-NOTIFY`)).toEqual(["127.0.0.1:5300"]);
+    expect(await pdns(`/getAllDomainMetadata/${encodeName("tier-notify.test.")}`)).toEqual({ "ALSO-NOTIFY": ["127.0.0.1:5300"] });
+    expect(await pdns(`/getDomainMetadata/${encodeName("Tier-Notify-Declared.test.")}/ALSO-NOTIFY`)).toEqual(["127.0.0.1:5300", "9.9.9.9:5353"]);
+    expect(await pdns(`/getDomainMetadata/${encodeName("catalog.invalid.")}/ALSO-NOTIFY`)).toEqual(["127.0.0.1:5300"]);
+    expect(await pdns(`/getAllDomainMetadata/${encodeName("catalog.invalid.")}`)).toEqual({ "ALSO-NOTIFY": ["127.0.0.1:5300"] });
+    expect(await pdns(`/getDomainMetadata/${encodeName("no-such-zone.test.")}/ALSO-NOTIFY`)).toEqual([]);
+    expect(await pdns(`/getAllDomainMetadata/${encodeName("no-such-zone.test.")}`)).toEqual({});
+  });
+
+  it("a declared secondary that is also the tier's is named once", async () => {
+    await zone("tier-notify-twice.test");
+    const { status, body } = await withEnv(`/getDomainMetadata/${encodeName("tier-notify-twice.test.")}/ALSO-NOTIFY`, {
+      DNS_TIER_SECONDARIES: "192.0.2.53, 192.0.2.53:53",
+    });
+    expect(status).toBe(200);
+    expect(body).toEqual({ result: ["192.0.2.53:53"] });
+  });
+
+  it("DNS_TIER_SECONDARIES is comma-separated address[:port], IPv6 bracketed before a port, port 53 by default; empty names none", async () => {
+    await zone("tier-notify-forms.test");
+    const path = `/getDomainMetadata/${encodeName("tier-notify-forms.test.")}/ALSO-NOTIFY`;
+    const forms = await withEnv(path, { DNS_TIER_SECONDARIES: " 192.0.2.1:5300, 192.0.2.2 ,[2001:DB8::0:1]:53000,2001:db8::2,[2001:db8::3]" });
+    expect(forms).toEqual({ status: 200, body: { result: ["192.0.2.1:5300", "192.0.2.2:53", "[2001:db8::1]:53000", "[2001:db8::2]:53", "[2001:db8::3]:53"] } });
+    expect(await withEnv(path, { DNS_TIER_SECONDARIES: "" })).toEqual({ status: 200, body: { result: [] } });
+    expect(await withEnv(`/getAllDomainMetadata/${encodeName("catalog.invalid.")}`, { DNS_TIER_SECONDARIES: " , " })).toEqual({
+      status: 200,
+      body: { result: {} },
+    });
+  });
+
+  it("a DNS_TIER_SECONDARIES entry that is no address[:port] answers 503 not_configured naming it, for zones and the catalog alike", async () => {
+    await zone("tier-notify-bad.test");
+    for (const [value, entry] of [
+      ["ns1.example.net", "ns1.example.net"],
+      ["192.0.2.1:0", "192.0.2.1:0"],
+      ["192.0.2.1:65536", "192.0.2.1:65536"],
+      ["192.0.2.1, 2001:db8::1:53x", "2001:db8::1:53x"],
+      ["[192.0.2.1]:53", "[192.0.2.1]:53"],
+    ]) {
+      for (const path of [`/getDomainMetadata/${encodeName("tier-notify-bad.test.")}/ALSO-NOTIFY`, `/getAllDomainMetadata/${encodeName("catalog.invalid.")}`]) {
+        const { status, body } = await withEnv(path, { DNS_TIER_SECONDARIES: value! });
+        expect(status, `${value} ${path}`).toBe(503);
+        expect(body).toMatchObject({
+          code: "not_configured",
+          detail: `DNS_TIER_SECONDARIES holds "${entry}", not an address[:port]: the DNS backend cannot name the tier's secondaries.`,
+        });
+      }
+    }
+  });
+});
+
 describe("signed zones: the serial moves when a new signing week begins", () => {
   it("signingWeekStart is PowerDNS's: Unix time less its remainder of 7 days (a Thursday, 00:00 UTC)", () => {
     const start = signingWeekStart(new Date("2026-11-25T13:14:15.000Z"));

@@ -327,7 +327,7 @@ describe("the DNS backend: transfer keys only to the connector, who may transfer
     expect((await api("GET", `/v1/pdns/${bearer("write").slice(7)}/getTSIGKey/x.`, { auth: false })).status).toBe(401);
   });
 
-  it("metadata: ALLOW-AXFR-FROM for keyless secondaries, TSIG-ALLOW-AXFR for transfer keys, ALSO-NOTIFY for all, TSIG-ALLOW-DNSUPDATE a key no one has", async () => {
+  it("metadata: ALLOW-AXFR-FROM for keyless secondaries, TSIG-ALLOW-AXFR for transfer keys, ALSO-NOTIFY for all (after the tier's own), TSIG-ALLOW-DNSUPDATE a key no one has", async () => {
     const z = await zone();
     const transfer = ok(await createKey({ name: "xfr.tsig.test", zones: [z.name] }), 201);
     ok(await createKey({ name: "upd.tsig.test", allow: ["update"], zones: [z.name] }), 201);
@@ -340,11 +340,16 @@ describe("the DNS backend: transfer keys only to the connector, who may transfer
     const meta = async (kind: string) => ok(await pdns("GET", `/getDomainMetadata/${encodeName(`${z.name}.`)}/${kind}`), 200).result;
     expect(await meta("ALLOW-AXFR-FROM")).toEqual(["9.9.9.9/32"]);
     expect(await meta("TSIG-ALLOW-AXFR")).toEqual(["xfr.tsig.test."]);
-    expect(await meta("ALSO-NOTIFY")).toEqual(["9.9.9.9:53", "[2a00:1450::53]:5300"]);
+    // The tier's secondary first (wrangler.toml's DNS_TIER_SECONDARIES), then the zone's.
+    expect(await meta("ALSO-NOTIFY")).toEqual(["127.0.0.1:5300", "9.9.9.9:53", "[2a00:1450::53]:5300"]);
     expect(await meta("TSIG-ALLOW-DNSUPDATE")).toEqual(["no-update-key.invalid."]);
     expect(await meta("ALLOW-DNSUPDATE-FROM")).toEqual([]);
     const all = ok(await pdns("GET", `/getAllDomainMetadata/${encodeName(`${z.name}.`)}`), 200).result;
-    expect(all).toEqual({ "ALLOW-AXFR-FROM": ["9.9.9.9/32"], "TSIG-ALLOW-AXFR": ["xfr.tsig.test."], "ALSO-NOTIFY": ["9.9.9.9:53", "[2a00:1450::53]:5300"] });
+    expect(all).toEqual({
+      "ALLOW-AXFR-FROM": ["9.9.9.9/32"],
+      "TSIG-ALLOW-AXFR": ["xfr.tsig.test."],
+      "ALSO-NOTIFY": ["127.0.0.1:5300", "9.9.9.9:53", "[2a00:1450::53]:5300"],
+    });
   });
 
   it("every zone names a key no one has as TSIG-ALLOW-DNSUPDATE, so that a PowerDNS run with dnsupdate=yes by mistake applies no update", async () => {

@@ -19,21 +19,24 @@ export function configuredCatalogZone() {
 
 /**
  * pdns.conf lines that make PowerDNS the tier's primary: it polls getUpdatedMasters every
- * second and NOTIFYs the tier's secondaries (`also-notify`) and each zone's ALSO-NOTIFY
- * metadata addresses (the zone's declared secondaries), never the zone's NS names (public
- * names, not the tier); zone transfers go to the tier's secondaries' addresses
- * (`allow-axfr-ips`) and to the addresses and TSIG keys a zone's metadata allows
- * (ALLOW-AXFR-FROM, TSIG-ALLOW-AXFR).
- * @param {{ secondaries: { address: string, port: number }[], axfrFrom: string[] }} tier
+ * second and NOTIFYs the addresses of each zone's ALSO-NOTIFY metadata — the tier's
+ * secondaries, which the service names for every zone (DNS_TIER_SECONDARIES), and the
+ * zone's declared secondaries — never the zone's NS names (public names, not the tier).
+ * No `also-notify`: PowerDNS 4.7 starts its NOTIFY loop before it reads that setting
+ * (CommunicatorClass::go), so the first pass after a start could find a zone changed while
+ * it was down, NOTIFY nobody and record the zone as notified (docs/serving.md, "Restarts");
+ * the metadata is read from the backend for each zone it NOTIFYs. Zone transfers go to
+ * the tier's secondaries' addresses (`allow-axfr-ips`) and to the addresses and TSIG keys
+ * a zone's metadata allows (ALLOW-AXFR-FROM, TSIG-ALLOW-AXFR).
+ * @param {{ axfrFrom: string[] }} tier
  * @returns {string[]}
  */
-export function primarySettings({ secondaries, axfrFrom }) {
+export function primarySettings({ axfrFrom }) {
   return [
     "primary=yes",
     // How often PowerDNS asks which zones' serials moved: the NOTIFY delay, at most 1 s.
     "xfr-cycle-interval=1",
     "only-notify=",
-    `also-notify=${secondaries.map(({ address, port }) => `${address}:${port}`).join(",")}`,
     `allow-axfr-ips=${axfrFrom.join(",")}`,
     // NOTIFYs leave from loopback, the address the secondaries take them from.
     "query-local-address=127.0.0.1",
@@ -45,6 +48,16 @@ export function primarySettings({ secondaries, axfrFrom }) {
     // SOA query and transfer are still signed with its key (docs/decisions.md).
     "send-signed-notify=no",
   ];
+}
+
+/**
+ * start.mjs arguments that make the service name the secondary on 127.0.0.1:`port` as the
+ * tier's (DNS_TIER_SECONDARIES): `npm run dns --port <port>` checks that it does.
+ * @param {number} port
+ * @returns {string[]}
+ */
+export function tierSecondaryVar(port) {
+  return ["--var", `DNS_TIER_SECONDARIES:127.0.0.1:${port}`];
 }
 
 /**

@@ -52,15 +52,19 @@ function outsideCatalog(catalog: string): SQL {
 /**
  * The catalog's zone metadata, whatever the zones table holds (a zone row of its name,
  * kept from before creation refused it, must not lend it a customer's secondaries or
- * keys): none of the transfer kinds, as PowerDNS's own settings decide who transfers it
- * (the tier's `allow-axfr-ips` and `also-notify`); no update key, so no DNS UPDATE.
+ * keys): ALSO-NOTIFY the tier's secondaries alone (`tier`: DNS_TIER_SECONDARIES, as every
+ * zone's), no other transfer kind (PowerDNS's `allow-axfr-ips` decides who transfers it);
+ * no update key, so no DNS UPDATE. A name under the catalog's is no zone: nothing.
  */
-export function catalogMetadata(kind: string): string[] {
-  return kind === "TSIG-ALLOW-DNSUPDATE" ? [NO_UPDATE_KEY] : [];
+export function catalogMetadata(labels: readonly string[], kind: string, tier: readonly string[]): string[] {
+  if (kind === "TSIG-ALLOW-DNSUPDATE") return [NO_UPDATE_KEY];
+  return kind === "ALSO-NOTIFY" && labels.length === 0 ? [...tier] : [];
 }
 
-/** getAllDomainMetadata of the catalog: no transfer kind (getAllDomainMetadata carries only those and a signed zone's). */
-export const ALL_CATALOG_METADATA: Record<string, string[]> = {};
+/** getAllDomainMetadata of the catalog (`labels` empty) or of a name under it: the transfer kinds of catalogMetadata. */
+export function allCatalogMetadata(labels: readonly string[], tier: readonly string[]): Record<string, string[]> {
+  return labels.length === 0 && tier.length > 0 ? { "ALSO-NOTIFY": [...tier] } : {};
+}
 
 /** Where a name lies relative to the catalog: null outside it, else its labels below the apex (leftmost first). */
 export function belowCatalog(nameKey: string, catalog: string): string[] | null {

@@ -1,18 +1,58 @@
 // The hidden primary's bookkeeping (docs/serving.md, "The tier"): PowerDNS, with
 // `primary=yes`, polls getUpdatedMasters (every `xfr-cycle-interval` seconds), sends NOTIFY
-// for each zone it returns — to the tier's secondaries (`also-notify`) and to the
-// addresses of the zone's ALSO-NOTIFY metadata — and then calls setNotified with the
-// serial it notified. The notified serial is kept per zone (zones.notified_serial) and for
-// the catalog zone (dns_catalog.notified_serial), so a restarted PowerDNS, or another one,
-// carries on where the last stopped.
+// for each zone it returns to the addresses of the zone's ALSO-NOTIFY metadata — the
+// tier's secondaries (DNS_TIER_SECONDARIES) and the zone's declared ones — and then calls
+// setNotified with the serial it notified. The notified serial is kept per zone
+// (zones.notified_serial) and for the catalog zone (dns_catalog.notified_serial), so a
+// restarted PowerDNS, or another one, carries on where the last stopped.
 import { type SQL, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Database } from "../db/client";
 import type { AppEnv } from "../env";
 import { requestText } from "../http/body";
 import { ApiError } from "../http/problem";
+import { parseIPv4, parseIPv6 } from "../dns/ip";
 import { belowCatalog, CATALOG_DOMAIN_ID, type CatalogState } from "./catalog";
 import { allDomainsQuery, type DomainInfoRow, SERVED } from "./queries";
+
+/**
+ * One of the tier's secondaries as PowerDNS reads an ALSO-NOTIFY value (`192.0.2.1:53`,
+ * `[2001:db8::1]:53`): an address, IPv6 in brackets when a port follows, and the port
+ * (53 when none is given). Null when the text is none of these.
+ */
+function notifyTarget(text: string): string | null {
+  const v6 = /^\[([^\]]+)\](?::([0-9]{1,5}))?$/.exec(text);
+  const v4 = /^([0-9.]+)(?::([0-9]{1,5}))?$/.exec(text);
+  const address = v6 ? parseIPv6(v6[1]!) : v4 ? parseIPv4(v4[1]!) : parseIPv6(text);
+  const port = Number((v6 ?? v4)?.[2] ?? 53);
+  if (!address || !Number.isInteger(port) || port < 1 || port > 65535) return null;
+  return address.version === 6 ? `[${address.text}]:${port}` : `${address.text}:${port}`;
+}
+
+/**
+ * The tier's secondaries (DNS_TIER_SECONDARIES, comma-separated `address[:port]`), which
+ * the primary NOTIFYs for every zone and for the catalog: the backend gives them in each
+ * zone's ALSO-NOTIFY metadata, which PowerDNS reads from the backend for each zone it
+ * notifies. Not PowerDNS's own `also-notify`: PowerDNS 4.7 starts its NOTIFY loop before it
+ * reads that setting (CommunicatorClass::go), so its first pass after a start could find a
+ * zone changed meanwhile with nobody to NOTIFY, record it as notified all the same, and the
+ * change reached the secondaries only at the zone's SOA refresh (docs/serving.md, "Restarts").
+ */
+export function tierSecondaries(env: AppEnv["Bindings"]): string[] {
+  const entries = (env.DNS_TIER_SECONDARIES ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  const targets = entries.map(notifyTarget);
+  const bad = entries.find((_, i) => targets[i] === null);
+  if (bad !== undefined) {
+    throw new ApiError(
+      "not_configured",
+      `DNS_TIER_SECONDARIES holds "${bad.slice(0, 60)}", not an address[:port]: the DNS backend cannot name the tier's secondaries.`,
+    );
+  }
+  return [...new Set(targets as string[])];
+}
 
 /** Zones handed to one poll at most; the rest come in the next polls (a second apart). */
 export const UPDATED_MASTERS_PAGE = 500;

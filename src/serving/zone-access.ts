@@ -63,7 +63,11 @@ async function zoneAccess(db: Database, zone: string) {
 
 const hostPort = (address: string, port: number) => (address.includes(":") ? `[${address}]:${port}` : `${address}:${port}`);
 
-function values(access: NonNullable<Awaited<ReturnType<typeof zoneAccess>>>, kind: Kind): string[] {
+/**
+ * `tier`: the tier's secondaries (DNS_TIER_SECONDARIES, src/serving/tier.ts), NOTIFYed for
+ * every zone beside its declared secondaries.
+ */
+function values(access: NonNullable<Awaited<ReturnType<typeof zoneAccess>>>, kind: Kind, tier: readonly string[]): string[] {
   switch (kind) {
     // Secondaries without a key transfer by address; with one, only with it.
     case "ALLOW-AXFR-FROM":
@@ -71,16 +75,16 @@ function values(access: NonNullable<Awaited<ReturnType<typeof zoneAccess>>>, kin
     case "TSIG-ALLOW-AXFR":
       return access.transferKeys;
     case "ALSO-NOTIFY":
-      return access.secondaries.map((s) => hostPort(s.address, s.port));
+      return [...new Set([...tier, ...access.secondaries.map((s) => hostPort(s.address, s.port))])];
     case "TSIG-ALLOW-DNSUPDATE":
       return [NO_UPDATE_KEY];
   }
 }
 
 /** getDomainMetadata for one of ZONE_ACCESS_KINDS (`[]` for no such zone). */
-export async function zoneAccessMetadata(db: Database, zone: string, kind: Kind): Promise<string[]> {
+export async function zoneAccessMetadata(db: Database, zone: string, kind: Kind, tier: readonly string[]): Promise<string[]> {
   const access = await zoneAccess(db, zone);
-  return access ? values(access, kind) : [];
+  return access ? values(access, kind, tier) : [];
 }
 
 /**
@@ -88,12 +92,16 @@ export async function zoneAccessMetadata(db: Database, zone: string, kind: Kind)
  * empty (PowerDNS fills its metadata cache from them, and reads TSIG-ALLOW-AXFR through
  * that cache), and whether the zone is signed (false for no such zone).
  */
-export async function allZoneAccessMetadata(db: Database, zone: string): Promise<{ signed: boolean; access: Record<string, string[]> }> {
+export async function allZoneAccessMetadata(
+  db: Database,
+  zone: string,
+  tier: readonly string[],
+): Promise<{ signed: boolean; access: Record<string, string[]> }> {
   const access = await zoneAccess(db, zone);
   if (!access) return { signed: false, access: {} };
   return {
     signed: access.signed,
-    access: Object.fromEntries(TRANSFER_KINDS.map((kind) => [kind, values(access, kind)] as const).filter(([, list]) => list.length > 0)),
+    access: Object.fromEntries(TRANSFER_KINDS.map((kind) => [kind, values(access, kind, tier)] as const).filter(([, list]) => list.length > 0)),
   };
 }
 
