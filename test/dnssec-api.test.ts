@@ -112,7 +112,7 @@ describe("the apex DNSKEY, CDS and CDNSKEY in the zone's JSON and its master-fil
     expect(stored.body.data.map((r: any) => r.type)).not.toContain("DNSKEY");
     // dnssec is the service's: a PATCH naming it is refused like any read-only field.
     expect((await api("PATCH", "/v1/zones/apex-json.com", { json: { dnssec: { enabled: false } } })).status).toBe(422);
-    expect((await api("DELETE", "/v1/zones/apex-json.com/dnssec")).status).toBe(204);
+    expect((await api("DELETE", "/v1/zones/apex-json.com/dnssec?force=true")).status).toBe(204);
     expect((await api("GET", "/v1/zones/apex-json.com")).body.dnssec).toEqual({ enabled: false, records: [] });
   });
   it("writes them at the apex of the export, and turning signing on or off changes the zone's version, serial and ETags", async () => {
@@ -132,7 +132,7 @@ describe("the apex DNSKEY, CDS and CDNSKEY in the zone's JSON and its master-fil
     const jsonAfter = await api("GET", "/v1/zones/apex-export.com");
     expect(jsonAfter.headers.get("etag")).not.toBe(jsonBefore.headers.get("etag"));
     expect(jsonAfter.body.soa.serial).toBeGreaterThan(jsonBefore.body.soa.serial);
-    expect((await api("DELETE", "/v1/zones/apex-export.com/dnssec")).status).toBe(204);
+    expect((await api("DELETE", "/v1/zones/apex-export.com/dnssec?force=true")).status).toBe(204);
     const off = await exportZone("apex-export.com");
     expect(off.text).not.toMatch(/DNSKEY|CDS/);
     expect(off.headers.get("etag")).not.toBe(after.headers.get("etag"));
@@ -259,10 +259,10 @@ describe("the domain written meanwhile: the key and the DS commit together or no
 });
 
 describe("turning DNSSEC off", () => {
-  it("answers 204 and removes the key when no domain publishes its DS", async () => {
+  it("with ?force=true answers 204 and removes the key at once, whatever the parent (no domain here publishes its DS)", async () => {
     await createZone("off.com");
     await enable("off.com");
-    const response = await api("DELETE", "/v1/zones/off.com/dnssec");
+    const response = await api("DELETE", "/v1/zones/off.com/dnssec?force=true");
     expect(response.status, response.text).toBe(204);
     expect((await api("GET", "/v1/zones/off.com/dnssec")).body).toEqual(UNSIGNED);
     const { results } = await env.DB.prepare("SELECT count(*) AS n FROM zone_keys z JOIN zones ON zones.id = z.zone_id WHERE zones.name = 'off.com'").all<{

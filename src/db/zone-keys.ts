@@ -1,6 +1,10 @@
 // The stored side of the DNSSEC key lifecycle (docs/dnssec-rollovers.md): a zone's rows as
 // the engine (src/dns/dnssec/rollover.ts) takes them, with the timings it counts its waits
 // from, and the policy a zone signs by.
+import { type SQL, sql } from "drizzle-orm";
+import { base64Octets } from "../crypto/base64";
+import type { ApexKey } from "../dns/dnssec/parent-ds";
+import type { DsState, KeyState } from "../dns/dnssec/rollover";
 import type { zoneKeys, zones } from "./schema";
 import type { ParentTiming, ZoneTiming } from "../dns/dnssec/key-timing";
 import type { SigningKey } from "../dns/dnssec/rollover";
@@ -71,4 +75,24 @@ export function signingKeyOf(row: ZoneKeyRow): SigningKey {
     ds_since: row.dsSince,
     next_step_at: row.nextStepAt,
   };
+}
+
+/**
+ * A zone's live keys (not removed: zone_keys_zone_idx) as the apex needs them, as JSON
+ * `[[id, flags, algorithm, public key (base64), state, ds_state], …]`, "[]" when unsigned:
+ * the DNSKEY RRset is the published ones, the CDS set follows their DS states
+ * (`apexSigningRecords`). `zoneId` is the SQL of the zone's id.
+ */
+export function apexKeysJson(zoneId: SQL): SQL<string> {
+  return sql<string>`(select json_group_array(json_array(k.id, k.flags, k.algorithm, k.public_key, k.state, k.ds_state) order by k.id) from zone_keys k where k.zone_id = ${zoneId} and k.active = 1)`;
+}
+
+/** The keys of `apexKeysJson`'s JSON. */
+export function apexKeysOf(json: string): ApexKey[] {
+  return (JSON.parse(json) as [string, number, number, string, KeyState, DsState][]).map(([id, flags, algorithm, publicKey, state, ds]) => ({
+    id,
+    dnskey: { flags, protocol: 3, algorithm, publicKey: base64Octets(publicKey) },
+    state,
+    ds,
+  }));
 }

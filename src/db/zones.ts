@@ -5,11 +5,12 @@ import { dateSerialBase, serialSqlExpression } from "../dns/serial";
 import type { Database } from "./client";
 import type { ResourceRef } from "./ref";
 import { zones } from "./schema";
+import { apexKeysJson } from "./zone-keys";
 
 export type ZoneRow = typeof zones.$inferSelect;
 export type ZoneWithLinks = ZoneRow & {
   domainId: string | null;
-  /** The published DNSSEC keys' public parts (the DNSKEY RRset), as JSON `[[flags, algorithm, public key (base64)], …]`: "[]" when unsigned. */
+  /** The live DNSSEC keys as the apex needs them (`apexKeysJson`, src/db/zone-keys.ts): "[]" when unsigned. */
   dnssecKeys: string;
 };
 
@@ -18,11 +19,10 @@ export type ZoneWithLinks = ZoneRow & {
 const domainId = sql<string | null>`(select d.id from domains d where d.name = "zones"."name" and d.account_id = "zones"."account_id")`;
 
 /**
- * The public parts of the zone's keys in its DNSKEY RRset (zone_keys_zone_idx): a key a roll
- * has not published yet, or has taken out (docs/dnssec-rollovers.md "Key states"), is not
- * served, so not shown.
+ * The zone's live keys with their states (zone_keys_zone_idx): the DNSKEY RRset shows the
+ * published ones, the CDS set follows their DS states (docs/dnssec-rollovers.md "Key states").
  */
-const dnssecKeys = sql<string>`(select json_group_array(json_array(k.flags, k.algorithm, k.public_key) order by k.id) from zone_keys k where k.zone_id = "zones"."id" and k.state in ('published', 'ready', 'active', 'retired'))`;
+const dnssecKeys = apexKeysJson(sql`"zones"."id"`);
 
 export const zoneColumns = { ...getTableColumns(zones), domainId, dnssecKeys };
 

@@ -1,20 +1,52 @@
 // DNSSEC through the connector (docs/dnssec.md): PowerDNS signs answers online with the
-// zone's key, read with getDomainKeys (`remote-dnssec=yes`), learns from metadata which
-// CDS/CDNSKEY to publish, and denies existence with NSEC records whose neighbours
-// getBeforeAndAfterNamesAbsolute gives. PowerDNS makes the apex DNSKEY from the key
-// itself, and CDS/CDNSKEY from PUBLISH-CDS/PUBLISH-CDNSKEY, so lookup and list do not
-// serve them as records (served twice, they would be duplicates in the RRset).
+// zone's keys, read with getDomainKeys (`remote-dnssec=yes`), and denies existence with NSEC
+// records whose neighbours getBeforeAndAfterNamesAbsolute gives. PowerDNS makes the apex
+// DNSKEY RRset from the keys itself; the CDS and CDNSKEY are the engine's (the DS set the
+// parent must show, or RFC 8078's delete while the zone leaves DNSSEC), served by lookup and
+// list as records (`direct-dnskey=yes`), never PowerDNS's own from PUBLISH-CDS/-CDNSKEY
+// (every published entry point, which differs during an algorithm roll). Stored DNSKEY, CDS
+// and CDNSKEY records at a signed zone's apex (an imported export's) are not served: the
+// keys decide.
 import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Database } from "../db/client";
 import { records, zoneKeys, zones } from "../db/schema";
-import { powerDnsFlags } from "../dns/dnssec/rollover";
+import { apexKeysOf } from "../db/zone-keys";
+import { cdsRecords } from "../dns/dnssec/parent-ds";
+import { cdsOf, powerDnsFlags, type SigningProcess } from "../dns/dnssec/rollover";
 import { iscPrivateKeyText, isGeneratedAlgorithm } from "../dns/dnssec/signing-keys";
 import { unseal } from "../crypto/sealed";
 import type { AppEnv } from "../env";
 import { ApiError } from "../http/problem";
 import { signingKeyOf } from "../db/zone-keys";
 import { dnssecSecret } from "../http/sealing-secret";
+
+/** The apex types whose records a signed zone takes from its keys, never from stored records. */
+export const SIGNING_APEX_TYPES: ReadonlySet<string> = new Set(["DNSKEY", "CDS", "CDNSKEY"]);
+
+/**
+ * The CDS and CDNSKEY a signed zone's apex serves, from its signing (queries.ts'
+ * SIGNING_JSON: the roll, the live keys with their states); null for an unsigned zone (no
+ * live key), whose stored records are served as any others.
+ */
+export function servedCdsRecords(zoneName: string, signing: string | null): { type: "CDS" | "CDNSKEY"; content: string }[] | null {
+  if (signing === null) return null;
+  const parsed = JSON.parse(signing) as { rollover: SigningProcess | null; keys: unknown[] };
+  const keys = apexKeysOf(JSON.stringify(parsed.keys ?? []));
+  if (keys.length === 0) return null;
+  return cdsRecords(zoneName, cdsOf(keys, parsed.rollover), keys);
+}
+
+/**
+ * The metadata of a signed zone: CDS with the SHA-256 digest and CDNSKEY at the apex
+ * (RFC 7344 §4), from PowerDNS's entry points, until the tier reads the engine's from lookup
+ * and list (`direct-dnskey=yes`). No NSEC3PARAM: without it PowerDNS denies existence with
+ * NSEC (RFC 4034 §4), whose neighbours beforeAndAfter gives (docs/dnssec.md says why NSEC).
+ */
+export const SIGNED_ZONE_METADATA: Record<string, string[]> = {
+  "PUBLISH-CDS": ["2"],
+  "PUBLISH-CDNSKEY": ["1"],
+};
 
 /** The active keys of the zone named `zone` (stored form, no trailing dot). */
 export function zoneKeysByName(db: Database, zone: string) {
@@ -25,16 +57,6 @@ export function zoneKeysByName(db: Database, zone: string) {
     .where(and(eq(zones.name, zone), eq(zoneKeys.active, true)))
     .orderBy(zoneKeys.id);
 }
-
-/**
- * The metadata of a signed zone: CDS with the SHA-256 digest and CDNSKEY at the apex
- * (RFC 7344 §4). No NSEC3PARAM: without it PowerDNS denies existence with NSEC (RFC 4034
- * §4), whose neighbours beforeAndAfter gives (docs/dnssec.md says why NSEC).
- */
-export const SIGNED_ZONE_METADATA: Record<string, string[]> = {
-  "PUBLISH-CDS": ["2"],
-  "PUBLISH-CDNSKEY": ["1"],
-};
 
 /** getDomainKeys: each key as PowerDNS's remote backend reads it, its private key in BIND's v1.2 format. */
 export async function domainKeys(c: Context<AppEnv>, zone: string) {

@@ -4,6 +4,7 @@
 // The zone's SOA is not a record: it is built from the zone row (the zone owns its SOA).
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { apexKeysJson } from "../db/zone-keys";
 import { ownerOrder } from "../dns/name-order";
 import { nameAndAncestors } from "../registry/zone-ownership";
 
@@ -45,7 +46,18 @@ export interface LookupRow extends ZoneSoaRow {
    * authoritative data (PowerDNS's `auth` 0, as its own backends mark them).
    */
   below_delegation: number;
+  /** At the apex, for a question the apex's CDS and CDNSKEY answer: the zone's signing (`SIGNING_JSON`); null otherwise. */
+  signing: string | null;
 }
+
+/**
+ * Zone `z`'s signing as the apex's CDS and CDNSKEY need it: `{"rollover": …, "keys": [...]}`
+ * (apexKeysJson: the live keys with their states), read by the keys' zone index.
+ */
+const SIGNING_JSON = sql`json_object('rollover', json(z.dnssec_rollover), 'keys', json(${apexKeysJson(sql`z.id`)}))`;
+
+/** The question types the apex's signing records answer (ANY: PowerDNS's NSEC bitmap asks ANY). */
+const SIGNING_TYPES = new Set(["ANY", "CDS", "CDNSKEY", "DNSKEY"]);
 
 /**
  * A zone's account is suspended (docs/accounts.md: a suspended account's data stays, but is
@@ -136,14 +148,15 @@ export function lookupQuery(candidates: string[], name: string, type: string): S
              CASE WHEN z.name = ${name} THEN '' ELSE substr(${reversed}, length(z.name) + 2) END AS owner_order,
              EXISTS (SELECT 1 FROM json_each(${enclosing}) c CROSS JOIN records n
                       WHERE length(c.value) > length(z.name) AND length(c.value) < length(${name})
-                        AND n.zone_id = z.id AND n.name = substr(c.value, 1, length(c.value) - length(z.name) - 1) AND n.type = 'NS') AS below_delegation
+                        AND n.zone_id = z.id AND n.name = substr(c.value, 1, length(c.value) - length(z.name) - 1) AND n.type = 'NS') AS below_delegation,
+             ${SIGNING_TYPES.has(type) ? sql`CASE WHEN z.name = ${name} THEN ${SIGNING_JSON} END` : sql`NULL`} AS signing
         FROM zones z
        WHERE z.name IN (SELECT value FROM json_each(${enclosing})) AND ${holdsItsNames(enclosing)}
        ORDER BY length(z.name) DESC
        LIMIT 1
     )
     SELECT zone.domain_id, zone.zone, zone.default_ttl, zone.soa_mname, zone.soa_rname, zone.soa_serial, zone.soa_refresh,
-           zone.soa_retry, zone.soa_expire, zone.soa_minimum, zone.owner, zone.below_delegation, r.type, r.content, r.ttl,
+           zone.soa_retry, zone.soa_expire, zone.soa_minimum, zone.owner, zone.below_delegation, zone.signing, r.type, r.content, r.ttl,
            CASE WHEN r.type IS NULL AND ${any ? 1 : 0} = 1 AND zone.owner <> '@'
                 THEN EXISTS (SELECT 1 FROM records d
                               WHERE d.zone_id = zone.zone_id
@@ -160,20 +173,30 @@ export function lookup(db: Database, candidates: string[], name: string, type: s
 }
 
 export interface ListRow extends ZoneSoaRow {
-  /** Null on the one row of a zone with no records. */
+  /** Null on the one row of a zone with no records, and on the signing row. */
   owner: string | null;
   type: string | null;
   content: string | null;
   ttl: number | null;
+  /** On one row more of a signed zone: its signing (`SIGNING_JSON`), for the apex's CDS and CDNSKEY. */
+  signing: string | null;
 }
 
-/** `list` (AXFR): the zone and every record of it, by the zone's name and the records index. */
+/**
+ * `list` (AXFR): the zone and every record of it, by the zone's name and the records index;
+ * for a signed zone one row more, its signing, so that the transfer carries the apex's CDS
+ * and CDNSKEY as queries get them (one statement: the keys are not repeated on every row).
+ */
 export function listQuery(zone: string): SQL {
   return sql`
-    SELECT ${ZONE_COLUMNS}, r.name AS owner, r.type, r.content, r.ttl
+    SELECT ${ZONE_COLUMNS}, r.name AS owner, r.type, r.content, r.ttl, NULL AS signing
       FROM zones z
       LEFT JOIN records r ON r.zone_id = z.id
-     WHERE z.name = ${zone} AND ${served(zone)}`;
+     WHERE z.name = ${zone} AND ${served(zone)}
+    UNION ALL
+    SELECT ${ZONE_COLUMNS}, NULL, NULL, NULL, NULL, ${SIGNING_JSON}
+      FROM zones z
+     WHERE z.name = ${zone} AND EXISTS (SELECT 1 FROM zone_keys k WHERE k.zone_id = z.id AND k.active = 1) AND ${served(zone)}`;
 }
 
 export function listZone(db: Database, zone: string): Promise<ListRow[]> {

@@ -3,7 +3,7 @@
 // parent shows names, and the CDS/CDNSKEY records a CDS set becomes (RFC 7344 §4, RFC 8078 §4).
 import type { DnsKey } from "../rdata/dnskey";
 import { DIGEST_SHA1, DIGEST_SHA256, DIGEST_SHA384, type DigestType, dnskeyTag, dnskeyText, dsDigest, dsText } from "./keys";
-import { CDNSKEY_DELETE, CDS_DELETE, type CdsSet, type ParentDs } from "./rollover";
+import { CDNSKEY_DELETE, CDS_DELETE, type CdsSet, cdsOf, type DsState, isPublished, type KeyState, type ParentDs, type SigningProcess } from "./rollover";
 
 /** A key of the engine with its public half. */
 export interface KeyWithDnskey {
@@ -71,5 +71,24 @@ export function cdsRecords(owner: string, cds: CdsSet, keys: readonly KeyWithDns
   return [
     ...named.map((k) => ({ type: "CDS" as const, content: dsText(owner, k.dnskey, DIGEST_SHA256) })),
     ...named.map((k) => ({ type: "CDNSKEY" as const, content: dnskeyText(k.dnskey) })),
+  ];
+}
+
+/** A live key as the apex shows it: its public half, its state and its DS state. */
+export interface ApexKey extends KeyWithDnskey {
+  state: KeyState;
+  ds: DsState;
+}
+
+/**
+ * The records signing adds at the apex, as the tier serves them and the zone's JSON shows
+ * them: each published key's DNSKEY, then the CDS (SHA-256) and CDNSKEY of the zone's CDS
+ * set (`cdsOf`: the DS set the parent must show, or RFC 8078's delete while the zone leaves
+ * DNSSEC).
+ */
+export function apexSigningRecords(owner: string, keys: readonly ApexKey[], rollover: Pick<SigningProcess, "kind"> | null) {
+  return [
+    ...keys.filter(isPublished).map((k) => ({ type: "DNSKEY" as const, content: dnskeyText(k.dnskey) })),
+    ...cdsRecords(owner, cdsOf(keys, rollover), keys),
   ];
 }

@@ -119,6 +119,18 @@ export interface KeyChange {
  */
 export type CdsSet = { kind: "none" } | { kind: "keys"; keys: string[] } | { kind: "delete" };
 
+/**
+ * The CDS set a zone publishes for these keys: RFC 8078 §4's delete while it leaves DNSSEC
+ * (keys still live), else the keys whose DS the parent must show (submitted or seen) that
+ * the DNSKEY RRset holds (RFC 7344 §4.1: a CDS names only a key the zone publishes), or none.
+ * What the tier serves at the apex (src/serving/dnssec.ts) and the zone's JSON shows.
+ */
+export function cdsOf(keys: readonly Pick<SigningKey, "id" | "state" | "ds">[], rollover: Pick<SigningProcess, "kind"> | null): CdsSet {
+  if (rollover?.kind === "unsign" && keys.some((k) => k.state !== "removed")) return { kind: "delete" };
+  const wanted = keys.filter((k) => (k.ds === "submitted" || k.ds === "seen") && isPublished(k)).map((k) => k.id);
+  return wanted.length > 0 ? { kind: "keys", keys: wanted } : { kind: "none" };
+}
+
 export const CDS_DELETE = "0 0 0 00";
 export const CDNSKEY_DELETE = "0 3 0 AA==";
 
@@ -603,13 +615,12 @@ class Stepper {
       }
     }
     const wanted = this.wanted();
-    const unsigning = this.rollover?.kind === "unsign" && this.live().length > 0;
     return {
       keys: this.keys,
       created: this.created,
       changes: this.changes,
       dsWanted: this.dsChanged ? wanted : null,
-      cds: unsigning ? { kind: "delete" } : wanted.length > 0 ? { kind: "keys", keys: wanted } : { kind: "none" },
+      cds: cdsOf(this.keys, this.rollover),
       events: this.events,
       rollover: this.rollover,
       next_step_at: times.length > 0 ? iso(Math.min(...times)) : null,

@@ -2,7 +2,10 @@
 // managed here would make the zone bogus for validating resolvers once the signatures are
 // gone (RFC 6781 §4.1.4: the DS goes first, and its TTL must run out), so that answers 409
 // `status_prohibits` unless `force=true`; forced, the same-named domain of the zone's
-// account loses that DS in the same batch (docs/dnssec.md).
+// account loses that DS in the same batch (docs/dnssec.md). A zone whose parent is not
+// managed here and may show its DS leaves DNSSEC by RFC 8078 instead: the delete is
+// published as its CDS and CDNSKEY (202), and the keys go once the parent shows no DS and
+// no cache can hold one (the DNSSEC run, docs/dnssec-rollovers.md "Leaving DNSSEC").
 import type * as routes from "./routes";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
@@ -11,6 +14,7 @@ import { narrowReaches } from "../../access/token-rights";
 import { zoneKeys } from "../../db/schema";
 import { touchZone } from "../../db/zones";
 import { commitWrite, retryLostRaces, type RowWrite } from "../../db/write";
+import { startUnsigning } from "../../dns/dnssec/rollover";
 import type { AppEnv } from "../../env";
 import { writeContext } from "../../http/mutate";
 import { ApiError } from "../../http/problem";
@@ -18,20 +22,27 @@ import { lockedAgainstUpdate } from "../../registry/statuses";
 import { findDomain } from "../domains/queries";
 import { dsData, publishesDsOf, setDomainDs } from "./registry-link";
 import { replaceDsAtRegistry } from "../domains/registry";
+import { dnssecAnswer, registryLink } from "./rollover";
 import { activeKeys, presentState } from "./state";
+import { readZoneSigning, stepWrites } from "./steps";
 import { zoneOf } from "./zone";
 
-export function disableDnssec(c: Context<AppEnv>, segment: string, force: boolean): Promise<void> {
+/** What DELETE did: signing stopped (204), or the zone leaves DNSSEC through its parent (202, with the state). */
+export type DisableOutcome = { status: 204 } | { status: 202; state: Awaited<ReturnType<typeof dnssecAnswer>> };
+
+export function disableDnssec(c: Context<AppEnv>, segment: string, force: boolean): Promise<DisableOutcome> {
   // The domain written meanwhile fails the batch (setDomainDs): read and decide again.
   return retryLostRaces(() => disableOnce(c, segment, force));
 }
 
-async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean): Promise<void> {
+async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean): Promise<DisableOutcome> {
   const zone = await zoneOf(c, segment);
   const ctx = writeContext(c);
   const db = ctx.db;
   const keys = await activeKeys(db, zone.id);
-  if (keys.length === 0) return; // already off: DELETE is idempotent (RFC 9110 §9.2.2)
+  if (keys.length === 0) return { status: 204 }; // already off: DELETE is idempotent (RFC 9110 §9.2.2)
+  // Leaving already (the delete published): asked again, the answer is where it stands.
+  if (!force && zone.dnssecRollover?.kind === "unsign") return { status: 202, state: await dnssecAnswer(db, zone) };
   const before = await presentState(zone.name, keys);
   const keyDs = before.keys.flatMap((k) => k.ds.map(dsData));
   // A domain of this name managed here, whatever its account: its DS is what resolvers follow.
@@ -42,6 +53,19 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
       "status_prohibits",
       `Domain ${publishing.name} publishes a DS of this zone's key (key tag ${keyDs[0]!.key_tag}); removing the signatures now would make the zone fail validation. Remove the DS from the domain first and wait for its TTL, or send DELETE with ?force=true to remove both at once.`,
     );
+  }
+  if (!force) {
+    // A parent this service does not manage may show the DS (the key's DS is wanted, or was
+    // seen there): RFC 8078 §4's delete goes up first, and the keys go only once the parent
+    // shows no DS (asked, or an operator's ds-seen) and no cache can hold one.
+    const signing = await readZoneSigning(db, zone, ctx.now, registryLink(c));
+    if (signing.domain === null && signing.signing.keys.some((k) => k.ds !== "absent")) {
+      const started = startUnsigning(signing.signing);
+      if (started.ok) {
+        await commitWrite(ctx, stepWrites(ctx, signing, started.result, []));
+        return { status: 202, state: await dnssecAnswer(db, zone) };
+      }
+    }
   }
   const rows: RowWrite[] = [
     // The keys read are still there: a concurrent DELETE that took them first wins, and this one reads again.
@@ -80,9 +104,10 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
     if (sent?.outcome !== "pending") rows.push(setDomainDs(ctx, publishing, remaining));
   }
   await commitWrite(ctx, { rows });
+  return { status: 204 };
 }
 
 export const disableDnssecHandler: RouteHandler<typeof routes.disableDnssec, AppEnv> = async (c) => {
-  await disableDnssec(c, c.req.valid("param").zone, c.req.valid("query").force === "true");
-  return c.body(null, 204);
+  const outcome = await disableDnssec(c, c.req.valid("param").zone, c.req.valid("query").force === "true");
+  return outcome.status === 202 ? c.json(outcome.state, 202) : c.body(null, 204);
 };

@@ -40,3 +40,12 @@ export const DNSSEC_OFF_EXAMPLE = {
 
 /** A yearly roll of the combined key. */
 export const DNSSEC_POLICY_PATCH_EXAMPLE = { policy: { ksk_lifetime_days: 365 } };
+
+/** The zone leaving DNSSEC through a parent not managed here (RFC 8078): its DS withdrawn, the delete published, the key still signing. */
+export const DNSSEC_UNSIGNING_EXAMPLE = {
+  ...DNSSEC_STATE_EXAMPLE,
+  keys: [{ ...DNSSEC_STATE_EXAMPLE.keys[0]!, ds_state: "withdrawn", next_step_at: null }],
+  policy: { algorithm: 13, ksk_lifetime_days: null, zsk_lifetime_days: null, single_key: true },
+  rollover: { kind: "unsign", started_at: "2027-03-01T09:30:00.000Z", stalled_at: null },
+  next_step_at: "2027-03-01T10:30:00.000Z",
+};

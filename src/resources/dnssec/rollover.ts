@@ -23,7 +23,7 @@ import { createdRows, followAtManagedParent, keyIdAt, keysWithDnskey, readZoneSi
 import { zoneOf } from "./zone";
 
 /** The DNSSEC state as GET answers it, read back in one round trip after the write. */
-async function answer(db: Database, zone: { id: string; name: string }) {
+export async function dnssecAnswer(db: Database, zone: { id: string; name: string }) {
   const [[row], keys] = await readTogether(db, [db.select().from(zones).where(eq(zones.id, zone.id)), activeKeys(db, zone.id)]);
   return { ...(await presentState(zone.name, keys)), ...presentLifecycle(row!) };
 }
@@ -50,7 +50,7 @@ export async function startZoneRollover(c: Context<AppEnv>, segment: string, req
       domainWrite: followed.domainWrite,
     });
     await commitWrite(ctx, write);
-    return answer(ctx.db, zone);
+    return dnssecAnswer(ctx.db, zone);
   });
 }
 
@@ -77,7 +77,7 @@ export async function reportDsSeen(c: Context<AppEnv>, segment: string, body: { 
     const result = dsSeen(state.signing, observed, ctx.now);
     const write = stepWrites(ctx, state, result, []);
     await commitWrite(ctx, write);
-    return answer(ctx.db, zone);
+    return dnssecAnswer(ctx.db, zone);
   });
 }
 

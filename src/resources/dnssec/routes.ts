@@ -5,7 +5,7 @@ import { SIGNING_ALGORITHMS } from "../../dns/dnssec/signing-policy";
 import { errorResponses, mergePatchBody, noContentResponse } from "../../http/openapi";
 import { ZoneParams } from "../../http/params";
 import { defineRoute } from "../../http/route";
-import { DNSSEC_OFF_EXAMPLE, DNSSEC_POLICY_PATCH_EXAMPLE, DNSSEC_STATE_EXAMPLE } from "./examples";
+import { DNSSEC_OFF_EXAMPLE, DNSSEC_POLICY_PATCH_EXAMPLE, DNSSEC_STATE_EXAMPLE, DNSSEC_UNSIGNING_EXAMPLE } from "./examples";
 
 const tags = ["DNSSEC"];
 
@@ -150,9 +150,16 @@ export const disableDnssec = defineRoute({
   tags,
   summary: "Turn DNSSEC signing off",
   description:
-    "Removes the key; the domain of the same name managed here loses the DS this service set. Refused with 409 `status_prohibits` while a domain managed here publishes a DS of the key, unless `?force=true` (a DS without signatures makes the zone bogus for validating resolvers).",
+    "Removes the keys; the domain of the same name managed here loses the DS this service set. Refused with 409 `status_prohibits` while a domain managed here publishes a DS of the key, unless `?force=true` (a DS without signatures makes the zone bogus for validating resolvers). A zone whose parent is not managed here and may show its DS leaves DNSSEC by RFC 8078 instead: 202, the zone publishes the delete (`CDS 0 0 0 00`, `CDNSKEY 0 3 0 AA==`) and stays signed until the parent shows no DS (asked by the DNSSEC run, or said by an operator with `POST …/dnssec/ds-seen`) and no cache can hold one; then the keys go. `?force=true` stops signing at once.",
   request: { params: ZoneParams, query: DisableQuery },
-  responses: { 204: noContentResponse, ...errorResponses(400, 404, 409, 503) },
+  responses: {
+    202: {
+      description: "The zone leaves DNSSEC through its parent: the delete is published, `rollover.kind` is `unsign`.",
+      content: stateContent(DNSSEC_UNSIGNING_EXAMPLE),
+    },
+    204: noContentResponse,
+    ...errorResponses(400, 404, 409, 503),
+  },
 });
 
 export const RolloverRequestSchema = z

@@ -14,7 +14,7 @@ import type { RowWrite, Statement, WriteContext } from "../../db/write";
 import { touchZone } from "../../db/zones";
 import { dnskeyTag } from "../../dns/dnssec/keys";
 import { type DsFields, dsRecordsOf, type KeyWithDnskey, parentDsKeys } from "../../dns/dnssec/parent-ds";
-import { type DnssecEvent, dsSeen, type KeyRole, type ParentDs, type SigningKey, type SigningZone, type StepResult } from "../../dns/dnssec/rollover";
+import { cdsOf, type DnssecEvent, dsSeen, type KeyRole, type ParentDs, type SigningKey, type SigningZone, type StepResult } from "../../dns/dnssec/rollover";
 import { seal } from "../../crypto/sealed";
 import type { SigningAlgorithm, SigningPolicy } from "../../dns/dnssec/signing-policy";
 import { generateSigningKey, isGeneratedAlgorithm } from "../../dns/dnssec/signing-keys";
@@ -350,7 +350,10 @@ export function stepWrites(
   });
   const rows: RowWrite[] = inserted.map((row) => ({ statement: db.insert(zoneKeys).values(row) }));
   const byId = new Map<string, ZoneKeyRow>([...state.rows, ...inserted].map((r) => [r.id, r]));
-  let servedChanged = created.length > 0 || result.changes.length > 0;
+  // What the tier serves: the keys (a state changed, one made or gone) and the apex's CDS set
+  // (a DS withdrawn or submitted with no key changing, as leaving DNSSEC starts).
+  const cdsBefore = cdsOf(state.signing.keys, state.signing.rollover);
+  let servedChanged = created.length > 0 || result.changes.length > 0 || JSON.stringify(cdsBefore) !== JSON.stringify(result.cds);
   for (const key of result.keys) {
     if (createdIds.has(key.id)) continue;
     const before = state.signing.keys.find((k) => k.id === key.id);

@@ -5,6 +5,7 @@ import type { AppEnv } from "../../env";
 import { ApiError } from "../../http/problem";
 import { belowCatalog, catalogZoneName, listCatalog, lookupCatalog } from "../../serving/catalog";
 import { absolute, enclosingNames, parseQueryName } from "../../serving/names";
+import { SIGNING_APEX_TYPES, servedCdsRecords } from "../../serving/dnssec";
 import { listZone, lookup as lookupRecords } from "../../serving/queries";
 import { badName, type DnsRecord, NOTHING, powerDnsContent, soaRecord, zoneKey } from "./remote-backend";
 import type * as routes from "./routes";
@@ -40,11 +41,18 @@ export const lookup: RouteHandler<typeof routes.lookup, AppEnv> = async (c) => {
   // Below a delegation (glue, or data it hides) nothing is authoritative, DS included,
   // as PowerDNS's own backends mark it (RFC 1034 §4.2.1); PowerDNS then refers there.
   const delegation = zone.owner !== "@" && rows.some((row) => row.type === "NS");
+  // A signed zone's apex: its CDS and CDNSKEY are its keys' (src/serving/dnssec.ts), never stored ones.
+  const signingRecords = zone.owner === "@" ? servedCdsRecords(zone.zone, zone.signing) : null;
   for (const row of rows) {
     if (row.type === null) continue;
+    if (signingRecords && SIGNING_APEX_TYPES.has(row.type)) continue;
     const record: DnsRecord = { qtype: row.type, qname, content: powerDnsContent(row.type, row.content!), ttl: row.ttl!, domain_id: zone.domain_id };
     if (zone.below_delegation === 1 || (delegation && row.type !== "DS")) record.auth = 0;
     result.push(record);
+  }
+  for (const record of signingRecords ?? []) {
+    if (type === "ANY" || type === record.type)
+      result.push({ qtype: record.type, qname, content: record.content, ttl: zone.soa_minimum, domain_id: zone.domain_id });
   }
   // An empty non-terminal exists (RFC 8020): a record of no type (PowerDNS's ENT, type 0)
   // says so, so that PowerDNS answers NODATA and applies no wildcard (RFC 4592 §2.2.2).
@@ -64,8 +72,13 @@ export const list: RouteHandler<typeof routes.list, AppEnv> = async (c) => {
   if (!zone) return c.json(NOTHING, 200);
   const apex = absolute(zone.zone);
   const result: DnsRecord[] = [soaRecord(zone, apex)];
+  // A signed zone's apex: its CDS and CDNSKEY are its keys' (src/serving/dnssec.ts), never stored ones.
+  const signingRecords = servedCdsRecords(zone.zone, rows.find((row) => row.signing !== null)?.signing ?? null);
+  for (const record of signingRecords ?? [])
+    result.push({ qtype: record.type, qname: apex, content: record.content, ttl: zone.soa_minimum, domain_id: zone.domain_id });
   for (const row of rows) {
     if (row.owner === null) continue;
+    if (signingRecords && row.owner === "@" && SIGNING_APEX_TYPES.has(row.type!)) continue;
     result.push({
       qtype: row.type!,
       qname: row.owner === "@" ? apex : `${row.owner}.${apex}`,

@@ -3,6 +3,7 @@
 import type { Database } from "../../db/client";
 import type { ZoneWithLinks } from "../../db/zones";
 import { renderMasterFilePieces } from "../../dns/master-file";
+import { SIGNING_APEX_TYPES } from "../../serving/dnssec";
 import { presentZone, signingRecords } from "./present";
 import { zoneRecords } from "./queries";
 
@@ -14,7 +15,11 @@ import { zoneRecords } from "./queries";
  */
 export async function zoneMasterFilePieces(db: Database, zone: ZoneWithLinks, options: { signing?: boolean } = {}): Promise<Generator<string>> {
   const rows = await zoneRecords(db, zone.id);
-  const records = options.signing ? [...rows, ...signingRecords(zone)] : rows;
+  const signing = options.signing ? signingRecords(zone) : [];
+  // A signed zone's apex DNSKEY, CDS and CDNSKEY are its keys' (as the tier serves them):
+  // stored ones (an imported export's) are left out, as the tier leaves them out.
+  const served = signing.length > 0 ? rows.filter((r) => !(r.name === "@" && SIGNING_APEX_TYPES.has(r.type))) : rows;
+  const records = [...served, ...signing];
   return renderMasterFilePieces({ name: zone.name, defaultTtl: zone.defaultTtl, soa: presentZone(zone).soa, records });
 }
 

@@ -1,18 +1,18 @@
 import type { ZoneWithLinks } from "../../db/zones";
-import { combinedSigningKey, signingApexRecords } from "../../dns/dnssec/keys";
+import { apexKeysOf } from "../../db/zone-keys";
+import { apexSigningRecords } from "../../dns/dnssec/parent-ds";
 import { toUnicodeName } from "../../dns/name";
-import { base64Octets } from "../../crypto/base64";
 import type { Zone, ZoneDnssec } from "./schemas";
 
-/** The apex records DNSSEC adds (docs/dnssec.md), as a record of the zone would read. */
-export function signingRecords(row: Pick<ZoneWithLinks, "name" | "soaMinimum" | "dnssecKeys">) {
-  const keys = (JSON.parse(row.dnssecKeys) as [number, number, string][]).map(([flags, algorithm, publicKey]) => ({
-    ...combinedSigningKey(base64Octets(publicKey)),
-    flags,
-    algorithm,
-  }));
-  // PowerDNS 4.7 serves DNSKEY, CDS and CDNSKEY with the SOA minimum as TTL (packethandler.cc).
-  return signingApexRecords(row.name, keys).map((record) => ({ name: "@" as const, type: record.type, ttl: row.soaMinimum, content: record.content }));
+/**
+ * The apex records DNSSEC adds (docs/dnssec.md), as a record of the zone would read: the
+ * published keys' DNSKEY, and the CDS and CDNSKEY of the DS set the parent must show (or
+ * RFC 8078's delete while the zone leaves DNSSEC), as the tier serves them.
+ */
+export function signingRecords(row: Pick<ZoneWithLinks, "name" | "soaMinimum" | "dnssecKeys" | "dnssecRollover">) {
+  const records = apexSigningRecords(row.name, apexKeysOf(row.dnssecKeys), row.dnssecRollover);
+  // PowerDNS 4.7 serves DNSKEY, CDS and CDNSKEY with the SOA minimum as TTL (packethandler.cc, tcpreceiver.cc).
+  return records.map((record) => ({ name: "@" as const, type: record.type, ttl: row.soaMinimum, content: record.content }));
 }
 
 /** A zone's DNSSEC as its JSON shows it: whether it is signed, and the read-only apex records that adds. */
