@@ -126,8 +126,8 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   createDomain: {
     round_trips: 2,
     rows_read: 69,
-    rows_written: 35,
-    why: "1 read batch (registrant, contacts, name-server hosts, the name's holder, catalog rules) and 1 write batch; rows read are the guards' index probes",
+    rows_written: 36,
+    why: "1 read batch (registrant, contacts, name-server hosts, the name's holder, catalog rules) and 1 write batch; rows read are the guards' index probes. The domain enters domains_repository_expires_idx (drizzle/0045: reconciliation's overdue domains of a repository, one range): 1 row written",
   },
   updateDomain: { round_trips: 2, rows_read: 16, rows_written: 16 },
   renewDomain: { round_trips: 2, rows_read: 16, rows_written: 15 },
@@ -148,7 +148,7 @@ export const COST_BOUNDS: Record<string, CostBound> = {
     round_trips: 4,
     rows_read: 62,
     rows_written: 2,
-    why: "where the pass stands (1), the batch's domain ids in id order (1: up to 51 index entries of the repository, however many it holds; here the seeded .com domains), the first domain (1), its <domain:info> (through the gateway, no D1: here out of reach, so the run stops at it), the pass's place saved (1). A domain that differs adds its write (2 round trips); one that does not, one upsert of its registry row",
+    why: "where the pass stands (1), the overdue domains and the batch's domain ids in id order in one batch (1: up to 50 overdue from one range of domains_repository_expires_idx, and up to 101 index entries of the repository, however many it holds; here the seeded .com domains), the first domain (1), its <domain:info> (through the gateway, no D1: here out of reach, so the run stops at it), the pass's place saved (1). A domain that differs adds its write (2 round trips); one that does not, one upsert of its registry row",
   },
   requestTransfer: {
     round_trips: 2,
@@ -172,8 +172,8 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   approveTransfer: {
     round_trips: 4,
     rows_read: 34,
-    rows_written: 31,
-    why: "4 round trips: the transfer, the gaining account's contacts, the domain (read batch), the write; not merged (a write path); one row of it the transfers' version trigger (as rejectTransfer). The write moves counts of both accounts, so the quota check reads both notes and the gaining account's overrides (its limits hold at the approval too)",
+    rows_written: 32,
+    why: "4 round trips: the transfer, the gaining account's contacts, the domain (read batch), the write; not merged (a write path); one row of it the transfers' version trigger (as rejectTransfer), one the domain's new expiry in domains_repository_expires_idx (drizzle/0045). The write moves counts of both accounts, so the quota check reads both notes and the gaining account's overrides (its limits hold at the approval too)",
   },
   createHost: {
     round_trips: 2,

@@ -3,6 +3,7 @@
 // table; a bare `SCAN <table>` reads the whole table and fails the test.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { overdueForReconciliation } from "../src/db/registry-state";
 import { database } from "../src/db/client";
 import { notesLeft, quotaCheck } from "../src/db/quota-check";
 import { BUILT_IN_LIMITS } from "../src/registry/limits";
@@ -197,5 +198,16 @@ describe("the write routine's quota check reads only the accounts its batch touc
     const details = await plan(statement);
     expect(details.join("\n")).toContain("account_usage_in_batch");
     expect(fullScans(details), details.join("\n")).toEqual([]);
+  });
+});
+
+describe("reconciliation's overdue domains are one index range (src/db/registry-state.ts)", () => {
+  it("a repository's expired domains not compared since are read from domains_repository_expires_idx in expiry order, each probed in registry_domains by its key, no sort", async () => {
+    const details = await plan(overdueForReconciliation(db, "verisign", "2026-11-22T09:30:00.000Z", 50));
+    const text = details.join("\n");
+    expect(text, text).toContain("SEARCH domains USING INDEX domains_repository_expires_idx (repository_id=? AND expires_at<?)");
+    expect(text, text).toMatch(/SEARCH registry_domains USING INDEX sqlite_autoindex_registry_domains_1 \(domain_id=\?\)/);
+    expect(text, text).not.toContain("TEMP B-TREE");
+    expect(fullScans(details), text).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { database } from "../src/db/client";
 import { registryObjectsHeld } from "../src/db/registry-objects";
+import { overdueForReconciliation } from "../src/db/registry-state";
 import { costOfRequest, type D1Cost, roundTrips } from "./d1-cost";
 import { type ApiResponse, api, createContact, customerAccount, expectProblem } from "./helpers";
 import { bearer } from "./tokens";
@@ -207,5 +208,48 @@ describe("a connected registration's D1 round trips", () => {
     expect([connectedOne.status, connectedOne.code]).toEqual([503, "registry_unavailable"]);
     expect(roundTrips(connectedOne.cost)).toBe(roundTrips(builtin.cost));
     expect(connectedOne.cost.singles.map((s) => s.sql).filter((sql) => /from "contacts"/.test(sql))).toHaveLength(1);
+  });
+});
+
+describe("reconciliation takes a repository's overdue domains first (expired here, not compared with the registry since)", () => {
+  const DAY = 86_400_000;
+  /** A .org domain registered while pir is builtin, its expiry then set `daysAgo` in the past (the registry's clock decides it from there). */
+  async function orgDomain(name: string, daysAgo: number | null) {
+    const res = await api("POST", "/v1/domains", { json: { name, nameservers: ["ns1.example.fr", "ns2.example.fr"] } });
+    expect(res.status, res.text).toBe(201);
+    if (daysAgo !== null)
+      await env.DB.prepare("UPDATE domains SET expires_at = ? WHERE id = ?")
+        .bind(new Date(Date.now() - daysAgo * DAY).toISOString(), res.body.id)
+        .run();
+    return res.body as { id: string };
+  }
+
+  it("the overdue query lists only expired domains not compared since, most overdue first, whatever their ids", async () => {
+    const current = await orgDomain("overdue-q-current.org", null);
+    const late = await orgDomain("overdue-q-late.org", 3);
+    const later = await orgDomain("overdue-q-later.org", 40);
+    const comparedSince = await orgDomain("overdue-q-compared.org", 10);
+    await env.DB.prepare("INSERT INTO registry_domains (domain_id, repository_id, reconciled_at) VALUES (?, 'pir', ?)")
+      .bind(comparedSince.id, new Date(Date.now() - DAY).toISOString())
+      .run();
+    const rows = await overdueForReconciliation(database(env.DB), "pir", new Date().toISOString(), 100);
+    const ids = rows.map((r) => r.id);
+    expect(ids.indexOf(later.id)).toBeGreaterThanOrEqual(0);
+    expect(ids.indexOf(later.id)).toBeLessThan(ids.indexOf(late.id));
+    expect(ids).not.toContain(current.id);
+    expect(ids).not.toContain(comparedSince.id);
+  });
+
+  it("a run takes the overdue domain before the pass's first (report overdue 1): with the gateway out of reach it stops there, failed 1, and the pass has not moved", async () => {
+    await orgDomain("overdue-run-a.org", null);
+    const overdue = await orgDomain("overdue-run-z.org", 400);
+    const res = await connected("POST", "/v1/repositories/pir/reconcile/run", { json: { limit: 1 } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ repository: "pir", overdue: expect.any(Number), checked: 0, failed: 1, more: true, pass_complete: false });
+    expect(res.body.overdue).toBe(1);
+    const state = await env.DB.prepare("SELECT after_domain_id FROM registry_reconciliations WHERE repository_id = 'pir'").first();
+    expect(state).toEqual({ after_domain_id: null });
+    const rows = await overdueForReconciliation(database(env.DB), "pir", new Date().toISOString(), 1);
+    expect(rows.map((r) => r.id)).toEqual([overdue.id]);
   });
 });

@@ -2,10 +2,10 @@
 // docs/registries.md "The registry decides"): each domain's ROID, its sponsor there when it
 // is not us and since when the registry no longer has it for us; transfers with other
 // registrars; the poll messages applied; where each repository's reconciliation stands.
-import { and, asc, desc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import type { ResourceRef } from "./ref";
-import { registryDomains, registryMessages, registryReconciliations, registryTransfers } from "./schema";
+import { domains, registryDomains, registryMessages, registryReconciliations, registryTransfers } from "./schema";
 
 export type RegistryDomainRow = typeof registryDomains.$inferSelect;
 export type RegistryTransferRow = typeof registryTransfers.$inferSelect;
@@ -149,6 +149,29 @@ export function forgetMessages(db: Database, before: string, limit = 1000) {
 }
 
 // ---- reconciliation ----------------------------------------------------------------------
+
+/**
+ * A connected repository's overdue domains, most overdue first: expired here (`expires_at` past)
+ * and not compared with the registry since (never, or before that expiry). The registry renewed
+ * them, let them expire or purged them by its clock, which the sweep leaves to it, so each run of
+ * reconciliation takes these before the rest of its pass. One range of
+ * domains_repository_expires_idx, each probed in registry_domains by its key.
+ */
+export function overdueForReconciliation(db: Database, repositoryId: string, now: string, limit: number) {
+  return db
+    .select({ id: domains.id })
+    .from(domains)
+    .leftJoin(registryDomains, eq(registryDomains.domainId, domains.id))
+    .where(
+      and(
+        eq(domains.repositoryId, repositoryId),
+        lt(domains.expiresAt, now),
+        or(isNull(registryDomains.reconciledAt), lt(registryDomains.reconciledAt, domains.expiresAt)),
+      ),
+    )
+    .orderBy(asc(domains.expiresAt))
+    .limit(limit);
+}
 
 export function reconciliationOf(db: Database, repositoryId: string) {
   return db.select().from(registryReconciliations).where(eq(registryReconciliations.repositoryId, repositoryId));

@@ -201,6 +201,7 @@ export const domains = sqliteTable(
     index("domains_rgp_ends_idx").on(t.rgpEndsAt, t.id),
     index("domains_extension_idx").on(t.extensionId, t.id),
     index("domains_repository_idx").on(t.repositoryId, t.id),
+    index("domains_repository_expires_idx").on(t.repositoryId, t.expiresAt),
     index("domains_registrant_idx").on(t.registrantId, t.id),
     index("domains_admin_idx").on(t.adminId, t.id),
     index("domains_tech_idx").on(t.techId, t.id),

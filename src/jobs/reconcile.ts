@@ -1,7 +1,9 @@
 // Reconciliation (docs/registries.md, "Reconciliation"): each connected repository's
 // domains compared with the registry's `<domain:info>` (RFC 5731 §3.1.2), a bounded batch a
-// run, in id order, resuming where the last run stopped (registry_reconciliations), so a
-// pass goes round them all over successive runs and no run holds the gateway or D1 long.
+// run: first the overdue ones (expired here, not compared since: the registry's clock decided
+// them), most overdue first, then the pass in id order, resuming where the last run stopped
+// (registry_reconciliations), so a pass goes round them all over successive runs and no run
+// holds the gateway or D1 long.
 // Our copy follows the registry (expiry, statuses, hosts, DS, registrant) with a
 // `reconciled` event listing what differed; a domain the registry no longer holds for us
 // (2303, or another registrar's) is marked, never deleted, but one we deleted (in
@@ -11,7 +13,7 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import { catalog } from "../db/catalog";
 import { type Database, database } from "../db/client";
-import { forgetMessages, reconciliationOf, reconciliationSave } from "../db/registry-state";
+import { forgetMessages, overdueForReconciliation, reconciliationOf, reconciliationSave } from "../db/registry-state";
 import { domains } from "../db/schema";
 import type { QuotaDefaults } from "../db/quota-check";
 import { retryLostRaces, writeContextAt } from "../db/write";
@@ -53,16 +55,27 @@ export async function reconcile(settings: ConnectorSettings, db: Database, repos
   const [state] = await reconciliationOf(db, repository);
   const after = state?.afterDomainId ?? null;
   const passStartedAt = after === null ? ctx.at : (state?.passStartedAt ?? ctx.at);
-  const page = await db
-    .select({ id: domains.id })
-    .from(domains)
-    .where(after === null ? eq(domains.repositoryId, repository) : and(eq(domains.repositoryId, repository), gt(domains.id, after)))
-    .orderBy(asc(domains.id))
-    .limit(limit + 1);
+  // Overdue domains first (expired here, not compared since), most overdue first: the registry's
+  // clock decided them, and a large registry's pass would reach them only after its others.
+  // Then the pass, in id order, in the slots left (one more than fits tells whether it ends
+  // here; as many more as the overdue ones, which it skips). One round trip for both.
+  const [overdue, rest] = await db.batch([
+    overdueForReconciliation(db, repository, ctx.at, limit),
+    db
+      .select({ id: domains.id })
+      .from(domains)
+      .where(after === null ? eq(domains.repositoryId, repository) : and(eq(domains.repositoryId, repository), gt(domains.id, after)))
+      .orderBy(asc(domains.id))
+      .limit(2 * limit + 1),
+  ]);
+  const overdueIds = new Set(overdue.map((d) => d.id));
+  const room = limit - overdue.length;
+  const passPage = rest.filter((d) => !overdueIds.has(d.id)).slice(0, room + 1);
   const report: ReconcileReport = {
     repository,
     as_of: ctx.at,
     checked: 0,
+    overdue: overdue.length,
     reconciled: 0,
     missing: 0,
     purged: 0,
@@ -74,14 +87,15 @@ export async function reconcile(settings: ConnectorSettings, db: Database, repos
   const started = Date.now();
   let last: string | null = after;
   let stopped = false;
-  for (const { id } of page.slice(0, limit)) {
+  const batch = [...overdue.map((d) => ({ id: d.id, overdue: true })), ...passPage.slice(0, room).map((d) => ({ id: d.id, overdue: false }))];
+  for (const { id, overdue: outOfPass } of batch) {
     if (Date.now() - started > RUN_BUDGET_MS) {
       stopped = true;
       break;
     }
     const [domain] = await findDomain(db, { kind: "id", id });
     if (!domain) {
-      last = id;
+      if (!outOfPass) last = id;
       continue;
     }
     let asked: Awaited<ReturnType<typeof askRegistry>>;
@@ -90,7 +104,7 @@ export async function reconcile(settings: ConnectorSettings, db: Database, repos
     } catch (error) {
       report.failed++;
       if (error instanceof RegistryAnswerUnread) {
-        last = id;
+        if (!outOfPass) last = id;
         continue;
       }
       // The registry cannot be asked now: the run stops here, and the next resumes at this domain.
@@ -123,9 +137,9 @@ export async function reconcile(settings: ConnectorSettings, db: Database, repos
       return "missing" as const;
     });
     report[outcome]++;
-    last = id;
+    if (!outOfPass) last = id;
   }
-  const passComplete = !stopped && page.length <= limit;
+  const passComplete = !stopped && passPage.length <= room;
   report.pass_complete = passComplete;
   report.more = !passComplete;
   await reconciliationSave(db, repository, {

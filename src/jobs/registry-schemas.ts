@@ -84,6 +84,9 @@ const ReconcileReportSchemaShape = z.object({
   repository: z.string(),
   as_of: TimestampSchema.openapi({ description: "When the run compared." }),
   checked: count("Domains compared with the registry's `<domain:info>` in this run (a bounded batch)."),
+  overdue: count(
+    "Of the domains this run took, those taken first because they were overdue: expired here and not compared with the registry since (most overdue first, before the rest of the pass).",
+  ),
   reconciled: count("Domains that differed and now follow the registry (`reconciled` events listing what differed)."),
   missing: count("Domains the registry no longer holds for this service (2303, or another registrar's): marked (`registry.missing_since`), not deleted."),
   purged: count(
@@ -103,6 +106,7 @@ export const RECONCILE_REPORT_EXAMPLE = {
   repository: "verisign",
   as_of: "2026-11-22T09:30:00.000Z",
   checked: 50,
+  overdue: 2,
   reconciled: 2,
   missing: 1,
   purged: 0,
