@@ -803,6 +803,27 @@ async function main() {
     },
   );
 
+  await check(
+    "a restore at a connected registry stores the registry's expiry (its <domain:info> after the restore) in the restore's write, never a year added here",
+    async () => {
+      const name = `restore-dates-${tag}.org`;
+      const domain = await registered(name);
+      // The registry's dates move on without us: renewed there for a year, D1 not told.
+      const renewed = await as("domain-api", { kind: "domain:renew", name, curExpDate: domain.expires_at.slice(0, 10), period: { unit: "y", value: 1 } }, pir);
+      assertEqual(renewed.code, 1000, "the registry's renew");
+      expectStatus(await pir("POST", "/clock", { advance_days: 6 }), 200);
+      expectStatus(await api("DELETE", `/v1/domains/${name}`), 202);
+      const res = await api("POST", `/v1/domains/${name}/restore`);
+      expectStatus(res, 200);
+      const info = await as("domain-api", { kind: "domain:info", name }, pir);
+      const exDate = info.json.resData[0].exDate;
+      assert(Date.parse(exDate) > Date.parse(domain.expires_at), `the registry's exDate: ${exDate}`);
+      assertEqual(Date.parse(res.json.expires_at), Date.parse(exDate), "expires_at in the restore's answer (the registry's)");
+      const events = await eventsOf(domain.id, "restore");
+      assert(events.length === 1 && Date.parse(events[0].after.expires_at) === Date.parse(exDate), `restore events: ${JSON.stringify(events).slice(0, 300)}`);
+    },
+  );
+
   await check("every frame both registries received was schema-valid (no command invalid, none answered 2001)", async () => {
     for (const registry of [control, b.control]) {
       const all = await commandsSince(0, registry);

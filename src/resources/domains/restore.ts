@@ -1,7 +1,9 @@
 // POST /v1/domains/{domain}/restore (RFC 3915 §4.2.1, docs/lifecycle.md): inside
 // redemptionPeriod the deleted domain comes back as it was (the restore report is
 // implied). A domain that had expired is renewed for one year as it comes back (as
-// Nomulus's DomainRestoreRequestFlow does), else the next sweep would expire it again.
+// Nomulus's DomainRestoreRequestFlow does), else the next sweep would expire it again;
+// under a connected repository the expiry is the registry's (its <domain:info> after the
+// restore), never a year added here.
 // Under a connected repository the registry restores first: RGP's request, then its
 // report (RFC 3915 §4.2.5), before D1 is written. A registry that reviews the report
 // answers 1001: 202, the domain still deleted and showing pendingRestore until the registry
@@ -18,9 +20,26 @@ import { cappedExpiry, earliestEnd, inGracePeriod } from "../../registry/lifecyc
 import { namePricing, priceOf } from "../../registry/prices";
 import { prohibitingStatus, shownStatuses } from "../../registry/statuses";
 import { domainCollection } from "./collection";
-import { domainRegistry, registryTransaction } from "./registry";
+import { type DomainRegistry, domainRegistry, registryTransaction } from "./registry";
+import { registryDomainView } from "../../connector/follow";
 import { restoreReport } from "../../connector/commands";
 import type * as routes from "./routes";
+
+/**
+ * The expiry the registry shows for the domain now (its `<domain:info>`, sent once a request),
+ * or null when it cannot say (out of reach, an answer without one): the restore is done there
+ * and is not undone for want of a date.
+ */
+async function expiryAtRegistry(registry: DomainRegistry, name: string): Promise<string | null> {
+  try {
+    const response = await registry.ask("domain:info", { kind: "domain:info", name, hosts: "all" });
+    if (response.code !== 1000) return null;
+    const expiresAt = registryDomainView(response)?.expiresAt;
+    return expiresAt ? new Date(expiresAt).toISOString() : null;
+  } catch {
+    return null;
+  }
+}
 
 export const restoreDomain: RouteHandler<typeof routes.restoreDomain, AppEnv> = async (c) => {
   const cat = await catalog(c.get("db"));
@@ -48,6 +67,7 @@ export const restoreDomain: RouteHandler<typeof routes.restoreDomain, AppEnv> = 
       if (!registries.has(current.repositoryId)) registries.set(current.repositoryId, domainRegistry(c, current.repositoryId));
       const registry = registries.get(current.repositoryId)!;
       let svTRID: string | undefined;
+      let registryExpiry: string | null = null;
       if (registry) {
         const fee = pricing.premium ? { currency: price.currency, fees: [{ amount: price.amount }] } : undefined;
         const what = `Restoring ${current.name} at the ${registry.repository} registry`;
@@ -61,6 +81,9 @@ export const restoreDomain: RouteHandler<typeof routes.restoreDomain, AppEnv> = 
         svTRID = reported.svTRID;
         // 1001 to either (RFC 5730 §3): the registry has yet to act; nothing is shown as done.
         pending = requested.outcome === "pending" || reported.outcome === "pending";
+        // The registry decides the dates: its expiry after the restore (RGP's update answers none,
+        // RFC 3915 §4.2.5), from a <domain:info> asked now, goes into the same write.
+        if (!pending) registryExpiry = await expiryAtRegistry(registry, current.name);
       } else pending = false;
       if (pending) {
         const next = { ...current, statuses: [...current.statuses, "pendingRestore"], version: current.version + 1, updatedAt: ctx.at };
@@ -73,7 +96,14 @@ export const restoreDomain: RouteHandler<typeof routes.restoreDomain, AppEnv> = 
         };
       }
       const expired = Date.parse(current.expiresAt) <= ctx.now.getTime();
-      const expiresAt = expired ? cappedExpiry(current.expiresAt, 1, extension.periodMax, ctx.now) : current.expiresAt;
+      // Builtin: the service is the registry and renews an expired domain for a year as it comes
+      // back. Connected: the registry's expiry; should its info not say, ours stays as it was (no
+      // year added here) and reconciliation, which takes overdue domains first, brings the registry's.
+      const expiresAt = registry
+        ? (registryExpiry ?? current.expiresAt)
+        : expired
+          ? cappedExpiry(current.expiresAt, 1, extension.periodMax, ctx.now)
+          : current.expiresAt;
       const rgp = current.rgp.filter((e) => e.status !== "redemptionPeriod");
       const next = { ...current, deletedAt: null, expiresAt, rgp, rgpEndsAt: earliestEnd(rgp), version: current.version + 1, updatedAt: ctx.at };
       return {
