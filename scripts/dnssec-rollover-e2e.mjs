@@ -15,6 +15,8 @@
 // - the DNSKEY RRset holds exactly the keys the API says are published, and the RRSIGs over
 //   `www` and over the DNSKEY RRset are made by exactly the keys the API says sign them:
 //   PowerDNS's signatures follow the key states;
+// - the CDS and CDNSKEY are exactly the DS set the API says the parent must show (the
+//   engine's, served by the backend: not PowerDNS's entry points), signed by the keys that sign;
 // - for every DS set the parent showed within its TTL (a resolver may still hold any of
 //   them), `delv` with that set as its only trust anchor fully validates `www` A and the
 //   NXDOMAIN of a name that does not exist (NSEC);
@@ -169,6 +171,24 @@ async function main({ base, stateDir, work }) {
       const zoneSigners = www.filter((f) => f[3] === "RRSIG" && f[4] === "A").map((f) => Number(f[10]));
       assertEqual(sorted(zoneSigners), sorted(expectedZoneSigners), "key tags of www A's RRSIGs");
     });
+
+    // The CDS set is the engine's (docs/dnssec.md): the keys whose DS the parent must show, not
+    // PowerDNS's entry points (in an algorithm roll the new KSK is one from its publication).
+    const wanted = state.keys.filter((k) => (k.ds_state === "submitted" || k.ds_state === "seen") && PUBLISHED.has(k.state));
+    await check(
+      `${label}: CDS and CDNSKEY are the DS set the parent must show {${wanted.map((k) => k.key_tag).join(", ")}}, signed by the keys that sign`,
+      async () => {
+        const cds = records((await dig(["+dnssec", "+noall", "+answer", ZONE, "CDS"])).output);
+        const served = cds.filter((f) => f[3] === "CDS").map((f) => `${f[4]} ${f[5]} ${f[6]} ${f.slice(7).join("").toUpperCase()}`);
+        assertEqual(served.sort(), wanted.map((k) => k.ds[0]).sort(), "CDS served");
+        const cdsSigners = cds.filter((f) => f[3] === "RRSIG" && f[4] === "CDS").map((f) => Number(f[10]));
+        // RFC 7344 §4.1: signed by a key of the DS set (the KSKs); PowerDNS 4.7 signs CDS and CDNSKEY with every signing key.
+        assertEqual(sorted(cdsSigners), sorted([...expectedKeySigners, ...expectedZoneSigners]), "key tags of the CDS RRset's RRSIGs");
+        const cdnskey = records((await dig(["+noall", "+answer", ZONE, "CDNSKEY"])).output);
+        const keys = cdnskey.filter((f) => f[3] === "CDNSKEY").map((f) => keyTagOf(f.slice(4).join(" ")));
+        assertEqual(sorted(keys), sorted(wanted.map((k) => k.key_tag)), "CDNSKEY key tags served");
+      },
+    );
 
     const cached = parent.filter((p) => p.until === null || at < p.until + DS_TTL_SECONDS * 1000);
     for (const [i, shown] of cached.entries()) {

@@ -25,6 +25,10 @@ export function pdnsSettings({ port, cache, threads = 3 }) {
     "zone-cache-refresh-interval=0",
     // Without it PowerDNS 4.7 answers NXDOMAIN below a DNAME (RFC 6672 wants the synthesis).
     "dname-processing=yes",
+    // A signed zone's CDS and CDNSKEY come from the backend (the DS set its keys' roll wants,
+    // or RFC 8078's delete: docs/dnssec.md), answered, transferred and in the NSEC bitmap;
+    // without it PowerDNS leaves them out of transfers and bitmaps.
+    "direct-dnskey=yes",
     // Backend threads: for the remote backend, the HTTP requests PowerDNS keeps in flight.
     `distributor-threads=${threads}`,
     // No outbound DNS query at start-up for the security status of this version.

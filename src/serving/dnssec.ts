@@ -38,15 +38,12 @@ export function servedCdsRecords(zoneName: string, signing: string | null): { ty
 }
 
 /**
- * The metadata of a signed zone: CDS with the SHA-256 digest and CDNSKEY at the apex
- * (RFC 7344 §4), from PowerDNS's entry points, until the tier reads the engine's from lookup
- * and list (`direct-dnskey=yes`). No NSEC3PARAM: without it PowerDNS denies existence with
- * NSEC (RFC 4034 §4), whose neighbours beforeAndAfter gives (docs/dnssec.md says why NSEC).
+ * The metadata of a signed zone: none. No PUBLISH-CDS or PUBLISH-CDNSKEY (lookup and list
+ * serve the engine's CDS and CDNSKEY, which PowerDNS reads with `direct-dnskey=yes`), no
+ * NSEC3PARAM: without it PowerDNS denies existence with NSEC (RFC 4034 §4), whose
+ * neighbours beforeAndAfter gives (docs/dnssec.md says why NSEC).
  */
-export const SIGNED_ZONE_METADATA: Record<string, string[]> = {
-  "PUBLISH-CDS": ["2"],
-  "PUBLISH-CDNSKEY": ["1"],
-};
+export const SIGNED_ZONE_METADATA: Record<string, string[]> = {};
 
 /** The active keys of the zone named `zone` (stored form, no trailing dot). */
 export function zoneKeysByName(db: Database, zone: string) {

@@ -125,7 +125,7 @@ export const getAllDomainMetadata = defineRoute({
   security,
   summary: "PowerDNS: a zone's metadata",
   description:
-    "PowerDNS's per-zone settings: `{}` for an unsigned zone; a signed zone's PUBLISH-CDS `2` and PUBLISH-CDNSKEY `1` (RFC 7344). No NSEC3PARAM: signed zones deny existence with NSEC (see getBeforeAndAfterNamesAbsolute)." +
+    "PowerDNS's per-zone settings: who may transfer the zone. No PUBLISH-CDS or PUBLISH-CDNSKEY: a signed zone's CDS and CDNSKEY are its keys' roll's (the DS set the parent must show, or RFC 8078's delete), served by lookup and list (`direct-dnskey=yes`). No NSEC3PARAM: signed zones deny existence with NSEC (see getBeforeAndAfterNamesAbsolute)." +
     ABOUT,
   request: { params: z.object({ token, name: zoneName("name") }) },
   responses: { ...ok(AllMetadataResultSchema, "No metadata.", { result: {} }), ...errorResponses(400, 422) },
@@ -139,7 +139,7 @@ export const getDomainMetadata = defineRoute({
   tags,
   security,
   summary: "PowerDNS: one kind of a zone's metadata",
-  description: "The values of one metadata kind: `[]` but for a signed zone's PUBLISH-CDS and PUBLISH-CDNSKEY (see getAllDomainMetadata)." + ABOUT,
+  description: "The values of one metadata kind: `[]` but for the transfer and update kinds (see getAllDomainMetadata)." + ABOUT,
   request: { params: z.object({ token, name: zoneName("name"), kind: nameParam("kind", "Metadata kind, e.g. `SOA-EDIT`.", "SOA-EDIT") }) },
   responses: { ...ok(MetadataResultSchema, "No values.", { result: [] }), ...errorResponses(400, 422) },
 });
