@@ -25,18 +25,28 @@
 // And the events: each key's steps (`dnssec.key.*`) and the parent's (`dnssec.ds.*`) in
 // /v1/events, in order. Each roll's length in zone-days (default TTLs) is printed.
 //
+// Then a zone whose parent is not managed here (`externalParent`): the parent is another
+// zone on the tier, whose DS the test writes as a parent that reads CDS would, and the run
+// asks it through a DNS-over-HTTPS stub (DNSSEC_PARENT_RESOLVER) that asks the secondary. Its
+// first DS is seen only once the parent shows it, a CSK roll waits for the parent at each
+// DS step, and turning signing off (202) serves RFC 8078's delete until the parent's DS is
+// gone, then unsigns the zone.
+//
 // Loopback only, bounded loops; every daemon stopped by its PID, temp dirs removed.
 import { writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { tierSecondaryVar } from "./lib/dns-tier.mjs";
 import { assert, assertEqual, createHarness, freePort, httpClient, lastLines, runCommand, startDnsTier, waitFor } from "./lib/harness.mjs";
 
 /** The tier's secondary: the service names it in every zone's ALSO-NOTIFY (DNS_TIER_SECONDARIES). */
 const secondaryPort = await freePort();
+/** The DNS-over-HTTPS stub the DNSSEC run asks a parent not managed here through (DNSSEC_PARENT_RESOLVER): it asks the secondary. */
+const dohPort = await freePort();
 const harness = createHarness({
   name: "dnssec-rollover-e2e",
   label: "DNSSEC-ROLLOVER-E2E",
-  startArgs: tierSecondaryVar(secondaryPort),
+  startArgs: [...tierSecondaryVar(secondaryPort), "--var", `DNSSEC_PARENT_RESOLVER:http://127.0.0.1:${dohPort}/dns-query`],
   readyTimeoutMs: 90_000,
   totalTimeoutMs: 600_000,
 });
@@ -63,6 +73,24 @@ www AAAA 2001:db8::10
 `;
 
 const PUBLISHED = new Set(["published", "ready", "active", "retired"]);
+
+/** A zone whose parent is not managed here: the parent is another zone on the tier (externalParent below). */
+const PARENT = "parent-e2e.com";
+const CHILD = `child.${PARENT}`;
+const PARENT_FILE = `$ORIGIN ${PARENT}.
+$TTL 3600
+@ IN SOA ns1.${PARENT}. hostmaster.${PARENT}. 1 7200 900 1209600 300
+@ NS ns1.${PARENT}.
+ns1 A 192.0.2.53
+child NS ns1.${PARENT}.
+`;
+const CHILD_FILE = `$ORIGIN ${CHILD}.
+$TTL 3600
+@ IN SOA ns1.${PARENT}. hostmaster.${CHILD}. 1 7200 900 1209600 300
+@ NS ns1.${PARENT}.
+www A 192.0.2.11
+`;
+const RCODES = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 };
 
 await harness.runWithService(main);
 
@@ -388,8 +416,161 @@ async function main({ base, stateDir, work }) {
     },
   );
 
+  await externalParent({ must, dig, runAt: async (at) => runAt(Math.max(at, clock)), clock: () => clock });
+
   for (const [name, ms] of durations) console.log(`#   ${name} roll: ${(ms / 1000).toFixed(0)} s of zone time, ${(ms / 86_400_000).toFixed(3)} zone-days`);
   console.log(`#   ${steps} steps verified`);
+}
+
+// ---- a parent not managed here (docs/dnssec-rollovers.md "The parent", "Leaving DNSSEC") ----
+
+/**
+ * A zone whose parent is not managed here: the parent is another zone on the tier, whose DS
+ * at the delegation this test writes as a parent that reads CDS would (RFC 7344), and the
+ * DNSSEC run asks it through a DNS-over-HTTPS stub (the JSON form the service reads), which
+ * asks the tier's secondary. The roll waits until the parent shows what the CDS asks for,
+ * and leaving DNSSEC publishes RFC 8078's delete and waits until the parent's DS is gone.
+ */
+async function externalParent({ must, dig, runAt, clock }) {
+  const asked = [];
+  const doh = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    const name = url.searchParams.get("name") ?? "";
+    const type = url.searchParams.get("type") ?? "";
+    asked.push(`${name} ${type}`);
+    void dig(["+noall", "+comments", "+answer", name, type]).then((out) => {
+      const status = /status: (\w+)/.exec(out.output)?.[1];
+      const answer = records(out.output)
+        .filter((f) => f[3] === type)
+        .map((f) => ({ name: f[0], type: type === "DS" ? 43 : 0, TTL: Number(f[1]), data: f.slice(4).join(" ") }));
+      response.writeHead(200, { "content-type": "application/dns-json" });
+      response.end(JSON.stringify({ Status: status in RCODES ? RCODES[status] : 2, Answer: answer }));
+    });
+  });
+  await new Promise((resolve) => doh.listen(dohPort, "127.0.0.1", () => resolve(undefined)));
+  try {
+    const serialServed = async (zone) => {
+      const serial = String((await must("GET", `/v1/zones/${zone}`, undefined, 200)).soa.serial);
+      const took = await waitFor(async () => (await dig(["+short", zone, "SOA"])).output.trim().split(" ")[2] === serial, { timeoutMs: SECONDARY_WITHIN_MS });
+      assert(took !== null, `the secondary never served ${zone}'s serial ${serial}`);
+    };
+    const served = async (type) =>
+      records((await dig(["+noall", "+answer", CHILD, type])).output)
+        .filter((f) => f[3] === type)
+        .map((f) => (type === "DNSKEY" || type === "CDNSKEY" ? f.slice(4, 7).join(" ") : `${f[4]} ${f[5]} ${f[6]} ${f.slice(7).join("").toUpperCase()}`))
+        .sort();
+    const state = () => must("GET", `/v1/zones/${CHILD}/dnssec`, undefined, 200);
+    /** Whether the parent's DS set differs from what the child's CDS asks for (the delete: none). */
+    const parentBehind = async () => {
+      await serialServed(CHILD);
+      const cds = await served("CDS");
+      const shown = records((await dig(["+noall", "+answer", CHILD, "DS"])).output)
+        .filter((f) => f[3] === "DS")
+        .map((f) => `${f[4]} ${f[5]} ${f[6]} ${f.slice(7).join("").toUpperCase()}`)
+        .sort();
+      return JSON.stringify(cds.includes("0 0 0 00") ? [] : cds) !== JSON.stringify(shown);
+    };
+    /** The parent reads the child's CDS and publishes it as the DS set at the delegation (RFC 7344 §4; the delete: none, RFC 8078). */
+    const parentFollows = async () => {
+      await serialServed(CHILD);
+      const cds = await served("CDS");
+      const wanted = cds.includes("0 0 0 00") ? [] : cds;
+      const list = await must("GET", `/v1/records?zone=${PARENT}&name=child&type=DS&limit=50`, undefined, 200);
+      for (const record of list.data) await must("DELETE", `/v1/records/${record.id}`, undefined, 204);
+      for (const content of wanted) await must("POST", "/v1/records", { zone: PARENT, name: "child", type: "DS", content }, 201);
+      await serialServed(PARENT);
+      return wanted;
+    };
+    const nextRun = async () => {
+      const now = await state();
+      assert(now.next_step_at !== null, `no next step: ${JSON.stringify(now)}`);
+      const report = await runAt(Date.parse(now.next_step_at));
+      assert(report.failed === 0, JSON.stringify(report));
+      return state();
+    };
+
+    const signed = await check(
+      `${CHILD} (its parent ${PARENT} another zone on the tier, not managed here) signed: the secondary serves its CDS, the run asks the parent through DNS-over-HTTPS and finds no DS: submitted still`,
+      async () => {
+        await must("POST", "/v1/zones", PARENT_FILE, 201, { "content-type": "text/dns" });
+        await must("POST", "/v1/zones", CHILD_FILE, 201, { "content-type": "text/dns" });
+        const on = await must("POST", `/v1/zones/${CHILD}/dnssec`, undefined, 201);
+        await serialServed(CHILD);
+        assertEqual(await served("CDS"), [on.keys[0].ds[0]], "the CDS served");
+        const after = await nextRun();
+        assert(asked.includes(`${CHILD} DS`), `the resolver was asked: ${asked.join(", ")}`);
+        assertEqual(after.keys[0].ds_state, "submitted", "the key's DS while the parent shows none");
+      },
+    );
+    if (!signed) return;
+
+    await check("the parent publishes the DS the CDS asks for: the next run asks and sees it (ds_state seen)", async () => {
+      await parentFollows();
+      const after = await nextRun();
+      assertEqual(after.keys[0].ds_state, "seen", "the key's DS");
+    });
+
+    await check(
+      "a CSK roll waits for the parent: its new DS is seen only once the parent shows it, and it ends with the parent showing the new DS alone",
+      async () => {
+        const started = await must("POST", `/v1/zones/${CHILD}/dnssec/rollover`, { kind: "csk" }, 200);
+        const incoming = started.keys.find((k) => k.state === "published");
+        await serialServed(CHILD);
+        assertEqual((await served("CDS")).length, 2, "CDS served during the roll (old and new)");
+        const waiting = await nextRun();
+        assertEqual(waiting.keys.find((k) => k.id === incoming.id)?.ds_state, "submitted", "the new key's DS before the parent shows it");
+        assertEqual(waiting.keys.find((k) => k.id === incoming.id)?.state, "published", "the new key waits");
+        let now = waiting;
+        for (let i = 0; i < 12 && now.rollover !== null; i++) {
+          // A parent that reads CDS acts on what the zone serves, whatever the API lists (a removed key's DS withdrawn is not listed).
+          if (await parentBehind()) await parentFollows();
+          now = await nextRun();
+        }
+        assertEqual(now.rollover, null, "the roll ended");
+        assertEqual(
+          now.keys.map((k) => [k.id, k.state, k.ds_state]),
+          [[incoming.id, "active", "seen"]],
+          "the keys",
+        );
+        const parentDs = records((await dig(["+noall", "+answer", CHILD, "DS"])).output).filter((f) => f[3] === "DS");
+        assertEqual(
+          parentDs.map((f) => Number(f[4])),
+          [incoming.key_tag],
+          "the parent's DS",
+        );
+      },
+    );
+
+    await check(
+      "DELETE …/dnssec: 202, the secondary serves CDS 0 0 0 00 and CDNSKEY 0 3 0 AA==, the zone still signed while the parent shows the DS",
+      async () => {
+        const leaving = await must("DELETE", `/v1/zones/${CHILD}/dnssec`, undefined, 202);
+        assertEqual(leaving.rollover?.kind, "unsign", "the process");
+        await serialServed(CHILD);
+        assertEqual(await served("CDS"), ["0 0 0 00"], "CDS served");
+        assertEqual(await served("CDNSKEY"), ["0 3 0"], "CDNSKEY served (flags, protocol, algorithm)");
+        const cdnskey = (await dig(["+noall", "+answer", CHILD, "CDNSKEY"])).output;
+        assert(/\sCDNSKEY\s+0 3 0 AA==/.test(cdnskey), cdnskey);
+        const still = await nextRun();
+        assertEqual([still.enabled, still.rollover?.kind], [true, "unsign"], "signed, leaving, while the parent shows the DS");
+        assertEqual((await served("DNSKEY")).length, 1, "DNSKEY served");
+      },
+    );
+
+    await check("the parent removes the DS: the run sees it gone and, IpubP later, unsigns the zone (no DNSKEY, no CDS served)", async () => {
+      assertEqual(await parentFollows(), [], "the parent's DS after the delete");
+      const gone = await nextRun();
+      assertEqual(gone.keys[0]?.ds_state, "absent", "the key's DS once the parent shows none");
+      const off = await nextRun();
+      assertEqual([off.enabled, off.keys.length, off.rollover], [false, 0, null], "unsigned");
+      await serialServed(CHILD);
+      assertEqual(await served("DNSKEY"), [], "DNSKEY served");
+      assertEqual(await served("CDS"), [], "CDS served");
+      assert(Date.parse(gone.next_step_at) - clock() <= 86_400_000 + 60_000, "IpubP (a day) after the parent showed none");
+    });
+  } finally {
+    doh.close();
+  }
 }
 
 /** A domain's dsData as DS text ("tag alg type HEX"). */

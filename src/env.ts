@@ -25,6 +25,11 @@ export interface Env extends Cloudflare.Env {
   REGISTRY_GATEWAY_SECRET?: string;
   /** The DNS-over-HTTPS resolver (JSON API) that webhook host names are checked with; default Cloudflare's. */
   WEBHOOK_DNS_RESOLVER?: string;
+  /**
+   * The DNS-over-HTTPS resolver (JSON API) the DNSSEC run asks for the DS set a parent not
+   * managed here shows (docs/dnssec-rollovers.md "The parent"); default Cloudflare's.
+   */
+  DNSSEC_PARENT_RESOLVER?: string;
   /** "true" switches authentication off for requests to a loopback host (npm start). */
   AUTH_DISABLED?: string;
   /** SHA-256 (hex) of `npm start`'s local credential, which `npm run token` presents over loopback (src/http/auth.ts, src/http/credentials.ts); npm start passes it. */

@@ -206,3 +206,23 @@ describe("the apex's CDS and CDNSKEY are the keys' roll's, served by lookup and 
     expect(both).toContain(on.keys[0].ds[0]);
   });
 });
+
+describe("a parent not managed here is asked by the run through a DNS-over-HTTPS resolver (DNSSEC_PARENT_RESOLVER)", () => {
+  it("a resolver out of reach concludes nothing: the run does not fail, the key's DS stays submitted and the parent is looked at again a day later", async () => {
+    const on = await signed("doh-down.test");
+    const due = Date.parse(on.next_step_at);
+    const report = await runAt(due);
+    expect(report).toMatchObject({ failed: 0 });
+    const after = await read("doh-down.test");
+    expect(after.keys).toEqual([expect.objectContaining({ ds_state: "submitted", state: "active" })]);
+    expect(after.next_step_at).toBe(new Date(due + DAY).toISOString());
+  });
+
+  it("leaving DNSSEC with the resolver out of reach keeps the zone signed, its delete published, until an operator says what the parent shows", async () => {
+    await signed("doh-down-leave.test");
+    expect((await api("DELETE", "/v1/zones/doh-down-leave.test/dnssec")).status).toBe(202);
+    await runAt(Date.now() + 3 * DAY);
+    expect(await read("doh-down-leave.test")).toMatchObject({ enabled: true, rollover: { kind: "unsign" } });
+    expect(await apexOf("doh-down-leave.test")).toEqual(expect.arrayContaining(["CDS 0 0 0 00", "CDNSKEY 0 3 0 AA=="]));
+  });
+});

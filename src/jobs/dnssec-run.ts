@@ -31,6 +31,7 @@ import {
   stepWrites,
   type ZoneSigning,
 } from "../resources/dnssec/steps";
+import { observeExternalParent, parentResolver } from "./dnssec-parent";
 import type * as routes from "./dnssec-routes";
 
 /** At most this many zones a run takes (the rest are due at the next run: bounded work per run). */
@@ -54,18 +55,26 @@ export interface DnssecRunReport {
   more: boolean;
 }
 
+/** What a run reaches beyond D1: a connected registry (a managed parent's DS), and the resolver an external parent is asked through. */
+export interface ParentLinks {
+  link: RegistryLink | null;
+  /** The DNS-over-HTTPS resolver (DNSSEC_PARENT_RESOLVER); null: parents not managed here are not asked. */
+  resolver: string | null;
+}
+
 /** One zone's due steps as one write, read again if another write to the zone committed first. */
-async function stepZone(ctx: WriteContext, zone: typeof zones.$inferSelect, secret: string | null, link: RegistryLink | null): Promise<number> {
+async function stepZone(ctx: WriteContext, zone: typeof zones.$inferSelect, secret: string | null, { link, resolver }: ParentLinks): Promise<number> {
   let first = true;
   return retryLostRaces(async () => {
     const row = first ? zone : (await ctx.db.select().from(zones).where(eq(zones.id, zone.id)))[0];
     first = false;
     if (!row) return 0;
     const state: ZoneSigning = await readZoneSigning(ctx.db, row, ctx.now, link);
-    // A managed parent the zone waits for is looked at (its stored DS) and its steps taken;
-    // otherwise the steps due, and a roll the policy asks for, which makes keys: that needs
-    // the secret (and an algorithm the service makes keys of).
-    const observed = observeManagedParent(state);
+    // A parent the zone waits for is looked at (a managed one's stored DS; any other asked
+    // through the resolver) and the steps then due taken; otherwise the steps due, and a roll
+    // the policy asks for, which makes keys: that needs the secret (and an algorithm the
+    // service makes keys of).
+    const observed = observeManagedParent(state) ?? (await observeExternalParent(state, resolver));
     const stepped = observed ? dsSeen(state.signing, observed, ctx.now) : nextSteps(state.signing, secret !== null ? { newKeyId: keyIdAt(ctx.now) } : {});
     if (stepped.created.length > 0) requireKeysOf(stepped.created[0]!.algorithm, "policy.algorithm");
     const created = secret ? await createdRows(secret, row.id, stepped.created, ctx.at) : [];
@@ -76,13 +85,13 @@ async function stepZone(ctx: WriteContext, zone: typeof zones.$inferSelect, secr
 }
 
 /** One run: every due zone (a bounded batch) through nextSteps, each in its own write. */
-export async function runDnssec(ctx: WriteContext, secret: string | null, link: RegistryLink | null): Promise<DnssecRunReport> {
+export async function runDnssec(ctx: WriteContext, secret: string | null, parents: ParentLinks): Promise<DnssecRunReport> {
   const due = await dueZones(ctx.db, ctx.now);
   const report: DnssecRunReport = { as_of: ctx.at, zones: 0, steps: 0, failed: 0, more: due.length === DNSSEC_RUN_BATCH };
   for (const zone of due) {
     report.zones++;
     try {
-      report.steps += await stepZone(ctx, zone, secret, link);
+      report.steps += await stepZone(ctx, zone, secret, parents);
     } catch (error) {
       // One zone's fault leaves the others to run; it is due again at the next run.
       console.error(JSON.stringify({ level: "error", dnssec_run: zone.name, error: safeErrorSummary(error) }));
@@ -93,11 +102,15 @@ export async function runDnssec(ctx: WriteContext, secret: string | null, link: 
 }
 
 /** The cron's entry (src/index.ts, hourly): now, as the cron trigger; new keys only with a configured DNSSEC_KEY_SECRET. */
-export function cronDnssec(d1: D1Database, scheduledTime: number, vars: { DNSSEC_KEY_SECRET?: string } & ConnectorSettings): Promise<DnssecRunReport> {
+export function cronDnssec(
+  d1: D1Database,
+  scheduledTime: number,
+  vars: { DNSSEC_KEY_SECRET?: string; DNSSEC_PARENT_RESOLVER?: string } & ConnectorSettings,
+): Promise<DnssecRunReport> {
   const db = database(d1);
   const secret = vars.DNSSEC_KEY_SECRET && vars.DNSSEC_KEY_SECRET.length >= 32 ? vars.DNSSEC_KEY_SECRET : null;
   const ctx = writeContextAt(db, new Date(scheduledTime), "cron", configuredLimits(vars as Record<string, unknown>), db);
-  return runDnssec(ctx, secret, { settings: vars, clTRID: `cron-dnssec-${scheduledTime}` });
+  return runDnssec(ctx, secret, { link: { settings: vars, clTRID: `cron-dnssec-${scheduledTime}` }, resolver: parentResolver(vars) });
 }
 
 export const runDnssecNow: RouteHandler<typeof routes.runDnssec, AppEnv> = async (c) => {
@@ -106,5 +119,5 @@ export const runDnssecNow: RouteHandler<typeof routes.runDnssec, AppEnv> = async
   // Every account's zones: the run is the operator's.
   const db = c.get("dbAllAccounts") ?? c.get("db");
   const ctx = writeContextAt(db, at, actorOf(c), defaultLimits(c), db);
-  return c.json(await runDnssec(ctx, dnssecSecret(c), registryLink(c)), 200);
+  return c.json(await runDnssec(ctx, dnssecSecret(c), { link: registryLink(c), resolver: parentResolver(c.env) }), 200);
 };
