@@ -501,10 +501,10 @@ describe("the sweep leaves a connected repository's domains to its registry; bui
     expect(await eventsOf(domain.id, "transfer_auto_approve")).toEqual([]);
   });
 
-  it("a transfer between two accounts here, of a connected repository's domain, is still approved at act_by: the registry takes no part in it", async () => {
+  it("a transfer between two accounts here, of a connected repository's domain, is approved at act_by only once the registry took its new auth_info: out of reach, it stays pending (skipped) with the registry's expiry", async () => {
     const gaining = await customer("sweep-connected-gaining");
     const domain = await createDomain("between-accounts.org", { nameservers: ["ns1.example.net", "ns2.example.net"] });
-    // Past .org's 60-day transfer lock.
+    // Past .org's 60-day transfer lock; the request was checked at the registry (here builtin, pir not yet connected).
     await env.DB.prepare("update domains set created_at = ?1 where id = ?2").bind("2025-01-01T00:00:00.000Z", domain.id).run();
     const requested = await api("POST", "/v1/domains/between-accounts.org/transfer", {
       json: { auth_info: domain.auth_info },
@@ -513,8 +513,11 @@ describe("the sweep leaves a connected repository's domains to its registry; bui
     expect(requested.status, requested.text).toBe(201);
     const actBy = "2026-03-01T00:00:00.000Z";
     await env.DB.prepare("update transfers set act_by = ?1 where domain_id = ?2").bind(actBy, domain.id).run();
-    expect(await sweepConnected(actBy)).toEqual({ ...NOTHING, as_of: actBy, transfers_approved: 1 });
-    expect((await api("GET", "/v1/domains/between-accounts.org/transfer")).body).toMatchObject({ status: "auto_approved", gaining_account: gaining.id });
+    expect(await sweepConnected(actBy)).toEqual({ ...NOTHING, as_of: actBy, skipped: 1, more: true });
+    expect((await api("GET", "/v1/domains/between-accounts.org/transfer")).body).toMatchObject({ status: "pending", gaining_account: gaining.id });
+    const now = await read("between-accounts.org");
+    expect(now).toMatchObject({ account: domain.account, expires_at: domain.expires_at, auth_info: domain.auth_info });
+    expect(await eventsOf(domain.id, "transfer_auto_approve")).toEqual([]);
   });
 
   it("a REGISTRY_CONNECTORS that cannot be read stops the sweep with 503 not_configured and nothing written: which domains are the registries' is unknown", async () => {

@@ -338,3 +338,48 @@ describe("a message whose write would take an account past a limit is applied al
     expectProblem(refused, 422, "quota_exceeded");
   });
 });
+
+describe("a transfer between two of our accounts at a connected repository: the registry holds the auth_info and the dates", () => {
+  /** A domain registered while .org is builtin, past .org's 60-day transfer lock. */
+  async function movable(name: string) {
+    const domain = await registered(name);
+    await env.DB.prepare("update domains set created_at = ?1 where id = ?2").bind("2025-01-01T00:00:00.000Z", domain.id).run();
+    return domain;
+  }
+
+  it("the request's auth_info is checked at the registry, not against our copy: with the registry out of reach even our copy's auth_info is 503 registry_unavailable, and nothing is written", async () => {
+    const gaining = await customerAccount("between-ours-request");
+    const domain = await movable("between-ours-asked.org");
+    const res = await apiWith("POST", "/v1/domains/between-ours-asked.org/transfer", { json: { auth_info: domain.auth_info }, authorization: gaining.auth });
+    expectProblem(res, 503, "registry_unavailable");
+    expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect((await api("GET", "/v1/domains/between-ours-asked.org")).body.status).not.toContain("pendingTransfer");
+    expectProblem(await api("GET", "/v1/domains/between-ours-asked.org/transfer"), 404, "not_found");
+    const failed = await api("GET", `/v1/events?resource=${domain.id}&operation=transfer_auth_failed`);
+    expect(failed.body.data).toEqual([]);
+  });
+
+  it("what forbids the transfer whatever the password still answers first, the registry never asked: the sponsoring account's own request is 422 policy_violation", async () => {
+    const domain = await movable("between-ours-own.org");
+    const res = await apiWith("POST", "/v1/domains/between-ours-own.org/transfer", { json: { auth_info: domain.auth_info } });
+    expect(expectProblem(res, 422, "policy_violation").detail).toMatch(/already sponsored by your account/);
+  });
+
+  it("an approval sets the new auth_info at the registry first: with the registry out of reach it is 503, the transfer stays pending and the domain keeps its account and its expiry", async () => {
+    const gaining = await customerAccount("between-ours-approve");
+    const domain = await movable("between-ours-approved.org");
+    // The pending transfer a request checked at the registry leaves.
+    await env.DB.prepare(
+      `insert into transfers (id, domain_id, name, gaining_account_id, losing_account_id, status, period, requested_at, act_by)
+       values ('trn_BETWEENOURS00000000000000', ?1, ?2, ?3, ?4, 'pending', 1, '2026-01-01T00:00:00.000Z', '2099-01-06T00:00:00.000Z')`,
+    )
+      .bind(domain.id, domain.name, gaining.id, domain.account)
+      .run();
+    const res = await apiWith("POST", "/v1/domains/between-ours-approved.org/transfer/approve");
+    expectProblem(res, 503, "registry_unavailable");
+    const transfer = await api("GET", "/v1/domains/between-ours-approved.org/transfer");
+    expect(transfer.body).toMatchObject({ status: "pending", gaining_account: gaining.id, losing_account: domain.account });
+    const now = await api("GET", "/v1/domains/between-ours-approved.org");
+    expect(now.body).toMatchObject({ account: domain.account, expires_at: domain.expires_at, auth_info: domain.auth_info });
+  });
+});

@@ -18,6 +18,7 @@ export const runSweep: RouteHandler<typeof routes.runSweep, AppEnv> = async (c) 
     limits: defaultLimits(c),
     // The connected repositories' domains are their registries' (503 not_configured when REGISTRY_CONNECTORS cannot be read).
     connected: connectedRepositories(c.env),
+    settings: c.env,
   });
   return c.json(report, 200);
 };

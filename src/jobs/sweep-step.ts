@@ -1,5 +1,6 @@
 // What the steps of the sweep share (docs/lifecycle.md): what a step is, how a due row is
 // read again, and how a domain steps on through the write routine (src/db/write.ts).
+import type { ConnectorSettings } from "../connector/config";
 import type { Catalog } from "../db/catalog";
 import type { Database } from "../db/client";
 import type { Change } from "../db/resource-write";
@@ -35,7 +36,7 @@ export interface Step {
   /** A page of due rows after `after`, in the index's order: their id and due time (none of a `connected` repository's the registry decides). */
   due(db: Database, at: string, after: Position, limit: number, connected: Connected): Promise<{ id: string; key: string }[]>;
   /** One due row, read again and dealt with: its writes, `room` at most (each a row of the run's bound). */
-  act(ctx: WriteContext, cat: Catalog, id: string, room: number, connected: Connected): Promise<Outcome[]>;
+  act(ctx: WriteContext, cat: Catalog, id: string, room: number, connected: Connected, settings?: ConnectorSettings): Promise<Outcome[]>;
 }
 
 /** Attempts at one row when concurrent writes keep winning; after them it waits for the next run. */

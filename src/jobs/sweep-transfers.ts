@@ -2,7 +2,10 @@
 // automatically, as the losing account's approval would be (transfer_auto_approve event).
 // An approval that would take the gaining account past a limit is refused by the write
 // routine's quota check (src/db/quota-check.ts): the transfer stays pending, and a later run
-// approves it once the account has room (either side may end it meanwhile).
+// approves it once the account has room (either side may end it meanwhile). A transfer
+// between two of our accounts at a connected repository sets the domain's new auth_info at
+// the registry first (src/resources/domains/transfer-accounts.ts); while the registry does
+// not take it the transfer stays pending (deferred), and the expiry stays the registry's.
 import { eq } from "drizzle-orm";
 import { writeChange } from "../db/resource-write";
 import { QuotaExceeded } from "../db/quota-check";
@@ -10,13 +13,15 @@ import { transfers } from "../db/schema";
 import { transferAutoApproves } from "../registry/lifecycle";
 import { prohibitingStatus, shownStatuses } from "../registry/statuses";
 import { domainCollection } from "../resources/domains/collection";
+import { generateAuthInfo } from "../registry/auth-info";
+import { authInfoAtRegistryForSweep } from "../resources/domains/transfer-accounts";
 import { approvalChange, contactsOfDomain } from "../resources/domains/transfers";
 import { dueTransfers } from "./sweep-due";
 import { attempt, readDomain, type Step } from "./sweep-step";
 
 export const transferStep: Step = {
   due: (db, at, position, limit) => dueTransfers(db, at, position, limit),
-  act: async (ctx, cat, id) => [
+  act: async (ctx, cat, id, _room, connected, settings) => [
     await attempt(async () => {
       const [transfer] = await ctx.db.select().from(transfers).where(eq(transfers.id, id));
       if (!transfer || !transferAutoApproves(transfer, ctx.now)) return "skipped";
@@ -24,7 +29,13 @@ export const transferStep: Step = {
       if (!current) return "skipped";
       // serverTransferProhibited holds the transfer pending until the operator clears it.
       if (prohibitingStatus("approveTransfer", shownStatuses(current))) return "skipped";
-      const change = approvalChange(ctx, cat, current, transfer, "auto_approved", await contactsOfDomain(ctx.db, current));
+      const repository = cat.extensions.get(current.extensionId)!.repositoryId;
+      let atRegistry = null;
+      if (connected.includes(repository)) {
+        atRegistry = settings ? await authInfoAtRegistryForSweep(settings, repository, current.name, generateAuthInfo(), transfer.id) : null;
+        if (!atRegistry) return "deferred";
+      }
+      const change = approvalChange(ctx, cat, current, transfer, "auto_approved", await contactsOfDomain(ctx.db, current), atRegistry);
       try {
         await writeChange(ctx, domainCollection, "transfer_auto_approve", current, change);
       } catch (error) {

@@ -33,6 +33,8 @@ export interface SweepOptions {
    * those domains to them (docs/lifecycle.md). None unless given: every repository builtin.
    */
   connected?: ReadonlySet<string>;
+  /** The gateway's settings, for what an approval between our accounts sets at a connected registry (the new auth_info). */
+  settings?: ConnectorSettings;
   /** Due rows read per page (default 50). */
   pageSize?: number;
   /**
@@ -81,7 +83,7 @@ export async function sweep(db: Database, options: SweepOptions): Promise<SweepR
           report.more = true;
           break;
         }
-        const outcomes = await step.act(ctx, cat, row.id, budget, connected);
+        const outcomes = await step.act(ctx, cat, row.id, budget, connected, options.settings);
         for (const outcome of outcomes) {
           if (outcome !== "deferred") report[outcome]++;
           // Still due: the next run continues it (counted as skipped when nothing else was done with it).
@@ -113,5 +115,6 @@ export async function cronSweep(d1: D1Database, scheduledTime: number, vars: Con
     actor: "cron",
     limits: configuredLimits(vars as Record<string, unknown>),
     connected: connectedRepositories(vars),
+    settings: vars,
   });
 }

@@ -1,7 +1,9 @@
 // POST /v1/domains/{domain}/transfer/approve | reject (by the losing account) and
 // /cancel (by the gaining account) (RFC 5731 §3.2.4): each ends a pending transfer, in
 // one batch with the domain's version step, so an approve racing a cancel leaves exactly
-// one outcome; a transfer no longer pending answers 409, anyone else 404.
+// one outcome; a transfer no longer pending answers 409, anyone else 404. At a connected
+// repository an approval sets the domain's new auth_info at the registry first
+// (transfer-accounts.ts); the expiry stays the registry's.
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { catalog } from "../../db/catalog";
@@ -16,6 +18,9 @@ import { domainCollection } from "./collection";
 import type * as routes from "./routes";
 import { endWithRegistrar } from "./transfer-registrar";
 import { noTransfer } from "./transfer-read";
+import { generateAuthInfo } from "../../registry/auth-info";
+import { domainRegistry } from "./registry";
+import { authInfoAtRegistry } from "./transfer-accounts";
 import { approvalChange, closeTransfer, contactsOfDomain, endedTransfer, latestTransfer, presentTransfer } from "./transfers";
 
 type Action = TransferEnding;
@@ -28,6 +33,8 @@ async function act(c: Context<AppEnv>, segment: string, action: Action) {
   if (withRegistrar) return withRegistrar;
   const cat = await catalog(c.get("db"));
   const rights = c.get("principal").rights;
+  // At a connected repository the approval's new auth_info is set at the registry first (one per request: a retried decision sends the same).
+  const newAuthInfo = generateAuthInfo();
   const { answer: ended } = await changeResource(c, domainCollection, segment, {
     event: `transfer_${action}`,
     acrossAccounts: true,
@@ -45,7 +52,11 @@ async function act(c: Context<AppEnv>, segment: string, action: Action) {
           `${current.name} has ${prohibiting}; the transfer can be rejected or cancelled, not approved, until the registry's operator clears it.`,
         );
       }
-      if (action === "approve") return { ...approvalChange(ctx, cat, current, transfer, "approved", await contactsOfDomain(ctx.allAccounts, current)), answer };
+      if (action === "approve") {
+        const registry = domainRegistry(c, cat.extensions.get(current.extensionId)!.repositoryId);
+        const atRegistry = registry ? await authInfoAtRegistry(registry, current.name, newAuthInfo) : null;
+        return { ...approvalChange(ctx, cat, current, transfer, "approved", await contactsOfDomain(ctx.allAccounts, current), atRegistry), answer };
+      }
       const next = { ...current, pendingTransfer: false, version: current.version + 1, updatedAt: ctx.at };
       return { next, write: versionStep(ctx.db, domains, current, next), alongside: rowStatements(ctx, closeTransfer(ctx, transfer, ENDS[action])), answer };
     },

@@ -10,7 +10,8 @@
 //      wrong one get the same answer;
 //   2. the failure counts of the domain and of the caller's account (429 while either is
 //      locked, whatever the password);
-//   3. the password: a wrong one is counted (and shown to the sponsor as an event) before
+//   3. the password (at a connected repository, the registry's: transfer-accounts.ts):
+//      a wrong one is counted (and shown to the sponsor as an event) before
 //      the 422 is answered; a right one writes the transfer, guarded against a failure
 //      that locked a count meanwhile.
 import type { RouteHandler } from "@hono/zod-openapi";
@@ -34,13 +35,8 @@ import { failureKeys, lockedSeconds, notLockedGuard, readRequestCounts, recordFa
 import { presentTransfer, type TransferRow, newTransferId } from "./transfers";
 import type * as routes from "./routes";
 import { requestFromRegistrar } from "./transfer-registrar";
-
-/** Compares the passwords in time independent of where they differ. */
-function sameSecret(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
-  return diff === 0;
-}
+import { domainRegistry } from "./registry";
+import { registryAuthInfoMatches, sameSecret } from "./transfer-accounts";
 
 export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv> = async (c) => {
   const body = c.req.valid("json");
@@ -89,8 +85,12 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
       const locked = lockedSeconds(counts, ctx.now.getTime());
       if (locked > 0) throw transferLocked(locked);
 
-      // 3. The password.
-      if (!sameSecret(body.auth_info, current.authInfo)) {
+      // 3. The password: at a connected repository the registry's (transfer-accounts.ts).
+      const registry = domainRegistry(c, extension.repositoryId);
+      const matches = registry
+        ? await registryAuthInfoMatches(registry, c.env, current.name, body.auth_info, current.authInfo)
+        : sameSecret(body.auth_info, current.authInfo);
+      if (!matches) {
         const failure = recordFailure(ctx, current, gaining, keys);
         const [written] = (await commitWrite(ctx, failure.write)) as [Parameters<typeof failure.counted>[0]];
         // Not counted: a request that raced this one locked a count first.

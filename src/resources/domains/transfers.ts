@@ -72,11 +72,25 @@ export function contactsOfDomain(db: Database, domain: DomainWithLinks) {
 }
 
 /**
+ * At a connected repository (docs/registries.md, "Transfers between our accounts"): the new
+ * auth_info the registry took (`<domain:update>`) and its transaction id.
+ */
+export interface AtRegistry {
+  authInfo: string;
+  svTRID: string;
+}
+
+/**
  * The approval (docs/lifecycle.md): the sponsor becomes the gaining account; the expiry grows
  * by the period, capped at periods.max years from now; auth_info is regenerated; the
  * contacts the domain uses are copied into the gaining account (new ids, same data) and
  * the domain points at the copies; subordinate hosts move with the domain;
  * transferPeriod starts, and with last_transfer_at the transfer lock restarts.
+ *
+ * At a connected repository (`atRegistry`) the registry holds the domain for this registrar
+ * before and after: no transfer happened there, so the expiry, the grace periods and the
+ * transfer lock stay the registry's (no year is added), and the auth_info is the one the
+ * registry took.
  */
 export function approvalChange(
   ctx: WriteContext,
@@ -85,6 +99,7 @@ export function approvalChange(
   transfer: TransferRow,
   status: "approved" | "auto_approved",
   contactRows: readonly (typeof contacts.$inferSelect)[],
+  atRegistry: AtRegistry | null = null,
 ): Change<DomainWithLinks> {
   const extension = cat.extensions.get(current.extensionId)!;
   const gaining = transfer.gainingAccountId;
@@ -93,7 +108,7 @@ export function approvalChange(
     if (id !== null && !copies.has(id)) copies.set(id, newId("contact", ctx.now));
   }
   const copied = (id: string | null) => (id === null ? null : copies.get(id)!);
-  const rgp = withGracePeriod(current.rgp, ctx.now, { status: "transferPeriod", days: extension.graceTransfer });
+  const rgp = atRegistry ? current.rgp : withGracePeriod(current.rgp, ctx.now, { status: "transferPeriod", days: extension.graceTransfer });
   const next: DomainWithLinks = {
     ...current,
     accountId: gaining,
@@ -101,13 +116,13 @@ export function approvalChange(
     adminId: copied(current.adminId),
     techId: copied(current.techId),
     billingId: copied(current.billingId),
-    expiresAt: cappedExpiry(current.expiresAt, transfer.period, extension.periodMax, ctx.now),
-    authInfo: generateAuthInfo(),
+    expiresAt: atRegistry ? current.expiresAt : cappedExpiry(current.expiresAt, transfer.period, extension.periodMax, ctx.now),
+    authInfo: atRegistry ? atRegistry.authInfo : generateAuthInfo(),
     lastTransferAt: ctx.at,
     rgp,
-    rgpEndsAt: earliestEnd(rgp),
+    rgpEndsAt: atRegistry ? current.rgpEndsAt : earliestEnd(rgp),
     pendingTransfer: false,
-    transferLockedUntil: transferLockedUntil(current.createdAt, ctx.at, extension.transferLockDays),
+    transferLockedUntil: atRegistry ? current.transferLockedUntil : transferLockedUntil(current.createdAt, ctx.at, extension.transferLockDays),
     // The zone of the same name stays with the losing account and so loses its link.
     zoneId: null,
     version: current.version + 1,
@@ -142,6 +157,7 @@ export function approvalChange(
     // The copies must exist before the domain points at them (foreign keys are checked per
     // statement), so the domain's contacts are set after them, without a second version step.
     write: versionStep(ctx.db, domains, current, next, { leave: ["registrantId", "adminId", "techId", "billingId"] }),
+    ...(atRegistry ? { afterFromDatabase: { "$.registry_sv_trid": sql`${atRegistry.svTRID}` } } : {}),
     alongside: [
       ...rowStatements(ctx, closeTransfer(ctx, transfer, status)),
       ...contactCopies,
