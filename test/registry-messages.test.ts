@@ -365,6 +365,29 @@ describe("a transfer between two of our accounts at a connected repository: the 
     expect(expectProblem(res, 422, "policy_violation").detail).toMatch(/already sponsored by your account/);
   });
 
+  it("such a transfer costs nothing (no registry transfer, no year): a premium name's fee is not asked to be confirmed, and its catalog transfer price is 422 price_mismatch naming 0.00", async () => {
+    const gaining = await customerAccount("between-ours-premium");
+    const created = await api("POST", "/v1/domains", { json: { name: "charity.org", nameservers: NAMESERVERS, price: "950.00" } });
+    expect(created.status, created.text).toBe(201);
+    await env.DB.prepare("update domains set created_at = ?1 where id = ?2").bind("2025-01-01T00:00:00.000Z", created.body.id).run();
+    // No price: past the price check to the registry (out of reach here), never 422 price_mismatch.
+    const unconfirmed = await apiWith("POST", "/v1/domains/charity.org/transfer", { json: { auth_info: created.body.auth_info }, authorization: gaining.auth });
+    expectProblem(unconfirmed, 503, "registry_unavailable");
+    const premium = await apiWith("POST", "/v1/domains/charity.org/transfer", {
+      json: { auth_info: created.body.auth_info, price: "950.00" },
+      authorization: gaining.auth,
+    });
+    expect(expectProblem(premium, 422, "price_mismatch").errors).toEqual([
+      { field: "price", message: '"950.00" is not the price: transferring charity.org for 1 year costs 0.00 USD' },
+    ]);
+    const free = await apiWith("POST", "/v1/domains/charity.org/transfer", {
+      json: { auth_info: created.body.auth_info, price: "0" },
+      authorization: gaining.auth,
+    });
+    expectProblem(free, 503, "registry_unavailable");
+    expectProblem(await api("GET", "/v1/domains/charity.org/transfer"), 404, "not_found");
+  });
+
   it("an approval sets the new auth_info at the registry first: with the registry out of reach it is 503, the transfer stays pending and the domain keeps its account and its expiry", async () => {
     const gaining = await customerAccount("between-ours-approve");
     const domain = await movable("between-ours-approved.org");

@@ -10,6 +10,8 @@
 //   approval  a new auth_info is set at the registry first (`<domain:update>` `chg`), so the
 //             losing account's password no longer moves the domain; the domain then changes
 //             account here with the registry's expiry: no year is added (transfers.ts).
+//   price     nothing was transferred or renewed at the registry, so nothing is owed: the
+//             transfer costs 0.00, and a premium name's fee is not asked to be confirmed.
 import { accepted, resDataOf } from "../../connector/answers";
 import { connectorClientId, type ConnectorSettings } from "../../connector/config";
 import { clientTransactionId, registryCommand } from "../../connector/gateway";
@@ -17,7 +19,13 @@ import { authInfoProblem } from "../../epp/values";
 import type { EppCommand } from "../../epp/types";
 import { ApiError } from "../../http/problem";
 import type { DomainRegistry } from "./registry";
+import type { Price, YearlyPrices } from "../../registry/prices";
 import type { AtRegistry } from "./transfers";
+
+/** What such a transfer costs: nothing (no registry transfer, no year), in the catalog's currency. */
+export function betweenOurAccountsPrice(yearly: YearlyPrices): Price {
+  return { currency: yearly.currency, amount: "0.00" };
+}
 
 /** Compares the passwords in time independent of where they differ. */
 export function sameSecret(a: string, b: string): boolean {

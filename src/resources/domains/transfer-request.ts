@@ -36,7 +36,7 @@ import { presentTransfer, type TransferRow, newTransferId } from "./transfers";
 import type * as routes from "./routes";
 import { requestFromRegistrar } from "./transfer-registrar";
 import { domainRegistry } from "./registry";
-import { registryAuthInfoMatches, sameSecret } from "./transfer-accounts";
+import { betweenOurAccountsPrice, registryAuthInfoMatches, sameSecret } from "./transfer-accounts";
 
 export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv> = async (c) => {
   const body = c.req.valid("json");
@@ -76,9 +76,13 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
       const extension = cat.extensions.get(current.extensionId)!;
       const period = body.period ?? 1;
       throwFindings({ invalid: [], policy: periodErrors(period, extension) });
+      // At a connected repository the registry transfers nothing and no year is added: no fee
+      // is owed, a premium name's included (transfer-accounts.ts).
+      const registry = domainRegistry(c, extension.repositoryId);
       const pricing = namePricing(current.name, extension, cat.names);
-      const price = priceOf(pricing.yearly, "transfer", period);
-      throwPriceErrors(priceConfirmationErrors(price, body.price, { name: current.name, operation: "transfer", years: period, premium: pricing.premium }));
+      const price = registry ? betweenOurAccountsPrice(pricing.yearly) : priceOf(pricing.yearly, "transfer", period);
+      const premium = registry ? false : pricing.premium;
+      throwPriceErrors(priceConfirmationErrors(price, body.price, { name: current.name, operation: "transfer", years: period, premium }));
 
       // 2. The failure counts.
       const keys = failureKeys(current.id, gaining);
@@ -86,7 +90,6 @@ export const requestTransfer: RouteHandler<typeof routes.requestTransfer, AppEnv
       if (locked > 0) throw transferLocked(locked);
 
       // 3. The password: at a connected repository the registry's (transfer-accounts.ts).
-      const registry = domainRegistry(c, extension.repositoryId);
       const matches = registry
         ? await registryAuthInfoMatches(registry, c.env, current.name, body.auth_info, current.authInfo)
         : sameSecret(body.auth_info, current.authInfo);
