@@ -200,7 +200,9 @@ check "the registry took the domain:create of readme-epp-tour.com (its last answ
     await registryDid(from, "domain:create", free);
     const state = await control("GET", "/state");
     assert(state.json.domains.includes(free), `the registry does not hold ${free}`);
-    const clTRIDs = new Set((await commandsSince(from)).map((x) => x.clTRID));
+    // The request's own commands: the gateway's sessions meanwhile read the registry's
+    // message queue (<poll>) and keep alive (<hello>) under clTRIDs of their own.
+    const clTRIDs = new Set((await commandsSince(from)).filter((x) => !["poll", "hello", "login", "logout"].includes(x.kind)).map((x) => x.clTRID));
     assertEqual(clTRIDs.size, 1, "clTRIDs of one request");
     assertEqual([...clTRIDs][0], res.headers.get("x-request-id"), "clTRID (the request id)");
   });
