@@ -58,9 +58,17 @@ async function measure(operation: string, method: string, path: string, expected
   // The caller's token verified afresh and its last_used_at written, if due, just before: a
   // loaded machine can run past the token cache's 10 s between two measures, and neither
   // the token's read nor that write is the operation's cost.
-  await send("GET", "/v1/extensions/com", { headers: options.headers?.authorization ? { authorization: options.headers.authorization } : undefined });
+  const warm = () =>
+    send("GET", "/v1/extensions/com", { headers: options.headers?.authorization ? { authorization: options.headers.authorization } : undefined });
+  await warm();
   if (method === "GET") await send(method, path, options);
-  const response = await send(method, path, options);
+  let response = await send(method, path, options);
+  // A read, measured again: on a machine loaded enough that the token cache's 10 s ran out
+  // between the warm-up and the request, the request verified its token afresh.
+  for (let again = 0; again < 2 && method === "GET" && TOKEN_VERIFICATION.test(tripsText(response.cost)); again++) {
+    await warm();
+    response = await send(method, path, options);
+  }
   expect(response.status, `${operation}: ${response.text.slice(0, 300)}`).toBe(expected);
   const how = [options.headers?.accept && `Accept: ${options.headers.accept}`, options.headers?.["content-type"] === "text/dns" && "text/dns"]
     .filter(Boolean)
@@ -138,6 +146,9 @@ afterAll(() => {
   const rows = [...measured.values()].map((m) => ({ ...m, bound: COST_BOUNDS[m.operation] }));
   console.log(`${COST_TABLE}${JSON.stringify(rows)}`);
 });
+
+/** The statement that verifies a bearer token (src/db/api-tokens.ts), which the token cache spares a warm request. */
+const TOKEN_VERIFICATION = /select t\.id, t\.name, t\.scope, t\.secret_hash/;
 
 /** The SQL of each measured operation's round trips: what a failure of its bound shows. */
 const tripsOf = new Map<string, string>();
