@@ -101,7 +101,12 @@ export const COST_BOUNDS: Record<string, CostBound> = {
     why: "1 round trip from the Cache API: the zone's row (version, visibility, with its DNSSEC keys) is read, the body comes from caches.default keyed by zone id and version; the first export of a version also reads every record",
   },
   pdnsLookup: { round_trips: 1, rows_read: 22, rows_written: 0, why: "one statement: the question's name, the wildcards and the zone's apex" },
-  pdnsList: { round_trips: 1, rows_read: 40, rows_written: 0, why: "the whole zone: rows grow with the zone (the PowerDNS list call asks for all of it)" },
+  pdnsList: {
+    round_trips: 1,
+    rows_read: 41,
+    rows_written: 0,
+    why: "the whole zone: rows grow with the zone (the PowerDNS list call asks for all of it); one probe more of the zone's keys, for a signed zone's row of CDS and CDNSKEY (none here)",
+  },
   pdnsGetDomainInfo: { round_trips: 1, rows_read: 8, rows_written: 0 },
   pdnsGetAllDomains: { round_trips: 1, rows_read: 25, rows_written: 0, why: "one statement: the zones and the catalog zone's one row (dns_catalog)" },
   pdnsGetAllDomainMetadata: {
@@ -251,7 +256,7 @@ export const COST_BOUNDS: Record<string, CostBound> = {
     round_trips: 4,
     rows_read: 21,
     rows_written: 40,
-    why: "4 round trips: the zone, its active keys, the same-named domain (one-click DS), then the write; the reads could be one batch. Each key's event (dnssec.key.active) and the DS set's (dnssec.ds.submitted, or .seen one-click) are written beside the zone's update, each an event row and its indexes; the batch's first guard (no key yet: a roll has several live keys, so no unique index says it) reads the zone's keys. A serial that moves also moves the zone's entry in zones_unnotified_idx (due a NOTIFY to the DNS secondaries): one more row written. The write batch's guard reads the zone row twice (2 rows): still room for the DNSKEY, CDS and CDNSKEY signing adds to the export (the zone size limit, drizzle/0028).",
+    why: "4 round trips: the zone, its active keys, the same-named domain (one-click DS), then the write; the reads could be one batch. Each key's event (dnssec.key.active) and the DS set's (dnssec.ds.submitted, or .seen one-click) are written beside the zone's update, each an event row and its indexes; the batch's first guard (no key yet: a roll has several live keys, so no unique index says it) reads the zone's keys. A serial that moves also moves the zone's entry in zones_unnotified_idx (due a NOTIFY to the DNS secondaries): one more row written. The write batch's guard reads the zone row and its new key twice: still room for the DNSKEY, CDS and CDNSKEY its keys add to the export (the zone size limit, src/resources/dnssec/room.ts).",
   },
   updateDnssec: {
     round_trips: 4,
@@ -262,9 +267,9 @@ export const COST_BOUNDS: Record<string, CostBound> = {
   disableDnssec: { round_trips: 4, rows_read: 11, rows_written: 14, why: "as enableDnssec, without its room guard" },
   startDnssecRollover: {
     round_trips: 4,
-    rows_read: 1053,
+    rows_read: 1060,
     rows_written: 29,
-    why: "the zone; one batch of its keys, its largest record TTL (TTLsig: read over the zone's records, 1 031 here after the bulk change above, so rows read grow with the zone; an index on (zone_id, ttl) would make it one seek but cost every record write a row more, and writes are the dear part) and the same-named domain; the write (the new key, the zone's serial and roll, its events); the state read back. Rows written: the key, the zone (and zones_unnotified_idx), two events with their indexes",
+    why: "the zone; one batch of its keys, its largest record TTL (TTLsig: read over the zone's records, 1 031 here after the bulk change above, so rows read grow with the zone; an index on (zone_id, ttl) would make it one seek but cost every record write a row more, and writes are the dear part) and the same-named domain; the write (the new key, the zone's serial and roll, its events) with its room guard (the zone row and its three live keys, twice: the records and the bytes its keys add to the export, src/resources/dnssec/room.ts); the state read back. Rows written: the key, the zone (and zones_unnotified_idx), two events with their indexes",
   },
   reportDnssecDsSeen: {
     round_trips: 4,

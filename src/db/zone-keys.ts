@@ -3,7 +3,9 @@
 // from, and the policy a zone signs by.
 import { type SQL, sql } from "drizzle-orm";
 import { base64Octets } from "../crypto/base64";
+import { dnskeyTag, dnskeyText } from "../dns/dnssec/keys";
 import type { ApexKey } from "../dns/dnssec/parent-ds";
+import { recordLineBytes } from "../dns/master-file";
 import type { DsState, KeyState } from "../dns/dnssec/rollover";
 import type { zoneKeys, zones } from "./schema";
 import type { ParentTiming, ZoneTiming } from "../dns/dnssec/key-timing";
@@ -95,4 +97,52 @@ export function apexKeysOf(json: string): ApexKey[] {
     state,
     ds,
   }));
+}
+
+/** What a zone keeps free for the apex records its keys add to its export: their number and their lines' bytes. */
+export interface SigningRoom {
+  records: number;
+  bytes: number;
+}
+
+/**
+ * The room a signed zone keeps for the apex records its keys can add to its export (docs/
+ * dnssec.md "In the zone's JSON and its export"; its import takes them back as records): a
+ * DNSKEY line for each live key, and a CDS (SHA-256) and a CDNSKEY line for each KSK or
+ * combined key (flags 257), whether or not a roll has published it yet or its DS is wanted
+ * now, so that no step of a roll under way takes the export past what an import takes. The
+ * lines are counted as zones.record_bytes counts a record's (recordLineBytes), at the
+ * apex with the SOA minimum as TTL. `signingRoomSql` says the same in SQL.
+ */
+export function signingRoom(keys: readonly Pick<ApexKey, "dnskey">[], ttl: number): SigningRoom {
+  let records = 0;
+  let bytes = 0;
+  const line = (type: string, content: string) => {
+    records++;
+    bytes += recordLineBytes({ name: "@", ttl, type, content });
+  };
+  for (const { dnskey } of keys) {
+    line("DNSKEY", dnskeyText(dnskey));
+    if (dnskey.flags === 257) {
+      line("CDS", `${dnskeyTag(dnskey)} ${dnskey.algorithm} 2 ${"0".repeat(64)}`);
+      line("CDNSKEY", dnskeyText(dnskey));
+    }
+  }
+  return { records, bytes };
+}
+
+/**
+ * `signingRoom` of the zone `zoneId`'s live keys (zone_keys_zone_idx), with `ttl` the SQL of
+ * its SOA minimum: the DNSKEY content is `flags 3 algorithm public-key`, the CDS's
+ * `tag algorithm 2` and 64 hex digits (SHA-256), each line "@", the TTL, the type, the
+ * content and 7 (drizzle/0028's count). drizzle/0044's trigger holds the same sum.
+ */
+export function signingRoomSql(zoneId: SQL, ttl: SQL): { records: SQL<number>; bytes: SQL<number> } {
+  const base = sql`(1 + length(cast(${ttl} as text)) + 7)`;
+  const dnskey = sql`(length(cast(k.flags as text)) + 3 + length(cast(k.algorithm as text)) + 1 + length(k.public_key))`;
+  const cds = sql`(length(cast(k.key_tag as text)) + 1 + length(cast(k.algorithm as text)) + 3 + 64)`;
+  return {
+    records: sql<number>`(select coalesce(sum(case when k.flags = 257 then 3 else 1 end), 0) from zone_keys k where k.zone_id = ${zoneId} and k.active = 1)`,
+    bytes: sql<number>`(select coalesce(sum(${base} + 6 + ${dnskey} + case when k.flags = 257 then ${base} + 3 + ${cds} + ${base} + 7 + ${dnskey} else 0 end), 0) from zone_keys k where k.zone_id = ${zoneId} and k.active = 1)`,
+  };
 }

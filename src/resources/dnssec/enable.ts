@@ -19,14 +19,14 @@ import { ApiError } from "../../http/problem";
 import { lockedAgainstUpdate } from "../../registry/statuses";
 import { dsData, linkedDomain, setDomainDs } from "./registry-link";
 import { replaceDsAtRegistry } from "../domains/registry";
-import { MAX_MASTER_FILE_RECORDS, MAX_ZONE_RECORD_BYTES, SIGNED_ZONE_RESERVE } from "../zones/master-file";
 import { activeKeys, presentLifecycle, presentState } from "./state";
 import { dnssecSecret } from "../../http/sealing-secret";
 import { parentTiming, policyOf, zoneTiming } from "../../db/zone-keys";
 import { nextSteps } from "../../dns/dnssec/rollover";
 import { atConnectedRegistry } from "./registry-parent";
 import { registryLink } from "./rollover";
-import { createdRows, keyIdAt, requireKeysOf } from "./steps";
+import { requireSigningRoom, signingRoomGuard } from "./room";
+import { createdRows, keyIdAt, keysWithDnskey, requireKeysOf } from "./steps";
 import { zoneOf } from "./zone";
 
 export async function enableDnssec(c: Context<AppEnv>, segment: string) {
@@ -39,7 +39,6 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   const zone = await zoneOf(c, segment);
   const db = c.get("db");
   if ((await activeKeys(db, zone.id)).length > 0) throw alreadyOn(zone.name);
-  requireRoomToSign(zone);
   // The keys follow the zone's policy (docs/dnssec-rollovers.md): by default one combined
   // key, ECDSA P-256; or a KSK and a ZSK, of the policy's algorithm.
   const policy = policyOf(zone);
@@ -71,6 +70,7 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   // then keeps it beside the new DS until the swap: docs/dnssec-rollovers.md "The parent").
   for (const key of keys) if (key.role !== "zsk") Object.assign(key, { ds: setsDs ? "seen" : "submitted", ds_since: ctx.at });
   const keyRows = await createdRows(secret, zone.id, keys, ctx.at);
+  requireSigningRoom(zone, keysWithDnskey(keyRows), "signing");
   const entry = keyRows.findIndex((row) => row.role !== "zsk");
   // RFC 4509 §3: SHA-256 is the digest every validator supports; one DS is what the parent needs.
   const ds = [dsData((await presentState(zone.name, keyRows)).keys[entry]!.ds[0]!)];
@@ -138,33 +138,9 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   // No key yet at commit (a roll's zone has several live keys, so no unique index says it): another request turned signing on first.
   const first = [guard(db, "the zone has no key", sql`not exists (select 1 from zone_keys k where k.zone_id = ${zone.id} and k.active = 1)`)];
   // Still room for the apex records signing adds at commit (a record written meanwhile: read again).
-  const guards = [guard(db, "the zone has room for the records signing adds", roomToSign(zone.id))];
+  const guards = [signingRoomGuard(db, zone.id)];
   await commitWrite(ctx, { first, rows, alongside, guards });
   return { ...after, ...presentLifecycle({ ...zone, dnssecNextStepAt: next.next_step_at }) };
-}
-
-/**
- * Signing adds DNSKEY, CDS and CDNSKEY to the zone's export, which an import takes back as
- * records: a zone is signed only with room for them within the limits a zone keeps
- * (SIGNED_ZONE_RESERVE, docs/safety.md "Quotas"), so its export still imports back.
- */
-function requireRoomToSign(zone: { name: string; recordCount: number; recordBytes: number }): void {
-  const problems: string[] = [];
-  if (zone.recordCount + SIGNED_ZONE_RESERVE.records > MAX_MASTER_FILE_RECORDS) {
-    problems.push(`it holds ${zone.recordCount} records, and a signed zone at most ${MAX_MASTER_FILE_RECORDS - SIGNED_ZONE_RESERVE.records}`);
-  }
-  if (zone.recordBytes + SIGNED_ZONE_RESERVE.bytes > MAX_ZONE_RECORD_BYTES) {
-    problems.push(
-      `its records take ${zone.recordBytes} bytes as its master file writes them, and a signed zone's at most ${MAX_ZONE_RECORD_BYTES - SIGNED_ZONE_RESERVE.bytes} (limit zone_record_bytes)`,
-    );
-  }
-  if (problems.length === 0) return;
-  const message = `${zone.name} has no room for the DNSKEY, CDS and CDNSKEY signing adds to its export: ${problems.join("; ")}; delete records first`;
-  throw new ApiError("policy_violation", `${message}.`, { errors: [{ field: "zone", message }] });
-}
-
-function roomToSign(zoneId: string) {
-  return sql`(select record_count + ${SIGNED_ZONE_RESERVE.records} <= ${MAX_MASTER_FILE_RECORDS} and record_bytes + ${SIGNED_ZONE_RESERVE.bytes} <= ${MAX_ZONE_RECORD_BYTES} from zones where id = ${zoneId})`;
 }
 
 function alreadyOn(name: string): ApiError {

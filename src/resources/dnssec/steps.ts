@@ -30,6 +30,7 @@ import { type DnssecKeyBody, dsRecords } from "./state";
 import { dnskeyText } from "../../dns/dnssec/keys";
 import { keyOf } from "./state";
 import { lockedAgainstUpdate } from "../../registry/statuses";
+import { requireSigningRoom, signingRoomGuard } from "./room";
 
 type ZoneRow = typeof zones.$inferSelect;
 
@@ -321,10 +322,11 @@ const TIME_FIELDS = {
   removed: "removed_at",
 } as const;
 
-/** What a step writes: rows that must change (keys, the zone, the domain's DS) and its events alongside. */
+/** What a step writes: rows that must change (keys, the zone, the domain's DS), its events alongside, and its rules at commit. */
 export interface StepWrite {
   rows: RowWrite[];
   alongside: Statement[];
+  guards: Statement[];
 }
 
 /**
@@ -341,6 +343,13 @@ export function stepWrites(
   extra: { policy?: SigningPolicy | null; domainWrite?: RowWrite | null; policyEvent?: boolean } = {},
 ): StepWrite {
   const { db } = ctx;
+  // Keys made (a roll starts): the zone keeps room for what they add to its export, the
+  // keys it had beside them (docs/dnssec.md; src/resources/dnssec/room.ts).
+  const guards: Statement[] = [];
+  if (created.length > 0) {
+    requireSigningRoom(state.zone, keysWithDnskey([...state.rows.filter((r) => r.active), ...created]), "this roll");
+    guards.push(signingRoomGuard(db, state.zone.id));
+  }
   const createdIds = new Set(created.map((r) => r.id));
   const finalKeys = new Map(result.keys.map((k) => [k.id, k]));
   // A created key as the whole step left it (a managed parent may have seen its DS since it was made).
@@ -398,7 +407,7 @@ export function stepWrites(
   }
   if (extra.domainWrite) rows.push(extra.domainWrite);
   const alongside = eventStatements(ctx, state, result, byId, keysWithDnskey([...byId.values()]));
-  return { rows, alongside };
+  return { rows, alongside, guards };
 }
 
 /** The parent's DS set as an operator or a poll reports it, for `dsSeen`. */

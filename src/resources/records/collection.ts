@@ -13,7 +13,8 @@ import type { IntegritySource } from "./integrity";
 import { presentRecord } from "./present";
 import { findRecord, type RecordWithZone } from "./queries";
 import type { DnsRecord } from "./schemas";
-import { MAX_MASTER_FILE_RECORDS, SIGNED_ZONE_RESERVE } from "../zones/master-file";
+import { apexKeysOf, signingRoom, signingRoomSql } from "../../db/zone-keys";
+import { MAX_MASTER_FILE_RECORDS } from "../zones/master-file";
 
 // Records have no name of their own to be found by: a path segment is always an id.
 export const recordCollection: Collection<RecordWithZone, DnsRecord> = {
@@ -98,19 +99,21 @@ export function recordWriteProblem(failure: WriteFailure): ApiError | undefined 
 /**
  * A zone holds at most as many records as an import takes (MAX_MASTER_FILE_RECORDS), so
  * that every zone can be exported within the memory the import limits were measured for,
- * and imported back; a signed zone three fewer, for the DNSKEY, CDS and CDNSKEY its export
- * adds (SIGNED_ZONE_RESERVE). Refused with 422 naming `field` (the body's `zone`; a batch
- * of changes' `changes`) when `added` more records would pass it; `holdsRoom` is the same
- * rule as a guard at the write's turn in its batch (concurrent creates cannot pass it together).
+ * and imported back; a signed zone fewer by the apex records its keys add to its export
+ * (signingRoom: a DNSKEY for each key, a CDS and a CDNSKEY for each KSK or combined key).
+ * Refused with 422 naming `field` (the body's `zone`; a batch of changes' `changes`) when
+ * `added` more records would pass it; `zoneHoldsRoom` is the same rule as a guard at the
+ * write's turn in its batch (concurrent creates cannot pass it together).
  */
 export function requireRoomInZone(zone: ZoneWithLinks, added = 1, field = "zone"): void {
   const count = zone.recordCount + added;
-  const signed = zone.dnssecKeys !== "[]";
-  const most = MAX_MASTER_FILE_RECORDS - (signed ? SIGNED_ZONE_RESERVE.records : 0);
+  const room = signingRoom(apexKeysOf(zone.dnssecKeys), zone.soaMinimum).records;
+  const most = MAX_MASTER_FILE_RECORDS - room;
   if (added <= 0 || count <= most) return;
-  const why = signed
-    ? `the import limit less the ${SIGNED_ZONE_RESERVE.records} records signing adds to its export, so that every zone can be exported and imported back`
-    : "the import limit, so that every zone can be exported and imported back";
+  const why =
+    room > 0
+      ? `the import limit less the ${room} records its keys add to its export (DNSKEY, CDS, CDNSKEY), so that every zone can be exported and imported back`
+      : "the import limit, so that every zone can be exported and imported back";
   const message =
     added === 1
       ? `${zone.name} holds ${zone.recordCount} records, the most a zone may hold (${why}): delete records first`
@@ -119,7 +122,6 @@ export function requireRoomInZone(zone: ZoneWithLinks, added = 1, field = "zone"
 }
 
 export function zoneHoldsRoom(zoneId: string): SQL {
-  return sql`(select record_count from zones where id = ${zoneId})
-    + (case when exists (select 1 from zone_keys k where k.zone_id = ${zoneId} and k.active = 1) then ${SIGNED_ZONE_RESERVE.records} else 0 end)
-    <= ${MAX_MASTER_FILE_RECORDS}`;
+  const room = signingRoomSql(sql`${zoneId}`, sql`(select soa_minimum from zones where id = ${zoneId})`);
+  return sql`(select record_count from zones where id = ${zoneId}) + ${room.records} <= ${MAX_MASTER_FILE_RECORDS}`;
 }

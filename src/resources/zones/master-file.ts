@@ -15,26 +15,17 @@ export const MAX_MASTER_FILE_RECORDS = 25_000;
 /**
  * The most a zone's records may take as its export writes them (their lines, in bytes:
  * zones.record_bytes, kept and enforced by drizzle/0028). With the $ORIGIN, $TTL and SOA
- * lines (under 600 bytes) and a signed zone's DNSKEY, CDS and CDNSKEY (about 400 bytes a
- * key), the export stays within MAX_MASTER_FILE_BYTES, so every zone the API accepts
+ * lines (under 600 bytes) and a signed zone's DNSKEY, CDS and CDNSKEY (the room its keys
+ * keep: signingRoom, src/db/zone-keys.ts), the export stays within MAX_MASTER_FILE_BYTES, so every zone the API accepts
  * exports and imports back, however long its names. An import is checked against it too:
  * a file can be shorter than its export (owners left blank, TTLs and classes left out).
  */
 export const MAX_ZONE_RECORD_BYTES = 2_000_000;
 
-/**
- * What signing adds to a zone's export: its apex DNSKEY, CDS and CDNSKEY (one combined key,
- * the default policy), under 340 bytes with a 10-digit TTL. A key roll, or a KSK and a ZSK,
- * add more for a while (docs/dnssec-rollovers.md): that room is not reserved. An import keeps them
- * as records (docs/dnssec.md), so a signed zone keeps room for them within both limits:
- * its export then imports back as well. drizzle/0028 holds the same figure.
- */
-export const SIGNED_ZONE_RESERVE = { records: 3, bytes: 400 } as const;
-
 /** What a write that would take a zone past MAX_ZONE_RECORD_BYTES is told (422 policy_violation). */
 export function zoneTooLargeMessage(bytes?: number): string {
   const would = bytes === undefined ? "this write would take the zone past it" : `this one would take ${bytes}`;
-  return `a zone's records may take at most ${MAX_ZONE_RECORD_BYTES} bytes as its master file writes them, a signed zone's ${MAX_ZONE_RECORD_BYTES - SIGNED_ZONE_RESERVE.bytes} (limit zone_record_bytes, so that every zone exports within the ${MAX_MASTER_FILE_BYTES / 1024 / 1024} MiB an import takes); ${would}: delete records, or split the zone`;
+  return `a zone's records may take at most ${MAX_ZONE_RECORD_BYTES} bytes as its master file writes them, a signed zone's that less the lines of the DNSKEY, CDS and CDNSKEY its keys add (limit zone_record_bytes, so that every zone exports within the ${MAX_MASTER_FILE_BYTES / 1024 / 1024} MiB an import takes); ${would}: delete records, or split the zone`;
 }
 
 /** True when the client asks for the master file rather than JSON (RFC 9110 §12.5.1). */
