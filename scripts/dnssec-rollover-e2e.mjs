@@ -8,7 +8,8 @@
 //
 // - a ZSK roll (pre-publication), started by `POST /v1/zones/{zone}/dnssec/rollover`;
 // - a KSK roll (double-DS), started by the run when the KSK's lifetime says so;
-// - an algorithm roll 8 → 13 (RFC 6781 §4.1.4), started by the run after the policy changed.
+// - an algorithm roll 8 → 13 (RFC 6781 §4.1.4), started by the run after the policy changed;
+// - an algorithm roll 13 → 15 (Ed25519, RFC 8080: keys the Worker makes, PowerDNS signs with).
 //
 // At every step, asked of the secondary (the address resolvers ask):
 //
@@ -374,6 +375,42 @@ async function main({ base, stateDir, work }) {
       [
         ["ksk", 13, "active"],
         ["zsk", 13, "active"],
+      ],
+      "the keys",
+    );
+    const domain = await must("GET", `/v1/domains/${ZONE}`, undefined, 200);
+    assertEqual(domain.ds.map(dsText), [state.keys.find((k) => k.role === "ksk").ds[0]], "the domain's DS");
+  });
+
+  // The algorithm roll 13 → 15: Ed25519 keys (RFC 8080) the Worker makes, which PowerDNS signs with.
+  const ed25519 = await check("PATCH …/dnssec {policy: {algorithm: 15}} and the next run starts an algorithm roll to Ed25519 (RFC 8080)", async () => {
+    await must("PATCH", `/v1/zones/${ZONE}/dnssec`, { policy: { algorithm: 15 } }, 200);
+    rollStart = clock + 1000;
+    await runAt(rollStart);
+    const state = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
+    assert(state.rollover?.kind === "algorithm", JSON.stringify(state.rollover));
+    assertEqual(
+      state.keys
+        .filter((k) => k.algorithm === 15)
+        .map((k) => [k.role, k.state])
+        .sort(),
+      [
+        ["ksk", "pre-published"],
+        ["zsk", "pre-published"],
+      ],
+      "the new keys",
+    );
+  });
+  if (!ed25519 || !(await verifyStep("ed25519 +0 s", rollStart))) return;
+  if (!(await walk("ed25519"))) return;
+  durations.push(["algorithm 13 → 15", clock - rollStart]);
+  await check("at rest: a KSK and a ZSK of Ed25519 (15), the domain's DS names the KSK alone", async () => {
+    const state = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
+    assertEqual(
+      state.keys.map((k) => [k.role, k.algorithm, k.state]).sort(),
+      [
+        ["ksk", 15, "active"],
+        ["zsk", 15, "active"],
       ],
       "the keys",
     );

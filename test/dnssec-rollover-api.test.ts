@@ -183,14 +183,26 @@ describe("keys follow the policy", () => {
     expect(zone.body.dnssec.records.map((r: { type: string }) => r.type)).toEqual(["DNSKEY", "DNSKEY", "CDS", "CDNSKEY"]);
   });
 
-  it("a roll to an algorithm the service makes no keys of (15) is 422 naming algorithm, and nothing changes", async () => {
+  it("a roll to Ed25519 (15) pre-publishes a combined key of algorithm 15 (RFC 8080: a 32-octet public key) and the policy takes it", async () => {
     await signed("roll-ed25519.com");
-    const refused = expectProblem(await roll("roll-ed25519.com", { kind: "algorithm", algorithm: 15 }), 422, "validation_failed");
-    expect(refused.errors).toEqual([{ field: "algorithm", message: expect.stringMatching(/algorithm 15/) }]);
-    const state = await read("roll-ed25519.com");
-    expect(state.rollover).toBeNull();
-    expect(state.policy.algorithm).toBe(13);
-    expect(state.keys).toHaveLength(1);
+    const started = await roll("roll-ed25519.com", { kind: "algorithm", algorithm: 15 });
+    expect(started.status, started.text).toBe(200);
+    expect(started.body).toMatchObject({ rollover: { kind: "algorithm" }, policy: { algorithm: 15 } });
+    const incoming = started.body.keys.find((k: { algorithm: number }) => k.algorithm === 15);
+    expect(incoming).toMatchObject({ role: "csk", flags: 257, state: "pre-published", dnskey: expect.stringMatching(/^257 3 15 [A-Za-z0-9+/]{43}=$/) });
+    expect(incoming.ds).toEqual([expect.stringMatching(/^\d+ 15 2 [0-9A-F]{64}$/), expect.stringMatching(/^\d+ 15 4 [0-9A-F]{96}$/)]);
+    // Nothing left due for the runs of the other tests of this file.
+    expect((await api("DELETE", "/v1/zones/roll-ed25519.com/dnssec?force=true")).status).toBe(204);
+  });
+
+  it("signing a zone whose policy names Ed25519 makes an Ed25519 combined key, which getDomainKeys hands PowerDNS as BIND's v1.2 text", async () => {
+    await createZone("sign-ed25519.com");
+    expect((await api("PATCH", "/v1/zones/sign-ed25519.com/dnssec", { json: { policy: { algorithm: 15 } } })).status).toBe(200);
+    const on = await api("POST", "/v1/zones/sign-ed25519.com/dnssec");
+    expect(on.status, on.text).toBe(201);
+    expect(on.body.keys).toEqual([
+      expect.objectContaining({ algorithm: 15, flags: 257, role: "csk", state: "active", dnskey: expect.stringMatching(/^257 3 15 /) }),
+    ]);
   });
 });
 

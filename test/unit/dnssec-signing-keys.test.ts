@@ -1,4 +1,4 @@
-// Keys of algorithms 8, 13 and 14 (src/dns/dnssec/signing-keys.ts): the DNSKEY public key
+// Keys of algorithms 8, 13, 14 and 15 (src/dns/dnssec/signing-keys.ts): the DNSKEY public key
 // field is what each algorithm's RFC says, proved by verifying, with the key rebuilt from
 // that field alone, a signature made with the private half rebuilt from BIND's private-key
 // text (what PowerDNS signs with).
@@ -94,5 +94,27 @@ describe.each([
     raw.set(key.publicKey, 1);
     const publicKey = await crypto.subtle.importKey("raw", raw, params, false, ["verify"]);
     expect(await crypto.subtle.verify({ name: "ECDSA", hash }, publicKey, signature, MESSAGE)).toBe(true);
+  });
+});
+
+describe("an ED25519 key (algorithm 15): RFC 8080's 32-octet public key, BIND's 32-octet PrivateKey", () => {
+  it("a signature made from BIND's private-key text verifies under the key rebuilt from the DNSKEY field", async () => {
+    const key = await generateSigningKey(15);
+    expect(key.publicKey.length).toBe(32);
+    const fields = iscFields(iscPrivateKeyText(15, key.privateKey));
+    expect(fields["Private-key-format"]).toBe("v1.2");
+    expect(fields.Algorithm).toBe("15 (ED25519)");
+    expect(base64Octets(fields.PrivateKey!).length).toBe(32);
+    const privateKey = await crypto.subtle.importKey(
+      "jwk",
+      { kty: "OKP", crv: "Ed25519", d: b64url(base64Octets(fields.PrivateKey!)), x: b64url(key.publicKey) },
+      { name: "Ed25519" },
+      false,
+      ["sign"],
+    );
+    const signature = new Uint8Array(await crypto.subtle.sign({ name: "Ed25519" }, privateKey, MESSAGE));
+    expect(signature.length).toBe(64);
+    const publicKey = await crypto.subtle.importKey("raw", key.publicKey, { name: "Ed25519" }, false, ["verify"]);
+    expect(await crypto.subtle.verify({ name: "Ed25519" }, publicKey, signature, MESSAGE)).toBe(true);
   });
 });

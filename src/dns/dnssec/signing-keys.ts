@@ -7,12 +7,13 @@
 //   exponent length, exponent, modulus; the private half is every CRT field BIND writes.
 // - 13 ECDSAP256SHA256 and 14 ECDSAP384SHA384 (RFC 6605 §4): the public key is X | Y of the
 //   uncompressed point (32 or 48 octets each); the private half the scalar d.
-// 15 (Ed25519) is a policy's to name but not yet made here: workerd's WebCrypto has it, the
-// service's PowerDNS key import is not proved for it.
+// - 15 ED25519 (RFC 8080 §3): the public key is the 32-octet encoding of RFC 8032 §5.1.5;
+//   the private half the 32-octet private key (RFC 8032's seed), what BIND writes as
+//   `PrivateKey` and PowerDNS 4.7 reads back with EVP_PKEY_new_raw_private_key.
 import { base64Text } from "../../crypto/base64";
 import { generateEcdsaP256, iscPrivateKeyText as p256PrivateKeyText } from "./ecdsa";
 
-export const GENERATED_ALGORITHMS = [8, 13, 14] as const;
+export const GENERATED_ALGORITHMS = [8, 13, 14, 15] as const;
 export type GeneratedAlgorithm = (typeof GENERATED_ALGORITHMS)[number];
 
 export function isGeneratedAlgorithm(n: number): n is GeneratedAlgorithm {
@@ -23,7 +24,7 @@ export interface SigningKeyMaterial {
   algorithm: GeneratedAlgorithm;
   /** The DNSKEY public key field. */
   publicKey: Uint8Array;
-  /** What is sealed: the scalar d (ECDSA), or the RSA fields as JSON (RSA). */
+  /** What is sealed: the scalar d (ECDSA), the private key (Ed25519), or the RSA fields as JSON (RSA). */
   privateKey: Uint8Array;
 }
 
@@ -83,6 +84,19 @@ async function generateEcdsaP384(): Promise<SigningKeyMaterial> {
   return { algorithm: 14, publicKey: raw.slice(1), privateKey: d };
 }
 
+const ED25519_OCTETS = 32;
+
+async function generateEd25519(): Promise<SigningKeyMaterial> {
+  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const raw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
+  if (raw.length !== ED25519_OCTETS) throw new Error("Ed25519 public key is not 32 octets");
+  const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
+  if (!jwk.d) throw new Error("Ed25519 private key export has no d");
+  const d = fromBase64Url(jwk.d);
+  if (d.length !== ED25519_OCTETS) throw new Error("Ed25519 private key is not 32 octets");
+  return { algorithm: 15, publicKey: raw, privateKey: d };
+}
+
 /** A new key pair of `algorithm`. */
 export async function generateSigningKey(algorithm: GeneratedAlgorithm): Promise<SigningKeyMaterial> {
   switch (algorithm) {
@@ -92,6 +106,8 @@ export async function generateSigningKey(algorithm: GeneratedAlgorithm): Promise
       return { algorithm: 13, ...(await generateEcdsaP256()) };
     case 14:
       return generateEcdsaP384();
+    case 15:
+      return generateEd25519();
   }
 }
 
@@ -102,6 +118,8 @@ export function iscPrivateKeyText(algorithm: GeneratedAlgorithm, privateKey: Uin
       return p256PrivateKeyText(privateKey);
     case 14:
       return `Private-key-format: v1.2\nAlgorithm: 14 (ECDSAP384SHA384)\nPrivateKey: ${base64Text(privateKey)}\n`;
+    case 15:
+      return `Private-key-format: v1.2\nAlgorithm: 15 (ED25519)\nPrivateKey: ${base64Text(privateKey)}\n`;
     case 8: {
       const fields = JSON.parse(new TextDecoder().decode(privateKey)) as Record<string, string>;
       const lines = RSA_FIELDS.map(([name, label]) => `${label}: ${base64Text(fromBase64Url(fields[name] ?? ""))}`);

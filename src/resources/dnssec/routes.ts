@@ -167,7 +167,7 @@ export const RolloverRequestSchema = z
     kind: z
       .enum(["zsk", "ksk", "csk", "algorithm"])
       .openapi({ description: "What rolls: a ZSK (pre-publication), a KSK or the combined key (double-DS), or the algorithm (RFC 6781 §4.1.4)." }),
-    algorithm: z.number().int().optional().openapi({ description: "For `algorithm`: the algorithm to roll to (8, 13, 14); the policy takes it." }),
+    algorithm: z.number().int().optional().openapi({ description: "For `algorithm`: the algorithm to roll to (8, 13, 14, 15); the policy takes it." }),
   })
   .strict()
   .openapi("RolloverRequest");

@@ -17,7 +17,7 @@ import { type DsFields, dsRecordsOf, type KeyWithDnskey, parentDsKeys } from "..
 import { cdsOf, type DnssecEvent, dsSeen, type KeyRole, type ParentDs, type SigningKey, type SigningZone, type StepResult } from "../../dns/dnssec/rollover";
 import { seal } from "../../crypto/sealed";
 import type { SigningAlgorithm, SigningPolicy } from "../../dns/dnssec/signing-policy";
-import { generateSigningKey, isGeneratedAlgorithm } from "../../dns/dnssec/signing-keys";
+import { GENERATED_ALGORITHMS, generateSigningKey, isGeneratedAlgorithm } from "../../dns/dnssec/signing-keys";
 import { base64Text } from "../../crypto/base64";
 import { ApiError } from "../../http/problem";
 import { parentTiming, policyOf, signingKeyOf, type ZoneKeyRow, zoneTiming } from "../../db/zone-keys";
@@ -104,10 +104,10 @@ export function keyIdAt(now: Date) {
 
 export const FLAGS: Record<KeyRole, 256 | 257> = { csk: 257, ksk: 257, zsk: 256 };
 
-/** 422 for a policy whose algorithm the service signs with but cannot make keys of yet (Ed25519). */
+/** 422 for an algorithm the service signs with but cannot make keys of (none today: every signing algorithm's keys are made). */
 export function requireKeysOf(algorithm: number, field: string): void {
   if (isGeneratedAlgorithm(algorithm)) return;
-  const message = `keys of algorithm ${algorithm} are not made by this service yet: choose 8, 13 or 14`;
+  const message = `keys of algorithm ${algorithm} are not made by this service: choose ${GENERATED_ALGORITHMS.join(", ")}`;
   throw new ApiError("validation_failed", `${field}: ${message}.`, { errors: [{ field, message }] });
 }
 
