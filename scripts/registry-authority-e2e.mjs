@@ -10,7 +10,9 @@
 // (2502, the registry down, a 202 finishing after it), a slow registry holding only its own
 // writes (shown by what the registries saw, not by the clock), reconciliation (drift
 // followed, a domain gone marked), the registry's clock (the sweep leaving connected domains'
-// renewal, redemption, purge and transfer approval to the registry) — every frame the
+// renewal, redemption, purge and transfer approval to the registry), a transfer between two
+// of our accounts (`eurid`, .eu, connected to a third registry: its auth_info the registry's,
+// no year added, nothing owed) — every frame the
 // registries received schema-valid. Waits are hang detectors with generous bounds, never speed checks.
 // Prints `ok - …` / `not ok - …` per check and `REGISTRY-AUTHORITY-E2E: N passed, M failed`.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -42,17 +44,21 @@ async function startRegistry(name) {
 
 async function main() {
   const work = tempDir("domain-api-registry-authority-e2e-");
-  const [a, b] = await Promise.all([startRegistry("local registry A"), startRegistry("local registry B")]);
+  const [a, b, c] = await Promise.all([startRegistry("local registry A"), startRegistry("local registry B"), startRegistry("local registry C")]);
   const connectors = join(work, "registries.json");
   writeFileSync(
     connectors,
     JSON.stringify({
       verisign: { host: "127.0.0.1", port: a.port, client_id: "domain-api", password: "local-pw-1", ca: a.ca, poll_seconds: 1 },
       pir: { host: "127.0.0.1", port: b.port, client_id: "domain-api", password: "local-pw-1", ca: b.ca, poll_seconds: 1, sessions: 1 },
+      // A registry of its own: a registry's poll queue is per registrar, read by one connector.
+      eurid: { host: "127.0.0.1", port: c.port, client_id: "domain-api", password: "local-pw-1", ca: c.ca, poll_seconds: 1, sessions: 1 },
     }),
     { mode: 0o600 },
   );
-  const base = await startReported("npm start -- --registries FILE", { args: ["--registries", connectors] });
+  // A CURSOR_SECRET of its own: a request not from loopback (the second account's, below) needs one.
+  const cursorSecret = `registry-authority-e2e-${Date.now().toString(36)}-cursor-key`.padEnd(40, "0");
+  const base = await startReported("npm start -- --registries FILE", { args: ["--registries", connectors, "--var", `CURSOR_SECRET:${cursorSecret}`] });
   if (!base) return;
   const api = httpClient(base, { timeoutMs: 30_000 });
   const control = a.control;
@@ -91,8 +97,8 @@ async function main() {
   };
   const pendingTransfer = (res) => res.status === 200 && res.json.status.includes("pendingTransfer");
 
-  await check("both connectors come up", async () => {
-    for (const repository of ["verisign", "pir"]) {
+  await check("the three connectors come up", async () => {
+    for (const repository of ["verisign", "pir", "eurid"]) {
       let last = null;
       const up = await waitFor(
         async () => {
@@ -824,8 +830,140 @@ async function main() {
     },
   );
 
-  await check("every frame both registries received was schema-valid (no command invalid, none answered 2001)", async () => {
-    for (const registry of [control, b.control]) {
+  // ---- a transfer between two of our accounts (registry C, .eu: no transfer lock) ----------
+
+  let gaining = null;
+  await check("a second account of ours and its token (POST /v1/accounts, /v1/tokens)", async () => {
+    const account = await api("POST", "/v1/accounts", { name: `Authority E2E gaining ${tag}` });
+    expectStatus(account, 201);
+    const token = await api("POST", "/v1/tokens", { name: `authority-e2e-${tag}`, scope: "write", account: account.json.id });
+    expectStatus(token, 201);
+    // npm start runs without authentication for loopback requests (AUTH_DISABLED): a request
+    // from another address (wrangler dev keeps a CF-Connecting-IP sent) is authenticated,
+    // so it is the gaining account's, by its token.
+    gaining = { id: account.json.id, headers: { authorization: `Bearer ${token.json.secret}`, "cf-connecting-ip": "192.0.2.10" } };
+  });
+  /** The registry's view of one of our domains, as its sponsor (authInfo included). */
+  const atC = async (name) => {
+    const info = await as("domain-api", { kind: "domain:info", name }, c.control);
+    assertEqual(info.code, 1000, `<domain:info> of ${name}`);
+    return info.json.resData[0];
+  };
+  const between = `between-${tag}.eu`;
+  let betweenDomain = null;
+  await check(
+    "between our accounts, a wrong auth_info: the registry is asked (<domain:info> with it), 422 policy_violation naming auth_info, counted, its transfer_auth_failed event, no transfer",
+    async () => {
+      assert(gaining !== null, "no second account");
+      betweenDomain = await registered(between);
+      const from = await commandCount(c.control);
+      const res = await api("POST", `/v1/domains/${between}/transfer`, { auth_info: "Not-the-password-1" }, gaining.headers);
+      expectStatus(res, 422);
+      assertEqual(res.json.code, "policy_violation", "code");
+      assertEqual(res.json.errors, [{ field: "auth_info", message: "does not match" }], "errors");
+      const sent = (await commandsSince(from, c.control)).filter((x) => x.object === between);
+      assertEqual(
+        sent.map((x) => `${x.kind} ${x.code}`),
+        ["domain:info 1000"],
+        "commands at the registry",
+      );
+      const failed = await eventsOf(betweenDomain.id, "transfer_auth_failed");
+      assert(
+        failed.length === 1 && failed[0].after.failures === 1 && failed[0].after.gaining_account === gaining.id,
+        `events: ${JSON.stringify(failed).slice(0, 300)}`,
+      );
+      expectStatus(await api("GET", `/v1/domains/${between}/transfer`), 404);
+    },
+  );
+
+  await check(
+    "between our accounts, the registry's auth_info: 201 pending, costing nothing (price 0.00: no registry transfer, no year), no <domain:transfer> sent",
+    async () => {
+      assert(betweenDomain !== null, "no domain");
+      const from = await commandCount(c.control);
+      const res = await api("POST", `/v1/domains/${between}/transfer`, { auth_info: betweenDomain.auth_info }, gaining.headers);
+      expectStatus(res, 201);
+      assert(
+        res.json.status === "pending" && res.json.gaining_account === gaining.id && res.json.losing_account === betweenDomain.account,
+        `transfer: ${res.text.slice(0, 300)}`,
+      );
+      assertEqual(res.json.price, { currency: "USD", amount: "0.00" }, "price");
+      const sent = (await commandsSince(from, c.control)).filter((x) => x.object === between);
+      assertEqual(
+        sent.map((x) => `${x.kind} ${x.code}`),
+        ["domain:info 1000"],
+        "commands at the registry",
+      );
+      assert(pendingTransfer(await api("GET", `/v1/domains/${between}`)), "the domain not pendingTransfer");
+    },
+  );
+
+  await check(
+    "between our accounts, approved: the registry takes a new auth_info (<domain:update>, asked back with <domain:info>), the domain is the gaining account's with the registry's expiry, no year added, the event carries the update's svTRID",
+    async () => {
+      assert(betweenDomain !== null, "no domain");
+      const before = await atC(between);
+      const from = await commandCount(c.control);
+      const res = await api("POST", `/v1/domains/${between}/transfer/approve`);
+      expectStatus(res, 200);
+      assertEqual(res.json.status, "approved", "status");
+      const sent = (await commandsSince(from, c.control)).filter((x) => x.object === between);
+      assertEqual(
+        sent.map((x) => `${x.kind} ${x.code}`),
+        ["domain:update 1000"],
+        "commands at the registry",
+      );
+      const moved = await api("GET", `/v1/domains/${between}`, undefined, gaining.headers);
+      expectStatus(moved, 200);
+      assertEqual(moved.json.account, gaining.id, "account");
+      const after = await atC(between);
+      assertEqual(after.clID, "domain-api", "the registry's sponsor (still us)");
+      assertEqual(after.exDate, before.exDate, "the registry's exDate");
+      assertEqual(Date.parse(moved.json.expires_at), Date.parse(after.exDate), "expires_at (the registry's)");
+      assertEqual(Date.parse(moved.json.expires_at), Date.parse(betweenDomain.expires_at), "expires_at (no year added)");
+      assert(after.authInfo !== before.authInfo, "the registry still holds the losing account's auth_info");
+      assertEqual(after.authInfo, moved.json.auth_info, "the registry's auth_info is the domain's");
+      const events = await eventsOf(betweenDomain.id, "transfer_approve");
+      assert(
+        events.length === 1 && events[0].account === gaining.id && /^LR-/.test(events[0].after?.registry_sv_trid ?? ""),
+        `events: ${JSON.stringify(events).slice(0, 400)}`,
+      );
+      // The losing account's password no longer moves it back.
+      const back = await api("POST", `/v1/domains/${between}/transfer`, { auth_info: betweenDomain.auth_info });
+      expectStatus(back, 422);
+      assertEqual(back.json.code, "policy_violation", "asked back with the old auth_info");
+    },
+  );
+
+  await check("between our accounts, rejected: nothing changes at the registry (no command after the request's <domain:info>), the domain stays", async () => {
+    assert(gaining !== null, "no second account");
+    const name = `between-rejected-${tag}.eu`;
+    const domain = await registered(name);
+    const before = await atC(name);
+    const from = await commandCount(c.control);
+    expectStatus(await api("POST", `/v1/domains/${name}/transfer`, { auth_info: domain.auth_info }, gaining.headers), 201);
+    const res = await api("POST", `/v1/domains/${name}/transfer/reject`);
+    expectStatus(res, 200);
+    assertEqual(res.json.status, "rejected", "status");
+    const sent = (await commandsSince(from, c.control)).filter((x) => x.object === name);
+    assertEqual(
+      sent.map((x) => `${x.kind} ${x.code}`),
+      ["domain:info 1000"],
+      "commands at the registry",
+    );
+    const after = await atC(name);
+    assertEqual([after.authInfo, after.exDate, after.clID], [before.authInfo, before.exDate, before.clID], "the registry's authInfo, exDate, sponsor");
+    const now = await api("GET", `/v1/domains/${name}`);
+    expectStatus(now, 200);
+    assertEqual(
+      [now.json.account, now.json.auth_info, now.json.expires_at],
+      [domain.account, domain.auth_info, domain.expires_at],
+      "account, auth_info, expires_at",
+    );
+  });
+
+  await check("every frame the registries received was schema-valid (no command invalid, none answered 2001)", async () => {
+    for (const registry of [control, b.control, c.control]) {
       const all = await commandsSince(0, registry);
       const bad = all.filter((x) => x.kind === "invalid" || x.code === 2001);
       assert(bad.length === 0, `invalid: ${JSON.stringify(bad).slice(0, 500)}`);
