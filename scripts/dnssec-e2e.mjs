@@ -340,11 +340,22 @@ async function main({ base, stateDir, work }) {
 
   if (transferKey) await signingOnABusyTier({ api, work, pdnsPort, primaryPort, bindPort, transferKey, seen });
 
-  await check("with no domain here publishing its DS, turning signing off answers 204", async () => {
-    const response = await api("DELETE", `/v1/zones/${ZONE}/dnssec`);
-    seen.push(response.text);
-    assert(response.status === 204, `answered ${response.status}: ${response.text}`);
-  });
+  await check(
+    "with no domain here (its parent not managed here), turning signing off answers 202 and the primary serves RFC 8078's delete, still signed; ?force=true then stops at once (204)",
+    async () => {
+      const response = await api("DELETE", `/v1/zones/${ZONE}/dnssec`);
+      seen.push(response.text);
+      assert(response.status === 202 && response.json?.rollover?.kind === "unsign", `answered ${response.status}: ${response.text}`);
+      const dig = async (type) =>
+        (await runCommand("dig", ["@127.0.0.1", "-p", String(pdnsPort), "+short", "+norec", ZONE, type], { timeoutMs: 10_000 })).output.trim();
+      const deleted = await waitFor(async () => (await dig("CDS")) === "0 0 0 00" && (await dig("CDNSKEY")) === "0 3 0 AA==", { timeoutMs: 30_000 });
+      assert(deleted !== null, `CDS ${await dig("CDS")}, CDNSKEY ${await dig("CDNSKEY")}`);
+      assert((await dig("DNSKEY")) !== "", "the DNSKEY RRset is still served");
+      const forced = await api("DELETE", `/v1/zones/${ZONE}/dnssec?force=true`);
+      seen.push(forced.text);
+      assert(forced.status === 204, `forced: answered ${forced.status}: ${forced.text}`);
+    },
+  );
 
   await check("no private key material in any API answer seen, nor in the service's or PowerDNS's output", async () => {
     const places = [...seen.map((text, i) => [`answer ${i}`, text]), ["npm start output", harness.serverOutput], ["npm run dns output", dns.output]];
