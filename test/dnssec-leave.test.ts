@@ -183,6 +183,7 @@ describe("the apex's CDS and CDNSKEY are the keys' roll's, served by lookup and 
       const record = await api("POST", "/v1/records", { json: { zone: "cds-list.test", name: "@", type, content } });
       expect(record.status, record.text).toBe(201);
     }
+    // Unsigned: records like any others.
     const unsigned = await pdns("/list/-1/cds-list.test.");
     expect(unsigned.body.result.filter((r: { qtype: string }) => r.qtype === "CDS" || r.qtype === "DNSKEY")).toHaveLength(2);
     const on = (await api("POST", "/v1/zones/cds-list.test/dnssec")).body;

@@ -27,7 +27,9 @@ export function pdnsSettings({ port, cache, threads = 3 }) {
     "dname-processing=yes",
     // A signed zone's CDS and CDNSKEY come from the backend (the DS set its keys' roll wants,
     // or RFC 8078's delete: docs/dnssec.md), answered, transferred and in the NSEC bitmap;
-    // without it PowerDNS leaves them out of transfers and bitmaps.
+    // without it PowerDNS leaves them out of transfers and bitmaps. It also transfers an
+    // unsigned zone's DNSKEY, CDS and CDNSKEY records, and gives them (and DNSKEY answers)
+    // the SOA minimum as TTL, as it does a signed zone's.
     "direct-dnskey=yes",
     // Backend threads: for the remote backend, the HTTP requests PowerDNS keeps in flight.
     `distributor-threads=${threads}`,
