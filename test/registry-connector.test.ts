@@ -141,6 +141,26 @@ describe("a restore its registry left pending (pendingRestore)", () => {
   });
 });
 
+describe("an update its registry left pending (pendingUpdate)", () => {
+  it("another update answers 409 status_prohibits naming pendingUpdate before the registry is asked (its gateway is out of reach here), and the stored DS stays", async () => {
+    const created = await api("POST", "/v1/domains", { json: { name: "update-pending.org", nameservers: ["ns1.example.net", "ns2.example.net"] } });
+    expect(created.status, created.text).toBe(201);
+    // Its DS change pending at the registry (as a 202 update left it): the DS stored is still none.
+    await env.DB.prepare("update domains set statuses = ?1 where id = ?2")
+      .bind(JSON.stringify(["pendingUpdate"]), created.body.id)
+      .run();
+    const before = await connected("GET", "/v1/domains/update-pending.org");
+    expect(before.body.status).toEqual(["pendingUpdate"]);
+    expect(before.body.ds).toEqual([]);
+    const ds = [{ key_tag: 12345, algorithm: 13, digest_type: 2, digest: "a".repeat(64) }];
+    const problem = expectProblem(await connected("PATCH", "/v1/domains/update-pending.org", { json: { ds } }), 409, "status_prohibits");
+    expect(problem.detail).toMatch(/pendingUpdate/);
+    const after = await connected("GET", "/v1/domains/update-pending.org");
+    expect(after.body).toEqual(before.body);
+    expect(after.headers.get("etag")).toBe(before.headers.get("etag"));
+  });
+});
+
 describe("a connected registration's D1 round trips", () => {
   /** A registration under PIR_TO_A_CLOSED_GATEWAY and what it cost D1, the caller's token read just before (not the registration's cost). */
   async function registration(name: string, registrant: string) {

@@ -132,7 +132,8 @@ export const DOMAIN_STATUS_FILTERS = [...CLIENT_STATUSES, ...LOCK_STATUSES, "pen
  * `pendingTransfer` (a transfer waiting for the losing account, RFC 5731 §3.2.4).
  */
 export const PROHIBITING_STATUSES = {
-  update: ["clientUpdateProhibited", "serverUpdateProhibited", "pendingDelete", "pendingTransfer"],
+  // pendingUpdate: an update a connected registry holds for review (1001) admits no other until it settles.
+  update: ["clientUpdateProhibited", "serverUpdateProhibited", "pendingDelete", "pendingTransfer", "pendingUpdate"],
   delete: ["clientDeleteProhibited", "serverDeleteProhibited", "pendingDelete", "pendingTransfer"],
   renew: ["clientRenewProhibited", "serverRenewProhibited", "pendingDelete", "pendingTransfer"],
   transfer: ["clientTransferProhibited", "serverTransferProhibited", "pendingDelete", "pendingTransfer"],

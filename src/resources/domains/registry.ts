@@ -213,7 +213,8 @@ type DomainState = Parameters<typeof domainAtRegistry>[0] & { name: string };
  * A domain's change at its registry (RFC 5731 §3.2.5): the contacts and name servers it
  * newly names created there first, then one `<domain:update>` from what the registry holds
  * to what the change leaves (none when nothing it holds differs). Answers the rows to write
- * in the change's batch and the registry's transaction id.
+ * in the change's batch, the registry's transaction id and whether it took the update
+ * (`done`) or holds it for review (1001: `pending`, settled by its poll message).
  */
 export async function updateAtRegistry(
   registry: DomainRegistry,
@@ -222,7 +223,7 @@ export async function updateAtRegistry(
   before: DomainState,
   after: DomainState,
   at: string,
-): Promise<{ rows: ReturnType<typeof registryObjectInsert>[]; svTRID?: string }> {
+): Promise<{ rows: ReturnType<typeof registryObjectInsert>[]; svTRID?: string; outcome?: "done" | "pending" }> {
   const contactIds = [before.registrantId, before.adminId, before.techId, before.billingId, after.registrantId, after.adminId, after.techId, after.billingId];
   const contacts = await contactsAtRegistry(
     registry,
@@ -236,7 +237,7 @@ export async function updateAtRegistry(
   const rows = [...contacts.rows, ...hostRows];
   if (!command) return { rows };
   const done = await registry.send("domain:update", command, `Updating ${before.name} at the ${registry.repository} registry`);
-  return { rows, svTRID: done.svTRID };
+  return { rows, svTRID: done.svTRID, outcome: done.outcome };
 }
 
 /**

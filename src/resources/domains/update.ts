@@ -2,7 +2,8 @@
 // client statuses (replaced whole), auth_info and auto_renew. RFC 5731 §2.3: under
 // clientUpdateProhibited, only the patch that removes it is accepted. Under a connected
 // repository the registry changes first (<domain:update>: hosts, contacts, client statuses,
-// authInfo, DS through secDNS), and D1 only after its success.
+// authInfo, DS through secDNS), and D1 only after its success; an update it leaves pending
+// (1001) answers 202 with pendingUpdate, and the domain changes when it settles.
 import type { RouteHandler } from "@hono/zod-openapi";
 import { catalog } from "../../db/catalog";
 import { domainsNamed, hostsNamed } from "../../db/links";
@@ -75,7 +76,8 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
   parsed.invalid.push(...dsErrors(patch.ds ?? []));
 
   const registries = new Map<string, ReturnType<typeof domainRegistry>>();
-  return updateResource(c, domainCollection, c.req.valid("param").domain, {
+  let pending = false;
+  const updated = (await updateResource(c, domainCollection, c.req.valid("param").domain, {
     // Name servers are names: their hosts and superordinate domains are looked up in every account.
     reads: (db) => [
       contactsById(db, contactIdsOf(assigned)),
@@ -138,6 +140,29 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
       if (!registries.has(current.repositoryId)) registries.set(current.repositoryId, domainRegistry(c, current.repositoryId));
       const registry = registries.get(current.repositoryId)!;
       const atRegistry = registry ? await updateAtRegistry(registry, ctx.db, ctx.allAccounts, current, written, ctx.at) : { rows: [], svTRID: undefined };
+      // 1001: the registry has yet to act (RFC 5730 §3): nothing it holds is shown as done (name
+      // servers, DS, contacts, statuses, auth_info stay as they were); the domain shows
+      // pendingUpdate until its poll message or reconciliation brings the registry's state in
+      // one write. What only we hold (auto_renew, the operator's lock) is written now.
+      pending = atRegistry.outcome === "pending";
+      if (pending) {
+        const held = {
+          ...current,
+          statuses: [...current.statuses, "pendingUpdate"],
+          serverStatuses: written.serverStatuses,
+          autoRenew: written.autoRenew,
+          version: current.version + 1,
+          updatedAt: ctx.at,
+        };
+        return {
+          next: held,
+          write: versionStep(ctx.db, domains, current, held),
+          afterFromDatabase: registryTransaction(atRegistry.svTRID),
+          // The contacts and hosts created at the registry are held there whatever it decides.
+          alongside: atRegistry.rows,
+          readBack: domainCollection.find(ctx.db, { kind: "id", id: current.id }),
+        };
+      }
       return {
         next: written,
         write: versionStep(ctx.db, domains, current, written),
@@ -151,5 +176,7 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
         guards: [...contactAddressGuards(ctx.db, current.id, assigned), ...links.guards],
       };
     },
-  });
+  })) as Response;
+  // 1001: 202, the domain in pendingUpdate (its Idempotency-Key record is the answer as sent: src/http/idempotency.ts).
+  return (pending ? new Response(updated.body, { status: 202, headers: updated.headers }) : updated) as never;
 };
