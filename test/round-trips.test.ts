@@ -3,17 +3,19 @@
 // counted by wrapping the D1 binding the Worker receives (test/d1-cost.ts): every
 // statement executed on its own and every batch is one trip to the database.
 import { beforeAll, describe, expect, it } from "vitest";
-import { costOf, roundTrips } from "./d1-cost";
+import { costOf, roundTrips, tokenVerifiedAfresh } from "./d1-cost";
 
 async function request(method: string, path: string, json?: unknown) {
   const headers: Record<string, string> = json === undefined ? {} : { "content-type": "application/json" };
   const response = await costOf(method, path, { body: json === undefined ? undefined : JSON.stringify(json), headers });
-  return { status: response.status, body: response.body, trips: roundTrips(response.cost) };
+  return { status: response.status, body: response.body, trips: roundTrips(response.cost), afresh: tokenVerifiedAfresh(response.cost) };
 }
 
 async function tripsOf(path: string): Promise<{ trips: number; rows: number }> {
   await request("GET", path); // warm: token check and catalog are cached per isolate
-  const response = await request("GET", path);
+  let response = await request("GET", path);
+  // Measured again (at most twice) when the token cache ran out meanwhile on a loaded machine.
+  for (let again = 0; again < 2 && response.afresh; again++) response = await request("GET", path);
   expect(response.status).toBe(200);
   return { trips: response.trips, rows: response.body.data.length };
 }
