@@ -341,19 +341,22 @@ async function main({ base, stateDir, work }) {
   durations.push(["KSK", clock - rollStart]);
   const kskWindow = [rollStart, clock];
 
-  // The algorithm roll 8 → 13: the policy changes, the next run starts it.
-  const algorithmPolicy = await check(
-    "PATCH …/dnssec {policy: {algorithm: 13, ksk_lifetime_days: null}} and the next run starts an algorithm roll",
-    async () => {
-      await must("PATCH", `/v1/zones/${ZONE}/dnssec`, { policy: { algorithm: 13, ksk_lifetime_days: null } }, 200);
-      // A second after the KSK roll's last step, so that the two rolls' events are told apart by time.
+  /**
+   * An algorithm roll: the policy changes, the next run starts it (new KSK and ZSK
+   * pre-published), it is walked to its end, and at rest a KSK and a ZSK of the new
+   * algorithm remain, the domain's DS naming the KSK alone. False when a step failed.
+   */
+  const algorithmRoll = async ({ policy, algorithm, startCheck, label, duration, restCheck }) => {
+    const started = await check(startCheck, async () => {
+      await must("PATCH", `/v1/zones/${ZONE}/dnssec`, { policy }, 200);
+      // A second after the last roll's last step, so that the two rolls' events are told apart by time.
       rollStart = clock + 1000;
       await runAt(rollStart);
       const state = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
       assert(state.rollover?.kind === "algorithm", JSON.stringify(state.rollover));
       assertEqual(
         state.keys
-          .filter((k) => k.algorithm === 13)
+          .filter((k) => k.algorithm === algorithm)
           .map((k) => [k.role, k.state])
           .sort(),
         [
@@ -362,61 +365,47 @@ async function main({ base, stateDir, work }) {
         ],
         "the new keys",
       );
-    },
-  );
-  if (!algorithmPolicy || !(await verifyStep("algorithm +0 s", rollStart))) return;
-  if (!(await walk("algorithm"))) return;
-  durations.push(["algorithm 8 → 13", clock - rollStart]);
+    });
+    if (!started || !(await verifyStep(`${label} +0 s`, rollStart))) return false;
+    if (!(await walk(label))) return false;
+    durations.push([duration, clock - rollStart]);
+    await check(restCheck, async () => {
+      const state = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
+      assertEqual(
+        state.keys.map((k) => [k.role, k.algorithm, k.state]).sort(),
+        [
+          ["ksk", algorithm, "active"],
+          ["zsk", algorithm, "active"],
+        ],
+        "the keys",
+      );
+      const domain = await must("GET", `/v1/domains/${ZONE}`, undefined, 200);
+      assertEqual(domain.ds.map(dsText), [state.keys.find((k) => k.role === "ksk").ds[0]], "the domain's DS");
+    });
+    return true;
+  };
 
-  await check("at rest: a KSK and a ZSK of algorithm 13, the domain's DS names the KSK alone", async () => {
-    const state = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
-    assertEqual(
-      state.keys.map((k) => [k.role, k.algorithm, k.state]).sort(),
-      [
-        ["ksk", 13, "active"],
-        ["zsk", 13, "active"],
-      ],
-      "the keys",
-    );
-    const domain = await must("GET", `/v1/domains/${ZONE}`, undefined, 200);
-    assertEqual(domain.ds.map(dsText), [state.keys.find((k) => k.role === "ksk").ds[0]], "the domain's DS");
+  // The algorithm roll 8 → 13.
+  const to13 = await algorithmRoll({
+    policy: { algorithm: 13, ksk_lifetime_days: null },
+    algorithm: 13,
+    startCheck: "PATCH …/dnssec {policy: {algorithm: 13, ksk_lifetime_days: null}} and the next run starts an algorithm roll",
+    label: "algorithm",
+    duration: "algorithm 8 → 13",
+    restCheck: "at rest: a KSK and a ZSK of algorithm 13, the domain's DS names the KSK alone",
   });
+  if (!to13) return;
 
   // The algorithm roll 13 → 15: Ed25519 keys (RFC 8080) the Worker makes, which PowerDNS signs with.
-  const ed25519 = await check("PATCH …/dnssec {policy: {algorithm: 15}} and the next run starts an algorithm roll to Ed25519 (RFC 8080)", async () => {
-    await must("PATCH", `/v1/zones/${ZONE}/dnssec`, { policy: { algorithm: 15 } }, 200);
-    rollStart = clock + 1000;
-    await runAt(rollStart);
-    const state = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
-    assert(state.rollover?.kind === "algorithm", JSON.stringify(state.rollover));
-    assertEqual(
-      state.keys
-        .filter((k) => k.algorithm === 15)
-        .map((k) => [k.role, k.state])
-        .sort(),
-      [
-        ["ksk", "pre-published"],
-        ["zsk", "pre-published"],
-      ],
-      "the new keys",
-    );
+  const to15 = await algorithmRoll({
+    policy: { algorithm: 15 },
+    algorithm: 15,
+    startCheck: "PATCH …/dnssec {policy: {algorithm: 15}} and the next run starts an algorithm roll to Ed25519 (RFC 8080)",
+    label: "ed25519",
+    duration: "algorithm 13 → 15",
+    restCheck: "at rest: a KSK and a ZSK of Ed25519 (15), the domain's DS names the KSK alone",
   });
-  if (!ed25519 || !(await verifyStep("ed25519 +0 s", rollStart))) return;
-  if (!(await walk("ed25519"))) return;
-  durations.push(["algorithm 13 → 15", clock - rollStart]);
-  await check("at rest: a KSK and a ZSK of Ed25519 (15), the domain's DS names the KSK alone", async () => {
-    const state = await must("GET", `/v1/zones/${ZONE}/dnssec`, undefined, 200);
-    assertEqual(
-      state.keys.map((k) => [k.role, k.algorithm, k.state]).sort(),
-      [
-        ["ksk", 15, "active"],
-        ["zsk", 15, "active"],
-      ],
-      "the keys",
-    );
-    const domain = await must("GET", `/v1/domains/${ZONE}`, undefined, 200);
-    assertEqual(domain.ds.map(dsText), [state.keys.find((k) => k.role === "ksk").ds[0]], "the domain's DS");
-  });
+  if (!to15) return;
 
   await check(
     "each step is an event: the KSK roll's are dnssec.key.published, dnssec.ds.submitted, dnssec.ds.seen, dnssec.key.ready, active, retired, removed, dnssec.ds.submitted, dnssec.ds.seen",
