@@ -17,7 +17,7 @@ import { COUNTED_NOT_HELD, exceededQuota, pastLimitNote, RAISES_NO_COUNT } from 
 import { writeChange, writeRemoval } from "../../db/resource-write";
 import { contacts, domainNameservers, domains, hosts, registryObjects } from "../../db/schema";
 import { rowStatements, type Statement, versionStep, type WriteContext } from "../../db/write";
-import { type Difference, followRegistry, type RegistryDomainView, registryDomainView } from "../../connector/follow";
+import { type Difference, followRegistry, type OurContacts, type RegistryDomainView, registryDomainView } from "../../connector/follow";
 import type { ConnectorSettings } from "../../connector/config";
 import { registryCommand } from "../../connector/gateway";
 import { generateAuthInfo } from "../../registry/auth-info";
@@ -52,17 +52,26 @@ function afterNotes(differences: readonly Difference[], note: RegistryNote) {
   return notes;
 }
 
-/** Our contact the registry's registrant id stands for (one the domain's account holds); undefined when none of ours does. */
-async function registrantOf(ctx: WriteContext, current: DomainWithLinks, view: RegistryDomainView): Promise<string | null | undefined> {
-  if (view.registrant === null) return null;
-  const rows = await ctx.db
-    .select({ id: registryObjects.objectId, accountId: contacts.accountId })
-    .from(registryObjects)
-    .innerJoin(contacts, eq(contacts.id, registryObjects.objectId))
-    .where(
-      and(eq(registryObjects.repositoryId, current.repositoryId), eq(registryObjects.objectType, "contact"), eq(registryObjects.registryId, view.registrant)),
-    );
-  return rows.find((r) => r.accountId === current.accountId)?.id;
+/**
+ * Our contacts the registry's registrant, admin, tech and billing ids stand for (ones the
+ * domain's account holds, as registry_objects records them): one query for all four roles.
+ */
+async function contactsOf(ctx: WriteContext, current: DomainWithLinks, view: RegistryDomainView): Promise<OurContacts> {
+  const wanted = { registrant: view.registrant, ...view.contacts };
+  const ids = [...new Set(Object.values(wanted).filter((id): id is string => id !== null))];
+  const rows =
+    ids.length === 0
+      ? []
+      : await ctx.db
+          .select({ id: registryObjects.objectId, registryId: registryObjects.registryId, accountId: contacts.accountId })
+          .from(registryObjects)
+          .innerJoin(contacts, eq(contacts.id, registryObjects.objectId))
+          .where(
+            and(eq(registryObjects.repositoryId, current.repositoryId), eq(registryObjects.objectType, "contact"), inArray(registryObjects.registryId, ids)),
+          );
+  const of = (registryId: string | null) =>
+    registryId === null ? null : rows.find((r) => r.registryId === registryId && r.accountId === current.accountId)?.id;
+  return { registrant: of(wanted.registrant), admin: of(wanted.admin), tech: of(wanted.tech), billing: of(wanted.billing) };
 }
 
 /**
@@ -103,7 +112,7 @@ export async function followView(
   view: RegistryDomainView,
   note: RegistryNote,
 ): Promise<Difference[]> {
-  const registrant = await registrantOf(ctx, current, view);
+  const ours = await contactsOf(ctx, current, view);
   const { next: fields, differences } = followRegistry(
     {
       statuses: current.statuses,
@@ -112,10 +121,14 @@ export async function followView(
       nameservers: current.nameservers,
       ds: current.ds,
       registrantId: current.registrantId,
+      adminId: current.adminId,
+      techId: current.techId,
+      billingId: current.billingId,
+      authInfo: current.authInfo,
       deleted: current.deletedAt !== null,
     },
     view,
-    registrant,
+    ours,
   );
   const registry = {
     roid: view.roid,
@@ -145,6 +158,10 @@ export async function followView(
     expiresAt: fields.expiresAt,
     ds: fields.ds,
     registrantId: fields.registrantId,
+    adminId: fields.adminId,
+    techId: fields.techId,
+    billingId: fields.billingId,
+    authInfo: fields.authInfo,
     nameservers: fields.nameservers,
     deletedAt,
     rgp,
@@ -280,17 +297,30 @@ export async function joinDomain(
   ctx: WriteContext,
   cat: Catalog,
   transfer: RegistryTransferRow,
-  view: RegistryDomainView & { authInfo?: string },
+  view: RegistryDomainView,
   note: RegistryNote & { status: "approved" | "auto_approved" },
 ): Promise<DomainWithLinks> {
   const extensionId = [...cat.extensions.values()].filter((e) => view.name.endsWith(`.${e.id}`)).sort((a, b) => b.id.length - a.id.length)[0]!.id;
   const extension = cat.extensions.get(extensionId)!;
   const [zone] = await accountZoneNamed(ctx.db, view.name, transfer.accountId);
   const known = new Set((await hostsNamed(ctx.allAccounts, view.nameservers)).map((h) => h.name));
+  const authInfo = view.authInfo ?? generateAuthInfo();
   const followed = followRegistry(
-    { statuses: [], serverStatuses: [], expiresAt: view.expiresAt ?? ctx.at, nameservers: [], ds: [], registrantId: null, deleted: false },
+    {
+      statuses: [],
+      serverStatuses: [],
+      expiresAt: view.expiresAt ?? ctx.at,
+      nameservers: [],
+      ds: [],
+      registrantId: null,
+      adminId: null,
+      techId: null,
+      billingId: null,
+      authInfo,
+      deleted: false,
+    },
     view,
-    null,
+    { registrant: null, admin: null, tech: null, billing: null },
   ).next;
   const rgp = withGracePeriod([], ctx.now, { status: "transferPeriod", days: extension.graceTransfer });
   const next: DomainWithLinks = {
@@ -305,7 +335,7 @@ export async function joinDomain(
     billingId: null,
     statuses: followed.statuses,
     serverStatuses: followed.serverStatuses,
-    authInfo: view.authInfo ?? generateAuthInfo(),
+    authInfo,
     autoRenew: true,
     expiresAt: followed.expiresAt,
     lastTransferAt: ctx.at,
@@ -344,7 +374,7 @@ export async function joinDomain(
 
 /** What asking the registry about one domain found. */
 export type Asked =
-  | { found: "ours"; view: RegistryDomainView & { authInfo?: string }; svTRID: string }
+  | { found: "ours"; view: RegistryDomainView; svTRID: string }
   | { found: "theirs"; view: RegistryDomainView; svTRID: string }
   | { found: "none"; svTRID: string };
 
@@ -359,11 +389,8 @@ export async function askRegistry(settings: ConnectorSettings, repository: strin
   if (response.code === 2303) return { found: "none", svTRID: response.trID.svTRID };
   const view = registryDomainView(response);
   if (response.code !== 1000 || !view) throw new RegistryAnswerUnread(`${name}: the registry answered ${response.code} to <domain:info>`);
-  const info = response.resData.find((d) => d.kind === "domain:infData");
-  const authInfo = info?.kind === "domain:infData" ? info.authInfo : undefined;
-  return view.clID === clientId
-    ? { found: "ours", view: { ...view, ...(authInfo ? { authInfo } : {}) }, svTRID: response.trID.svTRID }
-    : { found: "theirs", view, svTRID: response.trID.svTRID };
+  // The view carries the authInfo the registry shows its sponsor (RFC 5731 §3.1.2).
+  return view.clID === clientId ? { found: "ours", view, svTRID: response.trID.svTRID } : { found: "theirs", view, svTRID: response.trID.svTRID };
 }
 
 /** An info answer that tells nothing of the domain (neither its data nor 2303). */

@@ -1,0 +1,174 @@
+// What a connected registry's word brings back to our copy (docs/registries.md, "Pending
+// states" and "The registry decides"): everything a domain update can change — name servers,
+// DS, statuses, the registrant, the admin, tech and billing contacts and the auth_info —
+// follows the registry's <domain:info>, the same way whether a panData settlement, a
+// reconciliation or a message carrying the domain's infData brings it (followView). Here the
+// message carries the info (no gateway is reachable from workerd: the panData path against
+// the local registry is scripts/registry-authority-e2e.mjs). The domains are registered while
+// .org is builtin; the registry ids of their contacts are recorded as a create at the
+// registry would have recorded them (registry_objects).
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import worker from "../src/index";
+import { type ApiResponse, api, createContact } from "./helpers";
+import { bearer } from "./tokens";
+
+const PIR = {
+  REGISTRY_CONNECTORS: JSON.stringify({ pir: { client_id: "domain-api" } }),
+  REGISTRY_GATEWAY_URL: "http://127.0.0.1:9",
+  REGISTRY_GATEWAY_SECRET: "a-gateway-secret-of-32-characters-or-more",
+};
+const NAMESERVERS = ["ns1.example.fr", "ns2.example.fr"];
+
+async function hand(body: unknown): Promise<ApiResponse> {
+  const request = new Request("http://api.test/v1/registry-messages", {
+    method: "POST",
+    headers: { authorization: bearer("write"), "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request, { ...env, ...PIR } as never, ctx);
+  await waitOnExecutionContext(ctx);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, text };
+}
+
+let messageId = 0;
+/** A poll message carrying the domain's infData, as the gateway hands it over. */
+function changed(info: Record<string, unknown>) {
+  const id = `settlement-${++messageId}`;
+  return {
+    repository: "pir",
+    client_id: "domain-api",
+    message: {
+      code: 1301,
+      msgQ: { count: 1, id, msg: "The registry changed the domain." },
+      resData: [info],
+      extensions: [],
+      trID: { svTRID: `LR-S${messageId}` },
+    },
+  };
+}
+
+/** Our contact as the registry holds it (the row a contact:create at the registry records). */
+async function heldAtRegistry(contactId: string, registryId: string) {
+  await env.DB.prepare(
+    "insert into registry_objects (repository_id, object_type, object_id, registry_id, roid, created_at) values ('pir', 'contact', ?1, ?2, null, ?3)",
+  )
+    .bind(contactId, registryId, new Date().toISOString())
+    .run();
+}
+
+function infData(name: string, fields: Record<string, unknown>) {
+  return {
+    kind: "domain:infData",
+    name,
+    roid: `${name.length}-PIR`,
+    statuses: [{ s: "ok" }],
+    contacts: [],
+    nameservers: NAMESERVERS,
+    hostAttrs: [],
+    hosts: [],
+    clID: "domain-api",
+    ...fields,
+  };
+}
+
+describe("the registry's info brings back the contacts and the auth_info, as it does name servers and statuses", () => {
+  it("the admin, tech and billing contacts become our contacts the registry's ids stand for, and the auth_info the one it shows its sponsor, in one update event listing each and never the auth_info's value", async () => {
+    const first = await createContact({ email: "settle-first@example.org" });
+    const second = await createContact({ email: "settle-second@example.org" });
+    await heldAtRegistry(first.id, "settle-first");
+    await heldAtRegistry(second.id, "settle-second");
+    const created = await api("POST", "/v1/domains", {
+      json: { name: "contacts-follow.org", registrant: first.id, contacts: { admin: first.id, tech: first.id }, nameservers: NAMESERVERS },
+    });
+    expect(created.status, created.text).toBe(201);
+    const domain = created.body;
+    const info = infData("contacts-follow.org", {
+      registrant: "settle-first",
+      contacts: [
+        { type: "admin", id: "settle-second" },
+        { type: "tech", id: "settle-second" },
+        { type: "billing", id: "settle-second" },
+      ],
+      exDate: domain.expires_at,
+      authInfo: "Registry-Set-auth-42",
+    });
+    const res = await hand(changed(info));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ outcome: "applied", domain: domain.id });
+    const now = await api("GET", "/v1/domains/contacts-follow.org");
+    expect(now.status, now.text).toBe(200);
+    expect(now.body).toMatchObject({
+      registrant: first.id,
+      contacts: { admin: second.id, tech: second.id, billing: second.id },
+      nameservers: NAMESERVERS,
+      auth_info: "Registry-Set-auth-42",
+    });
+    const events = await api("GET", `/v1/events?resource=${domain.id}&limit=100`);
+    expect(events.status, events.text).toBe(200);
+    expect(events.body.data.map((e: any) => e.operation)).toEqual(["create", "update"]);
+    const update = events.body.data[1];
+    expect(update.token).toBe("registry:pir");
+    expect(update.after.registry_differences).toEqual([
+      { field: "admin", ours: first.id, registry: second.id },
+      { field: "tech", ours: first.id, registry: second.id },
+      { field: "billing", ours: null, registry: second.id },
+      { field: "auth_info", ours: "not recorded", registry: "not recorded" },
+    ]);
+    expect(update.after.contacts).toEqual({ admin: second.id, tech: second.id, billing: second.id });
+    expect(JSON.stringify(update)).not.toContain("Registry-Set-auth-42");
+    expect(JSON.stringify(update)).not.toContain(domain.auth_info);
+  });
+
+  it("a role the registry fills with a contact that is none of ours leaves it empty here, the registry's id in the difference; a role it leaves empty is cleared; an info without authInfo keeps ours", async () => {
+    const ours = await createContact({ email: "settle-ours@example.org" });
+    await heldAtRegistry(ours.id, "settle-ours");
+    const created = await api("POST", "/v1/domains", {
+      json: { name: "contacts-theirs.org", registrant: ours.id, contacts: { admin: ours.id, tech: ours.id, billing: ours.id }, nameservers: NAMESERVERS },
+    });
+    expect(created.status, created.text).toBe(201);
+    const domain = created.body;
+    const info = infData("contacts-theirs.org", {
+      registrant: "settle-ours",
+      contacts: [
+        { type: "admin", id: "settle-ours" },
+        { type: "tech", id: "another-registrars" },
+      ],
+      exDate: domain.expires_at,
+    });
+    const res = await hand(changed(info));
+    expect(res.body).toMatchObject({ outcome: "applied", domain: domain.id });
+    const now = await api("GET", "/v1/domains/contacts-theirs.org");
+    expect(now.body).toMatchObject({ registrant: ours.id, contacts: { admin: ours.id, tech: null, billing: null }, auth_info: domain.auth_info });
+    const events = await api("GET", `/v1/events?resource=${domain.id}&operation=update`);
+    expect(events.body.data.at(-1).after.registry_differences).toEqual([
+      { field: "tech", ours: ours.id, registry: "another-registrars" },
+      { field: "billing", ours: ours.id, registry: null },
+    ]);
+  });
+
+  it("a contact of another account the registry's id stands for is not pointed at: the role is left empty here", async () => {
+    const account = await api("POST", "/v1/accounts", { json: { name: "settlement-other-account" } });
+    expect(account.status, account.text).toBe(201);
+    const token = await api("POST", "/v1/tokens", { json: { name: "settlement-other-token", scope: "write", account: account.body.id } });
+    expect(token.status, token.text).toBe(201);
+    const theirs = await api("POST", "/v1/contacts", {
+      json: {
+        name: "Other Account",
+        email: "settle-other-account@example.org",
+        address: { street: ["1 Road"], city: "Paris", postal_code: "75001", country_code: "FR" },
+      },
+      headers: { authorization: `Bearer ${token.body.secret}` },
+    });
+    expect(theirs.status, theirs.text).toBe(201);
+    await heldAtRegistry(theirs.body.id, "settle-other-acc");
+    const created = await api("POST", "/v1/domains", { json: { name: "contacts-other-account.org", nameservers: NAMESERVERS } });
+    expect(created.status, created.text).toBe(201);
+    const info = infData("contacts-other-account.org", { contacts: [{ type: "admin", id: "settle-other-acc" }], exDate: created.body.expires_at });
+    expect((await hand(changed(info))).body).toMatchObject({ outcome: "applied", domain: created.body.id });
+    const now = await api("GET", "/v1/domains/contacts-other-account.org");
+    expect(now.body.contacts).toEqual({ admin: null, tech: null, billing: null });
+  });
+});
