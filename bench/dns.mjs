@@ -28,13 +28,14 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCommand, startDaemon, startDnsTier, startPowerDns, stopDaemon, stopDaemons, waitFor } from "../scripts/lib/daemons.mjs";
 import { tierSecondaryVar } from "../scripts/lib/dns-tier.mjs";
 import { freePort } from "../scripts/lib/harness.mjs";
 import { pdnsSettings } from "../scripts/lib/pdns-settings.mjs";
+import { benchLog, loads, mustBeReady } from "./common.mjs";
 import { writeResults } from "./results.mjs";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -47,17 +48,10 @@ const CLIENTS = 8;
 const OUTSTANDING = 64;
 const SQLITE_SCHEMAS = ["/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql", "/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql"];
 
-const started = Date.now();
-const log = (message) => console.log(`[bench dns ${String(Math.round((Date.now() - started) / 1000)).padStart(3)}s] ${message}`);
+const log = benchLog("dns");
 
 // ---------------------------------------------------------------- processes
 // Started and stopped by scripts/lib/daemons.mjs (process groups, stopped by PID).
-
-/** A daemon that did not come up is the run's end. */
-function mustBeReady(daemon) {
-  if (daemon.notReady) throw new Error(daemon.notReady);
-  return daemon;
-}
 
 /** True when the server answers the zone's SOA (at `serial`, when given). */
 async function answers(port, serial = null) {
@@ -214,7 +208,7 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
     edns_do: true,
     sqlite_cache_ttl: CACHE_TTL,
     cpus: cpus().length,
-    load_before: loadavg().map((l) => Number(l.toFixed(2))),
+    load_before: loads(),
     scenarios: {},
   };
   let exitCode = 0;
@@ -334,7 +328,7 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
               figures.api_requests_per_1000_questions = Number(((total / Math.max(1, figures.sent)) * 1000).toFixed(4));
               figures.question_driven_api_requests_per_1000_questions = Number((((total - polls) / Math.max(1, figures.sent)) * 1000).toFixed(4));
             }
-            figures.load = loadavg().map((l) => Number(l.toFixed(2)));
+            figures.load = loads();
             (runsOf[name] ??= []).push(figures);
             log(
               `${name}: ${figures.qps} q/s, avg ${figures.avg_latency_ms} ms, ${figures.cpu_us_per_answer} µs CPU per answer, lost ${figures.lost} of ${figures.sent}, ${JSON.stringify(figures.rcodes)}${server === "secondary" ? `; API requests ${figures.api_requests} ${JSON.stringify(figures.api_requests_by_method)}` : ""}; load ${figures.load.join(" ")}`,
@@ -370,7 +364,7 @@ export async function dnsBench({ quick = false, rounds: roundsAsked = null, seco
       sqlite_vs_secondary_mix_cpu_per_answer: ratio(s.sqlite_mix?.median_cpu_us_per_answer, s.secondary_mix?.median_cpu_us_per_answer),
     };
     results.targets = { secondary_vs_sqlite_qps: 0.8, question_driven_api_requests_per_1000_questions: 0 };
-    results.load_after = loadavg().map((l) => Number(l.toFixed(2)));
+    results.load_after = loads();
     results.date = new Date().toISOString();
     printTable(results);
     writeResults({ dns: results });

@@ -24,12 +24,15 @@
 // Everything on 127.0.0.1; every process is stopped by its PID (process group), temp dirs
 // removed.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startDaemon, stopDaemon, stopDaemons } from "../scripts/lib/daemons.mjs";
 import { freePort } from "../scripts/lib/harness.mjs";
 import { writeResults } from "./results.mjs";
+import { benchLog, loads, median, mustBeReady, serviceApi } from "./common.mjs";
+
+const log = benchLog("registry");
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, "..");
@@ -37,32 +40,12 @@ const TARGET = 1.5;
 const READY = /local registry ready: epp 127\.0\.0\.1:(\d+) control (http:\/\/127\.0\.0\.1:\d+) ca (\S+)/;
 const NAMESERVERS = ["ns1.bench.example.fr", "ns2.bench.example.fr"];
 
-const started = Date.now();
-const log = (message) => console.log(`[bench registry ${String(Math.round((Date.now() - started) / 1000)).padStart(3)}s] ${message}`);
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 const round3 = (value) => Number(value.toFixed(3));
-const loads = () => loadavg().map((l) => Number(l.toFixed(2)));
-
-function mustBeReady(daemon) {
-  if (daemon.notReady) throw new Error(daemon.notReady);
-  return daemon;
-}
-
-async function api(base, method, path, body) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : null;
-}
 
 /** One registration, timed from the request to its 201. */
 async function register(base, name, registrant) {
   const t0 = performance.now();
-  await api(base, "POST", "/v1/domains", { name, registrant, nameservers: NAMESERVERS });
+  await serviceApi(base, "POST", "/v1/domains", { name, registrant, nameservers: NAMESERVERS });
   return performance.now() - t0;
 }
 
@@ -100,11 +83,11 @@ export async function registryBench({ quick = false } = {}) {
       ),
     );
     for (let i = 0; i < 600; i++) {
-      const repository = await api(base, "GET", "/v1/repositories/verisign");
+      const repository = await serviceApi(base, "GET", "/v1/repositories/verisign");
       if (repository.connector?.state === "up") break;
       await new Promise((r) => setTimeout(r, 250));
     }
-    const contact = await api(base, "POST", "/v1/contacts", {
+    const contact = await serviceApi(base, "POST", "/v1/contacts", {
       name: "Bench Registrant",
       email: "bench@example.org",
       address: { street: ["1 Bench Row"], city: "London", postal_code: "N1 9GU", country_code: "GB" },
@@ -129,13 +112,13 @@ export async function registryBench({ quick = false } = {}) {
     }
     const ratio = median(runs.map((run) => run.ratio));
     // The registry's own part of each measured <domain:create> (its log), then xmllint's verdict on every frame.
-    const creates = (await api(control, "GET", "/commands")).commands.filter((c) => c.kind === "domain:create" && /^bench-r/.test(c.object ?? ""));
+    const creates = (await serviceApi(control, "GET", "/commands")).commands.filter((c) => c.kind === "domain:create" && /^bench-r/.test(c.object ?? ""));
     const registryPart = {
       commands: creates.length,
       schema_check_p50_ms: median(creates.map((c) => c.check_ms)),
       frame_to_answer_p50_ms: median(creates.map((c) => c.work_ms)),
     };
-    const xmllint = await api(control, "POST", "/xmllint");
+    const xmllint = await serviceApi(control, "POST", "/xmllint");
     if (xmllint.disagreements.length > 0)
       throw new Error(
         `xmllint judged ${xmllint.disagreements.length} frame(s) otherwise than the registry: ${JSON.stringify(xmllint.disagreements).slice(0, 800)}`,

@@ -17,40 +17,23 @@
 // go to bench/results.json under "update". Everything on 127.0.0.1; every process is
 // stopped by its PID (process group), temp dirs removed.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCommand, startDaemon, startDnsTier, stopDaemon, stopDaemons, waitFor } from "../scripts/lib/daemons.mjs";
 import { tierSecondaryVar } from "../scripts/lib/dns-tier.mjs";
 import { freePort } from "../scripts/lib/harness.mjs";
 import { writeResults } from "./results.mjs";
+import { benchLog, loads, median, mustBeReady, serviceApi } from "./common.mjs";
+
+const log = benchLog("update");
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, "..");
 const RECORDS = 1_000;
 const TARGETS = { large_update_commit_ms: 2_000, concurrent_small_update_ms: 1_000 };
 
-const started = Date.now();
-const log = (message) => console.log(`[bench update ${String(Math.round((Date.now() - started) / 1000)).padStart(3)}s] ${message}`);
 const round1 = (value) => Number(value.toFixed(1));
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
-const loads = () => loadavg().map((l) => Number(l.toFixed(2)));
-
-function mustBeReady(daemon) {
-  if (daemon.notReady) throw new Error(daemon.notReady);
-  return daemon;
-}
-
-async function api(base, method, path, body) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : null;
-}
 
 /** nsupdate with a script file; resolves to { ms, rcode, output }. */
 async function nsupdate(work, port, key, zone, lines, { tcp = false } = {}) {
@@ -88,13 +71,13 @@ export async function updateBench({ quick = false, rounds: roundsAsked = null } 
       }),
     );
     // Two accounts, a zone and an unrestricted update key each.
-    const other = await api(base, "POST", "/v1/accounts", { name: "Bench Update Other" });
+    const other = await serviceApi(base, "POST", "/v1/accounts", { name: "Bench Update Other" });
     const big = { zone: "bench-big.test" };
     const small = { zone: "bench-small.test" };
-    await api(base, "POST", "/v1/zones", { name: big.zone, nameservers: ["ns1.example.net"] });
-    await api(base, "POST", "/v1/zones", { name: small.zone, nameservers: ["ns1.example.net"], account: other.id });
-    big.key = await api(base, "POST", "/v1/tsig-keys", { name: "big.bench-big.test", allow: ["update"], zones: [big.zone] });
-    small.key = await api(base, "POST", "/v1/tsig-keys", { name: "small.bench-small.test", allow: ["update"], zones: [small.zone], account: other.id });
+    await serviceApi(base, "POST", "/v1/zones", { name: big.zone, nameservers: ["ns1.example.net"] });
+    await serviceApi(base, "POST", "/v1/zones", { name: small.zone, nameservers: ["ns1.example.net"], account: other.id });
+    big.key = await serviceApi(base, "POST", "/v1/tsig-keys", { name: "big.bench-big.test", allow: ["update"], zones: [big.zone] });
+    small.key = await serviceApi(base, "POST", "/v1/tsig-keys", { name: "small.bench-small.test", allow: ["update"], zones: [small.zone], account: other.id });
 
     const tier = mustBeReady(
       await startDnsTier({ api: base, port: secondaryPort, primaryPort: await freePort(), persistTo: stateDir, timeoutMs: 180_000, graceMs: 30_000 }),

@@ -32,6 +32,7 @@ import { cpus, loadavg } from "node:os";
 import { Worker } from "node:worker_threads";
 import { processTable } from "../scripts/lib/daemons.mjs";
 import { sleep } from "../scripts/lib/harness.mjs";
+import { median } from "./common.mjs";
 
 export const WEBHOOK_TARGETS = {
   write_rate_1_vs_0_webhooks: { op: ">=", value: 0.95 },
@@ -134,12 +135,6 @@ function cpuShares(without, withHooks, cpuOf) {
   const perWrite = cpuOf(without) / sum(without, "writes");
   return { perWrite, perDelivery: (cpuOf(withHooks) - perWrite * sum(withHooks, "writes")) / sum(withHooks, "deliveries") };
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 /**
  * ctx: { log, freePort, startService(state, port, name), stopServer(server), freshState(label) → { state, token } }.
