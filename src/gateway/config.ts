@@ -17,9 +17,25 @@ export interface ConnectorConfig {
   sessions?: number;
   /** Seconds between two reads of an empty message queue (1–3600; the gateway's --poll-seconds unless given). */
   poll_seconds?: number;
+  /** Failed hand-overs of one poll message before the gateway sets it aside and acks it (1–100; 8 unless given). */
+  message_attempts?: number;
+  /** The longest wait in seconds between two hand-overs of a poll message the API did not take (1–3600; 300 unless given). */
+  message_retry_max_seconds?: number;
 }
 
-const FIELDS = new Set(["host", "port", "client_id", "password", "ca", "certificate", "key", "sessions", "poll_seconds"]);
+const FIELDS = new Set([
+  "host",
+  "port",
+  "client_id",
+  "password",
+  "ca",
+  "certificate",
+  "key",
+  "sessions",
+  "poll_seconds",
+  "message_attempts",
+  "message_retry_max_seconds",
+]);
 const REPOSITORY_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 /** The connectors, or the problems found (each naming a repository and a field). */
@@ -56,6 +72,16 @@ export function parseConnectors(text: string): { ok: true; connectors: Map<strin
       problems.push(`${at("sessions")} is 1–8`);
     if (c.poll_seconds !== undefined && !(typeof c.poll_seconds === "number" && c.poll_seconds >= 1 && c.poll_seconds <= 3600))
       problems.push(`${at("poll_seconds")} is 1–3600`);
+    if (
+      c.message_attempts !== undefined &&
+      !(Number.isInteger(c.message_attempts) && (c.message_attempts as number) >= 1 && (c.message_attempts as number) <= 100)
+    )
+      problems.push(`${at("message_attempts")} is 1–100`);
+    if (
+      c.message_retry_max_seconds !== undefined &&
+      !(typeof c.message_retry_max_seconds === "number" && c.message_retry_max_seconds >= 1 && c.message_retry_max_seconds <= 3600)
+    )
+      problems.push(`${at("message_retry_max_seconds")} is 1–3600`);
     connectors.set(id, c as unknown as ConnectorConfig);
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, connectors };

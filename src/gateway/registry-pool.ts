@@ -3,11 +3,13 @@
 // <hello> on idle sessions before the server's idle limit; the registry's message queue
 // read continuously and each message handed over before it is acked; and the rule for a
 // command whose answer was lost: ask the registry, never send it again blindly.
+import { createHash } from "node:crypto";
 import { outcomeFromQuery, recoveredResponse } from "../epp/outcome";
 import { closesSession, commandRetry, outcomeQuery } from "../epp/result-codes";
 import { EppInputError } from "../epp/values";
 import type { EppCommand, EppResponse, Greeting } from "../epp/types";
 import type { ConnectorConfig } from "./config";
+import { MessageLedger, messageIdOf } from "./message-ledger";
 import { EppSession, LoginRefused, SessionFailure } from "./session";
 
 export interface PoolOptions {
@@ -20,6 +22,12 @@ export interface PoolOptions {
   pollIntervalMs: number;
   backoffMinMs: number;
   backoffMaxMs: number;
+  /** Failed hand-overs of one poll message before it is set aside (kept in stateDir) and acked: never looped on. */
+  messageAttempts: number;
+  /** The longest wait between two hand-overs of a poll message the API did not take (the first is min(5 s, pollIntervalMs), doubling). */
+  messageRetryMaxMs: number;
+  /** The gateway's state directory (set-aside poll messages); null: a message the API never takes is only backed off, never acked. */
+  stateDir: string | null;
 }
 
 export const DEFAULT_POOL_OPTIONS: PoolOptions = {
@@ -29,6 +37,9 @@ export const DEFAULT_POOL_OPTIONS: PoolOptions = {
   pollIntervalMs: 30_000,
   backoffMinMs: 1_000,
   backoffMaxMs: 60_000,
+  messageAttempts: 8,
+  messageRetryMaxMs: 300_000,
+  stateDir: null,
 };
 
 export type ConnectorState = "connecting" | "up" | "down";
@@ -37,8 +48,8 @@ export type GatewayAnswer =
   | { outcome: "answered"; response: EppResponse; recovered?: boolean; retried?: boolean }
   | { outcome: "unavailable"; retry_after: number; reason: string };
 
-/** A poll message handed to the API: true once it was applied (then it is acked). */
-export type MessageHandler = (repository: string, message: EppResponse) => Promise<boolean>;
+/** A poll message handed to the API: ok once it was applied or kept there (then it is acked); else why not. */
+export type MessageHandler = (repository: string, message: EppResponse) => Promise<{ ok: true } | { ok: false; reason: string }>;
 
 class Unavailable extends Error {}
 
@@ -55,7 +66,10 @@ export class RegistryPool {
   #ticker: NodeJS.Timeout | undefined;
   #pollTimer: NodeJS.Timeout | undefined;
   #polling = false;
+  /** No poll before this (a message at the head of the queue waits out its backoff). */
+  #pollNotBefore = 0;
   #stopped = false;
+  readonly messages: MessageLedger;
 
   constructor(
     readonly repository: string,
@@ -64,6 +78,12 @@ export class RegistryPool {
     readonly onMessage: MessageHandler | null = null,
   ) {
     this.#backoffMs = options.backoffMinMs;
+    this.messages = new MessageLedger(repository, {
+      attempts: options.messageAttempts,
+      retryMinMs: Math.min(5_000, options.pollIntervalMs),
+      retryMaxMs: options.messageRetryMaxMs,
+      stateDir: onMessage ? options.stateDir : null,
+    });
   }
 
   get size(): number {
@@ -87,6 +107,8 @@ export class RegistryPool {
       objects: this.greeting?.objURIs ?? [],
       extensions: this.greeting?.extURIs ?? [],
       sessions: { open: this.#sessions.length, configured: this.size },
+      // Poll messages the API did not take: those waiting out their backoff, those set aside (acked, kept here).
+      messages: this.messages.status(),
     };
   }
 
@@ -188,7 +210,7 @@ export class RegistryPool {
     const session = await this.#acquire(deadline);
     try {
       const response = await session.command(command, clTRID, Math.max(1, deadline - Date.now()));
-      if (response.msgQ && response.msgQ.count > 0 && this.onMessage) this.#schedulePoll(0);
+      if (response.msgQ && response.msgQ.count > 0 && this.onMessage && !this.#polling) this.#schedulePoll(0);
       if (closesSession(response.code)) session.close();
       return response;
     } finally {
@@ -289,31 +311,140 @@ export class RegistryPool {
   #schedulePoll(delayMs: number): void {
     if (this.#stopped || !this.onMessage) return;
     clearTimeout(this.#pollTimer);
-    this.#pollTimer = setTimeout(() => void this.#poll(), delayMs);
+    this.#pollTimer = setTimeout(() => void this.#poll(), Math.max(delayMs, this.#pollNotBefore - Date.now()));
     this.#pollTimer.unref();
   }
 
-  /** Reads the message queue until it is empty: each message handed over, then acked. */
+  /** One `<poll op="req">` on one session: its frame as received and the codec's reading; null when the registry could not be asked. */
+  async #pollRequest(): Promise<{ xml: string; response: EppResponse | null; reason: string | null } | null> {
+    const deadline = Date.now() + this.options.commandBudgetMs;
+    let session: EppSession;
+    try {
+      session = await this.#acquire(deadline);
+    } catch {
+      return null;
+    }
+    try {
+      const { xml, parsed } = await session.commandFrame({ kind: "poll", op: "req" }, `poll-${Date.now().toString(36)}`, Math.max(1, deadline - Date.now()));
+      if (!parsed.ok) return { xml, response: null, reason: `${parsed.error.code}: ${parsed.error.message}` };
+      if (closesSession(parsed.value.code)) session.close();
+      return { xml, response: parsed.value, reason: null };
+    } catch {
+      return null;
+    } finally {
+      this.#release(session);
+    }
+  }
+
+  /**
+   * Reads the message queue until it is empty: each message handed over, then acked. None is
+   * looped on: a message that comes back (its hand-over or its ack failed) waits out an
+   * exponential backoff, and after `messageAttempts` failed hand-overs it is set aside (kept
+   * in the state directory, raw XML and all) and acked, so the queue behind it moves on.
+   * Set-aside messages are handed over again from their records first, less and less often.
+   */
   async #poll(): Promise<void> {
     if (this.#polling || this.#stopped || !this.onMessage) return;
     this.#polling = true;
     let next = this.options.pollIntervalMs;
+    const backOff = (ms: number) => {
+      next = ms;
+      this.#pollNotBefore = Date.now() + ms;
+    };
     try {
-      for (let i = 0; i < 100 && this.state === "up"; i++) {
-        const answer = await this.run({ kind: "poll", op: "req" }, `poll-${Date.now().toString(36)}`);
-        if (answer.outcome !== "answered" || answer.response.code !== 1301 || !answer.response.msgQ) break;
-        const applied = await this.onMessage(this.repository, answer.response).catch(() => false);
-        if (!applied) {
-          // Kept at the registry; asked again later (a message the API cannot take now is not lost).
-          next = Math.min(next, 5_000);
+      await this.#replaySetAside();
+      for (let i = 0; i < 100 && this.state === "up" && !this.#stopped; i++) {
+        const read = await this.#pollRequest();
+        if (!read) break;
+        let message = read.response;
+        if (message && (message.code !== 1301 || !message.msgQ)) break;
+        if (!message) {
+          // An answer the codec cannot read: its id read from the raw XML, handed over as `unreadable` (the API keeps it whole).
+          const found = messageIdOf(read.xml);
+          if (found.id === null || found.code !== 1301) {
+            backOff(this.#unreadableWithoutId(read.xml, read.reason ?? "unreadable"));
+            break;
+          }
+          message = unreadableMessage(found.id, found.count, read.xml, read.reason ?? "unreadable");
+        }
+        const id = message.msgQ!.id;
+        const wait = this.messages.waitMs(id);
+        if (wait > 0) {
+          backOff(wait);
           break;
         }
-        await this.run({ kind: "poll", op: "ack", msgID: answer.response.msgQ.id }, `ack-${Date.now().toString(36)}`);
+        const handed = await this.onMessage(this.repository, message).catch((error: Error) => ({ ok: false as const, reason: error.message }));
+        if (!handed.ok) {
+          const verdict = this.messages.handOverFailed(id, handed.reason);
+          if (!verdict.setAside) {
+            const bound = this.messages.dir === null ? "no state directory: never set aside" : `set aside after ${this.options.messageAttempts}`;
+            console.error(
+              `registry ${this.repository}: poll message ${id} not taken by the API (${handed.reason}); hand-over ${verdict.attempts} (${bound}), the next in ${seconds(verdict.delayMs)}; kept at the registry`,
+            );
+            backOff(verdict.delayMs);
+            break;
+          }
+          let file: string;
+          try {
+            file = this.messages.setAside(id, read.xml, message);
+          } catch (error) {
+            // Not kept: not acked either (nothing acked is lost); tried again after the longest wait.
+            console.error(`registry ${this.repository}: POLL MESSAGE ${id} COULD NOT BE SET ASIDE (${(error as Error).message}); kept at the registry`);
+            backOff(this.options.messageRetryMaxMs);
+            break;
+          }
+          console.error(
+            `registry ${this.repository}: POLL MESSAGE ${id} SET ASIDE after ${verdict.attempts} failed hand-overs (last: ${handed.reason}): kept in ${file} (its raw XML) and acked; handed over again from there until the API takes it`,
+          );
+        }
+        const ack = await this.run({ kind: "poll", op: "ack", msgID: id }, `ack-${Date.now().toString(36)}`);
+        if (ack.outcome !== "answered" || ack.response.code !== 1000) {
+          const delay = this.messages.ackFailed(id);
+          const why = ack.outcome === "answered" ? `${ack.response.code} ${ack.response.results[0]?.msg ?? ""}`.trim() : ack.reason;
+          console.error(`registry ${this.repository}: the ack of poll message ${id} failed (${why}); asked again in ${seconds(delay)}`);
+          backOff(delay);
+          break;
+        }
+        this.messages.done(id);
       }
     } finally {
       this.#polling = false;
       this.#schedulePoll(this.state === "up" ? next : 1_000);
     }
+  }
+
+  /** Set-aside messages due for another hand-over, oldest first: removed once the API takes one. */
+  async #replaySetAside(): Promise<void> {
+    for (const { file, record } of this.messages.due()) {
+      if (this.#stopped || !record.message || !this.onMessage) return;
+      const handed = await this.onMessage(this.repository, record.message).catch((error: Error) => ({ ok: false as const, reason: error.message }));
+      if (handed.ok) {
+        this.messages.replayed(file);
+        console.error(`registry ${this.repository}: set-aside poll message ${record.message_id} taken by the API from the gateway's record; record removed`);
+      } else {
+        const updated = this.messages.replayFailed(file, handed.reason);
+        console.error(
+          `registry ${this.repository}: SET-ASIDE POLL MESSAGE ${record.message_id} still not taken by the API (${handed.reason}); handed over again at ${updated?.next_replay_at}`,
+        );
+      }
+    }
+  }
+
+  /** An answer whose message id cannot be read either: it cannot be acked. Kept once in the state directory for an operator; the queue waits. */
+  #unreadableWithoutId(xml: string, reason: string): number {
+    const id = `unreadable-${createHash("sha256").update(xml).digest("hex").slice(0, 24)}`;
+    const verdict = this.messages.handOverFailed(id, reason);
+    if (verdict.setAside && !this.messages.isSetAside(id)) {
+      try {
+        const file = this.messages.setAside(id, xml, null);
+        console.error(
+          `registry ${this.repository}: A POLL ANSWER WITH NO READABLE MESSAGE ID (${reason}) blocks the queue: kept in ${file}; it cannot be acked`,
+        );
+      } catch (error) {
+        console.error(`registry ${this.repository}: a poll answer with no readable message id (${reason}) could not be kept: ${(error as Error).message}`);
+      }
+    } else console.error(`registry ${this.repository}: a poll answer with no readable message id (${reason}); asked again later`);
+    return verdict.setAside ? this.options.messageRetryMaxMs : verdict.delayMs;
   }
 
   async stop(): Promise<void> {
@@ -325,3 +456,21 @@ export class RegistryPool {
     await Promise.all(this.#sessions.map((s) => s.logout(2_000)));
   }
 }
+
+/**
+ * A poll message the codec could not read, as handed to the API: its id (read from the raw
+ * XML) and one `unreadable` part holding the XML whole and why it did not read, which the API
+ * keeps as a `registry_message` event (a kind it does not act on).
+ */
+function unreadableMessage(id: string, count: number | null, xml: string, reason: string): EppResponse {
+  return {
+    code: 1301,
+    results: [{ code: 1301, msg: "Command completed successfully; ack to dequeue", values: [], extValues: [] }],
+    msgQ: { count: count ?? 1, id },
+    resData: [{ kind: "unreadable", reason: reason.slice(0, 1000), xml } as unknown as EppResponse["resData"][number]],
+    extensions: [],
+    trID: { svTRID: "unreadable" },
+  };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;

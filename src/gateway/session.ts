@@ -7,7 +7,7 @@
 import { connect, type TLSSocket } from "node:tls";
 import { buildCommand, buildHello } from "../epp/commands";
 import { encodeFrame, FrameDecoder } from "../epp/framing";
-import { parseResponse, parseServerMessage } from "../epp/responses";
+import { type EppParsed, parseResponse, parseServerMessage } from "../epp/responses";
 import { loginFor } from "../epp/session";
 import type { EppCommand, EppResponse, Greeting } from "../epp/types";
 import type { ConnectorConfig } from "./config";
@@ -142,6 +142,16 @@ export class EppSession {
       if (!parsed.ok) throw new SessionFailure(`the registry's answer does not read: ${parsed.error.message}`, true);
       return parsed.value;
     });
+  }
+
+  /**
+   * Sends one command and answers its frame as received with the codec's reading of it: an
+   * answer that does not read leaves the session open (its frame was whole) and is the
+   * caller's to keep (the poll reader keeps a message it cannot read, never loops on it).
+   */
+  async commandFrame(command: EppCommand, clTRID: string, timeoutMs: number): Promise<{ xml: string; parsed: EppParsed<EppResponse> }> {
+    const xml = buildCommand(command, clTRID);
+    return this.#exchange(xml, timeoutMs, (frame) => ({ xml: new TextDecoder().decode(frame), parsed: parseResponse(frame) }));
   }
 
   /** A keep-alive: <hello>, answered by a greeting. */

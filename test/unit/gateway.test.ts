@@ -155,7 +155,7 @@ describe("poll messages", () => {
     let accept = false;
     const p = pool({ client_id: "other-registrar", password: "local-pw-2", sessions: 1 }, async (_repository, message) => {
       received.push(message);
-      return accept;
+      return accept ? { ok: true as const } : { ok: false as const, reason: "not yet" };
     });
     await until(() => p.state === "up");
     registry.enqueue("other-registrar", "A message for the poll test.");
@@ -271,7 +271,7 @@ describe("configuration", () => {
     expect(parsed.ok).toBe(false);
     const problems = parsed.ok ? [] : parsed.problems;
     expect(problems).toEqual([
-      "REGISTRY_CONNECTORS.verisign.sesions is not a field (host, port, client_id, password, ca, certificate, key, sessions, poll_seconds)",
+      "REGISTRY_CONNECTORS.verisign.sesions is not a field (host, port, client_id, password, ca, certificate, key, sessions, poll_seconds, message_attempts, message_retry_max_seconds)",
       "REGISTRY_CONNECTORS.verisign.client_id is 3–16 characters",
     ]);
     expect(problems.join(" ")).not.toContain("hunter2");
