@@ -5,7 +5,8 @@
 // `npm start -- --registries FILE`. Through the API and the registries' control interfaces:
 // poll messages (transfers another registrar asks for, approved, rejected, cancelled,
 // auto-approved; transfers in, approved and rejected; the registry's own status change and
-// deletion), pending states settled by poll (create, renew, restore), a create whose answer was lost
+// deletion), pending states settled by poll (create, renew, an update of name servers,
+// contacts and auth_info approved and refused, restore), a create whose answer was lost
 // (sent once, the domain exists once, its Idempotency-Key replay sends nothing), outages
 // (2502, the registry down, a 202 finishing after it), a slow registry holding only its own
 // writes (shown by what the registries saw, not by the clock), reconciliation (drift
@@ -363,6 +364,184 @@ async function main() {
     assertEqual(Date.parse(settled.json.expires_at), Date.parse(info.json.resData[0].exDate), "expires_at (the registry's)");
     assert(Date.parse(settled.json.expires_at) > Date.parse(domain.expires_at), "the expiry moved on");
   });
+
+  // ---- an update left pending --------------------------------------------------------------
+
+  const PENDING_NAMESERVERS = ["ns3.example.fr", "ns4.example.fr"];
+  let secondContact = null;
+  await check("a second contact, for the updates below", async () => {
+    const res = await api("POST", "/v1/contacts", {
+      name: "Authority E2E Two",
+      email: `authority-two-${tag}@example.org`,
+      phone: "+44.2071234568",
+      address: ADDRESS,
+    });
+    expectStatus(res, 201);
+    secondContact = res.json;
+  });
+  /** What the registry itself holds of a domain, asked as us: its info's statuses, name servers, contacts by role, authInfo. */
+  const atRegistry = async (name) => {
+    const info = await as("domain-api", { kind: "domain:info", name });
+    assertEqual(info.code, 1000, `the registry's info of ${name}`);
+    const data = info.json.resData[0];
+    const role = (type) => data.contacts.find((x) => x.type === type)?.id ?? null;
+    return {
+      statuses: data.statuses.map((x) => x.s),
+      nameservers: data.nameservers,
+      contacts: { admin: role("admin"), tech: role("tech"), billing: role("billing") },
+      authInfo: data.authInfo,
+    };
+  };
+  /** The email of the registry's contact of that id (our contact it stands for has the same). */
+  const registryEmail = async (id) => {
+    const info = await as("domain-api", { kind: "contact:info", id });
+    assertEqual(info.code, 1000, `the registry's contact ${id}`);
+    return info.json.resData[0].email;
+  };
+  const pendingUpdate = (res) => res.status === 200 && res.json.status.includes("pendingUpdate");
+  /** The PATCH both pending-update checks send: name servers, the three contacts and auth_info. */
+  const bigPatch = (authInfo) => ({
+    nameservers: PENDING_NAMESERVERS,
+    contacts: { admin: secondContact.id, tech: secondContact.id, billing: secondContact.id },
+    auth_info: authInfo,
+  });
+  /** A registered domain with an update the registry left pending: the 202, what GET and the registry show meanwhile. */
+  const leftPending = async (name, authInfo) => {
+    const domain = await registered(name);
+    const held = await atRegistry(name);
+    await knobs({ pending: { "domain:update": 1 } });
+    const from = await commandCount();
+    const res = await api("PATCH", `/v1/domains/${name}`, bigPatch(authInfo));
+    expectStatus(res, 202);
+    assert(res.json.status.includes("pendingUpdate"), `status in the 202: ${res.json.status}`);
+    const old = { nameservers: NAMESERVERS, contacts: { admin: contact, tech: contact, billing: null }, auth_info: domain.auth_info };
+    assertEqual(
+      { nameservers: res.json.nameservers, contacts: res.json.contacts, auth_info: res.json.auth_info },
+      old,
+      "the 202's name servers, contacts, auth_info",
+    );
+    assertEqual(
+      (await commandsSince(from)).filter((x) => x.kind === "domain:update" && x.object === name).map((x) => x.code),
+      [1001],
+      "domain:update commands",
+    );
+    const read = await api("GET", `/v1/domains/${name}`);
+    expectStatus(read, 200);
+    assert(pendingUpdate(read), `status while pending: ${read.json.status}`);
+    assertEqual(
+      { nameservers: read.json.nameservers, contacts: read.json.contacts, auth_info: read.json.auth_info },
+      old,
+      "GET's name servers, contacts, auth_info while pending",
+    );
+    const registry = await atRegistry(name);
+    assert(registry.statuses.includes("pendingUpdate"), `the registry's statuses: ${registry.statuses}`);
+    assertEqual({ ...registry, statuses: undefined }, { ...held, statuses: undefined }, "what the registry holds while pending (its old values)");
+    return { domain, held, pending: read };
+  };
+
+  const updatePending = `update-pending-${tag}.com`;
+  let updatePendingState = null;
+  await check(
+    "an update the registry leaves pending (1001: name servers, admin/tech/billing contacts and auth_info) is 202 with pendingUpdate; GET and the registry still show the old values",
+    async () => {
+      updatePendingState = await leftPending(updatePending, `Pending-auth-${tag}-9`);
+    },
+  );
+
+  await check("a second update while one is pending is 409 status_prohibits naming pendingUpdate, the registry not asked, nothing written", async () => {
+    assert(updatePendingState !== null, "the update left pending above");
+    const from = await commandCount();
+    const res = await api("PATCH", `/v1/domains/${updatePending}`, { nameservers: NAMESERVERS.slice(0, 1) });
+    expectStatus(res, 409);
+    assertEqual(res.headers.get("content-type"), "application/problem+json; charset=utf-8", "content-type");
+    assert(
+      res.json.code === "status_prohibits" &&
+        res.json.status === 409 &&
+        res.json.type === "/v1/problems/status_prohibits" &&
+        /pendingUpdate/.test(res.json.detail),
+      `problem: ${res.text}`,
+    );
+    assertEqual((await commandsSince(from)).filter((x) => x.object === updatePending).length, 0, "commands about the domain sent to the registry");
+    const read = await api("GET", `/v1/domains/${updatePending}`);
+    assertEqual(read.headers.get("etag"), updatePendingState.pending.headers.get("etag"), "ETag (nothing written)");
+  });
+
+  await check(
+    "the registry approves the pending update: from its panData poll message the domain shows the new name servers, contacts and auth_info, pendingUpdate gone, in one write (one settled event); the registry holds the same",
+    async () => {
+      assert(updatePendingState !== null, "the update left pending above");
+      const { domain } = updatePendingState;
+      const authInfo = `Pending-auth-${tag}-9`;
+      expectStatus(await control("POST", "/settle", { name: updatePending, approve: true }), 200);
+      const settled = await domainUntil(updatePending, (r) => r.status === 200 && !r.json.status.includes("pendingUpdate"), "settled");
+      assertEqual(
+        { nameservers: [...settled.json.nameservers].sort(), contacts: settled.json.contacts, auth_info: settled.json.auth_info },
+        { nameservers: PENDING_NAMESERVERS, contacts: { admin: secondContact.id, tech: secondContact.id, billing: secondContact.id }, auth_info: authInfo },
+        "name servers, contacts, auth_info once settled",
+      );
+      assertEqual(settled.json.registrant, contact, "registrant (unchanged)");
+      const registry = await atRegistry(updatePending);
+      assert(!registry.statuses.includes("pendingUpdate"), `the registry's statuses: ${registry.statuses}`);
+      assertEqual([...registry.nameservers].sort(), PENDING_NAMESERVERS, "the registry's name servers");
+      assertEqual(registry.authInfo, authInfo, "the registry's authInfo");
+      for (const role of ["admin", "tech", "billing"])
+        assertEqual(await registryEmail(registry.contacts[role]), secondContact.email, `the registry's ${role} contact's email`);
+      // One write: the events since the 202's are exactly one settled event, which shows the new values and never the auth_info.
+      const events = await api("GET", `/v1/events?resource=${domain.id}&limit=100`);
+      expectStatus(events, 200);
+      assertEqual(
+        events.json.data.map((e) => e.operation),
+        ["create", "update", "settled"],
+        "the domain's events",
+      );
+      const event = events.json.data[2];
+      assertEqual(event.token, "registry:verisign", "the settled event's token");
+      assertEqual(event.after.registry_result, true, "registry_result");
+      assertEqual(event.after.contacts, settled.json.contacts, "contacts in the settled event");
+      assertEqual([...event.after.nameservers].sort(), PENDING_NAMESERVERS, "name servers in the settled event");
+      const fields = event.after.registry_differences.map((d) => d.field).sort();
+      assertEqual(fields, ["admin", "auth_info", "billing", "nameservers", "status", "tech"], "registry_differences");
+      assert(
+        !JSON.stringify(event).includes(authInfo) && !("auth_info" in event.after),
+        `the settled event records no auth_info: ${JSON.stringify(event).slice(0, 400)}`,
+      );
+      // The name servers the registry now names are hosts here (external ones, created with the settlement).
+      for (const ns of PENDING_NAMESERVERS) expectStatus(await api("GET", `/v1/hosts/${ns}`), 200);
+      // And the domain takes updates again.
+      expectStatus(await api("PATCH", `/v1/domains/${updatePending}`, { status: ["clientTransferProhibited"] }), 200);
+    },
+  );
+
+  await check(
+    "the registry refuses the pending update (panData paResult 0): the domain keeps its old name servers, contacts and auth_info, pendingUpdate gone (one settled event); the registry holds the old values too",
+    async () => {
+      const name = `update-refused-${tag}.com`;
+      const { domain, held } = await leftPending(name, `Refused-auth-${tag}-9`);
+      expectStatus(await control("POST", "/settle", { name, approve: false }), 200);
+      const settled = await domainUntil(name, (r) => r.status === 200 && !r.json.status.includes("pendingUpdate"), "settled");
+      assertEqual(
+        { nameservers: settled.json.nameservers, contacts: settled.json.contacts, auth_info: settled.json.auth_info },
+        { nameservers: NAMESERVERS, contacts: { admin: contact, tech: contact, billing: null }, auth_info: domain.auth_info },
+        "name servers, contacts, auth_info once refused",
+      );
+      const registry = await atRegistry(name);
+      assertEqual(registry, { ...held, statuses: registry.statuses }, "what the registry holds once refused");
+      assert(!registry.statuses.includes("pendingUpdate"), `the registry's statuses: ${registry.statuses}`);
+      const events = await api("GET", `/v1/events?resource=${domain.id}&limit=100`);
+      assertEqual(
+        events.json.data.map((e) => e.operation),
+        ["create", "update", "settled"],
+        "the domain's events",
+      );
+      const event = events.json.data[2];
+      assertEqual(event.after.registry_result, false, "registry_result");
+      assertEqual(
+        event.after.registry_differences.map((d) => d.field),
+        ["status"],
+        "registry_differences (pendingUpdate only)",
+      );
+    },
+  );
 
   // ---- lost answers -----------------------------------------------------------------------
 
