@@ -209,8 +209,15 @@ export function collectionRoutes<const P extends string, const K extends string,
       });
     },
 
+    /** `accepted`: a 202 the update may also answer (a change a connected registry left pending), of the 200's schema. */
     update<B extends z.ZodType, R extends z.ZodType = S, const E extends readonly number[] = typeof UPDATE_ERRORS>(
-      op: Operation<E> & { body: B; example: z.input<B>; readOnly?: readonly string[]; response?: Answer<R> },
+      op: Operation<E> & {
+        body: B;
+        example: z.input<B>;
+        readOnly?: readonly string[];
+        response?: Answer<R>;
+        accepted?: { description: string; example: z.output<R> };
+      },
     ) {
       const updated = answer(op.response, `The updated ${one}.`);
       return defineRoute({
@@ -225,6 +232,7 @@ export function collectionRoutes<const P extends string, const K extends string,
         request: { params, body: mergePatchBody(op.body, "Fields to change.", op.example) },
         responses: {
           200: resourceResponse(updated.schema, updated.description, updated.example),
+          ...(op.accepted ? { 202: resourceResponse(updated.schema, op.accepted.description, op.accepted.example) } : {}),
           ...errorResponses(...((op.errors ?? UPDATE_ERRORS) as unknown as E)),
         },
       });

@@ -109,6 +109,11 @@ export const updateDomain = domains.update({
   description: `Change contacts, name servers (replaced whole), client statuses (replaced whole), \`auth_info\` or \`auto_renew\`. While \`clientUpdateProhibited\` is set, only a patch whose \`status\` removes it is accepted (409 \`status_prohibits\`). The registry lock (\`serverUpdateProhibited\`, \`serverDeleteProhibited\`, \`serverTransferProhibited\`, \`serverRenewProhibited\`, \`serverHold\`) is set and cleared by operator tokens only, in \`status\` (which then replaces client and lock statuses together): a customer sending one gets 422 \`read_only_field\`; a patch that changes only the lock is accepted whatever the domain's state, and under \`serverUpdateProhibited\` nothing else is, for any account, until the operator clears it. Under a connected repository the registry changes first; an update it leaves pending (1001) is 202 with \`pendingUpdate\`, what the registry holds unchanged until it settles, and another update meanwhile is 409 (docs/registries.md). ${IF_MATCH_HEADER_DOC}`,
   body: DomainPatchSchema,
   example: DOMAIN_PATCH_EXAMPLE,
+  accepted: {
+    description:
+      "A connected repository's registry left the update pending (1001): the domain shows `pendingUpdate`, what the registry holds (name servers, DS, contacts, statuses, `auth_info`) unchanged until the registry settles it (docs/registries.md); `auto_renew` and the operator's lock are changed.",
+    example: { ...DOMAIN_EXAMPLE, status: ["pendingUpdate"] },
+  },
 });
 
 export const deleteDomain = defineRoute({
