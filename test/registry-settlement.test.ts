@@ -172,3 +172,24 @@ describe("the registry's info brings back the contacts and the auth_info, as it 
     expect(now.body.contacts).toEqual({ admin: null, tech: null, billing: null });
   });
 });
+
+describe("the OpenAPI document declares the update a registry leaves pending", () => {
+  it("PATCH /v1/domains/{domain} declares 202 with the Domain schema and an example showing pendingUpdate, beside its 200; other updates declare no 202", async () => {
+    const res = await api("GET", "/v1/openapi.json");
+    expect(res.status, res.text).toBe(200);
+    const patch = res.body.paths["/domains/{domain}"].patch;
+    expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(["200", "202"]));
+    const accepted = patch.responses["202"];
+    expect(accepted.description).toMatch(/pendingUpdate/);
+    expect(accepted.headers.ETag).toBeDefined();
+    const content = accepted.content["application/json"];
+    expect(content.schema).toEqual(patch.responses["200"].content["application/json"].schema);
+    expect(content.schema).toEqual({ $ref: "#/components/schemas/Domain" });
+    expect(content.example.status).toEqual(["pendingUpdate"]);
+    const otherUpdates = Object.entries(res.body.paths as Record<string, Record<string, any>>)
+      .filter(([path, ops]) => ops.patch && path !== "/domains/{domain}")
+      .map(([path, ops]) => [path, "202" in ops.patch.responses]);
+    expect(otherUpdates.length).toBeGreaterThan(3);
+    expect(otherUpdates.filter(([, has202]) => has202)).toEqual([]);
+  });
+});
