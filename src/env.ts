@@ -26,10 +26,11 @@ export interface Env extends Cloudflare.Env {
   /** The DNS-over-HTTPS resolver (JSON API) that webhook host names are checked with; default Cloudflare's. */
   WEBHOOK_DNS_RESOLVER?: string;
   /**
-   * The DNS-over-HTTPS resolver (JSON API) the DNSSEC run asks for the DS set a parent not
-   * managed here shows (docs/dnssec-rollovers.md "The parent"); default Cloudflare's.
+   * Where the DNSSEC run's lookup of a parent not managed here starts (docs/dnssec-rollovers.md
+   * "The parent"): comma-separated `a.b.c.d`, `a.b.c.d:port`, `[v6]` or `[v6]:port` (port 53
+   * when absent); the IANA root servers' IPv4 addresses unless set.
    */
-  DNSSEC_PARENT_RESOLVER?: string;
+  DNSSEC_ROOT_SERVERS?: string;
   /** "true" switches authentication off for requests to a loopback host (npm start). */
   AUTH_DISABLED?: string;
   /** SHA-256 (hex) of `npm start`'s local credential, which `npm run token` presents over loopback (src/http/auth.ts, src/http/credentials.ts); npm start passes it. */

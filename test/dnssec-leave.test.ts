@@ -28,8 +28,14 @@ beforeAll(async () => {
     .run();
 });
 
+/**
+ * Where the run's lookup of a parent not managed here starts: an address that refuses
+ * connections (the tests reach no network either way: the runtime refuses `connect()` there).
+ */
+const ROOTS_REFUSING = "127.0.0.1:1";
+
 /** A request as on a loopback deployment, where `as_of` is honoured. */
-async function local(method: string, path: string, json?: unknown) {
+async function local(method: string, path: string, json?: unknown, vars: Record<string, string> = {}) {
   const ctx = createExecutionContext();
   const response = await worker.fetch(
     new Request(`${LOCAL}${path}`, {
@@ -37,7 +43,7 @@ async function local(method: string, path: string, json?: unknown) {
       headers: { authorization: bearer("write"), ...(json === undefined ? {} : { "content-type": "application/json" }) },
       body: json === undefined ? undefined : JSON.stringify(json),
     }),
-    { ...env, CLOCK_OVERRIDE: "true" },
+    { ...env, CLOCK_OVERRIDE: "true", ...vars },
     ctx,
   );
   await waitOnExecutionContext(ctx);
@@ -45,8 +51,8 @@ async function local(method: string, path: string, json?: unknown) {
   return { status: response.status, text, body: text ? JSON.parse(text) : undefined };
 }
 
-const runAt = async (asOf: number) => {
-  const run = await local("POST", "/v1/dnssec/run", { as_of: new Date(asOf).toISOString() });
+const runAt = async (asOf: number, roots = ROOTS_REFUSING) => {
+  const run = await local("POST", "/v1/dnssec/run", { as_of: new Date(asOf).toISOString() }, { DNSSEC_ROOT_SERVERS: roots });
   expect(run.status, run.text).toBe(200);
   return run.body;
 };
@@ -208,22 +214,31 @@ describe("the apex's CDS and CDNSKEY are the keys' roll's, served by lookup and 
   });
 });
 
-describe("a parent not managed here is asked by the run through a DNS-over-HTTPS resolver (DNSSEC_PARENT_RESOLVER)", () => {
-  it("a resolver out of reach concludes nothing: the run does not fail, the key's DS stays submitted and the parent is looked at again a day later", async () => {
-    const on = await signed("doh-down.test");
+describe("a parent not managed here is asked by the run of its own name servers, from DNSSEC_ROOT_SERVERS", () => {
+  it("root servers that refuse the connection conclude nothing: the run does not fail, the key's DS stays submitted and the parent is looked at again a day later", async () => {
+    const on = await signed("roots-down.test");
     const due = Date.parse(on.next_step_at);
     const report = await runAt(due);
     expect(report).toMatchObject({ failed: 0 });
-    const after = await read("doh-down.test");
+    const after = await read("roots-down.test");
     expect(after.keys).toEqual([expect.objectContaining({ ds_state: "submitted", state: "active" })]);
     expect(after.next_step_at).toBe(new Date(due + DAY).toISOString());
   });
 
-  it("leaving DNSSEC with the resolver out of reach keeps the zone signed, its delete published, until an operator says what the parent shows", async () => {
-    await signed("doh-down-leave.test");
-    expect((await api("DELETE", "/v1/zones/doh-down-leave.test/dnssec")).status).toBe(202);
+  it("a DNSSEC_ROOT_SERVERS that is not a list of addresses concludes nothing either, and the run does not fail", async () => {
+    const on = await signed("roots-unreadable.test");
+    const due = Date.parse(on.next_step_at);
+    expect(await runAt(due, "a.root-servers.net")).toMatchObject({ failed: 0 });
+    const after = await read("roots-unreadable.test");
+    expect(after.keys).toEqual([expect.objectContaining({ ds_state: "submitted", state: "active" })]);
+    expect(after.next_step_at).toBe(new Date(due + DAY).toISOString());
+  });
+
+  it("leaving DNSSEC with the parent's servers out of reach keeps the zone signed, its delete published, until an operator says what the parent shows", async () => {
+    await signed("roots-down-leave.test");
+    expect((await api("DELETE", "/v1/zones/roots-down-leave.test/dnssec")).status).toBe(202);
     await runAt(Date.now() + 3 * DAY);
-    expect(await read("doh-down-leave.test")).toMatchObject({ enabled: true, rollover: { kind: "unsign" } });
-    expect(await apexOf("doh-down-leave.test")).toEqual(expect.arrayContaining(["CDS 0 0 0 00", "CDNSKEY 0 3 0 AA=="]));
+    expect(await read("roots-down-leave.test")).toMatchObject({ enabled: true, rollover: { kind: "unsign" } });
+    expect(await apexOf("roots-down-leave.test")).toEqual(expect.arrayContaining(["CDS 0 0 0 00", "CDNSKEY 0 3 0 AA=="]));
   });
 });

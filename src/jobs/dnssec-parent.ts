@@ -1,48 +1,64 @@
 // A parent this service does not manage, asked for the DS set it shows (docs/dnssec-rollovers.md
-// "The parent"; the choice in docs/decisions.md): a `DS <zone>` question to a DNS-over-HTTPS
-// resolver (RFC 8484's JSON form, as the webhooks' address check asks), which asks the
-// parent's servers. A resolver's cache can only make a change be seen later than the parent
-// made it, never earlier: the roll then waits longer, and every wait counts from when the
-// DS was seen, so no resolver is failed by it.
+// "The parent"; the choice in docs/decisions.md): `DS <zone>` asked of the parent's own name
+// servers, found from the root servers (DNSSEC_ROOT_SERVERS) down the referrals, over TCP
+// from the Worker (src/dns/dnssec/parent-servers.ts reads and decides; src/jobs/dns-tcp.ts
+// sends). A set is concluded only when every name server of the parent shows it, so a change
+// is never seen before a resolver, whichever of them it asks, is shown it.
+import { type Ask, lookupParentDs, parseServerList, type ServerAddress } from "../dns/dnssec/parent-servers";
+import { parentDsKeys } from "../dns/dnssec/parent-ds";
 import type { ParentDs } from "../dns/dnssec/rollover";
-import { type ParentAnswer, parentDsKeys, parentDsOfAnswer } from "../dns/dnssec/parent-ds";
 import { keysWithDnskey, type ZoneSigning } from "../resources/dnssec/steps";
+import { tcpAsk } from "./dns-tcp";
 
-/** The resolver unless DNSSEC_PARENT_RESOLVER names another: Cloudflare's, as the webhooks' default. */
-export const DEFAULT_PARENT_RESOLVER = "https://cloudflare-dns.com/dns-query";
+/**
+ * The lookups of a parent one run makes at most: each is at most 30 queries, each query a
+ * connection, and a Worker's connections count as its subrequests (1 000 an invocation on
+ * the paid plan). A zone past the bound is looked at again at its next look, as when its
+ * parent could not be asked.
+ */
+export const PARENT_ASKS_PER_RUN = 10;
 
-/** How long one question may take: a resolver slower than this is asked again at the next look. */
-const ASK_TIMEOUT_MS = 5_000;
+/** How long one zone's lookup may take in all (each query within its own 3 s). */
+export const PARENT_LOOKUP_BUDGET_MS = 20_000;
 
-export function parentResolver(env: { DNSSEC_PARENT_RESOLVER?: string }): string {
-  return env.DNSSEC_PARENT_RESOLVER || DEFAULT_PARENT_RESOLVER;
+/** Where the lookups of one run start, and how many it may still make. */
+export interface ExternalParents {
+  roots: { ok: true; addresses: ServerAddress[] } | { ok: false; error: string };
+  asksLeft: number;
+  /** The transport, one per lookup (over TCP unless a caller gives another). */
+  ask: (budgetMs: number) => Ask;
 }
 
-/** The DS set the resolver says `zone`'s parent shows, or why it could not say. */
-export async function askParentDs(resolver: string, zone: string): Promise<ParentAnswer> {
-  try {
-    const response = await fetch(`${resolver}?name=${encodeURIComponent(zone)}&type=DS&do=1`, {
-      headers: { accept: "application/dns-json" },
-      signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
-    });
-    if (!response.ok) return { kind: "unavailable", reason: `the resolver answered HTTP ${response.status}` };
-    return parentDsOfAnswer(await response.json(), zone);
-  } catch (error) {
-    return { kind: "unavailable", reason: `the resolver could not be reached (${error instanceof Error ? error.name : "error"})` };
-  }
+/** A run's external parents: the root servers of DNSSEC_ROOT_SERVERS (the IANA root servers unless set). */
+export function externalParents(env: { DNSSEC_ROOT_SERVERS?: string }): ExternalParents {
+  return { roots: parseServerList(env.DNSSEC_ROOT_SERVERS), asksLeft: PARENT_ASKS_PER_RUN, ask: tcpAsk };
+}
+
+function logUnavailable(zone: string, reason: string) {
+  console.log(JSON.stringify({ level: "info", dnssec_parent: zone, unavailable: reason }));
 }
 
 /**
  * What a parent not managed here shows, asked when the zone waits for it (a DS submitted or
  * withdrawn that it has not followed); null when the zone's parent is managed here, nothing
- * is awaited, or the resolver could say nothing sure (the zone then waits for its next look).
+ * is awaited, the run has made its PARENT_ASKS_PER_RUN lookups, or the parent's servers said
+ * nothing sure (the zone then waits for its next look).
  */
-export async function observeExternalParent(state: ZoneSigning, resolver: string | null): Promise<ParentDs | null> {
-  if (resolver === null || state.domain !== null) return null;
+export async function observeExternalParent(state: ZoneSigning, parents: ExternalParents | null): Promise<ParentDs | null> {
+  if (parents === null || state.domain !== null) return null;
   if (!state.signing.keys.some((k) => k.ds === "submitted" || k.ds === "withdrawn")) return null;
-  const answer = await askParentDs(resolver, state.zone.name);
+  if (!parents.roots.ok) {
+    logUnavailable(state.zone.name, `DNSSEC_ROOT_SERVERS: ${parents.roots.error}`);
+    return null;
+  }
+  if (parents.asksLeft <= 0) {
+    logUnavailable(state.zone.name, `this run has made its ${PARENT_ASKS_PER_RUN} lookups of a parent`);
+    return null;
+  }
+  parents.asksLeft--;
+  const answer = await lookupParentDs(state.zone.name, parents.roots.addresses, parents.ask(PARENT_LOOKUP_BUDGET_MS));
   if (answer.kind === "unavailable") {
-    console.log(JSON.stringify({ level: "info", dnssec_parent: state.zone.name, unavailable: answer.reason }));
+    logUnavailable(state.zone.name, answer.reason);
     return null;
   }
   return parentDsKeys(state.zone.name, keysWithDnskey(state.rows), answer.records);

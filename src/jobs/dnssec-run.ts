@@ -31,7 +31,7 @@ import {
   stepWrites,
   type ZoneSigning,
 } from "../resources/dnssec/steps";
-import { observeExternalParent, parentResolver } from "./dnssec-parent";
+import { type ExternalParents, externalParents, observeExternalParent } from "./dnssec-parent";
 import type * as routes from "./dnssec-routes";
 
 /** At most this many zones a run takes (the rest are due at the next run: bounded work per run). */
@@ -55,15 +55,15 @@ export interface DnssecRunReport {
   more: boolean;
 }
 
-/** What a run reaches beyond D1: a connected registry (a managed parent's DS), and the resolver an external parent is asked through. */
+/** What a run reaches beyond D1: a connected registry (a managed parent's DS), and the name servers of a parent not managed here. */
 export interface ParentLinks {
   link: RegistryLink | null;
-  /** The DNS-over-HTTPS resolver (DNSSEC_PARENT_RESOLVER); null: parents not managed here are not asked. */
-  resolver: string | null;
+  /** Where the lookups of a parent not managed here start (DNSSEC_ROOT_SERVERS), and how many are left; null: such parents are not asked. */
+  external: ExternalParents | null;
 }
 
 /** One zone's due steps as one write, read again if another write to the zone committed first. */
-async function stepZone(ctx: WriteContext, zone: typeof zones.$inferSelect, secret: string | null, { link, resolver }: ParentLinks): Promise<number> {
+async function stepZone(ctx: WriteContext, zone: typeof zones.$inferSelect, secret: string | null, { link, external }: ParentLinks): Promise<number> {
   let first = true;
   return retryLostRaces(async () => {
     const row = first ? zone : (await ctx.db.select().from(zones).where(eq(zones.id, zone.id)))[0];
@@ -71,10 +71,10 @@ async function stepZone(ctx: WriteContext, zone: typeof zones.$inferSelect, secr
     if (!row) return 0;
     const state: ZoneSigning = await readZoneSigning(ctx.db, row, ctx.now, link);
     // A parent the zone waits for is looked at (a managed one's stored DS; any other asked
-    // through the resolver) and the steps then due taken; otherwise the steps due, and a roll
+    // of its name servers) and the steps then due taken; otherwise the steps due, and a roll
     // the policy asks for, which makes keys: that needs the secret (and an algorithm the
     // service makes keys of).
-    const observed = observeManagedParent(state) ?? (await observeExternalParent(state, resolver));
+    const observed = observeManagedParent(state) ?? (await observeExternalParent(state, external));
     const stepped = observed ? dsSeen(state.signing, observed, ctx.now) : nextSteps(state.signing, secret !== null ? { newKeyId: keyIdAt(ctx.now) } : {});
     if (stepped.created.length > 0) requireKeysOf(stepped.created[0]!.algorithm, "policy.algorithm");
     const created = secret ? await createdRows(secret, row.id, stepped.created, ctx.at) : [];
@@ -105,12 +105,12 @@ export async function runDnssec(ctx: WriteContext, secret: string | null, parent
 export function cronDnssec(
   d1: D1Database,
   scheduledTime: number,
-  vars: { DNSSEC_KEY_SECRET?: string; DNSSEC_PARENT_RESOLVER?: string } & ConnectorSettings,
+  vars: { DNSSEC_KEY_SECRET?: string; DNSSEC_ROOT_SERVERS?: string } & ConnectorSettings,
 ): Promise<DnssecRunReport> {
   const db = database(d1);
   const secret = vars.DNSSEC_KEY_SECRET && vars.DNSSEC_KEY_SECRET.length >= 32 ? vars.DNSSEC_KEY_SECRET : null;
   const ctx = writeContextAt(db, new Date(scheduledTime), "cron", configuredLimits(vars as Record<string, unknown>), db);
-  return runDnssec(ctx, secret, { link: { settings: vars, clTRID: `cron-dnssec-${scheduledTime}` }, resolver: parentResolver(vars) });
+  return runDnssec(ctx, secret, { link: { settings: vars, clTRID: `cron-dnssec-${scheduledTime}` }, external: externalParents(vars) });
 }
 
 export const runDnssecNow: RouteHandler<typeof routes.runDnssec, AppEnv> = async (c) => {
@@ -119,5 +119,5 @@ export const runDnssecNow: RouteHandler<typeof routes.runDnssec, AppEnv> = async
   // Every account's zones: the run is the operator's.
   const db = c.get("dbAllAccounts") ?? c.get("db");
   const ctx = writeContextAt(db, at, actorOf(c), defaultLimits(c), db);
-  return c.json(await runDnssec(ctx, dnssecSecret(c), { link: registryLink(c), resolver: parentResolver(c.env) }), 200);
+  return c.json(await runDnssec(ctx, dnssecSecret(c), { link: registryLink(c), external: externalParents(c.env) }), 200);
 };

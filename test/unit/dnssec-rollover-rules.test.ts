@@ -15,7 +15,7 @@ import {
   startSigning,
   startUnsigning,
 } from "../../src/dns/dnssec/rollover";
-import { cdsRecords, dsRecordsOf, parentDsKeys, parentDsOfAnswer } from "../../src/dns/dnssec/parent-ds";
+import { cdsRecords, dsRecordsOf, parentDsKeys } from "../../src/dns/dnssec/parent-ds";
 import { DEFAULT_SIGNING_POLICY, type SigningPolicy, signingPolicyErrors } from "../../src/dns/dnssec/signing-policy";
 import { parseRdata } from "../../src/dns/rdata";
 import type { DnsKey } from "../../src/dns/rdata/dnskey";
@@ -439,36 +439,5 @@ describe("key ids to the records the parent and the apex carry", () => {
     ]);
     expect(cdsRecords("example.net", { kind: "none" }, keys)).toEqual([]);
     for (const record of cdsRecords("example.net", { kind: "delete" }, keys)) expect(parseRdata(record.type, record.content, null).ok).toBe(true);
-  });
-});
-
-describe("a DNS-over-HTTPS resolver's answer to DS <zone> is the DS set the parent shows, or nothing sure", () => {
-  const DS_TEXT = "2371 13 2 1f987cc6583e92df0890718c42 06c3d0c3d1a3ac0a27e8f7eb1f2f7cf5b6a8c1d0";
-  it("NOERROR: the DS records at the zone (any case, split hex joined, upper-cased); none is an empty set", () => {
-    const answer = {
-      Status: 0,
-      AD: true,
-      Answer: [
-        { name: "Example.com.", type: 43, TTL: 86400, data: DS_TEXT },
-        { name: "example.com.", type: 46, TTL: 86400, data: "DS 13 2 86400 …" },
-        { name: "other.example.", type: 43, TTL: 86400, data: "1 13 2 AB" },
-      ],
-    };
-    expect(parentDsOfAnswer(answer, "example.com")).toEqual({
-      kind: "ds",
-      records: [{ key_tag: 2371, algorithm: 13, digest_type: 2, digest: "1F987CC6583E92DF0890718C4206C3D0C3D1A3AC0A27E8F7EB1F2F7CF5B6A8C1D0" }],
-    });
-    expect(parentDsOfAnswer({ Status: 0, Authority: [{ type: 6 }] }, "example.com")).toEqual({ kind: "ds", records: [] });
-  });
-  it("NXDOMAIN: the parent has no such name, so no DS", () => {
-    expect(parentDsOfAnswer({ Status: 3 }, "gone.example.com")).toEqual({ kind: "ds", records: [] });
-  });
-  it("SERVFAIL, a record that is not DS data, or no JSON object: unavailable, nothing concluded", () => {
-    expect(parentDsOfAnswer({ Status: 2 }, "example.com")).toEqual({ kind: "unavailable", reason: "the resolver answered rcode 2" });
-    expect(parentDsOfAnswer({ Status: 0, Answer: [{ name: "example.com.", type: 43, data: "2371 13 2 XYZ" }] }, "example.com")).toMatchObject({
-      kind: "unavailable",
-      reason: expect.stringMatching(/is not DS data/),
-    });
-    expect(parentDsOfAnswer("<html>", "example.com")).toEqual({ kind: "unavailable", reason: "the resolver's answer is not a JSON object" });
   });
 });

@@ -93,34 +93,8 @@ export function apexSigningRecords(owner: string, keys: readonly ApexKey[], roll
   ];
 }
 
-/** What a DNS-over-HTTPS resolver said of a zone's DS RRset at its parent. */
-export type ParentAnswer = { kind: "ds"; records: DsFields[] } | { kind: "unavailable"; reason: string };
-
 /**
- * The DS set in a DNS-over-HTTPS resolver's JSON answer (the form Cloudflare's and Google's
- * resolvers give, as the webhooks' address check reads it) to `DS <owner>`: NOERROR with the
- * DS records at the owner (none: the parent shows none), NXDOMAIN (the parent has no such
- * name, so no DS), or `unavailable` for anything else (SERVFAIL, a record that is not DS
- * data): nothing is concluded from an answer that says nothing sure.
+ * What the parent's name servers say of a zone's DS RRset (parent-servers.ts): the set all
+ * of them show (none: empty), or why nothing is concluded.
  */
-export function parentDsOfAnswer(answer: unknown, owner: string): ParentAnswer {
-  if (typeof answer !== "object" || answer === null) return { kind: "unavailable", reason: "the resolver's answer is not a JSON object" };
-  const { Status: status, Answer: records } = answer as { Status?: unknown; Answer?: unknown };
-  if (status === 3) return { kind: "ds", records: [] };
-  if (status !== 0) return { kind: "unavailable", reason: `the resolver answered rcode ${String(status)}` };
-  const name = owner.toLowerCase().replace(/\.$/, "");
-  const out: DsFields[] = [];
-  for (const record of Array.isArray(records) ? records : []) {
-    const r = record as { name?: unknown; type?: unknown; data?: unknown };
-    if (r.type !== 43 || typeof r.name !== "string" || r.name.toLowerCase().replace(/\.$/, "") !== name) continue;
-    const fields = typeof r.data === "string" ? r.data.trim().split(/\s+/) : [];
-    const [tag, algorithm, digestType, ...digest] = fields;
-    const hex = digest.join("");
-    const numbers = [tag, algorithm, digestType].map((n) => (n !== undefined && /^\d{1,5}$/.test(n) ? Number(n) : Number.NaN));
-    if (numbers.some((n) => !(n >= 0 && n <= 65535)) || !/^([0-9A-Fa-f]{2})+$/.test(hex)) {
-      return { kind: "unavailable", reason: `the resolver's DS record ${JSON.stringify(String(r.data).slice(0, 120))} is not DS data` };
-    }
-    out.push({ key_tag: numbers[0]!, algorithm: numbers[1]!, digest_type: numbers[2]!, digest: hex.toUpperCase() });
-  }
-  return { kind: "ds", records: out };
-}
+export type ParentAnswer = { kind: "ds"; records: DsFields[] } | { kind: "unavailable"; reason: string };

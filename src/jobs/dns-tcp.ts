@@ -1,0 +1,61 @@
+// DNS over TCP from the Worker (RFC 1035 §4.2.2, RFC 7766 §8: each message behind a
+// two-octet length), through `connect()` (a Worker has no UDP): one query a connection, the
+// connection closed once its response is read, on a timeout or on any failure. What the
+// iteration of src/dns/dnssec/parent-servers.ts sends its queries through.
+import { type Ask, addressText, type ServerAddress } from "../dns/dnssec/parent-servers";
+import { framedMessage, readFramed } from "../dns/tcp-frame";
+
+/**
+ * The runtime's sockets (`connect()`), loaded at the first query: the app is also bundled for
+ * Node by the scripts that read the documents it serves (scripts/lib/in-process-app.mjs),
+ * where no such module is, and there a query finds no sockets instead of the bundle failing.
+ */
+const sockets = () => import("cloudflare:sockets").catch(() => null);
+
+type Socket = ReturnType<typeof import("cloudflare:sockets").connect>;
+
+/** How long one query may take, connecting included: a server slower than this has not answered. */
+export const QUERY_TIMEOUT_MS = 3_000;
+
+/** One query to one server over TCP: its response, or why none came within `timeoutMs`. */
+export async function askOverTcp(server: ServerAddress, query: Uint8Array, timeoutMs = QUERY_TIMEOUT_MS): Promise<Uint8Array | { error: string }> {
+  let socket: Socket | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<{ error: string }>((resolve) => {
+    timer = setTimeout(() => resolve({ error: `no response within ${timeoutMs / 1000} s` }), timeoutMs);
+  });
+  const exchange = async (): Promise<Uint8Array | { error: string }> => {
+    const runtime = await sockets();
+    if (!runtime) return { error: "this runtime has no sockets (cloudflare:sockets)" };
+    socket = runtime.connect(addressText(server));
+    await socket.opened;
+    const writer = socket.writable.getWriter();
+    await writer.write(framedMessage(query));
+    writer.releaseLock();
+    return readFramed(socket.readable.getReader());
+  };
+  try {
+    return await Promise.race([
+      exchange().catch((error: unknown) => ({ error: `the connection failed (${error instanceof Error ? error.message.slice(0, 120) : "error"})` })),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+    // Closing a socket that never opened rejects: that is nothing to report.
+    (socket as Socket | null)?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * An `Ask` over TCP for one zone's lookup, each query within QUERY_TIMEOUT_MS and all of
+ * them within `budgetMs`: a lookup held up by slow servers ends, unconcluded, instead of
+ * holding the run.
+ */
+export function tcpAsk(budgetMs: number): Ask {
+  const deadline = Date.now() + budgetMs;
+  return (server, query) => {
+    const left = deadline - Date.now();
+    if (left <= 0) return Promise.resolve({ error: `the lookup's ${budgetMs / 1000} s ran out` });
+    return askOverTcp(server, query, Math.min(QUERY_TIMEOUT_MS, left));
+  };
+}
