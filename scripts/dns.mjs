@@ -10,6 +10,7 @@
 //
 //   node scripts/dns.mjs [--api URL] [--port N] [--primary-port N] [--update-port N] [--primary-only]
 //                        [--cache-ttl S] [--threads N] [--persist-to DIR] [--secondary-dir DIR]
+//                        [--also-listen 127.A.B.C:PORT]
 //
 // --api: the service (default http://127.0.0.1:8787, or PORT from the environment);
 // --port: the secondary, on 127.0.0.1, UDP and TCP (default 5300); --primary-port: the
@@ -20,7 +21,9 @@
 // every cache off); --threads: PowerDNS's backend threads, i.e. HTTP requests in flight
 // at once (default 3); --persist-to: the local D1 state dir `npm start` serves (default:
 // PERSIST_TO, else .wrangler/state); --secondary-dir: where Knot keeps its zones (default:
-// a private temporary directory, removed when this stops).
+// a private temporary directory, removed when this stops); --also-listen: one more address
+// of 127.0.0.0/8 the secondary answers on, besides 127.0.0.1:--port (none by default; a DNS
+// chain on loopback delegates to it on port 53: scripts/dnssec-rollover-e2e.mjs).
 //
 // It installs the Debian packages when missing (scripts/ensure-system-packages.mjs),
 // mints a fresh token of scope dns in the local database (scripts/token.mjs), checks that
@@ -46,7 +49,7 @@ import { pdnsSettings } from "./lib/pdns-settings.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
 const USAGE =
-  "usage: node scripts/dns.mjs [--api URL] [--port N] [--primary-port N] [--update-port N] [--primary-only] [--cache-ttl S] [--threads N] [--persist-to DIR] [--secondary-dir DIR]";
+  "usage: node scripts/dns.mjs [--api URL] [--port N] [--primary-port N] [--update-port N] [--primary-only] [--cache-ttl S] [--threads N] [--persist-to DIR] [--secondary-dir DIR] [--also-listen 127.A.B.C:PORT]";
 const PDNS_SERVER = "/usr/sbin/pdns_server";
 const KNOTD = "/usr/sbin/knotd";
 /**
@@ -79,6 +82,7 @@ function options() {
         threads: { type: "string", default: "3" },
         "persist-to": { type: "string" },
         "secondary-dir": { type: "string" },
+        "also-listen": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -109,6 +113,13 @@ function options() {
   const primaryPort = primaryOnly ? port : whole("primary-port", 1, 65535);
   if (!primaryOnly && primaryPort === port) fail("--port and --primary-port must differ");
   const updatePort = whole("update-port", 1, 65535);
+  const alsoListen = parsed["also-listen"] ?? null;
+  if (alsoListen !== null) {
+    const [, a, b, c, p] = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3}):(\d{1,5})$/.exec(alsoListen) ?? [];
+    if (![a, b, c].every((n) => n !== undefined && Number(n) <= 255) || !(Number(p) >= 1 && Number(p) <= 65535))
+      fail(`--also-listen must be an address of 127.0.0.0/8 and a port (127.A.B.C:PORT), got "${alsoListen}"`);
+    if (primaryOnly) fail("--also-listen is the secondary's: not with --primary-only");
+  }
   if (updatePort === port || updatePort === primaryPort) fail("--update-port must differ from --port and --primary-port");
   return {
     api,
@@ -120,6 +131,7 @@ function options() {
     threads: whole("threads", 1, 64),
     persistTo: parsed["persist-to"] ?? null,
     secondaryDir: parsed["secondary-dir"] ? resolve(parsed["secondary-dir"]) : null,
+    alsoListen,
   };
 }
 
@@ -206,7 +218,10 @@ writeFileSync(join(dir, "pdns.conf"), config, { mode: 0o600 });
 const secondaryDir = opts.secondaryDir ?? join(dir, "secondary");
 if (!opts.primaryOnly) {
   mkdirSync(join(secondaryDir, "zones"), { recursive: true });
-  writeFileSync(join(dir, "knot.conf"), secondaryConfig({ dir: secondaryDir, port: opts.port, primaryPort: opts.primaryPort, catalog }));
+  writeFileSync(
+    join(dir, "knot.conf"),
+    secondaryConfig({ dir: secondaryDir, port: opts.port, primaryPort: opts.primaryPort, catalog, alsoListen: opts.alsoListen }),
+  );
 }
 
 // 5. The servers in the foreground, supervised: one that exits by itself starts again.
@@ -338,7 +353,7 @@ if (opts.primaryOnly) {
   )
 ) {
   console.log(
-    `[dns] Knot (knotd pid ${secondary.child.pid}) answers on 127.0.0.1:${opts.port} (UDP and TCP), the secondary: it serves every zone of the catalog ${catalog}, kept in ${secondaryDir}`,
+    `[dns] Knot (knotd pid ${secondary.child.pid}) answers on 127.0.0.1:${opts.port}${opts.alsoListen ? ` and ${opts.alsoListen}` : ""} (UDP and TCP), the secondary: it serves every zone of the catalog ${catalog}, kept in ${secondaryDir}`,
   );
   console.log(`[dns] tier ready: ask the secondary, dig @127.0.0.1 -p ${opts.port} <zone> SOA — Ctrl-C stops it`);
 }

@@ -74,13 +74,15 @@ export const MAX_RETRY_SECONDS = 15;
  * Knot itself from the `member` template, each kept in a zone file of its own so that a
  * restart serves them at once and transfers only what changed meanwhile. One UDP worker:
  * PowerDNS answers from one receiver thread by default (README, "Speed and cost").
- * @param {{ dir: string, port: number, primaryPort: number, catalog: string }} options
+ * `alsoListen` ("127.A.B.C:PORT", `npm run dns --also-listen`): one more address it answers on.
+ * @param {{ dir: string, port: number, primaryPort: number, catalog: string, alsoListen?: string | null }} options
  * @returns {string}
  */
-export function secondaryConfig({ dir, port, primaryPort, catalog }) {
+export function secondaryConfig({ dir, port, primaryPort, catalog, alsoListen = null }) {
+  const listen = alsoListen ? `[ 127.0.0.1@${port}, ${alsoListen.replace(/:(\d+)$/, "@$1")} ]` : `127.0.0.1@${port}`;
   return `# written by scripts/dns.mjs (npm run dns)
 server:
-  listen: 127.0.0.1@${port}
+  listen: ${listen}
   rundir: "${dir}"
   udp-workers: 1
   tcp-workers: 1
