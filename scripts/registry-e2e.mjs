@@ -10,9 +10,10 @@
 // registry_unavailable with Retry-After within 10 s while reads go on, and the connector
 // comes back up once the registry does.
 // Prints `ok - …` / `not ok - …` per check and `REGISTRY-E2E: N passed, M failed`.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { assert, assertEqual, createHarness, expectStatus, httpClient, startDaemon, waitFor } from "./lib/harness.mjs";
+import { openLocalD1 } from "./lib/local-d1.mjs";
 import { assembleScript, bashBlocks, reportRun, runBash } from "./lib/readme-blocks.mjs";
 import { ROOT } from "./lib/wrangler.mjs";
 
@@ -52,6 +53,9 @@ async function main() {
         password: "local-pw-1",
         ca: readFileSync(caFile, "utf8"),
         poll_seconds: 2,
+        // A message the API does not take: handed over again after 2 s, then 4 s, set aside at the third failure.
+        message_attempts: 3,
+        message_retry_max_seconds: 4,
       },
       // Wrong credentials: a connector down with the registry's message, never a 500.
       pir: { host: "127.0.0.1", port: Number(eppPort), client_id: "domain-api", password: "wrong-pw-9", ca: readFileSync(caFile, "utf8"), sessions: 1 },
@@ -59,7 +63,8 @@ async function main() {
     { mode: 0o600 },
   );
 
-  const base = await startReported("npm start -- --registries FILE", { args: ["--registries", connectors] });
+  const stateDir = tempDir("domain-api-registry-e2e-state-");
+  const base = await startReported("npm start -- --registries FILE", { persistTo: stateDir, args: ["--registries", connectors] });
   if (!base) return;
   const api = httpClient(base, { timeoutMs: 20_000 });
   const control = httpClient(controlUrl, { timeoutMs: 10_000 });
@@ -212,6 +217,26 @@ check "the registry took the domain:create of readme-epp-tour.com (its last answ
     expectStatus(res, 200);
     const created = res.json.data.find((e) => e.operation === "create");
     assert(created && /^LR-/.test(created.after.registry_sv_trid ?? ""), `event: ${JSON.stringify(created)?.slice(0, 300)}`);
+  });
+
+  await check(`${free} learns its ROID right after the 201 (creData has none): GET and RDAP show the registry's ROID`, async () => {
+    assertEqual(registered?.registry, null, "registry in the 201");
+    const info = await control("POST", "/as/domain-api", { command: { kind: "domain:info", name: free } });
+    expectStatus(info, 200);
+    const roid = info.json.resData[0].roid;
+    assert(typeof roid === "string" && roid.length > 0, `the registry's info: ${info.text.slice(0, 300)}`);
+    let last = null;
+    const shown = await waitFor(
+      async () => {
+        last = await api("GET", `/v1/domains/${free}`);
+        return last.status === 200 && last.json.registry?.roid === roid;
+      },
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    assert(shown !== null, `registry.roid never became ${roid}: ${last?.text.slice(0, 300)}`);
+    const rdap = await api("GET", `/v1/domains/${free}`, undefined, { accept: "application/rdap+json" });
+    expectStatus(rdap, 200);
+    assertEqual(rdap.json.handle, roid, "RDAP handle");
   });
 
   await check(`POST /v1/domains ${theirs}: 409 unavailable, the registry's word (our D1 never held it)`, async () => {
@@ -487,6 +512,77 @@ check "the registry took the domain:create of readme-epp-tour.com (its last answ
       assertEqual(seen.keys[0].ds_state, "seen", "the key's DS once the run looked");
     },
   );
+
+  // A poll message the API never takes: D1 refuses every event naming the domain (the message's own write and the
+  // registry_message event that would keep it), so the API answers 500 to each hand-over.
+  const refused = `refused-message-${tag}.com`;
+  const behind = `behind-refused-${tag}.com`;
+  // The server's D1 file opened beside it as `wrangler d1 execute --local` would (Debian's sqlite3 is older than its schema).
+  const sqlite = async (sql) => {
+    const d1 = await openLocalD1(stateDir);
+    try {
+      await d1.run(sql);
+    } finally {
+      await d1.close();
+    }
+  };
+  const setAside = () => {
+    const dir = join(stateDir, "registry-gateway", "set-aside-messages", "verisign");
+    return existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith(".json"))
+          .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")))
+      : [];
+  };
+  const holds = (name) => async () => {
+    const res = await api("GET", `/v1/domains/${name}`);
+    return res.status === 200 && res.json.status.includes("serverHold");
+  };
+  let refusedId = null;
+  await check(
+    "a poll message whose every write D1 refuses (any event naming its domain) is handed over message_attempts times, set aside in the gateway's state dir with its raw XML, then acked: the message behind it is applied",
+    async () => {
+      for (const name of [refused, behind]) expectStatus(await api("POST", "/v1/domains", { name, registrant: contact, nameservers: NAMESERVERS }), 201);
+      await sqlite(
+        `CREATE TRIGGER e2e_refuse_message BEFORE INSERT ON events WHEN new.after LIKE '%${refused}%' OR new.before LIKE '%${refused}%' BEGIN SELECT RAISE(ABORT, 'refused by registry-e2e'); END;`,
+      );
+      expectStatus(await control("POST", "/server-status", { name: refused, add: ["serverHold"] }), 200);
+      expectStatus(await control("POST", "/server-status", { name: behind, add: ["serverHold"] }), 200);
+      // Hang detectors, not speed checks: the gateway waits 2 s, then 4 s, before the third hand-over.
+      assert((await waitFor(holds(behind), { timeoutMs: 120_000, intervalMs: 500 })) !== null, `${behind} never followed the registry's message`);
+      const [record, ...others] = setAside();
+      assert(record && others.length === 0, `set-aside records: ${JSON.stringify(setAside()).slice(0, 300)}`);
+      refusedId = record.message_id;
+      assertEqual(record.attempts, 3, "failed hand-overs before it was set aside (message_attempts)");
+      assert(/^the API answered 500 internal/.test(record.last_failure), `last_failure: ${record.last_failure}`);
+      assert(record.xml.includes(`<domain:name>${refused}</domain:name>`) && /<msgQ [^>]*id="/.test(record.xml), `xml: ${record.xml.slice(0, 400)}`);
+      assertEqual(record.message?.resData?.[0]?.name, refused, "the record's reading of the message");
+      // Handed over exactly three times, the third setting it aside; each a line in the gateway's log.
+      const log = harness.serverOutput.split("\n").filter((line) => line.includes(`poll message ${refusedId} `) || line.includes(`POLL MESSAGE ${refusedId} `));
+      assertEqual(
+        log.filter((line) => /not taken by the API \(the API answered 500 internal\)/.test(line)).length,
+        2,
+        `refused hand-overs logged: ${log.join(" | ")}`,
+      );
+      assertEqual(log.filter((line) => /POLL MESSAGE \S+ SET ASIDE after 3 failed hand-overs/.test(line)).length, 1, `set aside logged: ${log.join(" | ")}`);
+      // Acked: the registry's queue no longer holds it.
+      const queue = await control("POST", "/as/domain-api", { command: { kind: "poll", op: "req" } });
+      expectStatus(queue, 200);
+      assert(queue.json.msgQ?.id !== refusedId, `the registry still holds message ${refusedId} first: ${JSON.stringify(queue.json.msgQ)}`);
+      const now = await api("GET", `/v1/domains/${refused}`);
+      assert(!now.json.status.includes("serverHold"), `${refused} changed although every write was refused: ${now.json.status}`);
+    },
+  );
+
+  await check("once D1 takes the writes again, the set-aside message is handed over from the gateway's record and applied; the record is removed", async () => {
+    await sqlite("DROP TRIGGER e2e_refuse_message;");
+    assert((await waitFor(holds(refused), { timeoutMs: 180_000, intervalMs: 500 })) !== null, `${refused} never followed its set-aside message`);
+    assert((await waitFor(async () => setAside().length === 0, { timeoutMs: 60_000, intervalMs: 500 })) !== null, "the record stayed");
+    assert(
+      harness.serverOutput.includes(`set-aside poll message ${refusedId} taken by the API from the gateway's record`),
+      "no log line of the record handed over",
+    );
+  });
 
   await check("every frame the registry received was schema-valid (no command invalid, none answered 2001)", async () => {
     const all = await commandsSince(0);

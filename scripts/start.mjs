@@ -248,7 +248,11 @@ if (registries) {
   console.log(`[start] starting the registry gateway (src/gateway/) for ${registries}`);
   try {
     // Poll messages go to this server's registry-messages route (the gateway retries until it is up).
-    gateway = await startRegistryGateway(registries, process.env, { messagesUrl: `http://127.0.0.1:${port}/v1/registry-messages` });
+    // Poll messages the API never takes are set aside in the state dir (docs/registries.md), beside the D1 state.
+    gateway = await startRegistryGateway(registries, process.env, {
+      messagesUrl: `http://127.0.0.1:${port}/v1/registry-messages`,
+      stateDir: join(persistTo ?? join(ROOT, ".wrangler", "state"), "registry-gateway"),
+    });
   } catch (error) {
     console.error(`[start] ${error.message}`);
     process.exit(1);

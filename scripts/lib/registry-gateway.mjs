@@ -53,15 +53,23 @@ function connectorsOf(file) {
  * Starts the gateway; resolves with the Worker's `--var`s, the secrets to keep out of any
  * output, and stop() (SIGTERM: it logs out of every session; SIGKILL after 10 s). With
  * `messagesUrl` (the API's `/v1/registry-messages`), the registries' poll messages go there,
- * under the same secret.
+ * under the same secret; `stateDir`: where it sets aside a message the API never takes.
  * @param {string} file
  * @param {NodeJS.ProcessEnv} [env]
- * @param {{ messagesUrl?: string }} [options]
+ * @param {{ messagesUrl?: string, stateDir?: string }} [options]
  */
-export async function startRegistryGateway(file, env = process.env, { messagesUrl } = {}) {
+export async function startRegistryGateway(file, env = process.env, { messagesUrl, stateDir } = {}) {
   connectorIdsOf(file); // read first: a file that is not a JSON object fails here, naming nothing of its values
   const secret = randomBytes(32).toString("base64url");
-  const args = [join(ROOT, "scripts", "gateway.mjs"), "--registries", file, "--port", "0", ...(messagesUrl ? ["--messages-url", messagesUrl] : [])];
+  const args = [
+    join(ROOT, "scripts", "gateway.mjs"),
+    "--registries",
+    file,
+    "--port",
+    "0",
+    ...(messagesUrl ? ["--messages-url", messagesUrl] : []),
+    ...(stateDir ? ["--state-dir", stateDir] : []),
+  ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...env, REGISTRY_GATEWAY_SECRET: secret },

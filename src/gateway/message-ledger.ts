@@ -130,7 +130,7 @@ export class MessageLedger {
 
   /** The record's file name: the id made safe for a file name, and a hash of it (two ids never share one). */
   static fileFor(id: string): string {
-    const hash = createHash("sha256").update(id).digest("hex").slice(0, 16);
+    const hash = sha256Hex(id).slice(0, 16);
     return `message-${id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 80)}-${hash}.json`;
   }
 
@@ -243,4 +243,10 @@ export function messageIdOf(xml: string): { id: string | null; code: number | nu
     code: codeMatch ? Number(codeMatch[1]) : null,
     count: countMatch ? Number(countMatch[1] ?? countMatch[2]) : null,
   };
+}
+
+/** The SHA-256 of a text, in hex. */
+export function sha256Hex(text: string): string {
+  const digest: Uint8Array = createHash("sha256").update(new TextEncoder().encode(text)).digest();
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -3,13 +3,12 @@
 // <hello> on idle sessions before the server's idle limit; the registry's message queue
 // read continuously and each message handed over before it is acked; and the rule for a
 // command whose answer was lost: ask the registry, never send it again blindly.
-import { createHash } from "node:crypto";
 import { outcomeFromQuery, recoveredResponse } from "../epp/outcome";
 import { closesSession, commandRetry, outcomeQuery } from "../epp/result-codes";
 import { EppInputError } from "../epp/values";
 import type { EppCommand, EppResponse, Greeting } from "../epp/types";
 import type { ConnectorConfig } from "./config";
-import { MessageLedger, messageIdOf } from "./message-ledger";
+import { MessageLedger, messageIdOf, sha256Hex } from "./message-ledger";
 import { EppSession, LoginRefused, SessionFailure } from "./session";
 
 export interface PoolOptions {
@@ -432,7 +431,7 @@ export class RegistryPool {
 
   /** An answer whose message id cannot be read either: it cannot be acked. Kept once in the state directory for an operator; the queue waits. */
   #unreadableWithoutId(xml: string, reason: string): number {
-    const id = `unreadable-${createHash("sha256").update(xml).digest("hex").slice(0, 24)}`;
+    const id = `unreadable-${sha256Hex(xml).slice(0, 24)}`;
     const verdict = this.messages.handOverFailed(id, reason);
     if (verdict.setAside && !this.messages.isSetAside(id)) {
       try {
