@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // End to end, DNSSEC key rollovers (docs/dnssec-rollovers.md, contract §22): `npm start` on
 // a free port with a throwaway D1, then `npm run dns` (PowerDNS 4.7 signing online with the
-// keys and flags the connector hands it, Knot DNS holding what it transferred). A domain
+// keys and flags the connector hands it, Knot DNS holding what it transferred), and a real
+// DNS chain on a /24 of loopback of this run's (scripts/lib/dns-parent-chain.mjs: one
+// `named` serving a signed root and a signed com. and a validating resolver whose only trust
+// anchor is the root's KSK; com. delegates the zones here to the secondary, which also
+// answers on <net>.5:53, with the DS their parent shows). A domain
 // registered here (the builtin repository: its stored DS is the parent's DS set) and its
 // zone, signed with a KSK and a ZSK of RSASHA256 (8), go through three rolls on an
 // accelerated clock, each step taken by `POST /v1/dnssec/run` with `as_of` (loopback only):
@@ -21,33 +25,47 @@
 // - for every DS set the parent showed within its TTL (a resolver may still hold any of
 //   them), `delv` with that set as its only trust anchor fully validates `www` A and the
 //   NXDOMAIN of a name that does not exist (NSEC);
+// - through the chain, the resolver's cache flushed: `delv` with the root's KSK alone fully
+//   validates `www` A and the NXDOMAIN, and the resolver answers both with AD; com. shows the
+//   domain's DS as `GET /v1/domains/{domain}` has it (the registry publishes what the domain
+//   holds), signed again and reloaded at each change (what a resolver asking now is shown);
 // - the zone transferred from the secondary passes `dnssec-verify`.
 //
 // And the events: each key's steps (`dnssec.key.*`) and the parent's (`dnssec.ds.*`) in
 // /v1/events, in order. Each roll's length in zone-days (default TTLs) is printed.
 //
 // Then a zone whose parent is not managed here (`externalParent`): the parent is another
-// zone on the tier, whose DS the test writes as a parent that reads CDS would, and the run
-// asks it through a DNS-over-HTTPS stub (DNSSEC_PARENT_RESOLVER) that asks the secondary. Its
-// first DS is seen only once the parent shows it, a CSK roll waits for the parent at each
-// DS step, and turning signing off (202) serves RFC 8078's delete until the parent's DS is
-// gone, then unsigns the zone.
+// zone on the tier, signed here and delegated from com. with its DS, whose DS for the child
+// the test writes as a parent that reads CDS would, and the run asks the parent's name
+// servers itself, down from the chain's root (DNSSEC_ROOT_SERVERS: <net>.1). Its first DS is
+// seen only once the parent shows it, a CSK roll waits for the parent at each DS step, and
+// turning signing off (202) serves RFC 8078's delete until the parent's DS is gone, then
+// unsigns the zone. At each of its steps the chain resolves `www` and an NXDOMAIN of the
+// child: fully validated while the parent shows a DS, proved insecure (an unsigned answer,
+// no failure) while it shows none.
 //
-// Loopback only, bounded loops; every daemon stopped by its PID, temp dirs removed.
+// Loopback only (named on port 53 needs root, as `npm test` runs), bounded loops; every daemon
+// stopped by its PID, temp dirs removed, the chain's addresses taken off `lo`.
 import { writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { join } from "node:path";
+import { freeLoopbackNet, startParentChain } from "./lib/dns-parent-chain.mjs";
 import { tierSecondaryVar } from "./lib/dns-tier.mjs";
 import { assert, assertEqual, createHarness, freePort, httpClient, lastLines, runCommand, startDnsTier, waitFor } from "./lib/harness.mjs";
 
 /** The tier's secondary: the service names it in every zone's ALSO-NOTIFY (DNS_TIER_SECONDARIES). */
 const secondaryPort = await freePort();
-/** The DNS-over-HTTPS stub the DNSSEC run asks a parent not managed here through (DNSSEC_PARENT_RESOLVER): it asks the secondary. */
-const dohPort = await freePort();
+/**
+ * The DNS chain's /24 of loopback, this run's alone (scripts/lib/dns-parent-chain.mjs): the
+ * root at .1 (DNSSEC_ROOT_SERVERS: the run asks a parent not managed here from there down),
+ * com. at .2, the validating resolver at .4, and the tier's secondary also at .5:53, where
+ * com. delegates the zones here.
+ */
+const CHAIN_NET = freeLoopbackNet();
+const TIER_ADDRESS = `${CHAIN_NET}.5`;
 const harness = createHarness({
   name: "dnssec-rollover-e2e",
   label: "DNSSEC-ROLLOVER-E2E",
-  startArgs: [...tierSecondaryVar(secondaryPort), "--var", `DNSSEC_PARENT_RESOLVER:http://127.0.0.1:${dohPort}/dns-query`],
+  startArgs: [...tierSecondaryVar(secondaryPort), "--var", `DNSSEC_ROOT_SERVERS:${CHAIN_NET}.1`],
   readyTimeoutMs: 90_000,
   totalTimeoutMs: 600_000,
 });
@@ -67,7 +85,7 @@ $TTL 3600
 @ IN SOA ns1.${ZONE}. hostmaster.${ZONE}. 1 7200 900 1209600 300
 @ NS ns1.${ZONE}.
 @ MX 10 mail.${ZONE}.
-ns1 A 192.0.2.53
+ns1 A ${TIER_ADDRESS}
 mail A 192.0.2.25
 www A 192.0.2.10
 www AAAA 2001:db8::10
@@ -82,7 +100,7 @@ const PARENT_FILE = `$ORIGIN ${PARENT}.
 $TTL 3600
 @ IN SOA ns1.${PARENT}. hostmaster.${PARENT}. 1 7200 900 1209600 300
 @ NS ns1.${PARENT}.
-ns1 A 192.0.2.53
+ns1 A ${TIER_ADDRESS}
 child NS ns1.${PARENT}.
 `;
 const CHILD_FILE = `$ORIGIN ${CHILD}.
@@ -91,11 +109,22 @@ $TTL 3600
 @ NS ns1.${PARENT}.
 www A 192.0.2.11
 `;
-const RCODES = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 };
 
-await harness.runWithService(main);
+await harness.runWithService(async (service) => {
+  const chain = await startParentChain({ net: CHAIN_NET });
+  if (chain.notReady) {
+    notOk("the DNS chain starts (named: the root, com., a validating resolver)", chain.notReady);
+    return;
+  }
+  ok(`the DNS chain answers: the root (signed) on ${chain.root}:53, com. (signed) on ${chain.tld}:53, a validating resolver on ${chain.resolver}:53`);
+  try {
+    await main({ ...service, chain });
+  } finally {
+    await chain.stop();
+  }
+});
 
-async function main({ base, stateDir, work }) {
+async function main({ base, stateDir, work, chain }) {
   const api = httpClient(base, { timeoutMs: 60_000 });
 
   /** The request, its status asserted; its JSON. */
@@ -128,14 +157,28 @@ async function main({ base, stateDir, work }) {
   if (!ready) return;
 
   const primaryPort = await freePort();
-  const dns = await startDnsTier({ api: base, port: secondaryPort, primaryPort, persistTo: stateDir });
+  const dns = await startDnsTier({
+    api: base,
+    port: secondaryPort,
+    primaryPort,
+    persistTo: stateDir,
+    args: ["--also-listen", `${TIER_ADDRESS}:53`],
+  });
   if (dns.notReady) {
     notOk("npm run dns starts the tier", dns.notReady);
     return;
   }
-  ok(`npm run dns: the secondary (Knot) on 127.0.0.1:${secondaryPort}, the primary (PowerDNS) on 127.0.0.1:${primaryPort}`);
+  ok(`npm run dns: the secondary (Knot) on 127.0.0.1:${secondaryPort} and ${TIER_ADDRESS}:53, the primary (PowerDNS) on 127.0.0.1:${primaryPort}`);
+
+  // com.'s children: the zones here, delegated to the secondary's second address with the DS their parent shows.
+  const delegations = {};
+  const delegate = async (zone, ds) => {
+    delegations[zone] = { ns: [{ name: `ns1.${zone}`, address: TIER_ADDRESS }], ds };
+    await chain.setDelegations(delegations);
+  };
 
   // What the parent showed: each DS set, from when the domain's DS became it until it changed.
+  // com. shows it too (the registry publishes what the domain holds): written again at each change.
   const parent = [];
   let clock = Date.now(); // the run's clock: real time until the first `as_of`, then the steps' times
   const observeParent = async () => {
@@ -146,9 +189,41 @@ async function main({ base, stateDir, work }) {
       const at = Date.parse(domain.updated_at);
       if (last) last.until = at;
       parent.push({ set, from: at, until: null });
+      await delegate(ZONE, set);
     }
   };
-  await observeParent();
+  const delegated = await check(
+    `com. delegates ${ZONE} to ${TIER_ADDRESS} with the domain's DS (GET /v1/domains/${ZONE}), and the secondary answers there`,
+    async () => {
+      await observeParent();
+      const soa = await runCommand("dig", [`@${TIER_ADDRESS}`, "+norec", "+time=3", "+tries=2", ZONE, "SOA"], { timeoutMs: 20_000 });
+      assert(/status: NOERROR/.test(soa.output) && /flags:[^;]* aa\b/.test(soa.output), `the secondary at ${TIER_ADDRESS}:53: ${soa.output.slice(0, 600)}`);
+    },
+  );
+  if (!delegated) return;
+
+  /**
+   * Through the real chain, the resolver's cache emptied first: `delv` with the root's KSK
+   * as its only anchor, and the resolver's own answer (AD: it validated). `secure`: the
+   * parent shows a DS (www and the NXDOMAIN fully validated); else a proof of insecurity
+   * (an unsigned answer, no failure).
+   */
+  const throughChain = async (zone, address, secure) => {
+    await chain.flush();
+    const www = await chain.delv(`www.${zone}.`, "A");
+    const wwwLine = new RegExp(`\\sA\\s+${address.replaceAll(".", "\\.")}$`, "m");
+    const show = (text) => text.trim().split("\n").slice(0, 6).join(" | ");
+    if (secure) assert(/^; fully validated$/m.test(www.output) && wwwLine.test(www.output), `delv www.${zone}: ${show(www.output)}`);
+    else assert(/^; unsigned answer$/m.test(www.output) && wwwLine.test(www.output), `delv www.${zone} (the parent shows no DS): ${show(www.output)}`);
+    const none = await chain.delv(`nothing-here.${zone}.`, "A");
+    if (secure) assert(/^; negative response, fully validated$/m.test(none.output), `delv nothing-here.${zone}: ${show(none.output)}`);
+    else assert(/^; negative response, unsigned answer$/m.test(none.output), `delv nothing-here.${zone} (the parent shows no DS): ${show(none.output)}`);
+    const asked = await chain.ask(`www.${zone}`, "A");
+    assertEqual([asked.status, asked.ad], ["NOERROR", secure], `the resolver's answer for www.${zone} (status, AD)`);
+    const missing = await chain.ask(`nothing-here.${zone}`, "A");
+    assertEqual([missing.status, missing.ad], ["NXDOMAIN", secure], `the resolver's answer for nothing-here.${zone} (status, AD)`);
+  };
+  const CHAIN_RULE = "through the DNS chain (root → com. → the tier; the root's KSK the only anchor), the resolver flushed";
 
   const dig = (args) => runCommand("dig", ["@127.0.0.1", "-p", String(secondaryPort), "+norec", "+time=3", "+tries=2", ...args], { timeoutMs: 20_000 });
   let steps = 0;
@@ -245,6 +320,10 @@ async function main({ base, stateDir, work }) {
         },
       );
     }
+
+    await check(`${label}: ${CHAIN_RULE}, delv fully validates www A and an NXDOMAIN, and the resolver answers both with AD`, () =>
+      throughChain(ZONE, "192.0.2.10", true),
+    );
 
     await check(`${label}: the zone transferred from the secondary passes dnssec-verify`, async () => {
       const axfr = await dig(["+nocmd", "+nostats", "+nocomments", ZONE, "AXFR"]);
@@ -442,7 +521,18 @@ async function main({ base, stateDir, work }) {
     },
   );
 
-  await externalParent({ must, dig, runAt: async (at) => runAt(Math.max(at, clock)), clock: () => clock });
+  await externalParent({
+    must,
+    dig,
+    runAt: async (at) => runAt(Math.max(at, clock)),
+    clock: () => clock,
+    delegate,
+    chainStep: (label, secure) =>
+      check(
+        `${label}: ${CHAIN_RULE}, ${secure ? "delv fully validates" : "delv proves insecure (no DS at the parent)"} www.${CHILD} A and an NXDOMAIN, the resolver answers both ${secure ? "with" : "without"} AD`,
+        () => throughChain(CHILD, "192.0.2.11", secure),
+      ),
+  });
 
   for (const [name, ms] of durations) console.log(`#   ${name} roll: ${(ms / 1000).toFixed(0)} s of zone time, ${(ms / 86_400_000).toFixed(3)} zone-days`);
   console.log(`#   ${steps} steps verified`);
@@ -451,152 +541,167 @@ async function main({ base, stateDir, work }) {
 // ---- a parent not managed here (docs/dnssec-rollovers.md "The parent", "Leaving DNSSEC") ----
 
 /**
- * A zone whose parent is not managed here: the parent is another zone on the tier, whose DS
- * at the delegation this test writes as a parent that reads CDS would (RFC 7344), and the
- * DNSSEC run asks it through a DNS-over-HTTPS stub (the JSON form the service reads), which
- * asks the tier's secondary. The roll waits until the parent shows what the CDS asks for,
- * and leaving DNSSEC publishes RFC 8078's delete and waits until the parent's DS is gone.
+ * A zone whose parent is not managed here: the parent is another zone on the tier (signed
+ * here too, delegated from com. with its DS), whose DS at the delegation this test writes as
+ * a parent that reads CDS would (RFC 7344), and the DNSSEC run asks the parent's name servers
+ * itself, down from the chain's root (DNSSEC_ROOT_SERVERS). The roll waits until the parent
+ * shows what the CDS asks for, and leaving DNSSEC publishes RFC 8078's delete and waits until
+ * the parent's DS is gone. At every step the chain resolves the child: validated while the
+ * parent shows a DS, proved insecure when it shows none.
  */
-async function externalParent({ must, dig, runAt, clock }) {
-  const asked = [];
-  const doh = createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://127.0.0.1");
-    const name = url.searchParams.get("name") ?? "";
-    const type = url.searchParams.get("type") ?? "";
-    asked.push(`${name} ${type}`);
-    void dig(["+noall", "+comments", "+answer", name, type]).then((out) => {
-      const status = /status: (\w+)/.exec(out.output)?.[1];
-      const answer = records(out.output)
-        .filter((f) => f[3] === type)
-        .map((f) => ({ name: f[0], type: type === "DS" ? 43 : 0, TTL: Number(f[1]), data: f.slice(4).join(" ") }));
-      response.writeHead(200, { "content-type": "application/dns-json" });
-      response.end(JSON.stringify({ Status: status in RCODES ? RCODES[status] : 2, Answer: answer }));
-    });
+async function externalParent({ must, dig, runAt, clock, delegate, chainStep }) {
+  const serialServed = async (zone) => {
+    const serial = String((await must("GET", `/v1/zones/${zone}`, undefined, 200)).soa.serial);
+    const took = await waitFor(async () => (await dig(["+short", zone, "SOA"])).output.trim().split(" ")[2] === serial, { timeoutMs: SECONDARY_WITHIN_MS });
+    assert(took !== null, `the secondary never served ${zone}'s serial ${serial}`);
+  };
+  const served = async (type) =>
+    records((await dig(["+noall", "+answer", CHILD, type])).output)
+      .filter((f) => f[3] === type)
+      .map((f) => (type === "DNSKEY" || type === "CDNSKEY" ? f.slice(4, 7).join(" ") : `${f[4]} ${f[5]} ${f[6]} ${f.slice(7).join("").toUpperCase()}`))
+      .sort();
+  const state = () => must("GET", `/v1/zones/${CHILD}/dnssec`, undefined, 200);
+  /** Whether the parent's DS set differs from what the child's CDS asks for (the delete: none). */
+  const parentBehind = async () => {
+    await serialServed(CHILD);
+    const cds = await served("CDS");
+    const shown = records((await dig(["+noall", "+answer", CHILD, "DS"])).output)
+      .filter((f) => f[3] === "DS")
+      .map((f) => `${f[4]} ${f[5]} ${f[6]} ${f.slice(7).join("").toUpperCase()}`)
+      .sort();
+    return JSON.stringify(cds.includes("0 0 0 00") ? [] : cds) !== JSON.stringify(shown);
+  };
+  /** The parent reads the child's CDS and publishes it as the DS set at the delegation (RFC 7344 §4; the delete: none, RFC 8078). */
+  const parentFollows = async () => {
+    await serialServed(CHILD);
+    const cds = await served("CDS");
+    const wanted = cds.includes("0 0 0 00") ? [] : cds;
+    const list = await must("GET", `/v1/records?zone=${PARENT}&name=child&type=DS&limit=50`, undefined, 200);
+    for (const record of list.data) await must("DELETE", `/v1/records/${record.id}`, undefined, 204);
+    for (const content of wanted) await must("POST", "/v1/records", { zone: PARENT, name: "child", type: "DS", content }, 201);
+    await serialServed(PARENT);
+    return wanted;
+  };
+  const nextRun = async () => {
+    const now = await state();
+    assert(now.next_step_at !== null, `no next step: ${JSON.stringify(now)}`);
+    const report = await runAt(Date.parse(now.next_step_at));
+    assert(report.failed === 0, JSON.stringify(report));
+    return state();
+  };
+  /** The chain's check of the child as it is now (secure while the parent shows a DS); throws when it failed. */
+  let chainSteps = 0;
+  const resolves = async (label) => {
+    await serialServed(CHILD);
+    await serialServed(PARENT);
+    const shown = records((await dig(["+noall", "+answer", CHILD, "DS"])).output).filter((f) => f[3] === "DS");
+    chainSteps++;
+    assert(await chainStep(`external ${chainSteps} (${label})`, shown.length > 0), `the chain's check of ${CHILD} failed (above)`);
+  };
+
+  const parentSigned = await check(`${PARENT} signed here, com. delegates it to ${TIER_ADDRESS} with its DS (GET /v1/zones/${PARENT}/dnssec)`, async () => {
+    await must("POST", "/v1/zones", PARENT_FILE, 201, { "content-type": "text/dns" });
+    const on = await must("POST", `/v1/zones/${PARENT}/dnssec`, undefined, 201);
+    await delegate(
+      PARENT,
+      on.keys.filter((k) => k.role !== "zsk").map((k) => k.ds[0]),
+    );
+    await serialServed(PARENT);
   });
-  await new Promise((resolve) => doh.listen(dohPort, "127.0.0.1", () => resolve(undefined)));
-  try {
-    const serialServed = async (zone) => {
-      const serial = String((await must("GET", `/v1/zones/${zone}`, undefined, 200)).soa.serial);
-      const took = await waitFor(async () => (await dig(["+short", zone, "SOA"])).output.trim().split(" ")[2] === serial, { timeoutMs: SECONDARY_WITHIN_MS });
-      assert(took !== null, `the secondary never served ${zone}'s serial ${serial}`);
-    };
-    const served = async (type) =>
-      records((await dig(["+noall", "+answer", CHILD, type])).output)
-        .filter((f) => f[3] === type)
-        .map((f) => (type === "DNSKEY" || type === "CDNSKEY" ? f.slice(4, 7).join(" ") : `${f[4]} ${f[5]} ${f[6]} ${f.slice(7).join("").toUpperCase()}`))
-        .sort();
-    const state = () => must("GET", `/v1/zones/${CHILD}/dnssec`, undefined, 200);
-    /** Whether the parent's DS set differs from what the child's CDS asks for (the delete: none). */
-    const parentBehind = async () => {
-      await serialServed(CHILD);
-      const cds = await served("CDS");
-      const shown = records((await dig(["+noall", "+answer", CHILD, "DS"])).output)
-        .filter((f) => f[3] === "DS")
-        .map((f) => `${f[4]} ${f[5]} ${f[6]} ${f.slice(7).join("").toUpperCase()}`)
-        .sort();
-      return JSON.stringify(cds.includes("0 0 0 00") ? [] : cds) !== JSON.stringify(shown);
-    };
-    /** The parent reads the child's CDS and publishes it as the DS set at the delegation (RFC 7344 §4; the delete: none, RFC 8078). */
-    const parentFollows = async () => {
-      await serialServed(CHILD);
-      const cds = await served("CDS");
-      const wanted = cds.includes("0 0 0 00") ? [] : cds;
-      const list = await must("GET", `/v1/records?zone=${PARENT}&name=child&type=DS&limit=50`, undefined, 200);
-      for (const record of list.data) await must("DELETE", `/v1/records/${record.id}`, undefined, 204);
-      for (const content of wanted) await must("POST", "/v1/records", { zone: PARENT, name: "child", type: "DS", content }, 201);
-      await serialServed(PARENT);
-      return wanted;
-    };
-    const nextRun = async () => {
-      const now = await state();
-      assert(now.next_step_at !== null, `no next step: ${JSON.stringify(now)}`);
-      const report = await runAt(Date.parse(now.next_step_at));
-      assert(report.failed === 0, JSON.stringify(report));
-      return state();
-    };
+  if (!parentSigned) return;
 
-    const signed = await check(
-      `${CHILD} (its parent ${PARENT} another zone on the tier, not managed here) signed: the secondary serves its CDS, the run asks the parent through DNS-over-HTTPS and finds no DS: submitted still`,
-      async () => {
-        await must("POST", "/v1/zones", PARENT_FILE, 201, { "content-type": "text/dns" });
-        await must("POST", "/v1/zones", CHILD_FILE, 201, { "content-type": "text/dns" });
-        const on = await must("POST", `/v1/zones/${CHILD}/dnssec`, undefined, 201);
-        await serialServed(CHILD);
-        assertEqual(await served("CDS"), [on.keys[0].ds[0]], "the CDS served");
-        const after = await nextRun();
-        assert(asked.includes(`${CHILD} DS`), `the resolver was asked: ${asked.join(", ")}`);
-        assertEqual(after.keys[0].ds_state, "submitted", "the key's DS while the parent shows none");
-      },
-    );
-    if (!signed) return;
-
-    await check("the parent publishes the DS the CDS asks for: the next run asks and sees it (ds_state seen)", async () => {
-      await parentFollows();
+  const signed = await check(
+    `${CHILD} (its parent ${PARENT} another zone on the tier, not managed here) signed: the secondary serves its CDS, the run asks the parent's name servers from the root down and finds no DS: submitted still`,
+    async () => {
+      await must("POST", "/v1/zones", CHILD_FILE, 201, { "content-type": "text/dns" });
+      const on = await must("POST", `/v1/zones/${CHILD}/dnssec`, undefined, 201);
+      await serialServed(CHILD);
+      assertEqual(await served("CDS"), [on.keys[0].ds[0]], "the CDS served");
+      await resolves("signed, no DS at the parent");
       const after = await nextRun();
-      assertEqual(after.keys[0].ds_state, "seen", "the key's DS");
-    });
+      assertEqual(after.keys[0].ds_state, "submitted", "the key's DS while the parent shows none");
+      await resolves("the run found no DS");
+    },
+  );
+  if (!signed) return;
 
-    await check(
-      "a CSK roll waits for the parent: its new DS is seen only once the parent shows it, and it ends with the parent showing the new DS alone",
-      async () => {
-        const started = await must("POST", `/v1/zones/${CHILD}/dnssec/rollover`, { kind: "csk" }, 200);
-        const incoming = started.keys.find((k) => k.state === "published");
-        await serialServed(CHILD);
-        assertEqual((await served("CDS")).length, 2, "CDS served during the roll (old and new)");
-        const waiting = await nextRun();
-        assertEqual(waiting.keys.find((k) => k.id === incoming.id)?.ds_state, "submitted", "the new key's DS before the parent shows it");
-        assertEqual(waiting.keys.find((k) => k.id === incoming.id)?.state, "published", "the new key waits");
-        let now = waiting;
-        for (let i = 0; i < 12 && now.rollover !== null; i++) {
-          // A parent that reads CDS acts on what the zone serves, whatever the API lists (a removed key's DS withdrawn is not listed).
-          if (await parentBehind()) await parentFollows();
-          now = await nextRun();
-        }
-        assertEqual(now.rollover, null, "the roll ended");
-        assertEqual(
-          now.keys.map((k) => [k.id, k.state, k.ds_state]),
-          [[incoming.id, "active", "seen"]],
-          "the keys",
-        );
-        const parentDs = records((await dig(["+noall", "+answer", CHILD, "DS"])).output).filter((f) => f[3] === "DS");
-        assertEqual(
-          parentDs.map((f) => Number(f[4])),
-          [incoming.key_tag],
-          "the parent's DS",
-        );
-      },
-    );
+  await check("the parent publishes the DS the CDS asks for: the next run asks and sees it (ds_state seen)", async () => {
+    await parentFollows();
+    await resolves("the parent shows the DS");
+    const after = await nextRun();
+    assertEqual(after.keys[0].ds_state, "seen", "the key's DS");
+    await resolves("the run saw the DS");
+  });
 
-    await check(
-      "DELETE …/dnssec: 202, the secondary serves CDS 0 0 0 00 and CDNSKEY 0 3 0 AA==, the zone still signed while the parent shows the DS",
-      async () => {
-        const leaving = await must("DELETE", `/v1/zones/${CHILD}/dnssec`, undefined, 202);
-        assertEqual(leaving.rollover?.kind, "unsign", "the process");
-        await serialServed(CHILD);
-        assertEqual(await served("CDS"), ["0 0 0 00"], "CDS served");
-        assertEqual(await served("CDNSKEY"), ["0 3 0"], "CDNSKEY served (flags, protocol, algorithm)");
-        const cdnskey = (await dig(["+noall", "+answer", CHILD, "CDNSKEY"])).output;
-        assert(/\sCDNSKEY\s+0 3 0 AA==/.test(cdnskey), cdnskey);
-        const still = await nextRun();
-        assertEqual([still.enabled, still.rollover?.kind], [true, "unsign"], "signed, leaving, while the parent shows the DS");
-        assertEqual((await served("DNSKEY")).length, 1, "DNSKEY served");
-      },
-    );
-
-    await check("the parent removes the DS: the run sees it gone and, IpubP later, unsigns the zone (no DNSKEY, no CDS served)", async () => {
-      assertEqual(await parentFollows(), [], "the parent's DS after the delete");
-      const gone = await nextRun();
-      assertEqual(gone.keys[0]?.ds_state, "absent", "the key's DS once the parent shows none");
-      const off = await nextRun();
-      assertEqual([off.enabled, off.keys.length, off.rollover], [false, 0, null], "unsigned");
+  await check(
+    "a CSK roll waits for the parent: its new DS is seen only once the parent shows it, and it ends with the parent showing the new DS alone",
+    async () => {
+      const started = await must("POST", `/v1/zones/${CHILD}/dnssec/rollover`, { kind: "csk" }, 200);
+      const incoming = started.keys.find((k) => k.state === "published");
       await serialServed(CHILD);
-      assertEqual(await served("DNSKEY"), [], "DNSKEY served");
-      assertEqual(await served("CDS"), [], "CDS served");
-      assert(Date.parse(gone.next_step_at) - clock() <= 86_400_000 + 60_000, "IpubP (a day) after the parent showed none");
-    });
-  } finally {
-    doh.close();
-  }
+      assertEqual((await served("CDS")).length, 2, "CDS served during the roll (old and new)");
+      await resolves("csk roll started");
+      const waiting = await nextRun();
+      assertEqual(waiting.keys.find((k) => k.id === incoming.id)?.ds_state, "submitted", "the new key's DS before the parent shows it");
+      assertEqual(waiting.keys.find((k) => k.id === incoming.id)?.state, "published", "the new key waits");
+      await resolves("csk roll waits for the parent");
+      let now = waiting;
+      for (let i = 0; i < 12 && now.rollover !== null; i++) {
+        // A parent that reads CDS acts on what the zone serves, whatever the API lists (a removed key's DS withdrawn is not listed).
+        if (await parentBehind()) {
+          await parentFollows();
+          await resolves("csk roll, the parent followed the CDS");
+        }
+        now = await nextRun();
+        await resolves(`csk roll, run ${i + 1}${now.rollover === null ? " (done)" : ""}`);
+      }
+      assertEqual(now.rollover, null, "the roll ended");
+      assertEqual(
+        now.keys.map((k) => [k.id, k.state, k.ds_state]),
+        [[incoming.id, "active", "seen"]],
+        "the keys",
+      );
+      const parentDs = records((await dig(["+noall", "+answer", CHILD, "DS"])).output).filter((f) => f[3] === "DS");
+      assertEqual(
+        parentDs.map((f) => Number(f[4])),
+        [incoming.key_tag],
+        "the parent's DS",
+      );
+    },
+  );
+
+  await check(
+    "DELETE …/dnssec: 202, the secondary serves CDS 0 0 0 00 and CDNSKEY 0 3 0 AA==, the zone still signed while the parent shows the DS",
+    async () => {
+      const leaving = await must("DELETE", `/v1/zones/${CHILD}/dnssec`, undefined, 202);
+      assertEqual(leaving.rollover?.kind, "unsign", "the process");
+      await serialServed(CHILD);
+      assertEqual(await served("CDS"), ["0 0 0 00"], "CDS served");
+      assertEqual(await served("CDNSKEY"), ["0 3 0"], "CDNSKEY served (flags, protocol, algorithm)");
+      const cdnskey = (await dig(["+noall", "+answer", CHILD, "CDNSKEY"])).output;
+      assert(/\sCDNSKEY\s+0 3 0 AA==/.test(cdnskey), cdnskey);
+      await resolves("the delete served");
+      const still = await nextRun();
+      assertEqual([still.enabled, still.rollover?.kind], [true, "unsign"], "signed, leaving, while the parent shows the DS");
+      assertEqual((await served("DNSKEY")).length, 1, "DNSKEY served");
+      await resolves("leaving, the parent shows the DS");
+    },
+  );
+
+  await check("the parent removes the DS: the run sees it gone and, IpubP later, unsigns the zone (no DNSKEY, no CDS served)", async () => {
+    assertEqual(await parentFollows(), [], "the parent's DS after the delete");
+    await resolves("the parent removed the DS");
+    const gone = await nextRun();
+    assertEqual(gone.keys[0]?.ds_state, "absent", "the key's DS once the parent shows none");
+    await resolves("the run saw the DS gone");
+    const off = await nextRun();
+    assertEqual([off.enabled, off.keys.length, off.rollover], [false, 0, null], "unsigned");
+    await serialServed(CHILD);
+    assertEqual(await served("DNSKEY"), [], "DNSKEY served");
+    assertEqual(await served("CDS"), [], "CDS served");
+    assert(Date.parse(gone.next_step_at) - clock() <= 86_400_000 + 60_000, "IpubP (a day) after the parent showed none");
+    await resolves("unsigned");
+  });
 }
 
 /** A domain's dsData as DS text ("tag alg type HEX"). */
