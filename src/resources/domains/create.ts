@@ -3,9 +3,10 @@
 // registry decides (docs/registries.md): the contacts and hosts are created there first,
 // then the domain; D1 is written only after its 1000 (201, its dates) or 1001 (202,
 // pendingCreate). The registry's ROID of the domain is stored in the same write when its
-// answer gives it (docs/registries.md, "The registry decides": no <domain:info> is asked for
-// it; the first info or poll message that names the domain sets it otherwise).
+// answer gives it; otherwise (creData has none) one <domain:info> after the 201, outside the
+// registration's round trips, stores it (docs/registries.md, "The ROID of a new registration").
 import type { RouteHandler } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { catalog } from "../../db/catalog";
 import { newId } from "../../db/ids";
 import { adoptableHosts, domainsNamed, hostsNamed } from "../../db/links";
@@ -32,6 +33,10 @@ import type * as routes from "./routes";
 import { readTogether } from "../../db/write";
 import { registryDomainUpsert } from "../../db/registry-state";
 import { domainCreateCommand, dsData } from "../../connector/commands";
+import { connectorClientId } from "../../connector/config";
+import { clientTransactionId } from "../../connector/gateway";
+import { safeErrorSummary } from "../../http/error-log";
+import { askRegistry } from "./registry-follow";
 import { apiTime, resDataOf } from "../../connector/answers";
 import {
   contactsAtRegistry,
@@ -86,6 +91,8 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
   // A connected repository's registry: its commands are sent once for this request, whatever the retries.
   const registry = extension ? domainRegistry(c, extension.repositoryId) : null;
   let pending = false;
+  // A registration the registry took (1000) without naming its ROID: asked for after the answer.
+  let roidToLearn: { id: string; repository: string } | null = null;
 
   // The answer is the domain with `price` (the write routine's answer extra: PricedDomainSchema).
   const created = (await createResource(c, domainCollection, {
@@ -136,6 +143,7 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
           })
         : null;
       pending = atRegistry?.pending ?? false;
+      roidToLearn = null;
 
       const next: DomainWithLinks = {
         id: newId("domain", now),
@@ -170,6 +178,7 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
         ...(atRegistry?.roid ? { registry: { roid: atRegistry.roid, sponsor: null, missingSince: null, reconciledAt: null } } : {}),
       };
       next.rgpEndsAt = earliestEnd(next.rgp);
+      if (atRegistry && !atRegistry.pending && !atRegistry.roid) roidToLearn = { id: next.id, repository: extension.repositoryId };
       const { nameservers: _names, zoneId: _zone, pendingTransfer: _pending, transferLockedUntil: _lock, registry: _registry, ...row } = next;
       const links = nameserverLinks(ctx, next, nameservers, external);
       return {
@@ -192,9 +201,35 @@ export const createDomain: RouteHandler<typeof routes.createDomain, AppEnv> = as
     },
     failure: (kind) => (kind === "unique" ? domainExists(name) : undefined),
   })) as Response;
+  // The ROID <domain:creData> lacks, asked for once the 201 is on its way: never a round trip of the registration's own.
+  const learn = roidToLearn as { id: string; repository: string } | null;
+  if (learn && created.status === 201) c.executionCtx.waitUntil(learnRoid(c, learn.id, learn.repository, name));
   // 1001: the registry has yet to act (RFC 5730 §3): 202, the domain in pendingCreate.
   return (pending ? new Response(created.body, { status: 202, headers: created.headers }) : created) as never;
 };
+
+/**
+ * After a registration the registry took (1000), its ROID (docs/registries.md, "The ROID of a
+ * new registration"): one `<domain:info>` through the gateway, under the request's clTRID,
+ * and one small write of the domain's registry row (no event: nothing of the domain changed,
+ * the registry named it). Runs after the answer (waitUntil); a failure leaves the ROID to the
+ * first poll message or reconciliation about the domain, as before, and is logged.
+ */
+async function learnRoid(c: Context<AppEnv>, domainId: string, repository: string, name: string): Promise<void> {
+  try {
+    const us = connectorClientId(c.env, repository);
+    if (us === null) return;
+    const asked = await askRegistry(c.env, repository, us, name, clientTransactionId(c.get("requestId")));
+    if (asked.found !== "ours" || !asked.view.roid) return;
+    await registryDomainUpsert(c.get("db"), { domainId, repositoryId: repository, roid: asked.view.roid });
+  } catch (error) {
+    // A registry out of reach is no failure here: reconciliation brings the ROID.
+    const summary = error instanceof ApiError ? { kind: error.code, message: error.message } : safeErrorSummary(error);
+    console.log(
+      JSON.stringify({ level: "warn", service: "domain-api", request_id: c.get("requestId"), registry_roid: "not learned", domain: domainId, error: summary }),
+    );
+  }
+}
 
 /**
  * The registration at the repository's registry: the contacts it uses and its name servers'
