@@ -131,6 +131,8 @@ async function main() {
   const registered = async (name) => {
     const res = await register(name);
     expectStatus(res, 201);
+    // Its ROID is asked for right after the 201 (one <domain:info>): waited for, so the commands a check counts next are its own.
+    await domainUntil(name, (r) => r.status === 200 && typeof r.json.registry?.roid === "string", "the registry's ROID");
     return res.json;
   };
 
@@ -584,14 +586,22 @@ async function main() {
   );
 
   await check(
-    "a create answered 1000 is not followed by a <domain:info> for its ROID (creData has none): registry is null until the first info or message names the domain",
+    "a create answered 1000 learns its ROID after the 201 (creData has none): one <domain:info> under the request's clTRID, then GET shows the registry's ROID",
     async () => {
-      const name = `no-roid-yet-${tag}.com`;
+      const name = `roid-after-${tag}.com`;
       const from = await commandCount();
-      const domain = await registered(name);
-      assertEqual(domain.registry, null, "registry in the 201");
-      const infos = (await commandsSince(from)).filter((x) => x.kind === "domain:info" && x.object === name);
-      assertEqual(infos.length, 0, "domain:info commands for the create");
+      const res = await register(name);
+      expectStatus(res, 201);
+      assertEqual(res.json.registry, null, "registry in the 201");
+      const shown = await domainUntil(name, (r) => r.status === 200 && typeof r.json.registry?.roid === "string", "the registry's ROID");
+      const sent = (await commandsSince(from)).filter((x) => x.object === name);
+      assertEqual(
+        sent.map((x) => `${x.kind} ${x.code} ${x.clTRID === res.headers.get("x-request-id")}`),
+        ["domain:create 1000 true", "domain:info 1000 true"],
+        "commands for the create (kind, code, the request's clTRID)",
+      );
+      const info = await as("domain-api", { kind: "domain:info", name });
+      assertEqual(shown.json.registry.roid, info.json.resData[0].roid, "registry.roid");
     },
   );
 
