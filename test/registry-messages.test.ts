@@ -162,6 +162,38 @@ describe("a message whose application keeps failing is kept and acked after a bo
     expect(now.body.version).toBe(domain.version);
   });
 
+  it("a message whose keeping event D1 refuses too answers 500 on every hand-over, past the 5th: the gateway's own bound (set aside, docs/registries.md) is what ends it", async () => {
+    const body = message([], "Kept event refused.");
+    const REFUSE = `CREATE TRIGGER refuse_kept_message BEFORE INSERT ON events WHEN new.after LIKE '%Kept event refused.%' BEGIN SELECT RAISE(ABORT, 'hidden-trigger-words'); END`;
+    await env.DB.prepare(REFUSE).run();
+    try {
+      for (let attempt = 1; attempt <= 7; attempt++) {
+        const failed = await hand(body);
+        expect(failed.status, failed.text).toBe(500);
+        expect(failed.body).toMatchObject({ code: "internal" });
+        expect(failed.text).not.toMatch(/hidden-trigger-words/);
+      }
+    } finally {
+      await env.DB.prepare("DROP TRIGGER refuse_kept_message").run();
+    }
+    // Handed over again once D1 takes the write (the gateway's record of it): kept, answered 200.
+    const kept = await hand(body);
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.body).toMatchObject({ outcome: "kept", kind: "none", message_id: body.message.msgQ.id });
+  });
+
+  it("a message the gateway could not read, handed over as one `unreadable` part with its XML, is kept whole as a registry_message event and answered 200", async () => {
+    const xml = '<?xml version="1.0"?><epp xmlns="urn:ietf:params:xml:ns:epp-1.0"><response><msgQ count="1" id="u-1"/><domain:trnData/></response></epp>';
+    const body = message([{ kind: "unreadable", reason: "malformed: <domain:trnData> has no <domain:name>", xml }], undefined);
+    const res = await hand(body);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ outcome: "kept", kind: "unreadable", domain: null, message_id: body.message.msgQ.id });
+    const events = await api("GET", "/v1/events?type=repository&operation=registry_message&limit=100");
+    const event = events.body.data.find((e: any) => e.after.message?.msgQ?.id === body.message.msgQ.id);
+    expect(event).toMatchObject({ type: "repository", resource: "pir", after: { kind: "unreadable" } });
+    expect(event.after.message.resData[0]).toEqual({ kind: "unreadable", reason: "malformed: <domain:trnData> has no <domain:name>", xml });
+  });
+
   it("a message that waited for the registry out of reach (503) is not counted: it is applied once the registry answers", async () => {
     await registered("waits-for-registry.org");
     const body = message(

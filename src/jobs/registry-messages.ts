@@ -19,7 +19,11 @@
 //                                     with the message whole, and acked
 //
 // A message whose application keeps failing (an unexpected error, the Worker stopped) is kept
-// the same way, with the error's summary, after MESSAGE_ATTEMPTS hand-overs, and acked.
+// the same way, with the error's summary, after MESSAGE_ATTEMPTS hand-overs, and acked. Should
+// that keeping fail too (D1 refusing the event), or a hand-over fail before it is counted (a
+// body the route refuses), the gateway's own bound ends it: it sets the message aside in its
+// state directory and acks it (src/gateway/message-ledger.ts). A message the gateway could not
+// read comes as one `unreadable` part holding its XML: a kind not acted on, so kept here.
 import { sql } from "drizzle-orm";
 import { catalog } from "../db/catalog";
 import type { Database } from "../db/client";
