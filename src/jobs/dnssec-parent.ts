@@ -12,9 +12,9 @@ import { tcpAsk } from "./dns-tcp";
 
 /**
  * The lookups of a parent one run makes at most: each is at most 30 queries, each query a
- * connection, and a Worker's connections count as its subrequests (1 000 an invocation on
- * the paid plan). A zone past the bound is looked at again at its next look, as when its
- * parent could not be asked.
+ * connection, and a Worker's connections count as its subrequests (50 an invocation on the
+ * free plan, 10 000 on the paid): 300 at most. A zone past the bound is looked at again at
+ * its next look, as when its parent could not be asked.
  */
 export const PARENT_ASKS_PER_RUN = 10;
 
