@@ -8,7 +8,9 @@
 // delete and restore — each verified at the registry through its control interface, and
 // every frame it received schema-valid. Then the registry goes down: a write answers 503
 // registry_unavailable with Retry-After within 10 s while reads go on, and the connector
-// comes back up once the registry does.
+// comes back up once the registry does. Also: a new registration's ROID, learned after its
+// 201; and a poll message whose every write D1 refuses, set aside by the gateway (its raw
+// XML in the gateway's state dir) and acked so the queue moves on, then applied from there.
 // Prints `ok - …` / `not ok - …` per check and `REGISTRY-E2E: N passed, M failed`.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
