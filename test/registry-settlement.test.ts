@@ -173,6 +173,42 @@ describe("the registry's info brings back the contacts and the auth_info, as it 
   });
 });
 
+describe("a domain in pendingUpdate follows the registry's info when it settles", () => {
+  it("the registry's info without pendingUpdate and with the old values (a refusal): pendingUpdate goes, contacts, name servers and auth_info stay, the one difference listed is the status", async () => {
+    const ours = await createContact({ email: "settle-refused@example.org" });
+    await heldAtRegistry(ours.id, "settle-refused");
+    const created = await api("POST", "/v1/domains", {
+      json: { name: "update-refused.org", registrant: ours.id, contacts: { admin: ours.id, tech: ours.id }, nameservers: NAMESERVERS },
+    });
+    expect(created.status, created.text).toBe(201);
+    const domain = created.body;
+    // As the 202 of a PATCH the registry left pending wrote it.
+    await env.DB.prepare("update domains set statuses = ?1 where id = ?2")
+      .bind(JSON.stringify(["pendingUpdate"]), domain.id)
+      .run();
+    const info = infData("update-refused.org", {
+      registrant: "settle-refused",
+      contacts: [
+        { type: "admin", id: "settle-refused" },
+        { type: "tech", id: "settle-refused" },
+      ],
+      exDate: domain.expires_at,
+      authInfo: domain.auth_info,
+    });
+    expect((await hand(changed(info))).body).toMatchObject({ outcome: "applied", domain: domain.id });
+    const now = await api("GET", "/v1/domains/update-refused.org");
+    expect(now.body).toMatchObject({
+      status: ["ok"],
+      registrant: ours.id,
+      contacts: { admin: ours.id, tech: ours.id, billing: null },
+      nameservers: NAMESERVERS,
+      auth_info: domain.auth_info,
+    });
+    const events = await api("GET", `/v1/events?resource=${domain.id}&operation=update`);
+    expect(events.body.data.at(-1).after.registry_differences).toEqual([{ field: "status", ours: ["pendingUpdate"], registry: [] }]);
+  });
+});
+
 describe("the OpenAPI document declares the update a registry leaves pending", () => {
   it("PATCH /v1/domains/{domain} declares 202 with the Domain schema and an example showing pendingUpdate, beside its 200; other updates declare no 202", async () => {
     const res = await api("GET", "/v1/openapi.json");
