@@ -4,117 +4,13 @@
 // authoritative one written here, and the TCP framing the Worker reads responses with.
 import { describe, expect, it } from "vitest";
 import type { DsFields } from "../../src/dns/dnssec/parent-ds";
-import {
-  type Ask,
-  addressText,
-  isAtOrBelow,
-  lookupParentDs,
-  parseServerList,
-  queryMessage,
-  ROOT_SERVERS_IPV4,
-  readReply,
-  type ServerAddress,
-  TYPE_A,
-  TYPE_DS,
-  TYPE_NS,
-  TYPE_RRSIG,
-} from "../../src/dns/dnssec/parent-servers";
-import { CLASS_IN, type MessageRecord, nameText, parseMessage, RCODE, renderMessage, TYPE_OPT, TYPE_SOA, wireName } from "../../src/dns/message";
+import { lookupParentDs, parseServerList, queryMessage, ROOT_SERVERS_IPV4, readReply, type ServerAddress, TYPE_DS } from "../../src/dns/dnssec/parent-servers";
+import { CLASS_IN, nameText, parseMessage, RCODE, TYPE_OPT } from "../../src/dns/message";
 import { framedMessage, readFramed } from "../../src/dns/tcp-frame";
-import { concatWire, hexOctets, nameWire, u16, u32, u8 } from "../../src/dns/rdata/wire";
-
-type Rec = Omit<MessageRecord, "offset">;
-interface Query {
-  id: number;
-  name: string;
-  type: number;
-}
-
-const rec = (owner: string, type: number, rdata: Uint8Array): Rec => ({ name: wireName(owner), type, class: CLASS_IN, ttl: 3600, rdata });
-const nsRec = (owner: string, target: string) => rec(owner, TYPE_NS, Uint8Array.from(nameWire(target)));
-const aRec = (owner: string, ip: string) => rec(owner, TYPE_A, Uint8Array.from(ip.split(".").map(Number)));
-const soaRec = (owner: string) =>
-  rec(owner, TYPE_SOA, concatWire(nameWire(`ns.${owner}`), nameWire(`hostmaster.${owner}`), u32(1), u32(7200), u32(900), u32(1_209_600), u32(300)));
-const dsRec = (owner: string, ds: DsFields) => rec(owner, TYPE_DS, concatWire(u16(ds.key_tag), u8(ds.algorithm), u8(ds.digest_type), hexOctets(ds.digest)));
-const rrsigRec = (owner: string, covered: number, signer: string) =>
-  rec(
-    owner,
-    TYPE_RRSIG,
-    concatWire(u16(covered), u8(13), u8(2), u32(3600), u32(2_000_000_000), u32(1_700_000_000), u16(4242), nameWire(signer), new Uint8Array(64)),
-  );
-
-/** A response to `q` as a server writes it (AA and TC set by hand: the codec's renderMessage writes neither). */
-function respond(
-  q: Query,
-  r: { aa?: boolean; tc?: boolean; rcode?: number; answer?: Rec[]; authority?: Rec[]; additional?: Rec[]; id?: number; name?: string },
-): Uint8Array {
-  const bytes = renderMessage({
-    id: r.id ?? q.id,
-    opcode: 0,
-    qr: true,
-    rcode: r.rcode ?? RCODE.NOERROR,
-    questions: [{ name: wireName(r.name ?? q.name), type: q.type, class: CLASS_IN }],
-    sections: [r.answer ?? [], r.authority ?? [], r.additional ?? []],
-  });
-  bytes[2]! |= (r.aa ? 0x04 : 0) | (r.tc ? 0x02 : 0);
-  return bytes;
-}
+import { aRec, authoritative, dsRec, nsRec, rec, respond, rrsigRec, type Server, soaRec, type Zone, world } from "./dns-world";
 
 const DS_A: DsFields = { key_tag: 2371, algorithm: 13, digest_type: 2, digest: "1F987CC6583E92DF0890718C4206C3D0C3D1A3AC0A27E8F7EB1F2F7CF5B6A8C1D0" };
 const DS_B: DsFields = { key_tag: 51_234, algorithm: 13, digest_type: 2, digest: "AB".repeat(32) };
-
-/** A zone as a small authoritative server serves it: its NS set, its delegations (with glue, or without), the DS sets it holds, its A records. */
-interface Zone {
-  apex: string;
-  ns: string[];
-  delegations?: Record<string, [string, string?][]>;
-  ds?: Record<string, DsFields[]>;
-  a?: Record<string, string>;
-  signed?: boolean;
-}
-
-type Server = (q: Query) => Uint8Array | { error: string };
-
-/** An authoritative server of `zones` (RFC 1034 §4.3.2, the DS at the parent's side of a cut as RFC 4035 §3.1.4.1 has it). */
-function authoritative(...zones: Zone[]): Server {
-  return (q) => {
-    const zone = zones.filter((z) => isAtOrBelow(q.name, z.apex)).sort((a, b) => b.apex.length - a.apex.length)[0];
-    if (!zone) return respond(q, { rcode: RCODE.REFUSED });
-    const cut = Object.keys(zone.delegations ?? {}).find((d) => isAtOrBelow(q.name, d) && !(q.type === TYPE_DS && q.name === d));
-    if (cut) {
-      const servers = zone.delegations![cut]!;
-      return respond(q, {
-        authority: servers.map(([name]) => nsRec(cut, name)),
-        additional: servers.flatMap(([name, ip]) => (ip ? [aRec(name, ip)] : [])),
-      });
-    }
-    const answer: Rec[] = [];
-    if (q.type === TYPE_DS && zone.ds?.[q.name]) answer.push(...zone.ds[q.name]!.map((d) => dsRec(q.name, d)));
-    if (q.type === TYPE_NS && q.name === zone.apex) answer.push(...zone.ns.map((n) => nsRec(zone.apex, n)));
-    if (q.type === TYPE_A && zone.a?.[q.name]) answer.push(aRec(q.name, zone.a[q.name]!));
-    if (answer.length > 0) {
-      if (zone.signed) answer.push(rrsigRec(q.name, q.type, zone.apex));
-      return respond(q, { aa: true, answer });
-    }
-    const exists = q.name === zone.apex || q.name in (zone.ds ?? {}) || q.name in (zone.a ?? {}) || q.name in (zone.delegations ?? {});
-    return respond(q, { aa: true, rcode: exists ? RCODE.NOERROR : RCODE.NXDOMAIN, authority: [soaRec(zone.apex)] });
-  };
-}
-
-/** The servers at their addresses, and what was asked of each. */
-function world(servers: Record<string, Server>) {
-  const asked: { server: string; name: string; type: number; query: Uint8Array }[] = [];
-  const ask: Ask = async (address: ServerAddress, query: Uint8Array) => {
-    const parsed = parseMessage(query);
-    if (!parsed.ok) throw new Error(parsed.error);
-    const question = parsed.message.questions[0]!;
-    const q = { id: parsed.message.header.id, name: nameText(question.name), type: question.type };
-    asked.push({ server: addressText(address), name: q.name, type: q.type, query });
-    const server = servers[addressText(address)];
-    return server ? server(q) : { error: "the connection failed (connection refused)" };
-  };
-  return { ask, asked };
-}
 
 const ROOTS: ServerAddress[] = [
   { ip: "192.0.2.1", port: 53 },

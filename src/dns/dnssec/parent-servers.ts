@@ -402,7 +402,9 @@ class Lookup {
   ): Promise<{ ok: true; value: T; cut: string; server: ServerAddress } | { ok: false; reason: string }> {
     let cut = this.startCut(name, type === TYPE_DS);
     for (let depth = 0; depth <= this.limits.depth; depth++) {
-      const servers = this.cuts.get(cut) ?? [];
+      // Servers with glue first: one without costs a lookup of its own before it can be asked.
+      const known = this.cuts.get(cut) ?? [];
+      const servers = [...known.filter((s) => s.addresses.length > 0), ...known.filter((s) => s.addresses.length === 0)];
       let tried = 0;
       let last = "no name server with an address";
       let next: string | null = null;

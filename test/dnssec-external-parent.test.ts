@@ -1,0 +1,94 @@
+// The DNSSEC run and a parent not managed here (docs/dnssec-rollovers.md "The parent"): the
+// run asks the parent's name servers for the zone's DS set, from the root servers down, and
+// records what all of them show. The servers are the small authoritative ones of
+// test/unit/dns-world.ts, reached through the run's transport (the tests reach no network:
+// the real TCP transport is tried end to end by scripts/dnssec-rollover-e2e.mjs); the run,
+// the engine and D1 are the real ones.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { database } from "../src/db/client";
+import { writeContextAt } from "../src/db/write";
+import type { DsFields } from "../src/dns/dnssec/parent-ds";
+import type { ServerAddress } from "../src/dns/dnssec/parent-servers";
+import { type ExternalParents, PARENT_ASKS_PER_RUN } from "../src/jobs/dnssec-parent";
+import { runDnssec } from "../src/jobs/dnssec-run";
+import { configuredLimits } from "../src/registry/limits";
+import { authoritative, type Server, world, type Zone } from "./unit/dns-world";
+import { api, createZone } from "./helpers";
+
+const DAY = 86_400_000;
+const ROOTS: ServerAddress[] = [{ ip: "192.0.2.1", port: 53 }];
+const ROOT: Zone = {
+  apex: "",
+  ns: ["a.root.test"],
+  delegations: {
+    test: [
+      ["ns1.nic.test", "192.0.2.10"],
+      ["ns2.nic.test", "192.0.2.11"],
+    ],
+  },
+};
+
+/** `test.` as its two servers serve it, each with the DS sets it shows. */
+function testTld(ns1: Record<string, DsFields[]>, ns2: Record<string, DsFields[]> = ns1) {
+  const zone = (ds: Record<string, DsFields[]>): Zone => ({ apex: "test", ns: ["ns1.nic.test", "ns2.nic.test"], ds });
+  const servers: Record<string, Server> = {
+    "192.0.2.1:53": authoritative(ROOT),
+    "192.0.2.10:53": authoritative(zone(ns1)),
+    "192.0.2.11:53": authoritative(zone(ns2)),
+  };
+  const { ask, asked } = world(servers);
+  const external: ExternalParents = { roots: { ok: true, addresses: ROOTS }, asksLeft: PARENT_ASKS_PER_RUN, ask: () => ask };
+  /** The zones whose DS was asked of the root: one lookup each. */
+  const looked = () => [...new Set(asked.filter((a) => a.server === "192.0.2.1:53" && a.type === 43).map((a) => a.name))];
+  return { external, looked };
+}
+
+async function runAt(at: number, external: ExternalParents) {
+  const db = database(env.DB);
+  const ctx = writeContextAt(db, new Date(at), "test", configuredLimits(env as unknown as Record<string, unknown>), db);
+  return runDnssec(ctx, env.DNSSEC_KEY_SECRET ?? null, { link: null, external });
+}
+
+/** A signed zone: its key's SHA-256 DS as fields, and when the run first looks at its parent. */
+async function signed(zone: string) {
+  await createZone(zone);
+  const on = await api("POST", `/v1/zones/${zone}/dnssec`);
+  expect(on.status, on.text).toBe(201);
+  const [tag, algorithm, digestType, digest] = (on.body.keys[0].ds as string[]).find((d) => d.split(" ")[2] === "2")!.split(" ");
+  const ds: DsFields = { key_tag: Number(tag), algorithm: Number(algorithm), digest_type: Number(digestType), digest: digest! };
+  return { ds, due: Date.parse(on.body.next_step_at) };
+}
+
+const keysOf = async (zone: string) => (await api("GET", `/v1/zones/${zone}/dnssec`)).body;
+
+describe("the run asks a parent not managed here of its name servers, and records what all of them show", () => {
+  it("the key's DS that every name server of the parent shows is seen", async () => {
+    const { ds, due } = await signed("all-show.test");
+    const { external, looked } = testTld({ "all-show.test": [ds] });
+    expect(await runAt(due, external)).toMatchObject({ failed: 0 });
+    expect(looked()).toContain("all-show.test");
+    expect((await keysOf("all-show.test")).keys).toEqual([expect.objectContaining({ ds_state: "seen", state: "active" })]);
+  });
+
+  it("while one name server of the parent does not show it yet, nothing is concluded: the DS stays submitted and the parent is looked at again a day later", async () => {
+    const { ds, due } = await signed("one-behind.test");
+    const { external } = testTld({ "one-behind.test": [ds] }, {});
+    expect(await runAt(due, external)).toMatchObject({ failed: 0 });
+    const after = await keysOf("one-behind.test");
+    expect(after.keys).toEqual([expect.objectContaining({ ds_state: "submitted", state: "active" })]);
+    expect(after.next_step_at).toBe(new Date(due + DAY).toISOString());
+  });
+
+  it(`one run looks up at most ${PARENT_ASKS_PER_RUN} parents: the zones past the bound keep their DS submitted until a later run`, async () => {
+    const zones = Array.from({ length: PARENT_ASKS_PER_RUN + 1 }, (_, i) => `bound-${i}.test`);
+    const made = await Promise.all(zones.map(signed));
+    const { external, looked } = testTld(Object.fromEntries(zones.map((z, i) => [z, [made[i]!.ds]])));
+    const at = Math.max(...made.map((m) => m.due));
+    expect(await runAt(at, external)).toMatchObject({ failed: 0 });
+    expect(looked()).toHaveLength(PARENT_ASKS_PER_RUN);
+    const states = await Promise.all(zones.map(async (z) => [z, (await keysOf(z)).keys[0].ds_state]));
+    for (const [zone, state] of states) expect(state, zone).toBe(looked().includes(zone!) ? "seen" : "submitted");
+    expect(states.filter(([, state]) => state === "submitted").length).toBeGreaterThan(0);
+  });
+});
