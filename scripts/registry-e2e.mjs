@@ -573,6 +573,10 @@ check "the registry took the domain:create of readme-epp-tour.com (its last answ
       assert(queue.json.msgQ?.id !== refusedId, `the registry still holds message ${refusedId} first: ${JSON.stringify(queue.json.msgQ)}`);
       const now = await api("GET", `/v1/domains/${refused}`);
       assert(!now.json.status.includes("serverHold"), `${refused} changed although every write was refused: ${now.json.status}`);
+      // An operator sees it through the API too (the gateway's count, until the API takes it).
+      const repository = await api("GET", "/v1/repositories/verisign");
+      expectStatus(repository, 200);
+      assertEqual(repository.json.connector.set_aside_messages, 1, "connector.set_aside_messages");
     },
   );
 
@@ -580,6 +584,7 @@ check "the registry took the domain:create of readme-epp-tour.com (its last answ
     await sqlite("DROP TRIGGER e2e_refuse_message;");
     assert((await waitFor(holds(refused), { timeoutMs: 180_000, intervalMs: 500 })) !== null, `${refused} never followed its set-aside message`);
     assert((await waitFor(async () => setAside().length === 0, { timeoutMs: 60_000, intervalMs: 500 })) !== null, "the record stayed");
+    assertEqual((await api("GET", "/v1/repositories/verisign")).json.connector.set_aside_messages, 0, "connector.set_aside_messages");
     assert(
       harness.serverOutput.includes(`set-aside poll message ${refusedId} taken by the API from the gateway's record`),
       "no log line of the record handed over",

@@ -30,6 +30,8 @@ export interface ConnectorStatus {
   objects: string[];
   extensions: string[];
   sessions: { open: number; configured: number };
+  /** Poll messages the gateway set aside (acked at the registry, not taken by the API yet); absent when the gateway did not say. */
+  set_aside_messages?: number;
 }
 
 export function registryUnavailable(reason: string, retryAfter = GATEWAY_RETRY_AFTER_SECONDS): ApiError {
@@ -110,7 +112,8 @@ export async function connectorStatus(settings: ConnectorSettings, repository: s
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (!response.ok) return down(`the registry gateway answered HTTP ${response.status}`);
-    const body = (await response.json()) as Partial<ConnectorStatus>;
+    const body = (await response.json()) as Partial<ConnectorStatus> & { messages?: { set_aside?: unknown } };
+    const setAside = body.messages?.set_aside;
     const state = body.state === "up" || body.state === "connecting" || body.state === "down" ? body.state : "down";
     return {
       state,
@@ -122,6 +125,7 @@ export async function connectorStatus(settings: ConnectorSettings, repository: s
         open: Number.isInteger(body.sessions?.open) ? body.sessions!.open : 0,
         configured: Number.isInteger(body.sessions?.configured) ? body.sessions!.configured : 0,
       },
+      ...(Number.isInteger(setAside) && (setAside as number) >= 0 ? { set_aside_messages: setAside as number } : {}),
     };
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");

@@ -15,13 +15,15 @@ import type { Connector } from "./schemas";
 /**
  * How the service reaches the repository's registry: `builtin` (always up, since the
  * repository exists), or `epp` with the gateway's state; operators also see the greeting's
- * objects and extensions and the sessions (docs/registries.md).
+ * objects and extensions, the sessions and the poll messages the gateway set aside (docs/registries.md).
  */
 async function connectorOf(env: AppEnv["Bindings"], row: RepositoryRow, operator: boolean): Promise<Connector> {
   if (!connectedRepositories(env).has(row.id)) return { kind: "builtin", state: "up", since: row.createdAt, last_error: null };
   const status = await connectorStatus(env, row.id);
   const shown: Connector = { kind: "epp", state: status.state, since: status.since, last_error: status.last_error };
-  return operator ? { ...shown, objects: status.objects, extensions: status.extensions, sessions: status.sessions } : shown;
+  if (!operator) return shown;
+  const setAside = status.set_aside_messages === undefined ? {} : { set_aside_messages: status.set_aside_messages };
+  return { ...shown, objects: status.objects, extensions: status.extensions, sessions: status.sessions, ...setAside };
 }
 
 export const getRepository: RouteHandler<typeof routes.getRepository, AppEnv> = async (c) => {

@@ -109,6 +109,11 @@ export const ConnectorSchema = z
       .object({ open: z.number().int(), configured: z.number().int() })
       .optional()
       .openapi({ description: "Operators only: EPP sessions open now, and how many the connector keeps." }),
+    set_aside_messages: z.number().int().optional().openapi({
+      example: 0,
+      description:
+        "Operators only, when the gateway answered: poll messages the API did not take after the gateway's attempts, which it set aside in its state directory (with their raw XML) and acked, and hands over again until the API takes them (docs/registries.md, \"Poll messages the API does not take\"). Not 0: read the gateway's log and state directory.",
+    }),
   })
   .openapi("Connector", { description: "How the service reaches this repository's registry (docs/registries.md)." });
 
