@@ -10,8 +10,9 @@
 // (sent once, the domain exists once, its Idempotency-Key replay sends nothing), outages
 // (2502, the registry down, a 202 finishing after it), a slow registry holding only its own
 // writes (shown by what the registries saw, not by the clock), reconciliation (drift
-// followed, a domain gone marked), the registry's clock (the sweep leaving connected domains'
-// renewal, redemption, purge and transfer approval to the registry), a transfer between two
+// followed, contacts and auth_info included, a domain gone marked), the registry's clock
+// (the sweep leaving connected domains' renewal, redemption, purge and transfer approval to
+// the registry), a transfer between two
 // of our accounts (`eurid`, .eu, connected to a third registry: its auth_info the registry's,
 // no year added, nothing owed) — every frame the
 // registries received schema-valid. Waits are hang detectors with generous bounds, never speed checks.
@@ -786,6 +787,53 @@ async function main() {
         0,
         "domains reconciled by a second pass",
       );
+    },
+  );
+
+  await check(
+    "reconciliation: contacts and an auth_info changed at the registry behind our back come back (the registry's contact ids as our contacts), in a reconciled event that lists them without the auth_info's value",
+    async () => {
+      assert(secondContact !== null, "the second contact, held at the registry since the pending update above");
+      const name = `drift-contacts-${tag}.com`;
+      const domain = await registered(name);
+      // The registry ids of our two contacts: the first's from this domain, the second's from the update settled above.
+      const first = (await atRegistry(name)).contacts.admin;
+      const second = (await atRegistry(updatePending)).contacts.admin;
+      assert(first !== null && second !== null && first !== second, `registry ids: ${first}, ${second}`);
+      const authInfo = `Behind-back-${tag}-7`;
+      const changed = await as("domain-api", {
+        kind: "domain:update",
+        name,
+        add: {
+          contacts: [
+            { type: "admin", id: second },
+            { type: "billing", id: second },
+          ],
+        },
+        rem: { contacts: [{ type: "admin", id: first }] },
+        chg: { authInfo },
+      });
+      assertEqual(changed.code, 1000, "update at the registry");
+      await reconcileAll();
+      const now = await api("GET", `/v1/domains/${name}`);
+      expectStatus(now, 200);
+      assertEqual(
+        { contacts: now.json.contacts, auth_info: now.json.auth_info, registrant: now.json.registrant },
+        { contacts: { admin: secondContact.id, tech: contact, billing: secondContact.id }, auth_info: authInfo, registrant: contact },
+        "contacts, auth_info, registrant after reconciliation",
+      );
+      const events = await eventsOf(domain.id, "reconciled");
+      assertEqual(events.length, 1, "reconciled events");
+      assertEqual(
+        events[0].after.registry_differences,
+        [
+          { field: "admin", ours: contact, registry: secondContact.id },
+          { field: "billing", ours: null, registry: secondContact.id },
+          { field: "auth_info", ours: "not recorded", registry: "not recorded" },
+        ],
+        "registry_differences",
+      );
+      assert(!JSON.stringify(events[0]).includes(authInfo), "the reconciled event records no auth_info");
     },
   );
 
