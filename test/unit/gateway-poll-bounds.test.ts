@@ -157,6 +157,25 @@ describe("a poll message the API never takes is never looped on", () => {
   });
 });
 
+describe("an ack the registry refuses", () => {
+  it("is not looped on: the message comes back after the wait, is handed over again (the API answers already_applied there) and acked then", async () => {
+    await stopAll();
+    const handed: string[] = [];
+    const from = server.commands.length;
+    await upPool({ stateDir: stateDir() }, async (_repository, message) => {
+      handed.push(message.msgQ?.msg ?? "");
+      // The first hand-over's ack (and the gateway's one retry of a 2400) refused by the registry.
+      if (handed.length === 1) server.knobs.fail.set("poll", { code: 2400, count: 2 });
+      return { ok: true };
+    });
+    registry.enqueue(US.clientId, "Ack refused once.");
+    await until(() => head(US.clientId) === null);
+    expect(handed).toEqual(["Ack refused once.", "Ack refused once."]);
+    const acks = server.commands.slice(from).filter((c) => c.kind === "poll" && c.clTRID?.startsWith("ack-"));
+    expect(acks.map((c) => c.code)).toEqual([2400, 2400, 1000]);
+  });
+});
+
 describe("a poll answer the codec cannot read", () => {
   it("is handed over as one `unreadable` part holding its XML whole and why, and acked once taken; the session stays open", async () => {
     await stopAll();
