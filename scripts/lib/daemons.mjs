@@ -302,7 +302,13 @@ export async function startDaemon(command, args, { name = command, ready, timeou
   const took = await waitFor(probe, { timeoutMs, intervalMs: 100, stop: () => exited });
   const port = typeof ready === "object" && !(ready instanceof RegExp) ? ready : undefined;
   const what =
-    ready instanceof RegExp ? `no line matching ${ready}` : port?.tcp ? `nothing on TCP 127.0.0.1:${port.tcp}` : `no answer on UDP 127.0.0.1:${port?.udp}`;
+    ready instanceof RegExp
+      ? `no line matching ${ready}`
+      : typeof ready === "function"
+        ? "its readiness check never passed"
+        : port?.tcp
+          ? `nothing on TCP 127.0.0.1:${port.tcp}`
+          : `no answer on UDP 127.0.0.1:${port?.udp}`;
   if (took === null) {
     if (exited || !daemon.running) {
       await Promise.race([daemon.closed, sleep(1_000)]);
