@@ -20,6 +20,7 @@ export const QUERY_TIMEOUT_MS = 3_000;
 /** One query to one server over TCP: its response, or why none came within `timeoutMs`. */
 export async function askOverTcp(server: ServerAddress, query: Uint8Array, timeoutMs = QUERY_TIMEOUT_MS): Promise<Uint8Array | { error: string }> {
   let socket: Socket | null = null;
+  let over = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<{ error: string }>((resolve) => {
     timer = setTimeout(() => resolve({ error: `no response within ${timeoutMs / 1000} s` }), timeoutMs);
@@ -27,6 +28,8 @@ export async function askOverTcp(server: ServerAddress, query: Uint8Array, timeo
   const exchange = async (): Promise<Uint8Array | { error: string }> => {
     const runtime = await sockets();
     if (!runtime) return { error: "this runtime has no sockets (cloudflare:sockets)" };
+    // The time ran out while the module loaded: no connection is opened that nothing would close.
+    if (over) return { error: "no time left to connect" };
     socket = runtime.connect(addressText(server));
     await socket.opened;
     const writer = socket.writable.getWriter();
@@ -40,6 +43,7 @@ export async function askOverTcp(server: ServerAddress, query: Uint8Array, timeo
       timeout,
     ]);
   } finally {
+    over = true;
     clearTimeout(timer);
     // Closing a socket that never opened rejects: that is nothing to report.
     (socket as Socket | null)?.close().catch(() => undefined);

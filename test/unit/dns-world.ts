@@ -75,7 +75,9 @@ export function authoritative(...zones: Zone[]): Server {
     if (q.type === TYPE_A && zone.a?.[q.name]) answer.push(aRec(q.name, zone.a[q.name]!));
     if (answer.length > 0) {
       if (zone.signed) answer.push(rrsigRec(q.name, q.type, zone.apex));
-      return respond(q, { aa: true, answer });
+      // An NS set's addresses the zone holds go in the additional section (RFC 1034 §4.3.2 step 6).
+      const additional = q.type === TYPE_NS ? zone.ns.flatMap((n) => (zone.a?.[n] ? [aRec(n, zone.a[n]!)] : [])) : [];
+      return respond(q, { aa: true, answer, additional });
     }
     const exists = q.name === zone.apex || q.name in (zone.ds ?? {}) || q.name in (zone.a ?? {}) || q.name in (zone.delegations ?? {});
     return respond(q, { aa: true, rcode: exists ? RCODE.NOERROR : RCODE.NXDOMAIN, authority: [soaRec(zone.apex)] });

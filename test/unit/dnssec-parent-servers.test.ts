@@ -229,7 +229,32 @@ describe("every name server of the parent must show the same DS set", () => {
       kind: "unavailable",
       reason: "ns3.nic.com answered a different DS set than ns1.nic.com",
     });
-    expect(asked.filter((a) => a.name === "ns3.nic.com").map((a) => a.server)).toEqual(["192.0.2.10:53"]);
+    // Its address came with the apex's NS set (a name in com., which com.'s server may say): no lookup of it.
+    expect(asked.filter((a) => a.name === "ns3.nic.com")).toEqual([]);
+    expect(asked.filter((a) => a.server === "192.0.2.12:53").map((a) => a.name)).toEqual(["example.com"]);
+  });
+
+  it("a name server only the apex names, without an address there, is looked up", async () => {
+    const com: Zone = { ...COM, ns: ["ns1.nic.com", "ns2.nic.com", "ns.other.net"] };
+    const net: Zone = { apex: "net", ns: ["ns.nic.net"], a: { "ns.other.net": "192.0.2.21" } };
+    const { ask, asked } = world({
+      "192.0.2.1:53": authoritative(ROOT),
+      "192.0.2.10:53": authoritative(com),
+      "192.0.2.11:53": authoritative(com),
+      "192.0.2.20:53": authoritative(net),
+      "192.0.2.21:53": authoritative(com),
+    });
+    expect(await lookupParentDs("example.com", ROOTS, ask)).toMatchObject({ kind: "ds", records: [DS_A] });
+    expect(asked.filter((a) => a.name === "ns.other.net").map((a) => a.server)).toEqual(["192.0.2.1:53", "192.0.2.20:53"]);
+  });
+
+  it("a zone right under the root: the parent's servers are the configured root servers", async () => {
+    const { ask, asked } = world({
+      "192.0.2.1:53": authoritative({ ...ROOT, ds: { com: [DS_B] } }),
+      "192.0.2.2:53": authoritative({ ...ROOT, ds: { com: [DS_B] } }),
+    });
+    expect(await lookupParentDs("com", ROOTS, ask)).toMatchObject({ kind: "ds", records: [DS_B] });
+    expect(asked.map((a) => a.server)).toEqual(["192.0.2.1:53", "192.0.2.1:53", "192.0.2.2:53"]);
   });
 
   it("a NODATA whose SOA is the zone's own (a server of the child only) concludes nothing", async () => {

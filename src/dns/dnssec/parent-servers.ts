@@ -106,8 +106,12 @@ export interface NameServer {
 
 /** What one server's response to a question says. */
 export type Reply =
-  /** An authoritative answer (AA, NOERROR) holding records of the question's type at its name; `signers`: the RRSIGs' signer names over them. */
-  | { kind: "answer"; records: MessageRecord[]; signers: string[] }
+  /**
+   * An authoritative answer (AA, NOERROR) holding records of the question's type at its
+   * name; `signers`: the RRSIGs' signer names over them; `glue`: the addresses of the
+   * additional section for names in the asked server's cut.
+   */
+  | { kind: "answer"; records: MessageRecord[]; signers: string[]; glue: Map<string, ServerAddress[]> }
   /** An authoritative answer without them (AA NODATA, or AA NXDOMAIN); `apex`: the owner of the SOA in the authority section. */
   | { kind: "negative"; nxdomain: boolean; apex: string | null }
   /** A referral to servers of a cut strictly below the asked server's, on the way to the name. */
@@ -197,7 +201,7 @@ export function readReply(bytes: Uint8Array, question: Question, cut: string): R
       const signer = rdataName(r.rdata.subarray(18, 18 + nameLength(r.rdata, 18)));
       return signer === null ? [] : [signer];
     });
-    return { kind: "answer", records, signers };
+    return { kind: "answer", records, signers, glue: glueOf(additional, cut) };
   }
   if (atName.some((r) => r.type === TYPE_CNAME)) return unusable(`${shownName(question.name)} is an alias (CNAME)`);
   if (header.aa) return { kind: "negative", nxdomain: false, apex };
@@ -208,20 +212,25 @@ export function readReply(bytes: Uint8Array, question: Question, cut: string): R
   if (!isBelow(owner, cut) || !isAtOrBelow(question.name, owner)) {
     return unusable(`a lame referral: to ${shownName(owner)}, which is not below ${shownName(cut)} on the way to ${shownName(question.name)}`);
   }
+  const glue = glueOf(additional, cut);
   const servers: NameServer[] = [];
   for (const record of ns) {
     const name = rdataName(record.rdata);
     if (name === null) return unusable("an NS record of the referral is not a name");
-    if (servers.some((s) => s.name === name)) continue;
-    const addresses = isAtOrBelow(name, cut)
-      ? additional.flatMap((r) => {
-          const ip = r.class === CLASS_IN && nameText(r.name) === name ? rdataAddress(r) : null;
-          return ip === null ? [] : [{ ip, port: 53 }];
-        })
-      : [];
-    servers.push({ name, addresses });
+    if (!servers.some((s) => s.name === name)) servers.push({ name, addresses: glue.get(name) ?? [] });
   }
   return { kind: "referral", cut: owner, servers };
+}
+
+/** The A and AAAA records of an additional section whose names lie in `cut` (the asked server's bailiwick), by name. */
+function glueOf(additional: readonly MessageRecord[], cut: string): Map<string, ServerAddress[]> {
+  const glue = new Map<string, ServerAddress[]>();
+  for (const record of additional) {
+    const name = nameText(record.name);
+    const ip = record.class === CLASS_IN && isAtOrBelow(name, cut) ? rdataAddress(record) : null;
+    if (ip !== null) glue.set(name, [...(glue.get(name) ?? []), { ip, port: 53 }]);
+  }
+  return glue;
 }
 
 /** The length of the uncompressed name starting at `at` in `bytes` (to its zero octet, included). */
@@ -439,8 +448,13 @@ class Lookup {
     return { ok: false, reason: `more than ${this.limits.depth} referrals on the way to ${shownName(name)}` };
   }
 
-  /** The parent's name servers: the referral's NS set to its cut, and the NS set its apex answers, together. */
+  /**
+   * The parent's name servers: the referral's NS set to its cut, and the NS set its apex
+   * answers (with the addresses the answer gives for names in the parent), together. The
+   * root's are the configured root servers.
+   */
   async parentServers(apex: string, server: ServerAddress): Promise<{ ok: true; servers: NameServer[] } | { ok: false; reason: string }> {
+    if (apex === "") return { ok: true, servers: this.cuts.get("") ?? [] };
     const reply = await this.query(server, apex, TYPE_NS, apex);
     if (reply.kind !== "answer") {
       return {
@@ -452,7 +466,7 @@ class Lookup {
     for (const record of reply.records) {
       const name = rdataName(record.rdata);
       if (name === null) return { ok: false, reason: `an NS record of ${shownName(apex)} is not a name` };
-      if (!servers.some((s) => s.name === name)) servers.push({ name, addresses: [] });
+      if (!servers.some((s) => s.name === name)) servers.push({ name, addresses: reply.glue.get(name) ?? [] });
     }
     return { ok: true, servers: servers.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
   }
