@@ -2,10 +2,11 @@
 // End to end, DNSSEC key rollovers (docs/dnssec-rollovers.md, contract §22): `npm start` on
 // a free port with a throwaway D1, then `npm run dns` (PowerDNS 4.7 signing online with the
 // keys and flags the connector hands it, Knot DNS holding what it transferred), and a real
-// DNS chain on a /24 of loopback of this run's (scripts/lib/dns-parent-chain.mjs: one
-// `named` serving a signed root and a signed com. and a validating resolver whose only trust
-// anchor is the root's KSK; com. delegates the zones here to the secondary, which also
-// answers on <net>.5:53, with the DS their parent shows). A domain
+// DNS chain on a /24 of loopback of this run's (scripts/lib/dns-parent-chain.mjs: a Knot
+// serving a signed root on <net>.1:53, another a signed com. on <net>.2:53, and a validating
+// resolver, `named` on 127.0.0.1 at a free port, whose only trust anchor is the root's KSK;
+// com. delegates the zones here to the secondary, which also answers on <net>.5:53, with the
+// DS their parent shows). A domain
 // registered here (the builtin repository: its stored DS is the parent's DS set) and its
 // zone, signed with a KSK and a ZSK of RSASHA256 (8), go through three rolls on an
 // accelerated clock, each step taken by `POST /v1/dnssec/run` with `as_of` (loopback only):
@@ -44,8 +45,9 @@
 // child: fully validated while the parent shows a DS, proved insecure (an unsigned answer,
 // no failure) while it shows none.
 //
-// Loopback only (named on port 53 needs root, as `npm test` runs), bounded loops; every daemon
-// stopped by its PID, temp dirs removed, the chain's addresses taken off `lo`.
+// Loopback only (port 53 of the chain's /24 needs root, as `npm test` runs; the host's
+// network configuration is left as it is), bounded loops; every daemon stopped by its PID,
+// temp dirs removed.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freeLoopbackNet, startParentChain } from "./lib/dns-parent-chain.mjs";
@@ -57,8 +59,8 @@ const secondaryPort = await freePort();
 /**
  * The DNS chain's /24 of loopback, this run's alone (scripts/lib/dns-parent-chain.mjs): the
  * root at .1 (DNSSEC_ROOT_SERVERS: the run asks a parent not managed here from there down),
- * com. at .2, the validating resolver at .4, and the tier's secondary also at .5:53, where
- * com. delegates the zones here.
+ * com. at .2 (each a Knot of the chain's), and the tier's secondary also at .5:53, where
+ * com. delegates the zones here; the validating resolver is on 127.0.0.1 at a free port.
  */
 const CHAIN_NET = freeLoopbackNet();
 const TIER_ADDRESS = `${CHAIN_NET}.5`;
@@ -113,10 +115,12 @@ www A 192.0.2.11
 await harness.runWithService(async (service) => {
   const chain = await startParentChain({ net: CHAIN_NET });
   if (chain.notReady) {
-    notOk("the DNS chain starts (named: the root, com., a validating resolver)", chain.notReady);
+    notOk("the DNS chain starts (Knot: the root, com.; named: a validating resolver)", chain.notReady);
     return;
   }
-  ok(`the DNS chain answers: the root (signed) on ${chain.root}:53, com. (signed) on ${chain.tld}:53, a validating resolver on ${chain.resolver}:53`);
+  ok(
+    `the DNS chain answers: the root (signed) on ${chain.root}:53, com. (signed) on ${chain.tld}:53, a validating resolver on ${chain.resolver}:${chain.resolverPort}`,
+  );
   try {
     await main({ ...service, chain });
   } finally {

@@ -1,36 +1,39 @@
 // A real DNS chain on loopback for the end-to-end scripts that need a parent a resolver
-// walks down to (scripts/dnssec-rollover-e2e.mjs): one BIND 9.18 `named`, started as root
-// on port 53 of a /24 of 127.0.0.0/8 picked at random for the run (two runs side by side
-// never meet; nothing else is bound), with a view per address (`match-destinations`).
-// named listens only on its interfaces' addresses, and `lo` holds 127.0.0.1 alone, so its
-// three addresses are added to `lo` (/32, `ip addr add`) for the run and removed after.
+// walks down to (scripts/dnssec-rollover-e2e.mjs), on a /24 of 127.0.0.0/8 picked at random
+// for the run (two runs side by side never meet) and on 127.0.0.1 at free ports. Nothing of
+// the host's network configuration changes: Linux routes all of 127.0.0.0/8 to `lo`, and
+// Knot binds any address of it as it is.
 //
-// - <net>.1: the root zone `.`, signed, delegating `com.` to <net>.2 (glue) with its DS;
-// - <net>.2: `com.`, signed, delegating the children the caller sets (NS names, glue
-//   addresses, DS lines), signed again and reloaded (`rndc reload`) at each change;
-// - <net>.4: a validating recursive resolver (recursion in that view alone), its hints the
-//   root at <net>.1, its only trust anchor the root's KSK.
+// - <net>.1:53: the root zone `.`, signed, delegating `com.` to <net>.2 (glue) with its DS,
+//   served by a Knot DNS (`knotd`) of its own;
+// - <net>.2:53: `com.`, signed, delegating the children the caller sets (NS names, glue
+//   addresses, DS lines), signed again and reloaded (`knotc zone-reload`) at each change,
+//   served by a second `knotd` (one server holding both zones would answer a child's DS
+//   from `com.` itself, never referring from the root down);
+// - 127.0.0.1 at a free port: a validating recursive resolver (BIND `named`), its hints the
+//   root at <net>.1, its only trust anchor the root's KSK; it asks the servers it is
+//   referred to on their port 53.
 //
-// <net>.3 and <net>.5 and up are left for the caller (the tier's secondary, say). Zones are
-// signed by `dnssec-keygen` / `dnssec-signzone` here, one key of algorithm 13 per zone
-// (fast); rndc has a key and port of its own on <net>.1. `delv` through the resolver with
-// the root's anchor alone says whether a name fully validates; `rndc flush` empties the
-// resolver's cache between looks. Readiness is asked by querying; every limit is a hang
-// detector. `stop()` stops named by its PID (scripts/lib/daemons.mjs) and removes the
-// directory and the addresses; a process that exits without it still removes both.
-import { spawnSync } from "node:child_process";
+// <net>.3 and up are left for the caller (the tier's secondary, say). Zones are signed by
+// `dnssec-keygen` / `dnssec-signzone` here, one key of algorithm 13 per zone (fast), and
+// served from their files (Knot signs nothing). `delv` through the resolver with the root's
+// anchor alone says whether a name fully validates; `rndc flush` (named's control channel
+// on 127.0.0.1 at a free port, its key in the directory) empties the resolver's cache
+// between looks. Readiness is asked by querying; every limit is a hang detector. `stop()`
+// stops the daemons by their PIDs (scripts/lib/daemons.mjs) and removes the directory; a
+// process that exits without it still removes the directory.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { groupSockets, lastLines, runCommand, startDaemon, stopDaemon, waitFor } from "./daemons.mjs";
+import { freePort, lastLines, runCommand, startDaemon, stopDaemon, waitFor } from "./daemons.mjs";
 
-/** Hang detectors (the machine may be loaded): a command, named's start, a reload reaching its view. */
+/** Hang detectors (the machine may be loaded): a command, a daemon's start, a reload reaching the server. */
 const COMMAND_TIMEOUT_MS = 60_000;
 const START_TIMEOUT_MS = 120_000;
 const RELOAD_WITHIN_MS = 60_000;
-/** rndc's port on <net>.1: the address is this run's, so any port is free there. */
-const RNDC_PORT = 953;
+const KNOTD = "/usr/sbin/knotd";
+const NAMED = "/usr/sbin/named";
 
 /**
  * A child of `com.` as its delegation: NS names (with their glue addresses when they are
@@ -42,17 +45,18 @@ const RNDC_PORT = 953;
  * @property {string} net the run's /24, "127.a.b"
  * @property {string} root the root's address (<net>.1): what DNSSEC_ROOT_SERVERS names
  * @property {string} tld com.'s address (<net>.2)
- * @property {string} resolver the validating resolver's address (<net>.4)
+ * @property {string} resolver the validating resolver's address (127.0.0.1)
+ * @property {number} resolverPort the validating resolver's port (free when the chain started)
  * @property {string} anchorFile the root's KSK as a `trust-anchors` statement (delv -a)
  * @property {string | null} notReady null when the chain answers, else why not
- * @property {() => string} output what named printed
+ * @property {() => string} output what the three daemons printed (the root's Knot, com.'s, named)
  * @property {(children: Record<string, Delegation>) => Promise<void>} setDelegations
  *   com.'s children become these (and only these): com. is signed again, reloaded, and
  *   resolves once <net>.2 serves the new serial
  * @property {() => Promise<void>} flush empties the resolver's cache (rndc flush)
- * @property {(name: string, type: string) => Promise<Looked>} delv `delv @resolver -a anchorFile`
+ * @property {(name: string, type: string) => Promise<Looked>} delv `delv @resolver -p resolverPort -a anchorFile`
  * @property {(name: string, type: string) => Promise<Asked>} ask the resolver's own answer (dig, DNSSEC OK)
- * @property {() => Promise<void>} stop named stopped by its PID, the directory and the addresses removed
+ * @property {() => Promise<void>} stop the daemons stopped by their PIDs, the directory removed
  */
 /** @typedef {{ validated: boolean, output: string }} Looked */
 /** @typedef {{ status: string, ad: boolean, output: string }} Asked */
@@ -96,40 +100,77 @@ function boundLoopbackNets() {
 }
 
 /**
+ * knot.conf for one `knotd` serving one zone, pre-signed, from `file` on `address`@53; its
+ * control socket, PID file, journal and timers in `dir` (one per process). Knot signs
+ * nothing and keeps no journal: each `knotc zone-reload` reads the file whole.
+ * @param {{ dir: string, address: string, zone: string, file: string }} options
+ * @returns {string}
+ */
+function knotConfig({ dir, address, zone, file }) {
+  return `# written by scripts/lib/dns-parent-chain.mjs; removed when the chain stops
+server:
+  listen: ${address}@53
+  rundir: "${dir}"
+  udp-workers: 1
+  tcp-workers: 1
+  background-workers: 1
+control:
+  listen: "${join(dir, "knot.sock")}"
+database:
+  storage: "${dir}"
+log:
+  - target: stderr
+    any: info
+zone:
+  - domain: "${zone}"
+    storage: "${dir}"
+    file: "${file}"
+    zonefile-load: whole
+    zonefile-sync: -1
+    journal-content: none
+`;
+}
+
+/**
  * Starts the chain on `net` (a free /24 of loopback when not given). Resolves to the chain;
- * `notReady` says why when it does not answer (named, if started, is stopped then).
+ * `notReady` says why when it does not answer (what was started is stopped then).
  * @param {{ net?: string, timeoutMs?: number }} [options]
  * @returns {Promise<ParentChain>}
  */
 export async function startParentChain({ net = freeLoopbackNet(), timeoutMs = START_TIMEOUT_MS } = {}) {
   const root = `${net}.1`;
   const tld = `${net}.2`;
-  const resolver = `${net}.4`;
+  const resolver = "127.0.0.1";
   const dir = mkdtempSync(join(tmpdir(), "domain-api-dns-chain-"));
-  /** @type {string[]} */
-  const added = []; // the addresses added to lo
-  const removeAll = () => {
-    for (const address of added.splice(0)) spawnSync("ip", ["addr", "del", `${address}/32`, "dev", "lo"], { stdio: "ignore", timeout: 10_000 });
-    rmSync(dir, { recursive: true, force: true });
-  };
-  process.on("exit", removeAll);
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  process.on("exit", removeDir);
   const anchorFile = join(dir, "root.anchor");
-  /** @type {import("./daemons.mjs").Daemon | null} */
-  let named = null;
+  const rootDir = join(dir, "knot-root");
+  const comDir = join(dir, "knot-com");
+  for (const sub of [rootDir, comDir]) mkdirSync(sub);
+  /** @type {import("./daemons.mjs").Daemon[]} the root's Knot, com.'s, named: in the order started */
+  const daemons = [];
   /** @type {ParentChain} */
   const chain = {
     net,
     root,
     tld,
     resolver,
+    resolverPort: 0,
     anchorFile,
     notReady: null,
-    output: () => named?.output ?? "",
+    output: () => daemons.map((d) => `[${d.name}] ${d.output}`).join("\n"),
     setDelegations,
     flush,
     delv,
     ask,
     stop,
+  };
+  /** Stops what was started and removes the directory; the chain, `notReady` set to `why`. */
+  const fail = async (/** @type {string} */ why) => {
+    chain.notReady = why;
+    await stop();
+    return chain;
   };
 
   /**
@@ -162,32 +203,26 @@ export async function startParentChain({ net = freeLoopbackNet(), timeoutMs = ST
     await run("dnssec-signzone", ["-q", "-z", "-K", dir, "-o", zone, "-N", "keep", "-f", join(dir, `${file}.signed`), join(dir, file), key]);
   };
 
-  const rndc = (/** @type {string[]} */ args) => run("rndc", ["-c", join(dir, "rndc.conf"), ...args]);
+  /** @type {string} rndc's configuration (its key, named's control channel), written below */
+  const rndcConf = join(dir, "rndc.conf");
+  const rndc = (/** @type {string[]} */ args) => run("rndc", ["-c", rndcConf, ...args]);
 
   /**
-   * dig at `server`, recursion not desired unless `recurse`; its output.
+   * dig at `server` (port 53 unless `port`); its output.
    * @param {string} server
    * @param {string[]} args
+   * @param {number} [port]
    */
-  const dig = async (server, args) =>
-    (await runCommand("dig", [`@${server}`, "+time=3", "+tries=2", ...args], { cwd: dir, timeoutMs: COMMAND_TIMEOUT_MS })).output;
+  const dig = async (server, args, port = 53) =>
+    (await runCommand("dig", [`@${server}`, "-p", String(port), "+time=3", "+tries=2", ...args], { cwd: dir, timeoutMs: COMMAND_TIMEOUT_MS })).output;
 
-  for (const address of [root, tld, resolver]) {
-    const result = await runCommand("ip", ["addr", "add", `${address}/32`, "dev", "lo"], { timeoutMs: COMMAND_TIMEOUT_MS });
-    if (result.code !== 0) {
-      chain.notReady = `ip addr add ${address}/32 dev lo: ${lastLines(result.output, 3)} (named listens only on its interfaces' addresses)`;
-      removeAll();
-      return chain;
-    }
-    added.push(address);
-  }
-
-  const comKey = await keygen("com").catch((error) => error);
-  const rootKey = typeof comKey === "string" ? await keygen(".").catch((error) => error) : comKey;
-  if (typeof comKey !== "string" || typeof rootKey !== "string") {
-    chain.notReady = String(/** @type {Error} */ (typeof comKey !== "string" ? comKey : rootKey)?.message);
-    removeAll();
-    return chain;
+  let comKey;
+  let rootKey;
+  try {
+    comKey = await keygen("com");
+    rootKey = await keygen(".");
+  } catch (error) {
+    return fail(String(/** @type {Error} */ (error)?.message));
   }
   const comDs = (await run("dnssec-dsfromkey", ["-2", join(dir, `${comKey}.key`)])).trim();
   // The root's KSK ("flags protocol algorithm base64…" after DNSKEY in its .key file) as the anchor.
@@ -225,9 +260,37 @@ export async function startParentChain({ net = freeLoopbackNet(), timeoutMs = ST
   };
   await signCom({});
 
+  /**
+   * Answers `name` SOA with authority at `server`:53 (+norec).
+   * @param {string} server
+   * @param {string} name
+   */
+  const authoritative = async (server, name) => {
+    const out = await dig(server, ["+norec", name, "SOA"]);
+    return /status: NOERROR/.test(out) && /flags:[^;]*\baa\b/.test(out);
+  };
+  // The root's Knot, then com.'s: each answers its zone with authority on its address's port 53.
+  for (const [zone, address, sub, file] of /** @type {const} */ ([
+    [".", root, rootDir, "root.db.signed"],
+    ["com.", tld, comDir, "com.db.signed"],
+  ])) {
+    const conf = join(sub, "knot.conf");
+    writeFileSync(conf, knotConfig({ dir: sub, address, zone, file: join(dir, file) }));
+    const knot = await startDaemon(KNOTD, ["-c", conf], {
+      name: `knotd (the chain's ${zone === "." ? "root" : zone})`,
+      ready: () => authoritative(address, zone),
+      timeoutMs,
+      holds: { tcp: [53], udp: [53] },
+    });
+    daemons.push(knot);
+    if (knot.notReady) return fail(knot.notReady);
+  }
+
+  const [resolverPort, controlPort] = [await freePort(), await freePort()];
+  chain.resolverPort = resolverPort;
   const secret = randomBytes(32).toString("base64");
   const keyStatement = `key "rndc-key" { algorithm hmac-sha256; secret "${secret}"; };\n`;
-  writeFileSync(join(dir, "rndc.conf"), `${keyStatement}options { default-key "rndc-key"; default-server ${root}; default-port ${RNDC_PORT}; };\n`, {
+  writeFileSync(rndcConf, `${keyStatement}options { default-key "rndc-key"; default-server 127.0.0.1; default-port ${controlPort}; };\n`, {
     mode: 0o600,
   });
   writeFileSync(join(dir, "root.hints"), `. 3600000 NS a.root-servers.\na.root-servers. 3600000 A ${root}\n`);
@@ -239,68 +302,36 @@ options {
   pid-file none;
   session-keyfile "${join(dir, "session.key")}";
   managed-keys-directory "${dir}";
-  listen-on port 53 { ${root}; ${tld}; ${resolver}; };
+  listen-on port ${resolverPort} { 127.0.0.1; };
   listen-on-v6 { none; };
   notify no;
-  recursion no;
-  dnssec-validation no;
-  minimal-responses yes;
-};
-${keyStatement}controls { inet ${root} port ${RNDC_PORT} allow { 127.0.0.0/8; } keys { "rndc-key"; }; };
-view "root" {
-  match-destinations { ${root}; };
-  zone "." { type primary; file "${join(dir, "root.db.signed")}"; };
-};
-view "com" {
-  match-destinations { ${tld}; };
-  zone "com" { type primary; file "${join(dir, "com.db.signed")}"; };
-};
-view "resolver" {
-  match-destinations { ${resolver}; };
   recursion yes;
   allow-recursion { 127.0.0.0/8; };
   allow-query-cache { 127.0.0.0/8; };
   dnssec-validation yes;
-  trust-anchors { ${anchor} };
   empty-zones-enable no;
   servfail-ttl 0;
-  zone "." { type hint; file "${join(dir, "root.hints")}"; };
 };
+trust-anchors { ${anchor} };
+${keyStatement}controls { inet 127.0.0.1 port ${controlPort} allow { 127.0.0.1; } keys { "rndc-key"; }; };
+zone "." { type hint; file "${join(dir, "root.hints")}"; };
 `,
   );
-
-  const answers = async (/** @type {string} */ server, /** @type {string} */ name, /** @type {string[]} */ flagsWanted) => {
-    const out = await dig(server, ["+norec", name, "SOA"]);
-    return /status: NOERROR/.test(out) && flagsWanted.every((f) => new RegExp(`flags:[^;]*\\b${f}\\b`).test(out));
-  };
-  named = await startDaemon("/usr/sbin/named", ["-g", "-n", "1", "-c", join(dir, "named.conf")], {
-    name: "named (the DNS chain)",
-    // The root and com. answer with authority, and the resolver resolves com. validated (AD).
-    ready: async () =>
-      (await answers(root, ".", ["aa"])) &&
-      (await answers(tld, "com", ["aa"])) &&
-      /status: NOERROR[\s\S]*flags:[^;]* ad\b/.test(await dig(resolver, ["+dnssec", "com", "SOA"])),
+  const named = await startDaemon(NAMED, ["-g", "-n", "1", "-c", join(dir, "named.conf")], {
+    name: "named (the chain's resolver)",
+    // It resolves com. from the root down, validated (AD).
+    ready: async () => /status: NOERROR[\s\S]*flags:[^;]* ad\b/.test(await dig(resolver, ["+dnssec", "com", "SOA"], resolverPort)),
     timeoutMs,
+    holds: { tcp: [resolverPort, controlPort], udp: [resolverPort] },
   });
-  if (named.notReady) {
-    chain.notReady = named.notReady;
-    removeAll();
-    return chain;
-  }
-  // Its three addresses are this named's (not another process's that had them first).
-  const held = (groupSockets(/** @type {number} */ (named.pid)) ?? []).filter((s) => s.tcp && s.listening && s.port === 53).map((s) => s.address);
-  const missing = [root, tld, resolver].filter((address) => !held.includes(address));
-  if (groupSockets(/** @type {number} */ (named.pid)) !== null && missing.length) {
-    chain.notReady = `named does not listen on ${missing.map((a) => `${a}:53`).join(", ")}: ${lastLines(named.output, 10)}`;
-    await stop();
-    return chain;
-  }
+  daemons.push(named);
+  if (named.notReady) return fail(named.notReady);
   return chain;
 
   /** @param {Record<string, Delegation>} children */
   async function setDelegations(children) {
     const serial = await signCom(children);
-    await rndc(["reload", "com", "IN", "com"]);
+    await run("knotc", ["-s", join(comDir, "knot.sock"), "zone-reload", "com."]);
     let last = "";
     const took = await waitFor(
       async () => {
@@ -313,7 +344,7 @@ view "resolver" {
   }
 
   async function flush() {
-    await rndc(["flush", "resolver"]);
+    await rndc(["flush"]);
   }
 
   /**
@@ -322,7 +353,7 @@ view "resolver" {
    * @returns {Promise<Looked>}
    */
   async function delv(name, type) {
-    const result = await runCommand("delv", [`@${resolver}`, "-a", anchorFile, "+root=.", "+tcp", "+nocomments", name, type], {
+    const result = await runCommand("delv", [`@${resolver}`, "-p", String(resolverPort), "-a", anchorFile, "+root=.", "+tcp", "+nocomments", name, type], {
       cwd: dir,
       timeoutMs: COMMAND_TIMEOUT_MS,
     });
@@ -335,13 +366,13 @@ view "resolver" {
    * @returns {Promise<Asked>}
    */
   async function ask(name, type) {
-    const output = await dig(resolver, ["+dnssec", name, type]);
+    const output = await dig(resolver, ["+dnssec", name, type], resolverPort);
     return { status: /status: (\w+)/.exec(output)?.[1] ?? "no answer", ad: /flags:[^;]* ad\b/.test(output), output };
   }
 
   async function stop() {
-    await stopDaemon(named);
-    removeAll();
-    process.off("exit", removeAll);
+    for (const daemon of daemons.splice(0).reverse()) await stopDaemon(daemon);
+    removeDir();
+    process.off("exit", removeDir);
   }
 }
