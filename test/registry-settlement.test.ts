@@ -229,3 +229,48 @@ describe("the OpenAPI document declares the update a registry leaves pending", (
     expect(otherUpdates.filter(([, has202]) => has202)).toEqual([]);
   });
 });
+
+describe("the OpenAPI document declares every 202 a registry's 1001 can give", () => {
+  it("POST /v1/domains, PATCH, DELETE, renew, restore and transfer each declare 202 with its schema and an example in the pending state the handler answers", async () => {
+    const res = await api("GET", "/v1/openapi.json");
+    expect(res.status, res.text).toBe(200);
+    const paths = res.body.paths as Record<string, Record<string, any>>;
+    const accepted = (path: string, method: string) => {
+      const op = paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(Object.keys(op.responses), `${method} ${path}`).toContain("202");
+      return op.responses["202"];
+    };
+    const pendingShown = (path: string, method: string) => accepted(path, method).content["application/json"].example;
+
+    // The registration: the 201's schema and headers (Location: the 202 names the new domain too).
+    const create = paths["/domains"].post;
+    const created = accepted("/domains", "post");
+    expect(created.content["application/json"].schema).toEqual(create.responses["201"].content["application/json"].schema);
+    expect(Object.keys(created.headers).sort()).toEqual(Object.keys(create.responses["201"].headers).sort());
+    expect(created.description).toMatch(/pendingCreate/);
+    expect(pendingShown("/domains", "post").status).toContain("pendingCreate");
+    expect(pendingShown("/domains", "post").price).toEqual({ currency: "USD", amount: "24.00" });
+
+    expect(pendingShown("/domains/{domain}", "patch").status).toContain("pendingUpdate");
+    expect(pendingShown("/domains/{domain}", "delete").status).toContain("pendingDelete");
+    expect(pendingShown("/domains/{domain}/renew", "post").status).toContain("pendingRenew");
+    expect(pendingShown("/domains/{domain}/restore", "post").status).toContain("pendingRestore");
+    expect(pendingShown("/domains/{domain}/transfer", "post").status).toBe("pending");
+    for (const [path, method] of [
+      ["/domains/{domain}", "patch"],
+      ["/domains/{domain}", "delete"],
+      ["/domains/{domain}/renew", "post"],
+      ["/domains/{domain}/restore", "post"],
+      ["/domains/{domain}/transfer", "post"],
+    ] as const) {
+      expect(accepted(path, method).content["application/json"].schema, `${method} ${path}`).toHaveProperty("$ref");
+    }
+    // Other creates declare no 202.
+    const otherCreates = Object.entries(paths)
+      .filter(([path, ops]) => ops.post?.responses?.["201"] && path !== "/domains" && path !== "/domains/{domain}/transfer")
+      .map(([path, ops]) => [path, "202" in ops.post.responses]);
+    expect(otherCreates.length).toBeGreaterThan(3);
+    expect(otherCreates.filter(([, has202]) => has202)).toEqual([]);
+  });
+});

@@ -188,8 +188,16 @@ export function collectionRoutes<const P extends string, const K extends string,
       });
     },
 
+    /** `accepted`: a 202 the create may also answer (a registration a connected registry left pending), of the 201's schema and headers. */
     create<C extends z.ZodType, R extends z.ZodType = S, const E extends readonly number[] = typeof CREATE_ERRORS>(
-      op: Operation<E> & { body: C; example: z.input<C>; bodyDescription?: string; readOnly?: readonly string[]; response?: Answer<R> },
+      op: Operation<E> & {
+        body: C;
+        example: z.input<C>;
+        bodyDescription?: string;
+        readOnly?: readonly string[];
+        response?: Answer<R>;
+        accepted?: { description: string; example: z.output<R> };
+      },
     ) {
       const created = answer(op.response, `The ${one} was created.`);
       return defineRoute({
@@ -204,6 +212,7 @@ export function collectionRoutes<const P extends string, const K extends string,
         request: { body: jsonBody(op.body, op.bodyDescription ?? `The new ${one}.`, op.example) },
         responses: {
           201: createdResponse(created.schema, created.description, created.example),
+          ...(op.accepted ? { 202: createdResponse(created.schema, op.accepted.description, op.accepted.example) } : {}),
           ...errorResponses(...((op.errors ?? CREATE_ERRORS) as unknown as E)),
         },
       });

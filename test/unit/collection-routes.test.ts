@@ -54,6 +54,33 @@ describe("a collection's standard routes take their shape from the collection", 
     expect(update.request.body.content["application/merge-patch+json"].example).toEqual({ name: "cog" });
   });
 
+  it("create and update declare a 202 only when given `accepted` (a registry's pending answer): the 201's or 200's schema and headers, its own description and example", () => {
+    const create = widgets.create({
+      access: { scope: "write" },
+      description: "New.",
+      body: WidgetSchema,
+      example: WIDGET,
+      accepted: { description: "Left pending.", example: { id: "wid_2", name: "pending" } },
+    });
+    const update = widgets.update({
+      access: { scope: "write" },
+      description: "Change.",
+      body: WidgetSchema.partial(),
+      example: { name: "cog" },
+      accepted: { description: "Held.", example: { id: "wid_1", name: "held" } },
+    });
+    expect(statuses(create)).toEqual([201, 202, 400, 401, 403, 409, 413, 415, 422, 429, 500, 503]);
+    expect(statuses(update)).toEqual([200, 202, 400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503]);
+    expect(create.responses[202]).toEqual({
+      ...create.responses[201],
+      description: "Left pending.",
+      content: { "application/json": { schema: WidgetSchema, example: { id: "wid_2", name: "pending" } } },
+    });
+    expect(Object.keys(create.responses[202].headers)).toEqual(["ETag", "Location"]);
+    expect(update.responses[202].content["application/json"]).toEqual({ schema: WidgetSchema, example: { id: "wid_1", name: "held" } });
+    expect(statuses(widgets.create({ access: { scope: "write" }, description: "New.", body: WidgetSchema, example: WIDGET }))).not.toContain(202);
+  });
+
   it("each operation carries the access it declares, shown as x-access", () => {
     const get = widgets.get({ access: { scope: "read", narrow: "visible", records: true }, description: "One widget." });
     const remove = widgets.delete({ access: { scope: "write", operator: true }, description: "Gone." });

@@ -102,6 +102,11 @@ export const createDomain = domains.create({
   bodyDescription: "The registration.",
   example: DOMAIN_CREATE_EXAMPLE,
   response: { schema: PricedDomainSchema, description: "The domain was registered, with what it cost.", example: PRICED_DOMAIN_EXAMPLE },
+  accepted: {
+    description:
+      "A connected repository's registry left the registration pending (1001): the domain shows `pendingCreate` and is its account's, what it cost in `price`, until the registry settles it (docs/registries.md): approved, it stays with the registry's dates; refused, it leaves the account.",
+    example: { ...PRICED_DOMAIN_EXAMPLE, status: [...PRICED_DOMAIN_EXAMPLE.status, "pendingCreate"], registry: null },
+  },
 });
 
 export const updateDomain = domains.update({
