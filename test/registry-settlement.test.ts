@@ -244,7 +244,7 @@ describe("the OpenAPI document declares every 202 a registry's 1001 can give", (
     const pendingShown = (path: string, method: string) => accepted(path, method).content["application/json"].example;
 
     // The registration: the 201's schema and headers (Location: the 202 names the new domain too).
-    const create = paths["/domains"].post;
+    const create = paths["/domains"]!.post;
     const created = accepted("/domains", "post");
     expect(created.content["application/json"].schema).toEqual(create.responses["201"].content["application/json"].schema);
     expect(Object.keys(created.headers).sort()).toEqual(Object.keys(create.responses["201"].headers).sort());

@@ -76,8 +76,8 @@ describe("a collection's standard routes take their shape from the collection", 
       description: "Left pending.",
       content: { "application/json": { schema: WidgetSchema, example: { id: "wid_2", name: "pending" } } },
     });
-    expect(Object.keys(create.responses[202].headers)).toEqual(["ETag", "Location"]);
-    expect(update.responses[202].content["application/json"]).toEqual({ schema: WidgetSchema, example: { id: "wid_1", name: "held" } });
+    expect(Object.keys(create.responses[202]!.headers)).toEqual(["ETag", "Location"]);
+    expect(update.responses[202]!.content["application/json"]).toEqual({ schema: WidgetSchema, example: { id: "wid_1", name: "held" } });
     expect(statuses(widgets.create({ access: { scope: "write" }, description: "New.", body: WidgetSchema, example: WIDGET }))).not.toContain(202);
   });
 
