@@ -15,7 +15,7 @@
 // deployment publishes it through a tunnel (cloudflared) beside it. Prints `registry
 // gateway ready on http://127.0.0.1:PORT (N registries)` and stops on SIGTERM or SIGINT,
 // logging out of every session.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { EppResponse } from "../epp/types";
@@ -98,6 +98,13 @@ export async function main(argv: string[]): Promise<void> {
 
   // Poll messages set aside (acked, not taken by the API) are kept here: a directory that outlives the process.
   const stateDir = resolve(values["state-dir"] ?? process.env.REGISTRY_GATEWAY_STATE_DIR ?? "registry-gateway-state");
+  if (onMessage) {
+    try {
+      mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      fail(`--state-dir ${stateDir}: ${(error as Error).message}`);
+    }
+  }
   const pools = new Map<string, RegistryPool>();
   for (const [id, config] of parsed.connectors) {
     // A connector's own poll_seconds, else --poll-seconds (30 unless told).
@@ -127,6 +134,7 @@ export async function main(argv: string[]): Promise<void> {
   console.log(
     `registry gateway ready on http://127.0.0.1:${bound} (${pools.size} ${pools.size === 1 ? "registry" : "registries"}: ${[...pools.keys()].join(", ")})`,
   );
+  if (onMessage) console.log(`registry gateway: poll messages the API does not take are set aside in ${stateDir} (docs/registries.md)`);
   const stop = async () => {
     server.close();
     await Promise.all([...pools.values()].map((pool) => pool.stop()));

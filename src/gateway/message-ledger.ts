@@ -7,7 +7,7 @@
 // again from its file, less and less often, until the API takes it (the file is then removed);
 // an operator sees them in the gateway's status, its log, and the directory.
 import { createHash } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { EppResponse } from "../epp/types";
 
@@ -207,7 +207,7 @@ export class MessageLedger {
   /** The API took it: the record is removed. */
   replayed(file: string): void {
     this.#records.delete(file);
-    if (this.dir !== null) unlinkSync(join(this.dir, file));
+    if (this.dir !== null) rmSync(join(this.dir, file), { force: true });
   }
 
   /** What the gateway's status shows of it. */

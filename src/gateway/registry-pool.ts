@@ -360,7 +360,12 @@ export class RegistryPool {
         if (!message) {
           // An answer the codec cannot read: its id read from the raw XML, handed over as `unreadable` (the API keeps it whole).
           const found = messageIdOf(read.xml);
-          if (found.id === null || found.code !== 1301) {
+          if (found.code !== null && found.code !== 1301) {
+            // Not a message (an empty queue, a refusal) that did not read: nothing to hand over or ack; asked again later.
+            console.error(`registry ${this.repository}: a poll answer (${found.code}) that does not read (${read.reason}); asked again later`);
+            break;
+          }
+          if (found.id === null) {
             backOff(this.#unreadableWithoutId(read.xml, read.reason ?? "unreadable"));
             break;
           }
@@ -406,6 +411,10 @@ export class RegistryPool {
         }
         this.messages.done(id);
       }
+    } catch (error) {
+      // A bug or the state directory failing under us: logged, never an unhandled rejection; the queue waits out the longest wait.
+      console.error(`registry ${this.repository}: reading the message queue failed: ${(error as Error).message}`);
+      backOff(this.options.messageRetryMaxMs);
     } finally {
       this.#polling = false;
       this.#schedulePoll(this.state === "up" ? next : 1_000);
@@ -418,7 +427,11 @@ export class RegistryPool {
       if (this.#stopped || !record.message || !this.onMessage) return;
       const handed = await this.onMessage(this.repository, record.message).catch((error: Error) => ({ ok: false as const, reason: error.message }));
       if (handed.ok) {
-        this.messages.replayed(file);
+        try {
+          this.messages.replayed(file);
+        } catch (error) {
+          console.error(`registry ${this.repository}: could not remove the record of set-aside poll message ${record.message_id}: ${(error as Error).message}`);
+        }
         console.error(`registry ${this.repository}: set-aside poll message ${record.message_id} taken by the API from the gateway's record; record removed`);
       } else {
         const updated = this.messages.replayFailed(file, handed.reason);
