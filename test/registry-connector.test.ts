@@ -161,6 +161,53 @@ describe("an update its registry left pending (pendingUpdate)", () => {
   });
 });
 
+describe("a transfer between two of our accounts is approved at the registry first, or not at all", () => {
+  it("an approval whose registry cannot be asked (the gateway out of reach) answers 503 registry_unavailable and nothing is half-applied: the domain, its contacts and auth_info stay the losing account's, no copy is made, the transfer stays pending", async () => {
+    const registrant = await createContact({ email: "approval-out-of-reach@example.org" });
+    const created = await api("POST", "/v1/domains", {
+      json: {
+        name: "approval-out-of-reach.org",
+        registrant: registrant.id,
+        contacts: { admin: registrant.id, tech: registrant.id },
+        nameservers: ["ns1.example.net", "ns2.example.net"],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    // Past the transfer lock (registered long ago), and asked for while .org was builtin: the approval is the first the registry hears of it.
+    await env.DB.prepare("update domains set created_at = ?1 where id = ?2").bind("2020-01-01T00:00:00.000Z", created.body.id).run();
+    const gaining = await customerAccount("approval-out-of-reach-gaining");
+    const requested = await apiWith({}, "POST", "/v1/domains/approval-out-of-reach.org/transfer", {
+      json: { auth_info: created.body.auth_info },
+      authorization: gaining.auth,
+    });
+    expect(requested.status, requested.text).toBe(201);
+    const before = await connected("GET", "/v1/domains/approval-out-of-reach.org");
+    expect(before.body.status).toContain("pendingTransfer");
+
+    const refused = expectProblem(await connected("POST", "/v1/domains/approval-out-of-reach.org/transfer/approve"), 503, "registry_unavailable");
+    expect(refused.detail).toMatch(/nothing was changed/);
+
+    const after = await connected("GET", "/v1/domains/approval-out-of-reach.org");
+    expect(after.body).toEqual(before.body);
+    expect(after.headers.get("etag")).toBe(before.headers.get("etag"));
+    expect([after.body.account, after.body.registrant, after.body.contacts.admin, after.body.auth_info]).toEqual([
+      created.body.account,
+      registrant.id,
+      registrant.id,
+      created.body.auth_info,
+    ]);
+    const transfer = await connected("GET", "/v1/domains/approval-out-of-reach.org/transfer");
+    expect(transfer.body).toMatchObject({ status: "pending", gaining_account: gaining.id, acted_at: null });
+    const gainingContacts = await apiWith({}, "GET", "/v1/contacts", { authorization: gaining.auth });
+    expect(gainingContacts.status, gainingContacts.text).toBe(200);
+    expect(gainingContacts.body.data).toEqual([]);
+    const held = await env.DB.prepare("select count(*) as n from registry_objects where repository_id = 'pir'").first<{ n: number }>();
+    expect(held?.n).toBe(0);
+    const approvals = await api("GET", `/v1/events?resource=${created.body.id}&operation=transfer_approve`);
+    expect(approvals.body.data).toEqual([]);
+  });
+});
+
 describe("a connected registration's D1 round trips", () => {
   /** A registration under PIR_TO_A_CLOSED_GATEWAY and what it cost D1, the caller's token read just before (not the registration's cost). */
   async function registration(name: string, registrant: string) {

@@ -335,6 +335,36 @@ export function domainUpdateCommand(name: string, before: DomainAtRegistry, afte
 }
 
 /**
+ * The `<domain:update>` that leaves the registry naming exactly `wanted` (registrant, admin,
+ * tech, billing) with a new authInfo, from what its `<domain:info>` shows it holds (`held`):
+ * each contact it holds that is not wanted removed, each wanted one it lacks added, the
+ * registrant changed when it differs (a domain with no registrant of ours keeps the
+ * registry's: EPP cannot leave a domain without one). Built from the registry's info, not our
+ * copy, so that the same request sent again after an answer was lost (the registry may have
+ * taken it) removes only what is still there. The approval of a transfer between two of our
+ * accounts (docs/registries.md, "Transfers between our accounts").
+ */
+export function contactsAndAuthInfoUpdate(
+  name: string,
+  held: { registrant?: string; contacts: readonly DomainContact[] },
+  wanted: RegistryContacts,
+  authInfo: string,
+): DomainUpdateCommand {
+  const target = domainContacts(wanted);
+  const same = (a: DomainContact, b: DomainContact) => a.type === b.type && a.id === b.id;
+  const add = target.filter((c) => !held.contacts.some((h) => same(h, c)));
+  const rem = held.contacts.filter((h) => !target.some((c) => same(h, c)));
+  const registrant = wanted.registrant !== null && wanted.registrant !== held.registrant ? wanted.registrant : undefined;
+  return {
+    kind: "domain:update",
+    name,
+    ...(add.length > 0 ? { add: { contacts: add } } : {}),
+    ...(rem.length > 0 ? { rem: { contacts: rem.map((c) => ({ type: c.type, id: c.id })) } } : {}),
+    chg: { ...(registrant !== undefined ? { registrant } : {}), authInfo },
+  };
+}
+
+/**
  * The RGP restore report (RFC 3915 §4.2.5): the registrar's statements that it restores
  * the name for its registrant, and what the domain held before its delete and after its
  * restore (here, the same: a restore brings the domain back as it was).

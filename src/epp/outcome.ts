@@ -85,8 +85,14 @@ export function outcomeFromQuery(command: EppCommand, answer: EppResponse, clien
     }
     case "domain:update": {
       const info = infoOf(answer, "domain:infData");
-      if (!info || command.restore || command.ds || command.chg?.authInfo !== undefined) return "unknown";
-      return updateOutcome(domainUpdateChanges(command, info));
+      if (!info || command.restore || command.ds) return "unknown";
+      const changes = domainUpdateChanges(command, info);
+      // A new authInfo is seen only where the registry shows its sponsor the domain's (RFC 5731 §3.1.2: it may not).
+      if (command.chg?.authInfo !== undefined) {
+        if (info.authInfo === undefined) return "unknown";
+        changes.push(info.authInfo === command.chg.authInfo);
+      }
+      return updateOutcome(changes);
     }
     case "host:update": {
       if (command.newName !== undefined) {

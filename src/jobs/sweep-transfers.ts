@@ -3,9 +3,10 @@
 // An approval that would take the gaining account past a limit is refused by the write
 // routine's quota check (src/db/quota-check.ts): the transfer stays pending, and a later run
 // approves it once the account has room (either side may end it meanwhile). A transfer
-// between two of our accounts at a connected repository sets the domain's new auth_info at
-// the registry first (src/resources/domains/transfer-accounts.ts); while the registry does
-// not take it the transfer stays pending (deferred), and the expiry stays the registry's.
+// between two of our accounts at a connected repository gives the registry the gaining
+// account's copies of the contacts and a new auth_info first
+// (src/resources/domains/transfer-accounts.ts); while the registry does not take them the
+// transfer stays pending (deferred), and the expiry stays the registry's.
 import { eq } from "drizzle-orm";
 import { writeChange } from "../db/resource-write";
 import { QuotaExceeded } from "../db/quota-check";
@@ -14,8 +15,8 @@ import { transferAutoApproves } from "../registry/lifecycle";
 import { prohibitingStatus, shownStatuses } from "../registry/statuses";
 import { domainCollection } from "../resources/domains/collection";
 import { generateAuthInfo } from "../registry/auth-info";
-import { authInfoAtRegistryForSweep } from "../resources/domains/transfer-accounts";
-import { approvalChange, contactsOfDomain } from "../resources/domains/transfers";
+import { approvalAtRegistryForSweep } from "../resources/domains/transfer-accounts";
+import { approvalChange, contactCopyIds, contactsOfDomain } from "../resources/domains/transfers";
 import { dueTransfers } from "./sweep-due";
 import { attempt, readDomain, type Step } from "./sweep-step";
 
@@ -30,12 +31,16 @@ export const transferStep: Step = {
       // serverTransferProhibited holds the transfer pending until the operator clears it.
       if (prohibitingStatus("approveTransfer", shownStatuses(current))) return "skipped";
       const repository = cat.extensions.get(current.extensionId)!.repositoryId;
+      const contactRows = await contactsOfDomain(ctx.db, current);
+      const copyIds = contactCopyIds(new Map(), current, ctx.now);
       let atRegistry = null;
       if (connected.includes(repository)) {
-        atRegistry = settings ? await authInfoAtRegistryForSweep(settings, repository, current.name, generateAuthInfo(), transfer.id) : null;
+        atRegistry = settings
+          ? await approvalAtRegistryForSweep(settings, ctx.db, current, contactRows, copyIds, transfer.id, generateAuthInfo(), ctx.at)
+          : null;
         if (!atRegistry) return "deferred";
       }
-      const change = approvalChange(ctx, cat, current, transfer, "auto_approved", await contactsOfDomain(ctx.db, current), atRegistry);
+      const change = approvalChange(ctx, cat, current, transfer, "auto_approved", contactRows, atRegistry, copyIds);
       try {
         await writeChange(ctx, domainCollection, "transfer_auto_approve", current, change);
       } catch (error) {

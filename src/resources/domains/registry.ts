@@ -18,7 +18,7 @@ import {
   hostCreateCommand,
   type RegistryContacts,
 } from "../../connector/commands";
-import { isConnected } from "../../connector/config";
+import { type ConnectorSettings, isConnected } from "../../connector/config";
 import { clientTransactionId, registryCommand } from "../../connector/gateway";
 import { registryContactId } from "../../epp/ids";
 import type { EppCommand, EppResponse } from "../../epp/types";
@@ -49,12 +49,16 @@ export interface DomainRegistry {
 /** The registry of a connected repository; null for a builtin one (the service is its registry). */
 export function domainRegistry(c: Context<AppEnv>, repository: string): DomainRegistry | null {
   if (!isConnected(c.env, repository)) return null;
-  const clTRID = clientTransactionId(c.get("requestId"));
+  return registryWith(c.env, repository, clientTransactionId(c.get("requestId")));
+}
+
+/** A connected repository's registry for work that is no request's (the sweep): its commands under `clTRID`. */
+export function registryWith(settings: ConnectorSettings, repository: string, clTRID: string): DomainRegistry {
   const sent = new Map<string, Promise<EppResponse>>();
   const ask = (key: string, command: EppCommand) => {
     let answer = sent.get(key);
     if (!answer) {
-      answer = registryCommand(c.env, repository, command, clTRID).then((reply) => reply.response);
+      answer = registryCommand(settings, repository, command, clTRID).then((reply) => reply.response);
       // A failure is not kept: a retry of the decision may send again what never reached the registry.
       answer.catch(() => sent.delete(key));
       sent.set(key, answer);
@@ -129,33 +133,42 @@ export async function contactsAtRegistry(
   if (missing.length === 0) return { registryIds, rows };
   const found = await db.select().from(contactsTable).where(inArray(contactsTable.id, missing));
   for (const contact of found) {
-    const fields: ContactFields = contact;
-    let registryId: string | null = null;
-    let roid: string | null = null;
-    for (let attempt = 0; attempt < CONTACT_ID_ATTEMPTS && registryId === null; attempt++) {
-      const id = registryContactId(contact.id, { attempt });
-      const response = await registry.ask(`contact:create:${id}`, contactCreateCommand(fields, id, generateAuthInfo()));
-      if (response.code === 2302) {
-        const info = await registry.ask(`contact:info:${id}`, { kind: "contact:info", id });
-        const data = resDataOf(info, "contact:infData");
-        if (info.code === 1000 && data && data.email.toLowerCase() === contact.email.toLowerCase()) {
-          registryId = id;
-          roid = data.roid;
-        }
-        continue;
-      }
-      accepted(response, `Creating contact ${contact.id} at the ${registry.repository} registry`);
-      registryId = id;
-    }
-    if (registryId === null)
-      throw new ApiError(
-        "unavailable",
-        `The ${registry.repository} registry holds every id tried for contact ${contact.id} from another registrar; nothing was changed.`,
-      );
+    const { registryId, roid } = await contactCreatedAtRegistry(registry, contact, contact.id, contact.id);
     registryIds.set(contact.id, registryId);
     rows.push(registryObjectInsert(db, { repositoryId: registry.repository, objectType: "contact", objectId: contact.id, registryId, roid, createdAt: at }));
   }
   return { registryIds, rows };
+}
+
+/**
+ * One contact created at the registry (RFC 5733 §3.2.1) under the id derived from `derivedFrom`
+ * (registryContactId: the same every time, so that a create whose answer was lost, or a
+ * request tried again, finds its own). An id the registry already has (2302) is ours when its
+ * info shows the contact's email, else the next derived id is tried. `ours`: the contact's id
+ * here, for the messages.
+ */
+export async function contactCreatedAtRegistry(
+  registry: DomainRegistry,
+  fields: ContactFields,
+  ours: string,
+  derivedFrom: string,
+): Promise<{ registryId: string; roid: string | null }> {
+  for (let attempt = 0; attempt < CONTACT_ID_ATTEMPTS; attempt++) {
+    const id = registryContactId(derivedFrom, { attempt });
+    const response = await registry.ask(`contact:create:${id}`, contactCreateCommand(fields, id, generateAuthInfo()));
+    if (response.code === 2302) {
+      const info = await registry.ask(`contact:info:${id}`, { kind: "contact:info", id });
+      const data = resDataOf(info, "contact:infData");
+      if (info.code === 1000 && data && data.email.toLowerCase() === fields.email.toLowerCase()) return { registryId: id, roid: data.roid };
+      continue;
+    }
+    accepted(response, `Creating contact ${ours} at the ${registry.repository} registry`);
+    return { registryId: id, roid: null };
+  }
+  throw new ApiError(
+    "unavailable",
+    `The ${registry.repository} registry holds every id tried for contact ${ours} from another registrar; nothing was changed.`,
+  );
 }
 
 /** The registry ids of a domain's contacts by role. */

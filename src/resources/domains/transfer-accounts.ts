@@ -7,18 +7,24 @@
 //             carrying it (RFC 5731 §3.1.2): a registry that checks it answers 2202 for a
 //             wrong one; one that shows the sponsor its authInfo is compared with it. A
 //             wrong one is counted as between builtin accounts (transfer-failures.ts).
-//   approval  a new auth_info is set at the registry first (`<domain:update>` `chg`), so the
-//             losing account's password no longer moves the domain; the domain then changes
-//             account here with the registry's expiry: no year is added (transfers.ts).
+//   approval  the registry first names the gaining account's copies of the contacts and holds a
+//             new auth_info (`<contact:create>` of each copy, one `<domain:update>`), so the
+//             losing account's password no longer moves the domain and reconciliation finds
+//             the gaining account's contacts there; the domain then changes account here with
+//             the registry's expiry: no year is added (transfers.ts).
 //   price     nothing was transferred or renewed at the registry, so nothing is owed: the
 //             transfer costs 0.00, and a premium name's fee is not asked to be confirmed.
 import { accepted, resDataOf } from "../../connector/answers";
+import { contactsAndAuthInfoUpdate } from "../../connector/commands";
 import { connectorClientId, type ConnectorSettings } from "../../connector/config";
-import { clientTransactionId, registryCommand } from "../../connector/gateway";
+import { clientTransactionId, registryUnavailable } from "../../connector/gateway";
 import { authInfoProblem } from "../../epp/values";
-import type { EppCommand } from "../../epp/types";
+import type { Database } from "../../db/client";
+import { registryObjectInsert } from "../../db/registry-objects";
+import type { contacts } from "../../db/schema";
+import type { Statement } from "../../db/write";
 import { ApiError } from "../../http/problem";
-import type { DomainRegistry } from "./registry";
+import { contactCreatedAtRegistry, type DomainRegistry, registryContacts, registryWith } from "./registry";
 import type { Price, YearlyPrices } from "../../registry/prices";
 import type { AtRegistry } from "./transfers";
 
@@ -64,25 +70,88 @@ export async function registryAuthInfoMatches(
   return sameSecret(given, info?.authInfo ?? stored);
 }
 
-/** The `<domain:update>` that gives the domain a new auth_info at its registry. */
-export function newAuthInfoCommand(name: string, authInfo: string): EppCommand {
-  return { kind: "domain:update", name, chg: { authInfo } };
+/** What the approval needs of the domain: its name, repository and contacts by role (our ids). */
+export interface ApprovedDomain {
+  name: string;
+  repositoryId: string;
+  registrantId: string | null;
+  adminId: string | null;
+  techId: string | null;
+  billingId: string | null;
 }
 
-/** The approval's new auth_info set at the registry (the route's registry: sent once per request). */
-export async function authInfoAtRegistry(registry: DomainRegistry, name: string, authInfo: string): Promise<AtRegistry> {
+/**
+ * The approval at the registry (docs/registries.md, "Transfers between our accounts"): the
+ * registry ends naming the gaining account's copies of the domain's contacts, and holding a
+ * new auth_info, before anything moves here. In the order that is safe whatever answer is lost:
+ *
+ *   1. `<domain:info>`: the registry still sponsors it for us (else 409 registry_mismatch),
+ *      and the contacts it names now (the update is built from these, not from our copy);
+ *   2. `<contact:create>` of each copy, under an id derived from the transfer and the contact
+ *      copied (the same whenever the approval is tried again, so a create whose answer was lost
+ *      is asked after by the gateway, and one made by an earlier attempt is found by its 2302
+ *      and its email); a copy is unlinked at the registry until step 3;
+ *   3. one `<domain:update>`: `chg` registrant, `add`/`rem` contacts, `chg` authInfo. Its
+ *      answer lost, the gateway asks `<domain:info>` (src/epp/outcome.ts) and answers for it
+ *      when the info shows each change, the authInfo included; else 503, and the approval tried
+ *      again starts from step 1 with what the registry then holds.
+ *
+ * Nothing is written here until all three succeeded: a refusal at any step (or 503) leaves the
+ * domain with the losing account, as the registry still has it (a copy created in step 2 and
+ * not named is the registrar's unlinked contact there, found again by the next attempt).
+ * `copies`: our contact id → its copy's id (approvalChange writes the copies under these).
+ * Answers the new auth_info, the update's svTRID and the registry_objects rows of the copies.
+ */
+export async function approvalAtRegistry(
+  registry: DomainRegistry,
+  settings: ConnectorSettings,
+  db: Database,
+  domain: ApprovedDomain,
+  contactRows: readonly (typeof contacts.$inferSelect)[],
+  copies: ReadonlyMap<string, string>,
+  transferId: string,
+  authInfo: string,
+  at: string,
+): Promise<AtRegistry> {
+  const name = domain.name;
+  const info = await registry.ask("domain:info:approval", { kind: "domain:info", name, hosts: "none" });
+  if (info.code === 2303)
+    throw new ApiError("registry_mismatch", `The ${registry.repository} registry holds no domain ${name}: it cannot move between accounts here.`);
+  accepted(info, `Reading ${name} at the ${registry.repository} registry`);
+  const held = resDataOf(info, "domain:infData");
+  if (!held) throw registryUnavailable(`the ${registry.repository} registry's answer to <domain:info> of ${name} holds no domain`);
+  const us = connectorClientId(settings, registry.repository);
+  if (us !== null && held.clID !== us) {
+    throw new ApiError(
+      "registry_mismatch",
+      `The ${registry.repository} registry shows ${held.clID} as the sponsor of ${name}, not this registrar: it cannot move between accounts here.`,
+    );
+  }
+  const registryIds = new Map<string, string>();
+  const rows: Statement[] = [];
+  for (const original of [...new Set([domain.registrantId, domain.adminId, domain.techId, domain.billingId])]) {
+    if (original === null) continue;
+    const row = contactRows.find((r) => r.id === original);
+    const copy = copies.get(original);
+    if (!row || !copy) continue;
+    const { registryId, roid } = await contactCreatedAtRegistry(registry, row, copy, `${transferId}/${original}`);
+    registryIds.set(original, registryId);
+    rows.push(registryObjectInsert(db, { repositoryId: registry.repository, objectType: "contact", objectId: copy, registryId, roid, createdAt: at }));
+  }
+  const wanted = registryContacts({ registrant: domain.registrantId, admin: domain.adminId, tech: domain.techId, billing: domain.billingId }, registryIds);
+  const command = contactsAndAuthInfoUpdate(name, { registrant: held.registrant, contacts: held.contacts }, wanted, authInfo);
   const done = await registry.send(
     "domain:update:transfer",
-    newAuthInfoCommand(name, authInfo),
-    `Setting the new auth_info of ${name} at the ${registry.repository} registry`,
+    command,
+    `Giving ${name} the gaining account's contacts and a new auth_info at the ${registry.repository} registry`,
   );
   if (done.outcome === "pending") {
     throw new ApiError(
       "status_prohibits",
-      `The ${registry.repository} registry holds the auth_info change of ${name} for review (pendingUpdate); the transfer stays pending until it settles.`,
+      `The ${registry.repository} registry holds the change of ${name}'s contacts and auth_info for review (pendingUpdate); the transfer stays pending until it settles.`,
     );
   }
-  return { authInfo, svTRID: done.svTRID };
+  return { authInfo, svTRID: done.svTRID, rows };
 }
 
 /**
@@ -90,17 +159,19 @@ export async function authInfoAtRegistry(registry: DomainRegistry, name: string,
  * null when the registry did not take it now (out of reach, a refusal, held for review): the
  * transfer stays pending and a later run tries again.
  */
-export async function authInfoAtRegistryForSweep(
+export async function approvalAtRegistryForSweep(
   settings: ConnectorSettings,
-  repository: string,
-  name: string,
-  authInfo: string,
+  db: Database,
+  domain: ApprovedDomain,
+  contactRows: readonly (typeof contacts.$inferSelect)[],
+  copies: ReadonlyMap<string, string>,
   transferId: string,
+  authInfo: string,
+  at: string,
 ): Promise<AtRegistry | null> {
   try {
-    const { response } = await registryCommand(settings, repository, newAuthInfoCommand(name, authInfo), clientTransactionId(transferId));
-    const done = accepted(response, `Setting the new auth_info of ${name} at the ${repository} registry`);
-    return done.outcome === "done" ? { authInfo, svTRID: done.svTRID } : null;
+    const registry = registryWith(settings, domain.repositoryId, clientTransactionId(transferId));
+    return await approvalAtRegistry(registry, settings, db, domain, contactRows, copies, transferId, authInfo, at);
   } catch (error) {
     if (error instanceof ApiError) return null;
     throw error;

@@ -2,8 +2,8 @@
 // /cancel (by the gaining account) (RFC 5731 §3.2.4): each ends a pending transfer, in
 // one batch with the domain's version step, so an approve racing a cancel leaves exactly
 // one outcome; a transfer no longer pending answers 409, anyone else 404. At a connected
-// repository an approval sets the domain's new auth_info at the registry first
-// (transfer-accounts.ts); the expiry stays the registry's.
+// repository the registry takes the approval first: it names the gaining account's copies of
+// the contacts and holds a new auth_info (transfer-accounts.ts); the expiry stays the registry's.
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { catalog } from "../../db/catalog";
@@ -20,8 +20,8 @@ import { endWithRegistrar } from "./transfer-registrar";
 import { noTransfer } from "./transfer-read";
 import { generateAuthInfo } from "../../registry/auth-info";
 import { domainRegistry } from "./registry";
-import { authInfoAtRegistry } from "./transfer-accounts";
-import { approvalChange, closeTransfer, contactsOfDomain, endedTransfer, latestTransfer, presentTransfer } from "./transfers";
+import { approvalAtRegistry } from "./transfer-accounts";
+import { approvalChange, closeTransfer, contactCopyIds, contactsOfDomain, endedTransfer, latestTransfer, presentTransfer } from "./transfers";
 
 type Action = TransferEnding;
 
@@ -33,8 +33,10 @@ async function act(c: Context<AppEnv>, segment: string, action: Action) {
   if (withRegistrar) return withRegistrar;
   const cat = await catalog(c.get("db"));
   const rights = c.get("principal").rights;
-  // At a connected repository the approval's new auth_info is set at the registry first (one per request: a retried decision sends the same).
+  // At a connected repository the registry takes the approval first: a new auth_info and the
+  // contacts' copies, one of each per request (a decision made again sends and writes the same).
   const newAuthInfo = generateAuthInfo();
+  const copyIds = new Map<string, string>();
   const { answer: ended } = await changeResource(c, domainCollection, segment, {
     event: `transfer_${action}`,
     acrossAccounts: true,
@@ -54,8 +56,10 @@ async function act(c: Context<AppEnv>, segment: string, action: Action) {
       }
       if (action === "approve") {
         const registry = domainRegistry(c, cat.extensions.get(current.extensionId)!.repositoryId);
-        const atRegistry = registry ? await authInfoAtRegistry(registry, current.name, newAuthInfo) : null;
-        return { ...approvalChange(ctx, cat, current, transfer, "approved", await contactsOfDomain(ctx.allAccounts, current), atRegistry), answer };
+        const contactRows = await contactsOfDomain(ctx.allAccounts, current);
+        contactCopyIds(copyIds, current, ctx.now);
+        const atRegistry = registry ? await approvalAtRegistry(registry, c.env, ctx.db, current, contactRows, copyIds, transfer.id, newAuthInfo, ctx.at) : null;
+        return { ...approvalChange(ctx, cat, current, transfer, "approved", contactRows, atRegistry, copyIds), answer };
       }
       const next = { ...current, pendingTransfer: false, version: current.version + 1, updatedAt: ctx.at };
       return { next, write: versionStep(ctx.db, domains, current, next), alongside: rowStatements(ctx, closeTransfer(ctx, transfer, ENDS[action])), answer };

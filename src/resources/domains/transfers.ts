@@ -9,7 +9,7 @@ import { eventInsert, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
 import { contacts, domains, hosts, transfers } from "../../db/schema";
 import type { Change } from "../../db/resource-write";
-import { type RowWrite, rowStatements, versionStep, type WriteContext } from "../../db/write";
+import { type RowWrite, rowStatements, type Statement, versionStep, type WriteContext } from "../../db/write";
 import { generateAuthInfo } from "../../registry/auth-info";
 import { cappedExpiry, earliestEnd, transferLockedUntil, withGracePeriod } from "../../registry/lifecycle";
 import { presentContact } from "../contacts/present";
@@ -78,6 +78,20 @@ export function contactsOfDomain(db: Database, domain: DomainWithLinks) {
 export interface AtRegistry {
   authInfo: string;
   svTRID: string;
+  /** The registry_objects rows of the contacts' copies created there (written after the copies). */
+  rows: Statement[];
+}
+
+/**
+ * The ids of the copies an approval makes of the domain's contacts, one per contact it uses:
+ * added to `copies` for those it lacks, so that a decision made again within one request (a
+ * lost race) writes the copies the registry was given.
+ */
+export function contactCopyIds(copies: Map<string, string>, domain: DomainWithLinks, now: Date): Map<string, string> {
+  for (const id of [domain.registrantId, domain.adminId, domain.techId, domain.billingId]) {
+    if (id !== null && !copies.has(id)) copies.set(id, newId("contact", now));
+  }
+  return copies;
 }
 
 /**
@@ -89,8 +103,9 @@ export interface AtRegistry {
  *
  * At a connected repository (`atRegistry`) the registry holds the domain for this registrar
  * before and after: no transfer happened there, so the expiry, the grace periods and the
- * transfer lock stay the registry's (no year is added), and the auth_info is the one the
- * registry took.
+ * transfer lock stay the registry's (no year is added), the auth_info is the one the
+ * registry took, and the copies are the contacts the registry now names (their ids
+ * `copyIds`, the ones given to approvalAtRegistry; their registry_objects rows written here).
  */
 export function approvalChange(
   ctx: WriteContext,
@@ -100,13 +115,13 @@ export function approvalChange(
   status: "approved" | "auto_approved",
   contactRows: readonly (typeof contacts.$inferSelect)[],
   atRegistry: AtRegistry | null = null,
+  copyIds: Map<string, string> = new Map(),
 ): Change<DomainWithLinks> {
   const extension = cat.extensions.get(current.extensionId)!;
   const gaining = transfer.gainingAccountId;
-  const copies = new Map<string, string>();
-  for (const id of [current.registrantId, current.adminId, current.techId, current.billingId]) {
-    if (id !== null && !copies.has(id)) copies.set(id, newId("contact", ctx.now));
-  }
+  contactCopyIds(copyIds, current, ctx.now);
+  const used = new Set([current.registrantId, current.adminId, current.techId, current.billingId]);
+  const copies = new Map([...copyIds].filter(([id]) => used.has(id)));
   const copied = (id: string | null) => (id === null ? null : copies.get(id)!);
   const rgp = atRegistry ? current.rgp : withGracePeriod(current.rgp, ctx.now, { status: "transferPeriod", days: extension.graceTransfer });
   const next: DomainWithLinks = {
@@ -165,6 +180,8 @@ export function approvalChange(
         .update(domains)
         .set({ registrantId: next.registrantId, adminId: next.adminId, techId: next.techId, billingId: next.billingId })
         .where(eq(domains.id, current.id)),
+      // What the registry holds the copies by (after the copies: a row per contact created there).
+      ...(atRegistry?.rows ?? []),
       ctx.db.update(hosts).set({ accountId: gaining }).where(eq(hosts.domainId, current.id)),
       // The new auth_info starts the domain's count of failed transfer requests again.
       forgetDomainFailures(ctx.db, current.id),
