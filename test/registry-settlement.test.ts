@@ -10,6 +10,13 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
+import { registryDomainView } from "../src/connector/follow";
+import { catalog } from "../src/db/catalog";
+import { database } from "../src/db/client";
+import { writeContextAt } from "../src/db/write";
+import { BUILT_IN_LIMITS } from "../src/registry/limits";
+import { findDomain } from "../src/resources/domains/queries";
+import { followView } from "../src/resources/domains/registry-follow";
 import { type ApiResponse, api, createContact } from "./helpers";
 import { bearer } from "./tokens";
 
@@ -272,5 +279,81 @@ describe("the OpenAPI document declares every 202 a registry's 1001 can give", (
       .map(([path, ops]) => [path, "202" in ops.post.responses]);
     expect(otherCreates.length).toBeGreaterThan(3);
     expect(otherCreates.filter(([, has202]) => has202)).toEqual([]);
+  });
+});
+
+describe("the auth_info a pending update asked for is kept until the update settles (drizzle/0046)", () => {
+  /** A .org domain whose PATCH of auth_info the registry left pending (1001): as that PATCH leaves it. */
+  async function pendingAuthInfoUpdate(name: string, asked: string) {
+    const created = await api("POST", "/v1/domains", { json: { name, nameservers: NAMESERVERS } });
+    expect(created.status, created.text).toBe(201);
+    await env.DB.prepare("update domains set statuses = ?1 where id = ?2")
+      .bind(JSON.stringify(["pendingUpdate"]), created.body.id)
+      .run();
+    await env.DB.prepare("insert into registry_domains (domain_id, repository_id, roid, pending_auth_info) values (?1, 'pir', ?2, ?3)")
+      .bind(created.body.id, `${name.length}-PIR`, asked)
+      .run();
+    return created.body;
+  }
+  const kept = async (id: string) =>
+    (await env.DB.prepare("select pending_auth_info as kept from registry_domains where domain_id = ?1").bind(id).first<{ kept: string | null }>())?.kept;
+
+  /** The registry's info brought in a `settled` write, as a panData settlement brings it (its paResult in `note.result`). */
+  async function settle(name: string, info: Record<string, unknown>, result: boolean) {
+    const db = database(env.DB);
+    const [current] = await findDomain(db, { kind: "name", name });
+    const view = registryDomainView({ resData: [infData(name, { exDate: current!.expiresAt, ...info })] as never, extensions: [] })!;
+    const ctx = writeContextAt(db, new Date(), "registry:pir", BUILT_IN_LIMITS);
+    return followView(ctx, await catalog(db), current!, view, { operation: "settled", svTRID: "LR-P1", note: { result, pending_trid: null }, always: true });
+  }
+
+  it("approved (paResult 1) with an info that shows no authInfo: the domain takes the auth_info the PATCH asked for, listed in the settled event without its value, and it is no longer kept", async () => {
+    const domain = await pendingAuthInfoUpdate("pending-auth-approved.org", "Asked-for-auth-1");
+    expect(await kept(domain.id)).toBe("Asked-for-auth-1");
+    const differences = await settle("pending-auth-approved.org", {}, true);
+    expect(differences).toEqual([
+      { field: "status", ours: ["pendingUpdate"], registry: [] },
+      { field: "auth_info", ours: "not recorded", registry: "not recorded" },
+    ]);
+    const now = await api("GET", "/v1/domains/pending-auth-approved.org");
+    expect(now.status, now.text).toBe(200);
+    expect(now.body).toMatchObject({ status: ["ok"], auth_info: "Asked-for-auth-1" });
+    expect(await kept(domain.id)).toBeNull();
+    const events = await api("GET", `/v1/events?resource=${domain.id}&operation=settled`);
+    expect(events.body.data).toHaveLength(1);
+    expect(JSON.stringify(events.body.data[0])).not.toContain("Asked-for-auth-1");
+  });
+
+  it("refused (paResult 0): the domain keeps its auth_info and the one asked for is dropped", async () => {
+    const domain = await pendingAuthInfoUpdate("pending-auth-refused.org", "Asked-for-auth-2");
+    const differences = await settle("pending-auth-refused.org", {}, false);
+    expect(differences).toEqual([{ field: "status", ours: ["pendingUpdate"], registry: [] }]);
+    const now = await api("GET", "/v1/domains/pending-auth-refused.org");
+    expect(now.body).toMatchObject({ status: ["ok"], auth_info: domain.auth_info });
+    expect(await kept(domain.id)).toBeNull();
+  });
+
+  it("an info that shows the authInfo decides over the one asked for; one still showing pendingUpdate (another action settled) keeps it for the update's own settlement", async () => {
+    const shown = await pendingAuthInfoUpdate("pending-auth-shown.org", "Asked-for-auth-3");
+    await settle("pending-auth-shown.org", { authInfo: "Registry-shows-3" }, true);
+    expect((await api("GET", "/v1/domains/pending-auth-shown.org")).body.auth_info).toBe("Registry-shows-3");
+    expect(await kept(shown.id)).toBeNull();
+
+    const still = await pendingAuthInfoUpdate("pending-auth-still.org", "Asked-for-auth-4");
+    await settle("pending-auth-still.org", { statuses: [{ s: "pendingUpdate" }] }, true);
+    const now = await api("GET", "/v1/domains/pending-auth-still.org");
+    expect(now.body).toMatchObject({ status: ["pendingUpdate"], auth_info: still.auth_info });
+    expect(await kept(still.id)).toBe("Asked-for-auth-4");
+  });
+
+  it("reconciliation that finds the update gone says nothing of its result: the auth_info asked for is dropped, ours kept", async () => {
+    const domain = await pendingAuthInfoUpdate("pending-auth-reconciled.org", "Asked-for-auth-5");
+    const db = database(env.DB);
+    const [current] = await findDomain(db, { kind: "name", name: "pending-auth-reconciled.org" });
+    const view = registryDomainView({ resData: [infData("pending-auth-reconciled.org", { exDate: current!.expiresAt })] as never, extensions: [] })!;
+    const ctx = writeContextAt(db, new Date(), "cron", BUILT_IN_LIMITS);
+    await followView(ctx, await catalog(db), current!, view, { operation: "reconciled", reconciledAt: ctx.at });
+    expect((await api("GET", "/v1/domains/pending-auth-reconciled.org")).body).toMatchObject({ status: ["ok"], auth_info: domain.auth_info });
+    expect(await kept(domain.id)).toBeNull();
   });
 });

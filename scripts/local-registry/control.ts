@@ -6,7 +6,7 @@
 //   GET  /state                      objects held, knobs, sessions open, the commands in flight
 //   GET  /commands                   every command received: kind, object, clTRID, svTRID, code, answered, check_ms, work_ms
 //   POST /xmllint                    every frame kept (--keep-frames) judged by one xmllint run: {checked, disagreements}
-//   POST /knobs        {"delay_ms", "drop_after_apply": {"domain:create": 1}, "fail": {"*": {"code": 2400, "count": 1}}, "pending": {"domain:create": 1, "domain:update": 1}, "hold": {"domain:update": 1}}
+//   POST /knobs        {"delay_ms", "drop_after_apply": {"domain:create": 1}, "fail": {"*": {"code": 2400, "count": 1}}, "pending": {"domain:create": 1, "domain:update": 1}, "hold": {"domain:update": 1}, "hide_auth_info": true}
 //   POST /release                    every held command answered (the `hold` knob)
 //   POST /down, /up                  sessions closed and connections refused / accepted again
 //   POST /clock        {"advance_days": 5}
@@ -72,7 +72,9 @@ export function startControl(server: EppServer, host: string, port: number): Pro
         for (const [kind, knob] of Object.entries((input.fail as Record<string, { code: number; count: number }>) ?? {})) knobs.fail.set(kind, { ...knob });
         for (const [kind, count] of Object.entries((input.pending as Record<string, number>) ?? {})) registry.pendingNext.set(kind, count);
         for (const [kind, count] of Object.entries((input.hold as Record<string, number>) ?? {})) knobs.hold.set(kind, count);
+        if (typeof input.hide_auth_info === "boolean") registry.hideAuthInfo = input.hide_auth_info;
         if (input.reset === true) {
+          registry.hideAuthInfo = false;
           knobs.delayMs = 0;
           knobs.hold.clear();
           server.release();

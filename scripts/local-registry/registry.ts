@@ -496,7 +496,8 @@ export class Registry {
       ...(domain.upID ? { upID: domain.upID, upDate: iso(domain.upDate!) } : {}),
       exDate: iso(domain.exDate),
       ...(domain.trDate ? { trDate: iso(domain.trDate) } : {}),
-      ...(domain.clID === clID ? { authInfo: domain.authInfo } : {}),
+      // RFC 5731 §3.1.2: the authInfo is shown to the sponsor, optionally (the `hide_auth_info` knob: a registry that never shows it).
+      ...(domain.clID === clID && !this.hideAuthInfo ? { authInfo: domain.authInfo } : {}),
     };
     const extensions: ExtensionData[] = [];
     if (domain.ds.length > 0) extensions.push({ kind: "secDNS:infData", dsData: domain.ds, keyData: [] });
@@ -969,6 +970,8 @@ export class Registry {
 
   /** Commands the control interface set to answer 1001 (kind → how many more). */
   pendingNext = new Map<string, number>();
+  /** The `hide_auth_info` knob: `<domain:info>` shows no authInfo, not even to the sponsor (as some registries do). */
+  hideAuthInfo = false;
 
   takePending(kind: string): boolean {
     const left = this.pendingNext.get(kind) ?? 0;

@@ -1,6 +1,7 @@
 // What this registrar's copy keeps of what connected registries say (drizzle/0042,
 // docs/registries.md "The registry decides"): each domain's ROID, its sponsor there when it
-// is not us and since when the registry no longer has it for us; transfers with other
+// is not us and since when the registry no longer has it for us (and the auth_info a pending
+// update asked for: drizzle/0046); transfers with other
 // registrars; the poll messages applied; where each repository's reconciliation stands.
 import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "./client";
@@ -13,13 +14,22 @@ export type RegistryTransferRow = typeof registryTransfers.$inferSelect;
 /** Records what the registry said of a domain (insert, or update of the fields given). */
 export function registryDomainUpsert(
   db: Database,
-  row: { domainId: string; repositoryId: string; roid?: string | null; sponsor?: string | null; missingSince?: string | null; reconciledAt?: string | null },
+  row: {
+    domainId: string;
+    repositoryId: string;
+    roid?: string | null;
+    sponsor?: string | null;
+    missingSince?: string | null;
+    reconciledAt?: string | null;
+    pendingAuthInfo?: string | null;
+  },
 ) {
   const set: Partial<RegistryDomainRow> = {};
   if (row.roid !== undefined) set.roid = row.roid;
   if (row.sponsor !== undefined) set.sponsor = row.sponsor;
   if (row.missingSince !== undefined) set.missingSince = row.missingSince;
   if (row.reconciledAt !== undefined) set.reconciledAt = row.reconciledAt;
+  if (row.pendingAuthInfo !== undefined) set.pendingAuthInfo = row.pendingAuthInfo;
   const values: RegistryDomainRow = {
     domainId: row.domainId,
     repositoryId: row.repositoryId,
@@ -27,6 +37,7 @@ export function registryDomainUpsert(
     sponsor: row.sponsor ?? null,
     missingSince: row.missingSince ?? null,
     reconciledAt: row.reconciledAt ?? null,
+    pendingAuthInfo: row.pendingAuthInfo ?? null,
   };
   // Only while the domain exists: a write that removed it in the same batch leaves nothing behind.
   return db
@@ -40,6 +51,7 @@ export function registryDomainUpsert(
           sponsor: sql<string | null>`${values.sponsor}`.as("sponsor"),
           missingSince: sql<string | null>`${values.missingSince}`.as("missing_since"),
           reconciledAt: sql<string | null>`${values.reconciledAt}`.as("reconciled_at"),
+          pendingAuthInfo: sql<string | null>`${values.pendingAuthInfo}`.as("pending_auth_info"),
         })
         .from(sql`(select 1)`)
         .where(sql`exists (select 1 from domains d where d.id = ${values.domainId})`),
@@ -193,4 +205,10 @@ export function reconciliationSave(
     .insert(registryReconciliations)
     .values({ repositoryId, lastPassEndedAt: null, ...set })
     .onConflictDoUpdate({ target: registryReconciliations.repositoryId, set });
+}
+
+/** The auth_info a pending update of the domain asked for (drizzle/0046), or null. */
+export async function pendingAuthInfoOf(db: Database, domainId: string): Promise<string | null> {
+  const [row] = await db.select({ pendingAuthInfo: registryDomains.pendingAuthInfo }).from(registryDomains).where(eq(registryDomains.domainId, domainId));
+  return row?.pendingAuthInfo ?? null;
 }

@@ -853,6 +853,12 @@ export const registryDomains = sqliteTable(
     sponsor: text("sponsor"),
     missingSince: text("missing_since"),
     reconciledAt: text("reconciled_at"),
+    /**
+     * The auth_info a PATCH asked for while the registry holds that update pending (1001;
+     * drizzle/0046): applied if it is approved and the registry's info shows none, dropped
+     * once the update settles. Kept as `domains.auth_info` is; never in an event.
+     */
+    pendingAuthInfo: text("pending_auth_info"),
   },
   (t) => [index("registry_domains_repository_idx").on(t.repositoryId, t.domainId)],
 );

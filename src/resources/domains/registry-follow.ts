@@ -11,7 +11,7 @@ import type { Catalog } from "../../db/catalog";
 import { presentHost } from "../../db/hosts";
 import { newId } from "../../db/ids";
 import { hostsNamed } from "../../db/links";
-import { registryDomainUpsert, type RegistryTransferRow, registryTransferEnd } from "../../db/registry-state";
+import { pendingAuthInfoOf, registryDomainUpsert, type RegistryTransferRow, registryTransferEnd } from "../../db/registry-state";
 import type { EventOperation } from "../../db/events";
 import { COUNTED_NOT_HELD, exceededQuota, pastLimitNote, RAISES_NO_COUNT } from "../../db/quota-check";
 import { writeChange, writeRemoval } from "../../db/resource-write";
@@ -100,6 +100,15 @@ export async function registryDecided<T>(
 }
 
 /**
+ * Whether the write is a pending action's settlement the registry approved: a panData poll
+ * message with paResult 1 (its `settled` write carries it as `note.result`). Reconciliation
+ * and the other messages say nothing of a pending action's result.
+ */
+function approvedSettlement(note: RegistryNote): boolean {
+  return note.operation === "settled" && note.note?.result === true;
+}
+
+/**
  * Brings the domain to what the registry holds (the registry sponsors it for us): one write
  * with its event, whose `after` carries `registry_differences` (each field's value here and
  * at the registry) and the registry's svTRID. Answers what differed; nothing is written but
@@ -112,7 +121,13 @@ export async function followView(
   view: RegistryDomainView,
   note: RegistryNote,
 ): Promise<Difference[]> {
-  const ours = await contactsOf(ctx, current, view);
+  // A pending update of ours (PATCH answered 1001) settled: the auth_info it asked for is
+  // applied when the registry approved it (a panData's paResult 1) and its info shows none,
+  // and is dropped once the update settled either way (drizzle/0046).
+  const updateSettled = current.statuses.includes("pendingUpdate") && !view.statuses.includes("pendingUpdate");
+  const askedAuthInfo = updateSettled ? await pendingAuthInfoOf(ctx.db, current.id) : null;
+  const followed = askedAuthInfo !== null && view.authInfo === undefined && approvedSettlement(note) ? { ...view, authInfo: askedAuthInfo } : view;
+  const ours = await contactsOf(ctx, current, followed);
   const { next: fields, differences } = followRegistry(
     {
       statuses: current.statuses,
@@ -127,7 +142,7 @@ export async function followView(
       authInfo: current.authInfo,
       deleted: current.deletedAt !== null,
     },
-    view,
+    followed,
     ours,
   );
   const registry = {
@@ -136,7 +151,12 @@ export async function followView(
     missingSince: null,
     reconciledAt: note.reconciledAt ?? current.registry?.reconciledAt ?? null,
   };
-  const upsert = registryDomainUpsert(ctx.db, { domainId: current.id, repositoryId: current.repositoryId, ...registry });
+  const upsert = registryDomainUpsert(ctx.db, {
+    domainId: current.id,
+    repositoryId: current.repositoryId,
+    ...registry,
+    ...(updateSettled ? { pendingAuthInfo: null } : {}),
+  });
   const registryChanged = current.registry?.roid !== registry.roid || current.registry?.sponsor != null || current.registry?.missingSince != null;
   if (differences.length === 0 && !note.always && !registryChanged) {
     await upsert;

@@ -7,6 +7,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { catalog } from "../../db/catalog";
 import { domainsNamed, hostsNamed } from "../../db/links";
+import { registryDomainUpsert } from "../../db/registry-state";
 import { domains } from "../../db/schema";
 import { versionStep } from "../../db/write";
 import type { AppEnv } from "../../env";
@@ -158,8 +159,14 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
           next: held,
           write: versionStep(ctx.db, domains, current, held),
           afterFromDatabase: registryTransaction(atRegistry.svTRID),
-          // The contacts and hosts created at the registry are held there whatever it decides.
-          alongside: atRegistry.rows,
+          // The contacts and hosts created at the registry are held there whatever it decides;
+          // the auth_info asked for is kept for the settlement, should the registry's info not show it.
+          alongside: [
+            ...atRegistry.rows,
+            ...(written.authInfo === current.authInfo
+              ? []
+              : [registryDomainUpsert(ctx.db, { domainId: current.id, repositoryId: current.repositoryId, pendingAuthInfo: written.authInfo })]),
+          ],
           readBack: domainCollection.find(ctx.db, { kind: "id", id: current.id }),
         };
       }
