@@ -12,7 +12,7 @@ const KEY_ID = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** The default signing policy (docs/dnssec-rollovers.md), and a zone unsigned under it. */
 const DEFAULT_POLICY = { algorithm: 13, ksk_lifetime_days: null, zsk_lifetime_days: null, single_key: true };
-const UNSIGNED = { enabled: false, keys: [], policy: DEFAULT_POLICY, rollover: null, next_step_at: null };
+const UNSIGNED = { enabled: false, keys: [], policy: DEFAULT_POLICY, rollover: null, next_step_at: null, awaiting_parent: null };
 
 async function enable(zone: string) {
   const response = await api("POST", `/v1/zones/${zone}/dnssec`);
@@ -59,6 +59,8 @@ describe("turning DNSSEC on answers 201 with one ECDSA P-256 combined signing ke
       rollover: null,
       // No domain here: the parent is asked for the DS by the CDS, and looked at a day later.
       next_step_at: new Date(Date.parse(body.keys[0].created_at) + 86_400_000).toISOString(),
+      // Keys at rest wait for the parent to publish the DS: no roll, so no stall.
+      awaiting_parent: { since: body.keys[0].created_at, expected_at: body.keys[0].created_at, stalls_at: null },
     });
     const [key] = body.keys;
     const parsed = parseRdata("DNSKEY", key.dnskey, null);

@@ -114,6 +114,7 @@ describe("turning DNSSEC off for a zone whose parent is not managed here publish
       policy: { algorithm: 13, ksk_lifetime_days: null, zsk_lifetime_days: null, single_key: true },
       rollover: null,
       next_step_at: null,
+      awaiting_parent: null,
     });
     expect(await apexOf("leave-done.test")).toEqual([]);
     expect((await pdns("/getDomainKeys/leave-done.test.")).body).toEqual({ result: false });

@@ -27,7 +27,14 @@ async function read(zone: string) {
 describe("GET /zones/{zone}/dnssec shows the policy, the keys' states and the roll", () => {
   it("an unsigned zone shows the default policy (one combined key, algorithm 13, never rolled), no roll and no step due", async () => {
     await createZone("policy-unsigned.com");
-    expect(await read("policy-unsigned.com")).toEqual({ enabled: false, keys: [], policy: DEFAULT_POLICY, rollover: null, next_step_at: null });
+    expect(await read("policy-unsigned.com")).toEqual({
+      enabled: false,
+      keys: [],
+      policy: DEFAULT_POLICY,
+      rollover: null,
+      next_step_at: null,
+      awaiting_parent: null,
+    });
   });
 
   it("a signed zone's key is an active combined key whose DS is submitted (its CDS asks for it) without a domain here; the parent is looked at a day later", async () => {
@@ -49,7 +56,7 @@ describe("PATCH /zones/{zone}/dnssec sets the policy", () => {
     const response = await patchPolicy("policy-set.com", { ksk_lifetime_days: 365 });
     expect(response.status, response.text).toBe(200);
     const policy = { ...DEFAULT_POLICY, ksk_lifetime_days: 365 };
-    expect(response.body).toEqual({ enabled: false, keys: [], policy, rollover: null, next_step_at: null });
+    expect(response.body).toEqual({ enabled: false, keys: [], policy, rollover: null, next_step_at: null, awaiting_parent: null });
     expect(await read("policy-set.com")).toEqual(response.body);
     const split = await patchPolicy("policy-set.com", { single_key: false, zsk_lifetime_days: 90 });
     expect(split.status, split.text).toBe(200);

@@ -134,11 +134,15 @@ export function cdsOf(keys: readonly Pick<SigningKey, "id" | "state" | "ds">[], 
 export const CDS_DELETE = "0 0 0 00";
 export const CDNSKEY_DELETE = "0 3 0 AA==";
 
-/** The parent step a zone waits for: submitted at `since`, due by `expected_at`, stalled at `stalls_at`. */
+/**
+ * The parent step a zone waits for: the DS change it must follow (a DS to add, or one to
+ * drop) sent at `since`, due by `expected_at` (Dreg later), the roll stalled at `stalls_at`
+ * (`stallAfter` past that); `stalls_at` null for keys at rest, where no roll waits to stall.
+ */
 export interface AwaitingParent {
   since: string;
   expected_at: string;
-  stalls_at: string;
+  stalls_at: string | null;
 }
 
 export interface RolloverRequest {
@@ -291,7 +295,8 @@ function rolesOf(policy: Pick<SigningPolicy, "single_key">): KeyRole[] {
 /** Seconds to milliseconds. */
 const s = (seconds: number) => seconds * 1000;
 
-type Phase = { kind: "changed" } | { kind: "wait"; at: number; keys: SigningKey[] } | { kind: "parent" } | { kind: "done" };
+/** What the zone's keys do next: a step was taken, they wait for a time, for the parent to follow these keys' DS, or for nothing. */
+type Phase = { kind: "changed" } | { kind: "wait"; at: number; keys: SigningKey[] } | { kind: "parent"; keys: SigningKey[] } | { kind: "done" };
 
 /** One call's work on a copy of the zone's keys. */
 class Stepper {
@@ -347,9 +352,15 @@ class Stepper {
     if (this.rollover) this.rollover.stalled_at = null;
   }
 
-  /** Keys whose DS change the parent has not followed yet. */
+  /** Keys whose DS change the parent has not followed yet: a DS to add (`submitted`) or to drop (`withdrawn`). */
   pendingAtParent(): SigningKey[] {
     return this.keys.filter((k) => k.ds === "submitted" || k.ds === "withdrawn");
+  }
+
+  /** The step waits for the parent to follow the pending DS changes (and these keys'). */
+  parent(also: SigningKey[] = []): Phase {
+    const pending = this.pendingAtParent();
+    return { kind: "parent", keys: [...pending, ...also.filter((k) => !pending.includes(k))] };
   }
 
   /** `due` reached: the step may be taken now; otherwise wait for it. */
@@ -387,7 +398,7 @@ class Stepper {
       this.submitted();
       return { kind: "changed" };
     }
-    return this.pendingAtParent().length > 0 ? { kind: "parent" } : { kind: "done" };
+    return this.pendingAtParent().length > 0 ? this.parent() : { kind: "done" };
   }
 
   // RFC 7583 §3.2.1, pre-publication: Tact(new) = Tpub(new) + Ipub, Trem(old) = Tret(old) + Iret.
@@ -427,7 +438,7 @@ class Stepper {
       const outgoing = live.filter((k) => k.state === "active" && (signsZone || isEntryPoint(k)));
       // Trdy = Tpub(DS) + IpubP: every cached DS RRset holds the new DS. A new key that signs the
       // zone must also be in every cached DNSKEY RRset first: Tpub(DNSKEY) + IpubC (§3.3.1).
-      if (entry && entry.ds !== "seen") return { kind: "parent" };
+      if (entry && entry.ds !== "seen") return this.parent([entry]);
       const readyAt = Math.max(
         entry ? ms(entry.ds_since!) + s(this.i.ipubP) : this.now,
         ...(signsZone ? incoming.map((k) => ms(k.published_at!) + s(this.i.ipubC)) : []),
@@ -460,7 +471,7 @@ class Stepper {
       if (withdrawn) this.submitted();
       return { kind: "changed" };
     }
-    return this.pendingAtParent().length > 0 ? { kind: "parent" } : { kind: "done" };
+    return this.pendingAtParent().length > 0 ? this.parent() : { kind: "done" };
   }
 
   // RFC 6781 §4.1.4: new RRSIGs, new DNSKEY, new DS, DNSKEY removal, RRSIGs removal.
@@ -488,7 +499,7 @@ class Stepper {
     }
     const ready = incoming.filter((k) => k.state === "ready");
     if (ready.length > 0) {
-      if (this.pendingAtParent().length > 0) return { kind: "parent" };
+      if (this.pendingAtParent().length > 0) return this.parent();
       const outgoing = live.filter((k) => k.state === "active");
       const dsSince = this.keys.filter((k) => k.ds_since !== null && ms(k.ds_since) >= ms(this.rollover!.started_at)).map((k) => ms(k.ds_since!));
       const wait = this.due(Math.max(this.now - 1, ...dsSince.map((t) => t + s(this.i.ipubP))), [...ready, ...outgoing]);
@@ -510,7 +521,8 @@ class Stepper {
   // Leaving DNSSEC (RFC 6781 §4.1.4's last case, an algorithm to none): the DS goes first, and
   // the keys only once no cache holds it.
   unsignPhase(): Phase {
-    if (this.pendingAtParent().length > 0 || this.keys.some((k) => k.ds === "seen")) return { kind: "parent" };
+    const shown = this.keys.filter((k) => k.ds === "seen");
+    if (this.pendingAtParent().length > 0 || shown.length > 0) return this.parent(shown);
     const live = this.live();
     if (live.length === 0) return { kind: "done" };
     const started = ms(this.rollover!.started_at);
@@ -521,12 +533,20 @@ class Stepper {
     return { kind: "changed" };
   }
 
-  awaiting(): AwaitingParent | null {
-    const pending = this.pendingAtParent();
-    if (pending.length === 0) return null;
-    const since = Math.min(...pending.map((k) => ms(k.ds_since!)));
+  /**
+   * The parent step `waiting` waits for: since the earliest DS change of its keys the parent
+   * has not followed (at rest, of any key), Dreg for it, and the stall `stallAfter` past that
+   * while a roll waits; null when the zone waits for something else.
+   */
+  awaiting(waiting: Phase): AwaitingParent | null {
+    const atRest = waiting.kind === "done" && this.rollover === null;
+    const keys = waiting.kind === "parent" ? waiting.keys : atRest ? this.pendingAtParent() : [];
+    const times = keys.filter((k) => k.ds_since !== null).map((k) => ms(k.ds_since!));
+    if (times.length === 0) return null;
+    const since = Math.min(...times);
     const expected = since + s(this.zone.parent.registrationDelay);
-    return { since: iso(since), expected_at: iso(expected), stalls_at: iso(expected + s(this.zone.parent.stallAfter ?? DEFAULT_STALL_AFTER)) };
+    const stalls = atRest ? null : iso(expected + s(this.zone.parent.stallAfter ?? DEFAULT_STALL_AFTER));
+    return { since: iso(since), expected_at: iso(expected), stalls_at: stalls };
   }
 
   /** The roll the policy or a lifetime asks for, when the keys are at rest. */
@@ -578,8 +598,8 @@ class Stepper {
       break;
     }
     if (waiting.kind === "parent" && this.rollover) {
-      const awaiting = this.awaiting();
-      if (awaiting && this.now >= ms(awaiting.stalls_at) && this.rollover.stalled_at === null) {
+      const awaiting = this.awaiting(waiting);
+      if (awaiting?.stalls_at && this.now >= ms(awaiting.stalls_at) && this.rollover.stalled_at === null) {
         this.rollover.stalled_at = this.at;
         this.events.push({ type: "dnssec.rollover.stalled", at: this.at, key: null, state: null, ds: this.wanted() });
       }
@@ -591,7 +611,7 @@ class Stepper {
     // Keys at rest whose DS the parent has not followed (a first DS a registry holds for
     // review, or one an external parent has not published yet) are looked at too, less often.
     const atRest = waiting.kind === "done" && this.rollover === null;
-    const awaiting = waiting.kind === "parent" || atRest ? this.awaiting() : null;
+    const awaiting = this.awaiting(waiting);
     const due = this.dueRoll();
     const times: number[] = [];
     if (waiting.kind === "wait") {
@@ -601,10 +621,10 @@ class Stepper {
     if (awaiting) {
       // Look when the parent should have followed, then every poll interval (and at the stall).
       const expected = ms(awaiting.expected_at);
-      const stalls = ms(awaiting.stalls_at);
+      const stalls = awaiting.stalls_at === null ? null : ms(awaiting.stalls_at);
       if (expected > this.now) times.push(expected);
       else if (atRest) times.push(this.now + s(REST_POLL_INTERVAL));
-      else times.push(this.now + s(this.zone.parent.pollInterval ?? DEFAULT_POLL_INTERVAL), ...(stalls > this.now ? [stalls] : []));
+      else times.push(this.now + s(this.zone.parent.pollInterval ?? DEFAULT_POLL_INTERVAL), ...(stalls !== null && stalls > this.now ? [stalls] : []));
     }
     if (due) {
       times.push(due.at);
@@ -695,6 +715,22 @@ class Stepper {
  */
 export function nextSteps(zone: SigningZone, options: { newKeyId?: NewKeyId } = {}): StepResult {
   return new Stepper(zone).run(options.newKeyId);
+}
+
+/**
+ * The parent step the zone's keys wait for as they stand, no step taken (what GET
+ * /zones/{zone}/dnssec shows): the `awaiting_parent` the step that left them so returned;
+ * null when their next step is the zone's own (a wait for time, or a step due now).
+ */
+export function awaitingParent(zone: SigningZone): AwaitingParent | null {
+  const stepper = new Stepper(zone);
+  let phase = stepper.phase();
+  if (phase.kind === "done" && stepper.rollover !== null) {
+    // A process with nothing left to do ends at the next run: the keys are at rest.
+    stepper.rollover = null;
+    phase = stepper.phase();
+  }
+  return stepper.awaiting(phase);
 }
 
 /**

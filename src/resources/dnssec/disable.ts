@@ -42,7 +42,7 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
   const keys = await activeKeys(db, zone.id);
   if (keys.length === 0) return { status: 204 }; // already off: DELETE is idempotent (RFC 9110 §9.2.2)
   // Leaving already (the delete published): asked again, the answer is where it stands.
-  if (!force && zone.dnssecRollover?.kind === "unsign") return { status: 202, state: await dnssecAnswer(db, zone) };
+  if (!force && zone.dnssecRollover?.kind === "unsign") return { status: 202, state: await dnssecAnswer(db, zone, registryLink(c), ctx.now) };
   const before = await presentState(zone.name, keys);
   const keyDs = before.keys.flatMap((k) => k.ds.map(dsData));
   // A domain of this name managed here, whatever its account: its DS is what resolvers follow.
@@ -58,12 +58,13 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
     // A parent this service does not manage may show the DS (the key's DS is wanted, or was
     // seen there): RFC 8078 §4's delete goes up first, and the keys go only once the parent
     // shows no DS (asked, or an operator's ds-seen) and no cache can hold one.
-    const signing = await readZoneSigning(db, zone, ctx.now, registryLink(c));
+    const link = registryLink(c);
+    const signing = await readZoneSigning(db, zone, ctx.now, link);
     if (signing.domain === null && signing.signing.keys.some((k) => k.ds !== "absent")) {
       const started = startUnsigning(signing.signing);
       if (started.ok) {
         await commitWrite(ctx, stepWrites(ctx, signing, started.result, []));
-        return { status: 202, state: await dnssecAnswer(db, zone) };
+        return { status: 202, state: await dnssecAnswer(db, zone, link, ctx.now) };
       }
     }
   }

@@ -140,7 +140,7 @@ async function enableOnce(c: Context<AppEnv>, secret: string, segment: string) {
   // Still room for the apex records signing adds at commit (a record written meanwhile: read again).
   const guards = [signingRoomGuard(db, zone.id)];
   await commitWrite(ctx, { first, rows, alongside, guards });
-  return { ...after, ...presentLifecycle({ ...zone, dnssecNextStepAt: next.next_step_at }) };
+  return { ...after, ...presentLifecycle({ ...zone, dnssecNextStepAt: next.next_step_at }, next.awaiting_parent) };
 }
 
 function alreadyOn(name: string): ApiError {

@@ -27,6 +27,7 @@ export const DNSSEC_STATE_EXAMPLE = {
   policy: { algorithm: 13, ksk_lifetime_days: 365, zsk_lifetime_days: null, single_key: true },
   rollover: null,
   next_step_at: "2027-11-22T09:30:00.000Z",
+  awaiting_parent: null,
 };
 
 /** A zone that is not signed, with the default policy. */
@@ -36,6 +37,7 @@ export const DNSSEC_OFF_EXAMPLE = {
   policy: { algorithm: 13, ksk_lifetime_days: null, zsk_lifetime_days: null, single_key: true },
   rollover: null,
   next_step_at: null,
+  awaiting_parent: null,
 };
 
 /** A yearly roll of the combined key. */
@@ -48,4 +50,5 @@ export const DNSSEC_UNSIGNING_EXAMPLE = {
   policy: { algorithm: 13, ksk_lifetime_days: null, zsk_lifetime_days: null, single_key: true },
   rollover: { kind: "unsign", started_at: "2027-03-01T09:30:00.000Z", stalled_at: null },
   next_step_at: "2027-03-01T10:30:00.000Z",
+  awaiting_parent: { since: "2027-03-01T09:30:00.000Z", expected_at: "2027-03-01T09:30:00.000Z", stalls_at: "2027-03-08T09:30:00.000Z" },
 };

@@ -15,8 +15,9 @@ import { writeContext } from "../../http/mutate";
 import { validationError } from "../../http/problem";
 import { parentTiming, policyOf, zoneTiming } from "../../db/zone-keys";
 import { linkedDomain } from "./registry-link";
-import { activeKeys, presentLifecycle, presentState } from "./state";
-import { findZoneRow } from "./zone";
+import { registryLink } from "./rollover";
+import { listedKeys, presentDnssec } from "./state";
+import { findZoneWithParent } from "./zone";
 
 /** A policy as a merge patch writes it: the fields given replace the zone's, `null` is the default policy. */
 export type PolicyPatch = Partial<SigningPolicyInput> | null;
@@ -28,12 +29,12 @@ export async function patchDnssec(c: Context<AppEnv>, segment: string, patch: { 
 async function patchOnce(c: Context<AppEnv>, segment: string, patch: { policy?: PolicyPatch }) {
   const db = c.get("db");
   const ref = resourceRef(segment, "zone");
-  const [[zone], keys] = await readTogether(db, [findZoneRow(db, ref), activeKeys(db, ref)]);
+  const [[zone], keys] = await readTogether(db, [findZoneWithParent(db, ref), listedKeys(db, ref)]);
   if (!zone) throw notFound("zone", segment);
   const current = policyOf(zone);
   const wanted: SigningPolicyInput = patch.policy === undefined ? current : patch.policy === null ? DEFAULT_SIGNING_POLICY : { ...current, ...patch.policy };
   const unchanged = (Object.keys(DEFAULT_SIGNING_POLICY) as (keyof SigningPolicy)[]).every((k) => wanted[k] === current[k]);
-  if (unchanged) return { ...(await presentState(zone.name, keys)), ...presentLifecycle(zone) };
+  if (unchanged) return presentDnssec(zone, keys, registryLink(c), new Date());
 
   const [[longest], domain] = await Promise.all([
     db
@@ -48,12 +49,13 @@ async function patchOnce(c: Context<AppEnv>, segment: string, patch: { policy?: 
   const ctx = writeContext(c);
   const policy = wanted as SigningPolicy;
   // A signed zone rolls to the new policy from the next run on: its next step is due now.
-  const nextStepAt = keys.length > 0 ? ctx.at : zone.dnssecNextStepAt;
-  const next = { ...zone, dnssecPolicy: policy, dnssecNextStepAt: nextStepAt, version: zone.version + 1, updatedAt: ctx.at };
+  const nextStepAt = keys.some((k) => k.active) ? ctx.at : zone.dnssecNextStepAt;
+  const { parentDomain, ...row } = zone;
+  const next = { ...row, dnssecPolicy: policy, dnssecNextStepAt: nextStepAt, version: zone.version + 1, updatedAt: ctx.at };
   await commitWrite(ctx, {
     rows: [
       {
-        statement: versionStep(db, zones, zone, next),
+        statement: versionStep(db, zones, row, next),
         event: {
           account: zone.accountId,
           type: "zone",
@@ -65,7 +67,8 @@ async function patchOnce(c: Context<AppEnv>, segment: string, patch: { policy?: 
       },
     ],
   });
-  return { ...(await presentState(zone.name, keys)), ...presentLifecycle(next) };
+  // The policy takes effect by rolling from the next run: the keys, and the parent step they wait for, are as they were.
+  return presentDnssec({ ...next, parentDomain }, keys, registryLink(c), ctx.now);
 }
 
 export const patchDnssecHandler: RouteHandler<typeof routes.updateDnssec, AppEnv> = async (c) =>

@@ -2,10 +2,8 @@
 // /zones/{zone}/dnssec/rollover starts a roll now; POST /zones/{zone}/dnssec/ds-seen reports
 // what the parent shows. Each is one write (steps.ts); the run that takes the steps when due
 // is a job (src/jobs/dnssec-run.ts).
-import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Database } from "../../db/client";
-import { zones } from "../../db/schema";
 import { commitWrite, readTogether, retryLostRaces } from "../../db/write";
 import { parentDsKeys } from "../../dns/dnssec/parent-ds";
 import { dsSeen, type RolloverKind, startRollover } from "../../dns/dnssec/rollover";
@@ -14,18 +12,18 @@ import type { AppEnv } from "../../env";
 import { writeContext } from "../../http/mutate";
 import { ApiError, validationError } from "../../http/problem";
 import { dsData } from "./registry-link";
-import { activeKeys, presentLifecycle, presentState } from "./state";
+import { listedKeys, presentDnssec } from "./state";
 import { dnssecSecret } from "../../http/sealing-secret";
 import type * as routes from "./routes";
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { RegistryLink } from "./registry-parent";
 import { createdRows, followAtManagedParent, keyIdAt, keysWithDnskey, readZoneSigning, requireKeysOf, stepWrites } from "./steps";
-import { zoneOf } from "./zone";
+import { findZoneWithParent, zoneOf } from "./zone";
 
-/** The DNSSEC state as GET answers it, read back in one round trip after the write. */
-export async function dnssecAnswer(db: Database, zone: { id: string; name: string }) {
-  const [[row], keys] = await readTogether(db, [db.select().from(zones).where(eq(zones.id, zone.id)), activeKeys(db, zone.id)]);
-  return { ...(await presentState(zone.name, keys)), ...presentLifecycle(row!) };
+/** The DNSSEC state as GET answers it, read back in one round trip after the write (`now`: the write's). */
+export async function dnssecAnswer(db: Database, zone: { id: string }, link: RegistryLink | null, now: Date) {
+  const [[row], keys] = await readTogether(db, [findZoneWithParent(db, { kind: "id", id: zone.id }), listedKeys(db, zone.id)]);
+  return presentDnssec(row!, keys, link, now);
 }
 
 export async function startZoneRollover(c: Context<AppEnv>, segment: string, request: { kind: RolloverKind; algorithm?: number }) {
@@ -50,7 +48,7 @@ export async function startZoneRollover(c: Context<AppEnv>, segment: string, req
       domainWrite: followed.domainWrite,
     });
     await commitWrite(ctx, write);
-    return dnssecAnswer(ctx.db, zone);
+    return dnssecAnswer(ctx.db, zone, link, ctx.now);
   });
 }
 
@@ -63,7 +61,8 @@ export async function reportDsSeen(c: Context<AppEnv>, segment: string, body: { 
   return retryLostRaces(async () => {
     const zone = await zoneOf(c, segment);
     const ctx = writeContext(c);
-    const state = await readZoneSigning(ctx.db, zone, ctx.now, registryLink(c));
+    const link = registryLink(c);
+    const state = await readZoneSigning(ctx.db, zone, ctx.now, link);
     if (state.rows.length === 0) throw new ApiError("status_prohibits", `${zone.name}: the zone is not signed.`);
     const wanted = state.signing.keys.filter((k) => k.ds === "submitted" || k.ds === "seen").map((k) => k.id);
     const observed =
@@ -77,7 +76,7 @@ export async function reportDsSeen(c: Context<AppEnv>, segment: string, body: { 
     const result = dsSeen(state.signing, observed, ctx.now);
     const write = stepWrites(ctx, state, result, []);
     await commitWrite(ctx, write);
-    return dnssecAnswer(ctx.db, zone);
+    return dnssecAnswer(ctx.db, zone, link, ctx.now);
   });
 }
 

@@ -37,7 +37,9 @@ export const DnssecKeySchema = z
     key_tag: z.number().int().openapi({ description: "Key tag (RFC 4034 appendix B)." }),
     algorithm: z.number().int().openapi({ description: "13: ECDSA P-256 with SHA-256 (RFC 6605)." }),
     flags: z.number().int().openapi({ description: "257: zone key and secure entry point, one combined signing key." }),
-    active: z.boolean(),
+    active: z.boolean().openapi({
+      description: "Whether the key is live (not `removed`). A removed key stays listed, inactive, while its DS is `withdrawn`: the parent must still drop it.",
+    }),
     role: z
       .enum(["csk", "ksk", "zsk"])
       .openapi({ description: "`csk`: one combined key signs everything; `ksk` signs the DNSKEY RRset (its DS is at the parent); `zsk` signs the rest." }),
@@ -54,6 +56,23 @@ export const DnssecKeySchema = z
     created_at: z.string(),
   })
   .openapi("DnssecKey");
+
+export const AwaitingParentSchema = z
+  .object({
+    since: z
+      .string()
+      .openapi({ description: "When the DS change the parent has not followed was asked for (a DS to add, `submitted`, or to drop, `withdrawn`)." }),
+    expected_at: z
+      .string()
+      .openapi({ description: "When the parent should have followed: `since` plus its registration delay (0 for a parent that reads CDS)." }),
+    stalls_at: z
+      .string()
+      .nullable()
+      .openapi({
+        description: "When the roll is reported stalled (`dnssec.rollover.stalled`), 7 days past `expected_at`; null for keys at rest, where no roll waits.",
+      }),
+  })
+  .openapi("AwaitingParent", { description: "A parent step the zone's keys wait for." });
 
 export const DnssecStateSchema = z
   .object({
@@ -75,6 +94,10 @@ export const DnssecStateSchema = z
       .string()
       .nullable()
       .openapi({ description: "The earliest moment the zone's keys may have a step to take (the scheduled run's next look)." }),
+    awaiting_parent: AwaitingParentSchema.nullable().openapi({
+      description:
+        "The parent step the zone's keys wait for: their next step is taken only once the parent shows every wanted DS (`ds_state` `submitted` until then) and none of the withdrawn ones (`withdrawn`), whether a roll waits or keys at rest do. Null when the next step is the zone's own (a wait for caches, a step due now, or nothing).",
+    }),
   })
   .openapi("DnssecState");
 
@@ -121,7 +144,8 @@ export const getDnssec = defineRoute({
   path: "/zones/{zone}/dnssec",
   tags,
   summary: "Read the zone's DNSSEC state",
-  description: 'The keys with their DNSKEY and DS; `{"enabled": false, "keys": []}` when signing is off. Private keys are never shown.',
+  description:
+    'The keys with their DNSKEY, DS, state and DS state (the live ones, and a removed one while the parent still shows its DS), the policy, the roll running, its next step and the parent step it waits for (`awaiting_parent`); `{"enabled": false, "keys": []}` when signing is off. Private keys are never shown.',
   request: { params: ZoneParams },
   responses: { 200: { description: "The DNSSEC state.", content: stateContent(DNSSEC_OFF_EXAMPLE) }, ...errorResponses(404) },
 });

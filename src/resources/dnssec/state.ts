@@ -1,14 +1,17 @@
 // A zone's DNSSEC state as the API shows it (docs/dnssec.md), and the rows behind it. Keys
 // are always read by the id of a zone the caller can see (src/access/visibility.ts shadows
 // zones, not zone_keys), so another account's keys are out of reach.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
 import { type zones, zoneKeys } from "../../db/schema";
 import type { ZoneKeyRow } from "../../db/zone-keys";
-import type { DsState, KeyRole, KeyState, SigningProcess } from "../../dns/dnssec/rollover";
+import { type AwaitingParent, awaitingParent, type DsState, type KeyRole, type KeyState, type SigningProcess } from "../../dns/dnssec/rollover";
 import type { SigningPolicy } from "../../dns/dnssec/signing-policy";
-import { policyOf } from "../../db/zone-keys";
+import { parentTiming, policyOf, signingKeyOf, zoneTiming } from "../../db/zone-keys";
+import { lockedAgainstUpdate } from "../../registry/statuses";
+import { atConnectedRegistry, type RegistryLink } from "./registry-parent";
+import type { ParentDomain } from "./zone";
 import { type DigestType, dnskeyText, dsText, PUBLISHED_DIGEST_TYPES } from "../../dns/dnssec/keys";
 import { base64Octets } from "../../crypto/base64";
 
@@ -48,11 +51,12 @@ export interface DnssecStateBody {
   keys: DnssecKeyBody[];
 }
 
-/** The zone's side of the lifecycle: the policy it signs by, the roll running, its next step. */
+/** The zone's side of the lifecycle: the policy it signs by, the roll running, its next step, the parent step it waits for. */
 export interface DnssecLifecycleBody {
   policy: SigningPolicy;
   rollover: SigningProcess | null;
   next_step_at: string | null;
+  awaiting_parent: AwaitingParent | null;
 }
 
 /**
@@ -70,6 +74,24 @@ export function activeKeys(db: Database, zone: string | ResourceRef) {
     .select()
     .from(zoneKeys)
     .where(and(zoneId, eq(zoneKeys.active, true)))
+    .orderBy(zoneKeys.id);
+}
+
+/**
+ * The keys GET /zones/{zone}/dnssec lists: the live ones, and removed ones whose DS the parent
+ * may still show (`ds_state` `withdrawn`: the roll waits for the parent to drop it), the rows
+ * the engine sees (steps.ts keeps a removed key's row until its DS is gone). By zone as
+ * `activeKeys`.
+ */
+export function listedKeys(db: Database, zone: string | ResourceRef) {
+  const zoneId =
+    typeof zone === "string"
+      ? eq(zoneKeys.zoneId, zone)
+      : sql`${zoneKeys.zoneId} = (select z.id from "zones" z where ${zone.kind === "id" ? sql`z.id = ${zone.id}` : sql`z.name = ${zone.name}`})`;
+  return db
+    .select()
+    .from(zoneKeys)
+    .where(and(zoneId, or(eq(zoneKeys.active, true), ne(zoneKeys.dsState, "absent"))))
     .orderBy(zoneKeys.id);
 }
 
@@ -101,11 +123,59 @@ export async function presentKey(zoneName: string, row: ZoneKeyRow): Promise<Dns
 }
 
 export async function presentState(zoneName: string, rows: readonly ZoneKeyRow[]): Promise<DnssecStateBody> {
-  if (rows.length === 0) return { enabled: false, keys: [] };
-  return { enabled: true, denial: DENIAL, keys: await Promise.all(rows.map((row) => presentKey(zoneName, row))) };
+  const keys = await Promise.all(rows.map((row) => presentKey(zoneName, row)));
+  // Signed while a key is live; a removed key whose DS the parent still shows is listed, and signs nothing.
+  if (!rows.some((row) => row.active)) return { enabled: false, keys };
+  return { enabled: true, denial: DENIAL, keys };
 }
 
-/** What GET /zones/{zone}/dnssec adds to the keys: the policy (the default when unset), the roll, the next step. */
-export function presentLifecycle(zone: Pick<typeof zones.$inferSelect, "dnssecPolicy" | "dnssecRollover" | "dnssecNextStepAt">): DnssecLifecycleBody {
-  return { policy: policyOf(zone), rollover: zone.dnssecRollover ?? null, next_step_at: zone.dnssecNextStepAt };
+/** What GET /zones/{zone}/dnssec adds to the keys: the policy (the default when unset), the roll, the next step, the parent step it waits for. */
+export function presentLifecycle(
+  zone: Pick<typeof zones.$inferSelect, "dnssecPolicy" | "dnssecRollover" | "dnssecNextStepAt">,
+  awaiting: AwaitingParent | null,
+): DnssecLifecycleBody {
+  return { policy: policyOf(zone), rollover: zone.dnssecRollover ?? null, next_step_at: zone.dnssecNextStepAt, awaiting_parent: awaiting };
+}
+
+/**
+ * The parent step the zone's keys (`listedKeys`) wait for as they stand (the engine's
+ * `awaitingParent`), with the parent's timing the run uses (steps.ts `readZoneSigning`): a
+ * domain of the zone's account under an extension with DNSSEC and not under the registry
+ * lock is the managed parent, at a connected registry or not; any other parent is external.
+ */
+export function zoneAwaitingParent(
+  zone: typeof zones.$inferSelect & { parentDomain: ParentDomain | null },
+  rows: readonly ZoneKeyRow[],
+  link: RegistryLink | null,
+  now: Date,
+): AwaitingParent | null {
+  if (rows.length === 0) return null;
+  const domain = zone.parentDomain;
+  const managed = domain?.dnssec === true && !lockedAgainstUpdate(domain.statuses);
+  const connected = managed && domain !== null && atConnectedRegistry(link, domain.repository);
+  let keys: ReturnType<typeof signingKeyOf>[];
+  try {
+    keys = rows.map(signingKeyOf);
+  } catch {
+    // A key of an algorithm the service does not sign with: the engine does not take the zone (and so no roll waits).
+    return null;
+  }
+  return awaitingParent({
+    policy: policyOf(zone),
+    keys,
+    rollover: zone.dnssecRollover ?? null,
+    timing: zoneTiming(zone, null),
+    parent: parentTiming(managed, connected),
+    now,
+  });
+}
+
+/** The DNSSEC state as GET answers it: the listed keys, the lifecycle and the parent step it waits for. */
+export async function presentDnssec(
+  zone: typeof zones.$inferSelect & { parentDomain: ParentDomain | null },
+  rows: readonly ZoneKeyRow[],
+  link: RegistryLink | null,
+  now: Date,
+) {
+  return { ...(await presentState(zone.name, rows)), ...presentLifecycle(zone, zoneAwaitingParent(zone, rows, link, now)) };
 }
