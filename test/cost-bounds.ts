@@ -92,7 +92,7 @@ export const COST_BOUNDS: Record<string, CostBound> = {
     round_trips: 1,
     rows_read: 2,
     rows_written: 0,
-    why: "the zone (its 404, its visibility) and its active keys in one batch, the keys finding the zone through the shadowed zones",
+    why: "the zone (its 404, its visibility, and by a correlated subquery on domains_name_unique its same-named domain: the parent's timing for awaiting_parent) and its listed keys in one batch, the keys finding the zone through the shadowed zones",
   },
   "getZone text/dns": {
     round_trips: 1,
