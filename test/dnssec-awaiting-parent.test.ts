@@ -7,7 +7,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
-import { api, createZone } from "./helpers";
+import { api, createDomain, createZone } from "./helpers";
 import { bearer } from "./tokens";
 
 const LOCAL = "http://localhost:8787";
@@ -125,6 +125,47 @@ describe("while the parent must drop a removed key's DS, GET …/dnssec says so"
     expect([on.body.rollover, on.body.awaiting_parent]).toEqual([null, { since: at, expected_at: at, stalls_at: null }]);
     expect(await read("await-rest.test")).toEqual(on.body);
     expect((await parentFollows("await-rest.test")).awaiting_parent).toBeNull();
+  });
+});
+
+/** pir (.org) connected to a registry gateway on a loopback port nothing listens on (as test/dnssec-rollover-api.test.ts). */
+const PIR_CONNECTED = {
+  REGISTRY_CONNECTORS: JSON.stringify({ pir: { host: "epp.example", client_id: "domain-api", password: "local-pw-1" } }),
+  REGISTRY_GATEWAY_URL: "http://127.0.0.1:9",
+  REGISTRY_GATEWAY_SECRET: "a-gateway-secret-of-32-characters-or-more",
+};
+
+async function readConnected(zone: string): Promise<State> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(
+    new Request(`${LOCAL}/v1/zones/${zone}/dnssec`, { headers: { authorization: bearer("write") } }),
+    { ...env, ...PIR_CONNECTED } as never,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  const text = await response.text();
+  expect(response.status, text).toBe(200);
+  return JSON.parse(text);
+}
+
+describe("awaiting_parent counts the parent's delay the run counts", () => {
+  it("a domain here is the parent: none at a builtin registry, 15 minutes (Dreg) once its repository has a connector", async () => {
+    await createDomain("await-epp.org");
+    await createZone("await-epp.org");
+    const on = await api("POST", "/v1/zones/await-epp.org/dnssec");
+    expect(on.status, on.text).toBe(201);
+    expect([on.body.keys[0].ds_state, on.body.awaiting_parent]).toEqual(["seen", null]);
+    // An operator says the parent shows no DS: the key's DS is wanted again, and the keys at rest wait for it.
+    const lost = await api("POST", "/v1/zones/await-epp.org/dnssec/ds-seen", { json: { ds: [] } });
+    expect(lost.status, lost.text).toBe(200);
+    expect(lost.body.keys).toEqual([expect.objectContaining({ ds_state: "submitted" })]);
+    const since = lost.body.awaiting_parent?.since;
+    expect(lost.body.awaiting_parent).toEqual({ since: expect.any(String), expected_at: since, stalls_at: null });
+    expect((await readConnected("await-epp.org")).awaiting_parent).toEqual({
+      since,
+      expected_at: new Date(Date.parse(since) + 900_000).toISOString(),
+      stalls_at: null,
+    });
   });
 });
 
