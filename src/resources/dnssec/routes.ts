@@ -65,12 +65,9 @@ export const AwaitingParentSchema = z
     expected_at: z
       .string()
       .openapi({ description: "When the parent should have followed: `since` plus its registration delay (0 for a parent that reads CDS)." }),
-    stalls_at: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "When the roll is reported stalled (`dnssec.rollover.stalled`), 7 days past `expected_at`; null for keys at rest, where no roll waits.",
-      }),
+    stalls_at: z.string().nullable().openapi({
+      description: "When the roll is reported stalled (`dnssec.rollover.stalled`), 7 days past `expected_at`; null for keys at rest, where no roll waits.",
+    }),
   })
   .openapi("AwaitingParent", { description: "A parent step the zone's keys wait for." });
 
