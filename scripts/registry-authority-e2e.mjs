@@ -546,6 +546,43 @@ async function main() {
     },
   );
 
+  await check(
+    "a pending update of auth_info settled by a registry whose <domain:info> shows no authInfo: approved, the domain takes the auth_info the PATCH asked for (kept with the pending update); refused, it keeps its own",
+    async () => {
+      const approved = `pending-auth-${tag}.com`;
+      const refused = `pending-auth-refused-${tag}.com`;
+      const domains = { [approved]: await registered(approved), [refused]: await registered(refused) };
+      const asked = { [approved]: `Asked-auth-${tag}-1`, [refused]: `Asked-auth-${tag}-2` };
+      await knobs({ hide_auth_info: true });
+      try {
+        for (const name of [approved, refused]) {
+          await knobs({ pending: { "domain:update": 1 } });
+          const res = await api("PATCH", `/v1/domains/${name}`, { auth_info: asked[name] });
+          expectStatus(res, 202);
+          assert(res.json.status.includes("pendingUpdate") && res.json.auth_info === domains[name].auth_info, `202: ${res.text.slice(0, 300)}`);
+        }
+        expectStatus(await control("POST", "/settle", { name: approved, approve: true }), 200);
+        expectStatus(await control("POST", "/settle", { name: refused, approve: false }), 200);
+        const settled = await domainUntil(approved, (r) => r.status === 200 && !r.json.status.includes("pendingUpdate"), "settled");
+        assertEqual(settled.json.auth_info, asked[approved], "auth_info once approved (the one asked for: the registry's info shows none)");
+        const kept = await domainUntil(refused, (r) => r.status === 200 && !r.json.status.includes("pendingUpdate"), "settled");
+        assertEqual(kept.json.auth_info, domains[refused].auth_info, "auth_info once refused (its own)");
+        const info = await as("domain-api", { kind: "domain:info", name: approved });
+        assertEqual(info.json.resData[0].authInfo, undefined, "the registry's info shows no authInfo");
+      } finally {
+        await knobs({ reset: true });
+      }
+      // The registry holds what we hold.
+      assertEqual((await atRegistry(approved)).authInfo, asked[approved], "the registry's authInfo (approved)");
+      assertEqual((await atRegistry(refused)).authInfo, domains[refused].auth_info, "the registry's authInfo (refused)");
+      const events = await eventsOf(domains[approved].id, "settled");
+      assert(
+        events.length === 1 && events[0].after.registry_differences.some((d) => d.field === "auth_info") && !JSON.stringify(events).includes(asked[approved]),
+        `settled events: ${JSON.stringify(events).slice(0, 400)}`,
+      );
+    },
+  );
+
   // ---- lost answers -----------------------------------------------------------------------
 
   await check(
@@ -1135,24 +1172,91 @@ async function main() {
     },
   );
 
+  /** Reconciliation of registry C's domains, a whole pass. */
+  const reconcileEurid = async () => {
+    const reports = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await api("POST", "/v1/repositories/eurid/reconcile/run", { limit: 100 });
+      expectStatus(res, 200);
+      reports.push(res.json);
+      if (res.json.pass_complete) return reports;
+    }
+    throw new Error(`no pass completed: ${JSON.stringify(reports.at(-1))}`);
+  };
+  /** The contact ids registry C names for a domain, by role, and each one's email there. */
+  const contactsAtC = async (name) => {
+    const info = await atC(name);
+    const roles = {
+      registrant: info.registrant ?? null,
+      admin: info.contacts.filter((x) => x.type === "admin").map((x) => x.id),
+      tech: info.contacts.filter((x) => x.type === "tech").map((x) => x.id),
+      billing: info.contacts.filter((x) => x.type === "billing").map((x) => x.id),
+    };
+    const emails = {};
+    for (const id of new Set([roles.registrant, ...roles.admin, ...roles.tech, ...roles.billing].filter((x) => x !== null))) {
+      const contactInfo = await as("domain-api", { kind: "contact:info", id }, c.control);
+      assertEqual(contactInfo.code, 1000, `<contact:info> of ${id}`);
+      emails[id] = contactInfo.json.resData[0].email;
+    }
+    return { roles, emails };
+  };
+  /**
+   * After an approval: the registry names, in every role, contacts other than the losing
+   * account's (the gaining account's copies: same data, ids of their own), and a reconciliation
+   * pass finds nothing of the domain to change (no reconciled event; its contacts stay the copies).
+   */
+  const registryNamesTheCopies = async (name, domainId, before) => {
+    const moved = await api("GET", `/v1/domains/${name}`, undefined, gaining.headers);
+    expectStatus(moved, 200);
+    assertEqual(moved.json.account, gaining.id, "account");
+    assert(moved.json.registrant !== null && moved.json.registrant !== contact, `registrant here: ${moved.json.registrant} (a copy, not ${contact})`);
+    assertEqual(
+      [moved.json.contacts.admin, moved.json.contacts.tech],
+      [moved.json.registrant, moved.json.registrant],
+      "admin and tech here: the registrant's copy (one contact copied once)",
+    );
+    const after = await contactsAtC(name);
+    const copyAtRegistry = after.roles.registrant;
+    assert(
+      copyAtRegistry !== null && copyAtRegistry !== before.roles.registrant,
+      `the registry's registrant: ${copyAtRegistry}, before ${before.roles.registrant}`,
+    );
+    assertEqual(after.roles, { registrant: copyAtRegistry, admin: [copyAtRegistry], tech: [copyAtRegistry], billing: [] }, "the registry's contacts");
+    assertEqual(after.emails[copyAtRegistry], before.emails[before.roles.registrant], "the copy's email at the registry (the copied contact's)");
+    await reconcileEurid();
+    const now = await api("GET", `/v1/domains/${name}`, undefined, gaining.headers);
+    expectStatus(now, 200);
+    assertEqual(
+      { registrant: now.json.registrant, contacts: now.json.contacts, auth_info: now.json.auth_info },
+      { registrant: moved.json.registrant, contacts: moved.json.contacts, auth_info: moved.json.auth_info },
+      "registrant, contacts and auth_info after reconciliation",
+    );
+    assert(now.json.registry.reconciled_at !== null, "registry.reconciled_at (compared)");
+    const reconciled = await eventsOf(domainId, "reconciled");
+    assert(
+      reconciled.every((e) => e.after.registry_differences.length === 0),
+      `reconciled events: ${JSON.stringify(reconciled).slice(0, 500)}`,
+    );
+    return moved;
+  };
+
   await check(
-    "between our accounts, approved: the registry takes a new auth_info (<domain:update>, asked back with <domain:info>), the domain is the gaining account's with the registry's expiry, no year added, the event carries the update's svTRID",
+    "between our accounts, approved: the registry names the gaining account's copies of the contacts (<contact:create>, then one <domain:update> with the new auth_info, after a <domain:info>), the domain is the gaining account's with the registry's expiry, no year added, the event carries the update's svTRID, and a reconciliation afterwards changes nothing",
     async () => {
       assert(betweenDomain !== null, "no domain");
       const before = await atC(between);
+      const contactsBefore = await contactsAtC(between);
       const from = await commandCount(c.control);
       const res = await api("POST", `/v1/domains/${between}/transfer/approve`);
       expectStatus(res, 200);
       assertEqual(res.json.status, "approved", "status");
-      const sent = (await commandsSince(from, c.control)).filter((x) => x.object === between);
+      const sentAll = await commandsSince(from, c.control);
       assertEqual(
-        sent.map((x) => `${x.kind} ${x.code}`),
-        ["domain:update 1000"],
+        sentAll.filter((x) => x.object === between || x.kind === "contact:create").map((x) => `${x.kind} ${x.code}`),
+        ["domain:info 1000", "contact:create 1000", "domain:update 1000"],
         "commands at the registry",
       );
-      const moved = await api("GET", `/v1/domains/${between}`, undefined, gaining.headers);
-      expectStatus(moved, 200);
-      assertEqual(moved.json.account, gaining.id, "account");
+      const moved = await registryNamesTheCopies(between, betweenDomain.id, contactsBefore);
       const after = await atC(between);
       assertEqual(after.clID, "domain-api", "the registry's sponsor (still us)");
       assertEqual(after.exDate, before.exDate, "the registry's exDate");
@@ -1169,6 +1273,60 @@ async function main() {
       const back = await api("POST", `/v1/domains/${between}/transfer`, { auth_info: betweenDomain.auth_info });
       expectStatus(back, 422);
       assertEqual(back.json.code, "policy_violation", "asked back with the old auth_info");
+    },
+  );
+
+  await check(
+    "between our accounts, an approval the registry refuses (its <domain:update> answered 2306) is not half-applied: 422, the domain, its contacts and auth_info stay the losing account's here and at the registry, the transfer pending; approved again, the registry names the copies",
+    async () => {
+      assert(gaining !== null, "no second account");
+      const name = `between-refused-${tag}.eu`;
+      const domain = await registered(name);
+      expectStatus(await api("POST", `/v1/domains/${name}/transfer`, { auth_info: domain.auth_info }, gaining.headers), 201);
+      const before = await atC(name);
+      const contactsBefore = await contactsAtC(name);
+      await knobs({ fail: { "domain:update": { code: 2306, count: 1 } } }, c.control);
+      const refused = await api("POST", `/v1/domains/${name}/transfer/approve`);
+      await knobs({ reset: true }, c.control);
+      expectStatus(refused, 422);
+      assertEqual(refused.json.code, "policy_violation", "code");
+      const here = await api("GET", `/v1/domains/${name}`);
+      expectStatus(here, 200);
+      assertEqual(
+        [here.json.account, here.json.registrant, here.json.contacts, here.json.auth_info],
+        [domain.account, domain.registrant, domain.contacts, domain.auth_info],
+        "account, registrant, contacts, auth_info here",
+      );
+      assert(pendingTransfer(here), "the transfer no longer pending");
+      assertEqual((await api("GET", `/v1/domains/${name}/transfer`)).json.status, "pending", "the transfer");
+      const atRegistry = await atC(name);
+      assertEqual([atRegistry.authInfo, atRegistry.registrant], [before.authInfo, before.registrant], "the registry's authInfo and registrant");
+      assertEqual((await api("GET", `/v1/events?resource=${domain.id}&operation=transfer_approve`)).json.data, [], "transfer_approve events");
+      // The next approval finds the copy the refused one created at the registry (its 2302, its email) and names it.
+      const again = await api("POST", `/v1/domains/${name}/transfer/approve`);
+      expectStatus(again, 200);
+      await registryNamesTheCopies(name, domain.id, contactsBefore);
+    },
+  );
+
+  await check(
+    "between our accounts, an approval whose <domain:update> took effect but whose answer was lost: the gateway asks <domain:info>, sees the contacts and the auth_info, answers for it (one update at the registry); the domain moves once, and a reconciliation changes nothing",
+    async () => {
+      assert(gaining !== null, "no second account");
+      const name = `between-lost-${tag}.eu`;
+      const domain = await registered(name);
+      expectStatus(await api("POST", `/v1/domains/${name}/transfer`, { auth_info: domain.auth_info }, gaining.headers), 201);
+      const contactsBefore = await contactsAtC(name);
+      const from = await commandCount(c.control);
+      await knobs({ drop_after_apply: { "domain:update": 1 } }, c.control);
+      const res = await api("POST", `/v1/domains/${name}/transfer/approve`);
+      await knobs({ reset: true }, c.control);
+      expectStatus(res, 200);
+      const updates = (await commandsSince(from, c.control)).filter((x) => x.kind === "domain:update" && x.object === name);
+      assertEqual(updates.length, 1, "domain:update commands at the registry (sent once, answered for by the info)");
+      const moved = await registryNamesTheCopies(name, domain.id, contactsBefore);
+      assertEqual((await atC(name)).authInfo, moved.json.auth_info, "the registry's auth_info is the domain's");
+      assertEqual((await eventsOf(domain.id, "transfer_approve")).length, 1, "transfer_approve events");
     },
   );
 
