@@ -14,7 +14,9 @@
 // (the sweep leaving connected domains' renewal, redemption, purge and transfer approval to
 // the registry), a transfer between two
 // of our accounts (`eurid`, .eu, connected to a third registry: its auth_info the registry's,
-// no year added, nothing owed) — every frame the
+// no year added, nothing owed, its approval naming the gaining account's contact copies at the
+// registry, refused or its answer lost, reconciled with nothing to change), a pending update's
+// auth_info from a registry whose info hides it — every frame the
 // registries received schema-valid. Waits are hang detectors with generous bounds, never speed checks.
 // Prints `ok - …` / `not ok - …` per check and `REGISTRY-AUTHORITY-E2E: N passed, M failed`.
 import { readFileSync, writeFileSync } from "node:fs";
