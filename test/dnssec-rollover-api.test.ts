@@ -64,6 +64,24 @@ describe("starting a roll", () => {
     expect((await read("roll-wrong.com")).rollover).toBeNull();
   });
 
+  it("a token narrowed to the zone rolls it with the parent any token sees: a domain here takes the new DS at once, not through CDS", async () => {
+    await createDomain("roll-narrow.com");
+    await signed("roll-narrow.com");
+    const minted = await api("POST", "/v1/tokens", { json: { name: "roll-narrow", scope: "write", zones: ["roll-narrow.com"] } });
+    expect(minted.status, minted.text).toBe(201);
+    const narrow = `Bearer ${minted.body.secret}`;
+    // The token sees the zone, not the same-named domain.
+    expect((await api("GET", "/v1/domains/roll-narrow.com", { headers: { authorization: narrow } })).status).toBe(404);
+    const started = await api("POST", "/v1/zones/roll-narrow.com/dnssec/rollover", { json: { kind: "csk" }, headers: { authorization: narrow } });
+    expect(started.status, started.text).toBe(200);
+    const fresh = started.body.keys.find((k: { state: string }) => k.state === "published");
+    // The managed parent's stored DS took the new key's DS in the same write: seen, as for any token.
+    expect(fresh).toMatchObject({ role: "csk", ds_state: "seen" });
+    const domain = await api("GET", "/v1/domains/roll-narrow.com");
+    expect(domain.body.ds).toEqual(expect.arrayContaining([expect.objectContaining({ key_tag: fresh.key_tag })]));
+    expect(domain.body.ds).toHaveLength(2);
+  });
+
   it("a roll of an unsigned zone is 409", async () => {
     await createZone("roll-unsigned.com");
     expectProblem(await roll("roll-unsigned.com", { kind: "csk" }), 409, "status_prohibits");

@@ -69,7 +69,7 @@ async function stepZone(ctx: WriteContext, zone: typeof zones.$inferSelect, secr
     const row = first ? zone : (await ctx.db.select().from(zones).where(eq(zones.id, zone.id)))[0];
     first = false;
     if (!row) return 0;
-    const state: ZoneSigning = await readZoneSigning(ctx.db, row, ctx.now, link);
+    const state: ZoneSigning = await readZoneSigning(ctx, row, link);
     // A parent the zone waits for is looked at (a managed one's stored DS; any other asked
     // of its name servers) and the steps then due taken; otherwise the steps due, and a roll
     // the policy asks for, which makes keys: that needs the secret (and an algorithm the

@@ -59,7 +59,7 @@ async function disableOnce(c: Context<AppEnv>, segment: string, force: boolean):
     // seen there): RFC 8078 §4's delete goes up first, and the keys go only once the parent
     // shows no DS (asked, or an operator's ds-seen) and no cache can hold one.
     const link = registryLink(c);
-    const signing = await readZoneSigning(db, zone, ctx.now, link);
+    const signing = await readZoneSigning(ctx, zone, link);
     if (signing.domain === null && signing.signing.keys.some((k) => k.ds !== "absent")) {
       const started = startUnsigning(signing.signing);
       if (started.ok) {

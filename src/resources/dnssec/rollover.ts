@@ -32,7 +32,7 @@ export async function startZoneRollover(c: Context<AppEnv>, segment: string, req
     const zone = await zoneOf(c, segment);
     const ctx = writeContext(c);
     const link = registryLink(c);
-    const state = await readZoneSigning(ctx.db, zone, ctx.now, link);
+    const state = await readZoneSigning(ctx, zone, link);
     const started = startRollover(state.signing, request, keyIdAt(ctx.now));
     if (!started.ok) {
       if (started.status === 422) throw validationError([{ field: started.field ?? "kind", message: started.message }]);
@@ -62,7 +62,7 @@ export async function reportDsSeen(c: Context<AppEnv>, segment: string, body: { 
     const zone = await zoneOf(c, segment);
     const ctx = writeContext(c);
     const link = registryLink(c);
-    const state = await readZoneSigning(ctx.db, zone, ctx.now, link);
+    const state = await readZoneSigning(ctx, zone, link);
     if (state.rows.length === 0) throw new ApiError("status_prohibits", `${zone.name}: the zone is not signed.`);
     const wanted = state.signing.keys.filter((k) => k.ds === "submitted" || k.ds === "seen").map((k) => k.id);
     const observed =

@@ -62,16 +62,21 @@ function managedParent(domain: LinkedDomain | null): LinkedDomain | null {
 
 /**
  * Reads a zone's keys, its largest TTL and its same-named domain in one round trip (the
- * domain's extension from the catalog the isolate keeps), and builds the engine's view at `now`.
+ * domain's extension from the catalog the isolate keeps), and builds the engine's view at
+ * the write's time. The domain is read across the caller's visibility (`allAccounts`), as
+ * zone.ts's `parentDomain` is: the zone's parent is the same whoever asks, and a token
+ * narrowed to the zone, which does not see the same-named domain, must not make its roll
+ * treat a parent managed here as one it must ask from outside.
  */
-export async function readZoneSigning(db: Database, zone: ZoneRow, now: Date, link: RegistryLink | null): Promise<ZoneSigning> {
+export async function readZoneSigning(ctx: Pick<WriteContext, "db" | "allAccounts" | "now">, zone: ZoneRow, link: RegistryLink | null): Promise<ZoneSigning> {
+  const { db, now } = ctx;
   const [rows, [longest], [domainRow]] = await readTogether(db, [
     db.select().from(zoneKeys).where(eq(zoneKeys.zoneId, zone.id)).orderBy(zoneKeys.id),
     db
       .select({ ttl: sql`max(${records.ttl})`.mapWith(Number) })
       .from(records)
       .where(eq(records.zoneId, zone.id)),
-    findDomain(db, { kind: "name", name: zone.name }),
+    findDomain(ctx.allAccounts, { kind: "name", name: zone.name }),
   ]);
   // Only the zone's own account's domain is its managed parent (docs/dnssec.md "one-click DS").
   const domain: LinkedDomain | null =
