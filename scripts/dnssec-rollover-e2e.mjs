@@ -651,7 +651,7 @@ async function externalParent({ must, dig, runAt, clock, delegate, chainStep }) 
       await resolves("csk roll waits for the parent");
       let now = waiting;
       for (let i = 0; i < 12 && now.rollover !== null; i++) {
-        // A parent that reads CDS acts on what the zone serves, whatever the API lists (a removed key's DS withdrawn is not listed).
+        // A parent that reads CDS acts on what the zone serves, not on what the API lists.
         if (await parentBehind()) {
           await parentFollows();
           await resolves("csk roll, the parent followed the CDS");
