@@ -44,7 +44,7 @@ export async function askOverTcp(server: ServerAddress, query: Uint8Array, timeo
     ]);
   } finally {
     over = true;
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
     // Closing a socket that never opened rejects: that is nothing to report.
     (socket as Socket | null)?.close().catch(() => undefined);
   }
