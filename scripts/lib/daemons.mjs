@@ -476,23 +476,35 @@ export function groupSockets(pid) {
   }
   /** @type {NonNullable<ReturnType<typeof groupSockets>>} */
   const sockets = [];
-  for (const table of ["tcp", "tcp6", "udp", "udp6"]) {
+  for (const { table, fields: f } of socketTable(["tcp", "tcp6", "udp", "udp6"])) {
+    if (!inodes.has(f[9] ?? "")) continue;
+    const [address = "", port = ""] = (f[1] ?? "").split(":");
+    const tcp = table.startsWith("tcp");
+    const listening = tcp ? f[3] === "0A" : (f[2] ?? "").split(":")[1] === "0000";
+    sockets.push({ tcp, address: decodeAddress(address), port: Number.parseInt(port, 16), listening });
+  }
+  return sockets;
+}
+
+/**
+ * The rows of the kernel's socket tables (Linux, /proc/net/<table>; none elsewhere), each
+ * split into its fields: local address:port is fields[1] (hex), the inode fields[9].
+ * @param {readonly string[]} tables
+ * @returns {{ table: string, fields: string[] }[]}
+ */
+export function socketTable(tables) {
+  /** @type {{ table: string, fields: string[] }[]} */
+  const rows = [];
+  for (const table of tables) {
     let text = "";
     try {
       text = readFileSync(`/proc/net/${table}`, "utf8");
     } catch {
       continue;
     }
-    for (const line of text.trim().split("\n").slice(1)) {
-      const f = line.trim().split(/\s+/);
-      if (!inodes.has(f[9] ?? "")) continue;
-      const [address = "", port = ""] = (f[1] ?? "").split(":");
-      const tcp = table.startsWith("tcp");
-      const listening = tcp ? f[3] === "0A" : (f[2] ?? "").split(":")[1] === "0000";
-      sockets.push({ tcp, address: decodeAddress(address), port: Number.parseInt(port, 16), listening });
-    }
+    for (const line of text.trim().split("\n").slice(1)) rows.push({ table, fields: line.trim().split(/\s+/) });
   }
-  return sockets;
+  return rows;
 }
 
 /**
@@ -538,7 +550,7 @@ const pieces = (text, piece) => text.match(piece) ?? [];
  * An address as /proc/net prints it (hex, each 32-bit word in host order: little-endian here).
  * @param {string} hex
  */
-function decodeAddress(hex) {
+export function decodeAddress(hex) {
   const words = pieces(hex, /.{8}/g).map((word) => pieces(word, /../g).reverse().join(""));
   if (words.length === 1)
     return pieces(words[0] ?? "", /../g)

@@ -26,7 +26,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, lastLines, runCommand, startDaemon, stopDaemon, waitFor } from "./daemons.mjs";
+import { decodeAddress, freePort, lastLines, runCommand, socketTable, startDaemon, stopDaemon, waitFor } from "./daemons.mjs";
 
 /** Hang detectors (the machine may be loaded): a command, a daemon's start, a reload reaching the server. */
 const COMMAND_TIMEOUT_MS = 60_000;
@@ -82,19 +82,9 @@ export function freeLoopbackNet() {
 function boundLoopbackNets() {
   /** @type {Set<string>} */
   const nets = new Set();
-  for (const table of ["tcp", "udp"]) {
-    let text = "";
-    try {
-      text = readFileSync(`/proc/net/${table}`, "utf8");
-    } catch {
-      continue;
-    }
-    for (const line of text.trim().split("\n").slice(1)) {
-      const hex = (line.trim().split(/\s+/)[1] ?? "").split(":")[0] ?? "";
-      // An IPv4 address in host order (little-endian here): "0100007F" is 127.0.0.1.
-      const bytes = (hex.match(/../g) ?? []).map((b) => Number.parseInt(b, 16)).reverse();
-      if (bytes.length === 4 && bytes[0] === 127) nets.add(bytes.slice(0, 3).join("."));
-    }
+  for (const { fields } of socketTable(["tcp", "udp"])) {
+    const address = decodeAddress((fields[1] ?? "").split(":")[0] ?? "");
+    if (address.startsWith("127.")) nets.add(address.split(".").slice(0, 3).join("."));
   }
   return nets;
 }

@@ -59,6 +59,13 @@ export interface DnssecLifecycleBody {
   awaiting_parent: AwaitingParent | null;
 }
 
+/** The keys of a zone: by its id, or by a reference resolved through the `zones` visibility shadows. */
+function keysOfZone(zone: string | ResourceRef) {
+  return typeof zone === "string"
+    ? eq(zoneKeys.zoneId, zone)
+    : sql`${zoneKeys.zoneId} = (select z.id from "zones" z where ${zone.kind === "id" ? sql`z.id = ${zone.id}` : sql`z.name = ${zone.name}`})`;
+}
+
 /**
  * The live keys of a zone (not removed: a roll has several, docs/dnssec-rollovers.md): by the
  * id of a zone read before, or by a reference resolved in the same statement through
@@ -66,14 +73,10 @@ export interface DnssecLifecycleBody {
  * of reach there too.
  */
 export function activeKeys(db: Database, zone: string | ResourceRef) {
-  const zoneId =
-    typeof zone === "string"
-      ? eq(zoneKeys.zoneId, zone)
-      : sql`${zoneKeys.zoneId} = (select z.id from "zones" z where ${zone.kind === "id" ? sql`z.id = ${zone.id}` : sql`z.name = ${zone.name}`})`;
   return db
     .select()
     .from(zoneKeys)
-    .where(and(zoneId, eq(zoneKeys.active, true)))
+    .where(and(keysOfZone(zone), eq(zoneKeys.active, true)))
     .orderBy(zoneKeys.id);
 }
 
@@ -84,14 +87,10 @@ export function activeKeys(db: Database, zone: string | ResourceRef) {
  * `activeKeys`.
  */
 export function listedKeys(db: Database, zone: string | ResourceRef) {
-  const zoneId =
-    typeof zone === "string"
-      ? eq(zoneKeys.zoneId, zone)
-      : sql`${zoneKeys.zoneId} = (select z.id from "zones" z where ${zone.kind === "id" ? sql`z.id = ${zone.id}` : sql`z.name = ${zone.name}`})`;
   return db
     .select()
     .from(zoneKeys)
-    .where(and(zoneId, or(eq(zoneKeys.active, true), ne(zoneKeys.dsState, "absent"))))
+    .where(and(keysOfZone(zone), or(eq(zoneKeys.active, true), ne(zoneKeys.dsState, "absent"))))
     .orderBy(zoneKeys.id);
 }
 
