@@ -13,23 +13,31 @@ export function framedMessage(message: Uint8Array): Uint8Array {
 
 /**
  * The first message `reader` delivers behind its two-octet length, however the octets
- * arrive split, or why none came whole (the stream ended first, an empty message).
+ * arrive split, or why none came whole (the stream ended first, an empty message). Each
+ * octet is copied once: the two of the length apart, then the message into a buffer of its
+ * size (at most MAX_MESSAGE_OCTETS, what two octets say), so a server sending one octet at
+ * a time costs no more than one sending it whole.
  */
 export async function readFramed(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Uint8Array | { error: string }> {
-  let buffer = new Uint8Array(0);
-  let length: number | null = null;
+  const prefix = new Uint8Array(2);
+  let prefixRead = 0;
+  let message: Uint8Array | null = null;
+  let filled = 0;
   for (;;) {
-    if (length === null && buffer.length >= 2) {
-      length = (buffer[0]! << 8) | buffer[1]!;
-      if (length === 0) return { error: "the server sent an empty message" };
-    }
-    if (length !== null && buffer.length >= 2 + length) return buffer.slice(2, 2 + length);
     const { value, done } = await reader.read();
     if (done) return { error: "the server closed the connection before its whole response" };
-    // Two octets of length say at most MAX_MESSAGE_OCTETS: what follows the message is not read.
-    const grown = new Uint8Array(Math.min(buffer.length + value.length, 2 + MAX_MESSAGE_OCTETS));
-    grown.set(buffer);
-    grown.set(value.subarray(0, grown.length - buffer.length), buffer.length);
-    buffer = grown;
+    let at = 0;
+    while (message === null && prefixRead < 2 && at < value.length) prefix[prefixRead++] = value[at++]!;
+    if (message === null) {
+      if (prefixRead < 2) continue;
+      const length = (prefix[0]! << 8) | prefix[1]!;
+      if (length === 0) return { error: "the server sent an empty message" };
+      message = new Uint8Array(Math.min(length, MAX_MESSAGE_OCTETS));
+    }
+    // What follows the message is not read.
+    const take = Math.min(value.length - at, message.length - filled);
+    message.set(value.subarray(at, at + take), filled);
+    filled += take;
+    if (filled === message.length) return message;
   }
 }

@@ -335,6 +335,17 @@ describe("DNS over TCP: each message behind its two-octet length (RFC 1035 §4.2
     expect(await readFramed(stream([0], [3, 7], [8, 9, 1, 2]))).toEqual(Uint8Array.from([7, 8, 9]));
   });
 
+  it("a message sent one octet a read, or the largest one in uneven reads, is read whole and exact", async () => {
+    const message = Uint8Array.from({ length: 4_096 }, (_, i) => (i * 7) % 256);
+    const framed = [...framedMessage(message), 1, 2];
+    expect(await readFramed(stream(...framed.map((octet) => [octet])))).toEqual(message);
+    const largest = Uint8Array.from({ length: 65_535 }, (_, i) => (i * 13) % 256);
+    const whole = [...framedMessage(largest), 3];
+    const chunks = Array.from({ length: Math.ceil(whole.length / 997) }, (_, i) => whole.slice(i * 997, (i + 1) * 997));
+    expect(await readFramed(stream(...chunks))).toEqual(largest);
+    expect(await readFramed(stream([0, 2], [], [5], [6, 9]))).toEqual(Uint8Array.from([5, 6]));
+  });
+
   it("a connection closed before the whole message, or an empty message, is no response", async () => {
     expect(await readFramed(stream([0, 3, 7]))).toEqual({ error: "the server closed the connection before its whole response" });
     expect(await readFramed(stream([0, 0]))).toEqual({ error: "the server sent an empty message" });
