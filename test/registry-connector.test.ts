@@ -9,6 +9,8 @@ import worker from "../src/index";
 import { database } from "../src/db/client";
 import { registryObjectsHeld } from "../src/db/registry-objects";
 import { overdueForReconciliation } from "../src/db/registry-state";
+import { sweep } from "../src/jobs/sweep";
+import { BUILT_IN_LIMITS } from "../src/registry/limits";
 import { costOfRequest, type D1Cost, roundTrips } from "./d1-cost";
 import { type ApiResponse, api, createContact, customerAccount, expectProblem } from "./helpers";
 import { bearer } from "./tokens";
@@ -205,6 +207,58 @@ describe("a transfer between two of our accounts is approved at the registry fir
     expect(held?.n).toBe(0);
     const approvals = await api("GET", `/v1/events?resource=${created.body.id}&operation=transfer_approve`);
     expect(approvals.body.data).toEqual([]);
+  });
+});
+
+describe("a transfer between two of our accounts is sent to the registry only when the gaining account has room", () => {
+  it("the gaining account at its domains limit: the approve answers 422 quota_exceeded before the registry is asked (not the 503 of its gateway out of reach), the sweep skips it without asking (more false), nothing is written; with room both ask the registry (503; deferred, more true)", async () => {
+    const registrant = await createContact({ email: "approval-no-room@example.org" });
+    const created = await api("POST", "/v1/domains", {
+      json: { name: "approval-no-room.org", registrant: registrant.id, nameservers: ["ns1.example.net", "ns2.example.net"] },
+    });
+    expect(created.status, created.text).toBe(201);
+    await env.DB.prepare("update domains set created_at = ?1 where id = ?2").bind("2020-01-01T00:00:00.000Z", created.body.id).run();
+    const gaining = await customerAccount("approval-no-room-gaining");
+    const requested = await apiWith({}, "POST", "/v1/domains/approval-no-room.org/transfer", {
+      json: { auth_info: created.body.auth_info },
+      authorization: gaining.auth,
+    });
+    expect(requested.status, requested.text).toBe(201);
+    // Room when it asked; then the account is held to what it holds (no domain).
+    const lowered = await api("PATCH", `/v1/accounts/${gaining.id}`, { json: { limits: { domains: 0 } } });
+    expect(lowered.status, lowered.text).toBe(200);
+    const before = await connected("GET", "/v1/domains/approval-no-room.org");
+
+    const refused = expectProblem(await connected("POST", "/v1/domains/approval-no-room.org/transfer/approve"), 422, "quota_exceeded");
+    expect(refused.errors).toEqual([{ field: "domains", message: expect.stringMatching(/\(limit domains\)/) }]);
+    const after = await connected("GET", "/v1/domains/approval-no-room.org");
+    expect(after.body).toEqual(before.body);
+    expect(after.headers.get("etag")).toBe(before.headers.get("etag"));
+    expect((await connected("GET", "/v1/domains/approval-no-room.org/transfer")).body).toMatchObject({ status: "pending", acted_at: null });
+    const gainingContacts = await apiWith({}, "GET", "/v1/contacts", { authorization: gaining.auth });
+    expect(gainingContacts.body.data).toEqual([]);
+
+    // The sweep past act_by (only this transfer is due then): skipped, not asked (a registry asked is out of reach: deferred, more).
+    await env.DB.prepare("update transfers set act_by = ?1 where domain_id = ?2").bind("2021-01-01T00:00:00.000Z", created.body.id).run();
+    const sweepAt = {
+      now: new Date("2021-01-01T00:01:00.000Z"),
+      actor: "test",
+      limits: BUILT_IN_LIMITS,
+      connected: new Set(["pir"]),
+      settings: PIR_TO_A_CLOSED_GATEWAY,
+    };
+    const db = database(env.DB);
+    expect(await sweep(db, sweepAt)).toMatchObject({ transfers_approved: 0, skipped: 1, more: false });
+    expect((await connected("GET", "/v1/domains/approval-no-room.org")).headers.get("etag")).toBe(before.headers.get("etag"));
+    const held = await env.DB.prepare("select count(*) as n from registry_objects where repository_id = 'pir'").first<{ n: number }>();
+    expect(held?.n).toBe(0);
+
+    // With room, both go on to the registry (its gateway out of reach here).
+    const raised = await api("PATCH", `/v1/accounts/${gaining.id}`, { json: { limits: { domains: null } } });
+    expect(raised.status, raised.text).toBe(200);
+    expectProblem(await connected("POST", "/v1/domains/approval-no-room.org/transfer/approve"), 503, "registry_unavailable");
+    expect(await sweep(db, sweepAt)).toMatchObject({ transfers_approved: 0, skipped: 1, more: true });
+    expect((await connected("GET", "/v1/domains/approval-no-room.org/transfer")).body).toMatchObject({ status: "pending", acted_at: null });
   });
 });
 

@@ -10,9 +10,9 @@
 // It holds under concurrency: D1 runs batches one after the other, so of two creates
 // racing for the last place the second sees the first's count and aborts.
 import { and, eq, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { type Limits, QUOTA_KINDS, type QuotaKind, type Usage } from "../registry/limits";
+import { effectiveLimits, type Limits, QUOTA_KINDS, type QuotaKind, type Usage } from "../registry/limits";
 import type { Database } from "./client";
-import { accountUsage } from "./schema";
+import { accounts, accountUsage } from "./schema";
 
 const COLUMN = {
   zones: accountUsage.zones,
@@ -116,6 +116,32 @@ export function promisedQuotaGuard(db: Database, accountId: string, promised: Pa
       )} end`,
     })
     .where(and(eq(accountUsage.accountId, accountId), sql`(${sql.join(kinds.map(passes), sql` or `)})`));
+}
+
+/**
+ * The quota `promised` would take `accountId` past, read before a write that must ask a
+ * registry first (null: there is room): the first kind, in the check's order, whose count and
+ * what is promised pass the account's limit. A transfer's approval between our accounts at a
+ * connected registry asks this before sending anything (docs/registries.md, "Transfers between
+ * our accounts"), so the registry is never given what the batch's check then refuses. The
+ * batch is held to the limits again: this is the answer given early, not the check.
+ */
+export async function quotaPassedBy(
+  db: Database,
+  accountId: string,
+  promised: Partial<Record<QuotaKind, number>>,
+  defaults: QuotaDefaults,
+): Promise<QuotaExceeded | null> {
+  const kinds = QUOTA_KINDS.filter((kind) => (promised[kind] ?? 0) > 0);
+  if (kinds.length === 0 || defaults === COUNTED_NOT_HELD) return null;
+  const [usageRows, accountRows] = await db.batch([
+    usageQuery(db, accountId),
+    db.select({ limits: accounts.limits }).from(accounts).where(eq(accounts.id, accountId)),
+  ]);
+  const usage = usageFromRows(usageRows);
+  const limits = defaults === RAISES_NO_COUNT ? null : effectiveLimits(defaults, accountRows[0]?.limits ?? null);
+  const kind = kinds.find((k) => limits === null || usage[k] + promised[k]! > limits[k]);
+  return kind === undefined ? null : new QuotaExceeded(kind, accountId);
 }
 
 /** A batch refused by a quota: which account would have passed which limit. Nothing was written. */

@@ -5,8 +5,9 @@
 // approves it once the account has room (either side may end it meanwhile). A transfer
 // between two of our accounts at a connected repository gives the registry the gaining
 // account's copies of the contacts and a new auth_info first
-// (src/resources/domains/transfer-accounts.ts); while the registry does not take them the
-// transfer stays pending (deferred), and the expiry stays the registry's.
+// (src/resources/domains/transfer-accounts.ts), and only once the gaining account has room
+// (skipped until then: nothing is sent); while the registry does not take them the transfer
+// stays pending (deferred), and the expiry stays the registry's.
 import { eq } from "drizzle-orm";
 import { writeChange } from "../db/resource-write";
 import { QuotaExceeded } from "../db/quota-check";
@@ -16,7 +17,7 @@ import { prohibitingStatus, shownStatuses } from "../registry/statuses";
 import { domainCollection } from "../resources/domains/collection";
 import { generateAuthInfo } from "../registry/auth-info";
 import { approvalAtRegistryForSweep } from "../resources/domains/transfer-accounts";
-import { approvalChange, contactCopyIds, contactsOfDomain } from "../resources/domains/transfers";
+import { approvalChange, approvalQuotaPassed, contactCopyIds, contactsOfDomain } from "../resources/domains/transfers";
 import { dueTransfers } from "./sweep-due";
 import { attempt, readDomain, type Step } from "./sweep-step";
 
@@ -35,6 +36,9 @@ export const transferStep: Step = {
       const copyIds = contactCopyIds(new Map(), current, ctx.now);
       let atRegistry = null;
       if (connected.includes(repository)) {
+        // Nothing is sent to the registry while the gaining account has no room: the batch
+        // would refuse what the registry had already taken (the contacts' copies, an auth_info).
+        if (await approvalQuotaPassed(ctx, current, transfer, contactRows)) return "skipped";
         atRegistry = settings
           ? await approvalAtRegistryForSweep(settings, ctx.db, current, contactRows, copyIds, transfer.id, generateAuthInfo(), ctx.at)
           : null;

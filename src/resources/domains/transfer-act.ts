@@ -4,6 +4,8 @@
 // one outcome; a transfer no longer pending answers 409, anyone else 404. At a connected
 // repository the registry takes the approval first: it names the gaining account's copies of
 // the contacts and holds a new auth_info (transfer-accounts.ts); the expiry stays the registry's.
+// It is asked only when the gaining account has room for the domain, the copies and the
+// subordinate hosts: else 422 quota_exceeded, and nothing was sent.
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { catalog } from "../../db/catalog";
@@ -21,7 +23,16 @@ import { noTransfer } from "./transfer-read";
 import { generateAuthInfo } from "../../registry/auth-info";
 import { domainRegistry } from "./registry";
 import { approvalAtRegistry } from "./transfer-accounts";
-import { approvalChange, closeTransfer, contactCopyIds, contactsOfDomain, endedTransfer, latestTransfer, presentTransfer } from "./transfers";
+import {
+  approvalChange,
+  approvalQuotaPassed,
+  closeTransfer,
+  contactCopyIds,
+  contactsOfDomain,
+  endedTransfer,
+  latestTransfer,
+  presentTransfer,
+} from "./transfers";
 
 type Action = TransferEnding;
 
@@ -58,6 +69,10 @@ async function act(c: Context<AppEnv>, segment: string, action: Action) {
         const registry = domainRegistry(c, cat.extensions.get(current.extensionId)!.repositoryId);
         const contactRows = await contactsOfDomain(ctx.allAccounts, current);
         contactCopyIds(copyIds, current, ctx.now);
+        // The gaining account's room first: a registry given the copies and a new auth_info
+        // must not then see the batch refused (the quota problem, as the batch's check answers).
+        const passed = registry ? await approvalQuotaPassed(ctx, current, transfer, contactRows) : null;
+        if (passed) throw passed;
         const atRegistry = registry ? await approvalAtRegistry(registry, c.env, ctx.db, current, contactRows, copyIds, transfer.id, newAuthInfo, ctx.at) : null;
         return { ...approvalChange(ctx, cat, current, transfer, "approved", contactRows, atRegistry, copyIds), answer };
       }

@@ -1,12 +1,13 @@
 // What the transfer operations share (RFC 5731 §3.2.4, docs/lifecycle.md): the transfer as
 // the API shows it, the domain's latest transfer, and what an approval writes (by the
 // losing account, or by the sweep at act_by).
-import { desc, eq, inArray, sql } from "drizzle-orm";
+import { count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Catalog } from "../../db/catalog";
 import type { Database } from "../../db/client";
 import type { ResourceRef } from "../../db/ref";
 import { eventInsert, previousStatementChanged } from "../../db/events";
 import { newId } from "../../db/ids";
+import { type QuotaExceeded, quotaPassedBy } from "../../db/quota-check";
 import { contacts, domains, hosts, transfers } from "../../db/schema";
 import type { Change } from "../../db/resource-write";
 import { type RowWrite, rowStatements, type Statement, versionStep, type WriteContext } from "../../db/write";
@@ -92,6 +93,25 @@ export function contactCopyIds(copies: Map<string, string>, domain: DomainWithLi
     if (id !== null && !copies.has(id)) copies.set(id, newId("contact", now));
   }
   return copies;
+}
+
+/**
+ * The quota the approval would take the gaining account past (null: it has room): what
+ * approvalChange brings it is the domain, a copy of each contact the domain uses and its
+ * subordinate hosts. Asked before a connected registry is sent anything (transfer-accounts.ts):
+ * the approval's batch would be refused by the same limit after the registry had named the
+ * copies and taken a new auth_info nobody stored.
+ */
+export async function approvalQuotaPassed(
+  ctx: WriteContext,
+  current: DomainWithLinks,
+  transfer: TransferRow,
+  contactRows: readonly (typeof contacts.$inferSelect)[],
+): Promise<QuotaExceeded | null> {
+  const used = new Set([current.registrantId, current.adminId, current.techId, current.billingId]);
+  const [subordinate] = await ctx.allAccounts.select({ n: count() }).from(hosts).where(eq(hosts.domainId, current.id));
+  const promised = { domains: 1, contacts: contactRows.filter((row) => used.has(row.id)).length, hosts: subordinate?.n ?? 0 };
+  return quotaPassedBy(ctx.allAccounts, transfer.gainingAccountId, promised, ctx.limits);
 }
 
 /**
