@@ -321,6 +321,64 @@ describe("changes the registry makes itself", () => {
   });
 });
 
+describe("a message the gateway hands over again from its set-aside record (replayed: true) is not trusted: the registry's info decides", () => {
+  // The registry is out of reach here: each replayed message asks it and waits (503, nothing written); the registry's
+  // answer deciding is end to end (scripts/registry-e2e.mjs, a set-aside hold lifted at the registry since).
+  it("a replayed stale infData does not undo a newer state: its serverHold is not followed as it says (the registry's info is asked: 503 out of reach), the domain keeps the newer state and the message is not marked applied", async () => {
+    const domain = await registered("replayed-hold.org");
+    const info = (statuses: string[]) => ({
+      kind: "domain:infData",
+      name: "replayed-hold.org",
+      roid: "94-PIR",
+      statuses: statuses.map((s) => ({ s })),
+      contacts: [],
+      nameservers: NAMESERVERS,
+      hostAttrs: [],
+      hosts: [],
+      clID: "domain-api",
+      exDate: domain.expires_at,
+    });
+    const older = message([info(["serverHold"])], "The registry put replayed-hold.org on hold.");
+    const newer = message([info(["ok"])], "The registry lifted the hold of replayed-hold.org.");
+    // The newer message applied first (the older one set aside by the gateway), then the older one replayed.
+    expect((await hand(newer)).body).toMatchObject({ outcome: "applied", domain: domain.id });
+    const before = await api("GET", "/v1/domains/replayed-hold.org");
+    const replayed = await hand({ ...older, replayed: true });
+    expectProblem(replayed, 503, "registry_unavailable");
+    const now = await api("GET", "/v1/domains/replayed-hold.org");
+    expect(now.body.status).not.toContain("serverHold");
+    expect(now.body.version).toBe(before.body.version);
+    const row = await env.DB.prepare("SELECT applied_at FROM registry_messages WHERE repository_id = 'pir' AND message_id = ?")
+      .bind(older.message.msgQ.id)
+      .first();
+    expect(row).toEqual({ applied_at: null });
+    // One applied before (its ack lost, then set aside) is not applied again.
+    const again = await hand({ ...newer, replayed: true });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toMatchObject({ outcome: "already_applied", message_id: newer.message.msgQ.id });
+  });
+
+  it("a replayed pending transfer whose transfer already ended does not create a transfer: it is applied only once the registry's info shows pendingTransfer (503 out of reach: no transfer, no pendingTransfer)", async () => {
+    const domain = await registered("replayed-transfer.org");
+    const pending = message([trn("replayed-transfer.org", "pending", "other-registrar", "domain-api")], "Transfer requested.");
+    const cancelled = message([trn("replayed-transfer.org", "clientCancelled", "other-registrar", "domain-api")], "Transfer cancelled.");
+    expect((await hand(cancelled)).body).toMatchObject({ outcome: "applied" });
+    expectProblem(await hand({ ...pending, replayed: true }), 503, "registry_unavailable");
+    const now = await api("GET", "/v1/domains/replayed-transfer.org");
+    expect(now.body.status).not.toContain("pendingTransfer");
+    expect(now.body.version).toBe(domain.version);
+    expectProblem(await api("GET", "/v1/domains/replayed-transfer.org/transfer"), 404, "not_found");
+    // Handed over from the queue (not replayed), the same kind of message is applied as it says.
+    expect((await hand(message([trn("replayed-transfer.org", "pending", "other-registrar", "domain-api")]))).body).toMatchObject({ outcome: "applied" });
+    expect((await api("GET", "/v1/domains/replayed-transfer.org")).body.status).toContain("pendingTransfer");
+  });
+
+  it("the route's schema takes replayed as a boolean only: anything else is 422 validation_failed naming it", async () => {
+    const res = await hand({ ...message([]), replayed: "yes" });
+    expect(expectProblem(res, 422, "validation_failed").errors).toEqual([{ field: "replayed", message: "must be true or false" }]);
+  });
+});
+
 describe("a message whose write would take an account past a limit is applied all the same, never refused for want of room", () => {
   it("the registry's new name servers past the account's hosts limit: 200 applied once, the domain follows, the event notes the limit passed, the account shows over_quota; handed over again it is already_applied", async () => {
     const customer = await customerAccount("registry-past-limit");

@@ -39,13 +39,13 @@ function fail(message: string): never {
  * (kept as an event); one it never takes is set aside by the pool after its attempts.
  */
 function messageHandler(url: string, secret: string, clientIds: ReadonlyMap<string, string>): MessageHandler {
-  return async (repository: string, message: EppResponse) => {
+  return async (repository: string, message: EppResponse, hand?: { replayed: boolean }) => {
     let response: Response;
     try {
       response = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${secret}` },
-        body: JSON.stringify({ repository, client_id: clientIds.get(repository), message }),
+        body: JSON.stringify({ repository, client_id: clientIds.get(repository), message, ...(hand?.replayed ? { replayed: true } : {}) }),
         // The API answers within 10 s; a message it could not take now is asked for again.
         signal: AbortSignal.timeout(15_000),
       });

@@ -48,7 +48,12 @@ export type GatewayAnswer =
   | { outcome: "unavailable"; retry_after: number; reason: string };
 
 /** A poll message handed to the API: ok once it was applied or kept there (then it is acked); else why not. */
-export type MessageHandler = (repository: string, message: EppResponse) => Promise<{ ok: true } | { ok: false; reason: string }>;
+/**
+ * Hands one poll message to the API. `replayed`: handed over from a set-aside record, after
+ * the messages behind it in the queue: its own state may be older than what the API applied
+ * since, so the API asks the registry instead of following it (docs/decisions.md).
+ */
+export type MessageHandler = (repository: string, message: EppResponse, hand?: { replayed: boolean }) => Promise<{ ok: true } | { ok: false; reason: string }>;
 
 class Unavailable extends Error {}
 
@@ -425,7 +430,10 @@ export class RegistryPool {
   async #replaySetAside(): Promise<void> {
     for (const { file, record } of this.messages.due()) {
       if (this.#stopped || !record.message || !this.onMessage) return;
-      const handed = await this.onMessage(this.repository, record.message).catch((error: Error) => ({ ok: false as const, reason: error.message }));
+      const handed = await this.onMessage(this.repository, record.message, { replayed: true }).catch((error: Error) => ({
+        ok: false as const,
+        reason: error.message,
+      }));
       if (handed.ok) {
         try {
           this.messages.replayed(file);

@@ -18,6 +18,12 @@
 //   anything else                     kept: a `registry_message` event on the repository
 //                                     with the message whole, and acked
 //
+// A message handed over `replayed` (from the gateway's set-aside record, after the messages
+// behind it were applied) may say something older than what we applied since: its own state
+// is not followed. An infData follows the registry's <domain:info>, asked now (as a panData
+// does); a transfer `pending` of ours applies only while the info shows pendingTransfer, a
+// rejection or cancellation only once it no longer does; else it is kept as stale.
+//
 // A message whose application keeps failing (an unexpected error, the Worker stopped) is kept
 // the same way, with the error's summary, after MESSAGE_ATTEMPTS hand-overs, and acked. Should
 // that keeping fail too (D1 refusing the event), or a hand-over fail before it is counted (a
@@ -114,9 +120,17 @@ export async function applyRegistryMessage(
   let result: RegistryMessageReport;
   try {
     let done: RegistryMessageReport | null = null;
-    if (us !== null && payload.trn) done = await transferMessage(settings, ctx, cat, repository, us, payload.trn, message, clTRID);
-    else if (us !== null && payload.pan) done = await settledMessage(settings, ctx, cat, repository, us, payload.pan, message, clTRID);
-    else if (us !== null && payload.kind === "domain:infData") done = await changedMessage(ctx, cat, repository, us, message);
+    if (us !== null && payload.trn) {
+      // Replayed (handed over after newer messages): a transfer's start or end counts only if the registry's info still agrees.
+      const stale = input.replayed ? await staleTransfer(settings, ctx, repository, us, payload.trn, clTRID) : null;
+      done = stale
+        ? await keep(ctx, repository, message, payload.kind, stale)
+        : await transferMessage(settings, ctx, cat, repository, us, payload.trn, message, clTRID);
+    } else if (us !== null && payload.pan) done = await settledMessage(settings, ctx, cat, repository, us, payload.pan, message, clTRID);
+    else if (us !== null && payload.kind === "domain:infData")
+      done = input.replayed
+        ? await replayedChange(settings, ctx, cat, repository, us, message, clTRID)
+        : await changedMessage(ctx, cat, repository, us, message);
     result = done ?? (await keep(ctx, repository, message, payload.kind, us === null ? "the registrar's client id there is unknown" : null));
   } catch (error) {
     // The registry out of reach: the message waits (503) and the hand-over does not count.
@@ -360,12 +374,80 @@ async function settledMessage(
   message: RegistryMessage["message"],
   clTRID: string,
 ): Promise<RegistryMessageReport | null> {
-  const name = pan.name.toLowerCase();
+  const note = { message: message.msgQ.msg ?? null, result: pan.paResult, pending_trid: pan.paTRID ?? null };
+  return followRegistryInfo(settings, ctx, cat, repository, us, pan.name, clTRID, {
+    operation: "settled",
+    note,
+    onNone: "remove",
+    followed: (name, fields) =>
+      `${name}'s pending action was ${pan.paResult ? "approved" : "refused"}; it follows the registry (${fields || "nothing differed"}).`,
+  });
+}
+
+/**
+ * A domain:infData handed over again from the gateway's set-aside record, after the messages
+ * behind it were applied: its own state may be older than ours (a hold it adds lifted since),
+ * so the domain follows the registry's <domain:info> now instead, as a settled action does
+ * (docs/decisions.md). One the registry no longer holds is kept, left to the reconciliation.
+ */
+async function replayedChange(
+  settings: ConnectorSettings,
+  ctx: WriteContext,
+  cat: Awaited<ReturnType<typeof catalog>>,
+  repository: string,
+  us: string,
+  message: RegistryMessage["message"],
+  clTRID: string,
+): Promise<RegistryMessageReport | null> {
+  const view = registryDomainView({ resData: message.resData as unknown as ResData[], extensions: [] });
+  if (!view) return null;
+  return followRegistryInfo(settings, ctx, cat, repository, us, view.name, clTRID, {
+    operation: "update",
+    note: { message: message.msgQ.msg ?? null, replayed: true },
+    onNone: { keep: message },
+    followed: (name, fields) =>
+      `Handed over again after newer messages: ${name} follows the registry's info now, not the message's (${fields || "nothing here differed"}).`,
+  });
+}
+
+/**
+ * The domain of this name we hold follows the registry's <domain:info>, asked now (not a
+ * message's own account of it): marked when another registrar sponsors it; when the registry
+ * no longer holds it, it leaves (a settled action: a create refused, a purge) or the message
+ * is kept. Null when we hold no such domain.
+ */
+async function followRegistryInfo(
+  settings: ConnectorSettings,
+  ctx: WriteContext,
+  cat: Awaited<ReturnType<typeof catalog>>,
+  repository: string,
+  us: string,
+  domainName: string,
+  clTRID: string,
+  how: {
+    operation: "settled" | "update";
+    note: Record<string, unknown>;
+    onNone: "remove" | { keep: RegistryMessage["message"] };
+    followed: (name: string, fields: string) => string;
+  },
+): Promise<RegistryMessageReport | null> {
+  const name = domainName.toLowerCase();
   const found = await ourDomain(ctx, repository, name);
   if (!found) return null;
   const asked = await askRegistry(settings, repository, us, name, clTRID);
-  const note = { message: message.msgQ.msg ?? null, result: pan.paResult, pending_trid: pan.paTRID ?? null };
+  const { operation, note } = how;
   const r = (domain: string, detail: string): RegistryMessageReport => ({ message_id: "", kind: "", outcome: "applied", domain, detail });
+  if (asked.found === "none" && how.onNone !== "remove") {
+    const kept = how.onNone.keep;
+    const first = kept.resData[0] as { kind?: unknown } | undefined;
+    return keep(
+      ctx,
+      repository,
+      kept,
+      String(first?.kind ?? "none"),
+      `handed over again after newer messages, and the registry no longer holds ${name}: stale, left to the reconciliation`,
+    );
+  }
   return retryLostRaces(async () => {
     const current = await ourDomain(ctx, repository, name);
     if (!current) return r(found.id, `${name} had already left this service.`);
@@ -380,17 +462,43 @@ async function settledMessage(
       );
     }
     if (asked.found === "theirs") {
-      await markMissing(ctx, current, asked.view.clID, { operation: "settled", svTRID: asked.svTRID, note, roid: asked.view.roid });
+      await markMissing(ctx, current, asked.view.clID, { operation, svTRID: asked.svTRID, note, roid: asked.view.roid });
       return r(current.id, `${name} is sponsored by ${asked.view.clID} at the registry: marked.`);
     }
     const differences = await registryDecided(ctx, (decided, past) =>
-      followView(decided, cat, current, asked.view, { operation: "settled", svTRID: asked.svTRID, note, always: true, ...past }),
+      followView(decided, cat, current, asked.view, { operation, svTRID: asked.svTRID, note, always: true, ...past }),
     );
-    return r(
-      current.id,
-      `${name}'s pending action was ${pan.paResult ? "approved" : "refused"}; it follows the registry (${differences.map((d) => d.field).join(", ") || "nothing differed"}).`,
-    );
+    return r(current.id, how.followed(name, differences.map((d) => d.field).join(", ")));
   });
+}
+
+/**
+ * A transfer message handed over again after newer messages: why it is stale (the registry's
+ * info, asked now, no longer agrees), or null to apply it. A `pending` of ours to lose counts
+ * only while the info shows pendingTransfer (else its transfer ended since: applying it would
+ * start one that never ends); a rejection or cancellation only once the info no longer shows
+ * it (else it would end a newer request). Other transfer messages settle on their own.
+ */
+async function staleTransfer(
+  settings: ConnectorSettings,
+  ctx: WriteContext,
+  repository: string,
+  us: string,
+  trn: TrnData,
+  clTRID: string,
+): Promise<string | null> {
+  if (trn.acID !== us || trn.reID === us) return null;
+  const ended = ENDED[trn.trStatus as keyof typeof ENDED];
+  const starts = trn.trStatus === "pending";
+  if (!starts && ended !== "rejected" && ended !== "cancelled") return null;
+  const name = trn.name.toLowerCase();
+  if (!(await ourDomain(ctx, repository, name))) return null;
+  const asked = await askRegistry(settings, repository, us, name, clTRID);
+  const pendingThere = asked.found !== "none" && asked.view.statuses.includes("pendingTransfer");
+  if (starts === pendingThere) return null;
+  return starts
+    ? `handed over again after newer messages, and the registry's info shows no pendingTransfer of ${name} now: stale, its transfer ended since`
+    : `handed over again after newer messages, and the registry's info shows ${name} pendingTransfer again: stale, a newer request is pending`;
 }
 
 /** The registry changed the domain itself and says how (a domain:infData in the message): ours follows. */

@@ -30,6 +30,10 @@ export const RegistryMessageSchema = z
       description: "The registrar login the message came to (the gateway's `client_id` there); else the connector's, from REGISTRY_CONNECTORS.",
     }),
     message: PollMessageSchema,
+    replayed: z.boolean().optional().openapi({
+      description:
+        "Handed over from the gateway's set-aside record, after newer messages of the queue: its own state may be stale, so the domain follows the registry's `<domain:info>` now instead (a transfer `pending` only while the info shows pendingTransfer).",
+    }),
   })
   .openapi("RegistryMessage");
 

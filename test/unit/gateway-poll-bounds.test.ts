@@ -137,6 +137,29 @@ describe("a poll message the API never takes is never looped on", () => {
     expect(p.status().messages.set_aside).toBe(0);
   });
 
+  it("a hand-over from a set-aside record is marked replayed (the API then asks the registry instead of following the message's older state); hand-overs from the queue are not", async () => {
+    await stopAll();
+    const dir = stateDir();
+    const handed: { msg: string; replayed: boolean | undefined }[] = [];
+    let refuse = true;
+    await upPool({ stateDir: dir, messageAttempts: 2 }, async (_repository, message, hand) => {
+      handed.push({ msg: message.msgQ?.msg ?? "", replayed: hand?.replayed });
+      return refuse && message.msgQ?.msg === "Set aside, then replayed." ? { ok: false, reason: "the API answered 500 internal" } : { ok: true };
+    });
+    registry.enqueue(US.clientId, "Set aside, then replayed.");
+    registry.enqueue(US.clientId, "Newer, applied first.");
+    await until(() => handed.some((h) => h.msg === "Newer, applied first."));
+    await until(() => head(US.clientId) === null);
+    refuse = false;
+    await until(() => recordsIn(dir).length === 0);
+    expect(handed).toEqual([
+      { msg: "Set aside, then replayed.", replayed: undefined },
+      { msg: "Set aside, then replayed.", replayed: undefined },
+      { msg: "Newer, applied first.", replayed: undefined },
+      { msg: "Set aside, then replayed.", replayed: true },
+    ]);
+  });
+
   it("without a state directory a message the API never takes is never acked: it stays at the registry, handed over after growing waits", async () => {
     await stopAll();
     const handed: string[] = [];
