@@ -282,7 +282,9 @@ describe("the OpenAPI document declares every 202 a registry's 1001 can give", (
   });
 });
 
-describe("the auth_info a pending update asked for is kept until the update settles (drizzle/0046)", () => {
+describe("the auth_info a pending update asked for is kept until the update settles (drizzle/0046, 0047)", () => {
+  /** The clTRID the PATCH of `name` was sent under (as update.ts keeps it beside the value asked for). */
+  const updateTrid = (name: string) => `update-${name}`;
   /** A .org domain whose PATCH of auth_info the registry left pending (1001): as that PATCH leaves it. */
   async function pendingAuthInfoUpdate(name: string, asked: string) {
     const created = await api("POST", "/v1/domains", { json: { name, nameservers: NAMESERVERS } });
@@ -290,21 +292,32 @@ describe("the auth_info a pending update asked for is kept until the update sett
     await env.DB.prepare("update domains set statuses = ?1 where id = ?2")
       .bind(JSON.stringify(["pendingUpdate"]), created.body.id)
       .run();
-    await env.DB.prepare("insert into registry_domains (domain_id, repository_id, roid, pending_auth_info) values (?1, 'pir', ?2, ?3)")
-      .bind(created.body.id, `${name.length}-PIR`, asked)
+    await env.DB.prepare(
+      "insert into registry_domains (domain_id, repository_id, roid, pending_auth_info, pending_auth_info_trid) values (?1, 'pir', ?2, ?3, ?4)",
+    )
+      .bind(created.body.id, `${name.length}-PIR`, asked, updateTrid(name))
       .run();
     return created.body;
   }
   const kept = async (id: string) =>
     (await env.DB.prepare("select pending_auth_info as kept from registry_domains where domain_id = ?1").bind(id).first<{ kept: string | null }>())?.kept;
 
-  /** The registry's info brought in a `settled` write, as a panData settlement brings it (its paResult in `note.result`). */
-  async function settle(name: string, info: Record<string, unknown>, result: boolean) {
+  /**
+   * The registry's info brought in a `settled` write, as a panData settlement brings it (its
+   * paResult in `note.result`, its paTRID in `note.pending_trid`): the panData of the update
+   * unless another command's clTRID is given.
+   */
+  async function settle(name: string, info: Record<string, unknown>, result: boolean, clTRID = updateTrid(name)) {
     const db = database(env.DB);
     const [current] = await findDomain(db, { kind: "name", name });
     const view = registryDomainView({ resData: [infData(name, { exDate: current!.expiresAt, ...info })] as never, extensions: [] })!;
     const ctx = writeContextAt(db, new Date(), "registry:pir", BUILT_IN_LIMITS);
-    return followView(ctx, await catalog(db), current!, view, { operation: "settled", svTRID: "LR-P1", note: { result, pending_trid: null }, always: true });
+    return followView(ctx, await catalog(db), current!, view, {
+      operation: "settled",
+      svTRID: "LR-P1",
+      note: { result, pending_trid: { clTRID, svTRID: "LR-P0" } },
+      always: true,
+    });
   }
 
   it("approved (paResult 1) with an info that shows no authInfo: the domain takes the auth_info the PATCH asked for, listed in the settled event without its value, and it is no longer kept", async () => {
@@ -340,10 +353,45 @@ describe("the auth_info a pending update asked for is kept until the update sett
     expect(await kept(shown.id)).toBeNull();
 
     const still = await pendingAuthInfoUpdate("pending-auth-still.org", "Asked-for-auth-4");
-    await settle("pending-auth-still.org", { statuses: [{ s: "pendingUpdate" }] }, true);
+    await settle("pending-auth-still.org", { statuses: [{ s: "pendingUpdate" }] }, true, "renew-pending-auth-still.org");
     const now = await api("GET", "/v1/domains/pending-auth-still.org");
     expect(now.body).toMatchObject({ status: ["pendingUpdate"], auth_info: still.auth_info });
     expect(await kept(still.id)).toBe("Asked-for-auth-4");
+  });
+
+  it("only the panData naming the update's clTRID settles the auth_info it asked for: a renew's approval first (pendingUpdate gone) neither applies nor drops it, the update's refusal then drops it and its approval applies it", async () => {
+    const refused = await pendingAuthInfoUpdate("pending-auth-renew-refused.org", "Asked-for-auth-6");
+    // The renew's panData (paResult 1) is handed over first: the info no longer shows pendingUpdate.
+    const renewed = await settle("pending-auth-renew-refused.org", {}, true, "renew-pending-auth-renew-refused.org");
+    expect(renewed).toEqual([{ field: "status", ours: ["pendingUpdate"], registry: [] }]);
+    let now = await api("GET", "/v1/domains/pending-auth-renew-refused.org");
+    expect(now.status, now.text).toBe(200);
+    expect(now.body).toMatchObject({ status: ["ok"], auth_info: refused.auth_info });
+    expect(await kept(refused.id)).toBe("Asked-for-auth-6");
+    // Then the update's own panData says the registry refused it: ours stays, the value asked for goes.
+    expect(await settle("pending-auth-renew-refused.org", {}, false)).toEqual([]);
+    now = await api("GET", "/v1/domains/pending-auth-renew-refused.org");
+    expect(now.body).toMatchObject({ status: ["ok"], auth_info: refused.auth_info });
+    expect(await kept(refused.id)).toBeNull();
+
+    const approved = await pendingAuthInfoUpdate("pending-auth-renew-approved.org", "Asked-for-auth-7");
+    await settle("pending-auth-renew-approved.org", {}, true, "renew-pending-auth-renew-approved.org");
+    expect((await api("GET", "/v1/domains/pending-auth-renew-approved.org")).body.auth_info).toBe(approved.auth_info);
+    expect(await settle("pending-auth-renew-approved.org", {}, true)).toEqual([{ field: "auth_info", ours: "not recorded", registry: "not recorded" }]);
+    now = await api("GET", "/v1/domains/pending-auth-renew-approved.org");
+    expect(now.body).toMatchObject({ status: ["ok"], auth_info: "Asked-for-auth-7" });
+    expect(await kept(approved.id)).toBeNull();
+  });
+
+  it("a panData naming no command (no clTRID in its paTRID) neither applies nor drops the auth_info asked for", async () => {
+    const domain = await pendingAuthInfoUpdate("pending-auth-no-trid.org", "Asked-for-auth-8");
+    const db = database(env.DB);
+    const [current] = await findDomain(db, { kind: "name", name: "pending-auth-no-trid.org" });
+    const view = registryDomainView({ resData: [infData("pending-auth-no-trid.org", { exDate: current!.expiresAt })] as never, extensions: [] })!;
+    const ctx = writeContextAt(db, new Date(), "registry:pir", BUILT_IN_LIMITS);
+    await followView(ctx, await catalog(db), current!, view, { operation: "settled", note: { result: true, pending_trid: { svTRID: "LR-P9" } }, always: true });
+    expect((await api("GET", "/v1/domains/pending-auth-no-trid.org")).body).toMatchObject({ status: ["ok"], auth_info: domain.auth_info });
+    expect(await kept(domain.id)).toBe("Asked-for-auth-8");
   });
 
   it("reconciliation that finds the update gone says nothing of its result: the auth_info asked for is dropped, ours kept", async () => {

@@ -21,7 +21,8 @@ export function registryDomainUpsert(
     sponsor?: string | null;
     missingSince?: string | null;
     reconciledAt?: string | null;
-    pendingAuthInfo?: string | null;
+    /** The auth_info a pending update asked for and that update's clTRID (drizzle/0046, 0047); null drops it. */
+    pendingAuthInfo?: PendingAuthInfo | null;
   },
 ) {
   const set: Partial<RegistryDomainRow> = {};
@@ -29,7 +30,10 @@ export function registryDomainUpsert(
   if (row.sponsor !== undefined) set.sponsor = row.sponsor;
   if (row.missingSince !== undefined) set.missingSince = row.missingSince;
   if (row.reconciledAt !== undefined) set.reconciledAt = row.reconciledAt;
-  if (row.pendingAuthInfo !== undefined) set.pendingAuthInfo = row.pendingAuthInfo;
+  if (row.pendingAuthInfo !== undefined) {
+    set.pendingAuthInfo = row.pendingAuthInfo?.authInfo ?? null;
+    set.pendingAuthInfoTrid = row.pendingAuthInfo?.clTRID ?? null;
+  }
   const values: RegistryDomainRow = {
     domainId: row.domainId,
     repositoryId: row.repositoryId,
@@ -37,7 +41,8 @@ export function registryDomainUpsert(
     sponsor: row.sponsor ?? null,
     missingSince: row.missingSince ?? null,
     reconciledAt: row.reconciledAt ?? null,
-    pendingAuthInfo: row.pendingAuthInfo ?? null,
+    pendingAuthInfo: row.pendingAuthInfo?.authInfo ?? null,
+    pendingAuthInfoTrid: row.pendingAuthInfo?.clTRID ?? null,
   };
   // Only while the domain exists: a write that removed it in the same batch leaves nothing behind.
   return db
@@ -52,6 +57,7 @@ export function registryDomainUpsert(
           missingSince: sql<string | null>`${values.missingSince}`.as("missing_since"),
           reconciledAt: sql<string | null>`${values.reconciledAt}`.as("reconciled_at"),
           pendingAuthInfo: sql<string | null>`${values.pendingAuthInfo}`.as("pending_auth_info"),
+          pendingAuthInfoTrid: sql<string | null>`${values.pendingAuthInfoTrid}`.as("pending_auth_info_trid"),
         })
         .from(sql`(select 1)`)
         .where(sql`exists (select 1 from domains d where d.id = ${values.domainId})`),
@@ -207,8 +213,17 @@ export function reconciliationSave(
     .onConflictDoUpdate({ target: registryReconciliations.repositoryId, set });
 }
 
-/** The auth_info a pending update of the domain asked for (drizzle/0046), or null. */
-export async function pendingAuthInfoOf(db: Database, domainId: string): Promise<string | null> {
-  const [row] = await db.select({ pendingAuthInfo: registryDomains.pendingAuthInfo }).from(registryDomains).where(eq(registryDomains.domainId, domainId));
-  return row?.pendingAuthInfo ?? null;
+/** The auth_info a pending update asked for, with the clTRID of that update (the one its panData's `paTRID.clTRID` names). */
+export interface PendingAuthInfo {
+  authInfo: string;
+  clTRID: string;
+}
+
+/** The auth_info a pending update of the domain asked for and that update's clTRID (drizzle/0046, 0047), or null. */
+export async function pendingAuthInfoOf(db: Database, domainId: string): Promise<PendingAuthInfo | null> {
+  const [row] = await db
+    .select({ authInfo: registryDomains.pendingAuthInfo, clTRID: registryDomains.pendingAuthInfoTrid })
+    .from(registryDomains)
+    .where(eq(registryDomains.domainId, domainId));
+  return row?.authInfo != null && row.clTRID != null ? { authInfo: row.authInfo, clTRID: row.clTRID } : null;
 }

@@ -859,6 +859,11 @@ export const registryDomains = sqliteTable(
      * once the update settles. Kept as `domains.auth_info` is; never in an event.
      */
     pendingAuthInfo: text("pending_auth_info"),
+    /**
+     * The clTRID of the update that asked for `pendingAuthInfo` (drizzle/0047): only the
+     * panData whose `paTRID.clTRID` names it applies or drops the value.
+     */
+    pendingAuthInfoTrid: text("pending_auth_info_trid"),
   },
   (t) => [index("registry_domains_repository_idx").on(t.repositoryId, t.domainId)],
 );

@@ -100,12 +100,16 @@ export async function registryDecided<T>(
 }
 
 /**
- * Whether the write is a pending action's settlement the registry approved: a panData poll
- * message with paResult 1 (its `settled` write carries it as `note.result`). Reconciliation
- * and the other messages say nothing of a pending action's result.
+ * The clTRID of the command a pending action's settlement settles: a panData poll message's
+ * `paTRID.clTRID` (its `settled` write carries the paTRID as `note.pending_trid`), or null.
+ * Reconciliation and the other messages name no command.
  */
-function approvedSettlement(note: RegistryNote): boolean {
-  return note.operation === "settled" && note.note?.result === true;
+function settledCommand(note: RegistryNote): string | null {
+  if (note.operation !== "settled") return null;
+  const trid = note.note?.pending_trid;
+  if (typeof trid !== "object" || trid === null) return null;
+  const clTRID = (trid as { clTRID?: unknown }).clTRID;
+  return typeof clTRID === "string" ? clTRID : null;
 }
 
 /**
@@ -121,12 +125,17 @@ export async function followView(
   view: RegistryDomainView,
   note: RegistryNote,
 ): Promise<Difference[]> {
-  // A pending update of ours (PATCH answered 1001) settled: the auth_info it asked for is
-  // applied when the registry approved it (a panData's paResult 1) and its info shows none,
-  // and is dropped once the update settled either way (drizzle/0046).
+  // A pending update of ours (PATCH answered 1001): the auth_info it asked for is settled only
+  // by the panData that names that update's clTRID (drizzle/0047) — applied when it approves
+  // (paResult 1) and the info shows none, dropped either way. A renew may settle while the
+  // update is pending: a panData naming another command neither applies nor drops it.
+  // Without a panData (reconciliation, an infData message) an update seen settled drops it.
   const updateSettled = current.statuses.includes("pendingUpdate") && !view.statuses.includes("pendingUpdate");
-  const askedAuthInfo = updateSettled ? await pendingAuthInfoOf(ctx.db, current.id) : null;
-  const followed = askedAuthInfo !== null && view.authInfo === undefined && approvedSettlement(note) ? { ...view, authInfo: askedAuthInfo } : view;
+  const command = settledCommand(note);
+  const asked = updateSettled || command !== null ? await pendingAuthInfoOf(ctx.db, current.id) : null;
+  const settlesAsked = asked !== null && command === asked.clTRID;
+  const dropAsked = asked !== null && (settlesAsked || (updateSettled && note.operation !== "settled"));
+  const followed = settlesAsked && note.note?.result === true && view.authInfo === undefined ? { ...view, authInfo: asked.authInfo } : view;
   const ours = await contactsOf(ctx, current, followed);
   const { next: fields, differences } = followRegistry(
     {
@@ -155,7 +164,7 @@ export async function followView(
     domainId: current.id,
     repositoryId: current.repositoryId,
     ...registry,
-    ...(updateSettled ? { pendingAuthInfo: null } : {}),
+    ...(dropAsked ? { pendingAuthInfo: null } : {}),
   });
   const registryChanged = current.registry?.roid !== registry.roid || current.registry?.sponsor != null || current.registry?.missingSince != null;
   if (differences.length === 0 && !note.always && !registryChanged) {

@@ -34,6 +34,8 @@ import { generateAuthInfo } from "../../registry/auth-info";
 export interface RegistryDone {
   outcome: "done" | "pending";
   svTRID: string;
+  /** The clTRID it was sent under (a panData settling it names it in `paTRID.clTRID`). */
+  clTRID: string;
   response: EppResponse;
 }
 
@@ -71,7 +73,7 @@ export function registryWith(settings: ConnectorSettings, repository: string, cl
     async send(key, command, what) {
       const response = await ask(key, command);
       const { outcome, svTRID } = accepted(response, what);
-      return { outcome, svTRID, response };
+      return { outcome, svTRID, clTRID, response };
     },
   };
 }
@@ -236,7 +238,7 @@ export async function updateAtRegistry(
   before: DomainState,
   after: DomainState,
   at: string,
-): Promise<{ rows: ReturnType<typeof registryObjectInsert>[]; svTRID?: string; outcome?: "done" | "pending" }> {
+): Promise<{ rows: ReturnType<typeof registryObjectInsert>[]; svTRID?: string; clTRID?: string; outcome?: "done" | "pending" }> {
   const contactIds = [before.registrantId, before.adminId, before.techId, before.billingId, after.registrantId, after.adminId, after.techId, after.billingId];
   const contacts = await contactsAtRegistry(
     registry,
@@ -250,7 +252,7 @@ export async function updateAtRegistry(
   const rows = [...contacts.rows, ...hostRows];
   if (!command) return { rows };
   const done = await registry.send("domain:update", command, `Updating ${before.name} at the ${registry.repository} registry`);
-  return { rows, svTRID: done.svTRID, outcome: done.outcome };
+  return { rows, svTRID: done.svTRID, clTRID: done.clTRID, outcome: done.outcome };
 }
 
 /**

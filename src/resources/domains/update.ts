@@ -160,12 +160,19 @@ export const updateDomain: RouteHandler<typeof routes.updateDomain, AppEnv> = as
           write: versionStep(ctx.db, domains, current, held),
           afterFromDatabase: registryTransaction(atRegistry.svTRID),
           // The contacts and hosts created at the registry are held there whatever it decides;
-          // the auth_info asked for is kept for the settlement, should the registry's info not show it.
+          // the auth_info asked for is kept for the settlement, should the registry's info not show
+          // it, with the update's clTRID: only the panData naming that command settles it (drizzle/0047).
           alongside: [
             ...atRegistry.rows,
-            ...(written.authInfo === current.authInfo
+            ...(written.authInfo === current.authInfo || !atRegistry.clTRID
               ? []
-              : [registryDomainUpsert(ctx.db, { domainId: current.id, repositoryId: current.repositoryId, pendingAuthInfo: written.authInfo })]),
+              : [
+                  registryDomainUpsert(ctx.db, {
+                    domainId: current.id,
+                    repositoryId: current.repositoryId,
+                    pendingAuthInfo: { authInfo: written.authInfo, clTRID: atRegistry.clTRID },
+                  }),
+                ]),
           ],
           readBack: domainCollection.find(ctx.db, { kind: "id", id: current.id }),
         };
