@@ -6,7 +6,9 @@
 // the engine and D1 are the real ones.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { database } from "../src/db/client";
+import { zoneKeys } from "../src/db/schema";
 import { writeContextAt } from "../src/db/write";
 import type { DsFields } from "../src/dns/dnssec/parent-ds";
 import type { ServerAddress } from "../src/dns/dnssec/parent-servers";
@@ -69,6 +71,30 @@ describe("the run asks a parent not managed here of its name servers, and record
     expect(await runAt(due, external)).toMatchObject({ failed: 0 });
     expect(looked()).toContain("all-show.test");
     expect((await keysOf("all-show.test")).keys).toEqual([expect.objectContaining({ ds_state: "seen", state: "active" })]);
+  });
+
+  it("the DS is recorded as seen when the lookup concluded, not at the run's time: the real time the lookups took is added", async () => {
+    const { ds, due } = await signed("seen-late.test");
+    const { external } = testTld({ "seen-late.test": [ds] });
+    // Each query answered 150 ms late: the parent's set is known only after them.
+    const slow: ExternalParents = {
+      ...external,
+      ask: (budget) => async (server, query) => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        return external.ask(budget)(server, query);
+      },
+    };
+    const before = Date.now();
+    expect(await runAt(due, slow)).toMatchObject({ failed: 0 });
+    const took = Date.now() - before;
+    const [key] = await database(env.DB)
+      .select()
+      .from(zoneKeys)
+      .where(eq(zoneKeys.zoneId, (await api("GET", "/v1/zones/seen-late.test")).body.id));
+    expect(key).toMatchObject({ dsState: "seen" });
+    const seen = Date.parse(key!.dsSince!);
+    expect(seen).toBeGreaterThanOrEqual(due + 4 * 150);
+    expect(seen).toBeLessThanOrEqual(due + took);
   });
 
   it("while one name server of the parent does not show it yet, nothing is concluded: the DS stays submitted and the parent is looked at again a day later", async () => {

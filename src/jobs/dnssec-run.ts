@@ -63,7 +63,13 @@ export interface ParentLinks {
 }
 
 /** One zone's due steps as one write, read again if another write to the zone committed first. */
-async function stepZone(ctx: WriteContext, zone: typeof zones.$inferSelect, secret: string | null, { link, external }: ParentLinks): Promise<number> {
+async function stepZone(
+  ctx: WriteContext,
+  zone: typeof zones.$inferSelect,
+  secret: string | null,
+  { link, external }: ParentLinks,
+  startedMs: number,
+): Promise<number> {
   let first = true;
   return retryLostRaces(async () => {
     const row = first ? zone : (await ctx.db.select().from(zones).where(eq(zones.id, zone.id)))[0];
@@ -74,8 +80,13 @@ async function stepZone(ctx: WriteContext, zone: typeof zones.$inferSelect, secr
     // of its name servers) and the steps then due taken; otherwise the steps due, and a roll
     // the policy asks for, which makes keys: that needs the secret (and an algorithm the
     // service makes keys of).
-    const observed = observeManagedParent(state) ?? (await observeExternalParent(state, external));
-    const stepped = observed ? dsSeen(state.signing, observed, ctx.now) : nextSteps(state.signing, secret !== null ? { newKeyId: keyIdAt(ctx.now) } : {});
+    const managed = observeManagedParent(state);
+    const observed = managed ?? (await observeExternalParent(state, external));
+    // What a parent's servers show is seen when the lookup concluded, after the run's time by
+    // the real time the run has taken (this lookup's and the zones' before it): recorded at
+    // the run's time, the waits counted from it (DprpP 0 for such a parent) would end early.
+    const seenAt = managed ? ctx.now : new Date(ctx.now.getTime() + Math.max(0, Date.now() - startedMs));
+    const stepped = observed ? dsSeen(state.signing, observed, seenAt) : nextSteps(state.signing, secret !== null ? { newKeyId: keyIdAt(ctx.now) } : {});
     if (stepped.created.length > 0) requireKeysOf(stepped.created[0]!.algorithm, "policy.algorithm");
     const created = secret ? await createdRows(secret, row.id, stepped.created, ctx.at) : [];
     const followed = await followAtManagedParent(ctx, state, stepped, keysWithDnskey([...state.rows, ...created]), link);
@@ -86,12 +97,14 @@ async function stepZone(ctx: WriteContext, zone: typeof zones.$inferSelect, secr
 
 /** One run: every due zone (a bounded batch) through nextSteps, each in its own write. */
 export async function runDnssec(ctx: WriteContext, secret: string | null, parents: ParentLinks): Promise<DnssecRunReport> {
+  // The real time the run started: a run `as_of` a moment adds to it the real time it takes.
+  const startedMs = Date.now();
   const due = await dueZones(ctx.db, ctx.now);
   const report: DnssecRunReport = { as_of: ctx.at, zones: 0, steps: 0, failed: 0, more: due.length === DNSSEC_RUN_BATCH };
   for (const zone of due) {
     report.zones++;
     try {
-      report.steps += await stepZone(ctx, zone, secret, parents);
+      report.steps += await stepZone(ctx, zone, secret, parents, startedMs);
     } catch (error) {
       // One zone's fault leaves the others to run; it is due again at the next run.
       console.error(JSON.stringify({ level: "error", dnssec_run: zone.name, error: safeErrorSummary(error) }));
