@@ -11,7 +11,8 @@
 //             new auth_info (`<contact:create>` of each copy, one `<domain:update>`), so the
 //             losing account's password no longer moves the domain and reconciliation finds
 //             the gaining account's contacts there; the domain then changes account here with
-//             the registry's expiry: no year is added (transfers.ts).
+//             the registry's expiry: no year is added (transfers.ts). Its callers ask the
+//             gaining account's room first (approvalQuotaPassed): nothing is sent without it.
 //   price     nothing was transferred or renewed at the registry, so nothing is owed: the
 //             transfer costs 0.00, and a premium name's fee is not asked to be confirmed.
 import { accepted, resDataOf } from "../../connector/answers";
@@ -145,10 +146,12 @@ export async function approvalAtRegistry(
     command,
     `Giving ${name} the gaining account's contacts and a new auth_info at the ${registry.repository} registry`,
   );
+  // Held for review (1001): not a pending approval; what its settlement leaves is in
+  // docs/decisions.md ("Such an approval's <domain:update> held for review").
   if (done.outcome === "pending") {
     throw new ApiError(
       "status_prohibits",
-      `The ${registry.repository} registry holds the change of ${name}'s contacts and auth_info for review (pendingUpdate); the transfer stays pending until it settles.`,
+      `The ${registry.repository} registry holds the change of ${name}'s contacts and auth_info for review (pendingUpdate): nothing moved here and the transfer stays pending.`,
     );
   }
   return { authInfo, svTRID: done.svTRID, rows };
