@@ -13,8 +13,9 @@ import { tcpAsk } from "./dns-tcp";
 /**
  * The lookups of a parent one run makes at most: each is at most 30 queries, each query a
  * connection, and a Worker's connections count as its subrequests (50 an invocation on the
- * free plan, 10 000 on the paid): 300 at most. A zone past the bound is looked at again at
- * its next look, as when its parent could not be asked.
+ * free plan, 10 000 on the paid): 300 at most. A zone past the bound is not written at all
+ * (`NOT_LOOKED`): it stays due, before the zones looked at (their next look is later), and
+ * is looked at first by the next run.
  */
 export const PARENT_ASKS_PER_RUN = 10;
 
@@ -38,13 +39,16 @@ function logUnavailable(zone: string, reason: string) {
   console.log(JSON.stringify({ level: "info", dnssec_parent: zone, unavailable: reason }));
 }
 
+/** A zone whose parent the run had no lookup left for: the run leaves it as it is, due. */
+export const NOT_LOOKED = "not looked";
+
 /**
  * What a parent not managed here shows, asked when the zone waits for it (a DS submitted or
  * withdrawn that it has not followed); null when the zone's parent is managed here, nothing
- * is awaited, the run has made its PARENT_ASKS_PER_RUN lookups, or the parent's servers said
- * nothing sure (the zone then waits for its next look).
+ * is awaited, or the parent's servers said nothing sure (the zone then waits for its next
+ * look); NOT_LOOKED when the run has made its PARENT_ASKS_PER_RUN lookups.
  */
-export async function observeExternalParent(state: ZoneSigning, parents: ExternalParents | null): Promise<ParentDs | null> {
+export async function observeExternalParent(state: ZoneSigning, parents: ExternalParents | null): Promise<ParentDs | null | typeof NOT_LOOKED> {
   if (parents === null || state.domain !== null) return null;
   if (!state.signing.keys.some((k) => k.ds === "submitted" || k.ds === "withdrawn")) return null;
   if (!parents.roots.ok) {
@@ -53,7 +57,7 @@ export async function observeExternalParent(state: ZoneSigning, parents: Externa
   }
   if (parents.asksLeft <= 0) {
     logUnavailable(state.zone.name, `this run has made its ${PARENT_ASKS_PER_RUN} lookups of a parent`);
-    return null;
+    return NOT_LOOKED;
   }
   parents.asksLeft--;
   const answer = await lookupParentDs(state.zone.name, parents.roots.addresses, parents.ask(PARENT_LOOKUP_BUDGET_MS));

@@ -31,7 +31,7 @@ import {
   stepWrites,
   type ZoneSigning,
 } from "../resources/dnssec/steps";
-import { type ExternalParents, externalParents, observeExternalParent } from "./dnssec-parent";
+import { type ExternalParents, externalParents, NOT_LOOKED, observeExternalParent } from "./dnssec-parent";
 import type * as routes from "./dnssec-routes";
 
 /** At most this many zones a run takes (the rest are due at the next run: bounded work per run). */
@@ -81,7 +81,11 @@ async function stepZone(
     // the policy asks for, which makes keys: that needs the secret (and an algorithm the
     // service makes keys of).
     const managed = observeManagedParent(state);
-    const observed = managed ?? (await observeExternalParent(state, external));
+    const asked = managed ?? (await observeExternalParent(state, external));
+    // No lookup left this run: no write, so the zone stays due and sorts before the zones
+    // looked at (their next look is later); the next run looks at it first.
+    if (asked === NOT_LOOKED) return 0;
+    const observed = asked;
     // What a parent's servers show is seen when the lookup concluded, after the run's time by
     // the real time the run has taken (this lookup's and the zones' before it): recorded at
     // the run's time, the waits counted from it (DprpP 0 for such a parent) would end early.
