@@ -4,7 +4,7 @@
 // to end by scripts/registry-e2e.mjs against the local registry; the mapping of our objects
 // to EPP and of EPP answers to ours by test/unit/connector.test.ts.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { database } from "../src/db/client";
 import { registryObjectsHeld } from "../src/db/registry-objects";
@@ -118,6 +118,67 @@ describe("a connected repository whose gateway cannot be reached", () => {
   });
 });
 
+describe("a connected repository whose gateway reports set-aside poll messages", () => {
+  /** pir connected to a gateway at a name of its own, whose status (GET /registries/pir) is answered below. */
+  const PIR_TO_A_REPORTING_GATEWAY = { ...PIR_TO_A_CLOSED_GATEWAY, REGISTRY_GATEWAY_URL: "http://set-aside-gateway.test" };
+  /** The gateway's status as src/gateway/http.ts answers it (docs/registries.md, "The gateway's HTTP interface"): up, 2 messages set aside. */
+  const STATUS = {
+    state: "up",
+    since: "2026-11-29T08:00:00.000Z",
+    client_id: "domain-api",
+    last_error: null,
+    objects: ["urn:ietf:params:xml:ns:domain-1.0"],
+    extensions: ["urn:ietf:params:xml:ns:secDNS-1.1"],
+    sessions: { open: 1, configured: 1 },
+    messages: { set_aside: 2, set_aside_messages: [], retrying: [] },
+  };
+
+  /**
+   * A read of the repository while the gateway answers that status. No network reaches
+   * workerd (vitest.config.ts's outboundService), so the Worker's request to the gateway's
+   * status, and only that one, is answered here with the gateway's JSON.
+   */
+  async function readWhileReporting(authorization: string) {
+    const realFetch = globalThis.fetch;
+    const asked: string[] = [];
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (!url.startsWith("http://set-aside-gateway.test/")) return realFetch(input, init);
+      asked.push(url);
+      return Response.json(url === "http://set-aside-gateway.test/registries/pir" ? STATUS : { error: "not found" }, {
+        status: url.endsWith("/registries/pir") ? 200 : 404,
+      });
+    });
+    try {
+      const response = await apiWith(PIR_TO_A_REPORTING_GATEWAY, "GET", "/v1/repositories/pir", { authorization });
+      expect(asked).toEqual(["http://set-aside-gateway.test/registries/pir"]);
+      return response;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it("an operator's GET /v1/repositories/{id} shows connector.set_aside_messages; a customer's token sees no such field", async () => {
+    const operator = await readWhileReporting(bearer("write"));
+    expect(operator.status, operator.text).toBe(200);
+    expect(operator.body.connector).toEqual({
+      kind: "epp",
+      state: "up",
+      since: "2026-11-29T08:00:00.000Z",
+      last_error: null,
+      objects: ["urn:ietf:params:xml:ns:domain-1.0"],
+      extensions: ["urn:ietf:params:xml:ns:secDNS-1.1"],
+      sessions: { open: 1, configured: 1 },
+      set_aside_messages: 2,
+    });
+    const customer = await customerAccount("set-aside-viewer");
+    const seen = await readWhileReporting(customer.auth);
+    expect(seen.status, seen.text).toBe(200);
+    expect(seen.body.connector).toEqual({ kind: "epp", state: "up", since: "2026-11-29T08:00:00.000Z", last_error: null });
+    expect(seen.text).not.toContain("set_aside");
+  });
+});
+
 describe("a restore its registry left pending (pendingRestore)", () => {
   it("another restore answers 409 status_prohibits naming pendingRestore before the registry is asked (its gateway is out of reach here), and nothing is written", async () => {
     const created = await api("POST", "/v1/domains", { json: { name: "restore-pending.org", nameservers: ["ns1.example.net", "ns2.example.net"] } });
@@ -211,7 +272,24 @@ describe("a transfer between two of our accounts is approved at the registry fir
 });
 
 describe("a transfer between two of our accounts is sent to the registry only when the gaining account has room", () => {
-  it("the gaining account at its domains limit: the approve answers 422 quota_exceeded before the registry is asked (not the 503 of its gateway out of reach), the sweep skips it without asking (more false), nothing is written; with room both ask the registry (503; deferred, more true)", async () => {
+  /** The kinds of the commands `run` sends the (closed) gateway: each request is recorded, then goes on and fails as before. */
+  async function commandsSentBy(run: () => Promise<void>): Promise<string[]> {
+    const realFetch = globalThis.fetch;
+    const sent: string[] = [];
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.startsWith(`${PIR_TO_A_CLOSED_GATEWAY.REGISTRY_GATEWAY_URL}/registries/pir/commands`)) sent.push(JSON.parse(String(init?.body)).command.kind);
+      return realFetch(input, init);
+    }) as typeof fetch;
+    try {
+      await run();
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    return sent;
+  }
+
+  it("the gaining account at its domains limit: the approve answers 422 quota_exceeded and the registry is sent no command, the sweep skips it sending none, nothing is written; with room both ask the registry (<domain:info>; 503, deferred)", async () => {
     const registrant = await createContact({ email: "approval-no-room@example.org" });
     const created = await api("POST", "/v1/domains", {
       json: { name: "approval-no-room.org", registrant: registrant.id, nameservers: ["ns1.example.net", "ns2.example.net"] },
@@ -229,8 +307,14 @@ describe("a transfer between two of our accounts is sent to the registry only wh
     expect(lowered.status, lowered.text).toBe(200);
     const before = await connected("GET", "/v1/domains/approval-no-room.org");
 
-    const refused = expectProblem(await connected("POST", "/v1/domains/approval-no-room.org/transfer/approve"), 422, "quota_exceeded");
-    expect(refused.errors).toEqual([{ field: "domains", message: expect.stringMatching(/\(limit domains\)/) }]);
+    let refused: ApiResponse | undefined;
+    expect(
+      await commandsSentBy(async () => {
+        refused = await connected("POST", "/v1/domains/approval-no-room.org/transfer/approve");
+      }),
+    ).toEqual([]);
+    const problem = expectProblem(refused!, 422, "quota_exceeded");
+    expect(problem.errors).toEqual([{ field: "domains", message: expect.stringMatching(/\(limit domains\)/) }]);
     const after = await connected("GET", "/v1/domains/approval-no-room.org");
     expect(after.body).toEqual(before.body);
     expect(after.headers.get("etag")).toBe(before.headers.get("etag"));
@@ -238,7 +322,7 @@ describe("a transfer between two of our accounts is sent to the registry only wh
     const gainingContacts = await apiWith({}, "GET", "/v1/contacts", { authorization: gaining.auth });
     expect(gainingContacts.body.data).toEqual([]);
 
-    // The sweep past act_by (only this transfer is due then): skipped, not asked (a registry asked is out of reach: deferred, more).
+    // The sweep past act_by (only this transfer is due then): skipped, nothing sent (a registry asked and out of reach: deferred, more).
     await env.DB.prepare("update transfers set act_by = ?1 where domain_id = ?2").bind("2021-01-01T00:00:00.000Z", created.body.id).run();
     const sweepAt = {
       now: new Date("2021-01-01T00:01:00.000Z"),
@@ -248,7 +332,13 @@ describe("a transfer between two of our accounts is sent to the registry only wh
       settings: PIR_TO_A_CLOSED_GATEWAY,
     };
     const db = database(env.DB);
-    expect(await sweep(db, sweepAt)).toMatchObject({ transfers_approved: 0, skipped: 1, more: false });
+    let report: Awaited<ReturnType<typeof sweep>> | undefined;
+    expect(
+      await commandsSentBy(async () => {
+        report = await sweep(db, sweepAt);
+      }),
+    ).toEqual([]);
+    expect(report).toMatchObject({ transfers_approved: 0, skipped: 1, more: false });
     expect((await connected("GET", "/v1/domains/approval-no-room.org")).headers.get("etag")).toBe(before.headers.get("etag"));
     const held = await env.DB.prepare("select count(*) as n from registry_objects where repository_id = 'pir'").first<{ n: number }>();
     expect(held?.n).toBe(0);
@@ -256,8 +346,17 @@ describe("a transfer between two of our accounts is sent to the registry only wh
     // With room, both go on to the registry (its gateway out of reach here).
     const raised = await api("PATCH", `/v1/accounts/${gaining.id}`, { json: { limits: { domains: null } } });
     expect(raised.status, raised.text).toBe(200);
-    expectProblem(await connected("POST", "/v1/domains/approval-no-room.org/transfer/approve"), 503, "registry_unavailable");
-    expect(await sweep(db, sweepAt)).toMatchObject({ transfers_approved: 0, skipped: 1, more: true });
+    expect(
+      await commandsSentBy(async () => {
+        expectProblem(await connected("POST", "/v1/domains/approval-no-room.org/transfer/approve"), 503, "registry_unavailable");
+      }),
+    ).toEqual(["domain:info"]);
+    expect(
+      await commandsSentBy(async () => {
+        report = await sweep(db, sweepAt);
+      }),
+    ).toEqual(["domain:info"]);
+    expect(report).toMatchObject({ transfers_approved: 0, skipped: 1, more: true });
     expect((await connected("GET", "/v1/domains/approval-no-room.org/transfer")).body).toMatchObject({ status: "pending", acted_at: null });
   });
 });
