@@ -131,6 +131,34 @@ describe("turning DNSSEC off for a zone whose parent is not managed here publish
     expect((await read("leave-still.test")).enabled).toBe(true);
   });
 
+  it("a parent showing a DS of no key of ours keeps the zone signed (the key withdrawn, awaiting the parent); once an operator says it shows none, the zone is unsigned after IpubP", async () => {
+    const on = await signed("leave-unknown.test");
+    const started = Date.now();
+    expect((await api("DELETE", "/v1/zones/leave-unknown.test/dnssec")).status).toBe(202);
+    // A previous operator's DS (no key of this zone's), left at the parent.
+    const foreign = `4711 13 2 ${"AB".repeat(32)}`;
+    const unknown = await local("POST", "/v1/zones/leave-unknown.test/dnssec/ds-seen", { ds: [foreign] });
+    expect(unknown.status, unknown.text).toBe(200);
+    expect(unknown.body).toMatchObject({ enabled: true, rollover: { kind: "unsign" } });
+    expect(unknown.body.keys).toEqual([expect.objectContaining({ id: on.keys[0].id, state: "active", ds_state: "withdrawn" })]);
+    expect(unknown.body.awaiting_parent).toEqual({ since: expect.any(String), expected_at: expect.any(String), stalls_at: expect.any(String) });
+    await runAt(started + 3 * DAY);
+    const held = await read("leave-unknown.test");
+    expect(held).toMatchObject({ enabled: true, rollover: { kind: "unsign" } });
+    expect(held.keys).toEqual([expect.objectContaining({ state: "active", ds_state: "withdrawn" })]);
+    expect(held.awaiting_parent).not.toBeNull();
+    expect(await apexOf("leave-unknown.test")).toEqual(expect.arrayContaining(["CDS 0 0 0 00", "CDNSKEY 0 3 0 AA=="]));
+    const none = await local("POST", "/v1/zones/leave-unknown.test/dnssec/ds-seen", { ds: [] });
+    expect(none.status, none.text).toBe(200);
+    expect(none.body.keys).toEqual([expect.objectContaining({ state: "active", ds_state: "absent" })]);
+    expect(none.body.awaiting_parent).toBeNull();
+    expect(Date.parse(none.body.next_step_at)).toBeGreaterThanOrEqual(Date.now() + IPUB_P - 60_000);
+    await runAt(Date.parse(none.body.next_step_at) - 1000);
+    expect((await read("leave-unknown.test")).enabled).toBe(true);
+    await runAt(Date.parse(none.body.next_step_at));
+    expect(await read("leave-unknown.test")).toMatchObject({ enabled: false, keys: [], rollover: null, next_step_at: null, awaiting_parent: null });
+  });
+
   it("DELETE again while it leaves answers 202 with the state as it stands; ?force=true stops signing at once (204)", async () => {
     await signed("leave-force.test");
     const first = await api("DELETE", "/v1/zones/leave-force.test/dnssec");

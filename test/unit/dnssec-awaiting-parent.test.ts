@@ -167,6 +167,29 @@ describe("awaiting_parent is non-null exactly when the next step waits for the p
   });
 });
 
+describe("turning DNSSEC off under a parent still showing a DS that names no key of ours", () => {
+  it("awaits the parent (the CSK withdrawn, the stall 7 days on) for as long as it shows that DS; none once it shows no DS", () => {
+    const zone = (at: number, from: Pick<StepResult, "keys" | "rollover">): SigningZone => ({
+      policy: DEFAULT_SIGNING_POLICY,
+      keys: from.keys,
+      rollover: from.rollover,
+      timing: SERVICE_ZONE,
+      parent: EXTERNAL,
+      now: new Date(at),
+    });
+    const started = startUnsigning(zone(START, { keys: signedKeys(DEFAULT_SIGNING_POLICY), rollover: null }));
+    if (!started.ok) throw new Error(started.message);
+    const unknown = dsSeen(zone(START + DAY, started.result), { keys: [], unknown: 1 });
+    const expected = { since: new Date(START).toISOString(), expected_at: new Date(START).toISOString(), stalls_at: new Date(START + 7 * DAY).toISOString() };
+    expect(unknown.awaiting_parent).toEqual(expected);
+    for (const later of [DAY, 3 * DAY, 30 * DAY]) expect(awaitingParent(zone(START + later, unknown))).toEqual(expected);
+    expect(unknown.keys.map((k) => `${k.role} ${k.state} ${k.ds}`)).toEqual(["csk active withdrawn"]);
+    const none = dsSeen(zone(START + 4 * DAY, unknown), { keys: [] });
+    expect(none.awaiting_parent).toBeNull();
+    expect(awaitingParent(zone(START + 4 * DAY, none))).toBeNull();
+  });
+});
+
 describe("a parent at a connected registry (Dreg 15 minutes): the same parent steps, expected Dreg after they were asked", () => {
   it.each([
     ["ksk", SPLIT, { roll: { kind: "ksk" } }, [true, false, false, true]],

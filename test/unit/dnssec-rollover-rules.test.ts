@@ -5,12 +5,14 @@
 import { describe, expect, it } from "vitest";
 import type { ParentTiming } from "../../src/dns/dnssec/key-timing";
 import {
+  awaitingParent,
   dsSeen,
   nextSteps,
   powerDnsFlags,
   type SigningKey,
   type SigningZone,
   signingView,
+  type StepResult,
   startRollover,
   startSigning,
   startUnsigning,
@@ -296,6 +298,109 @@ describe("leaving DNSSEC in the middle of a roll", () => {
       expect(world.violations()).toEqual([]);
     });
   }
+});
+
+describe("leaving DNSSEC waits until the parent shows no DS at all, a DS naming no key of ours included", () => {
+  const EXTERNAL: ParentTiming = { kind: "external", dsTtl: 86_400, registrationDelay: 0 };
+  /** A settled zone under a parent not managed here: its CSK active, the CSK's DS seen. */
+  function leaving(ds: SigningKey["ds"] = "seen") {
+    const world = signedWorld(DEFAULT_SIGNING_POLICY);
+    const keys = world.keys.map((k) => ({ ...k, ds, ds_since: ds === "absent" ? null : k.ds_since }));
+    const zone: SigningZone = { ...world.zoneAt(world.now), keys, parent: EXTERNAL };
+    const started = startUnsigning(zone);
+    if (!started.ok) throw new Error(started.message);
+    return {
+      start: world.now,
+      zone: (now: number, result: StepResult): SigningZone => ({ ...zone, keys: result.keys, rollover: result.rollover, now: new Date(now) }),
+      started: started.result,
+    };
+  }
+  const keys = (result: StepResult) => result.keys.map((k) => `${k.id} ${k.state} ${k.ds}`);
+
+  it("a DS of no key of ours at the parent keeps the CSK withdrawn and signing, the delete published, awaiting the parent, for any time", () => {
+    const { start, zone, started } = leaving();
+    const unknown = dsSeen(zone(start + DAY, started), { keys: [], unknown: 1 });
+    expect(keys(unknown)).toEqual(["csk-1 active withdrawn"]);
+    expect(unknown.cds).toEqual({ kind: "delete" });
+    expect(unknown.rollover).toMatchObject({ kind: "unsign" });
+    expect(unknown.events).toEqual([]);
+    expect(unknown.awaiting_parent).toEqual({
+      since: new Date(start).toISOString(),
+      expected_at: new Date(start).toISOString(),
+      stalls_at: new Date(start + 7 * DAY).toISOString(),
+    });
+    expect(awaitingParent(zone(start + DAY, unknown))).toEqual(unknown.awaiting_parent);
+    // The reviewer's case: 3 days on, and 30, the key is still there.
+    for (const later of [3 * DAY, 30 * DAY]) {
+      const run = nextSteps(zone(start + later, unknown));
+      expect(run.changes).toEqual([]);
+      expect(keys(run)).toEqual(["csk-1 active withdrawn"]);
+    }
+    // A DS of ours beside it changes nothing either.
+    expect(keys(dsSeen(zone(start + 2 * DAY, unknown), { keys: ["csk-1"], unknown: 2 }))).toEqual(["csk-1 active withdrawn"]);
+  });
+
+  it("once the parent shows no DS the wait (IpubP, the DS TTL) starts, and the zone is unsigned after it", () => {
+    const { start, zone, started } = leaving();
+    const unknown = dsSeen(zone(start + DAY, started), { keys: [], unknown: 1 });
+    const noneAt = start + 4 * DAY;
+    const none = dsSeen(zone(noneAt, unknown), { keys: [] });
+    expect(keys(none)).toEqual(["csk-1 active absent"]);
+    expect(none.awaiting_parent).toBeNull();
+    expect(none.next_step_at).toBe(new Date(noneAt + DAY).toISOString());
+    expect(nextSteps(zone(noneAt + DAY - 1000, none)).changes).toEqual([]);
+    const done = nextSteps(zone(noneAt + DAY, none));
+    expect(keys(done)).toEqual(["csk-1 removed absent"]);
+    expect(done.rollover).toBeNull();
+    expect(done.cds).toEqual({ kind: "none" });
+  });
+
+  it("a DS the parent shows again during the wait, naming no key of ours, holds the entry point withdrawn and the wait starts over once it is gone", () => {
+    const { start, zone, started } = leaving();
+    const none = dsSeen(zone(start + DAY, started), { keys: [] });
+    expect(keys(none)).toEqual(["csk-1 active absent"]);
+    const againAt = start + DAY + 3_600_000;
+    const again = dsSeen(zone(againAt, none), { keys: [], unknown: 1 });
+    expect(keys(again)).toEqual(["csk-1 active withdrawn"]);
+    expect(again.cds).toEqual({ kind: "delete" });
+    expect(again.awaiting_parent).toMatchObject({ since: new Date(againAt).toISOString() });
+    expect(nextSteps(zone(start + 10 * DAY, again)).changes).toEqual([]);
+    const goneAt = start + 10 * DAY;
+    const gone = dsSeen(zone(goneAt, again), { keys: [] });
+    expect(gone.next_step_at).toBe(new Date(goneAt + DAY).toISOString());
+    expect(keys(nextSteps(zone(goneAt + DAY, gone)))).toEqual(["csk-1 removed absent"]);
+  });
+
+  it("in a roll (not leaving) a DS of no key of ours holds nothing: the KSK roll drops the old key once its own DS is gone", () => {
+    const world = signedWorld(SPLIT_13);
+    world.started(startRollover(world.zoneAt(world.now), { kind: "ksk" }, world.newKeyId));
+    const withUnknown = (): void => {
+      world.apply(dsSeen(world.zoneAt(world.now), { keys: world.keys.filter((k) => k.ds === "submitted" || k.ds === "seen").map((k) => k.id), unknown: 1 }));
+    };
+    withUnknown();
+    world.settle();
+    withUnknown();
+    expect(world.keys.map((k) => `${k.id} ${k.state} ${k.ds}`)).toEqual(["ksk-1 removed absent", "zsk-2 active absent", "ksk-3 active seen"]);
+    expect(world.rollover).toBeNull();
+  });
+
+  it("a KSK roll keeps the old key while the parent lost the new key's DS: a DS of no key of ours beside the old validates nothing", () => {
+    const world = signedWorld(SPLIT_13);
+    world.started(startRollover(world.zoneAt(world.now), { kind: "ksk" }, world.newKeyId));
+    world.parentPublishes(["ksk-1", "ksk-3"]);
+    const swapAt = world.now + DAY;
+    const swapped = nextSteps(world.zoneAt(swapAt));
+    const at = (now: number, result: StepResult): SigningZone => ({ ...world.zoneAt(now), keys: result.keys, rollover: result.rollover });
+    expect(keys(swapped)).toEqual(["ksk-1 retired seen", "zsk-2 active absent", "ksk-3 active seen"]);
+    const lost = dsSeen(at(swapAt, swapped), { keys: ["ksk-1"], unknown: 1 });
+    expect(keys(lost)).toEqual(["ksk-1 retired seen", "zsk-2 active absent", "ksk-3 active submitted"]);
+    expect(lost.dsWanted).toEqual(["ksk-1", "ksk-3"]);
+    const later = nextSteps(at(swapAt + 30 * DAY, lost));
+    expect(later.changes).toEqual([]);
+    expect(later.awaiting_parent).toMatchObject({ since: new Date(swapAt).toISOString() });
+    const back = dsSeen(at(swapAt + 30 * DAY, lost), { keys: ["ksk-1", "ksk-3"], unknown: 1 });
+    expect(keys(back)).toEqual(["ksk-1 removed withdrawn", "zsk-2 active absent", "ksk-3 active seen"]);
+  });
 });
 
 describe("what the parent shows is recorded key by key", () => {

@@ -454,6 +454,10 @@ class Stepper {
     }
     const retired = live.filter((k) => k.state === "retired");
     if (retired.length > 0) {
+      // The old entry point goes only while the parent shows a DS of a key staying: a DS
+      // naming no key of ours validates nothing, so with the new DS lost (submitted again)
+      // the old key is all that still matches the parent's DS set, and it waits for the parent.
+      if (retired.some(isEntryPoint) && !live.some((k) => isEntryPoint(k) && k.state !== "retired" && k.ds === "seen")) return this.parent();
       // Iret: the old DS stays while a cache may hold a DNSKEY RRset only the old key signed
       // (DprpC + TTLkey); a retired key that signed zone data stays published while its RRSIGs
       // may be cached (Dsgn + Dprp + TTLsig).
@@ -519,7 +523,8 @@ class Stepper {
   }
 
   // Leaving DNSSEC (RFC 6781 §4.1.4's last case, an algorithm to none): the DS goes first, and
-  // the keys only once no cache holds it.
+  // the keys only once no cache holds it. Any DS at the parent, ours or one naming no key of
+  // ours, keeps a DS of ours `withdrawn` (`dsSeen`): the zone waits here while the parent shows one.
   unsignPhase(): Phase {
     const shown = this.keys.filter((k) => k.ds === "seen");
     if (this.pendingAtParent().length > 0 || shown.length > 0) return this.parent(shown);
@@ -790,12 +795,19 @@ export interface ParentDs {
 /**
  * Records the parent's DS set at `at`: a wanted DS it shows is `seen`, a withdrawn one it no
  * longer shows is `absent`; a wanted one it lost is `submitted` again and an unwanted one it
- * shows `withdrawn` (both re-sent: `dsWanted`). `dnssec.ds.seen` when the parent then shows
- * exactly the wanted set. Then takes the steps due at `at`, as `nextSteps` does.
+ * shows `withdrawn` (both re-sent: `dsWanted`). While the zone leaves DNSSEC, a DS naming no
+ * key of ours keeps our DS `withdrawn` (the live entry points, if none was): the keys go only
+ * once the parent shows no DS at all. `dnssec.ds.seen` when the parent then shows exactly the
+ * wanted set. Then takes the steps due at `at`, as `nextSteps` does.
  */
 export function dsSeen(zone: SigningZone, observed: ParentDs, at: Date = zone.now): StepResult {
   const stepper = new Stepper({ ...zone, now: at });
   const shown = new Set(observed.keys);
+  // Leaving DNSSEC, any DS at the parent holds the keys: one naming no key of ours (a previous
+  // operator's, a digest type not computed here, a key no longer known) still tells resolvers
+  // to expect signatures, and an unsigned zone under it is bogus. Our withdrawn DS stay
+  // withdrawn (the parent has not followed the delete) until the parent shows no DS at all.
+  const leavingUnderDs = stepper.rollover?.kind === "unsign" && (observed.unknown ?? 0) > 0;
   let progressed = false;
   for (const k of stepper.keys) {
     const present = shown.has(k.id);
@@ -803,7 +815,7 @@ export function dsSeen(zone: SigningZone, observed: ParentDs, at: Date = zone.no
     const next: DsState | null =
       before === "submitted" && present
         ? "seen"
-        : before === "withdrawn" && !present
+        : before === "withdrawn" && !present && !leavingUnderDs
           ? "absent"
           : before === "seen" && !present
             ? "submitted"
@@ -817,6 +829,15 @@ export function dsSeen(zone: SigningZone, observed: ParentDs, at: Date = zone.no
     progressed = true;
     // A DS the parent lost, or one it shows unasked, needs sending again.
     if (next === "submitted" || next === "withdrawn") stepper.dsChanged = true;
+  }
+  if (leavingUnderDs && stepper.pendingAtParent().length === 0) {
+    // No DS of ours was asked to go (none was submitted when the zone began to leave): the
+    // live entry points are held as withdrawn, so the zone waits for the parent to drop it.
+    for (const k of stepper.live()) {
+      if (!isEntryPoint(k)) continue;
+      stepper.setDs(k, "withdrawn");
+      progressed = true;
+    }
   }
   if (progressed && stepper.rollover) stepper.rollover.stalled_at = null;
   if (progressed && stepper.pendingAtParent().length === 0 && (observed.unknown ?? 0) === 0) {
