@@ -69,12 +69,19 @@ export class MessageLedger {
     // Records kept before a restart are handed over again like any other.
     for (const file of readdirSync(this.dir)) {
       if (!file.endsWith(".json")) continue;
+      let problem: string;
       try {
-        const record = JSON.parse(readFileSync(join(this.dir, file), "utf8")) as SetAsideRecord;
-        this.#records.set(file, record);
+        const record = setAsideRecordOf(JSON.parse(readFileSync(join(this.dir, file), "utf8")));
+        if (typeof record !== "string") {
+          this.#records.set(file, record);
+          continue;
+        }
+        problem = record;
       } catch (error) {
-        console.error(`registry ${repository}: the set-aside message file ${join(this.dir, file)} does not read (${(error as Error).message}); left as it is`);
+        problem = `it does not read: ${(error as Error).message}`;
       }
+      // Never a record missing its fields: due() and status() read every one (and would throw for each poll).
+      console.error(`registry ${repository}: THE SET-ASIDE MESSAGE FILE ${join(this.dir, file)} IS NOT A RECORD (${problem}): skipped, left as it is`);
     }
     if (this.#records.size > 0)
       console.error(
@@ -230,6 +237,18 @@ export class MessageLedger {
   }
 }
 
+/** A set-aside file's content as a record, or what is wrong with it (a file that parses may still lack fields). */
+export function setAsideRecordOf(value: unknown): SetAsideRecord | string {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
+  const r = value as Record<string, unknown>;
+  for (const field of ["repository", "message_id", "last_failure", "xml"] as const) if (typeof r[field] !== "string") return `${field} is not a string`;
+  for (const field of ["first_failed_at", "set_aside_at", "next_replay_at"] as const)
+    if (typeof r[field] !== "string" || Number.isNaN(Date.parse(r[field]))) return `${field} is not a time`;
+  for (const field of ["attempts", "replays"] as const) if (!Number.isSafeInteger(r[field]) || (r[field] as number) < 0) return `${field} is not a count`;
+  if (r.message !== null && (typeof r.message !== "object" || Array.isArray(r.message))) return "message is neither a reading nor null";
+  return value as SetAsideRecord;
+}
+
 /** The msgQ id and result code of a poll answer the codec could not read (its raw XML): the id is what an ack needs. */
 export function messageIdOf(xml: string): { id: string | null; code: number | null; count: number | null } {
   const msgQ = /<(?:[A-Za-z_][\w.-]*:)?msgQ\b([^>]*)>/.exec(xml)?.[1] ?? "";
@@ -241,8 +260,14 @@ export function messageIdOf(xml: string): { id: string | null; code: number | nu
   return {
     id: id.length > 0 && id.length <= 128 ? id : null,
     code: codeMatch ? Number(codeMatch[1]) : null,
-    count: countMatch ? Number(countMatch[1] ?? countMatch[2]) : null,
+    count: countOf(countMatch ? (countMatch[1] ?? countMatch[2] ?? "") : null),
   };
+}
+
+/** A msgQ count (RFC 5730: an unsignedLong) as a number; null (unknown) for anything else, never NaN. */
+function countOf(text: string | null): number | null {
+  const trimmed = text?.trim() ?? "";
+  return /^\d{1,15}$/.test(trimmed) ? Number(trimmed) : null;
 }
 
 /** The SHA-256 of a text, in hex. */
