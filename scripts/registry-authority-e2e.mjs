@@ -15,7 +15,8 @@
 // the registry), a transfer between two
 // of our accounts (`eurid`, .eu, connected to a third registry: its auth_info the registry's,
 // no year added, nothing owed, its approval naming the gaining account's contact copies at the
-// registry, refused or its answer lost, reconciled with nothing to change), a pending update's
+// registry, refused or its answer lost, held back while the gaining account has no room,
+// reconciled with nothing to change), a pending update's
 // auth_info from a registry whose info hides it — every frame the
 // registries received schema-valid. Waits are hang detectors with generous bounds, never speed checks.
 // Prints `ok - …` / `not ok - …` per check and `REGISTRY-AUTHORITY-E2E: N passed, M failed`.
@@ -1329,6 +1330,49 @@ async function main() {
       const moved = await registryNamesTheCopies(name, domain.id, contactsBefore);
       assertEqual((await atC(name)).authInfo, moved.json.auth_info, "the registry's auth_info is the domain's");
       assertEqual((await eventsOf(domain.id, "transfer_approve")).length, 1, "transfer_approve events");
+    },
+  );
+
+  await check(
+    "between our accounts, the gaining account at its domains limit: the approval is 422 quota_exceeded and the registry is sent nothing (no <domain:info>, <contact:create> or <domain:update>), its contacts and authInfo as before, the transfer pending; with room, approved",
+    async () => {
+      assert(gaining !== null, "no second account");
+      const name = `between-full-${tag}.eu`;
+      const domain = await registered(name);
+      expectStatus(await api("POST", `/v1/domains/${name}/transfer`, { auth_info: domain.auth_info }, gaining.headers), 201);
+      const before = await atC(name);
+      const contactsBefore = await contactsAtC(name);
+      // Room when it asked; then the account is held to what it holds.
+      const account = await api("GET", `/v1/accounts/${gaining.id}`);
+      expectStatus(account, 200);
+      expectStatus(await api("PATCH", `/v1/accounts/${gaining.id}`, { limits: { domains: account.json.usage.domains } }), 200);
+      try {
+        const from = await commandCount(c.control);
+        const refused = await api("POST", `/v1/domains/${name}/transfer/approve`);
+        expectStatus(refused, 422);
+        assertEqual(refused.json.code, "quota_exceeded", "code");
+        assertEqual(refused.json.errors?.[0]?.field, "domains", "the limit named");
+        const sent = (await commandsSince(from, c.control)).filter((x) => x.object === name || x.kind === "contact:create" || x.kind === "domain:update");
+        assertEqual(
+          sent.map((x) => `${x.kind} ${x.code}`),
+          [],
+          "commands at the registry",
+        );
+        const atRegistry = await atC(name);
+        assertEqual(
+          [atRegistry.authInfo, atRegistry.registrant, atRegistry.contacts],
+          [before.authInfo, before.registrant, before.contacts],
+          "the registry's authInfo, registrant and contacts",
+        );
+        const here = await api("GET", `/v1/domains/${name}`);
+        assertEqual([here.json.account, here.json.auth_info], [domain.account, domain.auth_info], "account and auth_info here");
+        assertEqual((await api("GET", `/v1/domains/${name}/transfer`)).json.status, "pending", "the transfer");
+      } finally {
+        expectStatus(await api("PATCH", `/v1/accounts/${gaining.id}`, { limits: { domains: null } }), 200);
+      }
+      const again = await api("POST", `/v1/domains/${name}/transfer/approve`);
+      expectStatus(again, 200);
+      await registryNamesTheCopies(name, domain.id, contactsBefore);
     },
   );
 
