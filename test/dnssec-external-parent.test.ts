@@ -12,7 +12,7 @@ import { zoneKeys } from "../src/db/schema";
 import { writeContextAt } from "../src/db/write";
 import type { DsFields } from "../src/dns/dnssec/parent-ds";
 import type { ServerAddress } from "../src/dns/dnssec/parent-servers";
-import { type ExternalParents, PARENT_ASKS_PER_RUN } from "../src/jobs/dnssec-parent";
+import { type ExternalParents, PARENT_ASKS_PER_RUN, PARENT_QUERIES_PER_RUN } from "../src/jobs/dnssec-parent";
 import { runDnssec } from "../src/jobs/dnssec-run";
 import { configuredLimits } from "../src/registry/limits";
 import { authoritative, type Server, world, type Zone } from "./unit/dns-world";
@@ -40,10 +40,15 @@ function testTld(ns1: Record<string, DsFields[]>, ns2: Record<string, DsFields[]
     "192.0.2.11:53": authoritative(zone(ns2)),
   };
   const { ask, asked } = world(servers);
-  const external: ExternalParents = { roots: { ok: true, addresses: ROOTS }, asksLeft: PARENT_ASKS_PER_RUN, ask: () => ask };
+  const external: ExternalParents = {
+    roots: { ok: true, addresses: ROOTS },
+    asksLeft: PARENT_ASKS_PER_RUN,
+    queriesLeft: PARENT_QUERIES_PER_RUN,
+    ask: () => ask,
+  };
   /** The zones whose DS was asked of the root: one lookup each. */
   const looked = () => [...new Set(asked.filter((a) => a.server === "192.0.2.1:53" && a.type === 43).map((a) => a.name))];
-  return { external, looked };
+  return { external, looked, asked };
 }
 
 async function runAt(at: number, external: ExternalParents) {
@@ -114,6 +119,7 @@ describe("the run asks a parent not managed here of its name servers, and record
     // The first run: one of the parent's servers is behind, so no zone looked at concludes
     // and each is looked at again a day later, as every zone of the second run is due.
     const first = testTld(shown, {});
+    first.external.queriesLeft = PARENT_ASKS_PER_RUN * 30; // the lookups, not the queries, are the bound here
     expect(await runAt(at, first.external)).toMatchObject({ failed: 0 });
     expect(first.looked()).toHaveLength(PARENT_ASKS_PER_RUN);
     const left = zones.filter((z) => !first.looked().includes(z));
@@ -126,9 +132,43 @@ describe("the run asks a parent not managed here of its name servers, and record
     }
     // The second run, with all 11 due and the parent's servers in step: the zone left is looked at.
     const second = testTld(shown);
+    second.external.queriesLeft = PARENT_ASKS_PER_RUN * 30;
     expect(await runAt(at + DAY, second.external)).toMatchObject({ failed: 0 });
     expect(second.looked()).toHaveLength(PARENT_ASKS_PER_RUN);
     expect(second.looked()).toContain(left[0]);
     expect((await keysOf(left[0]!)).keys[0].ds_state).toBe("seen");
+  });
+
+  it(`one run's lookups make at most ${PARENT_QUERIES_PER_RUN} queries together: a lookup cut short by them leaves its zone due, unwritten, for the next run`, async () => {
+    const zones = ["queries-0.test", "queries-1.test"];
+    const made = await Promise.all(zones.map(signed));
+    const shown = Object.fromEntries(zones.map((z, i) => [z, [made[i]!.ds]]));
+    const at = Math.max(...made.map((m) => m.due));
+    // What one lookup takes in this world (the root's referral, the parent's NS set, its two servers).
+    const probe = testTld(shown);
+    probe.external.asksLeft = 1;
+    expect(await runAt(at, probe.external)).toMatchObject({ failed: 0 });
+    const cost = probe.asked.length;
+    expect(cost).toBeGreaterThan(1);
+    const lookedFirst = probe.looked()[0]!;
+    const other = zones.find((z) => z !== lookedFirst)!;
+    // A run with one query fewer left than the lookup needs: it is cut short, and the zone stays as it was, due.
+    const short = testTld(shown);
+    short.external.queriesLeft = cost - 1;
+    expect(await runAt(at, short.external)).toMatchObject({ failed: 0 });
+    expect(short.asked).toHaveLength(cost - 1);
+    expect(await keysOf(other)).toMatchObject({
+      next_step_at: new Date(made[zones.indexOf(other)]!.due).toISOString(),
+      keys: [expect.objectContaining({ ds_state: "submitted" })],
+    });
+    // With none left, no lookup starts; with enough, it concludes.
+    const none = testTld(shown);
+    none.external.queriesLeft = 0;
+    expect(await runAt(at, none.external)).toMatchObject({ failed: 0 });
+    expect(none.asked).toHaveLength(0);
+    const enough = testTld(shown);
+    enough.external.queriesLeft = cost;
+    expect(await runAt(at, enough.external)).toMatchObject({ failed: 0 });
+    expect((await keysOf(other)).keys).toEqual([expect.objectContaining({ ds_state: "seen" })]);
   });
 });

@@ -1,7 +1,8 @@
 // DNS over TCP from the Worker (RFC 1035 §4.2.2, RFC 7766 §8: each message behind a
 // two-octet length), through `connect()` (a Worker has no UDP): one query a connection, the
 // connection closed once its response is read, on a timeout or on any failure. What the
-// iteration of src/dns/dnssec/parent-servers.ts sends its queries through.
+// iteration of src/dns/dnssec/parent-servers.ts sends its queries through. The close is
+// awaited (for at most CLOSE_WAIT_MS) before the query's result is returned.
 import { type Ask, addressText, type ServerAddress } from "../dns/dnssec/parent-servers";
 import { framedMessage, readFramed } from "../dns/tcp-frame";
 
@@ -16,6 +17,25 @@ type Socket = ReturnType<typeof import("cloudflare:sockets").connect>;
 
 /** How long one query may take, connecting included: a server slower than this has not answered. */
 export const QUERY_TIMEOUT_MS = 3_000;
+
+/**
+ * How long a query waits for its socket to close before the next query may open one: a
+ * Worker has at most 6 connections open at once, and a close not awaited would leave them
+ * to pile up behind a lookup's queries (one at a time). A close slower than this is left to finish.
+ */
+export const CLOSE_WAIT_MS = 1_000;
+
+/** Closes `socket` (when one was opened), waiting for it at most CLOSE_WAIT_MS; a close that fails is nothing to report. */
+async function closed(socket: Socket | null): Promise<void> {
+  if (socket === null) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CLOSE_WAIT_MS);
+  });
+  // Closing a socket that never opened rejects: that is nothing to report.
+  await Promise.race([socket.close().catch(() => undefined), waited]);
+  if (timer !== undefined) clearTimeout(timer);
+}
 
 /** One query to one server over TCP: its response, or why none came within `timeoutMs`. */
 export async function askOverTcp(server: ServerAddress, query: Uint8Array, timeoutMs = QUERY_TIMEOUT_MS): Promise<Uint8Array | { error: string }> {
@@ -45,8 +65,7 @@ export async function askOverTcp(server: ServerAddress, query: Uint8Array, timeo
   } finally {
     over = true;
     if (timer !== undefined) clearTimeout(timer);
-    // Closing a socket that never opened rejects: that is nothing to report.
-    (socket as Socket | null)?.close().catch(() => undefined);
+    await closed(socket as Socket | null);
   }
 }
 

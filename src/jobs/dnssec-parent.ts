@@ -4,20 +4,29 @@
 // from the Worker (src/dns/dnssec/parent-servers.ts reads and decides; src/jobs/dns-tcp.ts
 // sends). A set is concluded only when every name server of the parent shows it, so a change
 // is never seen before a resolver, whichever of them it asks, is shown it.
-import { type Ask, lookupParentDs, parseServerList, type ServerAddress } from "../dns/dnssec/parent-servers";
+import { type Ask, lookupParentDs, PARENT_LOOKUP_LIMITS, parseServerList, type ServerAddress } from "../dns/dnssec/parent-servers";
 import { parentDsKeys } from "../dns/dnssec/parent-ds";
 import type { ParentDs } from "../dns/dnssec/rollover";
 import { keysWithDnskey, type ZoneSigning } from "../resources/dnssec/steps";
 import { tcpAsk } from "./dns-tcp";
 
 /**
- * The lookups of a parent one run makes at most: each is at most 30 queries, each query a
- * connection, and a Worker's connections count as its subrequests (50 an invocation on the
- * free plan, 10 000 on the paid): 300 at most. A zone past the bound is not written at all
- * (`NOT_LOOKED`): it stays due, before the zones looked at (their next look is later), and
- * is looked at first by the next run.
+ * The lookups of a parent one run makes at most (a bound on its time: each takes up to
+ * PARENT_LOOKUP_BUDGET_MS). A zone past the bound is not written at all (`NOT_LOOKED`): it
+ * stays due, before the zones looked at (their next look is later), and is looked at first
+ * by the next run.
  */
 export const PARENT_ASKS_PER_RUN = 10;
+
+/**
+ * The queries all of one run's lookups make together: each query is a connection, and a
+ * Worker's connections count as its subrequests, 50 an invocation on the free plan (10 000
+ * on the paid). 40 leaves 10 for the run's other subrequests (a connected registry's
+ * gateway calls for managed parents). A lookup starts only while some are left, with at most
+ * what is left (and its own 30); one cut short by them is `NOT_LOOKED`, as a zone past
+ * PARENT_ASKS_PER_RUN.
+ */
+export const PARENT_QUERIES_PER_RUN = 40;
 
 /** How long one zone's lookup may take in all (each query within its own 3 s). */
 export const PARENT_LOOKUP_BUDGET_MS = 20_000;
@@ -26,13 +35,15 @@ export const PARENT_LOOKUP_BUDGET_MS = 20_000;
 export interface ExternalParents {
   roots: { ok: true; addresses: ServerAddress[] } | { ok: false; error: string };
   asksLeft: number;
+  /** The queries the run's lookups may still make (PARENT_QUERIES_PER_RUN at its start). */
+  queriesLeft: number;
   /** The transport, one per lookup (over TCP unless a caller gives another). */
   ask: (budgetMs: number) => Ask;
 }
 
 /** A run's external parents: the root servers of DNSSEC_ROOT_SERVERS (the IANA root servers unless set). */
 export function externalParents(env: { DNSSEC_ROOT_SERVERS?: string }): ExternalParents {
-  return { roots: parseServerList(env.DNSSEC_ROOT_SERVERS), asksLeft: PARENT_ASKS_PER_RUN, ask: tcpAsk };
+  return { roots: parseServerList(env.DNSSEC_ROOT_SERVERS), asksLeft: PARENT_ASKS_PER_RUN, queriesLeft: PARENT_QUERIES_PER_RUN, ask: tcpAsk };
 }
 
 function logUnavailable(zone: string, reason: string) {
@@ -59,11 +70,18 @@ export async function observeExternalParent(state: ZoneSigning, parents: Externa
     logUnavailable(state.zone.name, `this run has made its ${PARENT_ASKS_PER_RUN} lookups of a parent`);
     return NOT_LOOKED;
   }
+  if (parents.queriesLeft <= 0) {
+    logUnavailable(state.zone.name, `this run has made its ${PARENT_QUERIES_PER_RUN} queries to a parent's servers`);
+    return NOT_LOOKED;
+  }
   parents.asksLeft--;
-  const answer = await lookupParentDs(state.zone.name, parents.roots.addresses, parents.ask(PARENT_LOOKUP_BUDGET_MS));
+  const queries = Math.min(PARENT_LOOKUP_LIMITS.queries, parents.queriesLeft);
+  const answer = await lookupParentDs(state.zone.name, parents.roots.addresses, parents.ask(PARENT_LOOKUP_BUDGET_MS), { limits: { queries } });
+  parents.queriesLeft -= answer.queries;
   if (answer.kind === "unavailable") {
     logUnavailable(state.zone.name, answer.reason);
-    return null;
+    // Cut short by the run's queries, not its own bound: the next run looks at it first.
+    return queries < PARENT_LOOKUP_LIMITS.queries && answer.queries >= queries ? NOT_LOOKED : null;
   }
   return parentDsKeys(state.zone.name, keysWithDnskey(state.rows), answer.records);
 }
