@@ -323,7 +323,8 @@ describe("changes the registry makes itself", () => {
 
 describe("a message the gateway hands over again from its set-aside record (replayed: true) is not trusted: the registry's info decides", () => {
   // The registry is out of reach here: each replayed message asks it and waits (503, nothing written); the registry's
-  // answer deciding is end to end (scripts/registry-e2e.mjs, a set-aside hold lifted at the registry since).
+  // answer deciding is end to end (scripts/registry-e2e.mjs: a replayed hold the registry does not show, a replayed
+  // pending transfer it shows no pendingTransfer for).
   it("a replayed stale infData does not undo a newer state: its serverHold is not followed as it says (the registry's info is asked: 503 out of reach), the domain keeps the newer state and the message is not marked applied", async () => {
     const domain = await registered("replayed-hold.org");
     const info = (statuses: string[]) => ({
