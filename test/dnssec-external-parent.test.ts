@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { database } from "../src/db/client";
 import { zoneKeys } from "../src/db/schema";
+import { DEFAULT_DS_TTL, EXTERNAL_PARENT_PROPAGATION_DELAY } from "../src/db/zone-keys";
 import { writeContextAt } from "../src/db/write";
 import type { DsFields } from "../src/dns/dnssec/parent-ds";
 import type { ServerAddress } from "../src/dns/dnssec/parent-servers";
@@ -170,5 +171,20 @@ describe("the run asks a parent not managed here of its name servers, and record
     enough.external.queriesLeft = cost;
     expect(await runAt(at, enough.external)).toMatchObject({ failed: 0 });
     expect((await keysOf(other)).keys).toEqual([expect.objectContaining({ ds_state: "seen" })]);
+  });
+
+  it(`a DS the parent's servers show is waited on for DprpP (${EXTERNAL_PARENT_PROPAGATION_DELAY} s, the instances not asked) beside its TTL before the roll goes on`, async () => {
+    const { ds } = await signed("dprp.test");
+    const started = await api("POST", "/v1/zones/dprp.test/dnssec/rollover", { json: { kind: "csk" } });
+    expect(started.status, started.text).toBe(200);
+    const fresh = started.body.keys.find((k: { state: string }) => k.state === "published");
+    const [tag, algorithm, digestType, digest] = (fresh.ds as string[]).find((d) => d.split(" ")[2] === "2")!.split(" ");
+    const freshDs: DsFields = { key_tag: Number(tag), algorithm: Number(algorithm), digest_type: Number(digestType), digest: digest! };
+    const { external } = testTld({ "dprp.test": [ds, freshDs] });
+    expect(await runAt(Date.parse(started.body.rollover.started_at) + 7_200_000, external)).toMatchObject({ failed: 0 });
+    const [key] = await database(env.DB).select().from(zoneKeys).where(eq(zoneKeys.id, fresh.id));
+    expect(key).toMatchObject({ dsState: "seen" });
+    const after = await keysOf("dprp.test");
+    expect(Date.parse(after.next_step_at) - Date.parse(key!.dsSince!)).toBe((EXTERNAL_PARENT_PROPAGATION_DELAY + DEFAULT_DS_TTL) * 1000);
   });
 });

@@ -48,8 +48,17 @@ export function zoneTiming(zone: Pick<ZoneRow, "soaMinimum">, maxRecordTtl: numb
  */
 export function parentTiming(managed: boolean, connected = false): ParentTiming {
   if (managed && connected) return { kind: "managed", dsTtl: DEFAULT_DS_TTL, ...CONNECTED_REGISTRY_DELAYS };
-  return { kind: managed ? "managed" : "external", dsTtl: DEFAULT_DS_TTL, registrationDelay: 0 };
+  if (managed) return { kind: "managed", dsTtl: DEFAULT_DS_TTL, registrationDelay: 0 };
+  return { kind: "external", dsTtl: DEFAULT_DS_TTL, registrationDelay: 0, propagationDelay: EXTERNAL_PARENT_PROPAGATION_DELAY };
 }
+
+/**
+ * DprpP of a parent not managed here, an hour (BIND's `parent-propagation-delay` default):
+ * its DS set is seen when every name server of the parent shows it, but each asked at one
+ * address (a second only when the first is silent), and an anycast address at one of its
+ * instances; the others, unseen, may publish the change later.
+ */
+export const EXTERNAL_PARENT_PROPAGATION_DELAY = 3600;
 
 /**
  * A connected registry's delays (docs/dnssec-rollovers.md "The timings"): Dreg, an update it
