@@ -99,10 +99,12 @@ async function stepZone(
   });
 }
 
-/** One run: every due zone (a bounded batch) through nextSteps, each in its own write. */
-export async function runDnssec(ctx: WriteContext, secret: string | null, parents: ParentLinks): Promise<DnssecRunReport> {
-  // The real time the run started: a run `as_of` a moment adds to it the real time it takes.
-  const startedMs = Date.now();
+/**
+ * One run: every due zone (a bounded batch) through nextSteps, each in its own write.
+ * `startedMs`: the real time `ctx.now` stands for, from which the real time the run has
+ * taken is counted (now, unless the caller's `ctx.now` is earlier, as a cron's scheduled time).
+ */
+export async function runDnssec(ctx: WriteContext, secret: string | null, parents: ParentLinks, startedMs = Date.now()): Promise<DnssecRunReport> {
   const due = await dueZones(ctx.db, ctx.now);
   const report: DnssecRunReport = { as_of: ctx.at, zones: 0, steps: 0, failed: 0, more: due.length === DNSSEC_RUN_BATCH };
   for (const zone of due) {
@@ -127,7 +129,13 @@ export function cronDnssec(
   const db = database(d1);
   const secret = vars.DNSSEC_KEY_SECRET && vars.DNSSEC_KEY_SECRET.length >= 32 ? vars.DNSSEC_KEY_SECRET : null;
   const ctx = writeContextAt(db, new Date(scheduledTime), "cron", configuredLimits(vars as Record<string, unknown>), db);
-  return runDnssec(ctx, secret, { link: { settings: vars, clTRID: `cron-dnssec-${scheduledTime}` }, external: externalParents(vars) });
+  // The elapsed time counts from the scheduled time: an invocation starts after it, and what is seen is seen now.
+  return runDnssec(
+    ctx,
+    secret,
+    { link: { settings: vars, clTRID: `cron-dnssec-${scheduledTime}` }, external: externalParents(vars) },
+    Math.min(scheduledTime, Date.now()),
+  );
 }
 
 export const runDnssecNow: RouteHandler<typeof routes.runDnssec, AppEnv> = async (c) => {
