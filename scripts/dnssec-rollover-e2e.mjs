@@ -74,7 +74,7 @@ const harness = createHarness({
 const { check, ok, notOk } = harness;
 
 const ZONE = "rollover-e2e.com";
-/** TTLds: the parent's DS TTL the service assumes (src/resources/dnssec/lifecycle.ts DEFAULT_DS_TTL). */
+/** TTLds: the parent's DS TTL the service assumes (src/db/zone-keys.ts DEFAULT_DS_TTL). */
 const DS_TTL_SECONDS = 86_400;
 /** The most steps one roll may take here: a hang detector (the longest, an algorithm roll, takes 5). */
 const MAX_STEPS = 12;

@@ -31,6 +31,8 @@ export interface Env extends Cloudflare.Env {
    * when absent); the IANA root servers' IPv4 addresses unless set.
    */
   DNSSEC_ROOT_SERVERS?: string;
+  /** The queries one DNSSEC run's lookups of parents make together (each a connection, so a subrequest): 1 to 9 000, 40 unless set. */
+  DNSSEC_PARENT_QUERIES_PER_RUN?: string;
   /** "true" switches authentication off for requests to a loopback host (npm start). */
   AUTH_DISABLED?: string;
   /** SHA-256 (hex) of `npm start`'s local credential, which `npm run token` presents over loopback (src/http/auth.ts, src/http/credentials.ts); npm start passes it. */

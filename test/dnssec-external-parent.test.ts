@@ -13,7 +13,7 @@ import { DEFAULT_DS_TTL, EXTERNAL_PARENT_PROPAGATION_DELAY } from "../src/db/zon
 import { writeContextAt } from "../src/db/write";
 import type { DsFields } from "../src/dns/dnssec/parent-ds";
 import type { ServerAddress } from "../src/dns/dnssec/parent-servers";
-import { type ExternalParents, PARENT_ASKS_PER_RUN, PARENT_QUERIES_PER_RUN } from "../src/jobs/dnssec-parent";
+import { type ExternalParents, externalParents, PARENT_ASKS_PER_RUN, PARENT_QUERIES_PER_RUN } from "../src/jobs/dnssec-parent";
 import { runDnssec } from "../src/jobs/dnssec-run";
 import { configuredLimits } from "../src/registry/limits";
 import { authoritative, type Server, world, type Zone } from "./unit/dns-world";
@@ -186,5 +186,19 @@ describe("the run asks a parent not managed here of its name servers, and record
     expect(key).toMatchObject({ dsState: "seen" });
     const after = await keysOf("dprp.test");
     expect(Date.parse(after.next_step_at) - Date.parse(key!.dsSince!)).toBe((EXTERNAL_PARENT_PROPAGATION_DELAY + DEFAULT_DS_TTL) * 1000);
+  });
+});
+
+describe("DNSSEC_PARENT_QUERIES_PER_RUN sets a run's queries to parents' servers (each a subrequest)", () => {
+  it("unset, or not a whole number from 1 to 9 000, the run makes at most 40 queries in 10 lookups", () => {
+    for (const value of [undefined, "", "0", "-5", "12.5", "forty", "9001", "1e3"]) {
+      expect(externalParents({ DNSSEC_PARENT_QUERIES_PER_RUN: value }), String(value)).toMatchObject({ queriesLeft: 40, asksLeft: 10 });
+    }
+  });
+
+  it("raised on a plan with more subrequests, the run makes that many queries, and as many lookups as they allow whole (30 each)", () => {
+    expect(externalParents({ DNSSEC_PARENT_QUERIES_PER_RUN: "900" })).toMatchObject({ queriesLeft: 900, asksLeft: 30 });
+    expect(externalParents({ DNSSEC_PARENT_QUERIES_PER_RUN: " 9000 " })).toMatchObject({ queriesLeft: 9000, asksLeft: 300 });
+    expect(externalParents({ DNSSEC_PARENT_QUERIES_PER_RUN: "20" })).toMatchObject({ queriesLeft: 20, asksLeft: 10 });
   });
 });

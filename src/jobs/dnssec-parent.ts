@@ -19,14 +19,21 @@ import { tcpAsk } from "./dns-tcp";
 export const PARENT_ASKS_PER_RUN = 10;
 
 /**
- * The queries all of one run's lookups make together: each query is a connection, and a
- * Worker's connections count as its subrequests, 50 an invocation on the free plan (10 000
- * on the paid). 40 leaves 10 for the run's other subrequests (a connected registry's
- * gateway calls for managed parents). A lookup starts only while some are left, with at most
- * what is left (and its own 30); one cut short by them is `NOT_LOOKED`, as a zone past
+ * The queries all of one run's lookups make together unless DNSSEC_PARENT_QUERIES_PER_RUN
+ * says otherwise: each query is a connection, and a Worker's connections count as its
+ * subrequests, 50 an invocation on the free plan (10 000 on the paid, where a deployment
+ * raises it). 40 leaves 10 for the run's other subrequests (a connected registry's gateway
+ * calls for managed parents). A lookup starts only while some are left, with at most what is
+ * left (and its own 30); one cut short by them is `NOT_LOOKED`, as a zone past
  * PARENT_ASKS_PER_RUN.
  */
 export const PARENT_QUERIES_PER_RUN = 40;
+
+/** DNSSEC_PARENT_QUERIES_PER_RUN as a number: a whole number from 1 to 9 000, else the default (PARENT_QUERIES_PER_RUN). */
+export function parentQueriesPerRun(value: string | undefined): number {
+  const n = value !== undefined && /^[1-9][0-9]{0,3}$/.test(value.trim()) ? Number(value.trim()) : null;
+  return n !== null && n <= 9_000 ? n : PARENT_QUERIES_PER_RUN;
+}
 
 /** How long one zone's lookup may take in all (each query within its own 3 s). */
 export const PARENT_LOOKUP_BUDGET_MS = 20_000;
@@ -42,8 +49,11 @@ export interface ExternalParents {
 }
 
 /** A run's external parents: the root servers of DNSSEC_ROOT_SERVERS (the IANA root servers unless set). */
-export function externalParents(env: { DNSSEC_ROOT_SERVERS?: string }): ExternalParents {
-  return { roots: parseServerList(env.DNSSEC_ROOT_SERVERS), asksLeft: PARENT_ASKS_PER_RUN, queriesLeft: PARENT_QUERIES_PER_RUN, ask: tcpAsk };
+export function externalParents(env: { DNSSEC_ROOT_SERVERS?: string; DNSSEC_PARENT_QUERIES_PER_RUN?: string }): ExternalParents {
+  const queries = parentQueriesPerRun(env.DNSSEC_PARENT_QUERIES_PER_RUN);
+  // A run's lookups: as many as its queries allow a zone's whole lookup (30), at least the default 10.
+  const asks = Math.max(PARENT_ASKS_PER_RUN, Math.floor(queries / PARENT_LOOKUP_LIMITS.queries));
+  return { roots: parseServerList(env.DNSSEC_ROOT_SERVERS), asksLeft: asks, queriesLeft: queries, ask: tcpAsk };
 }
 
 function logUnavailable(zone: string, reason: string) {
@@ -67,11 +77,11 @@ export async function observeExternalParent(state: ZoneSigning, parents: Externa
     return null;
   }
   if (parents.asksLeft <= 0) {
-    logUnavailable(state.zone.name, `this run has made its ${PARENT_ASKS_PER_RUN} lookups of a parent`);
+    logUnavailable(state.zone.name, "this run has made all its lookups of a parent");
     return NOT_LOOKED;
   }
   if (parents.queriesLeft <= 0) {
-    logUnavailable(state.zone.name, `this run has made its ${PARENT_QUERIES_PER_RUN} queries to a parent's servers`);
+    logUnavailable(state.zone.name, "this run has made all its queries to a parent's servers (DNSSEC_PARENT_QUERIES_PER_RUN)");
     return NOT_LOOKED;
   }
   parents.asksLeft--;

@@ -124,7 +124,7 @@ export async function runDnssec(ctx: WriteContext, secret: string | null, parent
 export function cronDnssec(
   d1: D1Database,
   scheduledTime: number,
-  vars: { DNSSEC_KEY_SECRET?: string; DNSSEC_ROOT_SERVERS?: string } & ConnectorSettings,
+  vars: { DNSSEC_KEY_SECRET?: string; DNSSEC_ROOT_SERVERS?: string; DNSSEC_PARENT_QUERIES_PER_RUN?: string } & ConnectorSettings,
 ): Promise<DnssecRunReport> {
   const db = database(d1);
   const secret = vars.DNSSEC_KEY_SECRET && vars.DNSSEC_KEY_SECRET.length >= 32 ? vars.DNSSEC_KEY_SECRET : null;
