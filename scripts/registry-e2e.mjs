@@ -13,6 +13,7 @@
 // XML in the gateway's state dir) and acked so the queue moves on, then applied from there.
 // Prints `ok - …` / `not ok - …` per check and `REGISTRY-E2E: N passed, M failed`.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { assert, assertEqual, createHarness, expectStatus, httpClient, startDaemon, waitFor } from "./lib/harness.mjs";
 import { openLocalD1 } from "./lib/local-d1.mjs";
@@ -66,9 +67,40 @@ async function main() {
   );
 
   const stateDir = tempDir("domain-api-registry-e2e-state-");
-  const base = await startReported("npm start -- --registries FILE", { persistTo: stateDir, args: ["--registries", connectors] });
+  // CURSOR_SECRET: a request under a Host that is not npm start's is served as a deployed
+  // Worker's (asDeployed below), which refuses every request without one.
+  const cursorSecret = ["--var", "CURSOR_SECRET:registry-e2e-cursor-secret-0123456789abcdef"];
+  const base = await startReported("npm start -- --registries FILE", { persistTo: stateDir, args: ["--registries", connectors, ...cursorSecret] });
   if (!base) return;
   const api = httpClient(base, { timeoutMs: 20_000 });
+  /**
+   * A GET as a deployed Worker is asked: npm start turns authentication off only for its own
+   * host names (src/http/local-development.ts), so under another Host the bearer decides.
+   * @returns {Promise<{ status: number, text: string, json: any }>}
+   */
+  const asDeployed = (path, authorization) =>
+    new Promise((resolve, reject) => {
+      const url = new URL(path, base);
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "GET",
+          headers: { host: "api.registry-e2e.example", authorization },
+          timeout: 20_000,
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk) => (text += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text, json: text ? JSON.parse(text) : null }));
+        },
+      );
+      req.on("timeout", () => req.destroy(new Error(`GET ${path}: no answer within 20 s`)));
+      req.on("error", reject);
+      req.end();
+    });
   const control = httpClient(controlUrl, { timeoutMs: 10_000 });
   /** The commands the registry received since `from` (its log, GET /commands). */
   const commandsSince = async (from) => {
@@ -579,6 +611,20 @@ check "the registry took the domain:create of readme-epp-tour.com (its last answ
       assertEqual(repository.json.connector.set_aside_messages, 1, "connector.set_aside_messages");
     },
   );
+
+  await check("a customer's token reads the repository's connector without the gateway's set-aside count (an operator's concern)", async () => {
+    const account = await api("POST", "/v1/accounts", { name: "Registry E2E Customer" });
+    expectStatus(account, 201);
+    const token = await api("POST", "/v1/tokens", { name: "registry-e2e-customer", scope: "read", account: account.json.id });
+    expectStatus(token, 201);
+    // As a deployed Worker is asked (a Host that is not npm start's: authentication on), so the token is the reader.
+    const seen = await asDeployed("/v1/repositories/verisign", `Bearer ${token.json.secret}`);
+    expectStatus(seen, 200);
+    assertEqual(seen.json.connector, { kind: "epp", state: "up", since: seen.json.connector.since, last_error: null }, "the customer's connector");
+    assert(!seen.text.includes("set_aside"), `a customer sees the set-aside count: ${JSON.stringify(seen.json.connector)}`);
+    // The operator, at the same moment, still sees it: the difference is the reader's.
+    assertEqual((await api("GET", "/v1/repositories/verisign")).json.connector.set_aside_messages, 1, "the operator's connector.set_aside_messages");
+  });
 
   await check("once D1 takes the writes again, the set-aside message is handed over from the gateway's record and applied; the record is removed", async () => {
     await sqlite("DROP TRIGGER e2e_refuse_message;");

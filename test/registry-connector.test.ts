@@ -4,7 +4,7 @@
 // to end by scripts/registry-e2e.mjs against the local registry; the mapping of our objects
 // to EPP and of EPP answers to ours by test/unit/connector.test.ts.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { database } from "../src/db/client";
 import { registryObjectsHeld } from "../src/db/registry-objects";
@@ -115,67 +115,6 @@ describe("a connected repository whose gateway cannot be reached", () => {
     const problem = expectProblem(await apiWith(misconfigured, "GET", "/v1/domains/check?name=misconfigured.org"), 503, "not_configured");
     expect(problem.detail).toContain("REGISTRY_CONNECTORS is not JSON");
     expect(problem.detail).not.toContain("local-pw-1");
-  });
-});
-
-describe("a connected repository whose gateway reports set-aside poll messages", () => {
-  /** pir connected to a gateway at a name of its own, whose status (GET /registries/pir) is answered below. */
-  const PIR_TO_A_REPORTING_GATEWAY = { ...PIR_TO_A_CLOSED_GATEWAY, REGISTRY_GATEWAY_URL: "http://set-aside-gateway.test" };
-  /** The gateway's status as src/gateway/http.ts answers it (docs/registries.md, "The gateway's HTTP interface"): up, 2 messages set aside. */
-  const STATUS = {
-    state: "up",
-    since: "2026-11-29T08:00:00.000Z",
-    client_id: "domain-api",
-    last_error: null,
-    objects: ["urn:ietf:params:xml:ns:domain-1.0"],
-    extensions: ["urn:ietf:params:xml:ns:secDNS-1.1"],
-    sessions: { open: 1, configured: 1 },
-    messages: { set_aside: 2, set_aside_messages: [], retrying: [] },
-  };
-
-  /**
-   * A read of the repository while the gateway answers that status. No network reaches
-   * workerd (vitest.config.ts's outboundService), so the Worker's request to the gateway's
-   * status, and only that one, is answered here with the gateway's JSON.
-   */
-  async function readWhileReporting(authorization: string) {
-    const realFetch = globalThis.fetch;
-    const asked: string[] = [];
-    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      if (!url.startsWith("http://set-aside-gateway.test/")) return realFetch(input, init);
-      asked.push(url);
-      return Response.json(url === "http://set-aside-gateway.test/registries/pir" ? STATUS : { error: "not found" }, {
-        status: url.endsWith("/registries/pir") ? 200 : 404,
-      });
-    });
-    try {
-      const response = await apiWith(PIR_TO_A_REPORTING_GATEWAY, "GET", "/v1/repositories/pir", { authorization });
-      expect(asked).toEqual(["http://set-aside-gateway.test/registries/pir"]);
-      return response;
-    } finally {
-      spy.mockRestore();
-    }
-  }
-
-  it("an operator's GET /v1/repositories/{id} shows connector.set_aside_messages; a customer's token sees no such field", async () => {
-    const operator = await readWhileReporting(bearer("write"));
-    expect(operator.status, operator.text).toBe(200);
-    expect(operator.body.connector).toEqual({
-      kind: "epp",
-      state: "up",
-      since: "2026-11-29T08:00:00.000Z",
-      last_error: null,
-      objects: ["urn:ietf:params:xml:ns:domain-1.0"],
-      extensions: ["urn:ietf:params:xml:ns:secDNS-1.1"],
-      sessions: { open: 1, configured: 1 },
-      set_aside_messages: 2,
-    });
-    const customer = await customerAccount("set-aside-viewer");
-    const seen = await readWhileReporting(customer.auth);
-    expect(seen.status, seen.text).toBe(200);
-    expect(seen.body.connector).toEqual({ kind: "epp", state: "up", since: "2026-11-29T08:00:00.000Z", last_error: null });
-    expect(seen.text).not.toContain("set_aside");
   });
 });
 
