@@ -11,7 +11,7 @@ import { readTsig, TSIG_ERROR, verifyResponse } from "../src/dns/tsig";
 import { parseMessage } from "../src/dns/message";
 import worker from "../src/index";
 import { MAX_ZONE_RECORD_BYTES } from "../src/resources/zones/master-file";
-import { costOfRequest, roundTrips } from "./d1-cost";
+import { costOfRequest, roundTrips, tokenVerifiedAfresh } from "./d1-cost";
 import { answerOf, keyBytes, type PrereqLine, signed, type TestKey, type UpdateLine, updateMessage } from "./dns-update-messages";
 import { api, type ApiResponse } from "./helpers";
 
@@ -448,17 +448,21 @@ describe("an update is bounded (DNS_UPDATE_MAX_RECORDS) and costs the same numbe
     const tripsOf = async (lines: UpdateLine[]) => {
       const { response, cost } = await costOfRequest(updateRequest(await signed(updateMessage(z, lines), k)));
       expect(answerOf(new Uint8Array(await response.arrayBuffer())).rcode).toBe(RCODE.NOERROR);
-      return { trips: roundTrips(cost), batches: cost.batches.length };
+      return { trips: roundTrips(cost), batches: cost.batches.length, afresh: tokenVerifiedAfresh(cost) };
     };
     // Warm just before each: the token's check is cached per isolate for 10 s, which a
-    // loaded machine can run past between two measures; its re-check is not the update's cost.
-    const measured = async (lines: UpdateLine[], label: string) => {
+    // loaded machine can run past between two measures (even between the warm-up and the
+    // measure); its re-check is not the update's cost, so such a measure is taken again
+    // (at most twice, each time with new records: an update is not idempotent to measure).
+    const measured = async (lines: (again: number) => UpdateLine[], label: string) => {
       await tripsOf(many(z, 1, `warm-${label}`));
-      return tripsOf(lines);
+      let result = await tripsOf(lines(0));
+      for (let again = 1; again <= 2 && result.afresh; again++) result = await tripsOf(lines(again));
+      return { trips: result.trips, batches: result.batches };
     };
-    const one = await measured(many(z, 1, "one"), "one");
-    const five = await measured(many(z, 5, "five"), "five");
-    const hundreds = await measured(many(z, 500, "big"), "big");
+    const one = await measured((again) => many(z, 1, `one-${again}`), "one");
+    const five = await measured((again) => many(z, 5, `five-${again}`), "five");
+    const hundreds = await measured((again) => many(z, 500, `big-${again}`), "big");
     // One read batch and one write batch, whatever the update holds.
     expect(one).toEqual({ trips: 2, batches: 2 });
     expect(five).toEqual(one);
