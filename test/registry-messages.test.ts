@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { type ApiResponse, api, customerAccount, expectProblem } from "./helpers";
 import { bearer } from "./tokens";
+import { domainInfData } from "./registry-info";
 
 const SECRET = "a-gateway-secret-of-32-characters-or-more";
 const PIR = {
@@ -247,18 +248,7 @@ describe("transfers another registrar asks for", () => {
 describe("changes the registry makes itself", () => {
   it("a status change carrying the domain's infData: ours follows in one update event listing what differed", async () => {
     const domain = await registered("held-by-registry.org");
-    const info = {
-      kind: "domain:infData",
-      name: "held-by-registry.org",
-      roid: "77-PIR",
-      statuses: [{ s: "serverHold" }],
-      contacts: [],
-      nameservers: NAMESERVERS,
-      hostAttrs: [],
-      hosts: [],
-      clID: "domain-api",
-      exDate: domain.expires_at,
-    };
+    const info = domainInfData("held-by-registry.org", "77-PIR", NAMESERVERS, { statuses: [{ s: "serverHold" }], exDate: domain.expires_at });
     const res = await hand(message([info], "The registry changed the statuses of held-by-registry.org: +serverHold."));
     expect(res.body).toMatchObject({ outcome: "applied", domain: domain.id });
     const now = await api("GET", "/v1/domains/held-by-registry.org");
@@ -270,17 +260,7 @@ describe("changes the registry makes itself", () => {
 
   it("RDAP shows the registry's ROID as the domain's handle once the registry named it", async () => {
     await registered("roid-shown.org");
-    const info = {
-      kind: "domain:infData",
-      name: "roid-shown.org",
-      roid: "91-PIR",
-      statuses: [{ s: "ok" }],
-      contacts: [],
-      nameservers: NAMESERVERS,
-      hostAttrs: [],
-      hosts: [],
-      clID: "domain-api",
-    };
+    const info = domainInfData("roid-shown.org", "91-PIR", NAMESERVERS);
     expect((await hand(message([info]))).body).toMatchObject({ outcome: "applied" });
     const view = await api("GET", "/v1/domains/roid-shown.org", { headers: { accept: "application/rdap+json" } });
     expect(view.status, view.text).toBe(200);
@@ -290,17 +270,7 @@ describe("changes the registry makes itself", () => {
 
   it("a domain the registry shows as another registrar's is marked, not deleted: GET and RDAP name that registrar (clID)", async () => {
     const domain = await registered("sponsored-elsewhere.org");
-    const info = {
-      kind: "domain:infData",
-      name: "sponsored-elsewhere.org",
-      roid: "92-PIR",
-      statuses: [{ s: "ok" }],
-      contacts: [],
-      nameservers: [],
-      hostAttrs: [],
-      hosts: [],
-      clID: "other-registrar",
-    };
+    const info = domainInfData("sponsored-elsewhere.org", "92-PIR", [], { clID: "other-registrar" });
     expect((await hand(message([info]))).body).toMatchObject({ outcome: "applied", domain: domain.id });
     const now = await api("GET", "/v1/domains/sponsored-elsewhere.org");
     expect(now.status, now.text).toBe(200);
@@ -327,18 +297,8 @@ describe("a message the gateway hands over again from its set-aside record (repl
   // pending transfer it shows no pendingTransfer for).
   it("a replayed stale infData does not undo a newer state: its serverHold is not followed as it says (the registry's info is asked: 503 out of reach), the domain keeps the newer state and the message is not marked applied", async () => {
     const domain = await registered("replayed-hold.org");
-    const info = (statuses: string[]) => ({
-      kind: "domain:infData",
-      name: "replayed-hold.org",
-      roid: "94-PIR",
-      statuses: statuses.map((s) => ({ s })),
-      contacts: [],
-      nameservers: NAMESERVERS,
-      hostAttrs: [],
-      hosts: [],
-      clID: "domain-api",
-      exDate: domain.expires_at,
-    });
+    const info = (statuses: string[]) =>
+      domainInfData("replayed-hold.org", "94-PIR", NAMESERVERS, { statuses: statuses.map((s) => ({ s })), exDate: domain.expires_at });
     const older = message([info(["serverHold"])], "The registry put replayed-hold.org on hold.");
     const newer = message([info(["ok"])], "The registry lifted the hold of replayed-hold.org.");
     // The newer message applied first (the older one set aside by the gateway), then the older one replayed.
@@ -398,18 +358,7 @@ describe("a message whose write would take an account past a limit is applied al
     expect(limited.status, limited.text).toBe(200);
     // The registry names two name servers no one holds here: each becomes an external host of the account.
     const nameservers = ["ns1.past-limit.example", "ns2.past-limit.example"];
-    const info = {
-      kind: "domain:infData",
-      name: "past-limit.org",
-      roid: "93-PIR",
-      statuses: [{ s: "ok" }],
-      contacts: [],
-      nameservers,
-      hostAttrs: [],
-      hosts: [],
-      clID: "domain-api",
-      exDate: created.body.expires_at,
-    };
+    const info = domainInfData("past-limit.org", "93-PIR", nameservers, { exDate: created.body.expires_at });
     const body = message([info], "The registry changed the name servers of past-limit.org.");
     const res = await hand(body);
     expect(res.status, res.text).toBe(200);

@@ -19,6 +19,7 @@ import { findDomain } from "../src/resources/domains/queries";
 import { followView } from "../src/resources/domains/registry-follow";
 import { type ApiResponse, api, createContact } from "./helpers";
 import { bearer } from "./tokens";
+import { domainInfData } from "./registry-info";
 
 const PIR = {
   REGISTRY_CONNECTORS: JSON.stringify({ pir: { client_id: "domain-api" } }),
@@ -67,18 +68,7 @@ async function heldAtRegistry(contactId: string, registryId: string) {
 }
 
 function infData(name: string, fields: Record<string, unknown>) {
-  return {
-    kind: "domain:infData",
-    name,
-    roid: `${name.length}-PIR`,
-    statuses: [{ s: "ok" }],
-    contacts: [],
-    nameservers: NAMESERVERS,
-    hostAttrs: [],
-    hosts: [],
-    clID: "domain-api",
-    ...fields,
-  };
+  return domainInfData(name, `${name.length}-PIR`, NAMESERVERS, fields);
 }
 
 describe("the registry's info brings back the contacts and the auth_info, as it does name servers and statuses", () => {
